@@ -1,0 +1,44 @@
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import { describeZodError } from './zod-message.ts';
+
+export type JsonBody = { ok: true; value: unknown } | { ok: false; error: string };
+
+/**
+ * Reads a request body as JSON without throwing: bad input is the caller's to answer with a clear
+ * 400, never a 500. An empty body reads as `undefined` so routes can say what is missing.
+ */
+export async function readJsonBody(c: Context): Promise<JsonBody> {
+  let text: string;
+  try {
+    text = await c.req.text();
+  } catch {
+    return { ok: false, error: 'Request body could not be read' };
+  }
+  if (text.trim() === '') return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false, error: 'Request body must be valid JSON' };
+  }
+}
+
+/** A JSON object (not null, not an array): the only top-level body any Kassa endpoint accepts. */
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Reads a JSON object body and parses it with a schema; the error names the first problem. An empty
+ * body parses as `{}` so that schemas whose fields are all optional accept it.
+ */
+export async function parseJsonBody<Schema extends z.ZodType>(
+  c: Context,
+  schema: Schema,
+): Promise<{ ok: true; data: z.output<Schema> } | { ok: false; error: string }> {
+  const body = await readJsonBody(c);
+  if (!body.ok) return body;
+  const value = body.value === undefined ? {} : body.value;
+  if (!isRecord(value)) return { ok: false, error: 'Request body must be a JSON object' };
+  const parsed = schema.safeParse(value);
+  return parsed.success ? { ok: true, data: parsed.data } : { ok: false, error: describeZodError(parsed.error) };
+}

@@ -1,0 +1,41 @@
+import { createAdaptorServer } from '@hono/node-server';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Listening {
+  server: Server;
+  port: number;
+  /** `http://127.0.0.1:<port>`, without a trailing slash. */
+  origin: string;
+  /** Stops accepting, ends open connections (SSE streams too) and resolves once closed. */
+  close(): Promise<void>;
+}
+
+/** Serves a fetch handler (a Hono app's) on loopback; port 0 picks a free port. */
+export async function listen(
+  fetch: (request: Request, env: any) => Response | Promise<Response>,
+  options: { port?: number; hostname?: string } = {},
+): Promise<Listening> {
+  const hostname = options.hostname ?? '127.0.0.1';
+  const server = createAdaptorServer({ fetch, hostname }) as Server;
+  // Many clients (SSE subscribers, benchmarks) connect at once; the default backlog of 511 drops some.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port: options.port ?? 0, host: hostname, backlog: 4096 }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = hostname.includes(':') ? `[${hostname}]` : hostname;
+  return {
+    server,
+    port,
+    origin: `http://${host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

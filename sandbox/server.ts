@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { listen } from '../lib/listen.ts';
+import { GENERIC_PROCESSING_ERROR } from '../schemas/pay.ts';
+import { SandboxClock } from './clock.ts';
+import { controlApi } from './control/routes.ts';
+import { FaultBook, faultInjection } from './faults.ts';
+import { Metrics } from './metrics.ts';
+import { OrderBook } from './orders/order-book.ts';
+import { ordersApi } from './orders/routes.ts';
+import { AccessTokens, TOKEN_LIFETIME_SECONDS } from './pay/access-tokens.ts';
+import { AccountState } from './pay/account-state.ts';
+import { payApi } from './pay/api-routes.ts';
+import { flowPage } from './pay/flow-page.ts';
+import { KeyRegistry } from './pay/key-registry.ts';
+import { PaymentLedger } from './pay/payment-ledger.ts';
+import { WebhookSender, type WebhookSenderOptions } from './pay/webhook-sender.ts';
+
+export interface SandboxOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** How long the bank takes to execute an authorised payment; 1 s by default. */
+  settlementDelayMs?: number;
+  tokenLifetimeSeconds?: number;
+  webhooks?: WebhookSenderOptions;
+  /** Webhook URL of the ready-made sandbox key; it can be set later through the control API. */
+  webhookUrl?: string | null;
+}
+
+export interface Sandbox {
+  origin: string;
+  /** Base addresses, as a client configures them. */
+  pay: string;
+  orders: string;
+  control: string;
+  /** A ready sandbox key and its secret, and an order-service API key. */
+  keyId: string;
+  clientSecret: string;
+  ordersApiKey: string;
+  stop(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Starts the emulator of the upstream services on loopback. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const clock = new SandboxClock();
+  const metrics = new Metrics();
+  const faults = new FaultBook();
+  const keys = new KeyRegistry(clock);
+  const account = new AccountState(clock);
+  const tokens = new AccessTokens(clock, options.tokenLifetimeSeconds ?? TOKEN_LIFETIME_SECONDS);
+  const webhooks = new WebhookSender(clock, options.webhooks);
+  const orderBook = new OrderBook(clock);
+  const orderApiKeys = new Set<string>();
+  // The flow base needs the port, known only once listening; the ledger reads it lazily.
+  let origin = '';
+  const ledger = new PaymentLedger(clock, {
+    get flowBase() {
+      return `${origin}/pay/flow`;
+    },
+    settlementDelayMs: options.settlementDelayMs ?? 1_000,
+    onStatusChange: (record, keyId) => {
+      const url = keys.get(keyId)?.webhookUrl;
+      if (!url) return;
+      webhooks.send(url, {
+        event: 'payment.status_updated',
+        transactionId: record.transactionId,
+        networkPaymentId: record.networkPaymentId,
+        status: record.status,
+        amount: record.amount,
+        currencyCode: record.currencyCode,
+        timestamp: record.updatedTimestamp,
+      });
+    },
+  });
+
+  const app = new Hono();
+  app.use(
+    '*',
+    bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: `Request body is larger than ${MAX_BODY_BYTES} bytes` }, 413) }),
+  );
+  app.use('/pay/v1/*', faultInjection({ service: 'pay', basePath: '/pay', book: faults, errorBody: (kind) => ({ error: kind === '429' ? 'Rate limit exceeded' : GENERIC_PROCESSING_ERROR }) }));
+  app.use('/stablecoin/v1/*', faultInjection({ service: 'orders', basePath: '/stablecoin/v1', book: faults, errorBody: (kind) => ({ message: kind === '429' ? 'Too Many Requests' : 'Internal server error' }) }));
+  app.route('/pay', payApi({ clock, keys, account, tokens, ledger, metrics }));
+  app.route('/pay/flow', flowPage(ledger));
+  app.route('/stablecoin/v1', ordersApi({ book: orderBook, apiKeys: orderApiKeys, metrics }));
+  app.route('/_sandbox', controlApi({ clock, keys, account, ledger, webhooks, faults, metrics, orderApiKeys }));
+  app.notFound((c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path}` }, 404));
+  app.onError((error, c) => {
+    console.error(JSON.stringify({ level: 'error', msg: 'sandbox handler failed', path: c.req.path, error: String(error) }));
+    return c.json({ error: 'Internal error in the sandbox' }, 500);
+  });
+
+  const { key, clientSecret } = keys.create({ environment: 'sandbox', webhookUrl: options.webhookUrl ?? null, name: 'Default sandbox key', expiresAt: null });
+  const ordersApiKey = `ok_${randomBytes(20).toString('base64url')}`;
+  orderApiKeys.add(ordersApiKey);
+
+  const server = await listen(app.fetch, { port: options.port ?? 0 });
+  origin = server.origin;
+  return {
+    origin,
+    pay: `${origin}/pay`,
+    orders: `${origin}/stablecoin/v1/`,
+    control: `${origin}/_sandbox`,
+    keyId: key.keyId,
+    clientSecret,
+    ordersApiKey,
+    async stop() {
+      webhooks.stop();
+      ledger.stop();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,246 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startSandbox, type Sandbox } from '../../sandbox/server.ts';
+import { paymentRecordSchema, webhookEventSchema } from '../../schemas/pay.ts';
+import { webhookAttemptSchema } from '../../schemas/sandbox.ts';
+import { http } from '../support/http.ts';
+import { sandboxClient, validPayment } from '../support/sandbox-client.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
+
+const submitFlow = (flowUrl: string, form: Record<string, string>) =>
+  http(flowUrl, { raw: new URLSearchParams(form).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+
+describe('sandbox: the hosted flow page', () => {
+  let sandbox: Sandbox;
+  let client: ReturnType<typeof sandboxClient>;
+  let token: string;
+  const start = async (overrides: Record<string, unknown> = {}) => (await client.initiate(token, validPayment(overrides))).body;
+
+  before(async () => {
+    sandbox = await startSandbox({ settlementDelayMs: 0 });
+    client = sandboxClient(sandbox);
+    token = await client.token();
+  });
+  after(() => sandbox.stop());
+
+  it('shows the amount and the banks for the currency, with no script', async () => {
+    const payment = await start({ currencyCode: 'GBP', amount: 12.3 });
+    const page = await http(payment.flowUrl);
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type')!, /text\/html/);
+    assert.match(page.text, /£12\.30/);
+    assert.match(page.text, /value="bank_northwind"/);
+    assert.doesNotMatch(page.text, /value="bank_lumen"/, 'a euro-only bank is not offered for sterling');
+    assert.match(page.text, /Authorise payment/);
+    assert.match(page.text, /Cancel/);
+    assert.doesNotMatch(page.text, /<script/i);
+  });
+
+  it('authorises: sends the browser to redirectUrl unchanged and completes the payment', async () => {
+    const payment = await start({ redirectUrl: 'http://localhost:8080/back?kassa_status=abc&x=%20y' });
+    const answer = await submitFlow(payment.flowUrl, { providerId: 'bank_lumen', action: 'authorise' });
+    assert.equal(answer.status, 303);
+    assert.equal(answer.headers.get('location'), 'http://localhost:8080/back?kassa_status=abc&x=%20y');
+    const record = paymentRecordSchema.parse((await client.read(token, payment.transactionId)).body);
+    assert.equal(record.status, 'COMPLETED');
+    assert.equal(record.networkStatus, 'PAYMENT_EXECUTED_CREDITED');
+    assert.equal(record.providerId, 'bank_lumen');
+    assert.equal(record.paymentRail, 'SepaCreditTransfer');
+    assert.equal(record.completedTimestamp, record.updatedTimestamp);
+    assert.ok(Date.parse(record.updatedTimestamp) >= Date.parse(record.initiationTimestamp));
+  });
+
+  it('cancels: FAILED with networkStatus CANCELLED', async () => {
+    const payment = await start({ currencyCode: 'GBP' });
+    const answer = await submitFlow(payment.flowUrl, { action: 'cancel' });
+    assert.equal(answer.status, 303);
+    const record = (await client.read(token, payment.transactionId)).body;
+    assert.equal(record.status, 'FAILED');
+    assert.equal(record.networkStatus, 'CANCELLED');
+    assert.equal(record.paymentRail, 'UkFasterPayments');
+    assert.equal(record.completedTimestamp, null);
+  });
+
+  it('a bank that rejects: FAILED with networkStatus REJECTED', async () => {
+    const payment = await start();
+    await submitFlow(payment.flowUrl, { providerId: 'bank_sandbox_rejects', action: 'authorise' });
+    const record = (await client.read(token, payment.transactionId)).body;
+    assert.equal(record.status, 'FAILED');
+    assert.equal(record.networkStatus, 'REJECTED');
+  });
+
+  it('asks again when no bank, a wrong bank or no action is sent, changing nothing', async () => {
+    const payment = await start();
+    const forms: Array<Record<string, string>> = [{ action: 'authorise' }, { action: 'authorise', providerId: 'bank_northwind' }, { providerId: 'bank_xyz' }];
+    for (const form of forms) {
+      const answer = await submitFlow(payment.flowUrl, form);
+      assert.equal(answer.status, 400);
+      assert.match(answer.text, /Choose your bank/);
+    }
+    assert.equal((await client.read(token, payment.transactionId)).body.status, 'PENDING');
+  });
+
+  it('a finished payment cannot be moved again', async () => {
+    const payment = await start();
+    await submitFlow(payment.flowUrl, { providerId: 'bank_xyz', action: 'authorise' });
+    const again = await submitFlow(payment.flowUrl, { action: 'cancel' });
+    assert.equal(again.status, 409);
+    assert.match((await http(payment.flowUrl)).text, /This payment is completed/);
+    assert.equal((await client.read(token, payment.transactionId)).body.status, 'COMPLETED');
+    assert.equal((await http(`${sandbox.pay}/flow/${crypto.randomUUID()}`)).status, 404);
+  });
+
+  it('stays PENDING and AUTHORISED until the bank settles, after the settlement delay', async () => {
+    const slow = await startSandbox({ settlementDelayMs: 300 });
+    const slowClient = sandboxClient(slow);
+    try {
+      const slowToken = await slowClient.token();
+      const payment = (await slowClient.initiate(slowToken, validPayment())).body;
+      await submitFlow(payment.flowUrl, { providerId: 'bank_xyz', action: 'authorise' });
+      const during = (await slowClient.read(slowToken, payment.transactionId)).body;
+      assert.equal(during.status, 'PENDING');
+      assert.equal(during.networkStatus, 'AUTHORISED');
+      assert.equal(during.providerId, 'bank_xyz');
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      assert.equal((await slowClient.read(slowToken, payment.transactionId)).body.status, 'COMPLETED');
+    } finally {
+      await slow.stop();
+    }
+  });
+
+  it('sets an outcome through the control API, and refuses a second one', async () => {
+    const payment = await start();
+    const outcome = await client.control(`/payments/${payment.transactionId}/outcome`, { status: 'FAILED', networkStatus: 'REJECTED' });
+    assert.equal(outcome.status, 200);
+    assert.equal(outcome.body.status, 'FAILED');
+    assert.equal(outcome.body.networkStatus, 'REJECTED');
+    assert.equal(outcome.body.providerId, 'bank_xyz');
+    const again = await client.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
+    assert.equal(again.status, 409);
+    assert.equal((await client.control(`/payments/${crypto.randomUUID()}/outcome`, { status: 'COMPLETED' })).status, 404);
+    assert.equal((await client.control(`/payments/${payment.transactionId}/outcome`, { status: 'DONE' })).status, 400);
+  });
+});
+
+describe('sandbox: the payment.status_updated webhook', () => {
+  it('posts the documented payload to the key webhook URL on each status change', async () => {
+    const receiver = await startReceiver();
+    const sandbox = await startSandbox({ settlementDelayMs: 0, webhookUrl: receiver.url });
+    const client = sandboxClient(sandbox);
+    try {
+      const token = await client.token();
+      const payment = (await client.initiate(token, validPayment({ amount: 100.5 }))).body;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.equal(receiver.received.length, 0, 'creation is not a status change');
+      await submitFlow(payment.flowUrl, { providerId: 'bank_xyz', action: 'authorise' });
+      const [delivery] = await receiver.waitFor(1);
+      assert.equal(delivery!.headers['content-type'], 'application/json');
+      const event = webhookEventSchema.strict().parse(JSON.parse(delivery!.body));
+      const record = (await client.read(token, payment.transactionId)).body;
+      assert.deepEqual(event, {
+        event: 'payment.status_updated',
+        transactionId: payment.transactionId,
+        networkPaymentId: payment.networkPaymentId,
+        status: 'COMPLETED',
+        amount: 100.5,
+        currencyCode: 'EUR',
+        timestamp: record.updatedTimestamp,
+      });
+      const log = (await client.control(`/webhooks?transactionId=${payment.transactionId}`)).body;
+      assert.equal(log.length, 1);
+      const attempt = webhookAttemptSchema.parse(log[0]);
+      assert.equal(attempt.ok, true);
+      assert.equal(attempt.status, 200);
+    } finally {
+      await sandbox.stop();
+      await receiver.close();
+    }
+  });
+
+  it('retries 1 s and 5 s after failures, and stops at the first 2xx', async () => {
+    const receiver = await startReceiver({ answers: [500, 503] });
+    const sandbox = await startSandbox({ settlementDelayMs: 0, webhookUrl: receiver.url });
+    const client = sandboxClient(sandbox);
+    try {
+      const token = await client.token();
+      const payment = (await client.initiate(token, validPayment())).body;
+      await client.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
+      const deliveries = await receiver.waitFor(3, 12_000);
+      const gaps = [deliveries[1]!.at - deliveries[0]!.at, deliveries[2]!.at - deliveries[1]!.at];
+      assert.ok(gaps[0]! >= 950 && gaps[0]! < 2_000, `first retry after ~1 s, got ${gaps[0]} ms`);
+      assert.ok(gaps[1]! >= 4_950 && gaps[1]! < 6_500, `second retry after ~5 s, got ${gaps[1]} ms`);
+      assert.ok(deliveries.every((delivery) => delivery.body === deliveries[0]!.body), 'every attempt carries the same event');
+      const log = (await client.control('/webhooks')).body as Array<{ attempt: number; status: number; ok: boolean }>;
+      assert.deepEqual(log.map(({ attempt, status, ok }) => ({ attempt, status, ok })), [
+        { attempt: 1, status: 500, ok: false },
+        { attempt: 2, status: 503, ok: false },
+        { attempt: 3, status: 200, ok: true },
+      ]);
+    } finally {
+      await sandbox.stop();
+      await receiver.close();
+    }
+  });
+
+  it('gives up after one attempt and three retries; a slow answer counts as a failure', async () => {
+    const receiver = await startReceiver({ delayMs: 300 });
+    const sandbox = await startSandbox({ settlementDelayMs: 0, webhookUrl: receiver.url, webhooks: { retryDelaysMs: [10, 20, 30], timeoutMs: 100 } });
+    const client = sandboxClient(sandbox);
+    try {
+      const token = await client.token();
+      const payment = (await client.initiate(token, validPayment())).body;
+      await client.control(`/payments/${payment.transactionId}/outcome`, { status: 'FAILED' });
+      await receiver.waitFor(4);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const log = (await client.control('/webhooks')).body as Array<{ attempt: number; ok: boolean; error: string | null }>;
+      assert.deepEqual(log.map((entry) => entry.attempt), [1, 2, 3, 4]);
+      assert.ok(log.every((entry) => !entry.ok && /within 100 ms/.test(entry.error ?? '')), JSON.stringify(log));
+      assert.equal(receiver.received.length, 4);
+    } finally {
+      await sandbox.stop();
+      await receiver.close();
+    }
+  });
+
+  it('sends the next event to a changed webhook URL; the payment of a revoked key still completes', async () => {
+    const first = await startReceiver();
+    const second = await startReceiver();
+    const sandbox = await startSandbox({ settlementDelayMs: 0, webhookUrl: first.url });
+    const client = sandboxClient(sandbox);
+    try {
+      const token = await client.token();
+      const one = (await client.initiate(token, validPayment())).body;
+      const two = (await client.initiate(token, validPayment())).body;
+      await client.control(`/payments/${one.transactionId}/outcome`, { status: 'COMPLETED' });
+      await first.waitFor(1);
+      const patched = await client.control(`/keys/${sandbox.keyId}`, { webhookUrl: second.url }, 'PATCH');
+      assert.equal(patched.body.webhookUrl, second.url);
+      await client.control(`/keys/${sandbox.keyId}/revoke`, {});
+      await submitFlow(two.flowUrl, { providerId: 'bank_xyz', action: 'authorise' });
+      const [event] = await second.waitFor(1);
+      assert.equal(JSON.parse(event!.body).transactionId, two.transactionId);
+      assert.equal(first.received.length, 1);
+    } finally {
+      await sandbox.stop();
+      await first.close();
+      await second.close();
+    }
+  });
+
+  it('requires HTTPS webhook URLs, except on loopback addresses', async () => {
+    const sandbox = await startSandbox();
+    const client = sandboxClient(sandbox);
+    try {
+      for (const webhookUrl of ['http://merchant.example/hook', 'ftp://127.0.0.1/hook', 'not a url', 'https://user:pw@merchant.example/x']) {
+        const response = await client.control('/keys', { webhookUrl });
+        assert.equal(response.status, 400, webhookUrl);
+        assert.match(response.body.error, /webhookUrl must be an absolute https URL/);
+      }
+      for (const webhookUrl of ['https://merchant.example/hooks/x', 'http://127.0.0.1:9/h', 'http://localhost/h', 'http://[::1]:8/h']) {
+        assert.equal((await client.control('/keys', { webhookUrl })).status, 201, webhookUrl);
+      }
+    } finally {
+      await sandbox.stop();
+    }
+  });
+});

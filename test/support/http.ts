@@ -1,0 +1,30 @@
+/** Plain HTTP for tests: the status, the headers and the body parsed as JSON when it is JSON. */
+export interface HttpResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export async function http<T = any>(
+  url: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string>; raw?: string } = {},
+): Promise<HttpResult<T>> {
+  const headers: Record<string, string> = { ...init.headers };
+  let body: string | undefined = init.raw;
+  if (init.body !== undefined) {
+    body = JSON.stringify(init.body);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const response = await fetch(url, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body, redirect: 'manual' });
+  const text = await response.text();
+  let parsed: unknown = text;
+  if ((response.headers.get('content-type') ?? '').includes('json')) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}

@@ -1,0 +1,55 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedRequest {
+  at: number;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+/**
+ * A webhook endpoint on loopback that records every delivery and answers as scripted:
+ * `answers` are the statuses of the first requests (then 200); `delayMs` holds answers back.
+ */
+export async function startReceiver(options: { answers?: number[]; delayMs?: number } = {}) {
+  const answers = [...(options.answers ?? [])];
+  const received: ReceivedRequest[] = [];
+  const waiters: Array<() => void> = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({ at: Date.now(), path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      waiters.splice(0).forEach((wake) => wake());
+      const status = answers.shift() ?? 200;
+      setTimeout(() => {
+        res.statusCode = status;
+        res.end('ok');
+      }, options.delayMs ?? 0);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    received,
+    /** Resolves once `count` requests have arrived, or rejects after `timeoutMs`. */
+    async waitFor(count: number, timeoutMs = 10_000): Promise<ReceivedRequest[]> {
+      const deadline = Date.now() + timeoutMs;
+      while (received.length < count) {
+        if (Date.now() > deadline) throw new Error(`expected ${count} webhook deliveries, got ${received.length}`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 50);
+        });
+      }
+      return received.slice(0, count);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
