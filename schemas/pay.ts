@@ -117,6 +117,8 @@ export const initiateRequestSchema = z.object({
     .optional(),
 });
 export type InitiateRequest = z.infer<typeof initiateRequestSchema>;
+/** What a caller may pass before validation narrows it (currencyCode is any string there). */
+export type InitiateRequestInput = z.input<typeof initiateRequestSchema>;
 
 const isoTimestamp = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'expected an ISO 8601 timestamp');
 

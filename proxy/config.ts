@@ -1,0 +1,212 @@
+/**
+ * The proxy's configuration: environment variables, optionally under a JSON file named by
+ * KASSA_CONFIG_FILE (same keys; the environment wins). Validated at start; a bad setting stops the
+ * proxy with a message that names it. Every name here is documented in the README.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { compareDecimals, isDecimal } from '../lib/money.ts';
+import { AMOUNT_LIMITS, isHttpsOrLoopback, isPaymentCurrency } from '../schemas/pay.ts';
+
+export interface OpenAmount {
+  min: string;
+  max: string;
+  currencyCode: string;
+}
+
+export interface ProxyConfig {
+  port: number;
+  host: string;
+  payBaseUrl: string;
+  payClientSecrets: string[];
+  ordersBaseUrl: string;
+  ordersApiKey: string;
+  reforgeBaseUrl: string;
+  merchantKey: string;
+  operatorToken: string;
+  allowedOrigins: string[];
+  returnUrls: string[];
+  flowHosts: string[];
+  webhookSecret: string;
+  dbPath: string;
+  openAmount: OpenAmount | null;
+  checkoutTtlSeconds: number;
+  /** Per client address and minute, on public read routes and on creation routes; 0 turns a limit off. */
+  rateLimit: number;
+  createRateLimit: number;
+  /** Trust X-Forwarded-For for the client address (only behind a proxy that sets it). */
+  trustProxy: boolean;
+  upstreamTimeoutMs: number;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Where the built widget lives (`dist/widget`). */
+  widgetDir: string;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: string,
+    problem: string,
+  ) {
+    super(`${setting}: ${problem}`);
+  }
+}
+
+const SECRET_MIN = 16;
+
+const list = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+const baseUrl = () =>
+  z.string({ error: 'is required' }).refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password && !url.search && !url.hash;
+    } catch {
+      return false;
+    }
+  }, `must be an absolute http(s) URL without credentials, query or fragment`).transform((value) => value.replace(/\/+$/, ''));
+
+const secret = z
+  .string({ error: 'is required' })
+  .min(SECRET_MIN, `must be at least ${SECRET_MIN} characters`)
+  .refine((value) => !/\s/.test(value), 'must not contain whitespace');
+
+function parseOrigin(value: string): string {
+  const url = new URL(value);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('not http(s)');
+  if (url.pathname !== '/' || url.search || url.hash || url.username) throw new Error('an origin has no path, query or credentials');
+  return url.origin;
+}
+
+function parseHost(value: string): string {
+  const match = /^([a-z0-9.-]+|\[[0-9a-f:]+\])(?::(\d{1,5}))?$/i.exec(value);
+  if (!match || (match[2] !== undefined && Number(match[2]) > 65535)) throw new Error('expected host or host:port');
+  return value.toLowerCase();
+}
+
+export function parseOpenAmount(value: string): OpenAmount {
+  const match = /^\s*([0-9.]+)\s*\.\.\s*([0-9.]+)\s+([A-Z]{3})\s*$/.exec(value);
+  if (!match) throw new Error('expected "min..max CUR", for example "1..500 EUR"');
+  const [, min, max, currencyCode] = match as unknown as [string, string, string, string];
+  for (const bound of [min, max]) {
+    if (!isDecimal(bound, AMOUNT_LIMITS.fractionDigits)) throw new Error(`${bound} is not a decimal with at most 2 decimal places`);
+  }
+  if (compareDecimals(min, AMOUNT_LIMITS.min) < 0 || compareDecimals(max, AMOUNT_LIMITS.max) > 0) throw new Error(`bounds must lie within ${AMOUNT_LIMITS.min}..${AMOUNT_LIMITS.max}`);
+  if (compareDecimals(min, max) > 0) throw new Error('min is greater than max');
+  if (!isPaymentCurrency(currencyCode)) throw new Error(`${currencyCode} is not a currency the payment service settles`);
+  return { min, max, currencyCode };
+}
+
+function integer(setting: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined || value === '') return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < min || number > max) throw new ConfigError(setting, `must be a whole number from ${min} to ${max}, not "${value}"`);
+  return number;
+}
+
+function required<T>(setting: string, schema: z.ZodType<T>, value: string | undefined): T {
+  const parsed = schema.safeParse(value === '' ? undefined : value);
+  if (!parsed.success) throw new ConfigError(setting, parsed.error.issues[0]?.message ?? 'is invalid');
+  return parsed.data;
+}
+
+function each<T>(setting: string, values: string[], parse: (value: string) => T): T[] {
+  return values.map((value) => {
+    try {
+      return parse(value);
+    } catch (error) {
+      throw new ConfigError(setting, `"${value}" is invalid: ${(error as Error).message}`);
+    }
+  });
+}
+
+/** Reads and validates the configuration; throws a ConfigError naming the first bad setting. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): ProxyConfig {
+  let source = env;
+  if (env.KASSA_CONFIG_FILE) {
+    let file: unknown;
+    try {
+      file = JSON.parse(readFileSync(env.KASSA_CONFIG_FILE, 'utf8'));
+    } catch (error) {
+      throw new ConfigError('KASSA_CONFIG_FILE', `cannot read ${env.KASSA_CONFIG_FILE}: ${(error as Error).message}`);
+    }
+    if (typeof file !== 'object' || file === null || Array.isArray(file)) throw new ConfigError('KASSA_CONFIG_FILE', 'must hold a JSON object of settings');
+    const fromFile = Object.fromEntries(Object.entries(file).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]));
+    source = { ...fromFile, ...env };
+  }
+
+  const returnUrls = each('KASSA_RETURN_URLS', list(source.KASSA_RETURN_URLS), (value) => {
+    if (!isHttpsOrLoopback(value)) throw new Error('must be an absolute https URL (plain http only for loopback)');
+    const url = new URL(value);
+    if (url.hash) throw new Error('must not carry a fragment');
+    return url.href;
+  });
+  if (returnUrls.length === 0) throw new ConfigError('KASSA_RETURN_URLS', 'is required: at least one URL the customer may return to');
+  const allowedOrigins = each('KASSA_ALLOWED_ORIGINS', list(source.KASSA_ALLOWED_ORIGINS), parseOrigin);
+  const flowHosts = each('KASSA_FLOW_HOSTS', list(source.KASSA_FLOW_HOSTS), parseHost);
+  if (flowHosts.length === 0) throw new ConfigError('KASSA_FLOW_HOSTS', 'is required: the hosts the payment service sends customers to');
+
+  const secrets = [required('KASSA_PAY_CLIENT_SECRET', secret, source.KASSA_PAY_CLIENT_SECRET)];
+  if (source.KASSA_PAY_CLIENT_SECRET_NEXT) secrets.push(required('KASSA_PAY_CLIENT_SECRET_NEXT', secret, source.KASSA_PAY_CLIENT_SECRET_NEXT));
+
+  const merchantKey = required('KASSA_MERCHANT_KEY', secret, source.KASSA_MERCHANT_KEY);
+  const operatorToken = required('KASSA_OPERATOR_TOKEN', secret, source.KASSA_OPERATOR_TOKEN);
+  if (merchantKey === operatorToken) throw new ConfigError('KASSA_OPERATOR_TOKEN', 'must differ from KASSA_MERCHANT_KEY');
+
+  let openAmount: OpenAmount | null = null;
+  const open = source.KASSA_OPEN_AMOUNT?.trim();
+  if (open && open !== 'off') {
+    try {
+      openAmount = parseOpenAmount(open);
+    } catch (error) {
+      throw new ConfigError('KASSA_OPEN_AMOUNT', (error as Error).message);
+    }
+  }
+
+  const logLevel = source.KASSA_LOG_LEVEL ?? 'info';
+  if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) throw new ConfigError('KASSA_LOG_LEVEL', 'must be debug, info, warn or error');
+
+  return {
+    port: integer('PORT', source.PORT, 8787, 0, 65535),
+    host: source.HOST || '127.0.0.1',
+    payBaseUrl: required('KASSA_PAY_BASE_URL', baseUrl(), source.KASSA_PAY_BASE_URL),
+    payClientSecrets: secrets,
+    ordersBaseUrl: required('KASSA_ORDERS_BASE_URL', baseUrl(), source.KASSA_ORDERS_BASE_URL),
+    ordersApiKey: required('KASSA_ORDERS_API_KEY', secret, source.KASSA_ORDERS_API_KEY),
+    reforgeBaseUrl: required('KASSA_REFORGE_BASE_URL', baseUrl(), source.KASSA_REFORGE_BASE_URL),
+    merchantKey,
+    operatorToken,
+    allowedOrigins,
+    returnUrls,
+    flowHosts,
+    webhookSecret: required(
+      'KASSA_WEBHOOK_SECRET',
+      z.string({ error: 'is required' }).regex(/^[A-Za-z0-9_-]{32,128}$/, 'must be 32 to 128 characters of A-Z a-z 0-9 _ -'),
+      source.KASSA_WEBHOOK_SECRET,
+    ),
+    dbPath: source.KASSA_DB || './data/kassa.db',
+    openAmount,
+    checkoutTtlSeconds: integer('KASSA_CHECKOUT_TTL_SECONDS', source.KASSA_CHECKOUT_TTL_SECONDS, 24 * 3600, 60, 30 * 24 * 3600),
+    rateLimit: integer('KASSA_RATE_LIMIT', source.KASSA_RATE_LIMIT, 600, 0, 1_000_000),
+    createRateLimit: integer('KASSA_CREATE_RATE_LIMIT', source.KASSA_CREATE_RATE_LIMIT, 30, 0, 1_000_000),
+    trustProxy: ['1', 'true', 'yes'].includes((source.KASSA_TRUST_PROXY ?? '').toLowerCase()),
+    upstreamTimeoutMs: integer('KASSA_UPSTREAM_TIMEOUT_MS', source.KASSA_UPSTREAM_TIMEOUT_MS, 10_000, 100, 120_000),
+    logLevel: logLevel as ProxyConfig['logLevel'],
+    widgetDir: source.KASSA_WIDGET_DIR || defaultWidgetDir(),
+  };
+}
+
+/** Every configured value that must never appear in a response, a log line or a built file. */
+export function secretsOf(config: ProxyConfig): string[] {
+  return [...config.payClientSecrets, config.ordersApiKey, config.merchantKey, config.operatorToken, config.webhookSecret];
+}
+
+/** `dist/widget` seen from the sources (`proxy/`) or from the bundle (`dist/proxy/`). */
+function defaultWidgetDir(): string {
+  const candidates = ['../dist/widget', '../widget'].map((relative) => fileURLToPath(new URL(relative, import.meta.url)));
+  return candidates.find((dir) => existsSync(`${dir}/kassa.js`)) ?? candidates[0]!;
+}

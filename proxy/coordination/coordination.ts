@@ -1,0 +1,59 @@
+/**
+ * What proxy instances must agree on: upstream budgets, the cached access token and its exchange,
+ * how often a payment is re-read, and status changes for SSE subscribers. One process keeps these
+ * in memory (local.ts); a fleet shares them through Redis (issue 8), behind the same interfaces.
+ */
+import type { PaymentStatusView } from '../../schemas/proxy-api.ts';
+
+/** A per-minute request budget for one upstream endpoint group. */
+export interface RateBudget {
+  readonly limit: number;
+  /**
+   * Takes a slot when fewer than `limit - reserve` were taken in the window; otherwise says how long
+   * until one frees. `reserve` keeps slots back for more urgent callers.
+   */
+  tryTake(reserve?: number): Promise<{ ok: true } | { ok: false; retryInMs: number }>;
+  /** The upstream answered 429: take nothing until `ms` from now. */
+  pause(ms: number): Promise<void>;
+  used(): Promise<number>;
+}
+
+export interface CachedToken {
+  accessToken: string;
+  environment: 'sandbox' | 'live';
+  /** Epoch ms after which it must not be used (its expiry minus a margin). */
+  refreshAt: number;
+}
+
+export interface TokenStore {
+  get(): Promise<CachedToken | undefined>;
+  set(token: CachedToken): Promise<void>;
+  /** Forgets the token, but only if it is still this one (another exchange may have replaced it). */
+  clear(accessToken: string): Promise<void>;
+  /** Runs `exchange` unless one is in flight (per process, or fleet-wide), whose outcome callers then share. */
+  exclusive<T>(exchange: () => Promise<T>): Promise<T>;
+}
+
+/** At most one upstream re-read per payment per interval, however many browsers watch it. */
+export interface ReadGate {
+  tryClaim(transactionId: string, intervalMs: number): Promise<boolean>;
+}
+
+export type StatusListener = (view: PaymentStatusView) => void;
+
+export interface StatusBus {
+  publish(view: PaymentStatusView): Promise<void>;
+  /** Listens for one payment's changes; the returned function stops listening. */
+  subscribe(transactionId: string, listener: StatusListener): () => void;
+  /** Listens for every payment's changes (the operator stream). */
+  subscribeAll(listener: StatusListener): () => void;
+}
+
+export interface Coordination {
+  tokenBudget: RateBudget;
+  paymentBudget: RateBudget;
+  tokens: TokenStore;
+  readGate: ReadGate;
+  bus: StatusBus;
+  close(): Promise<void>;
+}

@@ -1,0 +1,127 @@
+import type { Coordination, CachedToken, RateBudget, ReadGate, StatusBus, StatusListener, TokenStore } from './coordination.ts';
+import type { PaymentStatusView } from '../../schemas/proxy-api.ts';
+
+/** A sliding-window budget in this process's memory. */
+export class LocalBudget implements RateBudget {
+  private taken: number[] = [];
+  private pausedUntil = 0;
+
+  constructor(
+    readonly limit: number,
+    private readonly windowMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async tryTake(reserve = 0): Promise<{ ok: true } | { ok: false; retryInMs: number }> {
+    const now = this.now();
+    if (now < this.pausedUntil) return { ok: false, retryInMs: this.pausedUntil - now };
+    this.taken = this.taken.filter((at) => at > now - this.windowMs);
+    const allowed = Math.max(0, this.limit - reserve);
+    if (this.taken.length < allowed) {
+      this.taken.push(now);
+      return { ok: true };
+    }
+    const oldest = this.taken[this.taken.length - allowed] ?? this.taken[0] ?? now;
+    return { ok: false, retryInMs: Math.max(1, oldest + this.windowMs - now) };
+  }
+
+  async pause(ms: number): Promise<void> {
+    this.pausedUntil = Math.max(this.pausedUntil, this.now() + ms);
+  }
+
+  async used(): Promise<number> {
+    const now = this.now();
+    return this.taken.filter((at) => at > now - this.windowMs).length;
+  }
+}
+
+export class LocalTokenStore implements TokenStore {
+  private token: CachedToken | undefined;
+  private inFlight: Promise<unknown> | undefined;
+
+  async get(): Promise<CachedToken | undefined> {
+    return this.token;
+  }
+
+  async set(token: CachedToken): Promise<void> {
+    this.token = token;
+  }
+
+  async clear(accessToken: string): Promise<void> {
+    if (this.token?.accessToken === accessToken) this.token = undefined;
+  }
+
+  async exclusive<T>(exchange: () => Promise<T>): Promise<T> {
+    // Callers arriving during an exchange share its outcome, failure included.
+    this.inFlight ??= exchange().finally(() => {
+      this.inFlight = undefined;
+    });
+    return this.inFlight as Promise<T>;
+  }
+}
+
+export class LocalReadGate implements ReadGate {
+  private readonly lastRead = new Map<string, number>();
+
+  async tryClaim(transactionId: string, intervalMs: number): Promise<boolean> {
+    const now = Date.now();
+    const last = this.lastRead.get(transactionId);
+    if (last !== undefined && now - last < intervalMs) return false;
+    this.lastRead.set(transactionId, now);
+    if (this.lastRead.size > 100_000) this.prune(now);
+    return true;
+  }
+
+  private prune(now: number): void {
+    for (const [id, at] of this.lastRead) if (now - at > 3_600_000) this.lastRead.delete(id);
+  }
+}
+
+export class LocalStatusBus implements StatusBus {
+  private readonly byPayment = new Map<string, Set<StatusListener>>();
+  private readonly everything = new Set<StatusListener>();
+
+  async publish(view: PaymentStatusView): Promise<void> {
+    this.deliver(view);
+  }
+
+  /** Hands a change to this process's listeners (also used by buses that receive from elsewhere). */
+  deliver(view: PaymentStatusView): void {
+    for (const listener of this.byPayment.get(view.transactionId) ?? []) listener(view);
+    for (const listener of this.everything) listener(view);
+  }
+
+  subscribe(transactionId: string, listener: StatusListener): () => void {
+    let listeners = this.byPayment.get(transactionId);
+    if (!listeners) this.byPayment.set(transactionId, (listeners = new Set()));
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0) this.byPayment.delete(transactionId);
+    };
+  }
+
+  subscribeAll(listener: StatusListener): () => void {
+    this.everything.add(listener);
+    return () => this.everything.delete(listener);
+  }
+
+  listening(transactionId: string): boolean {
+    return (this.byPayment.get(transactionId)?.size ?? 0) > 0;
+  }
+}
+
+/** Upstream windows are 60 s; ours is a second longer so clock skew cannot push us over. */
+export const BUDGET_WINDOW_MS = 61_000;
+
+export function localCoordination(): Coordination & { bus: LocalStatusBus } {
+  return {
+    tokenBudget: new LocalBudget(10, BUDGET_WINDOW_MS),
+    paymentBudget: new LocalBudget(100, BUDGET_WINDOW_MS),
+    tokens: new LocalTokenStore(),
+    readGate: new LocalReadGate(),
+    bus: new LocalStatusBus(),
+    close: async () => undefined,
+  };
+}
+

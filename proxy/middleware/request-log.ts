@@ -1,0 +1,21 @@
+import { createMiddleware } from 'hono/factory';
+import type { Logger } from '../logger.ts';
+
+export interface RequestLogOptions {
+  logger: Logger;
+  /** Path segments that are capabilities (status tokens, the webhook secret) and must not be logged whole. */
+  redactPaths?: ReadonlyArray<RegExp>;
+}
+
+/** One structured line per request: method, path with capabilities cut short, status, duration. */
+export const requestLog = (options: RequestLogOptions) =>
+  createMiddleware(async function requestLog(c, next) {
+    const started = performance.now();
+    await next();
+    let path = c.req.path;
+    for (const pattern of options.redactPaths ?? []) path = path.replace(pattern, (_match, prefix: string, secret: string) => `${prefix}${secret.slice(0, 4)}…`);
+    const status = c.res.status;
+    const fields = { method: c.req.method, path, status, ms: Math.round((performance.now() - started) * 10) / 10, requestId: c.get('requestId' as never) };
+    if (status >= 500) options.logger.error('request', fields);
+    else options.logger.info('request', fields);
+  });

@@ -1,0 +1,54 @@
+import type { Logger } from '../logger.ts';
+import type { Store } from '../store/store.ts';
+import type { PaymentRefresher } from './payment-refresher.ts';
+
+export interface FollowerOptions {
+  store: Store;
+  refresher: PaymentRefresher;
+  logger: Logger;
+  /** How often the pending payments are looked over. */
+  sweepMs?: number;
+  /** Payments pending longer than this are left to watchers: their bank session is long over. */
+  maxAgeMs?: number;
+}
+
+/**
+ * The safety net for lost webhooks, and what makes a restart lose nothing: every pending payment is
+ * re-read from upstream now and then (refreshInterval), from the first sweep after start, on the
+ * budget that new payments do not need.
+ */
+export class PaymentFollower {
+  private timer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> | undefined;
+
+  constructor(private readonly options: FollowerOptions) {}
+
+  start(): void {
+    // One sweep at a time: a slow sweep is not overtaken by the next one.
+    const run = () => {
+      this.sweeping ??= this.sweep().finally(() => {
+        this.sweeping = undefined;
+      });
+    };
+    run();
+    this.timer = setInterval(run, this.options.sweepMs ?? 5_000);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.sweeping;
+  }
+
+  private async sweep(): Promise<void> {
+    const { store, refresher, logger } = this.options;
+    const oldest = Date.now() - (this.options.maxAgeMs ?? 24 * 3600_000);
+    try {
+      for (const payment of await store.pendingPayments(1_000)) {
+        if (payment.createdAt >= oldest) await refresher.refreshIfDue(payment, 'follow');
+      }
+    } catch (error) {
+      logger.warn('sweep of pending payments failed', { error });
+    }
+  }
+}

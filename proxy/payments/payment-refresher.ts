@@ -1,0 +1,92 @@
+import { isTerminalStatus, type PaymentRecord } from '../../schemas/pay.ts';
+import type { ReadGate, StatusBus } from '../coordination/coordination.ts';
+import type { Logger } from '../logger.ts';
+import type { Payment, Store } from '../store/store.ts';
+import type { PayClient } from '../upstream/pay-client.ts';
+import { UpstreamError } from '../upstream/upstream-error.ts';
+import { statusView } from './status-view.ts';
+
+export type RefreshReason = 'webhook' | 'watch' | 'follow';
+
+/** However many browsers watch a payment, it is re-read at most this often on their account. */
+export const MIN_WATCH_INTERVAL_MS = 5_000;
+
+/**
+ * How often a pending payment is worth re-reading: often while the customer is likely at the bank,
+ * rarely once it has been pending a while. Watched payments: every 5 s to 60 s; unwatched ones
+ * (the safety net for lost webhooks): every 30 s to 10 minutes.
+ */
+export function refreshInterval(payment: Payment, watched: boolean, now = Date.now()): number {
+  const age = now - payment.createdAt;
+  return watched ? clamp(age / 4, MIN_WATCH_INTERVAL_MS, 60_000) : clamp(age / 4, 30_000, 600_000);
+}
+
+const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
+
+/**
+ * The only way a payment's status changes in the proxy: by reading it from the payment service.
+ * Webhooks are hints that trigger a read (trust boundary 4); watchers and the follower trigger reads
+ * too, gated so that one payment is not read more than once per interval however many ask.
+ */
+export class PaymentRefresher {
+  private readonly inFlight = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly options: { store: Store; pay: PayClient; bus: StatusBus; gate: ReadGate; logger: Logger },
+  ) {}
+
+  /** Re-reads now (a webhook said something changed); concurrent calls share one read. */
+  refreshNow(transactionId: string, reason: RefreshReason = 'webhook'): Promise<void> {
+    let read = this.inFlight.get(transactionId);
+    if (!read) {
+      read = this.read(transactionId, reason).finally(() => this.inFlight.delete(transactionId));
+      this.inFlight.set(transactionId, read);
+    }
+    return read;
+  }
+
+  /** Re-reads when this payment's interval has passed since anyone last read it. */
+  async refreshIfDue(payment: Payment, reason: 'watch' | 'follow'): Promise<void> {
+    if (isTerminalStatus(payment.status)) return;
+    const interval = refreshInterval(payment, reason === 'watch');
+    if (payment.lastCheckedAt !== null && Date.now() - payment.lastCheckedAt < interval) return;
+    if (!(await this.options.gate.tryClaim(payment.transactionId, interval))) return;
+    await this.refreshNow(payment.transactionId, reason);
+  }
+
+  private async read(transactionId: string, reason: RefreshReason): Promise<void> {
+    const { store, pay, logger } = this.options;
+    let record: PaymentRecord | null;
+    try {
+      record = await pay.read(transactionId, reason === 'follow' ? 'background' : 'foreground');
+    } catch (error) {
+      // Background reads give way when the budget is tight; that is routine, not a warning.
+      const routine = reason === 'follow' && error instanceof UpstreamError && error.failure === 'rate_limited';
+      logger[routine ? 'debug' : 'warn']('payment re-read failed', { transactionId, reason, error });
+      return;
+    }
+    const now = Date.now();
+    if (!record) {
+      logger.warn('payment service does not know a payment Kassa recorded', { transactionId });
+      await store.markChecked(transactionId, now);
+      return;
+    }
+    const changed = await store.applyUpdate(
+      transactionId,
+      {
+        status: record.status,
+        networkStatus: record.networkStatus,
+        networkPaymentId: record.networkPaymentId,
+        paymentRail: record.paymentRail,
+        providerId: record.providerId,
+        updatedAt: record.updatedTimestamp,
+        completedAt: record.completedTimestamp,
+      },
+      now,
+    );
+    if (!changed) return;
+    logger.info('payment status changed', { transactionId, status: changed.status, networkStatus: changed.networkStatus, reason });
+    const checkout = changed.checkoutId ? await store.getCheckout(changed.checkoutId) : undefined;
+    await this.options.bus.publish(statusView(changed, checkout, now));
+  }
+}

@@ -1,0 +1,171 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { compareDecimals, decimalToNumber } from '../../lib/money.ts';
+import type { CreatedPayment } from '../../schemas/proxy-api.ts';
+import type { OpenAmount } from '../config.ts';
+import { HttpProblem } from '../http-problem.ts';
+import type { Logger } from '../logger.ts';
+import type { Attempt, Payment, Store } from '../store/store.ts';
+import { upstreamProblem } from '../upstream-problem.ts';
+import type { PayClient } from '../upstream/pay-client.ts';
+import type { Checkouts } from './checkouts.ts';
+import { isAllowedFlowUrl } from './flow-hosts.ts';
+import { returnUrlFor } from './return-url.ts';
+
+export type PaymentRequest =
+  | { kind: 'checkout'; checkoutId: string; returnUrl?: string | undefined }
+  | { kind: 'open'; amount: string; currencyCode: string; reference: string; returnUrl?: string | undefined };
+
+export interface StartedPayment {
+  /** 201 for a payment made now; 200 when an earlier one is answered again. */
+  status: 200 | 201;
+  body: CreatedPayment;
+}
+
+export interface PaymentStarterOptions {
+  store: Store;
+  checkouts: Checkouts;
+  pay: PayClient;
+  logger: Logger;
+  returnUrls: readonly string[];
+  flowHosts: readonly string[];
+  openAmount: OpenAmount | null;
+}
+
+/** An attempt still pending after this long belonged to a process that died during initiate. */
+const STALE_ATTEMPT_MS = 60_000;
+/** How long a second request waits for the first one with the same key or checkout. */
+const WAIT_FOR_ATTEMPT_MS = 20_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Starts payments so that double clicks, reloads, retries and concurrent tabs all end in one payment:
+ * the Idempotency-Key and the checkout are claimed atomically before the upstream is called, and a
+ * second request for either gets the first one's payment.
+ */
+export class PaymentStarter {
+  constructor(private readonly options: PaymentStarterOptions) {}
+
+  async start(idempotencyKey: string, request: PaymentRequest): Promise<StartedPayment> {
+    const what = await this.resolve(request);
+    const fingerprint = createHash('sha256').update(JSON.stringify([request.kind, what.checkoutId, what.amount, what.currencyCode, what.reference, request.returnUrl ?? null])).digest('base64url');
+    const statusToken = randomBytes(32).toString('base64url');
+    const redirectUrl = returnUrlFor(request.returnUrl, this.options.returnUrls, statusToken);
+
+    for (let round = 0; round < 3; round++) {
+      const claim = await this.options.store.beginAttempt({
+        idempotencyKey,
+        fingerprint,
+        checkoutId: what.checkoutId,
+        statusToken,
+        now: Date.now(),
+        staleAfterMs: STALE_ATTEMPT_MS,
+      });
+      if (claim.outcome === 'checkout-paid') throw new HttpProblem(409, 'This checkout is already paid');
+      if (claim.outcome === 'replay' && claim.attempt.fingerprint !== fingerprint) {
+        throw new HttpProblem(422, 'This Idempotency-Key was already used for a different payment request');
+      }
+      if (claim.outcome === 'replay' || claim.outcome === 'checkout-taken') {
+        const payment = await this.settled(claim.attempt);
+        // The earlier attempt failed and let go: claim again.
+        if (!payment) continue;
+        return { status: claim.outcome === 'replay' ? 201 : 200, body: this.created(payment) };
+      }
+      // Expiry stops new attempts only: a reload after it still finds the payment it made.
+      if (what.expiresAt <= Date.now()) {
+        await this.options.store.abandonAttempt(idempotencyKey);
+        throw new HttpProblem(410, 'This checkout has expired');
+      }
+      return { status: 201, body: this.created(await this.initiate(idempotencyKey, statusToken, redirectUrl, what)) };
+    }
+    throw new HttpProblem(409, 'Another payment for this checkout is being started; try again shortly', { 'Retry-After': '2' });
+  }
+
+  /** What is to be paid: from the merchant's checkout, or an open amount within the configured bounds. */
+  private async resolve(request: PaymentRequest) {
+    if (request.kind === 'checkout') {
+      const checkout = await this.options.checkouts.get(request.checkoutId);
+      if (!checkout) throw new HttpProblem(404, 'Unknown checkout');
+      const metadata = JSON.stringify({ kassa: { checkoutId: checkout.checkoutId }, merchant: checkout.metadata ? JSON.parse(checkout.metadata) : null });
+      return { checkoutId: checkout.checkoutId as string | null, expiresAt: checkout.expiresAt, amount: checkout.amount, currencyCode: checkout.currencyCode, reference: checkout.reference, metadata };
+    }
+    const open = this.options.openAmount;
+    if (!open) throw new HttpProblem(403, 'Open amounts are not enabled: pay a checkout created by the shop');
+    if (request.currencyCode !== open.currencyCode) throw new HttpProblem(400, `currencyCode must be ${open.currencyCode}`);
+    if (compareDecimals(request.amount, open.min) < 0 || compareDecimals(request.amount, open.max) > 0) {
+      throw new HttpProblem(400, `amount must be from ${open.min} to ${open.max} ${open.currencyCode}`);
+    }
+    return { checkoutId: null, expiresAt: Infinity, amount: request.amount, currencyCode: request.currencyCode, reference: request.reference, metadata: JSON.stringify({ kassa: { openAmount: true } }) };
+  }
+
+  private async initiate(
+    idempotencyKey: string,
+    statusToken: string,
+    redirectUrl: string,
+    what: { checkoutId: string | null; amount: string; currencyCode: string; reference: string; metadata: string },
+  ): Promise<Payment> {
+    const { store, pay, logger, flowHosts } = this.options;
+    let initiated;
+    try {
+      initiated = await pay.initiate({ redirectUrl, amount: decimalToNumber(what.amount), currencyCode: what.currencyCode, reference: what.reference, metadata: what.metadata });
+    } catch (error) {
+      await store.abandonAttempt(idempotencyKey);
+      logger.warn('payment initiation failed', { error, checkoutId: what.checkoutId });
+      throw upstreamProblem(error, 'customer');
+    }
+    const { payment: started, environment } = initiated;
+    if (!isAllowedFlowUrl(started.flowUrl, flowHosts)) {
+      await store.abandonAttempt(idempotencyKey);
+      logger.error('payment service returned a flowUrl outside KASSA_FLOW_HOSTS; not handed to the customer', { transactionId: started.transactionId, flowHost: safeHost(started.flowUrl) });
+      throw new HttpProblem(502, 'The payment service returned a payment page this shop does not trust');
+    }
+    const now = Date.now();
+    const payment: Payment = {
+      transactionId: started.transactionId,
+      statusToken,
+      idempotencyKey,
+      checkoutId: what.checkoutId,
+      amount: what.amount,
+      currencyCode: what.currencyCode,
+      reference: what.reference,
+      environment,
+      flowUrl: started.flowUrl,
+      status: started.status,
+      networkStatus: null,
+      networkPaymentId: started.networkPaymentId,
+      paymentRail: null,
+      providerId: null,
+      initiatedAt: started.initiationTimestamp,
+      updatedAt: started.initiationTimestamp,
+      completedAt: null,
+      createdAt: now,
+      lastCheckedAt: now,
+    };
+    await store.recordPayment(payment);
+    logger.info('payment started', { transactionId: payment.transactionId, checkoutId: payment.checkoutId, amount: payment.amount, currencyCode: payment.currencyCode });
+    return payment;
+  }
+
+  /** Waits for another request's attempt to end: its payment, or undefined when it failed and let go. */
+  private async settled(attempt: Attempt): Promise<Payment | undefined> {
+    const deadline = Date.now() + WAIT_FOR_ATTEMPT_MS;
+    for (let current: Attempt | undefined = attempt; current; current = await this.options.store.getAttempt(attempt.idempotencyKey)) {
+      if (current.state === 'succeeded' && current.transactionId) return this.options.store.paymentById(current.transactionId);
+      if (Date.now() > deadline) throw new HttpProblem(409, 'A request with this Idempotency-Key is still in progress; try again shortly', { 'Retry-After': '2' });
+      await sleep(50);
+    }
+    return undefined;
+  }
+
+  private created(payment: Payment): CreatedPayment {
+    return { transactionId: payment.transactionId, flowUrl: payment.flowUrl, status: payment.status, statusToken: payment.statusToken, environment: payment.environment };
+  }
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'unparseable';
+  }
+}

@@ -1,0 +1,23 @@
+import type { PaymentStatusView } from '../../schemas/proxy-api.ts';
+import type { Checkout, Payment } from '../store/store.ts';
+
+/**
+ * What a customer sees of their payment. `retryable`: it failed, and its checkout is still open to a
+ * new attempt (not expired, and no newer attempt has taken over).
+ */
+export function statusView(payment: Payment, checkout: Checkout | undefined, now = Date.now()): PaymentStatusView {
+  return {
+    transactionId: payment.transactionId,
+    status: payment.status,
+    networkStatus: payment.networkStatus,
+    amount: payment.amount,
+    currencyCode: payment.currencyCode,
+    reference: payment.reference,
+    environment: payment.environment,
+    checkoutId: payment.checkoutId,
+    retryable: payment.status === 'FAILED' && !!checkout && checkout.expiresAt > now && checkout.currentAttempt === payment.idempotencyKey,
+    initiatedAt: payment.initiatedAt,
+    updatedAt: payment.updatedAt,
+    completedAt: payment.completedAt,
+  };
+}

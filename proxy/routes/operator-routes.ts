@@ -1,0 +1,114 @@
+import { Hono } from 'hono';
+import { parseJsonBody } from '../../lib/json-body.ts';
+import { describeZodError } from '../../lib/zod-message.ts';
+import { createOrderRequestSchema, orderStatusSchema, updateOrderRequestSchema } from '../../schemas/orders.ts';
+import { bridgeNetworkSchema, paymentListQuerySchema, type Health, type OperatorPayment, type PaymentStatusView } from '../../schemas/proxy-api.ts';
+import { HttpProblem } from '../http-problem.ts';
+import { refusePrivateKeys } from '../middleware/refuse-private-keys.ts';
+import { requireBearer } from '../middleware/require-bearer.ts';
+import { statusView } from '../payments/status-view.ts';
+import type { ProxyServices } from '../services.ts';
+import { InvalidCursorError, type Payment } from '../store/store.ts';
+import { upstreamProblem } from '../upstream-problem.ts';
+import { stateStream } from './sse.ts';
+
+const VERSION = '0.1.0';
+const started = Date.now();
+
+/**
+ * The merchant's operators (the extension): payments with live status, the order service, chains and
+ * health. Every route needs KASSA_OPERATOR_TOKEN; none is reachable with the merchant key alone.
+ */
+export function operatorRoutes(services: ProxyServices): Hono {
+  const { config, store, orders, chains, coordination, health } = services;
+  const app = new Hono();
+  const operator = requireBearer({ token: config.operatorToken, realm: 'KASSA_OPERATOR_TOKEN' });
+  const orderCall = async <T>(call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (error) {
+      throw upstreamProblem(error, 'client');
+    }
+  };
+  const operatorView = async (payment: Payment): Promise<OperatorPayment> => ({
+    ...statusView(payment, payment.checkoutId ? await store.getCheckout(payment.checkoutId) : undefined),
+    networkPaymentId: payment.networkPaymentId,
+    paymentRail: payment.paymentRail,
+    providerId: payment.providerId,
+    lastCheckedAt: payment.lastCheckedAt === null ? null : new Date(payment.lastCheckedAt).toISOString(),
+  });
+
+  app.get('/api/payments', operator, async (c) => {
+    const query = paymentListQuerySchema.safeParse(c.req.query());
+    if (!query.success) throw new HttpProblem(400, describeZodError(query.error));
+    try {
+      const page = await store.listPayments(query.data);
+      return c.json({ payments: await Promise.all(page.payments.map(operatorView)), nextCursor: page.nextCursor });
+    } catch (error) {
+      if (error instanceof InvalidCursorError) throw new HttpProblem(400, error.message);
+      throw error;
+    }
+  });
+
+  app.get('/api/payments/events', operator, (c) =>
+    stateStream<PaymentStatusView>(c, {
+      event: 'status',
+      listen: (send) => coordination.bus.subscribeAll(send),
+      current: async () => undefined,
+      key: (view) => `${view.transactionId}.${view.status}.${view.networkStatus ?? ''}.${view.updatedAt}`,
+    }),
+  );
+
+  app.get('/api/orders', operator, async (c) => {
+    const filter = c.req.query('filterStatus');
+    const status = filter ? orderStatusSchema('filterStatus').safeParse(filter) : undefined;
+    if (status && !status.success) throw new HttpProblem(400, describeZodError(status.error));
+    return c.json(await orderCall(() => orders.list(status?.data)));
+  });
+
+  app.post('/api/orders', operator, refusePrivateKeys(), async (c) => {
+    const parsed = await parseJsonBody(c, createOrderRequestSchema);
+    if (!parsed.ok) throw new HttpProblem(400, parsed.error);
+    return c.json(await orderCall(() => orders.create(parsed.data)), 201);
+  });
+
+  app.get('/api/orders/:orderId', operator, async (c) => c.json(await orderCall(() => orders.get(c.req.param('orderId')))));
+
+  app.put('/api/orders/:orderId', operator, refusePrivateKeys(), async (c) => {
+    const parsed = await parseJsonBody(c, updateOrderRequestSchema);
+    if (!parsed.ok) throw new HttpProblem(400, parsed.error);
+    return c.json(await orderCall(() => orders.update(c.req.param('orderId'), parsed.data)));
+  });
+
+  app.delete('/api/orders/:orderId', operator, async (c) => c.json(await orderCall(() => orders.delete(c.req.param('orderId')))));
+
+  app.get('/api/chains', operator, async (c) => {
+    const network = bridgeNetworkSchema.safeParse(c.req.query('network') ?? 'test');
+    if (!network.success) throw new HttpProblem(400, describeZodError(network.error));
+    return c.json(await chains.list(network.data));
+  });
+
+  app.get('/api/health', operator, async (c) => {
+    const storeOk = await store.ping().then(
+      () => true,
+      () => false,
+    );
+    const body: Health = {
+      status: storeOk && !health.degraded ? 'ok' : 'degraded',
+      version: VERSION,
+      uptimeSeconds: Math.round((Date.now() - started) / 1000),
+      store: storeOk ? 'ok' : 'unavailable',
+      payments: { ...health.pay },
+      orders: { ...health.orders },
+      reforge: { ...health.reforge },
+      budgets: {
+        tokenRequests: { used: await coordination.tokenBudget.used(), limit: coordination.tokenBudget.limit },
+        paymentRequests: { used: await coordination.paymentBudget.used(), limit: coordination.paymentBudget.limit },
+      },
+    };
+    c.header('Cache-Control', 'no-store');
+    return c.json(body);
+  });
+
+  return app;
+}

@@ -1,0 +1,108 @@
+import { Hono, type Context } from 'hono';
+import { isRecord, readJsonBody } from '../../lib/json-body.ts';
+import { describeZodError } from '../../lib/zod-message.ts';
+import { isTerminalStatus } from '../../schemas/pay.ts';
+import { checkoutPaymentRequestSchema, IDEMPOTENCY_KEY_PATTERN, openAmountPaymentRequestSchema, type PaymentStatusView } from '../../schemas/proxy-api.ts';
+import { HttpProblem } from '../http-problem.ts';
+import { browserOrigins } from '../middleware/browser-origins.ts';
+import { clientRateLimit } from '../middleware/client-rate-limit.ts';
+import { refusePrivateKeys } from '../middleware/refuse-private-keys.ts';
+import type { PaymentRequest } from '../payments/payment-starter.ts';
+import { statusView } from '../payments/status-view.ts';
+import type { ProxyServices } from '../services.ts';
+import type { Payment } from '../store/store.ts';
+import { stateStream } from './sse.ts';
+
+const STATUS_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/** The customer's routes: start a payment, read its status, follow it live. Browser-facing, so CORS-guarded. */
+export function paymentRoutes(services: ProxyServices): Hono {
+  const { config, store, starter, refresher, watch, coordination, checkouts, tokens } = services;
+  const app = new Hono();
+  const browser = browserOrigins({ origins: config.allowedOrigins, methods: ['GET', 'POST'], headers: ['Content-Type', 'Idempotency-Key'] });
+  const reads = clientRateLimit({ name: 'reads', limit: config.rateLimit, trustProxy: config.trustProxy });
+  const creates = clientRateLimit({ name: 'creates', limit: config.createRateLimit, trustProxy: config.trustProxy });
+
+  const paymentFor = async (c: Context): Promise<Payment> => {
+    const token = c.req.param('statusToken') ?? '';
+    const payment = STATUS_TOKEN.test(token) ? await store.paymentByToken(token) : undefined;
+    if (!payment) throw new HttpProblem(404, 'Unknown payment status link');
+    return payment;
+  };
+  const viewOf = async (payment: Payment): Promise<PaymentStatusView> =>
+    statusView(payment, payment.checkoutId ? await store.getCheckout(payment.checkoutId) : undefined);
+
+  app.options('/api/payments', browser);
+  app.post('/api/payments', browser, creates, refusePrivateKeys(), async (c) => {
+    const key = c.req.header('Idempotency-Key');
+    if (!key || !IDEMPOTENCY_KEY_PATTERN.test(key)) {
+      throw new HttpProblem(400, 'Send an Idempotency-Key header: 8 to 255 characters of A-Z a-z 0-9 _ . : -, the same for retries of one payment');
+    }
+    const started = await starter.start(key, await paymentRequest(c));
+    return c.json(started.body, started.status);
+  });
+
+  app.options('/api/payments/status/:statusToken', browser);
+  app.get('/api/payments/status/:statusToken', browser, reads, async (c) => {
+    const payment = await paymentFor(c);
+    // Served from the store; a re-read upstream happens behind it when due, and pushes to streams.
+    void refresher.refreshIfDue(payment, 'watch');
+    c.header('Cache-Control', 'no-store');
+    return c.json(await viewOf(payment));
+  });
+
+  app.options('/api/payments/status/:statusToken/events', browser);
+  app.get('/api/payments/status/:statusToken/events', browser, reads, async (c) => {
+    const payment = await paymentFor(c);
+    return stateStream<PaymentStatusView>(c, {
+      event: 'status',
+      listen: (send) => {
+        const unsubscribe = coordination.bus.subscribe(payment.transactionId, send);
+        const unwatch = isTerminalStatus(payment.status) ? () => undefined : watch.watch(payment.transactionId);
+        return () => {
+          unsubscribe();
+          unwatch();
+        };
+      },
+      current: async () => {
+        const latest = await store.paymentById(payment.transactionId);
+        return latest && viewOf(latest);
+      },
+      key: (view) => `${view.status}.${view.networkStatus ?? ''}.${view.updatedAt}.${view.retryable}`,
+      final: (view) => isTerminalStatus(view.status),
+    });
+  });
+
+  app.options('/api/checkouts/:checkoutId', browser);
+  app.get('/api/checkouts/:checkoutId', browser, reads, async (c) => {
+    const checkout = await checkouts.get(c.req.param('checkoutId'));
+    if (!checkout) throw new HttpProblem(404, 'Unknown checkout');
+    c.header('Cache-Control', 'no-store');
+    return c.json(await checkouts.view(checkout, await tokens.environment()));
+  });
+
+  app.options('/api/config', browser);
+  app.get('/api/config', browser, reads, async (c) =>
+    c.json({
+      environment: await tokens.environment(),
+      openAmount: config.openAmount && { min: config.openAmount.min, max: config.openAmount.max, currencyCode: config.openAmount.currencyCode },
+    }),
+  );
+
+  return app;
+}
+
+/** A checkout payment, or (where enabled) an open amount; an amount next to a checkoutId is refused. */
+async function paymentRequest(c: Context): Promise<PaymentRequest> {
+  const body = await readJsonBody(c);
+  if (!body.ok) throw new HttpProblem(400, body.error);
+  if (!isRecord(body.value)) throw new HttpProblem(400, 'Request body must be a JSON object');
+  if ('checkoutId' in body.value || !('amount' in body.value)) {
+    const parsed = checkoutPaymentRequestSchema.safeParse(body.value);
+    if (!parsed.success) throw new HttpProblem(400, describeZodError(parsed.error));
+    return { kind: 'checkout', ...parsed.data };
+  }
+  const parsed = openAmountPaymentRequestSchema.safeParse(body.value);
+  if (!parsed.success) throw new HttpProblem(400, describeZodError(parsed.error));
+  return { kind: 'open', ...parsed.data };
+}

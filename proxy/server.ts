@@ -1,0 +1,41 @@
+import { listen } from '../lib/listen.ts';
+import { createApp } from './app.ts';
+import { secretsOf, type ProxyConfig } from './config.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { createServices, type ProxyServices, type ServiceOverrides } from './services.ts';
+
+export interface RunningProxy {
+  origin: string;
+  port: number;
+  services: ProxyServices;
+  /** Stops accepting, ends streams, waits for the follower, closes the store. */
+  stop(): Promise<void>;
+}
+
+export interface StartProxyOptions extends ServiceOverrides {
+  /** Where log lines go (standard output by default). */
+  logSink?: (line: string) => void;
+  logger?: Logger;
+}
+
+/** Starts the proxy on `config.host:config.port` and resumes following pending payments. */
+export async function startProxy(config: ProxyConfig, options: StartProxyOptions = {}): Promise<RunningProxy> {
+  const logger = options.logger ?? createLogger({ level: config.logLevel, sink: options.logSink, secrets: secretsOf(config) });
+  const services = createServices(config, logger, options);
+  const app = createApp(services);
+  const server = await listen(app.fetch, { port: config.port, hostname: config.host });
+  services.follower.start();
+  logger.info('proxy listening', { origin: server.origin });
+  return {
+    origin: server.origin,
+    port: server.port,
+    services,
+    async stop() {
+      services.watch.stop();
+      await server.close();
+      await services.follower.stop();
+      await services.coordination.close();
+      await services.store.close();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import ky from 'ky';
+import { ChainDirectory } from './bridge/chain-directory.ts';
+import type { ProxyConfig } from './config.ts';
+import type { Coordination } from './coordination/coordination.ts';
+import { localCoordination } from './coordination/local.ts';
+import type { Logger } from './logger.ts';
+import { Checkouts } from './payments/checkouts.ts';
+import { PaymentFollower } from './payments/payment-follower.ts';
+import { PaymentRefresher } from './payments/payment-refresher.ts';
+import { PaymentStarter } from './payments/payment-starter.ts';
+import { PaymentWatch } from './payments/payment-watch.ts';
+import { SqliteStore } from './store/sqlite-store.ts';
+import type { Store } from './store/store.ts';
+import { OrdersClient } from './upstream/orders-client.ts';
+import { PayClient } from './upstream/pay-client.ts';
+import { ReforgeClient } from './upstream/reforge-client.ts';
+import { TokenManager } from './upstream/token-manager.ts';
+import { UpstreamHealth } from './upstream/upstream-health.ts';
+
+/** Everything the routes use, built once per proxy. */
+export interface ProxyServices {
+  config: ProxyConfig;
+  logger: Logger;
+  store: Store;
+  coordination: Coordination;
+  health: UpstreamHealth;
+  tokens: TokenManager;
+  pay: PayClient;
+  orders: OrdersClient;
+  chains: ChainDirectory;
+  checkouts: Checkouts;
+  starter: PaymentStarter;
+  refresher: PaymentRefresher;
+  watch: PaymentWatch;
+  follower: PaymentFollower;
+}
+
+export interface ServiceOverrides {
+  store?: Store;
+  coordination?: Coordination;
+  /** After a refused token exchange, wait this long before asking again (30 s). */
+  tokenRefusalHoldMs?: number;
+  /** How often pending payments are looked over (5 s). */
+  followerSweepMs?: number;
+}
+
+export function createServices(config: ProxyConfig, logger: Logger, overrides: ServiceOverrides = {}): ProxyServices {
+  const store = overrides.store ?? new SqliteStore(config.dbPath);
+  const coordination = overrides.coordination ?? localCoordination();
+  const health = new UpstreamHealth(logger);
+  const upstream = (prefixUrl: string) => ky.create({ prefixUrl, timeout: config.upstreamTimeoutMs, retry: 0, throwHttpErrors: false });
+  const tokens = new TokenManager({
+    api: upstream(config.payBaseUrl),
+    secrets: config.payClientSecrets,
+    store: coordination.tokens,
+    budget: coordination.tokenBudget,
+    health,
+    logger,
+    refusalHoldMs: overrides.tokenRefusalHoldMs,
+  });
+  const pay = new PayClient({ api: upstream(config.payBaseUrl), tokens, budget: coordination.paymentBudget, health });
+  const orders = new OrdersClient(upstream(config.ordersBaseUrl), config.ordersApiKey, health);
+  const chains = new ChainDirectory(new ReforgeClient(upstream(config.reforgeBaseUrl), health));
+  const checkouts = new Checkouts(store, config.checkoutTtlSeconds);
+  const starter = new PaymentStarter({ store, checkouts, pay, logger, returnUrls: config.returnUrls, flowHosts: config.flowHosts, openAmount: config.openAmount });
+  const refresher = new PaymentRefresher({ store, pay, bus: coordination.bus, gate: coordination.readGate, logger });
+  const watch = new PaymentWatch(store, refresher);
+  const follower = new PaymentFollower({ store, refresher, logger, sweepMs: overrides.followerSweepMs });
+  return { config, logger, store, coordination, health, tokens, pay, orders, chains, checkouts, starter, refresher, watch, follower };
+}

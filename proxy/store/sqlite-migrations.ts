@@ -1,0 +1,56 @@
+/**
+ * The SQLite schema, one entry per version (`PRAGMA user_version`). Entries are never edited once
+ * released: a change is a new entry, so every existing database moves forward the same way.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE checkouts (
+    checkout_id     TEXT PRIMARY KEY,
+    amount          TEXT NOT NULL,
+    currency_code   TEXT NOT NULL,
+    reference       TEXT NOT NULL,
+    metadata        TEXT,
+    created_at      INTEGER NOT NULL,
+    expires_at      INTEGER NOT NULL,
+    current_attempt TEXT
+  );
+  CREATE TABLE attempts (
+    idempotency_key TEXT PRIMARY KEY,
+    fingerprint     TEXT NOT NULL,
+    checkout_id     TEXT REFERENCES checkouts (checkout_id),
+    status_token    TEXT NOT NULL UNIQUE,
+    state           TEXT NOT NULL CHECK (state IN ('pending', 'succeeded')),
+    transaction_id  TEXT,
+    created_at      INTEGER NOT NULL
+  );
+  CREATE TABLE payments (
+    transaction_id     TEXT PRIMARY KEY,
+    status_token       TEXT NOT NULL UNIQUE,
+    idempotency_key    TEXT NOT NULL,
+    checkout_id        TEXT REFERENCES checkouts (checkout_id),
+    amount             TEXT NOT NULL,
+    currency_code      TEXT NOT NULL,
+    reference          TEXT NOT NULL,
+    environment        TEXT NOT NULL,
+    flow_url           TEXT NOT NULL,
+    status             TEXT NOT NULL,
+    network_status     TEXT,
+    network_payment_id TEXT,
+    payment_rail       TEXT,
+    provider_id        TEXT,
+    initiated_at       TEXT NOT NULL,
+    updated_at         TEXT NOT NULL,
+    completed_at       TEXT,
+    created_at         INTEGER NOT NULL,
+    last_checked_at    INTEGER
+  );
+  CREATE INDEX payments_newest_first ON payments (created_at DESC, transaction_id DESC);
+  CREATE INDEX payments_by_status ON payments (status, created_at DESC);
+  CREATE TABLE webhook_events (
+    dedupe_key     TEXT PRIMARY KEY,
+    transaction_id TEXT,
+    received_at    INTEGER NOT NULL,
+    body           TEXT NOT NULL
+  );
+  `,
+];

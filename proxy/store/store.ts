@@ -1,0 +1,135 @@
+/**
+ * Everything the proxy must not lose: checkouts, payment attempts (idempotency keys), payments and
+ * received webhook events. SQLite is the embedded default (sqlite-store.ts); Redis serves a fleet.
+ * Both implement this interface and pass the same test suite.
+ */
+import { isTerminalStatus, type Environment } from '../../schemas/pay.ts';
+
+export interface Checkout {
+  checkoutId: string;
+  amount: string;
+  currencyCode: string;
+  reference: string;
+  /** The merchant's metadata, as JSON text. */
+  metadata: string | null;
+  createdAt: number;
+  expiresAt: number;
+  /** The idempotency key of the checkout's latest payment attempt. */
+  currentAttempt: string | null;
+}
+
+/** One browser request to pay, under its Idempotency-Key. */
+export interface Attempt {
+  idempotencyKey: string;
+  /** What was asked, so that the same key with another request is recognised. */
+  fingerprint: string;
+  checkoutId: string | null;
+  statusToken: string;
+  state: 'pending' | 'succeeded';
+  transactionId: string | null;
+  createdAt: number;
+}
+
+export interface Payment {
+  transactionId: string;
+  statusToken: string;
+  idempotencyKey: string;
+  checkoutId: string | null;
+  amount: string;
+  currencyCode: string;
+  reference: string;
+  environment: Environment;
+  flowUrl: string;
+  status: string;
+  networkStatus: string | null;
+  networkPaymentId: string | null;
+  paymentRail: string | null;
+  providerId: string | null;
+  initiatedAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+  /** When the proxy recorded it (epoch ms): the order of the operator's list. */
+  createdAt: number;
+  /** When the proxy last read it from upstream (epoch ms). */
+  lastCheckedAt: number | null;
+}
+
+/** The fields an upstream read can change. */
+export type PaymentUpdate = Pick<Payment, 'status' | 'networkStatus' | 'networkPaymentId' | 'paymentRail' | 'providerId' | 'updatedAt' | 'completedAt'>;
+
+export type BeginAttempt =
+  /** The key is new and, for a checkout, the checkout is free: go ahead and initiate. */
+  | { outcome: 'started' }
+  /** The key was used before: the caller compares fingerprints and answers as before. */
+  | { outcome: 'replay'; attempt: Attempt }
+  /** Another key's attempt holds the checkout: in flight, or its payment is live. */
+  | { outcome: 'checkout-taken'; attempt: Attempt }
+  | { outcome: 'checkout-paid' };
+
+export interface PaymentPage {
+  payments: Payment[];
+  nextCursor: string | null;
+}
+
+export interface Store {
+  insertCheckout(checkout: Checkout): Promise<void>;
+  getCheckout(checkoutId: string): Promise<Checkout | undefined>;
+
+  /**
+   * Claims an idempotency key and, for a checkout, the checkout itself, in one atomic step. An attempt
+   * still pending after `staleAfterMs` belonged to a process that died mid-request and is discarded.
+   */
+  beginAttempt(input: { idempotencyKey: string; fingerprint: string; checkoutId: string | null; statusToken: string; now: number; staleAfterMs: number }): Promise<BeginAttempt>;
+  getAttempt(idempotencyKey: string): Promise<Attempt | undefined>;
+  /** Forgets a pending attempt that produced no payment, freeing its key and its checkout. */
+  abandonAttempt(idempotencyKey: string): Promise<void>;
+  /** Stores the payment and marks its attempt succeeded, atomically. */
+  recordPayment(payment: Payment): Promise<void>;
+
+  paymentByToken(statusToken: string): Promise<Payment | undefined>;
+  paymentById(transactionId: string): Promise<Payment | undefined>;
+  /**
+   * Applies what upstream says now. A final status never changes again. Returns the payment when
+   * something a customer can see changed, undefined otherwise; `lastCheckedAt` is set either way.
+   */
+  applyUpdate(transactionId: string, update: PaymentUpdate, checkedAt: number): Promise<Payment | undefined>;
+  markChecked(transactionId: string, checkedAt: number): Promise<void>;
+  listPayments(query: { status?: string | undefined; limit: number; cursor?: string | undefined }): Promise<PaymentPage>;
+  /** Payments not yet final, oldest first. */
+  pendingPayments(limit: number): Promise<Payment[]>;
+
+  /** Records a webhook delivery; false when the same delivery was seen before. */
+  recordWebhook(event: { dedupeKey: string; transactionId: string | null; receivedAt: number; body: string }): Promise<boolean>;
+
+  /** Throws when the store cannot serve requests. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class InvalidCursorError extends Error {
+  constructor() {
+    super('cursor is not one this list returned');
+  }
+}
+
+/** Cursors are opaque to clients: the position (createdAt, transactionId) of the last item seen. */
+export function encodeCursor(payment: Pick<Payment, 'createdAt' | 'transactionId'>): string {
+  return Buffer.from(`${payment.createdAt}:${payment.transactionId}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): { createdAt: number; transactionId: string } {
+  const match = /^(\d{1,16}):([A-Za-z0-9-]{1,100})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) throw new InvalidCursorError();
+  return { createdAt: Number(match[1]), transactionId: match[2]! };
+}
+
+/**
+ * The merge rule every store applies: a final status is never overwritten (no wrong status from a
+ * late or forged read), and only fields a customer or operator can see count as a change.
+ */
+export function mergeUpdate(current: Payment, update: PaymentUpdate): Payment | undefined {
+  if (isTerminalStatus(current.status)) return undefined;
+  const next: Payment = { ...current, ...update };
+  const visible: Array<keyof PaymentUpdate> = ['status', 'networkStatus', 'paymentRail', 'providerId', 'completedAt', 'networkPaymentId'];
+  return visible.some((field) => current[field] !== next[field]) ? next : undefined;
+}

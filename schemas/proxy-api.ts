@@ -1,0 +1,186 @@
+/**
+ * The proxy's own HTTP API. The proxy validates with these schemas, its OpenAPI document is generated
+ * from them, and the widget and the extension import their inferred types (types only: no zod in the
+ * browser bundle).
+ */
+import { z } from 'zod';
+import { compareDecimals, isDecimal, numberToDecimal } from '../lib/money.ts';
+import { AMOUNT_LIMITS, currencyCodeSchema, environmentSchema, referenceSchema } from './pay.ts';
+import { chainListSchema, prepareReforgeRequestSchema } from './reforge.ts';
+
+/** A payment amount in major units: a decimal string ("100.50"), or a JSON number, kept as a string. */
+export const moneySchema = z
+  .union([z.string(), z.number()], { error: (iss) => (iss.input === undefined ? 'amount is required' : 'amount must be a decimal string such as "100.50"') })
+  .transform((value, ctx) => {
+    const text = typeof value === 'number' ? numberToDecimal(value) : value.trim();
+    if (text === undefined || !isDecimal(text, AMOUNT_LIMITS.fractionDigits)) {
+      ctx.addIssue({ code: 'custom', message: `amount must be a positive decimal with at most ${AMOUNT_LIMITS.fractionDigits} decimal places` });
+      return z.NEVER;
+    }
+    if (compareDecimals(text, AMOUNT_LIMITS.min) < 0 || compareDecimals(text, AMOUNT_LIMITS.max) > 0) {
+      ctx.addIssue({ code: 'custom', message: `amount must be from ${AMOUNT_LIMITS.min} to ${AMOUNT_LIMITS.max}` });
+      return z.NEVER;
+    }
+    return text;
+  });
+
+export const METADATA_JSON_MAX = 2048;
+
+export const errorSchema = z.object({ error: z.string(), details: z.unknown().optional() }).meta({ id: 'Error' });
+export type ApiError = z.infer<typeof errorSchema>;
+
+// ---- checkouts (merchant server) ----
+
+export const createCheckoutRequestSchema = z
+  .strictObject({
+    amount: moneySchema,
+    currencyCode: currencyCodeSchema,
+    reference: referenceSchema,
+    metadata: z
+      .record(z.string(), z.unknown(), { error: 'metadata must be a JSON object' })
+      .refine((value) => JSON.stringify(value).length <= METADATA_JSON_MAX, `metadata must serialise to at most ${METADATA_JSON_MAX} characters`)
+      .optional(),
+  })
+  .meta({ id: 'CreateCheckoutRequest' });
+export type CreateCheckoutRequest = z.input<typeof createCheckoutRequestSchema>;
+
+export const CHECKOUT_STATES = ['open', 'pending', 'paid', 'expired'] as const;
+export type CheckoutState = (typeof CHECKOUT_STATES)[number];
+
+export const checkoutSchema = z
+  .object({
+    checkoutId: z.string(),
+    amount: z.string(),
+    currencyCode: z.string(),
+    reference: z.string(),
+    expiresAt: z.string(),
+    /** open: can be paid; pending: a payment is under way; paid; expired. */
+    state: z.enum(CHECKOUT_STATES),
+    environment: environmentSchema,
+  })
+  .meta({ id: 'Checkout' });
+export type CheckoutView = z.infer<typeof checkoutSchema>;
+
+export const createCheckoutResponseSchema = checkoutSchema.meta({ id: 'CreatedCheckout' });
+
+// ---- payments (browser) ----
+
+const returnUrlField = z.string({ error: 'returnUrl must be a string' }).max(2048, 'returnUrl must be at most 2048 characters').optional();
+
+/** Pay a checkout the merchant's server created; the amount comes from it, never from the browser. */
+export const checkoutPaymentRequestSchema = z
+  .strictObject({ checkoutId: z.string({ error: 'checkoutId is required' }).min(1, 'checkoutId is required').max(100), returnUrl: returnUrlField })
+  .meta({ id: 'CheckoutPaymentRequest' });
+
+/** Only where the merchant enabled open amounts (KASSA_OPEN_AMOUNT), within its bounds. */
+export const openAmountPaymentRequestSchema = z
+  .strictObject({ amount: moneySchema, currencyCode: currencyCodeSchema, reference: referenceSchema, returnUrl: returnUrlField })
+  .meta({ id: 'OpenAmountPaymentRequest' });
+
+export const createPaymentRequestSchema = z.union([checkoutPaymentRequestSchema, openAmountPaymentRequestSchema]).meta({ id: 'CreatePaymentRequest' });
+export type CreatePaymentRequest = z.input<typeof createPaymentRequestSchema>;
+
+export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{8,255}$/;
+
+export const createPaymentResponseSchema = z
+  .object({
+    transactionId: z.string(),
+    flowUrl: z.string(),
+    status: z.string(),
+    /** The capability to read this payment's status; keep it with the customer only. */
+    statusToken: z.string(),
+    environment: environmentSchema,
+  })
+  .meta({ id: 'CreatedPayment' });
+export type CreatedPayment = z.infer<typeof createPaymentResponseSchema>;
+
+/** What the customer may see of their payment, by statusToken. */
+export const paymentStatusSchema = z
+  .object({
+    transactionId: z.string(),
+    status: z.string(),
+    networkStatus: z.string().nullable(),
+    amount: z.string(),
+    currencyCode: z.string(),
+    reference: z.string(),
+    environment: environmentSchema,
+    checkoutId: z.string().nullable(),
+    /** The payment failed and its checkout can still be paid with a new attempt. */
+    retryable: z.boolean(),
+    initiatedAt: z.string(),
+    updatedAt: z.string(),
+    completedAt: z.string().nullable(),
+  })
+  .meta({ id: 'PaymentStatus' });
+export type PaymentStatusView = z.infer<typeof paymentStatusSchema>;
+
+export const publicConfigSchema = z
+  .object({
+    environment: environmentSchema,
+    openAmount: z.object({ min: z.string(), max: z.string(), currencyCode: z.string() }).nullable(),
+  })
+  .meta({ id: 'PublicConfig' });
+export type PublicConfig = z.infer<typeof publicConfigSchema>;
+
+// ---- operator ----
+
+export const operatorPaymentSchema = paymentStatusSchema
+  .extend({
+    networkPaymentId: z.string().nullable(),
+    paymentRail: z.string().nullable(),
+    providerId: z.string().nullable(),
+    lastCheckedAt: z.string().nullable(),
+  })
+  .meta({ id: 'OperatorPayment' });
+export type OperatorPayment = z.infer<typeof operatorPaymentSchema>;
+
+export const paymentListQuerySchema = z.object({
+  status: z.string().regex(/^[A-Z_]{1,32}$/, 'status must be an upper-case status such as PENDING').optional(),
+  limit: z.coerce.number({ error: 'limit must be a whole number from 1 to 200' }).int('limit must be a whole number from 1 to 200').min(1).max(200).default(50),
+  cursor: z.string().max(200).optional(),
+});
+
+export const paymentListSchema = z
+  .object({ payments: z.array(operatorPaymentSchema), nextCursor: z.string().nullable() })
+  .meta({ id: 'PaymentList' });
+export type PaymentList = z.infer<typeof paymentListSchema>;
+
+export const UPSTREAM_STATES = ['ok', 'unknown', 'invalid_client', 'account_frozen', 'unreachable', 'rejected'] as const;
+
+export const healthSchema = z
+  .object({
+    status: z.enum(['ok', 'degraded']),
+    version: z.string(),
+    uptimeSeconds: z.number(),
+    store: z.enum(['ok', 'unavailable']),
+    payments: z.object({
+      state: z.enum(UPSTREAM_STATES),
+      environment: environmentSchema.nullable(),
+      detail: z.string().nullable(),
+      freezeReason: z.string().nullable(),
+      frozenAt: z.string().nullable(),
+      since: z.string().nullable(),
+    }),
+    orders: z.object({ state: z.enum(UPSTREAM_STATES), detail: z.string().nullable() }),
+    reforge: z.object({ state: z.enum(UPSTREAM_STATES), detail: z.string().nullable() }),
+    budgets: z.object({
+      tokenRequests: z.object({ used: z.number(), limit: z.number() }),
+      paymentRequests: z.object({ used: z.number(), limit: z.number() }),
+    }),
+  })
+  .meta({ id: 'Health' });
+export type Health = z.infer<typeof healthSchema>;
+
+// ---- bridge (browser) ----
+
+export const bridgeNetworkSchema = z.enum(['main', 'test'], { error: 'network must be main or test' });
+
+/** The browser may not name an RPC URL for the service to call: the proxy omits sourceRpcUrl. */
+export const bridgePrepareRequestSchema = prepareReforgeRequestSchema.omit({ sourceRpcUrl: true }).meta({ id: 'BridgePrepareRequest' });
+export type BridgePrepareRequest = z.input<typeof bridgePrepareRequestSchema>;
+
+export const bridgePrepareResponseSchema = z
+  .object({ tx: z.string().regex(/^0x02[0-9a-f]*$/).describe('the unsigned EIP-1559 transaction that burns on the source chain (docs/upstream.md)') })
+  .meta({ id: 'BridgePrepareResponse' });
+
+export const bridgeChainsSchema = chainListSchema.meta({ id: 'BridgeChains' });

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, type ProxyConfig } from '../../proxy/config.ts';
+import { startProxy, type RunningProxy, type StartProxyOptions } from '../../proxy/server.ts';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server.ts';
+import { http } from './http.ts';
+
+export const SHOP_ORIGIN = 'http://127.0.0.1:9';
+
+export interface StackOptions {
+  sandbox?: SandboxOptions;
+  /** Extra or replaced proxy settings, by their environment names. */
+  env?: Record<string, string>;
+  proxy?: StartProxyOptions;
+  /** An existing sandbox to use (and not stop). */
+  reuseSandbox?: Sandbox;
+}
+
+/**
+ * The real stack on loopback: the emulator, and a proxy configured against it the way a merchant
+ * would configure it, with its webhook registered. Log lines are kept for inspection.
+ */
+export async function startStack(options: StackOptions = {}) {
+  const sandbox = options.reuseSandbox ?? (await startSandbox({ settlementDelayMs: 0, ...options.sandbox }));
+  const dir = mkdtempSync(join(tmpdir(), 'kassa-stack-'));
+  const env: Record<string, string> = {
+    PORT: '0',
+    KASSA_PAY_BASE_URL: sandbox.pay,
+    KASSA_PAY_CLIENT_SECRET: sandbox.clientSecret,
+    KASSA_ORDERS_BASE_URL: sandbox.orders,
+    KASSA_ORDERS_API_KEY: sandbox.ordersApiKey,
+    KASSA_REFORGE_BASE_URL: sandbox.reforge,
+    KASSA_MERCHANT_KEY: `mk_${randomBytes(16).toString('hex')}`,
+    KASSA_OPERATOR_TOKEN: `op_${randomBytes(16).toString('hex')}`,
+    KASSA_ALLOWED_ORIGINS: SHOP_ORIGIN,
+    KASSA_RETURN_URLS: `${SHOP_ORIGIN}/return`,
+    KASSA_FLOW_HOSTS: new URL(sandbox.origin).host,
+    KASSA_WEBHOOK_SECRET: randomBytes(24).toString('base64url'),
+    KASSA_DB: join(dir, 'kassa.db'),
+    KASSA_RATE_LIMIT: '0',
+    KASSA_CREATE_RATE_LIMIT: '0',
+    ...options.env,
+  };
+  const logs: string[] = [];
+  let config: ProxyConfig = loadConfig(env);
+  let proxy: RunningProxy = await startProxy(config, { logSink: (line) => logs.push(line), tokenRefusalHoldMs: 200, ...options.proxy });
+  const webhookUrl = () => `${proxy.origin}/hooks/payments/${config.webhookSecret}`;
+  await http(`${sandbox.control}/keys/${sandbox.keyId}`, { method: 'PATCH', body: { webhookUrl: webhookUrl() } });
+
+  const call = (token: string | undefined) => (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
+    http(`${proxy.origin}${path}`, { ...init, headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...init.headers } });
+
+  const stack = {
+    sandbox,
+    get proxy() {
+      return proxy;
+    },
+    get config() {
+      return config;
+    },
+    env,
+    logs,
+    webhookUrl,
+    merchant: (path: string, init?: Parameters<ReturnType<typeof call>>[1]) => call(config.merchantKey)(path, init),
+    operator: (path: string, init?: Parameters<ReturnType<typeof call>>[1]) => call(config.operatorToken)(path, init),
+    /** As the customer's browser on the shop's page: the shop's Origin, no credentials. */
+    browser: (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
+      call(undefined)(path, { ...init, headers: { Origin: SHOP_ORIGIN, ...init.headers } }),
+    async checkout(body: Record<string, unknown> = {}): Promise<string> {
+      const response = await stack.merchant('/api/checkouts', { body: { amount: '42.50', currencyCode: 'EUR', reference: 'ORDER-1', ...body } });
+      if (response.status !== 201) throw new Error(`checkout: ${response.status} ${response.text}`);
+      return response.body.checkoutId as string;
+    },
+    pay(checkoutId: string, key = `key-${randomBytes(8).toString('hex')}`) {
+      return stack.browser('/api/payments', { body: { checkoutId }, headers: { 'Idempotency-Key': key } });
+    },
+    control(path: string, body?: unknown, method?: string) {
+      return http(`${sandbox.control}${path}`, { method: method ?? (body === undefined ? 'GET' : 'POST'), body });
+    },
+    /** Stops the proxy and starts it again on the same database (a restart). */
+    async restart(envChanges: Record<string, string> = {}): Promise<void> {
+      await proxy.stop();
+      Object.assign(env, envChanges);
+      config = loadConfig(env);
+      proxy = await startProxy(config, { logSink: (line) => logs.push(line), tokenRefusalHoldMs: 200, ...options.proxy });
+      await http(`${sandbox.control}/keys/${sandbox.keyId}`, { method: 'PATCH', body: { webhookUrl: webhookUrl() } });
+    },
+    async stop(): Promise<void> {
+      await proxy.stop();
+      if (!options.reuseSandbox) await sandbox.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return stack;
+}
+
+export type Stack = Awaited<ReturnType<typeof startStack>>;
+
+/** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 5_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
