@@ -33,6 +33,8 @@ export interface ProxyServices {
   refresher: PaymentRefresher;
   watch: PaymentWatch;
   follower: PaymentFollower;
+  /** Comment lines on open SSE streams, so that proxies in between do not close them (15 s). */
+  sseHeartbeatMs: number;
 }
 
 export interface ServiceOverrides {
@@ -42,6 +44,7 @@ export interface ServiceOverrides {
   tokenRefusalHoldMs?: number;
   /** How often pending payments are looked over (5 s). */
   followerSweepMs?: number;
+  sseHeartbeatMs?: number;
 }
 
 export function createServices(config: ProxyConfig, logger: Logger, overrides: ServiceOverrides = {}): ProxyServices {
@@ -66,5 +69,5 @@ export function createServices(config: ProxyConfig, logger: Logger, overrides: S
   const refresher = new PaymentRefresher({ store, pay, bus: coordination.bus, gate: coordination.readGate, logger });
   const watch = new PaymentWatch(store, refresher);
   const follower = new PaymentFollower({ store, refresher, logger, sweepMs: overrides.followerSweepMs });
-  return { config, logger, store, coordination, health, tokens, pay, orders, chains, checkouts, starter, refresher, watch, follower };
+  return { config, logger, store, coordination, health, tokens, pay, orders, chains, checkouts, starter, refresher, watch, follower, sseHeartbeatMs: overrides.sseHeartbeatMs ?? 15_000 };
 }

@@ -1,6 +1,7 @@
 /**
  * `npm run sandbox -- --port P`: the emulator on its own. Prints one JSON line with the base
- * addresses and ready credentials, then runs until interrupted.
+ * addresses, ready credentials and the local chains (RPC URLs, token addresses), then runs until
+ * interrupted; stopping it stops the chains.
  */
 import { parseArgs } from 'node:util';
 import { startSandbox } from './server.ts';

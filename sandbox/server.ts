@@ -3,6 +3,8 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { listen } from '../lib/listen.ts';
 import { GENERIC_PROCESSING_ERROR } from '../schemas/pay.ts';
+import { DEFAULT_CHAINS, LocalChains, type ChainConfig, type SandboxChain } from './chains/local-chains.ts';
+import { Relayer } from './chains/relayer.ts';
 import { SandboxClock } from './clock.ts';
 import { controlApi } from './control/routes.ts';
 import { FaultBook, faultInjection } from './faults.ts';
@@ -16,6 +18,10 @@ import { flowPage } from './pay/flow-page.ts';
 import { KeyRegistry } from './pay/key-registry.ts';
 import { PaymentLedger } from './pay/payment-ledger.ts';
 import { WebhookSender, type WebhookSenderOptions } from './pay/webhook-sender.ts';
+import { ReforgeExecutor } from './reforge/execute.ts';
+import { reforgeApi } from './reforge/routes.ts';
+
+export type { ChainConfig, SandboxChain } from './chains/local-chains.ts';
 
 export interface SandboxOptions {
   /** 0 (the default) picks a free port. */
@@ -26,6 +32,8 @@ export interface SandboxOptions {
   webhooks?: WebhookSenderOptions;
   /** Webhook URL of the ready-made sandbox key; it can be set later through the control API. */
   webhookUrl?: string | null;
+  /** The local EVM chains, one anvil each; two test chains (31337, 31338) by default. */
+  chains?: ChainConfig[];
 }
 
 export interface Sandbox {
@@ -33,7 +41,11 @@ export interface Sandbox {
   /** Base addresses, as a client configures them. */
   pay: string;
   orders: string;
+  /** The cross-chain transfer service, `${origin}/xchain/v1/reforge`. */
+  reforge: string;
   control: string;
+  /** The chains, their RPC URLs and token addresses. */
+  chains: SandboxChain[];
   /** A ready sandbox key and its secret, and an order-service API key. */
   keyId: string;
   clientSecret: string;
@@ -45,6 +57,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Starts the emulator of the upstream services on loopback. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const chains = await LocalChains.start(options.chains ?? DEFAULT_CHAINS);
   const clock = new SandboxClock();
   const metrics = new Metrics();
   const faults = new FaultBook();
@@ -52,7 +65,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const account = new AccountState(clock);
   const tokens = new AccessTokens(clock, options.tokenLifetimeSeconds ?? TOKEN_LIFETIME_SECONDS);
   const webhooks = new WebhookSender(clock, options.webhooks);
-  const orderBook = new OrderBook(clock);
+  const relayer = new Relayer(chains);
+  const orderBook = new OrderBook(clock, {
+    chainIds: chains.chains.map((chain) => chain.chainId),
+    onCompleted: (order) => relayer.mintForOrder(order),
+  });
   const orderApiKeys = new Set<string>();
   // The flow base needs the port, known only once listening; the ledger reads it lazily.
   let origin = '';
@@ -82,10 +99,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: `Request body is larger than ${MAX_BODY_BYTES} bytes` }, 413) }),
   );
   app.use('/pay/v1/*', faultInjection({ service: 'pay', basePath: '/pay', book: faults, errorBody: (kind) => ({ error: kind === '429' ? 'Rate limit exceeded' : GENERIC_PROCESSING_ERROR }) }));
+  app.use('/xchain/v1/reforge/*', faultInjection({ service: 'reforge', basePath: '/xchain/v1/reforge', book: faults, errorBody: (kind) => ({ error: kind === '429' ? 'Too many requests' : 'Internal server error' }) }));
   app.use('/stablecoin/v1/*', faultInjection({ service: 'orders', basePath: '/stablecoin/v1', book: faults, errorBody: (kind) => ({ message: kind === '429' ? 'Too Many Requests' : 'Internal server error' }) }));
   app.route('/pay', payApi({ clock, keys, account, tokens, ledger, metrics }));
   app.route('/pay/flow', flowPage(ledger));
   app.route('/stablecoin/v1', ordersApi({ book: orderBook, apiKeys: orderApiKeys, metrics }));
+  app.route('/xchain/v1/reforge', reforgeApi({ chains, executor: new ReforgeExecutor(chains), metrics }));
   app.route('/_sandbox', controlApi({ clock, keys, account, ledger, webhooks, faults, metrics, orderApiKeys }));
   app.notFound((c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {
@@ -97,13 +116,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const ordersApiKey = `ok_${randomBytes(20).toString('base64url')}`;
   orderApiKeys.add(ordersApiKey);
 
-  const server = await listen(app.fetch, { port: options.port ?? 0 });
+  let server;
+  try {
+    server = await listen(app.fetch, { port: options.port ?? 0 });
+  } catch (error) {
+    await chains.stop();
+    throw error;
+  }
   origin = server.origin;
+  relayer.start();
   return {
     origin,
     pay: `${origin}/pay`,
     orders: `${origin}/stablecoin/v1/`,
+    reforge: `${origin}/xchain/v1/reforge`,
     control: `${origin}/_sandbox`,
+    chains: chains.describe(),
     keyId: key.keyId,
     clientSecret,
     ordersApiKey,
@@ -111,6 +139,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       webhooks.stop();
       ledger.stop();
       await server.close();
+      await relayer.stop();
+      await chains.stop();
     },
   };
 }

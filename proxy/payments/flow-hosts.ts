@@ -1,18 +1,12 @@
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+import { isHttpsOrLoopback } from '../../schemas/pay.ts';
 
 /**
- * Whether a flowUrl from the payment service may be handed to a browser: its host must be one the
- * merchant configured (`host` matches the default port only, `host:port` exactly), over https, or
- * plain http to a loopback host (the sandbox).
+ * Whether a flowUrl from the payment service may be handed to a browser: over https (plain http only
+ * to loopback, the sandbox), and on a host the merchant configured: `host` matches the default port
+ * only, `host:port` exactly.
  */
 export function isAllowedFlowUrl(flowUrl: string, hosts: readonly string[]): boolean {
-  let url: URL;
-  try {
-    url = new URL(flowUrl);
-  } catch {
-    return false;
-  }
-  if (url.username || url.password) return false;
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname))) return false;
+  if (!isHttpsOrLoopback(flowUrl)) return false;
+  const url = new URL(flowUrl);
   return hosts.some((entry) => (entry.includes(':') && !entry.endsWith(']') ? url.host === entry : url.host === entry && url.port === ''));
 }

@@ -20,6 +20,9 @@ export interface FollowerOptions {
 export class PaymentFollower {
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
+  /** Payments made before this process started are re-read at once: their webhooks may have been missed. */
+  private readonly startedAt = Date.now();
+  private readonly seen = new Set<string>();
 
   constructor(private readonly options: FollowerOptions) {}
 
@@ -44,9 +47,15 @@ export class PaymentFollower {
     const { store, refresher, logger } = this.options;
     const oldest = Date.now() - (this.options.maxAgeMs ?? 24 * 3600_000);
     try {
-      for (const payment of await store.pendingPayments(1_000)) {
-        if (payment.createdAt >= oldest) await refresher.refreshIfDue(payment, 'follow');
+      const pending = await store.pendingPayments(1_000);
+      for (const payment of pending) {
+        if (payment.createdAt < oldest) continue;
+        const resume = payment.createdAt < this.startedAt && !this.seen.has(payment.transactionId);
+        await refresher.refreshIfDue(payment, 'follow', resume);
+        this.seen.add(payment.transactionId);
       }
+      const stillPending = new Set(pending.map((payment) => payment.transactionId));
+      for (const id of this.seen) if (!stillPending.has(id)) this.seen.delete(id);
     } catch (error) {
       logger.warn('sweep of pending payments failed', { error });
     }

@@ -45,11 +45,15 @@ export class PaymentRefresher {
     return read;
   }
 
-  /** Re-reads when this payment's interval has passed since anyone last read it. */
-  async refreshIfDue(payment: Payment, reason: 'watch' | 'follow'): Promise<void> {
+  /**
+   * Re-reads when this payment's interval has passed since anyone last read it. `resume`: this process
+   * has not read it yet (it just started, and webhooks may have been missed while it was down), so it
+   * is read now, whenever it was read before.
+   */
+  async refreshIfDue(payment: Payment, reason: 'watch' | 'follow', resume = false): Promise<void> {
     if (isTerminalStatus(payment.status)) return;
-    const interval = refreshInterval(payment, reason === 'watch');
-    if (payment.lastCheckedAt !== null && Date.now() - payment.lastCheckedAt < interval) return;
+    const interval = resume ? MIN_WATCH_INTERVAL_MS : refreshInterval(payment, reason === 'watch');
+    if (!resume && payment.lastCheckedAt !== null && Date.now() - payment.lastCheckedAt < interval) return;
     if (!(await this.options.gate.tryClaim(payment.transactionId, interval))) return;
     await this.refreshNow(payment.transactionId, reason);
   }

@@ -17,7 +17,7 @@ const STATUS_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /** The customer's routes: start a payment, read its status, follow it live. Browser-facing, so CORS-guarded. */
 export function paymentRoutes(services: ProxyServices): Hono {
-  const { config, store, starter, refresher, watch, coordination, checkouts, tokens } = services;
+  const { config, store, starter, refresher, watch, coordination, checkouts, tokens, sseHeartbeatMs } = services;
   const app = new Hono();
   const browser = browserOrigins({ origins: config.allowedOrigins, methods: ['GET', 'POST'], headers: ['Content-Type', 'Idempotency-Key'] });
   const reads = clientRateLimit({ name: 'reads', limit: config.rateLimit, trustProxy: config.trustProxy });
@@ -70,6 +70,7 @@ export function paymentRoutes(services: ProxyServices): Hono {
       },
       key: (view) => `${view.status}.${view.networkStatus ?? ''}.${view.updatedAt}.${view.retryable}`,
       final: (view) => isTerminalStatus(view.status),
+      heartbeatMs: sseHeartbeatMs,
     });
   });
 

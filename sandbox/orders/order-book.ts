@@ -12,13 +12,26 @@ import {
 /** A failure the service answers with 400 `{error}`. */
 export class OrderError extends Error {}
 
+export interface OrderBookOptions {
+  /** The chains orders may mint on: the emulator's own chains. */
+  chainIds: readonly number[];
+  /** Called once when an order becomes Completed: the emulator mints it then. */
+  onCompleted?: (order: Order) => void;
+}
+
 /** Every order of the service; `customerOrder` is unique across them. */
 export class OrderBook {
   private readonly orders = new Map<string, Order>();
 
-  constructor(private readonly clock: SandboxClock) {}
+  constructor(
+    private readonly clock: SandboxClock,
+    private readonly options: OrderBookOptions,
+  ) {}
 
   create(input: CreateOrder): Order {
+    if (!this.options.chainIds.includes(input.chainId)) {
+      throw new OrderError(`Invalid chainId: ${input.chainId} (supported: ${this.options.chainIds.join(', ')})`);
+    }
     for (const order of this.orders.values()) {
       if (order.customerOrder === input.customerOrder) throw new OrderError(`customerOrder already exists: ${input.customerOrder}`);
     }
@@ -67,6 +80,7 @@ export class OrderBook {
     if (change.amount !== undefined) order.amount = change.amount;
     if (change.orderStatus !== undefined) order.orderStatus = change.orderStatus;
     order.lastUpdateTime = Math.max(this.clock.now(), order.lastUpdateTime);
+    if (from !== 'Completed' && order.orderStatus === 'Completed') this.options.onCompleted?.({ ...order });
     return { ...order };
   }
 

@@ -80,8 +80,9 @@ export async function startStack(options: StackOptions = {}) {
       return http(`${sandbox.control}${path}`, { method: method ?? (body === undefined ? 'GET' : 'POST'), body });
     },
     /** Stops the proxy and starts it again on the same database (a restart). */
-    async restart(envChanges: Record<string, string> = {}): Promise<void> {
+    async restart(envChanges: Record<string, string> = {}, whileDown?: () => Promise<void>): Promise<void> {
       await proxy.stop();
+      await whileDown?.();
       Object.assign(env, envChanges);
       config = loadConfig(env);
       proxy = await startProxy(config, { logSink: (line) => logs.push(line), tokenRefusalHoldMs: 200, ...options.proxy });

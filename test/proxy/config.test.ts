@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { ConfigError, loadConfig, parseOpenAmount } from '../../proxy/config.ts';
+
+const valid = (): Record<string, string> => ({
+  KASSA_PAY_BASE_URL: 'https://pay.example/',
+  KASSA_PAY_CLIENT_SECRET: 'cs_sandbox_0123456789abcdef',
+  KASSA_ORDERS_BASE_URL: 'https://orders.example/v1/',
+  KASSA_ORDERS_API_KEY: 'ok_0123456789abcdef',
+  KASSA_REFORGE_BASE_URL: 'https://xchain.example/v1/reforge',
+  KASSA_MERCHANT_KEY: 'mk_0123456789abcdef',
+  KASSA_OPERATOR_TOKEN: 'op_0123456789abcdef',
+  KASSA_ALLOWED_ORIGINS: 'https://shop.example, http://localhost:3000',
+  KASSA_RETURN_URLS: 'https://shop.example/return,https://shop.example/other',
+  KASSA_FLOW_HOSTS: 'pay.example,flow.example:8443',
+  KASSA_WEBHOOK_SECRET: 'w'.repeat(40),
+});
+
+const failsOn = (env: Record<string, string | undefined>, setting: string, message?: RegExp) => {
+  assert.throws(
+    () => loadConfig(env),
+    (error: unknown) => {
+      assert.ok(error instanceof ConfigError, `expected a ConfigError, got ${String(error)}`);
+      assert.equal(error.setting, setting);
+      assert.ok(error.message.startsWith(`${setting}: `));
+      if (message) assert.match(error.message, message);
+      return true;
+    },
+  );
+};
+
+describe('proxy configuration', () => {
+  it('reads every setting, with defaults where optional', () => {
+    const config = loadConfig(valid());
+    assert.equal(config.port, 8787);
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.payBaseUrl, 'https://pay.example', 'trailing slashes are dropped');
+    assert.equal(config.ordersBaseUrl, 'https://orders.example/v1');
+    assert.deepEqual(config.payClientSecrets, ['cs_sandbox_0123456789abcdef']);
+    assert.deepEqual(config.allowedOrigins, ['https://shop.example', 'http://localhost:3000']);
+    assert.deepEqual(config.returnUrls, ['https://shop.example/return', 'https://shop.example/other']);
+    assert.deepEqual(config.flowHosts, ['pay.example', 'flow.example:8443']);
+    assert.equal(config.dbPath, './data/kassa.db');
+    assert.equal(config.openAmount, null);
+    assert.equal(config.checkoutTtlSeconds, 86_400);
+  });
+
+  it('takes a second client secret for rotation', () => {
+    const config = loadConfig({ ...valid(), KASSA_PAY_CLIENT_SECRET_NEXT: 'cs_sandbox_fedcba9876543210' });
+    assert.deepEqual(config.payClientSecrets, ['cs_sandbox_0123456789abcdef', 'cs_sandbox_fedcba9876543210']);
+  });
+
+  it('names the setting that is missing or bad', () => {
+    for (const setting of ['KASSA_PAY_BASE_URL', 'KASSA_PAY_CLIENT_SECRET', 'KASSA_ORDERS_BASE_URL', 'KASSA_ORDERS_API_KEY', 'KASSA_REFORGE_BASE_URL', 'KASSA_MERCHANT_KEY', 'KASSA_OPERATOR_TOKEN', 'KASSA_RETURN_URLS', 'KASSA_FLOW_HOSTS', 'KASSA_WEBHOOK_SECRET']) {
+      failsOn({ ...valid(), [setting]: undefined }, setting);
+    }
+    failsOn({ ...valid(), PORT: '70000' }, 'PORT', /from 0 to 65535/);
+    failsOn({ ...valid(), KASSA_PAY_BASE_URL: 'ftp://pay.example' }, 'KASSA_PAY_BASE_URL', /http\(s\) URL/);
+    failsOn({ ...valid(), KASSA_PAY_BASE_URL: 'https://user:pw@pay.example' }, 'KASSA_PAY_BASE_URL');
+    failsOn({ ...valid(), KASSA_MERCHANT_KEY: 'short' }, 'KASSA_MERCHANT_KEY', /at least 16 characters/);
+    failsOn({ ...valid(), KASSA_OPERATOR_TOKEN: valid().KASSA_MERCHANT_KEY! }, 'KASSA_OPERATOR_TOKEN', /must differ/);
+    failsOn({ ...valid(), KASSA_ALLOWED_ORIGINS: 'https://shop.example/path' }, 'KASSA_ALLOWED_ORIGINS', /no path/);
+    failsOn({ ...valid(), KASSA_RETURN_URLS: 'http://shop.example/return' }, 'KASSA_RETURN_URLS', /https/);
+    failsOn({ ...valid(), KASSA_FLOW_HOSTS: 'https://pay.example' }, 'KASSA_FLOW_HOSTS', /host or host:port/);
+    failsOn({ ...valid(), KASSA_WEBHOOK_SECRET: 'guessable' }, 'KASSA_WEBHOOK_SECRET', /32 to 128/);
+    failsOn({ ...valid(), KASSA_OPEN_AMOUNT: '5..1 EUR' }, 'KASSA_OPEN_AMOUNT', /min is greater than max/);
+    failsOn({ ...valid(), KASSA_OPEN_AMOUNT: '1..5 USD' }, 'KASSA_OPEN_AMOUNT', /USD/);
+    failsOn({ ...valid(), KASSA_LOG_LEVEL: 'loud' }, 'KASSA_LOG_LEVEL');
+  });
+
+  it('parses open amounts as "min..max CUR"', () => {
+    assert.deepEqual(parseOpenAmount('1..500 EUR'), { min: '1', max: '500', currencyCode: 'EUR' });
+    assert.deepEqual(parseOpenAmount(' 0.50 .. 99.99 GBP '), { min: '0.50', max: '99.99', currencyCode: 'GBP' });
+    assert.deepEqual(loadConfig({ ...valid(), KASSA_OPEN_AMOUNT: 'off' }).openAmount, null);
+    for (const bad of ['1-5 EUR', '1..5', '0..5 EUR', '1.001..5 EUR', '1..2000000 EUR']) assert.throws(() => parseOpenAmount(bad), bad);
+  });
+
+  it('reads a JSON file named by KASSA_CONFIG_FILE; the environment wins over it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kassa-config-'));
+    const file = join(dir, 'kassa.json');
+    writeFileSync(file, JSON.stringify({ ...valid(), PORT: 9000, KASSA_LOG_LEVEL: 'warn' }));
+    const config = loadConfig({ KASSA_CONFIG_FILE: file, KASSA_LOG_LEVEL: 'error' });
+    assert.equal(config.port, 9000);
+    assert.equal(config.logLevel, 'error');
+    failsOn({ KASSA_CONFIG_FILE: join(dir, 'missing.json') }, 'KASSA_CONFIG_FILE', /cannot read/);
+    writeFileSync(file, '[1]');
+    failsOn({ KASSA_CONFIG_FILE: file }, 'KASSA_CONFIG_FILE', /JSON object/);
+  });
+
+  it('fast-check: any value of any setting gives a valid config or a ConfigError naming a setting', () => {
+    const settings = Object.keys(valid()).concat(['PORT', 'KASSA_OPEN_AMOUNT', 'KASSA_CHECKOUT_TTL_SECONDS', 'KASSA_RATE_LIMIT', 'KASSA_PAY_CLIENT_SECRET_NEXT']);
+    fc.assert(
+      fc.property(fc.constantFrom(...settings), fc.oneof(fc.string(), fc.webUrl(), fc.constant('')), (setting, value) => {
+        try {
+          loadConfig({ ...valid(), [setting]: value });
+        } catch (error) {
+          assert.ok(error instanceof ConfigError, `${setting}=${JSON.stringify(value)} threw ${String(error)}`);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
