@@ -27,7 +27,18 @@ interface Operation {
   stream?: boolean;
 }
 
-const json = (schema: z.ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' });
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * A schema for the document: named schemas (`.meta({ id })`) go to `components.schemas` once and are
+ * referenced from there, as OpenAPI readers expect, instead of zod's per-schema `$defs`.
+ */
+function component(schema: z.ZodType, io: 'input' | 'output', components: Record<string, JsonSchema>): JsonSchema {
+  const { $schema: _, $defs, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema & { $defs?: Record<string, JsonSchema> };
+  const retarget = (value: JsonSchema): JsonSchema => JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
+  for (const [name, definition] of Object.entries($defs ?? {})) components[name] ??= retarget(definition);
+  return retarget(rest);
+}
 
 const OPERATIONS: Record<string, Record<string, Operation>> = {
   '/api/checkouts': { post: { summary: 'Create a checkout (the merchant server decides the amount)', auth: 'merchant', request: createCheckoutRequestSchema, response: checkoutSchema, status: 201 } },
@@ -66,6 +77,8 @@ const SECURITY: Record<Auth, unknown[]> = {
 /** The proxy's OpenAPI 3.1 document, generated from the same zod schemas the routes validate with. */
 export function openApiDocument(version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const schemas: Record<string, JsonSchema> = {};
+  const json = (schema: z.ZodType, io: 'input' | 'output') => component(schema, io, schemas);
   for (const [path, methods] of Object.entries(OPERATIONS)) {
     paths[path] = {};
     for (const [method, operation] of Object.entries(methods)) {
@@ -94,6 +107,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
     info: { title: 'Kassa proxy', version, description: 'The server a merchant self-hosts: the only holder of upstream secrets.' },
     paths,
     components: {
+      schemas,
       securitySchemes: {
         merchantKey: { type: 'http', scheme: 'bearer', description: 'KASSA_MERCHANT_KEY, from the merchant server only' },
         operatorToken: { type: 'http', scheme: 'bearer', description: 'KASSA_OPERATOR_TOKEN' },
