@@ -7,18 +7,13 @@ import { Contract, parseUnits, Transaction, Wallet, type TransactionReceipt } fr
 import { chainProvider, waitForReceipt } from '../sandbox/chains/provider.ts';
 import { startSandbox } from '../sandbox/server.ts';
 import { REFORGE_TOKEN_ABI } from '../schemas/reforge.ts';
+import { median, ms, percentile } from './stats.ts';
 
 const STARTS = 5;
 const TRANSFERS = 20;
 /** anvil's first default account: funded with every stablecoin on every chain. */
 const SENDER_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 
-const median = (values: number[]) => percentile(values, 50);
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-const ms = (value: number) => `${value.toFixed(0)} ms`;
 
 export default async function benchSandbox(): Promise<void> {
   const starts: number[] = [];

@@ -1,9 +1,10 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { createMiddleware } from 'hono/factory';
 import { requestId } from 'hono/request-id';
-import { secureHeaders } from 'hono/secure-headers';
 import { HttpProblem } from './http-problem.ts';
 import { requestLog } from './middleware/request-log.ts';
+import { securityHeaders } from './middleware/security-headers.ts';
 import { openApiDocument } from './openapi.ts';
 import { bridgeRoutes } from './routes/bridge-routes.ts';
 import { merchantRoutes } from './routes/merchant-routes.ts';
@@ -20,18 +21,17 @@ const HOOK_BODY_LIMIT = 64 * 1024;
 export function createApp(services: ProxyServices): Hono {
   const { logger } = services;
   const app = new Hono();
-  const tooLarge = (limit: number) => bodyLimit({ maxSize: limit, onError: (c) => c.json({ error: `Request body is larger than ${limit} bytes` }, 413) });
+  const tooLarge = (limit: number) => {
+    const limited = bodyLimit({ maxSize: limit, onError: (c) => c.json({ error: `Request body is larger than ${limit} bytes` }, 413) });
+    // Reading `body` makes the node adapter build a full Request; reads (the hot path) have none.
+    return createMiddleware(async function bodyLimitForWrites(c, next) {
+      return c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS' ? next() : limited(c, next);
+    });
+  };
 
   app.use('*', requestId());
   app.use('*', requestLog({ logger, redactPaths: [/(\/hooks\/payments\/)([^/]+)/, /(\/api\/payments\/status\/)([^/]+)/] }));
-  app.use(
-    '*',
-    secureHeaders({
-      overwrite: false,
-      contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
-      referrerPolicy: 'no-referrer',
-    }),
-  );
+  app.use('*', securityHeaders());
   app.use('/api/*', tooLarge(API_BODY_LIMIT));
   app.use('/hooks/*', tooLarge(HOOK_BODY_LIMIT));
 

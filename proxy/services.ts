@@ -9,6 +9,7 @@ import { PaymentFollower } from './payments/payment-follower.ts';
 import { PaymentRefresher } from './payments/payment-refresher.ts';
 import { PaymentStarter } from './payments/payment-starter.ts';
 import { PaymentWatch } from './payments/payment-watch.ts';
+import { StatusCache } from './payments/status-cache.ts';
 import { SqliteStore } from './store/sqlite-store.ts';
 import type { Store } from './store/store.ts';
 import { OrdersClient } from './upstream/orders-client.ts';
@@ -33,6 +34,7 @@ export interface ProxyServices {
   refresher: PaymentRefresher;
   watch: PaymentWatch;
   follower: PaymentFollower;
+  statusCache: StatusCache;
   /** Comment lines on open SSE streams, so that proxies in between do not close them (15 s). */
   sseHeartbeatMs: number;
 }
@@ -65,9 +67,10 @@ export function createServices(config: ProxyConfig, logger: Logger, overrides: S
   const orders = new OrdersClient(upstream(config.ordersBaseUrl), config.ordersApiKey, health);
   const chains = new ChainDirectory(new ReforgeClient(upstream(config.reforgeBaseUrl), health));
   const checkouts = new Checkouts(store, config.checkoutTtlSeconds);
-  const starter = new PaymentStarter({ store, checkouts, pay, logger, returnUrls: config.returnUrls, flowHosts: config.flowHosts, openAmount: config.openAmount });
+  const starter = new PaymentStarter({ store, bus: coordination.bus, checkouts, pay, logger, returnUrls: config.returnUrls, flowHosts: config.flowHosts, openAmount: config.openAmount });
   const refresher = new PaymentRefresher({ store, pay, bus: coordination.bus, gate: coordination.readGate, logger });
   const watch = new PaymentWatch(store, refresher);
   const follower = new PaymentFollower({ store, refresher, logger, sweepMs: overrides.followerSweepMs });
-  return { config, logger, store, coordination, health, tokens, pay, orders, chains, checkouts, starter, refresher, watch, follower, sseHeartbeatMs: overrides.sseHeartbeatMs ?? 15_000 };
+  const statusCache = new StatusCache(coordination.bus);
+  return { config, logger, store, coordination, health, tokens, pay, orders, chains, checkouts, starter, refresher, watch, follower, statusCache, sseHeartbeatMs: overrides.sseHeartbeatMs ?? 15_000 };
 }

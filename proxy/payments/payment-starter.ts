@@ -4,12 +4,14 @@ import type { CreatedPayment } from '../../schemas/proxy-api.ts';
 import type { OpenAmount } from '../config.ts';
 import { HttpProblem } from '../http-problem.ts';
 import type { Logger } from '../logger.ts';
+import type { StatusBus } from '../coordination/coordination.ts';
 import type { Attempt, Payment, Store } from '../store/store.ts';
 import { upstreamProblem } from '../upstream-problem.ts';
 import type { PayClient } from '../upstream/pay-client.ts';
 import type { Checkouts } from './checkouts.ts';
 import { isAllowedFlowUrl } from './flow-hosts.ts';
 import { returnUrlFor } from './return-url.ts';
+import { statusView } from './status-view.ts';
 
 export type PaymentRequest =
   | { kind: 'checkout'; checkoutId: string; returnUrl?: string | undefined }
@@ -23,6 +25,7 @@ export interface StartedPayment {
 
 export interface PaymentStarterOptions {
   store: Store;
+  bus: StatusBus;
   checkouts: Checkouts;
   pay: PayClient;
   logger: Logger;
@@ -76,7 +79,9 @@ export class PaymentStarter {
         await this.options.store.abandonAttempt(idempotencyKey);
         throw new HttpProblem(410, 'This checkout has expired');
       }
-      return { status: 201, body: this.created(await this.initiate(idempotencyKey, statusToken, redirectUrl, what)) };
+      const payment = await this.initiate(idempotencyKey, statusToken, redirectUrl, what);
+      if (what.previousAttempt) await this.announceSuperseded(what.previousAttempt);
+      return { status: 201, body: this.created(payment) };
     }
     throw new HttpProblem(409, 'Another payment for this checkout is being started; try again shortly', { 'Retry-After': '2' });
   }
@@ -87,7 +92,7 @@ export class PaymentStarter {
       const checkout = await this.options.checkouts.get(request.checkoutId);
       if (!checkout) throw new HttpProblem(404, 'Unknown checkout');
       const metadata = JSON.stringify({ kassa: { checkoutId: checkout.checkoutId }, merchant: checkout.metadata ? JSON.parse(checkout.metadata) : null });
-      return { checkoutId: checkout.checkoutId as string | null, expiresAt: checkout.expiresAt, amount: checkout.amount, currencyCode: checkout.currencyCode, reference: checkout.reference, metadata };
+      return { checkoutId: checkout.checkoutId as string | null, previousAttempt: checkout.currentAttempt, expiresAt: checkout.expiresAt, amount: checkout.amount, currencyCode: checkout.currencyCode, reference: checkout.reference, metadata };
     }
     const open = this.options.openAmount;
     if (!open) throw new HttpProblem(403, 'Open amounts are not enabled: pay a checkout created by the shop');
@@ -95,7 +100,7 @@ export class PaymentStarter {
     if (compareDecimals(request.amount, open.min) < 0 || compareDecimals(request.amount, open.max) > 0) {
       throw new HttpProblem(400, `amount must be from ${open.min} to ${open.max} ${open.currencyCode}`);
     }
-    return { checkoutId: null, expiresAt: Infinity, amount: request.amount, currencyCode: request.currencyCode, reference: request.reference, metadata: JSON.stringify({ kassa: { openAmount: true } }) };
+    return { checkoutId: null, previousAttempt: null, expiresAt: Infinity, amount: request.amount, currencyCode: request.currencyCode, reference: request.reference, metadata: JSON.stringify({ kassa: { openAmount: true } }) };
   }
 
   private async initiate(
@@ -144,6 +149,15 @@ export class PaymentStarter {
     await store.recordPayment(payment);
     logger.info('payment started', { transactionId: payment.transactionId, checkoutId: payment.checkoutId, amount: payment.amount, currencyCode: payment.currencyCode });
     return payment;
+  }
+
+  /** A failed payment of this checkout can no longer be retried: a newer one took over. Everyone watching hears it. */
+  private async announceSuperseded(previousKey: string): Promise<void> {
+    const { store, bus } = this.options;
+    const previous = await store.getAttempt(previousKey);
+    const payment = previous?.transactionId ? await store.paymentById(previous.transactionId) : undefined;
+    if (!payment?.checkoutId) return;
+    await bus.publish(statusView(payment, await store.getCheckout(payment.checkoutId)));
   }
 
   /** Waits for another request's attempt to end: its payment, or undefined when it failed and let go. */

@@ -17,7 +17,7 @@ const STATUS_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /** The customer's routes: start a payment, read its status, follow it live. Browser-facing, so CORS-guarded. */
 export function paymentRoutes(services: ProxyServices): Hono {
-  const { config, store, starter, refresher, watch, coordination, checkouts, tokens, sseHeartbeatMs } = services;
+  const { config, store, starter, refresher, watch, coordination, checkouts, tokens, statusCache, sseHeartbeatMs, logger } = services;
   const app = new Hono();
   const browser = browserOrigins({ origins: config.allowedOrigins, methods: ['GET', 'POST'], headers: ['Content-Type', 'Idempotency-Key'] });
   const reads = clientRateLimit({ name: 'reads', limit: config.rateLimit, trustProxy: config.trustProxy });
@@ -44,11 +44,14 @@ export function paymentRoutes(services: ProxyServices): Hono {
 
   app.options('/api/payments/status/:statusToken', browser);
   app.get('/api/payments/status/:statusToken', browser, reads, async (c) => {
-    const payment = await paymentFor(c);
+    const cached = statusCache.get(c.req.param('statusToken'));
+    const payment = cached?.payment ?? (await paymentFor(c));
+    const view = cached?.view ?? (await viewOf(payment));
+    if (!cached) statusCache.set(payment, view);
     // Served from the store; a re-read upstream happens behind it when due, and pushes to streams.
     void refresher.refreshIfDue(payment, 'watch');
     c.header('Cache-Control', 'no-store');
-    return c.json(await viewOf(payment));
+    return c.json(view);
   });
 
   app.options('/api/payments/status/:statusToken/events', browser);
@@ -71,6 +74,7 @@ export function paymentRoutes(services: ProxyServices): Hono {
       key: (view) => `${view.status}.${view.networkStatus ?? ''}.${view.updatedAt}.${view.retryable}`,
       final: (view) => isTerminalStatus(view.status),
       heartbeatMs: sseHeartbeatMs,
+      logger,
     });
   });
 

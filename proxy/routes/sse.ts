@@ -1,7 +1,9 @@
+import type { ServerResponse } from 'node:http';
 import type { Context } from 'hono';
-import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import type { Logger } from '../logger.ts';
 
-export interface SseOptions<T> {
+export interface SseOptions<T extends object> {
   /** Starts listening; returns how to stop. Called before `current`, so no change falls between. */
   listen(send: (item: T) => void): () => void;
   /** What the client sees first. */
@@ -12,51 +14,77 @@ export interface SseOptions<T> {
   /** After sending this item the stream is complete and closes. */
   final?(item: T): boolean;
   heartbeatMs?: number;
+  /** Where a failure after the stream started goes: the status line is sent, so it can only be logged. */
+  logger: Logger;
   /** Streams end after this long; the client reconnects and gets the current state at once. */
   maxLifetimeMs?: number;
 }
 
-const sleep = (ms: number, signal: Promise<void>) => Promise.race([new Promise((resolve) => setTimeout(resolve, ms).unref()), signal]);
+/**
+ * One change reaches every subscriber as the same object: it is serialised once, not once per
+ * stream, which is what keeps a fan-out to thousands of streams fast.
+ */
+const serialised = new WeakMap<object, string>();
+const json = (item: object) => {
+  let text = serialised.get(item);
+  if (text === undefined) serialised.set(item, (text = JSON.stringify(item)));
+  return text;
+};
 
 /**
  * A Server-Sent Events stream of one kind of state: the current state at once, each change after,
- * heartbeats in between, closed after a final state. Writes are queued so events keep their order.
+ * heartbeats in between, closed after a final state. It writes straight to the Node response (the
+ * adapter's documented escape hatch) rather than through a web stream per subscriber.
  */
-export function stateStream<T>(c: Context, options: SseOptions<T>): Response {
-  c.header('Cache-Control', 'no-store');
-  c.header('X-Accel-Buffering', 'no');
-  return streamSSE(c, async (stream: SSEStreamingApi) => {
-    let finish!: () => void;
-    const finished = new Promise<void>((resolve) => (finish = resolve));
-    let lastKey: string | undefined;
-    let writes = Promise.resolve();
-    const send = (item: T) => {
-      writes = writes.then(async () => {
-        const key = options.key(item);
-        if (key === lastKey || stream.closed || stream.aborted) return;
-        lastKey = key;
-        await stream.writeSSE({ event: options.event, data: JSON.stringify(item), id: key });
-        if (options.final?.(item)) finish();
-      });
-    };
-    stream.onAbort(finish);
-    const stop = options.listen(send);
-    try {
-      // How long a browser waits before reconnecting; a block without data dispatches no event.
-      await stream.write('retry: 3000\n\n');
-      const current = await options.current();
-      if (current) send(current);
-      const deadline = Date.now() + (options.maxLifetimeMs ?? 30 * 60_000);
-      let done = false;
-      void finished.then(() => (done = true));
-      while (!done && Date.now() < deadline) {
-        await sleep(options.heartbeatMs ?? 15_000, finished);
-        if (!done) await stream.write(': keep-alive\n\n');
-      }
-      await writes;
-    } finally {
-      stop();
-      await stream.close().catch(() => undefined);
-    }
+export async function stateStream<T extends object>(c: Context, options: SseOptions<T>): Promise<Response> {
+  const res = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+  if (!res) throw new Error('Server-Sent Events need the Node adapter (@hono/node-server)');
+  // Headers middleware has set so far (CORS, security, request id) travel with the stream. Then the
+  // context holds the adapter's already-sent marker itself: set over an existing response, Hono would
+  // copy it into a new one, which the adapter would try to send a second time.
+  const headers: Record<string, string> = Object.fromEntries(c.res.headers);
+  c.res = undefined;
+  c.res = RESPONSE_ALREADY_SENT;
+  res.writeHead(200, {
+    ...headers,
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-accel-buffering': 'no',
+    connection: 'keep-alive',
   });
+  // How long a browser waits before reconnecting; a block without data dispatches no event.
+  res.write('retry: 3000\n\n');
+
+  let lastKey: string | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+  let lifetime: NodeJS.Timeout | undefined;
+  let stop = () => {};
+  const end = () => {
+    clearInterval(heartbeat);
+    clearTimeout(lifetime);
+    stop();
+    if (!res.writableEnded) res.end();
+  };
+  const send = (item: T) => {
+    const key = options.key(item);
+    if (key === lastKey || res.writableEnded) return;
+    lastKey = key;
+    res.write(`event: ${options.event}\nid: ${key}\ndata: ${json(item)}\n\n`);
+    if (options.final?.(item)) end();
+  };
+
+  res.once('close', end);
+  stop = options.listen(send);
+  heartbeat = setInterval(() => res.write(': keep-alive\n\n'), options.heartbeatMs ?? 15_000);
+  lifetime = setTimeout(end, options.maxLifetimeMs ?? 30 * 60_000);
+  heartbeat.unref();
+  lifetime.unref();
+  try {
+    const current = await options.current();
+    if (current) send(current);
+  } catch (error) {
+    options.logger.error('event stream failed', { error, event: options.event });
+    end();
+  }
+  return c.res;
 }

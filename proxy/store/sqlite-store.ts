@@ -67,6 +67,8 @@ const toPayment = (row: Row): Payment => ({
  */
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
+  /** Preparing is costlier than running: each statement is prepared once and kept. */
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -91,8 +93,8 @@ export class SqliteStore implements Store {
   }
 
   async insertCheckout(checkout: Checkout): Promise<void> {
-    this.db
-      .prepare(
+    this
+      .sql(
         `INSERT INTO checkouts (checkout_id, amount, currency_code, reference, metadata, created_at, expires_at, current_attempt)
          VALUES (@checkoutId, @amount, @currencyCode, @reference, @metadata, @createdAt, @expiresAt, @currentAttempt)`,
       )
@@ -100,7 +102,7 @@ export class SqliteStore implements Store {
   }
 
   async getCheckout(checkoutId: string): Promise<Checkout | undefined> {
-    const row = this.db.prepare('SELECT * FROM checkouts WHERE checkout_id = ?').get(checkoutId) as Row | undefined;
+    const row = this.sql('SELECT * FROM checkouts WHERE checkout_id = ?').get(checkoutId) as Row | undefined;
     return row && toCheckout(row);
   }
 
@@ -110,24 +112,24 @@ export class SqliteStore implements Store {
         const existing = this.attempt(input.idempotencyKey);
         if (existing) return { outcome: 'replay', attempt: existing };
         if (input.checkoutId) {
-          const holder = this.db.prepare('SELECT current_attempt FROM checkouts WHERE checkout_id = ?').get(input.checkoutId) as Row | undefined;
+          const holder = this.sql('SELECT current_attempt FROM checkouts WHERE checkout_id = ?').get(input.checkoutId) as Row | undefined;
           const current = holder?.current_attempt ? this.attempt(holder.current_attempt as string) : undefined;
           if (current?.state === 'pending') {
             if (current.createdAt > input.now - input.staleAfterMs) return { outcome: 'checkout-taken', attempt: current };
-            this.db.prepare('DELETE FROM attempts WHERE idempotency_key = ?').run(current.idempotencyKey);
+            this.sql('DELETE FROM attempts WHERE idempotency_key = ?').run(current.idempotencyKey);
           } else if (current?.transactionId) {
-            const { status } = this.db.prepare('SELECT status FROM payments WHERE transaction_id = ?').get(current.transactionId) as { status: string };
+            const { status } = this.sql('SELECT status FROM payments WHERE transaction_id = ?').get(current.transactionId) as { status: string };
             if (status === 'COMPLETED') return { outcome: 'checkout-paid' };
             if (!isTerminalStatus(status)) return { outcome: 'checkout-taken', attempt: current };
           }
         }
-        this.db
-          .prepare(
+        this
+          .sql(
             `INSERT INTO attempts (idempotency_key, fingerprint, checkout_id, status_token, state, transaction_id, created_at)
              VALUES (?, ?, ?, ?, 'pending', NULL, ?)`,
           )
           .run(input.idempotencyKey, input.fingerprint, input.checkoutId, input.statusToken, input.now);
-        if (input.checkoutId) this.db.prepare('UPDATE checkouts SET current_attempt = ? WHERE checkout_id = ?').run(input.idempotencyKey, input.checkoutId);
+        if (input.checkoutId) this.sql('UPDATE checkouts SET current_attempt = ? WHERE checkout_id = ?').run(input.idempotencyKey, input.checkoutId);
         return { outcome: 'started' };
       })
       .immediate();
@@ -139,48 +141,48 @@ export class SqliteStore implements Store {
 
   async abandonAttempt(idempotencyKey: string): Promise<void> {
     this.db.transaction(() => {
-      this.db.prepare("DELETE FROM attempts WHERE idempotency_key = ? AND state = 'pending'").run(idempotencyKey);
-      this.db.prepare('UPDATE checkouts SET current_attempt = NULL WHERE current_attempt = ?').run(idempotencyKey);
+      this.sql("DELETE FROM attempts WHERE idempotency_key = ? AND state = 'pending'").run(idempotencyKey);
+      this.sql('UPDATE checkouts SET current_attempt = NULL WHERE current_attempt = ?').run(idempotencyKey);
     })();
   }
 
   async recordPayment(payment: Payment): Promise<void> {
     this.db.transaction(() => {
-      this.db
-        .prepare(
+      this
+        .sql(
           `INSERT INTO payments (transaction_id, status_token, idempotency_key, checkout_id, amount, currency_code, reference, environment, flow_url,
              status, network_status, network_payment_id, payment_rail, provider_id, initiated_at, updated_at, completed_at, created_at, last_checked_at)
            VALUES (@transactionId, @statusToken, @idempotencyKey, @checkoutId, @amount, @currencyCode, @reference, @environment, @flowUrl,
              @status, @networkStatus, @networkPaymentId, @paymentRail, @providerId, @initiatedAt, @updatedAt, @completedAt, @createdAt, @lastCheckedAt)`,
         )
         .run(payment);
-      this.db.prepare("UPDATE attempts SET state = 'succeeded', transaction_id = ? WHERE idempotency_key = ?").run(payment.transactionId, payment.idempotencyKey);
+      this.sql("UPDATE attempts SET state = 'succeeded', transaction_id = ? WHERE idempotency_key = ?").run(payment.transactionId, payment.idempotencyKey);
     })();
   }
 
   async paymentByToken(statusToken: string): Promise<Payment | undefined> {
-    const row = this.db.prepare('SELECT * FROM payments WHERE status_token = ?').get(statusToken) as Row | undefined;
+    const row = this.sql('SELECT * FROM payments WHERE status_token = ?').get(statusToken) as Row | undefined;
     return row && toPayment(row);
   }
 
   async paymentById(transactionId: string): Promise<Payment | undefined> {
-    const row = this.db.prepare('SELECT * FROM payments WHERE transaction_id = ?').get(transactionId) as Row | undefined;
+    const row = this.sql('SELECT * FROM payments WHERE transaction_id = ?').get(transactionId) as Row | undefined;
     return row && toPayment(row);
   }
 
   async applyUpdate(transactionId: string, update: PaymentUpdate, checkedAt: number): Promise<Payment | undefined> {
     return this.db
       .transaction(() => {
-        const row = this.db.prepare('SELECT * FROM payments WHERE transaction_id = ?').get(transactionId) as Row | undefined;
+        const row = this.sql('SELECT * FROM payments WHERE transaction_id = ?').get(transactionId) as Row | undefined;
         if (!row) return undefined;
         const next = mergeUpdate(toPayment(row), update);
         if (!next) {
-          this.db.prepare('UPDATE payments SET last_checked_at = ? WHERE transaction_id = ?').run(checkedAt, transactionId);
+          this.sql('UPDATE payments SET last_checked_at = ? WHERE transaction_id = ?').run(checkedAt, transactionId);
           return undefined;
         }
         next.lastCheckedAt = checkedAt;
-        this.db
-          .prepare(
+        this
+          .sql(
             `UPDATE payments SET status = @status, network_status = @networkStatus, network_payment_id = @networkPaymentId, payment_rail = @paymentRail,
                provider_id = @providerId, updated_at = @updatedAt, completed_at = @completedAt, last_checked_at = @lastCheckedAt
              WHERE transaction_id = @transactionId`,
@@ -192,7 +194,7 @@ export class SqliteStore implements Store {
   }
 
   async markChecked(transactionId: string, checkedAt: number): Promise<void> {
-    this.db.prepare('UPDATE payments SET last_checked_at = ? WHERE transaction_id = ?').run(checkedAt, transactionId);
+    this.sql('UPDATE payments SET last_checked_at = ? WHERE transaction_id = ?').run(checkedAt, transactionId);
   }
 
   async listPayments(query: { status?: string | undefined; limit: number; cursor?: string | undefined }): Promise<PaymentPage> {
@@ -207,35 +209,41 @@ export class SqliteStore implements Store {
       where.push('(created_at, transaction_id) < (?, ?)');
       params.push(after.createdAt, after.transactionId);
     }
-    const rows = this.db
-      .prepare(`SELECT * FROM payments ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, transaction_id DESC LIMIT ?`)
+    const rows = this
+      .sql(`SELECT * FROM payments ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, transaction_id DESC LIMIT ?`)
       .all(...params, query.limit + 1) as Row[];
     const payments = rows.slice(0, query.limit).map(toPayment);
     return { payments, nextCursor: rows.length > query.limit ? encodeCursor(payments[payments.length - 1]!) : null };
   }
 
   async pendingPayments(limit: number): Promise<Payment[]> {
-    const rows = this.db.prepare("SELECT * FROM payments WHERE status NOT IN ('COMPLETED', 'FAILED') ORDER BY created_at LIMIT ?").all(limit) as Row[];
+    const rows = this.sql("SELECT * FROM payments WHERE status NOT IN ('COMPLETED', 'FAILED') ORDER BY created_at LIMIT ?").all(limit) as Row[];
     return rows.map(toPayment);
   }
 
   async recordWebhook(event: { dedupeKey: string; transactionId: string | null; receivedAt: number; body: string }): Promise<boolean> {
-    const result = this.db
-      .prepare('INSERT OR IGNORE INTO webhook_events (dedupe_key, transaction_id, received_at, body) VALUES (?, ?, ?, ?)')
+    const result = this
+      .sql('INSERT OR IGNORE INTO webhook_events (dedupe_key, transaction_id, received_at, body) VALUES (?, ?, ?, ?)')
       .run(event.dedupeKey, event.transactionId, event.receivedAt, event.body);
     return result.changes === 1;
   }
 
   async ping(): Promise<void> {
-    this.db.prepare('SELECT 1').get();
+    this.sql('SELECT 1').get();
   }
 
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }
 
+  private sql(text: string): Database.Statement {
+    let statement = this.statements.get(text);
+    if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
+    return statement;
+  }
+
   private attempt(idempotencyKey: string): Attempt | undefined {
-    const row = this.db.prepare('SELECT * FROM attempts WHERE idempotency_key = ?').get(idempotencyKey) as Row | undefined;
+    const row = this.sql('SELECT * FROM attempts WHERE idempotency_key = ?').get(idempotencyKey) as Row | undefined;
     return row && toAttempt(row);
   }
 }

@@ -49,7 +49,7 @@ export async function startStack(options: StackOptions = {}) {
   const webhookUrl = () => `${proxy.origin}/hooks/payments/${config.webhookSecret}`;
   await http(`${sandbox.control}/keys/${sandbox.keyId}`, { method: 'PATCH', body: { webhookUrl: webhookUrl() } });
 
-  const call = (token: string | undefined) => (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
+  const call = (token: string | undefined) => (path: string, init: { method?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {}) =>
     http(`${proxy.origin}${path}`, { ...init, headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...init.headers } });
 
   const stack = {
@@ -66,7 +66,7 @@ export async function startStack(options: StackOptions = {}) {
     merchant: (path: string, init?: Parameters<ReturnType<typeof call>>[1]) => call(config.merchantKey)(path, init),
     operator: (path: string, init?: Parameters<ReturnType<typeof call>>[1]) => call(config.operatorToken)(path, init),
     /** As the customer's browser on the shop's page: the shop's Origin, no credentials. */
-    browser: (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
+    browser: (path: string, init: { method?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {}) =>
       call(undefined)(path, { ...init, headers: { Origin: SHOP_ORIGIN, ...init.headers } }),
     async checkout(body: Record<string, unknown> = {}): Promise<string> {
       const response = await stack.merchant('/api/checkouts', { body: { amount: '42.50', currencyCode: 'EUR', reference: 'ORDER-1', ...body } });

@@ -1,0 +1,90 @@
+/**
+ * Load from a worker thread, so that the client does not share the event loop of the server it
+ * measures. Two jobs: `reads` (keep-alive GETs from N concurrent clients for a while, counting answers)
+ * and `streams` (N SSE subscribers; reports when each gets an event whose data holds `until`).
+ */
+import { Agent, request } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { parentPort, workerData } from 'node:worker_threads';
+
+type Job =
+  | { kind: 'reads'; url: string; clients: number; durationMs: number }
+  | { kind: 'streams'; url: string; clients: number; until: string; timeoutMs: number };
+
+const job = workerData as Job;
+
+function reads({ url, clients, durationMs }: Extract<Job, { kind: 'reads' }>): Promise<{ answers: number; errors: number; seconds: number }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: clients });
+  const started = performance.now();
+  const deadline = started + durationMs;
+  let answers = 0;
+  let errors = 0;
+  const client = () =>
+    new Promise<void>((resolve) => {
+      const next = () => {
+        if (performance.now() >= deadline) return resolve();
+        request(url, { agent }, (res) => {
+          res.resume();
+          res.on('end', () => {
+            if (res.statusCode === 200) answers++;
+            else errors++;
+            next();
+          });
+        })
+          .on('error', () => {
+            errors++;
+            next();
+          })
+          .end();
+      };
+      next();
+    });
+  return Promise.all(Array.from({ length: clients }, client)).then(() => {
+    agent.destroy();
+    return { answers, errors, seconds: (performance.now() - started) / 1000 };
+  });
+}
+
+/**
+ * Opens every stream, says when all have their first event, then records when each sees `until`.
+ * Streams are read as raw sockets: one thread stands in for a thousand browsers, and Node's HTTP
+ * client would spend more time per stream than the server does.
+ */
+function streams({ url, clients, until, timeoutMs }: Extract<Job, { kind: 'streams' }>): Promise<{ arrivals: number[]; missing: number }> {
+  const { hostname, port, pathname } = new URL(url);
+  const requestText = `GET ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: text/event-stream\r\n\r\n`;
+  const arrivals: number[] = [];
+  const sockets: Socket[] = [];
+  let opened = 0;
+  return new Promise((resolve) => {
+    const done = () => {
+      for (const socket of sockets) socket.destroy();
+      resolve({ arrivals, missing: clients - arrivals.length });
+    };
+    const timer = setTimeout(done, timeoutMs);
+    for (let i = 0; i < clients; i++) {
+      let first = true;
+      const socket = connect(Number(port), hostname, () => socket.write(requestText));
+      sockets.push(socket);
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => {
+        if (first && chunk.includes('event: status')) {
+          first = false;
+          if (++opened === clients) parentPort!.postMessage({ ready: true });
+        }
+        if (chunk.includes(until)) {
+          arrivals.push(Date.now());
+          socket.destroy();
+          if (arrivals.length === clients) {
+            clearTimeout(timer);
+            done();
+          }
+        }
+      });
+      socket.on('error', () => undefined);
+    }
+  });
+}
+
+const result = job.kind === 'reads' ? await reads(job) : await streams(job);
+parentPort!.postMessage({ result });
