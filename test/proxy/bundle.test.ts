@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startSandbox, type Sandbox } from '../../sandbox/server.ts';
+import { http } from '../support/http.ts';
+import { eventually } from '../support/stack.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const bundle = join(root, 'dist', 'proxy', 'server.js');
+
+/** `npm run build:proxy` makes one file that runs with plain node, configured by the environment. */
+describe('proxy: the self-contained bundle', () => {
+  let sandbox: Sandbox;
+  let dir: string;
+  const env = () => ({
+    PATH: process.env.PATH,
+    PORT: '0',
+    KASSA_PAY_BASE_URL: sandbox.pay,
+    KASSA_PAY_CLIENT_SECRET: sandbox.clientSecret,
+    KASSA_ORDERS_BASE_URL: sandbox.orders,
+    KASSA_ORDERS_API_KEY: sandbox.ordersApiKey,
+    KASSA_REFORGE_BASE_URL: sandbox.reforge,
+    KASSA_MERCHANT_KEY: `mk_${randomBytes(16).toString('hex')}`,
+    KASSA_OPERATOR_TOKEN: `op_${randomBytes(16).toString('hex')}`,
+    KASSA_ALLOWED_ORIGINS: 'http://127.0.0.1:9',
+    KASSA_RETURN_URLS: 'http://127.0.0.1:9/return',
+    KASSA_FLOW_HOSTS: new URL(sandbox.origin).host,
+    KASSA_WEBHOOK_SECRET: randomBytes(24).toString('base64url'),
+    KASSA_DB: join(dir, 'kassa.db'),
+  });
+
+  before(async () => {
+    const built = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'tools', 'build-proxy.ts')], { cwd: root, encoding: 'utf8' });
+    assert.equal(built.status, 0, built.stderr);
+    sandbox = await startSandbox();
+    dir = mkdtempSync(join(tmpdir(), 'kassa-bundle-'));
+  });
+  after(async () => {
+    await sandbox.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs with plain node from another directory and serves requests', async () => {
+    const settings = env();
+    const child = spawn(process.execPath, [bundle], { cwd: dir, env: settings, stdio: ['ignore', 'pipe', 'pipe'] });
+    const lines: string[] = [];
+    child.stdout.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
+    try {
+      const origin = await eventually(() => {
+        const listening = lines.map((line) => JSON.parse(line) as { msg: string; origin?: string }).find((line) => line.msg === 'proxy listening');
+        return listening?.origin;
+      }, 10_000, 'the bundle to listen');
+      assert.deepEqual((await http(`${origin}/healthz`)).body, { ok: true });
+      const checkout = await http(`${origin}/api/checkouts`, { body: { amount: '3.00', currencyCode: 'EUR', reference: 'BUNDLE-1' }, headers: { Authorization: `Bearer ${settings.KASSA_MERCHANT_KEY}` } });
+      assert.equal(checkout.status, 201);
+      for (const secret of [settings.KASSA_PAY_CLIENT_SECRET, settings.KASSA_MERCHANT_KEY, settings.KASSA_WEBHOOK_SECRET]) {
+        assert.ok(!lines.some((line) => line.includes(secret)), 'no secret in its logs');
+      }
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    assert.equal(child.exitCode ?? 0, 0, 'a clean stop on SIGTERM');
+  });
+
+  it('refuses to start on a bad setting, naming it', () => {
+    const result = spawnSync(process.execPath, [bundle], { cwd: dir, env: { ...env(), KASSA_FLOW_HOSTS: 'https://not-a-host/' }, encoding: 'utf8' });
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /^Kassa proxy: bad configuration: KASSA_FLOW_HOSTS: /);
+  });
+
+  it('the built files carry no sandbox credentials and no private key', () => {
+    const text = readFileSync(bundle, 'utf8') + readFileSync(`${bundle}.map`, 'utf8');
+    for (const value of [sandbox.clientSecret, sandbox.ordersApiKey]) assert.ok(!text.includes(value));
+    assert.doesNotMatch(text, /ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80/, "no anvil account key (the emulator's code is not in the proxy)");
+  });
+});
