@@ -10,8 +10,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { http } from '../test/support/http.ts';
 import { startStack, type Stack } from '../test/support/stack.ts';
-import { runWorker, type ReadsResult, type StreamsResult } from './load/run-worker.ts';
-import { ms, percentile } from './stats.ts';
+import { measureFanOut } from './load/fan-out.ts';
+import { runWorker, type ReadsResult } from './load/run-worker.ts';
+import { ms } from './stats.ts';
 
 const READ_SECONDS = Number(process.env.KASSA_BENCH_READ_SECONDS ?? 5);
 const WATCH_SECONDS = Number(process.env.KASSA_BENCH_WATCH_SECONDS ?? 60);
@@ -41,8 +42,8 @@ async function statusReads(stack: Stack): Promise<void> {
   await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
   try {
     const job = { kind: 'reads', clients: READ_CLIENTS, durationMs: READ_SECONDS * 1000 };
-    const base = await runWorker<ReadsResult>({ ...job, url: `http://127.0.0.1:${(bare.address() as AddressInfo).port}/` });
-    const proxied = await runWorker<ReadsResult>({ ...job, url });
+    const base = await runWorker<ReadsResult>({ ...job, urls: [`http://127.0.0.1:${(bare.address() as AddressInfo).port}/`] });
+    const proxied = await runWorker<ReadsResult>({ ...job, urls: [url] });
     const [baseRate, proxyRate] = [base.answers / base.seconds, proxied.answers / proxied.seconds];
     console.log(`status reads: proxy ${proxyRate.toFixed(0)}/s, bare node:http ${baseRate.toFixed(0)}/s, ratio ${(proxyRate / baseRate).toFixed(2)} (target >= 0.5; ${READ_CLIENTS} keep-alive clients, ${READ_SECONDS} s each, ${proxied.errors} errors)`);
   } finally {
@@ -53,29 +54,15 @@ async function statusReads(stack: Stack): Promise<void> {
 
 async function fanOut(stack: Stack): Promise<void> {
   const payment = (await stack.pay(await stack.checkout())).body;
-  const reads = async () => ((await stack.control('/metrics')).body['pay.read'] as number | undefined) ?? 0;
-  let watchStart = 0;
-  let readsBefore = 0;
-  let ready!: () => void;
-  const allOpen = new Promise<void>((resolve) => (ready = resolve));
-  const streams = runWorker<StreamsResult>(
-    { kind: 'streams', url: `${stack.proxy.origin}/api/payments/status/${payment.statusToken}/events`, clients: SUBSCRIBERS, until: '"status":"COMPLETED"', timeoutMs: (WATCH_SECONDS + 60) * 1000 },
-    ready,
-  );
-  await allOpen;
-  readsBefore = await reads();
-  watchStart = Date.now();
-  await new Promise((resolve) => setTimeout(resolve, WATCH_SECONDS * 1000));
-  await stack.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
-  const { arrivals, missing } = await streams;
-  const readsDuring = (await reads()) - readsBefore;
-  const [delivery] = (await stack.control(`/webhooks?transactionId=${payment.transactionId}`)).body as Array<{ startedAt: string }>;
-  const webhookAt = Date.parse(delivery!.startedAt);
-  const latencies = arrivals.map((at) => at - webhookAt);
-  console.log(
-    `${SUBSCRIBERS} SSE subscribers on one payment: webhook -> event p50 ${ms(percentile(latencies, 50))}, p95 ${ms(percentile(latencies, 95))}, last ${ms(Math.max(...latencies))} (target p95 < 100 ms; ${missing} missed)`,
-  );
-  console.log(`upstream reads while they watched for ${((Date.now() - watchStart) / 1000).toFixed(0)} s, webhook included: ${readsDuring} (target <= 13)`);
+  const result = await measureFanOut({
+    control: stack.sandbox.control,
+    transactionId: payment.transactionId,
+    streamUrls: [`${stack.proxy.origin}/api/payments/status/${payment.statusToken}/events`],
+    subscribers: SUBSCRIBERS,
+    watchMs: WATCH_SECONDS * 1000,
+  });
+  console.log(`${SUBSCRIBERS} SSE subscribers on one payment: webhook -> event p50 ${ms(result.p50)}, p95 ${ms(result.p95)}, last ${ms(result.last)} (target p95 < 100 ms; ${result.missed} missed)`);
+  console.log(`upstream reads while they watched for ${WATCH_SECONDS} s, webhook included: ${result.reads} (target <= 13)`);
 }
 
 async function concurrentCreations(stack: Stack): Promise<void> {

@@ -13,6 +13,7 @@ import { paymentRoutes } from './routes/payment-routes.ts';
 import { webhookRoutes } from './routes/webhook-routes.ts';
 import { widgetRoutes } from './routes/widget-routes.ts';
 import type { ProxyServices } from './services.ts';
+import { StoreUnavailableError } from './store/store.ts';
 
 const API_BODY_LIMIT = 32 * 1024;
 const HOOK_BODY_LIMIT = 64 * 1024;
@@ -55,6 +56,11 @@ export function createApp(services: ProxyServices): Hono {
     if (error instanceof HttpProblem) {
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
       return c.json(error.details === undefined ? { error: error.message } : { error: error.message, details: error.details }, error.status);
+    }
+    if (error instanceof StoreUnavailableError) {
+      logger.warn('store unavailable', { error, method: c.req.method, path: c.req.routePath });
+      c.header('Retry-After', '2');
+      return c.json({ error: 'Kassa cannot reach its store right now; try again in a moment' }, 503);
     }
     logger.error('unhandled error', { error, method: c.req.method, path: c.req.routePath });
     return c.json({ error: 'Internal error' }, 500);

@@ -41,6 +41,10 @@ export interface ProxyConfig {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** Where the built widget lives (`dist/widget`). */
   widgetDir: string;
+  /** A fleet shares its state through Redis; without it, one process with SQLite. */
+  redisUrl: string | null;
+  /** Prefix of every Redis key, so several shops (or tests) can share one Redis. */
+  redisPrefix: string;
 }
 
 export class ConfigError extends Error {
@@ -197,12 +201,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     upstreamTimeoutMs: integer('KASSA_UPSTREAM_TIMEOUT_MS', source.KASSA_UPSTREAM_TIMEOUT_MS, 10_000, 100, 120_000),
     logLevel: logLevel as ProxyConfig['logLevel'],
     widgetDir: source.KASSA_WIDGET_DIR || defaultWidgetDir(),
+    redisUrl: source.KASSA_REDIS_URL
+      ? required('KASSA_REDIS_URL', z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL'), source.KASSA_REDIS_URL)
+      : null,
+    redisPrefix: source.KASSA_REDIS_PREFIX
+      ? required('KASSA_REDIS_PREFIX', z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1 to 64 of A-Z a-z 0-9 : _ -'), source.KASSA_REDIS_PREFIX)
+      : 'kassa:',
   };
 }
 
 /** Every configured value that must never appear in a response, a log line or a built file. */
 export function secretsOf(config: ProxyConfig): string[] {
-  return [...config.payClientSecrets, config.ordersApiKey, config.merchantKey, config.operatorToken, config.webhookSecret];
+  const redisPassword = config.redisUrl ? decodeURIComponent(new URL(config.redisUrl).password) : '';
+  return [...config.payClientSecrets, config.ordersApiKey, config.merchantKey, config.operatorToken, config.webhookSecret, ...(redisPassword ? [redisPassword] : [])];
 }
 
 /** `dist/widget` seen from the sources (`proxy/`) or from the bundle (`dist/proxy/`). */

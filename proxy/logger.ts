@@ -26,9 +26,23 @@ const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 4
 const CREDENTIAL_FIELD = /authorization|secret|password|private.?key|mnemonic|api.?key|access.?token|cookie/i;
 const MASK = '[redacted]';
 
+let stdoutGuarded = false;
+
+/**
+ * Standard output, where a log collector reads. If the collector goes away, writing fails (EPIPE); that
+ * must not take the proxy, and the payments it serves, down with it.
+ */
+function standardOutput(line: string): void {
+  if (!stdoutGuarded) {
+    process.stdout.on('error', () => undefined);
+    stdoutGuarded = true;
+  }
+  process.stdout.write(`${line}\n`);
+}
+
 export function createLogger(options: LoggerOptions = {}, bound: LogFields = {}): Logger {
   const threshold = RANK[options.level ?? 'info'];
-  const sink = options.sink ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const sink = options.sink ?? standardOutput;
   // A secret may sit in the line as written or JSON-escaped.
   const secrets = (options.secrets ?? []).filter((value) => value.length >= 8).flatMap((value) => [value, JSON.stringify(value).slice(1, -1)]);
 

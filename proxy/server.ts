@@ -1,5 +1,6 @@
 import { listen } from '../lib/listen.ts';
 import { createApp } from './app.ts';
+import { backendFor } from './backend.ts';
 import { secretsOf, type ProxyConfig } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createServices, type ProxyServices, type ServiceOverrides } from './services.ts';
@@ -21,7 +22,7 @@ export interface StartProxyOptions extends ServiceOverrides {
 /** Starts the proxy on `config.host:config.port` and resumes following pending payments. */
 export async function startProxy(config: ProxyConfig, options: StartProxyOptions = {}): Promise<RunningProxy> {
   const logger = options.logger ?? createLogger({ level: config.logLevel, sink: options.logSink, secrets: secretsOf(config) });
-  const services = createServices(config, logger, options);
+  const services = createServices(config, logger, { ...(await backendFor(config, logger)), ...options });
   const app = createApp(services);
   const server = await listen(app.fetch, { port: config.port, hostname: config.host });
   services.follower.start();

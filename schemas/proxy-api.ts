@@ -163,10 +163,13 @@ export const healthSchema = z
     }),
     orders: z.object({ state: z.enum(UPSTREAM_STATES), detail: z.string().nullable() }),
     reforge: z.object({ state: z.enum(UPSTREAM_STATES), detail: z.string().nullable() }),
-    budgets: z.object({
-      tokenRequests: z.object({ used: z.number(), limit: z.number() }),
-      paymentRequests: z.object({ used: z.number(), limit: z.number() }),
-    }),
+    /** Upstream requests in the last minute, fleet-wide; null while the store cannot be read. */
+    budgets: z
+      .object({
+        tokenRequests: z.object({ used: z.number(), limit: z.number() }),
+        paymentRequests: z.object({ used: z.number(), limit: z.number() }),
+      })
+      .nullable(),
   })
   .meta({ id: 'Health' });
 export type Health = z.infer<typeof healthSchema>;

@@ -7,20 +7,22 @@ import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
 
+/** Clients are spread over `urls` in turn (one URL per proxy instance behind a balancer). */
 type Job =
-  | { kind: 'reads'; url: string; clients: number; durationMs: number }
-  | { kind: 'streams'; url: string; clients: number; until: string; timeoutMs: number };
+  | { kind: 'reads'; urls: string[]; clients: number; durationMs: number }
+  | { kind: 'streams'; urls: string[]; clients: number; until: string; timeoutMs: number };
 
 const job = workerData as Job;
 
-function reads({ url, clients, durationMs }: Extract<Job, { kind: 'reads' }>): Promise<{ answers: number; errors: number; seconds: number }> {
+function reads({ urls, clients, durationMs }: Extract<Job, { kind: 'reads' }>): Promise<{ answers: number; errors: number; seconds: number }> {
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
   const started = performance.now();
   const deadline = started + durationMs;
   let answers = 0;
   let errors = 0;
-  const client = () =>
+  const client = (_: unknown, index: number) =>
     new Promise<void>((resolve) => {
+      const url = urls[index % urls.length]!;
       const next = () => {
         if (performance.now() >= deadline) return resolve();
         request(url, { agent }, (res) => {
@@ -50,9 +52,7 @@ function reads({ url, clients, durationMs }: Extract<Job, { kind: 'reads' }>): P
  * Streams are read as raw sockets: one thread stands in for a thousand browsers, and Node's HTTP
  * client would spend more time per stream than the server does.
  */
-function streams({ url, clients, until, timeoutMs }: Extract<Job, { kind: 'streams' }>): Promise<{ arrivals: number[]; missing: number }> {
-  const { hostname, port, pathname } = new URL(url);
-  const requestText = `GET ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: text/event-stream\r\n\r\n`;
+function streams({ urls, clients, until, timeoutMs }: Extract<Job, { kind: 'streams' }>): Promise<{ arrivals: number[]; missing: number }> {
   const arrivals: number[] = [];
   const sockets: Socket[] = [];
   let opened = 0;
@@ -64,7 +64,8 @@ function streams({ url, clients, until, timeoutMs }: Extract<Job, { kind: 'strea
     const timer = setTimeout(done, timeoutMs);
     for (let i = 0; i < clients; i++) {
       let first = true;
-      const socket = connect(Number(port), hostname, () => socket.write(requestText));
+      const { hostname, port, pathname } = new URL(urls[i % urls.length]!);
+      const socket = connect(Number(port), hostname, () => socket.write(`GET ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: text/event-stream\r\n\r\n`));
       sockets.push(socket);
       socket.setEncoding('utf8');
       socket.on('data', (chunk: string) => {

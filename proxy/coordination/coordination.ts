@@ -47,6 +47,8 @@ export interface StatusBus {
   subscribe(transactionId: string, listener: StatusListener): () => void;
   /** Listens for every payment's changes (the operator stream). */
   subscribeAll(listener: StatusListener): () => void;
+  /** Called when changes may have been missed (the bus reconnected): listeners read the store again. */
+  onResync(listener: () => void): () => void;
 }
 
 export interface Coordination {

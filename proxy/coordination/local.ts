@@ -106,6 +106,11 @@ export class LocalStatusBus implements StatusBus {
     return () => this.everything.delete(listener);
   }
 
+  /** Nothing is ever missed within one process. */
+  onResync(): () => void {
+    return () => undefined;
+  }
+
   listening(transactionId: string): boolean {
     return (this.byPayment.get(transactionId)?.size ?? 0) > 0;
   }

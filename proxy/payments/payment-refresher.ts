@@ -30,12 +30,20 @@ const clamp = (value: number, min: number, max: number) => Math.min(max, Math.ma
  */
 export class PaymentRefresher {
   private readonly inFlight = new Map<string, Promise<void>>();
+  /**
+   * When this instance may next ask the (possibly fleet-wide) gate about a payment: a hot status-read
+   * path would otherwise ask Redis on every request, to be told no almost every time.
+   */
+  private readonly nextAsk = new Map<string, number>();
 
   constructor(
     private readonly options: { store: Store; pay: PayClient; bus: StatusBus; gate: ReadGate; logger: Logger },
   ) {}
 
-  /** Re-reads now (a webhook said something changed); concurrent calls share one read. */
+  /**
+   * Re-reads now (a webhook said something changed); concurrent calls share one read. Never rejects:
+   * a failed read changes nothing, is logged, and the next reason to read will try again.
+   */
   refreshNow(transactionId: string, reason: RefreshReason = 'webhook'): Promise<void> {
     let read = this.inFlight.get(transactionId);
     if (!read) {
@@ -46,19 +54,42 @@ export class PaymentRefresher {
   }
 
   /**
-   * Re-reads when this payment's interval has passed since anyone last read it. `resume`: this process
+   * Re-reads when this payment's interval has passed since anyone last read it (never rejects either).
+   * `resume`: this process
    * has not read it yet (it just started, and webhooks may have been missed while it was down), so it
    * is read now, whenever it was read before.
    */
   async refreshIfDue(payment: Payment, reason: 'watch' | 'follow', resume = false): Promise<void> {
     if (isTerminalStatus(payment.status)) return;
     const interval = resume ? MIN_WATCH_INTERVAL_MS : refreshInterval(payment, reason === 'watch');
-    if (!resume && payment.lastCheckedAt !== null && Date.now() - payment.lastCheckedAt < interval) return;
-    if (!(await this.options.gate.tryClaim(payment.transactionId, interval))) return;
-    await this.refreshNow(payment.transactionId, reason);
+    const now = Date.now();
+    if (!resume && payment.lastCheckedAt !== null && now - payment.lastCheckedAt < interval) return;
+    if (!resume && (this.nextAsk.get(payment.transactionId) ?? 0) > now) return;
+    this.remember(payment.transactionId, now + interval);
+    const claimed = await this.options.gate.tryClaim(payment.transactionId, interval).catch((error: unknown) => {
+      this.options.logger.warn('read gate unavailable; payment not re-read', { transactionId: payment.transactionId, error });
+      return false;
+    });
+    if (claimed) await this.refreshNow(payment.transactionId, reason);
+  }
+
+  private remember(transactionId: string, nextAsk: number): void {
+    if (this.nextAsk.size >= 100_000) {
+      const now = Date.now();
+      for (const [id, at] of this.nextAsk) if (at <= now) this.nextAsk.delete(id);
+    }
+    this.nextAsk.set(transactionId, nextAsk);
   }
 
   private async read(transactionId: string, reason: RefreshReason): Promise<void> {
+    try {
+      await this.readAndApply(transactionId, reason);
+    } catch (error) {
+      this.options.logger.warn('payment refresh failed', { transactionId, reason, error });
+    }
+  }
+
+  private async readAndApply(transactionId: string, reason: RefreshReason): Promise<void> {
     const { store, pay, logger } = this.options;
     let record: PaymentRecord | null;
     try {

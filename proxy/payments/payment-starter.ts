@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createHash, randomBytes } from 'node:crypto';
 import { compareDecimals, decimalToNumber } from '../../lib/money.ts';
 import type { CreatedPayment } from '../../schemas/proxy-api.ts';
@@ -38,8 +39,6 @@ export interface PaymentStarterOptions {
 const STALE_ATTEMPT_MS = 60_000;
 /** How long a second request waits for the first one with the same key or checkout. */
 const WAIT_FOR_ATTEMPT_MS = 20_000;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Starts payments so that double clicks, reloads, retries and concurrent tabs all end in one payment:

@@ -103,10 +103,13 @@ export function operatorRoutes(services: ProxyServices): Hono {
       payments: { ...health.pay },
       orders: { ...health.orders },
       reforge: { ...health.reforge },
-      budgets: {
-        tokenRequests: { used: await coordination.tokenBudget.used(), limit: coordination.tokenBudget.limit },
-        paymentRequests: { used: await coordination.paymentBudget.used(), limit: coordination.paymentBudget.limit },
-      },
+      budgets: await Promise.all([coordination.tokenBudget.used(), coordination.paymentBudget.used()]).then(
+        ([tokens, payments]) => ({
+          tokenRequests: { used: tokens, limit: coordination.tokenBudget.limit },
+          paymentRequests: { used: payments, limit: coordination.paymentBudget.limit },
+        }),
+        () => null,
+      ),
     };
     c.header('Cache-Control', 'no-store');
     return c.json(body);

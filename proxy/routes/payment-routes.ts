@@ -57,20 +57,23 @@ export function paymentRoutes(services: ProxyServices): Hono {
   app.options('/api/payments/status/:statusToken/events', browser);
   app.get('/api/payments/status/:statusToken/events', browser, reads, async (c) => {
     const payment = await paymentFor(c);
+    const current = async () => {
+      const latest = await store.paymentById(payment.transactionId);
+      return latest && viewOf(latest);
+    };
     return stateStream<PaymentStatusView>(c, {
       event: 'status',
       listen: (send) => {
         const unsubscribe = coordination.bus.subscribe(payment.transactionId, send);
+        const unresync = coordination.bus.onResync(() => void current().then((view) => view && send(view), () => undefined));
         const unwatch = isTerminalStatus(payment.status) ? () => undefined : watch.watch(payment.transactionId);
         return () => {
           unsubscribe();
+          unresync();
           unwatch();
         };
       },
-      current: async () => {
-        const latest = await store.paymentById(payment.transactionId);
-        return latest && viewOf(latest);
-      },
+      current,
       key: (view) => `${view.status}.${view.networkStatus ?? ''}.${view.updatedAt}.${view.retryable}`,
       final: (view) => isTerminalStatus(view.status),
       heartbeatMs: sseHeartbeatMs,

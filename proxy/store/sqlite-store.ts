@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { isTerminalStatus } from '../../schemas/pay.ts';
 import { MIGRATIONS } from './sqlite-migrations.ts';
 import {
+  decideAttempt,
   decodeCursor,
   encodeCursor,
   mergeUpdate,
@@ -109,20 +109,12 @@ export class SqliteStore implements Store {
   async beginAttempt(input: { idempotencyKey: string; fingerprint: string; checkoutId: string | null; statusToken: string; now: number; staleAfterMs: number }): Promise<BeginAttempt> {
     return this.db
       .transaction((): BeginAttempt => {
-        const existing = this.attempt(input.idempotencyKey);
-        if (existing) return { outcome: 'replay', attempt: existing };
-        if (input.checkoutId) {
-          const holder = this.sql('SELECT current_attempt FROM checkouts WHERE checkout_id = ?').get(input.checkoutId) as Row | undefined;
-          const current = holder?.current_attempt ? this.attempt(holder.current_attempt as string) : undefined;
-          if (current?.state === 'pending') {
-            if (current.createdAt > input.now - input.staleAfterMs) return { outcome: 'checkout-taken', attempt: current };
-            this.sql('DELETE FROM attempts WHERE idempotency_key = ?').run(current.idempotencyKey);
-          } else if (current?.transactionId) {
-            const { status } = this.sql('SELECT status FROM payments WHERE transaction_id = ?').get(current.transactionId) as { status: string };
-            if (status === 'COMPLETED') return { outcome: 'checkout-paid' };
-            if (!isTerminalStatus(status)) return { outcome: 'checkout-taken', attempt: current };
-          }
-        }
+        const holder = input.checkoutId ? (this.sql('SELECT current_attempt FROM checkouts WHERE checkout_id = ?').get(input.checkoutId) as Row | undefined) : undefined;
+        const current = holder?.current_attempt ? this.attempt(holder.current_attempt as string) : undefined;
+        const payment = current?.transactionId ? (this.sql('SELECT status FROM payments WHERE transaction_id = ?').get(current.transactionId) as { status: string }) : undefined;
+        const decision = decideAttempt({ existing: this.attempt(input.idempotencyKey), current, currentStatus: payment?.status, now: input.now, staleAfterMs: input.staleAfterMs });
+        if (decision.outcome !== 'started') return decision;
+        if (decision.discardCurrent) this.sql('DELETE FROM attempts WHERE idempotency_key = ?').run(current!.idempotencyKey);
         this
           .sql(
             `INSERT INTO attempts (idempotency_key, fingerprint, checkout_id, status_token, state, transaction_id, created_at)

@@ -106,6 +106,37 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/**
+ * The rule of `beginAttempt`, shared by every store: given what the key and the checkout hold now,
+ * answer as before, leave the checkout to its live attempt, or start (discarding a stale attempt).
+ */
+export function decideAttempt(input: {
+  existing: Attempt | undefined;
+  /** The checkout's current attempt, and the status of its payment if it has one. */
+  current: Attempt | undefined;
+  currentStatus: string | undefined;
+  now: number;
+  staleAfterMs: number;
+}): Exclude<BeginAttempt, { outcome: 'started' }> | { outcome: 'started'; discardCurrent: boolean } {
+  const { existing, current, currentStatus } = input;
+  if (existing) return { outcome: 'replay', attempt: existing };
+  if (current?.state === 'pending') {
+    if (current.createdAt > input.now - input.staleAfterMs) return { outcome: 'checkout-taken', attempt: current };
+    return { outcome: 'started', discardCurrent: true };
+  }
+  if (current && currentStatus === 'COMPLETED') return { outcome: 'checkout-paid' };
+  if (current && currentStatus !== undefined && !isTerminalStatus(currentStatus)) return { outcome: 'checkout-taken', attempt: current };
+  return { outcome: 'started', discardCurrent: false };
+}
+
+/** The store cannot be reached (Redis down, disk failing): requests get 503, nothing half-written. */
+export class StoreUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`the store is unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'StoreUnavailableError';
+  }
+}
+
 export class InvalidCursorError extends Error {
   constructor() {
     super('cursor is not one this list returned');

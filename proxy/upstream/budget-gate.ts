@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { RateBudget } from '../coordination/coordination.ts';
 import { UpstreamError, type UpstreamService } from './upstream-error.ts';
 
@@ -7,8 +8,6 @@ export interface BudgetWait {
   /** Slots kept back for more urgent callers (background reads leave room for new payments). */
   reserve?: number;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits for a slot of the budget, briefly; past `maxWaitMs` it fails with a Retry-After. */
 export async function takeBudget(budget: RateBudget, service: UpstreamService, wait: BudgetWait): Promise<void> {

@@ -75,7 +75,7 @@ export class PayClient {
       return expectOk('pay', response, schema, this.options.health, operation);
     } catch (error) {
       // The service says to slow down: the whole budget waits, not just this request.
-      if (error instanceof UpstreamError && error.failure === 'rate_limited') void this.options.budget.pause(error.details.retryAfterMs ?? 5_000);
+      if (error instanceof UpstreamError && error.failure === 'rate_limited') void this.options.budget.pause(error.details.retryAfterMs ?? 5_000).catch(() => undefined);
       throw error;
     }
   }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { UpstreamError } from './upstream-error.ts';
 
 export interface RetryPolicy {
@@ -10,8 +11,6 @@ export interface RetryPolicy {
 }
 
 export const READ_RETRIES: RetryPolicy = { attempts: 4, baseDelayMs: 200, maxDelayMs: 4_000, deadlineMs: 20_000 };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Runs `operation` again after retryable upstream failures, waiting an exponential backoff with full

@@ -107,9 +107,9 @@ describe('proxy: operator routes', () => {
     assert.equal(health.payments.state, 'ok');
     assert.equal(health.payments.environment, 'sandbox');
     assert.equal(health.orders.state, 'ok');
-    assert.equal(health.budgets.tokenRequests.limit, 10);
-    assert.equal(health.budgets.paymentRequests.limit, 100);
-    assert.ok(health.budgets.paymentRequests.used >= 5);
+    assert.equal(health.budgets?.tokenRequests.limit, 10);
+    assert.equal(health.budgets?.paymentRequests.limit, 100);
+    assert.ok(health.budgets!.paymentRequests.used >= 5);
     assert.deepEqual((await http(`${stack.proxy.origin}/healthz`)).body, { ok: true });
   });
 

@@ -157,21 +157,19 @@ describe('proxy: checkouts and payments', () => {
     });
 
     it('refuses an expired checkout (410) but still finds the payment made before expiry', async () => {
-      const short = await startStack({ reuseSandbox: stack.sandbox, env: { KASSA_CHECKOUT_TTL_SECONDS: '60' } });
-      try {
-        const checkoutId = await short.checkout();
-        const made = await short.pay(checkoutId, 'before-expiry-1');
-        const db = (short.proxy.services.store as unknown as { db: { prepare(sql: string): { run(...args: unknown[]): void } } }).db;
-        db.prepare('UPDATE checkouts SET expires_at = ? WHERE checkout_id = ?').run(Date.now() - 1, checkoutId);
-        assert.equal((await short.pay(checkoutId, 'before-expiry-1')).body.transactionId, made.body.transactionId, 'a reload finds its payment');
-        await authorise(made.body.flowUrl, 'cancel');
-        await eventually(async () => ((await short.browser(`/api/payments/status/${made.body.statusToken}`)).body.status === 'FAILED' ? true : undefined));
-        const late = await short.pay(checkoutId, 'after-expiry-1');
-        assert.equal(late.status, 410);
-        assert.equal((await short.browser(`/api/checkouts/${checkoutId}`)).body.state, 'expired');
-      } finally {
-        await short.stop();
-      }
+      // A checkout that expires in 400 ms, put where the merchant route would put it.
+      const checkoutId = `chk_expiring_${Date.now()}`;
+      await stack.proxy.services.store.insertCheckout({ checkoutId, amount: '5.00', currencyCode: 'EUR', reference: 'EXP-1', metadata: null, createdAt: Date.now(), expiresAt: Date.now() + 400, currentAttempt: null });
+      const made = await stack.pay(checkoutId, 'before-expiry-1');
+      assert.equal(made.status, 201);
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      assert.equal((await stack.pay(checkoutId, 'before-expiry-1')).body.transactionId, made.body.transactionId, 'a reload finds its payment');
+      await authorise(made.body.flowUrl, 'cancel');
+      await eventually(async () => ((await stack.browser(`/api/payments/status/${made.body.statusToken}`)).body.status === 'FAILED' ? true : undefined));
+      assert.equal((await stack.browser(`/api/payments/status/${made.body.statusToken}`)).body.retryable, false, 'an expired checkout takes no new attempt');
+      const late = await stack.pay(checkoutId, 'after-expiry-1');
+      assert.equal(late.status, 410);
+      assert.equal((await stack.browser(`/api/checkouts/${checkoutId}`)).body.state, 'expired');
     });
 
     it('uses a requested return URL only when the shop allows its origin and path', async () => {

@@ -43,7 +43,8 @@ export function openSse(url: string, headers: Record<string, string> = {}) {
       }
       wake();
     });
-    res.on('end', () => {
+    // 'close' also covers a server that drops the connection mid-stream (an instance going away).
+    res.on('close', () => {
       closed = true;
       wake();
     });

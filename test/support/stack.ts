@@ -6,8 +6,21 @@ import { loadConfig, type ProxyConfig } from '../../proxy/config.ts';
 import { startProxy, type RunningProxy, type StartProxyOptions } from '../../proxy/server.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server.ts';
 import { http } from './http.ts';
+import { startRedis, type RedisServer } from './redis-server.ts';
+
+async function redisSettings(): Promise<Record<string, string>> {
+  const redis = await testRedis();
+  return redis ? { KASSA_REDIS_URL: redis.url, KASSA_REDIS_PREFIX: `test-${randomBytes(6).toString('hex')}:` } : {};
+}
 
 export const SHOP_ORIGIN = 'http://127.0.0.1:9';
+
+/**
+ * `KASSA_TEST_STORE=redis` runs every stack of this process on one real redis-server (each stack
+ * under its own key prefix), so that the proxy suites prove both stores the same way.
+ */
+let sharedRedis: Promise<RedisServer> | undefined;
+const testRedis = () => (process.env.KASSA_TEST_STORE === 'redis' ? (sharedRedis ??= startRedis()) : undefined);
 
 export interface StackOptions {
   sandbox?: SandboxOptions;
@@ -41,6 +54,7 @@ export async function startStack(options: StackOptions = {}) {
     KASSA_DB: join(dir, 'kassa.db'),
     KASSA_RATE_LIMIT: '0',
     KASSA_CREATE_RATE_LIMIT: '0',
+    ...(await redisSettings()),
     ...options.env,
   };
   const logs: string[] = [];

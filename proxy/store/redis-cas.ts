@@ -1,0 +1,97 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Redis } from 'ioredis';
+
+/**
+ * Optimistic transactions on a shared connection: read in TypeScript, decide with the same rules as
+ * every store (store.ts), then commit with one Lua script that applies the writes only if each value
+ * read is still there, unchanged. A false commit means someone else wrote first: read again.
+ * (WATCH/MULTI would need a connection per transaction; rules written again in Lua would drift.)
+ */
+const COMPARE_AND_SET = `
+local spec = cjson.decode(ARGV[1])
+for _, check in ipairs(spec.checks) do
+  local current = redis.call('GET', KEYS[check[1]])
+  if current ~= check[2] then return 0 end
+end
+for _, op in ipairs(spec.ops) do
+  local key = KEYS[op[2]]
+  if op[1] == 'set' then redis.call('SET', key, op[3])
+  elseif op[1] == 'del' then redis.call('DEL', key)
+  elseif op[1] == 'zadd' then redis.call('ZADD', key, 0, op[3])
+  elseif op[1] == 'zrem' then redis.call('ZREM', key, op[3])
+  end
+end
+return 1
+`;
+
+const defined = new WeakSet<Redis>();
+
+/** The script as a command of the connection: ioredis sends it once and then runs it by its hash. */
+function compareAndSet(redis: Redis): (...args: Array<string | number>) => Promise<unknown> {
+  if (!defined.has(redis)) {
+    redis.defineCommand('kassaCompareAndSet', { lua: COMPARE_AND_SET });
+    defined.add(redis);
+  }
+  return (redis as unknown as { kassaCompareAndSet: (...args: Array<string | number>) => Promise<unknown> }).kassaCompareAndSet.bind(redis);
+}
+
+type Op = ['set', number, string] | ['del', number] | ['zadd', number, string] | ['zrem', number, string];
+
+export class Cas {
+  readonly keys: string[] = [];
+  /** `false` expects the key to be absent (what Lua sees for a missing value). */
+  private readonly checks: Array<[number, string | false]> = [];
+  private readonly ops: Op[] = [];
+
+  /** The commit succeeds only if `key` still holds `value` (null: still absent). */
+  expect(key: string, value: string | null): this {
+    this.checks.push([this.slot(key), value ?? false]);
+    return this;
+  }
+
+  set(key: string, value: string): this {
+    this.ops.push(['set', this.slot(key), value]);
+    return this;
+  }
+
+  del(key: string): this {
+    this.ops.push(['del', this.slot(key)]);
+    return this;
+  }
+
+  /** Sorted sets here are lexicographic indexes: every member has score 0. */
+  zadd(key: string, member: string): this {
+    this.ops.push(['zadd', this.slot(key), member]);
+    return this;
+  }
+
+  zrem(key: string, member: string): this {
+    this.ops.push(['zrem', this.slot(key), member]);
+    return this;
+  }
+
+  async commit(redis: Redis): Promise<boolean> {
+    const result = await compareAndSet(redis)(this.keys.length, ...this.keys, JSON.stringify({ checks: this.checks, ops: this.ops }));
+    return result === 1;
+  }
+
+  private slot(key: string): number {
+    const index = this.keys.indexOf(key);
+    if (index !== -1) return index + 1;
+    this.keys.push(key);
+    return this.keys.length;
+  }
+}
+
+/**
+ * Runs an optimistic transaction until it commits: `attempt` returns `undefined` when its commit lost
+ * a race and must read again. Contention on one payment or checkout is brief, so a few rounds do.
+ */
+export async function optimistically<T>(attempt: () => Promise<{ value: T } | undefined>, rounds = 50): Promise<T> {
+  for (let round = 0; round < rounds; round++) {
+    const done = await attempt();
+    if (done) return done.value;
+    await sleep(Math.random() * Math.min(50, 2 ** round));
+  }
+  throw new Error('too much contention on one record');
+}

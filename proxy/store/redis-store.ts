@@ -1,0 +1,232 @@
+import type { Redis } from 'ioredis';
+import { isTerminalStatus } from '../../schemas/pay.ts';
+import { Cas, optimistically } from './redis-cas.ts';
+import { guarded } from './redis-connection.ts';
+import {
+  decideAttempt,
+  decodeCursor,
+  encodeCursor,
+  mergeUpdate,
+  type Attempt,
+  type BeginAttempt,
+  type Checkout,
+  type Payment,
+  type PaymentPage,
+  type PaymentUpdate,
+  type Store,
+} from './store.ts';
+
+const WEBHOOK_MEMORY_SECONDS = 30 * 24 * 3600;
+
+/** A payment without `lastCheckedAt`, which lives in a key of its own (see below). */
+type StoredPayment = Omit<Payment, 'lastCheckedAt'>;
+
+const parse = <T>(raw: string | null): T | undefined => (raw === null ? undefined : (JSON.parse(raw) as T));
+/** Index members are `<createdAt, 16 digits>:<transactionId>`. */
+const transactionIdOf = (member: string) => member.slice(17);
+
+/**
+ * The store for a fleet of proxies: every record a JSON value under `<prefix>…`, with lexicographic
+ * sorted sets as indexes (newest first, by status, still open). Writes that must be atomic are
+ * optimistic transactions (redis-cas.ts) decided by the same rules as the SQLite store. When a payment
+ * was last read upstream is kept apart from the payment: it changes on every read, and would
+ * otherwise make every transaction on the payment retry.
+ */
+export class RedisStore implements Store {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  private readonly key = {
+    checkout: (id: string) => `${this.prefix}checkout:${id}`,
+    attempt: (key: string) => `${this.prefix}attempt:${key}`,
+    payment: (id: string) => `${this.prefix}payment:${id}`,
+    checked: (id: string) => `${this.prefix}checked:${id}`,
+    token: (statusToken: string) => `${this.prefix}status-token:${statusToken}`,
+    webhook: (dedupeKey: string) => `${this.prefix}webhook:${dedupeKey}`,
+    all: () => `${this.prefix}payments:all`,
+    status: (status: string) => `${this.prefix}payments:status:${status}`,
+    open: () => `${this.prefix}payments:open`,
+  };
+
+  /** Index members sort like (createdAt, transactionId), the order of the operator's list. */
+  private member(payment: Pick<Payment, 'createdAt' | 'transactionId'>): string {
+    return `${String(payment.createdAt).padStart(16, '0')}:${payment.transactionId}`;
+  }
+
+  async insertCheckout(checkout: Checkout): Promise<void> {
+    const key = this.key.checkout(checkout.checkoutId);
+    const created = await guarded(() => new Cas().expect(key, null).set(key, JSON.stringify(checkout)).commit(this.redis));
+    if (!created) throw new Error(`checkout ${checkout.checkoutId} exists`);
+  }
+
+  getCheckout(checkoutId: string): Promise<Checkout | undefined> {
+    return guarded(async () => parse<Checkout>(await this.redis.get(this.key.checkout(checkoutId))));
+  }
+
+  beginAttempt(input: { idempotencyKey: string; fingerprint: string; checkoutId: string | null; statusToken: string; now: number; staleAfterMs: number }): Promise<BeginAttempt> {
+    const attemptKey = this.key.attempt(input.idempotencyKey);
+    return guarded(() =>
+      optimistically<BeginAttempt>(async () => {
+        const [existingRaw = null, checkoutRaw = null] = input.checkoutId ? await this.redis.mget(attemptKey, this.key.checkout(input.checkoutId)) : [await this.redis.get(attemptKey)];
+        const checkout = parse<Checkout>(checkoutRaw);
+        const currentKey = checkout?.currentAttempt ? this.key.attempt(checkout.currentAttempt) : undefined;
+        const currentRaw = currentKey ? await this.redis.get(currentKey) : null;
+        const current = parse<Attempt>(currentRaw);
+        const paymentKey = current?.transactionId ? this.key.payment(current.transactionId) : undefined;
+        const paymentRaw = paymentKey ? await this.redis.get(paymentKey) : null;
+        const decision = decideAttempt({
+          existing: parse<Attempt>(existingRaw),
+          current,
+          currentStatus: parse<StoredPayment>(paymentRaw)?.status,
+          now: input.now,
+          staleAfterMs: input.staleAfterMs,
+        });
+        if (decision.outcome !== 'started') return { value: decision };
+        const attempt: Attempt = { idempotencyKey: input.idempotencyKey, fingerprint: input.fingerprint, checkoutId: input.checkoutId, statusToken: input.statusToken, state: 'pending', transactionId: null, createdAt: input.now };
+        const cas = new Cas().expect(attemptKey, null).set(attemptKey, JSON.stringify(attempt));
+        if (checkout) {
+          const checkoutKey = this.key.checkout(checkout.checkoutId);
+          cas.expect(checkoutKey, checkoutRaw).set(checkoutKey, JSON.stringify({ ...checkout, currentAttempt: input.idempotencyKey }));
+          if (currentKey) cas.expect(currentKey, currentRaw);
+          if (paymentKey) cas.expect(paymentKey, paymentRaw);
+          if (decision.discardCurrent && currentKey) cas.del(currentKey);
+        }
+        return (await cas.commit(this.redis)) ? { value: { outcome: 'started' } } : undefined;
+      }),
+    );
+  }
+
+  getAttempt(idempotencyKey: string): Promise<Attempt | undefined> {
+    return guarded(async () => parse<Attempt>(await this.redis.get(this.key.attempt(idempotencyKey))));
+  }
+
+  abandonAttempt(idempotencyKey: string): Promise<void> {
+    const attemptKey = this.key.attempt(idempotencyKey);
+    return guarded(() =>
+      optimistically(async () => {
+        const attemptRaw = await this.redis.get(attemptKey);
+        const attempt = parse<Attempt>(attemptRaw);
+        if (attempt?.state !== 'pending') return { value: undefined };
+        const cas = new Cas().expect(attemptKey, attemptRaw).del(attemptKey);
+        if (attempt.checkoutId) {
+          const checkoutKey = this.key.checkout(attempt.checkoutId);
+          const checkoutRaw = await this.redis.get(checkoutKey);
+          const checkout = parse<Checkout>(checkoutRaw);
+          if (checkout?.currentAttempt === idempotencyKey) cas.expect(checkoutKey, checkoutRaw).set(checkoutKey, JSON.stringify({ ...checkout, currentAttempt: null }));
+        }
+        return (await cas.commit(this.redis)) ? { value: undefined } : undefined;
+      }),
+    );
+  }
+
+  recordPayment(payment: Payment): Promise<void> {
+    const attemptKey = this.key.attempt(payment.idempotencyKey);
+    const { lastCheckedAt, ...stored } = payment;
+    return guarded(() =>
+      optimistically(async () => {
+        const attemptRaw = await this.redis.get(attemptKey);
+        const attempt = parse<Attempt>(attemptRaw);
+        const member = this.member(payment);
+        const cas = new Cas()
+          .expect(attemptKey, attemptRaw)
+          .set(this.key.payment(payment.transactionId), JSON.stringify(stored))
+          .set(this.key.token(payment.statusToken), payment.transactionId)
+          .zadd(this.key.all(), member)
+          .zadd(this.key.status(payment.status), member);
+        if (lastCheckedAt !== null) cas.set(this.key.checked(payment.transactionId), String(lastCheckedAt));
+        if (!isTerminalStatus(payment.status)) cas.zadd(this.key.open(), member);
+        if (attempt) cas.set(attemptKey, JSON.stringify({ ...attempt, state: 'succeeded', transactionId: payment.transactionId }));
+        return (await cas.commit(this.redis)) ? { value: undefined } : undefined;
+      }),
+    );
+  }
+
+  paymentByToken(statusToken: string): Promise<Payment | undefined> {
+    return guarded(async () => {
+      const transactionId = await this.redis.get(this.key.token(statusToken));
+      return transactionId === null ? undefined : (await this.load([transactionId]))[0];
+    });
+  }
+
+  paymentById(transactionId: string): Promise<Payment | undefined> {
+    return guarded(async () => (await this.load([transactionId]))[0]);
+  }
+
+  applyUpdate(transactionId: string, update: PaymentUpdate, checkedAt: number): Promise<Payment | undefined> {
+    const paymentKey = this.key.payment(transactionId);
+    return guarded(() =>
+      optimistically(async () => {
+        const raw = await this.redis.get(paymentKey);
+        const current = parse<StoredPayment>(raw);
+        if (!current) return { value: undefined };
+        const next = mergeUpdate({ ...current, lastCheckedAt: null }, update);
+        const checked = String(checkedAt);
+        if (!next) {
+          await this.redis.set(this.key.checked(transactionId), checked);
+          return { value: undefined };
+        }
+        const { lastCheckedAt: _, ...stored } = next;
+        const member = this.member(current);
+        const cas = new Cas().expect(paymentKey, raw).set(paymentKey, JSON.stringify(stored)).set(this.key.checked(transactionId), checked);
+        if (next.status !== current.status) cas.zrem(this.key.status(current.status), member).zadd(this.key.status(next.status), member);
+        if (isTerminalStatus(next.status)) cas.zrem(this.key.open(), member);
+        return (await cas.commit(this.redis)) ? { value: { ...next, lastCheckedAt: checkedAt } } : undefined;
+      }),
+    );
+  }
+
+  markChecked(transactionId: string, checkedAt: number): Promise<void> {
+    return guarded(async () => {
+      await this.redis.set(this.key.checked(transactionId), String(checkedAt));
+    });
+  }
+
+  listPayments(query: { status?: string | undefined; limit: number; cursor?: string | undefined }): Promise<PaymentPage> {
+    const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+    return guarded(async () => {
+      const index = query.status ? this.key.status(query.status) : this.key.all();
+      const max = after ? `(${this.member(after)}` : '+';
+      const members = await this.redis.zrevrangebylex(index, max, '-', 'LIMIT', 0, query.limit + 1);
+      const page = members.slice(0, query.limit);
+      // The index and the records are read one after the other: a payment that changed status in
+      // between no longer belongs to this list. The cursor is the index position, not the record's.
+      const payments = (await this.load(page.map(transactionIdOf))).filter((payment) => !query.status || payment.status === query.status);
+      const last = page[page.length - 1];
+      return { payments, nextCursor: members.length > query.limit && last ? encodeCursor({ createdAt: Number(last.slice(0, 16)), transactionId: transactionIdOf(last) }) : null };
+    });
+  }
+
+  pendingPayments(limit: number): Promise<Payment[]> {
+    return guarded(async () => {
+      const members = await this.redis.zrangebylex(this.key.open(), '-', '+', 'LIMIT', 0, limit);
+      return (await this.load(members.map(transactionIdOf))).filter((payment) => !isTerminalStatus(payment.status));
+    });
+  }
+
+  recordWebhook(event: { dedupeKey: string; transactionId: string | null; receivedAt: number; body: string }): Promise<boolean> {
+    return guarded(async () => (await this.redis.set(this.key.webhook(event.dedupeKey), JSON.stringify(event), 'EX', WEBHOOK_MEMORY_SECONDS, 'NX')) === 'OK');
+  }
+
+  ping(): Promise<void> {
+    return guarded(async () => {
+      await this.redis.ping();
+    });
+  }
+
+  /** The connection belongs to the backend (redis-backend.ts), which closes it. */
+  async close(): Promise<void> {}
+
+  private async load(transactionIds: string[]): Promise<Payment[]> {
+    if (transactionIds.length === 0) return [];
+    const values = await this.redis.mget(...transactionIds.flatMap((id) => [this.key.payment(id), this.key.checked(id)]));
+    const payments: Payment[] = [];
+    for (let i = 0; i < transactionIds.length; i++) {
+      const stored = parse<StoredPayment>(values[2 * i] ?? null);
+      const checked = values[2 * i + 1];
+      if (stored) payments.push({ ...stored, lastCheckedAt: checked ? Number(checked) : null });
+    }
+    return payments;
+  }
+}

@@ -1,0 +1,185 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { connectRedis, type RedisConnections } from '../../proxy/store/redis-connection.ts';
+import { RedisStore } from '../../proxy/store/redis-store.ts';
+import { SqliteStore } from '../../proxy/store/sqlite-store.ts';
+import type { Checkout, Payment, Store } from '../../proxy/store/store.ts';
+import { startRedis, type RedisServer } from '../support/redis-server.ts';
+
+const STALE = 60_000;
+
+const checkout = (overrides: Partial<Checkout> = {}): Checkout => ({
+  checkoutId: `chk_${randomUUID()}`,
+  amount: '10.00',
+  currencyCode: 'EUR',
+  reference: 'REF',
+  metadata: null,
+  createdAt: Date.now(),
+  expiresAt: Date.now() + 3_600_000,
+  currentAttempt: null,
+  ...overrides,
+});
+
+const payment = (overrides: Partial<Payment> = {}): Payment => ({
+  transactionId: randomUUID(),
+  statusToken: randomUUID(),
+  idempotencyKey: randomUUID(),
+  checkoutId: null,
+  amount: '10.00',
+  currencyCode: 'EUR',
+  reference: 'REF',
+  environment: 'sandbox',
+  flowUrl: 'http://127.0.0.1:1/flow',
+  status: 'PENDING',
+  networkStatus: null,
+  networkPaymentId: 'NP1',
+  paymentRail: null,
+  providerId: null,
+  initiatedAt: new Date().toISOString(),
+  updatedAt: new Date().toISOString(),
+  completedAt: null,
+  createdAt: Date.now(),
+  lastCheckedAt: Date.now(),
+  ...overrides,
+});
+
+/** One contract, two stores: whatever the proxy relies on holds for SQLite and for Redis alike. */
+function contract(name: string, open: () => Promise<{ store: Store; close(): Promise<void> }>) {
+  describe(`store contract: ${name}`, () => {
+    let store: Store;
+    let close: () => Promise<void>;
+    before(async () => ({ store, close } = await open()));
+    after(() => close());
+
+    /** Starts a payment the way the starter does: claim, then record. */
+    const started = async (input: { checkoutId?: string | null; key?: string; status?: string; createdAt?: number } = {}) => {
+      const key = input.key ?? randomUUID();
+      const claim = await store.beginAttempt({ idempotencyKey: key, fingerprint: 'f', checkoutId: input.checkoutId ?? null, statusToken: `tok-${key}`, now: Date.now(), staleAfterMs: STALE });
+      assert.equal(claim.outcome, 'started');
+      const made = payment({ idempotencyKey: key, statusToken: `tok-${key}`, checkoutId: input.checkoutId ?? null, status: input.status ?? 'PENDING', createdAt: input.createdAt ?? Date.now() });
+      await store.recordPayment(made);
+      return made;
+    };
+
+    it('keeps checkouts', async () => {
+      const chk = checkout({ metadata: '{"a":1}' });
+      await store.insertCheckout(chk);
+      assert.deepEqual(await store.getCheckout(chk.checkoutId), chk);
+      assert.equal(await store.getCheckout('chk_missing'), undefined);
+      await assert.rejects(store.insertCheckout(chk), 'a checkout id is never reused');
+    });
+
+    it('claims a key once: the second claim is a replay of the first', async () => {
+      const first = await started();
+      const replay = await store.beginAttempt({ idempotencyKey: first.idempotencyKey, fingerprint: 'f', checkoutId: null, statusToken: 'other', now: Date.now(), staleAfterMs: STALE });
+      assert.equal(replay.outcome, 'replay');
+      assert.equal(replay.outcome === 'replay' && replay.attempt.transactionId, first.transactionId);
+      assert.equal((await store.getAttempt(first.idempotencyKey))?.state, 'succeeded');
+    });
+
+    it('gives a checkout to one attempt at a time, even when 30 race for it', async () => {
+      const chk = checkout();
+      await store.insertCheckout(chk);
+      const claims = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => store.beginAttempt({ idempotencyKey: `race-${chk.checkoutId}-${i}`, fingerprint: 'f', checkoutId: chk.checkoutId, statusToken: `t-${chk.checkoutId}-${i}`, now: Date.now(), staleAfterMs: STALE })),
+      );
+      assert.equal(claims.filter((claim) => claim.outcome === 'started').length, 1);
+      assert.ok(claims.every((claim) => claim.outcome === 'started' || claim.outcome === 'checkout-taken'));
+      assert.match((await store.getCheckout(chk.checkoutId))!.currentAttempt!, /^race-/);
+    });
+
+    it('frees a checkout after an abandoned or a stale attempt, and after a failed payment; not after a live or paid one', async () => {
+      const chk = checkout();
+      await store.insertCheckout(chk);
+      const claim = (key: string, now = Date.now()) => store.beginAttempt({ idempotencyKey: key, fingerprint: 'f', checkoutId: chk.checkoutId, statusToken: `t-${key}`, now, staleAfterMs: STALE });
+      assert.equal((await claim(`a-${chk.checkoutId}`, Date.now() - 2 * STALE)).outcome, 'started');
+      assert.equal((await claim(`b-${chk.checkoutId}`)).outcome, 'started', 'the stale pending attempt is discarded');
+      assert.equal(await store.getAttempt(`a-${chk.checkoutId}`), undefined);
+      assert.equal((await claim(`c-${chk.checkoutId}`)).outcome, 'checkout-taken');
+      await store.abandonAttempt(`b-${chk.checkoutId}`);
+      assert.equal((await store.getCheckout(chk.checkoutId))!.currentAttempt, null);
+      const live = await started({ checkoutId: chk.checkoutId });
+      assert.equal((await claim(`d-${chk.checkoutId}`)).outcome, 'checkout-taken', 'a live payment holds the checkout');
+      await store.applyUpdate(live.transactionId, { ...live, status: 'FAILED', networkStatus: 'CANCELLED' }, Date.now());
+      const paid = await started({ checkoutId: chk.checkoutId });
+      await store.applyUpdate(paid.transactionId, { ...paid, status: 'COMPLETED', completedAt: new Date().toISOString() }, Date.now());
+      assert.equal((await claim(`e-${chk.checkoutId}`)).outcome, 'checkout-paid');
+    });
+
+    it('finds payments by status token and id', async () => {
+      const made = await started();
+      assert.deepEqual(await store.paymentByToken(made.statusToken), made);
+      assert.deepEqual(await store.paymentById(made.transactionId), made);
+      assert.equal(await store.paymentByToken('nope'), undefined);
+    });
+
+    it('applies updates: visible changes only, and a final status never changes again', async () => {
+      const made = await started();
+      const quiet = await store.applyUpdate(made.transactionId, { ...made }, made.lastCheckedAt! + 1);
+      assert.equal(quiet, undefined, 'nothing visible changed');
+      assert.equal((await store.paymentById(made.transactionId))!.lastCheckedAt, made.lastCheckedAt! + 1);
+      const authorised = await store.applyUpdate(made.transactionId, { ...made, networkStatus: 'AUTHORISED', providerId: 'bank_x' }, Date.now());
+      assert.equal(authorised?.networkStatus, 'AUTHORISED');
+      const done = await store.applyUpdate(made.transactionId, { ...made, status: 'COMPLETED', networkStatus: 'PAYMENT_EXECUTED_CREDITED', completedAt: new Date().toISOString() }, Date.now());
+      assert.equal(done?.status, 'COMPLETED');
+      assert.equal(await store.applyUpdate(made.transactionId, { ...made, status: 'FAILED', networkStatus: 'REJECTED' }, Date.now()), undefined);
+      assert.equal((await store.paymentById(made.transactionId))!.status, 'COMPLETED');
+      assert.equal(await store.applyUpdate('unknown', { ...made }, Date.now()), undefined);
+    });
+
+    it('lists newest first, by status, a page at a time; lists the pending oldest first', async () => {
+      const base = Date.now() + 10_000_000;
+      const made: Payment[] = [];
+      for (let i = 0; i < 5; i++) made.push(await started({ createdAt: base + i }));
+      await store.applyUpdate(made[2]!.transactionId, { ...made[2]!, status: 'FAILED' }, Date.now());
+      const first = await store.listPayments({ limit: 2 });
+      assert.deepEqual(first.payments.map((p) => p.transactionId), [made[4]!.transactionId, made[3]!.transactionId]);
+      const second = await store.listPayments({ limit: 2, cursor: first.nextCursor! });
+      assert.deepEqual(second.payments.map((p) => p.transactionId), [made[2]!.transactionId, made[1]!.transactionId]);
+      const failed = await store.listPayments({ status: 'FAILED', limit: 50 });
+      assert.ok(failed.payments.some((p) => p.transactionId === made[2]!.transactionId));
+      assert.ok(failed.payments.every((p) => p.status === 'FAILED'));
+      const pending = (await store.pendingPayments(1_000)).map((p) => p.transactionId);
+      assert.ok(!pending.includes(made[2]!.transactionId));
+      const ours = pending.filter((id) => made.some((p) => p.transactionId === id));
+      assert.deepEqual(ours, [made[0]!, made[1]!, made[3]!, made[4]!].map((p) => p.transactionId), 'oldest first');
+    });
+
+    it('remembers webhook deliveries', async () => {
+      const event = { dedupeKey: randomUUID(), transactionId: null, receivedAt: Date.now(), body: '{}' };
+      assert.equal(await store.recordWebhook(event), true);
+      assert.equal(await store.recordWebhook(event), false);
+      await store.ping();
+    });
+  });
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'kassa-store-'));
+contract('SQLite', async () => {
+  const store = new SqliteStore(join(dir, 'contract.db'));
+  return {
+    store,
+    close: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+let redis: RedisServer;
+let connections: RedisConnections;
+contract('Redis', async () => {
+  redis = await startRedis();
+  connections = await connectRedis(redis.url);
+  return {
+    store: new RedisStore(connections.command, `contract-${randomUUID()}:`),
+    close: async () => {
+      await connections.close();
+      await redis.stop();
+    },
+  };
+});

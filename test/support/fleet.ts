@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../proxy/config.ts';
+import { spawn } from 'node:child_process';
+import { startProxy, type RunningProxy } from '../../proxy/server.ts';
+import { startSandbox, type Sandbox } from '../../sandbox/server.ts';
+import { http } from './http.ts';
+import { startRedis } from './redis-server.ts';
+import { freePort } from './free-port.ts';
+import { eventually, SHOP_ORIGIN } from './stack.ts';
+
+interface Instance {
+  origin: string;
+  stop(): Promise<void>;
+  /** In-process instances only: their services, for tests that look inside. */
+  services?: RunningProxy['services'];
+}
+
+/** An instance as its own process (`node proxy/main.ts`), as in a real deployment. */
+async function spawnInstance(env: Record<string, string>, lines: string[]): Promise<Instance> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'proxy', 'main.ts')], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let buffered = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString();
+    const parts = buffered.split('\n');
+    buffered = parts.pop()!;
+    lines.push(...parts.filter(Boolean));
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  await eventually(() => http(`${origin}/healthz`).then((response) => (response.status === 200 ? true : undefined), () => undefined), 20_000, 'a proxy process to listen');
+  return {
+    origin,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/**
+ * Several proxy instances of one merchant, as behind a load balancer: one configuration, one Redis,
+ * one emulator. The emulator's webhook goes to the first instance. Instances run in this process
+ * (tests can look inside them) or, with `processes`, each in its own (benchmarks: real parallelism).
+ */
+export async function startFleet(options: { instances: number; logLevel?: string; sandbox?: Sandbox; processes?: boolean }) {
+  const sandbox = options.sandbox ?? (await startSandbox({ settlementDelayMs: 0 }));
+  const redis = await startRedis();
+  const dir = mkdtempSync(join(tmpdir(), 'kassa-fleet-'));
+  const env: Record<string, string> = {
+    PORT: '0',
+    KASSA_PAY_BASE_URL: sandbox.pay,
+    KASSA_PAY_CLIENT_SECRET: sandbox.clientSecret,
+    KASSA_ORDERS_BASE_URL: sandbox.orders,
+    KASSA_ORDERS_API_KEY: sandbox.ordersApiKey,
+    KASSA_REFORGE_BASE_URL: sandbox.reforge,
+    KASSA_MERCHANT_KEY: `mk_${randomBytes(16).toString('hex')}`,
+    KASSA_OPERATOR_TOKEN: `op_${randomBytes(16).toString('hex')}`,
+    KASSA_ALLOWED_ORIGINS: SHOP_ORIGIN,
+    KASSA_RETURN_URLS: `${SHOP_ORIGIN}/return`,
+    KASSA_FLOW_HOSTS: new URL(sandbox.origin).host,
+    KASSA_WEBHOOK_SECRET: randomBytes(24).toString('base64url'),
+    KASSA_DB: join(dir, 'unused.db'),
+    KASSA_REDIS_URL: redis.url,
+    KASSA_REDIS_PREFIX: `fleet-${randomBytes(4).toString('hex')}:`,
+    KASSA_RATE_LIMIT: '0',
+    KASSA_CREATE_RATE_LIMIT: '0',
+    KASSA_LOG_LEVEL: options.logLevel ?? 'info',
+  };
+  const config = loadConfig(env);
+  const logs: string[][] = [];
+  const start = async (index: number): Promise<Instance> => {
+    logs[index] = [];
+    if (options.processes) return spawnInstance(env, logs[index]!);
+    return startProxy(config, { logSink: (line) => logs[index]!.push(line), tokenRefusalHoldMs: 200, followerSweepMs: 1_000 });
+  };
+  const instances: Array<Instance | undefined> = [];
+  for (let i = 0; i < options.instances; i++) instances.push(await start(i));
+  const webhookUrl = `${instances[0]!.origin}/hooks/payments/${config.webhookSecret}`;
+  await http(`${sandbox.control}/keys/${sandbox.keyId}`, { method: 'PATCH', body: { webhookUrl } });
+
+  const at = (index: number) => {
+    const instance = instances[index];
+    if (!instance) throw new Error(`instance ${index} is stopped`);
+    return instance;
+  };
+  const fleet = {
+    sandbox,
+    redis,
+    config,
+    logs,
+    at,
+    origin: (index: number) => at(index).origin,
+    merchant: (index: number, path: string, body: unknown) => http(`${at(index).origin}${path}`, { body, headers: { Authorization: `Bearer ${config.merchantKey}` } }),
+    browser: (index: number, path: string, init: { body?: unknown; headers?: Record<string, string>; method?: string } = {}) =>
+      http(`${at(index).origin}${path}`, { ...init, headers: { Origin: SHOP_ORIGIN, ...init.headers } }),
+    async checkout(index = 0): Promise<string> {
+      const response = await fleet.merchant(index, '/api/checkouts', { amount: '25.00', currencyCode: 'EUR', reference: 'FLEET-1' });
+      if (response.status !== 201) throw new Error(`checkout: ${response.status} ${response.text}`);
+      return response.body.checkoutId as string;
+    },
+    pay: (index: number, checkoutId: string, key = `key-${randomBytes(8).toString('hex')}`) =>
+      fleet.browser(index, '/api/payments', { body: { checkoutId }, headers: { 'Idempotency-Key': key } }),
+    control: (path: string, body?: unknown, method?: string) => http(`${sandbox.control}${path}`, { method: method ?? (body === undefined ? 'GET' : 'POST'), body }),
+    metric: async (name: string) => ((await fleet.control('/metrics')).body[name] as number | undefined) ?? 0,
+    /** Stops one instance, as a crash or a scale-down would. */
+    async kill(index: number) {
+      await at(index).stop();
+      instances[index] = undefined;
+    },
+    async stop() {
+      for (const instance of instances) await instance?.stop();
+      await redis.stop();
+      if (!options.sandbox) await sandbox.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return fleet;
+}
+
+export type Fleet = Awaited<ReturnType<typeof startFleet>>;
