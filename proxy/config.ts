@@ -7,7 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { compareDecimals, isDecimal } from '../lib/money.ts';
-import { AMOUNT_LIMITS, isHttpsOrLoopback, isPaymentCurrency } from '../schemas/pay.ts';
+import { isHttpsOrLoopback } from '../lib/url-rules.ts';
+import { AMOUNT_LIMITS, isPaymentCurrency } from '../schemas/pay.ts';
 
 export interface OpenAmount {
   min: string;

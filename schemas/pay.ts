@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { numberToDecimal, isDecimal } from '../lib/money.ts';
+import { isHttpsOrLoopback } from '../lib/url-rules.ts';
 
 export const ENVIRONMENTS = ['sandbox', 'live'] as const;
 export const environmentSchema = z.enum(ENVIRONMENTS);
@@ -37,20 +38,6 @@ export const REFERENCE_MAX = 35;
 export const REFERENCE_PATTERN = /^[A-Za-z0-9/\-?:().,'+ ]+$/;
 export const METADATA_MAX = 4096;
 export const URL_MAX = 2048;
-
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-/** HTTPS, or plain HTTP to a loopback address (the sandbox's own rule for webhooks and returns). */
-export function isHttpsOrLoopback(value: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  if (url.username || url.password) return false;
-  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
-}
 
 export const httpsOrLoopbackUrl = (field: string) =>
   z

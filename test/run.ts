@@ -1,7 +1,8 @@
 /**
- * `npm test`: every test of every part. Finds (or, as root, installs) Chromium, type-checks, then runs
- * the node suites (sandbox, proxy, end-to-end journeys, extension) with node's test runner and the
- * component suites in real Chromium with @web/test-runner.
+ * `npm test`: every test of every part. Finds (or, as root, installs) Chromium, type-checks, builds
+ * the widget when end-to-end journeys are to run (they load dist/widget/kassa.js), then runs the node
+ * suites (sandbox, proxy, end-to-end journeys, extension) with node's test runner and the component
+ * suites in real Chromium with @web/test-runner.
  *
  * `npm test -- <file> ...` runs just those files.
  */
@@ -9,8 +10,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ensureChromium } from './support/chromium.ts';
+import { ensureRedisServer } from './support/redis-server.ts';
 
 const root = join(import.meta.dirname, '..');
+/** The proxy suites that exercise its store; `npm test` runs them on SQLite and on Redis. */
+const STORE_SUITES = ['payments', 'webhooks-sse', 'resilience', 'operator-bridge', 'security', 'fuzz'];
 const requested = process.argv.slice(2);
 
 function run(step: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): void {
@@ -36,27 +40,31 @@ function testFiles(dir: string): string[] {
 }
 
 const chromium = ensureChromium();
+const redisServer = ensureRedisServer();
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
 const componentDir = join(root, 'test', 'components');
+const e2eDir = join(root, 'test', 'e2e');
 const all = testFiles(join(root, 'test'));
 const selected = requested.length ? requested.map((file) => join(root, file)) : all;
 const componentTests = selected.filter((file) => file.startsWith(componentDir + '/'));
 const nodeTests = selected.filter((file) => !file.startsWith(componentDir + '/'));
 
 if (!requested.length) run('type-check', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
-if (nodeTests.length) {
-  run(
-    `node tests (${nodeTests.length} files)`,
-    bin('tsx'),
-    ['--test', '--test-concurrency=3', '--test-reporter=spec', ...nodeTests.map((file) => relative(root, file))],
-    { KASSA_CHROMIUM: chromium },
-  );
-}
+if (nodeTests.some((file) => file.startsWith(e2eDir + '/'))) run('build the widget (vite build)', bin('vite'), ['build', '--logLevel', 'warn']);
+const nodeRun = (step: string, files: string[], env: NodeJS.ProcessEnv = {}) => {
+  if (files.length === 0) return;
+  const args = ['--test', '--test-concurrency=3', '--test-reporter=spec', ...files.map((file) => relative(root, file))];
+  run(`${step} (${files.length} files)`, bin('tsx'), args, { KASSA_CHROMIUM: chromium, KASSA_REDIS_SERVER: redisServer, ...env });
+};
+nodeRun('node tests', nodeTests);
+// The proxy's suites once more with its state on Redis: both stores must pass the same tests.
+nodeRun('proxy tests on Redis', nodeTests.filter((file) => STORE_SUITES.some((name) => file.endsWith(`/test/proxy/${name}.test.ts`))), { KASSA_TEST_STORE: 'redis' });
 if (componentTests.length) {
   run(
     `component tests in Chromium (${componentTests.length} files)`,
-    bin('wtr'),
-    ['--config', 'test/components/web-test-runner.config.ts', ...componentTests.map((file) => relative(root, file))],
+    // Through tsx: the config and its stack plugin are TypeScript that imports the proxy and the sandbox.
+    bin('tsx'),
+    [join(root, 'node_modules', '@web', 'test-runner', 'dist', 'bin.js'), '--config', 'test/components/web-test-runner.config.ts', ...componentTests.map((file) => relative(root, file))],
     { KASSA_CHROMIUM: chromium },
   );
 }

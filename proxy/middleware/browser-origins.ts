@@ -26,6 +26,8 @@ export const browserOrigins = (options: BrowserOriginsOptions) => {
     if (origin !== undefined && !allowed.has(origin)) return c.json({ error: 'This origin may not use this shop’s payment routes' }, 403);
     if (origin) {
       c.header('Access-Control-Allow-Origin', origin);
+      // A page must see how long to wait after a 429 or 503, not only the status.
+      c.header('Access-Control-Expose-Headers', 'Retry-After');
       c.header('Vary', 'Origin', { append: true });
     }
     if (c.req.method === 'OPTIONS') {

@@ -1,4 +1,4 @@
-import { isHttpsOrLoopback } from '../../schemas/pay.ts';
+import { isHttpsOrLoopback } from '../../lib/url-rules.ts';
 
 /**
  * Whether a flowUrl from the payment service may be handed to a browser: over https (plain http only

@@ -2,8 +2,9 @@ import type { PaymentStatusView } from '../../schemas/proxy-api.ts';
 import type { Checkout, Payment } from '../store/store.ts';
 
 /**
- * What a customer sees of their payment. `retryable`: it failed, and its checkout is still open to a
- * new attempt (not expired, and no newer attempt has taken over).
+ * What a customer sees of their payment. `retryable`: it failed, and a new attempt may be made: an
+ * open-amount payment always; a checkout's while the checkout is open to one (not expired, and no
+ * newer attempt has taken over).
  */
 export function statusView(payment: Payment, checkout: Checkout | undefined, now = Date.now()): PaymentStatusView {
   return {
@@ -15,7 +16,7 @@ export function statusView(payment: Payment, checkout: Checkout | undefined, now
     reference: payment.reference,
     environment: payment.environment,
     checkoutId: payment.checkoutId,
-    retryable: payment.status === 'FAILED' && !!checkout && checkout.expiresAt > now && checkout.currentAttempt === payment.idempotencyKey,
+    retryable: payment.status === 'FAILED' && (payment.checkoutId === null || (!!checkout && checkout.expiresAt > now && checkout.currentAttempt === payment.idempotencyKey)),
     initiatedAt: payment.initiatedAt,
     updatedAt: payment.updatedAt,
     completedAt: payment.completedAt,

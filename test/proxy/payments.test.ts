@@ -214,6 +214,12 @@ describe('proxy: checkouts and payments', () => {
         const view = (await open.browser(`/api/payments/status/${ok.body.statusToken}`)).body;
         assert.equal(view.amount, '12.34');
         assert.equal(view.checkoutId, null);
+        await authorise(ok.body.flowUrl, 'cancel');
+        const failed = await eventually(async () => {
+          const current = (await open.browser(`/api/payments/status/${ok.body.statusToken}`)).body;
+          return current.status === 'FAILED' ? current : undefined;
+        });
+        assert.equal(failed.retryable, true, 'a failed open-amount payment may always be followed by a new one');
         assert.equal((await pay({ amount: '50.01', currencyCode: 'EUR', reference: 'X' }, 'open-high')).status, 400);
         assert.equal((await pay({ amount: '0.99', currencyCode: 'EUR', reference: 'X' }, 'open-low1')).status, 400);
         assert.match((await pay({ amount: '10', currencyCode: 'GBP', reference: 'X' }, 'open-gbp1')).body.error, /currencyCode must be EUR/);

@@ -28,6 +28,7 @@ describe('proxy: trust boundaries', () => {
     const checkoutId = await stack.checkout();
     const allowed = await record(stack.browser(`/api/checkouts/${checkoutId}`));
     assert.equal(allowed.headers.get('access-control-allow-origin'), SHOP_ORIGIN);
+    assert.equal(allowed.headers.get('access-control-expose-headers'), 'Retry-After', 'pages can see how long to wait');
     assert.match(allowed.headers.get('vary')!, /Origin/);
     for (const origin of ['https://evil.example', 'http://127.0.0.1:10', 'null']) {
       const refused = await record(http(`${stack.proxy.origin}/api/payments`, { body: { checkoutId }, headers: { Origin: origin, 'Idempotency-Key': 'cors-test-1' } }));

@@ -1,0 +1,78 @@
+/**
+ * The checkout widget's weight and speed: dist/widget/kassa.js gzipped (budget 15 KB, Lit included,
+ * issue 5), and in Chromium, on the demo shop's page with a cold cache, the time from the script
+ * having loaded to the element's first render, and to the checkout's amount shown (which includes
+ * one request to the proxy). Medians over several page loads.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright';
+import { startDemo } from '../demo/demo.ts';
+import { ensureWidgetBuilt, WIDGET_BUNDLE } from '../demo/widget-build.ts';
+
+const RUNS = 15;
+const BUDGET = 15 * 1024;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(2)} KB`;
+
+/** Runs in the page before anything else: notes when the element's shadow root first gets content. */
+function probe(): void {
+  const marks: Record<string, number> = {};
+  (window as unknown as { kassaMarks: Record<string, number> }).kassaMarks = marks;
+  const attachShadow = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (this: Element, init: ShadowRootInit) {
+    const root = attachShadow.call(this, init);
+    if (this.localName === 'kassa-checkout') {
+      new MutationObserver((_, observer) => {
+        marks.firstRender ??= performance.now();
+        observer.disconnect();
+      }).observe(root, { childList: true });
+      new MutationObserver(() => {
+        if (this.getAttribute('phase') === 'ready') marks.ready ??= performance.now();
+      }).observe(this, { attributes: true, attributeFilter: ['phase'] });
+    }
+    return root;
+  };
+}
+
+export default async function benchWidget(): Promise<void> {
+  ensureWidgetBuilt();
+  const bundle = readFileSync(WIDGET_BUNDLE);
+  const gzipped = gzipSync(bundle, { level: 9 }).length;
+  const chunkDir = join(WIDGET_BUNDLE, '..', 'kassa');
+  const chunks = readdirSync(chunkDir).map((name) => gzipSync(readFileSync(join(chunkDir, name)), { level: 9 }).length);
+  console.log(`dist/widget/kassa.js: ${kb(bundle.length)} minified, ${kb(gzipped)} gzipped (budget ${kb(BUDGET)}, Lit included)${gzipped > BUDGET ? '  OVER BUDGET' : ''}`);
+  console.log(`chunks in dist/widget/kassa/: ${chunks.length}, ${kb(Math.max(...chunks))} gzipped at most (one language's messages each)`);
+
+  const demo = await startDemo({ shopPort: 0, proxyPort: 0, sandboxPort: 0 });
+  const browser = await chromium.launch({
+    executablePath: process.env.KASSA_CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const firstRender: number[] = [];
+    const ready: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.addInitScript(probe);
+      await page.goto(`${demo.shop.origin}/`);
+      await page.locator('kassa-checkout[phase="ready"]').waitFor();
+      const { loaded, marks } = await page.evaluate((script) => {
+        const entry = performance.getEntriesByName(script)[0] as PerformanceResourceTiming;
+        return { loaded: entry.responseEnd, marks: (window as unknown as { kassaMarks: Record<string, number> }).kassaMarks };
+      }, `${demo.proxy.origin}/kassa.js`);
+      firstRender.push(marks.firstRender! - loaded);
+      ready.push(marks.ready! - loaded);
+      await context.close();
+    }
+    console.log(`script loaded -> first render: median ${median(firstRender).toFixed(1)} ms, max ${Math.max(...firstRender).toFixed(1)} ms over ${RUNS} cold page loads`);
+    console.log(`script loaded -> amount shown (one proxy request): median ${median(ready).toFixed(1)} ms, max ${Math.max(...ready).toFixed(1)} ms`);
+  } finally {
+    await browser.close();
+    await demo.stop();
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * The whole demo in one process: the emulator of the upstream services, the proxy configured
+ * against it the way a merchant configures theirs, and the demo shop on its own origin.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, type ProxyConfig } from '../proxy/config.ts';
+import { startProxy } from '../proxy/server.ts';
+import { startSandbox } from '../sandbox/server.ts';
+import { startShop } from './shop-server.ts';
+
+export interface DemoOptions {
+  shopPort: number;
+  proxyPort: number;
+  sandboxPort: number;
+  /** How long the sandbox bank takes to settle an authorised payment. */
+  settlementMs?: number;
+  /** Where the proxy's log lines go (they never hold a secret). */
+  log?: (line: string) => void;
+  logLevel?: ProxyConfig['logLevel'];
+}
+
+const secret = (prefix: string) => `${prefix}_${randomBytes(24).toString('base64url')}`;
+
+export async function startDemo(options: DemoOptions) {
+  const sandbox = await startSandbox({ port: options.sandboxPort, settlementDelayMs: options.settlementMs ?? 1_000 });
+  const dir = mkdtempSync(join(tmpdir(), 'kassa-demo-'));
+  let proxy: Awaited<ReturnType<typeof startProxy>> | undefined;
+  let shop: Awaited<ReturnType<typeof startShop>> | undefined;
+  try {
+    // The shop listens first: with port 0 (tests, the benchmark) its origin is known only then.
+    shop = await startShop({ port: options.shopPort, proxy: () => ({ origin: proxy!.origin, merchantKey: config.merchantKey }) });
+    const config = loadConfig({
+      PORT: String(options.proxyPort),
+      KASSA_PAY_BASE_URL: sandbox.pay,
+      KASSA_PAY_CLIENT_SECRET: sandbox.clientSecret,
+      KASSA_ORDERS_BASE_URL: sandbox.orders,
+      KASSA_ORDERS_API_KEY: sandbox.ordersApiKey,
+      KASSA_REFORGE_BASE_URL: sandbox.reforge,
+      KASSA_MERCHANT_KEY: secret('mk'),
+      KASSA_OPERATOR_TOKEN: secret('op'),
+      KASSA_WEBHOOK_SECRET: randomBytes(32).toString('base64url'),
+      KASSA_ALLOWED_ORIGINS: shop.origin,
+      KASSA_RETURN_URLS: `${shop.origin}/,${shop.origin}/donate`,
+      KASSA_FLOW_HOSTS: new URL(sandbox.origin).host,
+      KASSA_OPEN_AMOUNT: '1..500 EUR',
+      KASSA_DB: join(dir, 'kassa.db'),
+      KASSA_LOG_LEVEL: options.logLevel ?? 'warn',
+    });
+    proxy = await startProxy(config, { logSink: options.log });
+    // The payment service tells the proxy about status changes at this (secret) address.
+    const hook = await fetch(`${sandbox.control}/keys/${sandbox.keyId}`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ webhookUrl: `${proxy.origin}/hooks/payments/${config.webhookSecret}` }),
+    });
+    if (!hook.ok) throw new Error(`could not register the proxy's webhook with the sandbox: ${hook.status}`);
+    return {
+      sandbox,
+      proxy,
+      shop,
+      async stop() {
+        await shop!.close();
+        await proxy!.stop();
+        await sandbox.stop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await shop?.close();
+    await proxy?.stop();
+    await sandbox.stop();
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}

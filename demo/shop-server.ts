@@ -1,0 +1,169 @@
+/**
+ * The demo shop: a merchant's own web server, on its own origin. Its server side creates a checkout
+ * through the proxy with the merchant key (which never reaches the page), and its pages embed
+ * <kassa-checkout> with one script tag from the proxy, under a strict Content-Security-Policy.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { Hono, type Context } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
+import { html } from 'hono/html';
+import { listen, type Listening } from '../lib/listen.ts';
+import type { CheckoutView } from '../schemas/proxy-api.ts';
+
+export interface ShopProxy {
+  /** The proxy's origin, as the customer's browser reaches it. */
+  origin: string;
+  /** KASSA_MERCHANT_KEY: stays on this server. */
+  merchantKey: string;
+}
+
+export interface ShopOptions {
+  /** 0 picks a free port. */
+  port: number;
+  /** Read on each request, so a proxy that restarts on another port is followed. */
+  proxy: () => ShopProxy;
+  /** What an order costs. */
+  price?: { amount: string; currencyCode: string };
+}
+
+const COOKIE = 'kassa_demo_checkout';
+const LOCALES = ['en', 'de', 'fr', 'es', 'nl'];
+const PUBLIC = new URL('./public/', import.meta.url);
+
+/**
+ * The headers of every page: scripts only from the shop itself and the proxy, no inline script or
+ * style anywhere, Trusted Types for the DOM (Lit's templates use their own policy, `lit-html`).
+ */
+function contentSecurityPolicy(proxy: string): string {
+  return [
+    "default-src 'none'",
+    `script-src 'self' ${proxy}`,
+    "style-src 'self'",
+    "img-src 'self'",
+    `connect-src ${proxy}`,
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "require-trusted-types-for 'script'",
+    'trusted-types lit-html',
+  ].join('; ');
+}
+
+export async function startShop(options: ShopOptions): Promise<Listening> {
+  const price = options.price ?? { amount: '42.50', currencyCode: 'EUR' };
+  const app = new Hono();
+
+  const proxyCall = async (path: string, body?: unknown): Promise<{ status: number; body: any }> => {
+    const { origin, merchantKey } = options.proxy();
+    const response = await fetch(`${origin}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: body === undefined ? {} : { Authorization: `Bearer ${merchantKey}`, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: await response.json().catch(() => undefined) };
+  };
+
+  /** The order in this browser's cart: kept in a cookie until it expires or the customer starts a new one. */
+  const currentCheckout = async (c: Context): Promise<CheckoutView> => {
+    const kept = getCookie(c, COOKIE);
+    if (kept) {
+      const found = await proxyCall(`/api/checkouts/${encodeURIComponent(kept)}`);
+      if (found.status === 200 && found.body.state !== 'expired') return found.body as CheckoutView;
+    }
+    const reference = `ORDER-${randomBytes(3).toString('hex').toUpperCase()}`;
+    const created = await proxyCall('/api/checkouts', { ...price, reference, metadata: { cart: ['Kassa T-shirt'] } });
+    if (created.status !== 201) throw new Error(`The proxy did not create a checkout: ${created.status} ${JSON.stringify(created.body)}`);
+    setCookie(c, COOKIE, created.body.checkoutId, { httpOnly: true, sameSite: 'Lax', path: '/' });
+    return created.body as CheckoutView;
+  };
+
+  const page = (c: Context, title: string, body: unknown) => {
+    const proxy = options.proxy().origin;
+    c.header('Content-Security-Policy', contentSecurityPolicy(proxy));
+    c.header('Referrer-Policy', 'no-referrer');
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Cache-Control', 'no-store');
+    return c.html(html`<!doctype html>
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <title>${title} · Kassa demo shop</title>
+          <link rel="stylesheet" href="/shop.css" />
+          <script type="module" src="${proxy}/kassa.js"></script>
+          <script type="module" src="/shop.js"></script>
+        </head>
+        <body>
+          <header>
+            <a href="/" class="brand">Kassa demo shop</a>
+            <nav><a href="/">Order</a> <a href="/donate">Donate</a></nav>
+            <span class="note">Runs on the sandbox: no real bank, no real money.</span>
+          </header>
+          <main>
+            <section class="content">${body}</section>
+            <aside aria-label="Try it">
+              <h2>Try it</h2>
+              <label>Language <select id="locale">${LOCALES.map((locale) => html`<option>${locale}</option>`)}</select></label>
+              <label>Theme <select id="theme"><option>auto</option><option>light</option><option>dark</option></select></label>
+              <label>Bank page <select id="mode"><option value="redirect">in this tab</option><option value="popup">in a popup</option></select></label>
+              <p class="hint">On the bank page, pick a bank and press “Authorise payment”. “Sandbox bank that rejects”, or “Cancel”, shows a failed payment.</p>
+              <h2>Events</h2>
+              <ol id="events"></ol>
+            </aside>
+          </main>
+        </body>
+      </html>`);
+  };
+
+  app.get('/', async (c) => {
+    const checkout = await currentCheckout(c);
+    return page(
+      c,
+      checkout.reference,
+      html`<h1>Order ${checkout.reference}</h1>
+        <p>One Kassa T-shirt, organic cotton, size M.</p>
+        <kassa-checkout proxy="${options.proxy().origin}" checkout="${checkout.checkoutId}"></kassa-checkout>
+        <form method="post" action="/new-order"><button type="submit" class="secondary">Start a new order</button></form>`,
+    );
+  });
+
+  app.post('/new-order', (c) => {
+    setCookie(c, COOKIE, '', { httpOnly: true, sameSite: 'Lax', path: '/', maxAge: 0 });
+    return c.redirect('/', 303);
+  });
+
+  // An amount the customer chooses: the proxy allows it only within KASSA_OPEN_AMOUNT's bounds.
+  app.get('/donate', (c) => {
+    const amount = /^\d{1,6}(\.\d{1,2})?$/.test(c.req.query('amount') ?? '') ? c.req.query('amount')! : '10';
+    const returnUrl = new URL(`/donate?amount=${amount}`, c.req.url).href;
+    return page(
+      c,
+      'Donate',
+      html`<h1>Donate</h1>
+        <form method="get" action="/donate" class="amount-form">
+          <label>Amount in euros <input name="amount" inputmode="decimal" value="${amount}" /></label>
+          <button type="submit" class="secondary">Change</button>
+        </form>
+        <kassa-checkout proxy="${options.proxy().origin}" amount="${amount}" currency="EUR" reference="DONATION" return-url="${returnUrl}"></kassa-checkout>`,
+    );
+  });
+
+  for (const [file, type] of [['shop.css', 'text/css'], ['shop.js', 'text/javascript']] as const) {
+    app.get(`/${file}`, async (c) => {
+      c.header('Content-Type', `${type}; charset=utf-8`);
+      c.header('X-Content-Type-Options', 'nosniff');
+      return c.body(await readFile(new URL(file, PUBLIC), 'utf8'));
+    });
+  }
+
+  // No icon, and no 404 for the one browsers ask for.
+  app.get('/favicon.ico', (c) => c.body(null, 204));
+
+  app.onError((error, c) => {
+    console.error(`demo shop: ${error.message}`);
+    return c.text(`The shop could not reach its Kassa proxy: ${error.message}`, 502);
+  });
+
+  return listen(app.fetch, { port: options.port });
+}

@@ -1,0 +1,27 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+export const WIDGET_BUNDLE = join(root, 'dist', 'widget', 'kassa.js');
+
+function newestChange(path: string): number {
+  const info = statSync(path);
+  if (!info.isDirectory()) return info.mtimeMs;
+  return Math.max(info.mtimeMs, ...readdirSync(path).map((name) => newestChange(join(path, name))));
+}
+
+/** Whether dist/widget/kassa.js is missing or older than the widget's sources or build settings. */
+export function widgetIsStale(): boolean {
+  if (!existsSync(WIDGET_BUNDLE)) return true;
+  const built = statSync(WIDGET_BUNDLE).mtimeMs;
+  return ['widget', 'vite.config.ts', 'package-lock.json'].some((path) => newestChange(join(root, path)) > built);
+}
+
+/** Runs `npm run build` (vite) when the bundle is missing or stale; true when it built. */
+export function ensureWidgetBuilt(): boolean {
+  if (!widgetIsStale()) return false;
+  const result = spawnSync(join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('building the widget failed (npm run build)');
+  return true;
+}

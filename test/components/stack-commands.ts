@@ -1,0 +1,25 @@
+/** What the browser side (support.ts) and the server side (kassa-stack-plugin.ts) of the component tests share. */
+
+/** The page the element is mounted in for journeys through the bank (see fixtures/frame.html). */
+export const FRAME_PATH = '/test/components/fixtures/frame.html';
+
+/** Payloads of the server commands, as the browser side (support.ts) sends them. */
+export interface StackPayload {
+  /** Which stack: each name is its own emulator and proxy, started on first use. */
+  stack?: string;
+  /** Proxy settings for a named stack, by environment name, applied when it starts. */
+  env?: Record<string, string>;
+}
+export interface CheckoutPayload extends StackPayload {
+  body?: Record<string, unknown>;
+}
+export interface ControlPayload extends StackPayload {
+  path: string;
+  body?: unknown;
+  method?: string;
+}
+export interface BankPayload {
+  flowUrl: string;
+  action: 'authorise' | 'cancel';
+  providerId?: string;
+}

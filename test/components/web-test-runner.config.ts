@@ -1,0 +1,37 @@
+/**
+ * Component tests in real Chromium (Debian's, never a downloaded one) against a real proxy and
+ * emulator (kassa-stack-plugin.ts). test/run.ts runs this with tsx, so this file and the plugin can
+ * import the TypeScript sources of the proxy and the sandbox.
+ */
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import type { TestRunnerConfig } from '@web/test-runner';
+import { playwrightLauncher } from '@web/test-runner-playwright';
+import { fileURLToPath } from 'node:url';
+import { kassaStackPlugin } from './kassa-stack-plugin.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+const config: TestRunnerConfig = {
+  rootDir: root,
+  files: ['test/components/**/*.test.ts'],
+  hostname: '127.0.0.1',
+  nodeResolve: true,
+  concurrency: 1,
+  testsFinishTimeout: 180_000,
+  // Lit's development build runs here (it warns about misuse); its one banner line is noise.
+  filterBrowserLogs: ({ args }) => !String(args[0]).startsWith('Lit is in dev mode'),
+  testFramework: { config: { timeout: 20_000, slow: 5_000 } },
+  browsers: [
+    playwrightLauncher({
+      product: 'chromium',
+      launchOptions: {
+        executablePath: process.env.KASSA_CHROMIUM ?? '/usr/bin/chromium',
+        headless: true,
+        args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      },
+    }),
+  ],
+  plugins: [esbuildPlugin({ ts: true, tsconfig: `${root}/tsconfig.json` }), kassaStackPlugin()],
+};
+
+export default config;

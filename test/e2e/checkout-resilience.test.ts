@@ -1,0 +1,120 @@
+/**
+ * The checkout when things go wrong: Server-Sent Events blocked on the way, the proxy down, and a
+ * customer who edits the amount in the page.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright';
+import { answerAtBank } from './support/bank.ts';
+import { launchChromium, partText, waitForPhase, watchProblems } from './support/browser.ts';
+import { startShopStack, type ShopStack } from './support/shop-stack.ts';
+
+describe('e2e: when things go wrong', () => {
+  let env: ShopStack;
+  let browser: Browser;
+
+  before(async () => {
+    [env, browser] = await Promise.all([startShopStack({ settlementMs: 2_500 }), launchChromium()]);
+  });
+  after(async () => {
+    await browser.close();
+    await env.stop();
+  });
+
+  async function customer(path = '/') {
+    const page = await (await browser.newContext()).newPage();
+    const problems = watchProblems(page);
+    await page.goto(`${env.shop.origin}${path}`);
+    await waitForPhase(page, 'ready');
+    return { page, problems };
+  }
+
+  /** Blocks the status stream, so the element must poll, and records when each poll is sent. */
+  function blockStreamsAndRecordPolls(page: Page): number[] {
+    void page.route('**/api/payments/status/*/events', (route) => route.abort('blockedbyclient'));
+    const polls: number[] = [];
+    page.on('request', (request) => {
+      if (/\/api\/payments\/status\/[\w-]+$/.test(request.url())) polls.push(Date.now());
+    });
+    return polls;
+  }
+
+  it('SSE blocked: polling takes over, never faster than every 5 s, and shows the result', async () => {
+    const { page } = await customer();
+    const polls = blockStreamsAndRecordPolls(page);
+    await page.getByRole('button', { name: 'Pay by bank' }).click();
+    await answerAtBank(page, 'Authorise payment');
+    await waitForPhase(page, 'waiting');
+    await waitForPhase(page, 'completed', 20_000);
+    assert.ok(polls.length >= 2, `polled ${polls.length} times`);
+    const gaps = polls.slice(1).map((at, index) => at - polls[index]!);
+    assert.ok(gaps.every((gap) => gap >= 4_950), `gaps between polls: ${gaps.join(', ')} ms`);
+  });
+
+  it('SSE blocked and nothing changing: polling slows down', async () => {
+    const { page } = await customer();
+    const polls = blockStreamsAndRecordPolls(page);
+    // At the bank, then back with the back button: the payment waits for the customer's answer.
+    await page.getByRole('button', { name: 'Pay by bank' }).click();
+    await page.waitForURL(/\/pay\/flow\//);
+    await page.goBack();
+    await waitForPhase(page, 'authorising');
+    const deadline = Date.now() + 20_000;
+    while (polls.length < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    const [first, second] = polls.slice(1, 3).map((at, index) => at - polls[index]!);
+    assert.ok(first! >= 4_950 && second! > first! * 1.3, `gaps between polls: ${first}, ${second} ms`);
+  });
+
+  it('proxy down: a clear error, and trying again once it is back goes on to the bank', async () => {
+    const { page } = await customer();
+    const port = String(env.stack.proxy.port);
+    await env.stack.restart({ PORT: port }, async () => {
+      await page.getByRole('button', { name: 'Pay by bank' }).click();
+      await waitForPhase(page, 'error');
+      assert.equal(await partText(page, 'status'), "We can't reach the payment service. Check your connection and try again.");
+    });
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.waitForURL(/\/pay\/flow\//);
+  });
+
+  it('the proxy restarts while the customer waits: the status still arrives', async () => {
+    const { page } = await customer();
+    await page.getByRole('button', { name: 'Pay by bank' }).click();
+    await answerAtBank(page, 'Authorise payment');
+    await waitForPhase(page, 'waiting');
+    await env.stack.restart({ PORT: String(env.stack.proxy.port) }, () => new Promise((resolve) => setTimeout(resolve, 1_500)));
+    await waitForPhase(page, 'completed', 25_000);
+  });
+
+  it('a tampered amount: the checkout’s amount is paid, whatever the page says', async () => {
+    const { page, problems } = await customer();
+    const checkoutId = (await page.locator('kassa-checkout').getAttribute('checkout'))!;
+    // In the browser's developer tools: a cheaper amount on the element...
+    await page.locator('kassa-checkout').evaluate((element) => element.setAttribute('amount', '0.01'));
+    await waitForPhase(page, 'ready');
+    assert.equal(await partText(page, 'amount'), '€42.50');
+    // ...and a hand-made request with both a checkout and an amount.
+    const forged = await page.evaluate(
+      async ([proxy, checkout]) =>
+        (await fetch(`${proxy}/api/payments`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'forged-request-1' }, body: JSON.stringify({ checkoutId: checkout, amount: '0.01' }) })).status,
+      [env.stack.proxy.origin, checkoutId] as const,
+    );
+    assert.equal(forged, 400);
+    await page.getByRole('button', { name: 'Pay by bank' }).click();
+    await page.waitForURL(/\/pay\/flow\//);
+    const payments = (await env.payments()).filter((payment) => payment.checkoutId === checkoutId);
+    assert.deepEqual(payments.map((payment) => payment.amount), ['42.50']);
+    assert.deepEqual(problems, []);
+  });
+
+  it('a tampered open amount beyond what the shop allows is refused', async () => {
+    const { page } = await customer('/donate?amount=20');
+    assert.equal(await partText(page, 'amount'), '€20.00');
+    await page.locator('kassa-checkout').evaluate((element) => element.setAttribute('amount', '100000'));
+    await waitForPhase(page, 'ready');
+    await page.getByRole('button', { name: 'Pay by bank' }).click();
+    await waitForPhase(page, 'error');
+    assert.equal(await partText(page, 'status'), 'The payment could not be started.');
+    assert.equal((await env.payments()).filter((payment) => payment.amount === '100000').length, 0);
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * `npm start`: the demo a newcomer runs first. Started as the command starts it (on free ports
+ * here), paid through in Chromium, and stopped with Ctrl+C; and its answer when a port is taken.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { answerAtBank } from './support/bank.ts';
+import { launchChromium, partText, waitForPhase, watchProblems } from './support/browser.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+/** What the demo's keys look like (demo/demo.ts, sandbox key-registry): none may be shown. */
+const SECRET_SHAPES = [/\bmk_[\w-]{20,}/, /\bop_[\w-]{20,}/, /\bcs_sandbox_[\w-]{20,}/, /\bok_[\w-]{20,}/, /hooks\/payments\/[\w-]{20,}/];
+
+function startDemo(...args: string[]): { child: ChildProcess; output: () => string } {
+  const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['demo/start.ts', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (data: Buffer) => (output += data.toString()));
+  child.stderr!.on('data', (data: Buffer) => (output += data.toString()));
+  return { child, output: () => output };
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('e2e: npm start (the demo)', () => {
+  const children: ChildProcess[] = [];
+  after(() => children.forEach((child) => child.exitCode === null && child.kill('SIGKILL')));
+
+  it('prints where to go; a customer pays on the bank page and sees it completed; no secret shows', async () => {
+    const demo = startDemo('--shop-port', '0', '--proxy-port', '0', '--sandbox-port', '0');
+    children.push(demo.child);
+    await until(() => demo.output().includes('Ctrl+C stops it'), 'the demo to start');
+    const shop = /Shop\s+(http:\/\/127\.0\.0\.1:\d+)\//.exec(demo.output())?.[1];
+    assert.ok(shop, demo.output());
+    assert.match(demo.output(), /Proxy\s+http:\/\/127\.0\.0\.1:\d+/);
+    assert.match(demo.output(), /Sandbox\s+http:\/\/127\.0\.0\.1:\d+/);
+
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const problems = watchProblems(page);
+      const html = await (await page.goto(`${shop}/`))!.text();
+      await waitForPhase(page, 'ready');
+      await page.getByRole('button', { name: 'Pay by bank' }).click();
+      await answerAtBank(page, 'Authorise payment');
+      await waitForPhase(page, 'waiting');
+      await waitForPhase(page, 'completed');
+      assert.equal(await partText(page, 'status'), 'Payment received. Thank you!');
+      assert.ok((await page.locator('#events li').count()) >= 2, 'the page lists the events');
+      for (const shape of SECRET_SHAPES) assert.doesNotMatch(html, shape);
+      assert.deepEqual(problems, []);
+    } finally {
+      await browser.close();
+    }
+    for (const shape of SECRET_SHAPES) assert.doesNotMatch(demo.output(), shape);
+
+    demo.child.kill('SIGINT');
+    const [code] = await once(demo.child, 'exit');
+    assert.equal(code, 0);
+  });
+
+  it('a taken port: a clear message naming it and the option to change it, and nothing left running', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const demo = startDemo('--shop-port', '0', '--proxy-port', String(port), '--sandbox-port', '0');
+      children.push(demo.child);
+      const [code] = await once(demo.child, 'exit');
+      assert.equal(code, 1);
+      assert.match(demo.output(), new RegExp(`port ${port} \\(the proxy\\) is already in use.*--proxy-port`));
+    } finally {
+      taken.close();
+    }
+  });
+});

@@ -1,0 +1,32 @@
+/** The checkout's messages in English, the source every other language is checked against. */
+const en = {
+  pay: 'Pay by bank',
+  sandbox: 'Sandbox',
+  reference: 'Reference: {reference}',
+  creating: 'Starting your payment…',
+  redirecting: 'Taking you to your bank…',
+  authorising: 'Finish the payment at your bank.',
+  continue: 'Continue to your bank',
+  waiting: 'Waiting for your bank to confirm…',
+  completed: 'Payment received. Thank you!',
+  failed: 'The payment did not go through.',
+  cancelled: 'You cancelled the payment at your bank.',
+  rejected: 'Your bank declined the payment.',
+  bankError: 'Your bank could not complete the payment.',
+  tryAgain: 'Try again',
+  contactShop: 'Please contact the shop to pay for this order.',
+  unreachable: "We can't reach the payment service. Check your connection and try again.",
+  rateLimited: 'Too many attempts right now.',
+  unavailable: 'The payment service is unavailable.',
+  waitFor: 'Please try again in {wait}.',
+  tryShortly: 'Please try again shortly.',
+  paid: 'This order has already been paid.',
+  expired: 'This payment link has expired. Please go back to the shop and start again.',
+  unknown: 'This payment link is not valid.',
+  notAllowed: "This shop can't take this payment here.",
+  refused: 'The payment could not be started.',
+  untrusted: "We stopped because the bank page's address could not be verified.",
+  misconfigured: 'This payment is not set up correctly.',
+};
+export default en;
+export type CheckoutMessages = typeof en;

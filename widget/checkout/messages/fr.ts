@@ -1,0 +1,32 @@
+import type { CheckoutMessages } from './en.ts';
+
+// French typography: a no-break space before « : ! ? ».
+export default {
+  pay: 'Payer avec votre banque',
+  sandbox: 'Environnement de test',
+  reference: 'Référence\u00a0: {reference}',
+  creating: 'Démarrage de votre paiement…',
+  redirecting: 'Redirection vers votre banque…',
+  authorising: 'Finalisez le paiement auprès de votre banque.',
+  continue: 'Continuer vers votre banque',
+  waiting: 'En attente de la confirmation de votre banque…',
+  completed: 'Paiement reçu. Merci\u00a0!',
+  failed: 'Le paiement n’a pas abouti.',
+  cancelled: 'Vous avez annulé le paiement auprès de votre banque.',
+  rejected: 'Votre banque a refusé le paiement.',
+  bankError: 'Votre banque n’a pas pu effectuer le paiement.',
+  tryAgain: 'Réessayer',
+  contactShop: 'Veuillez contacter la boutique pour régler cette commande.',
+  unreachable: 'Impossible de joindre le service de paiement. Vérifiez votre connexion et réessayez.',
+  rateLimited: 'Trop de tentatives pour le moment.',
+  unavailable: 'Le service de paiement est indisponible.',
+  waitFor: 'Veuillez réessayer dans {wait}.',
+  tryShortly: 'Veuillez réessayer dans un instant.',
+  paid: 'Cette commande est déjà payée.',
+  expired: 'Ce lien de paiement a expiré. Retournez sur la boutique pour recommencer.',
+  unknown: 'Ce lien de paiement n’est pas valide.',
+  notAllowed: 'Cette boutique ne peut pas accepter ce paiement ici.',
+  refused: 'Le paiement n’a pas pu être lancé.',
+  untrusted: 'Nous avons arrêté, car l’adresse de la page de la banque n’a pas pu être vérifiée.',
+  misconfigured: 'Ce paiement n’est pas configuré correctement.',
+} satisfies CheckoutMessages;

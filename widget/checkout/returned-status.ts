@@ -1,0 +1,21 @@
+/** The query parameter the proxy adds to the return URL (proxy/payments/return-url.ts). */
+const STATUS_PARAM = 'kassa_status';
+const STATUS_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+let unread = true;
+
+/**
+ * The status token the bank's return put in this page's address. The first element to ask gets it
+ * (a checkout rendered later on the same page starts fresh), and it is removed from the address with
+ * history.replaceState so that it is not bookmarked, shared or sent on as a Referer; the element
+ * keeps it in sessionStorage for reloads.
+ */
+export function takeReturnedStatusToken(): string | undefined {
+  if (!unread) return undefined;
+  unread = false;
+  const url = new URL(location.href);
+  const token = url.searchParams.get(STATUS_PARAM);
+  if (token === null) return undefined;
+  url.searchParams.delete(STATUS_PARAM);
+  history.replaceState(history.state, '', url.href);
+  return STATUS_TOKEN.test(token) ? token : undefined;
+}

@@ -1,0 +1,454 @@
+import { css, html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import type { CreatePaymentRequest, PaymentStatusView } from '../schemas/proxy-api.ts';
+import { AttemptStore } from './checkout/attempt-store.ts';
+import { isNavigableFlowUrl, openBankWindow } from './checkout/bank-page.ts';
+import { checkoutCatalogs } from './checkout/checkout-catalogs.ts';
+import type { CheckoutMessages } from './checkout/messages/en.ts';
+import { takeReturnedStatusToken } from './checkout/returned-status.ts';
+import { StatusStreamController } from './checkout/status-stream-controller.ts';
+import { formatMoney, formatSeconds } from './shared/format.ts';
+import { fill } from './shared/i18n.ts';
+import { emit } from './shared/kassa-event.ts';
+import { LocaleController } from './shared/locale-controller.ts';
+import { ProxyClient, ProxyError, type ProxyErrorKind } from './shared/proxy-client.ts';
+import { controls, tokens } from './shared/theme.ts';
+
+/** What the customer sees; `phase` reflects it as an attribute for the page's own styling. */
+export type CheckoutPhase = 'loading' | 'ready' | 'creating' | 'redirecting' | 'authorising' | 'waiting' | 'completed' | 'failed' | 'error';
+
+/** `kassa-payment-created`: the proxy made (or, `replayed`, found) the payment for this checkout. */
+export interface PaymentCreatedDetail {
+  transactionId: string;
+  checkoutId: string | null;
+  environment: 'sandbox' | 'live';
+  /** The bank's page the customer is about to be sent to (already checked). */
+  flowUrl: string;
+  replayed: boolean;
+}
+
+/** `kassa-error`: something stopped the element; `message` is the proxy's text, for developers. */
+export interface CheckoutErrorDetail {
+  kind: ProxyErrorKind | 'untrusted-flow-url' | 'misconfigured';
+  /** The proxy's HTTP status; 0 when there was no answer or no request. */
+  status: number;
+  message: string;
+  /** Seconds until trying again makes sense, when known. */
+  retryAfter?: number;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'kassa-checkout': KassaCheckout;
+  }
+  interface HTMLElementEventMap {
+    'kassa-payment-created': CustomEvent<PaymentCreatedDetail>;
+    'kassa-status': CustomEvent<PaymentStatusView>;
+    'kassa-completed': CustomEvent<PaymentStatusView>;
+    'kassa-failed': CustomEvent<PaymentStatusView>;
+    'kassa-error': CustomEvent<CheckoutErrorDetail>;
+  }
+}
+
+interface Summary {
+  amount: string;
+  currencyCode: string;
+  reference: string;
+  environment: string;
+}
+
+interface Problem {
+  message: keyof CheckoutMessages;
+  tone: 'danger' | 'success';
+  /** Seconds the proxy asked to wait. */
+  wait?: number;
+  /** What "Try again" does; no button without it. */
+  retry?: () => void;
+}
+
+const FAILURE_REASONS: Record<string, keyof CheckoutMessages> = { CANCELLED: 'cancelled', REJECTED: 'rejected' };
+/** What the customer is told when the proxy refuses, by HTTP status. */
+const REFUSALS: Record<number, keyof CheckoutMessages> = { 403: 'notAllowed', 404: 'unknown', 409: 'paid', 410: 'expired' };
+const BUSY: ReadonlySet<CheckoutPhase> = new Set(['loading', 'creating', 'redirecting', 'waiting']);
+/** kassa.js is served by the proxy, so by default the proxy is where this module came from. */
+const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
+
+/**
+ * A "Pay by bank" checkout. It shows the amount of a checkout the shop's server created, starts the
+ * payment through the shop's Kassa proxy, sends the customer to their bank, and shows the payment's
+ * live status when they come back (`kassa_status` in the address), in this tab or a new one.
+ *
+ * @fires kassa-payment-created - The payment exists and the customer is about to go to the bank. Cancelable: call `preventDefault()` to send them to `detail.flowUrl` yourself (an in-app browser, say).
+ * @fires kassa-status - Each new status of the payment (`PaymentStatusView`), the current one first.
+ * @fires kassa-completed - The payment completed (`PaymentStatusView`); also after a reload. De-duplicate on `transactionId`.
+ * @fires kassa-failed - The payment failed (`PaymentStatusView`): `networkStatus` says why, `retryable` whether a new attempt may be made.
+ * @fires kassa-error - The element could not go on (`CheckoutErrorDetail`): proxy unreachable, refused, rate limited...
+ *
+ * @csspart container - The surface around everything.
+ * @csspart amount - The formatted amount.
+ * @csspart badge - The sandbox badge.
+ * @csspart reference - The payment reference.
+ * @csspart status - The live status line (an aria-live region).
+ * @csspart button - The one button: pay, continue at the bank, or try again.
+ *
+ * @cssprop --kassa-color-background - Surface colour.
+ * @cssprop --kassa-color-text - Text colour.
+ * @cssprop --kassa-color-muted - Secondary text (the reference).
+ * @cssprop --kassa-color-border - Surface border.
+ * @cssprop --kassa-color-primary - Button colour.
+ * @cssprop --kassa-color-on-primary - Button text colour.
+ * @cssprop --kassa-color-success - Completed status.
+ * @cssprop --kassa-color-danger - Failure and error status.
+ * @cssprop --kassa-color-focus - Keyboard focus ring.
+ * @cssprop --kassa-color-badge-background - Sandbox badge background.
+ * @cssprop --kassa-color-badge-text - Sandbox badge text.
+ * @cssprop --kassa-font-family - Font.
+ * @cssprop --kassa-font-size - Base font size; everything scales with it.
+ * @cssprop --kassa-radius - Corner radius of the surface (the button's follows).
+ * @cssprop --kassa-spacing - Inner spacing.
+ */
+@customElement('kassa-checkout')
+export class KassaCheckout extends LitElement {
+  static override styles = [
+    tokens,
+    controls,
+    css`
+      .summary {
+        display: flex;
+        align-items: center;
+        justify-content: space-between;
+        gap: 0.5em;
+        flex-wrap: wrap;
+      }
+      .amount {
+        font-size: 1.75em;
+        font-weight: 650;
+        font-variant-numeric: tabular-nums;
+      }
+      .reference {
+        margin: 0;
+        color: var(--_muted);
+        font-size: 0.875em;
+      }
+      .status {
+        display: flex;
+        align-items: center;
+        gap: 0.5em;
+        margin: 0.75em 0;
+        min-height: 1.5em;
+      }
+      .status:empty {
+        margin: 0.25em 0;
+        min-height: 0;
+      }
+      .success {
+        color: var(--_success);
+        font-weight: 600;
+      }
+      .danger {
+        color: var(--_danger);
+      }
+    `,
+  ];
+
+  /** The origin of the shop's Kassa proxy; by default the origin kassa.js was loaded from. */
+  @property() proxy = SCRIPT_ORIGIN;
+
+  /** The checkout the shop's server created (`chk_...`); the amount comes from it. */
+  @property() checkout = '';
+
+  /** Open amount only (the proxy must allow it, KASSA_OPEN_AMOUNT): the amount, a decimal string. Ignored with `checkout`. */
+  @property() amount = '';
+
+  /** Open amount only: the currency code; the proxy's open-amount currency by default. */
+  @property() currency = '';
+
+  /** Open amount only: the payment reference (1 to 35 letters, digits, spaces and / - ? : ( ) . , ' +). */
+  @property() reference = '';
+
+  /** Where the bank sends the customer back: one of the proxy's KASSA_RETURN_URLS (its first by default). */
+  @property({ attribute: 'return-url' }) returnUrl = '';
+
+  /** A BCP 47 locale (`de`, `fr-BE`); by default the nearest `lang` attribute, else the browser's language. */
+  @property() locale = '';
+
+  /** `redirect` sends this tab to the bank; `popup` opens the bank in a popup (redirecting when it is blocked). */
+  @property() mode: 'redirect' | 'popup' = 'redirect';
+
+  /** `light`, `dark`, or `auto` (the default: the system's preference). */
+  @property({ reflect: true }) theme: 'auto' | 'light' | 'dark' = 'auto';
+
+  /** What the customer sees now (read only). */
+  @property({ reflect: true }) phase: CheckoutPhase = 'loading';
+
+  @state() private summary?: Summary;
+  @state() private payment?: PaymentStatusView;
+  @state() private problem?: Problem;
+  @state() private coolingDown = false;
+
+  private readonly i18n = new LocaleController(this, checkoutCatalogs);
+  private readonly stream = new StatusStreamController(this, {
+    onStatus: (view) => this.showStatus(view),
+    onFailure: (error) => {
+      if (error.status === 404) this.attempts?.clear();
+      this.fail(error, () => void this.load());
+    },
+  });
+  private client?: ProxyClient;
+  private attempts?: AttemptStore;
+  /** The customer has been to the bank and back for the current payment. */
+  private returned = false;
+  private bankWindow?: Window;
+  /** Each load() bumps it; answers that arrive for an older one are dropped. */
+  private generation = 0;
+  private coolDownTimer?: ReturnType<typeof setTimeout>;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    window.addEventListener('pageshow', this.onPageShow);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    window.removeEventListener('pageshow', this.onPageShow);
+  }
+
+  /** Back from the bank through the back button, this page may come from the back/forward cache as it was left ("redirecting"). */
+  private readonly onPageShow = (event: PageTransitionEvent) => {
+    if (event.persisted) void this.load();
+  };
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('proxy') || changed.has('checkout') || changed.has('amount') || changed.has('currency') || changed.has('reference')) void this.load();
+  }
+
+  /** Shows the checkout afresh: resumes this tab's payment if there is one, else reads what is to be paid. */
+  private async load(): Promise<void> {
+    const generation = ++this.generation;
+    this.stream.stop();
+    this.closeBankWindow();
+    this.summary = this.payment = this.problem = undefined;
+    this.phase = 'loading';
+    try {
+      this.client = new ProxyClient(this.proxy);
+    } catch {
+      return this.misconfigured('proxy must be the URL of the Kassa proxy');
+    }
+    // The amount comes from the checkout when there is one: amount attributes next to it are ignored.
+    this.attempts = new AttemptStore(`${this.client.origin} ${this.checkout || `${this.amount} ${this.currency} ${this.reference}`}`);
+    const returned = takeReturnedStatusToken();
+    if (returned) this.attempts.returnedWith(returned);
+    const attempt = this.attempts.read();
+    if (attempt?.statusToken) {
+      this.returned = !!attempt.returned;
+      this.stream.follow(this.client, attempt.statusToken);
+      return;
+    }
+    if (!this.checkout && !this.amount) return this.misconfigured('set checkout (or, with open amounts, amount and reference)');
+    try {
+      if (this.checkout) {
+        const checkout = await this.client.checkout(this.checkout);
+        if (generation !== this.generation) return;
+        this.summary = checkout;
+        if (checkout.state === 'paid') return this.show({ message: 'paid', tone: 'success' });
+        if (checkout.state === 'expired') return this.show({ message: 'expired', tone: 'danger' });
+      } else {
+        const config = await this.client.config();
+        if (generation !== this.generation) return;
+        if (!config.openAmount) return this.show({ message: 'notAllowed', tone: 'danger' });
+        this.summary = { amount: this.amount, currencyCode: this.currency || config.openAmount.currencyCode, reference: this.reference, environment: config.environment };
+      }
+      this.phase = 'ready';
+    } catch (error) {
+      if (generation === this.generation) this.fail(error, () => void this.load());
+    }
+  }
+
+  /**
+   * Starts the payment (or, with the attempt's key, finds the one already started) and sends the
+   * customer to the bank. Double clicks do nothing while one is under way.
+   */
+  private async pay(): Promise<void> {
+    const { client, attempts, summary } = this;
+    if (!client || !attempts || !summary || BUSY.has(this.phase)) return;
+    const generation = this.generation;
+    // Opened in the click itself, or the browser blocks it.
+    const popup = this.mode === 'popup' ? openBankWindow() : undefined;
+    const attempt = attempts.begin();
+    this.problem = undefined;
+    this.phase = 'creating';
+    let created;
+    try {
+      created = await client.createPayment(this.request(summary), attempt.key);
+    } catch (error) {
+      popup?.close();
+      if (generation !== this.generation) return;
+      // The key went with another request (the checkout's attributes changed): start a new attempt.
+      if ((error as ProxyError).status === 422) attempts.clear();
+      return this.fail(error, () => void this.pay());
+    }
+    if (generation !== this.generation) return void popup?.close();
+    if (!isNavigableFlowUrl(created.flowUrl, client.origin)) {
+      popup?.close();
+      attempts.clear();
+      this.show({ message: 'untrusted', tone: 'danger' });
+      emit<CheckoutErrorDetail>(this, 'kassa-error', { kind: 'untrusted-flow-url', status: 0, message: `Refused to open the payment page ${created.flowUrl}` });
+      return;
+    }
+    attempts.save({ key: attempt.key, statusToken: created.statusToken });
+    this.returned = false;
+    const { transactionId, environment, flowUrl, replayed } = created;
+    const proceed = emit<PaymentCreatedDetail>(this, 'kassa-payment-created', { transactionId, checkoutId: this.checkout || null, environment, flowUrl, replayed }, true);
+    if (proceed && !popup) {
+      this.phase = 'redirecting';
+      await this.updateComplete;
+      location.assign(flowUrl);
+      return;
+    }
+    if (popup && proceed) {
+      this.bankWindow = popup;
+      popup.location.href = flowUrl;
+    } else {
+      popup?.close();
+    }
+    this.phase = 'authorising';
+    this.stream.follow(client, created.statusToken);
+  }
+
+  private request(summary: Summary): CreatePaymentRequest {
+    const returnUrl = this.returnUrl || undefined;
+    return this.checkout ? { checkoutId: this.checkout, returnUrl } : { amount: summary.amount, currencyCode: summary.currencyCode, reference: summary.reference, returnUrl };
+  }
+
+  /** A new attempt after a failed payment: a new key, so a new payment. */
+  private payAgain(): void {
+    this.attempts?.clear();
+    this.payment = undefined;
+    this.phase = 'ready';
+    void this.pay();
+  }
+
+  private showStatus(view: PaymentStatusView): void {
+    this.payment = view;
+    this.summary = view;
+    emit(this, 'kassa-status', view);
+    if (view.status === 'COMPLETED' || view.status === 'FAILED') {
+      this.closeBankWindow();
+      this.phase = view.status === 'COMPLETED' ? 'completed' : 'failed';
+      emit(this, view.status === 'COMPLETED' ? 'kassa-completed' : 'kassa-failed', view);
+      return;
+    }
+    // Until the bank answers (INITIATED), the customer has yet to authorise, unless they came back.
+    const answered = this.returned || (view.networkStatus !== null && view.networkStatus !== 'INITIATED');
+    if (answered) this.closeBankWindow();
+    this.phase = answered ? 'waiting' : 'authorising';
+  }
+
+  private fail(error: unknown, retry: () => void): void {
+    const problem = error instanceof ProxyError ? error : new ProxyError('unavailable', 0, String(error));
+    const { kind, status, retryAfter } = problem;
+    const message: keyof CheckoutMessages =
+      kind === 'unreachable'
+        ? 'unreachable'
+        : kind === 'rate-limited'
+          ? 'rateLimited'
+          : kind === 'unavailable' || (status === 409 && retryAfter)
+            ? 'unavailable'
+            : (REFUSALS[status] ?? 'refused');
+    // Refusals stand (an unknown checkout stays unknown), except a key to replace (422) or a wait (409).
+    const retryable = kind !== 'rejected' || status === 422 || message === 'unavailable';
+    this.show({ message, tone: message === 'paid' ? 'success' : 'danger', wait: retryAfter, retry: retryable ? retry : undefined });
+    emit<CheckoutErrorDetail>(this, 'kassa-error', { kind, status, message: problem.message, retryAfter });
+  }
+
+  private misconfigured(message: string): void {
+    this.show({ message: 'misconfigured', tone: 'danger' });
+    emit<CheckoutErrorDetail>(this, 'kassa-error', { kind: 'misconfigured', status: 0, message });
+  }
+
+  private show(problem: Problem): void {
+    this.problem = problem;
+    this.phase = 'error';
+    clearTimeout(this.coolDownTimer);
+    this.coolingDown = !!problem.wait;
+    if (problem.wait) this.coolDownTimer = setTimeout(() => (this.coolingDown = false), problem.wait * 1000);
+  }
+
+  private closeBankWindow(): void {
+    this.bankWindow?.close();
+    this.bankWindow = undefined;
+  }
+
+  /** The status line: its text, tone and whether a spinner shows. */
+  private statusLine(m: CheckoutMessages): [text: string, tone: string, busy: boolean] {
+    const locale = this.i18n.locale;
+    switch (this.phase) {
+      case 'creating':
+      case 'redirecting':
+      case 'waiting':
+        return [m[this.phase], '', true];
+      case 'authorising':
+        return [m.authorising, '', false];
+      case 'completed':
+        return [m.completed, 'success', false];
+      case 'failed': {
+        const reason = m[FAILURE_REASONS[this.payment?.networkStatus ?? ''] ?? 'bankError'];
+        return [`${m.failed} ${reason}${this.canPayAgain() ? '' : ` ${m.contactShop}`}`, 'danger', false];
+      }
+      case 'error': {
+        const { message, tone, wait } = this.problem!;
+        const text = message === 'rateLimited' || message === 'unavailable' ? `${m[message]} ${wait ? fill(m.waitFor, { wait: formatSeconds(wait, locale) }) : m.tryShortly}` : m[message];
+        return [text, tone, false];
+      }
+      default:
+        return ['', '', this.phase === 'loading'];
+    }
+  }
+
+  /** The proxy says whether a failed payment may be followed by a new one; an open amount also needs its attributes here. */
+  private canPayAgain(): boolean {
+    return !!this.payment?.retryable && (this.payment.checkoutId !== null || !!this.amount);
+  }
+
+  /** The one button: its label, what it does, and whether it is busy. */
+  private button(m: CheckoutMessages): [label: string, run: () => void, busy: boolean] | undefined {
+    switch (this.phase) {
+      case 'ready':
+      case 'creating':
+      case 'redirecting':
+        return [m.pay, () => void this.pay(), this.phase !== 'ready'];
+      case 'authorising':
+        return [m.continue, () => void this.pay(), false];
+      case 'failed':
+        return this.canPayAgain() ? [m.tryAgain, () => this.payAgain(), false] : undefined;
+      case 'error':
+        return this.problem?.retry ? [m.tryAgain, this.problem.retry, this.coolingDown] : undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  override render(): TemplateResult {
+    // Until the customer's language has loaded, show the surface only (no flash of English).
+    if (!this.i18n.ready) return html`<div part="container" class="surface" aria-busy="true"></div>`;
+    const m = this.i18n.messages;
+    const { summary } = this;
+    const [text, tone, spinning] = this.statusLine(m);
+    const button = this.button(m);
+    return html`<div part="container" class="surface" aria-busy=${this.phase === 'loading' ? 'true' : 'false'}>
+      ${summary
+        ? html`<div class="summary">
+              <span part="amount" class="amount">${formatMoney(summary.amount, summary.currencyCode, this.i18n.locale)}</span>
+              ${summary.environment === 'sandbox' ? html`<span part="badge" class="badge">${m.sandbox}</span>` : nothing}
+            </div>
+            ${summary.reference ? html`<p part="reference" class="reference">${fill(m.reference, { reference: summary.reference })}</p>` : nothing}`
+        : nothing}
+      <p part="status" class="status ${tone}" role="status" aria-live="polite">${spinning ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${text}</p>
+      ${button
+        ? html`<button part="button" type="button" aria-disabled=${button[2] ? 'true' : 'false'} @click=${() => button[2] || button[1]()}>
+            ${button[2] ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${button[0]}
+          </button>`
+        : nothing}
+    </div>`;
+  }
+}

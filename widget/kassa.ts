@@ -1,0 +1,17 @@
+/**
+ * kassa.js: the one script a shop adds (`<script type="module" src=".../kassa.js">`). It defines
+ * <kassa-checkout> at once, with Lit and the English messages; the other languages, and elements
+ * with heavy dependencies, are chunks in kassa/ next to it, fetched only when a page needs them.
+ */
+import { defineOnUse } from './define-on-use.ts';
+
+export { KassaCheckout } from './kassa-checkout.ts';
+export type { CheckoutErrorDetail, CheckoutPhase, PaymentCreatedDetail } from './kassa-checkout.ts';
+export type { PaymentStatusView } from '../schemas/proxy-api.ts';
+
+/**
+ * Elements loaded on first use, each as its own chunk. The wallet panel (issue 6) goes here:
+ * `['kassa-bridge', () => import('./kassa-bridge.ts')]`.
+ */
+const ON_FIRST_USE: ReadonlyArray<readonly [tag: string, load: () => Promise<unknown>]> = [];
+for (const [tag, load] of ON_FIRST_USE) defineOnUse(tag, load);

@@ -1,0 +1,88 @@
+import type { CheckoutView, CreatedPayment, CreatePaymentRequest, PaymentStatusView, PublicConfig } from '../../schemas/proxy-api.ts';
+
+/**
+ * What went wrong talking to the proxy, in the terms a customer-facing message needs:
+ * - `unreachable`: no answer at all (offline, proxy down, blocked by the browser);
+ * - `rate-limited`: 429; `unavailable`: a 5xx or an answer that is not the proxy's JSON;
+ * - `rejected`: any other 4xx; `status` says which (404 unknown, 409 paid, 410 expired, ...).
+ */
+export type ProxyErrorKind = 'unreachable' | 'rate-limited' | 'unavailable' | 'rejected';
+
+export class ProxyError extends Error {
+  constructor(
+    readonly kind: ProxyErrorKind,
+    /** The HTTP status; 0 when there was no answer. */
+    readonly status: number,
+    /** The proxy's own message (English, for developers); customers see localised text. */
+    message: string,
+    /** Seconds to wait before trying again, when the proxy said so. */
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+    this.name = 'ProxyError';
+  }
+}
+
+const TIMEOUT_MS = 20_000;
+
+/** The browser side of the proxy's customer routes (proxy/routes/payment-routes.ts). */
+export class ProxyClient {
+  /** The proxy's origin, without a trailing slash. */
+  readonly origin: string;
+
+  constructor(proxy: string) {
+    this.origin = new URL(proxy).origin;
+  }
+
+  async checkout(checkoutId: string): Promise<CheckoutView> {
+    return (await this.call<CheckoutView>(`/api/checkouts/${encodeURIComponent(checkoutId)}`)).body;
+  }
+
+  async config(): Promise<PublicConfig> {
+    return (await this.call<PublicConfig>('/api/config')).body;
+  }
+
+  /**
+   * Retries with the same key answer the same payment. `replayed`: the checkout already had a live
+   * payment (200), which is answered instead of a new one.
+   */
+  async createPayment(request: CreatePaymentRequest, idempotencyKey: string): Promise<CreatedPayment & { replayed: boolean }> {
+    const { body, status } = await this.call<CreatedPayment>('/api/payments', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey },
+      body: JSON.stringify(request),
+    });
+    return { ...body, replayed: status === 200 };
+  }
+
+  async status(statusToken: string): Promise<PaymentStatusView> {
+    return (await this.call<PaymentStatusView>(`/api/payments/status/${encodeURIComponent(statusToken)}`)).body;
+  }
+
+  statusEventsUrl(statusToken: string): string {
+    return `${this.origin}/api/payments/status/${encodeURIComponent(statusToken)}/events`;
+  }
+
+  private async call<T>(path: string, init: RequestInit = {}): Promise<{ body: T; status: number }> {
+    let response: Response;
+    try {
+      // No cookies or other credentials: the proxy's browser routes are capability-based.
+      response = await fetch(this.origin + path, { ...init, credentials: 'omit', cache: 'no-store', signal: AbortSignal.timeout(TIMEOUT_MS) });
+    } catch (error) {
+      throw new ProxyError('unreachable', 0, (error as Error).message);
+    }
+    const body = (await response.json().catch(() => undefined)) as (T & { error?: unknown }) | undefined;
+    if (response.ok && body) return { body, status: response.status };
+    const message = typeof body?.error === 'string' ? body.error : `HTTP ${response.status}`;
+    const kind = response.status === 429 ? 'rate-limited' : response.status >= 500 || !body ? 'unavailable' : 'rejected';
+    throw new ProxyError(kind, response.status, message, retryAfter(response));
+  }
+}
+
+/** Retry-After in seconds (a number of seconds or an HTTP date); the proxy exposes it to pages. */
+function retryAfter(response: Response): number | undefined {
+  const header = response.headers.get('Retry-After');
+  if (header === null) return undefined;
+  const seconds = /^\d+$/.test(header) ? Number(header) : Math.ceil((Date.parse(header) - Date.now()) / 1000);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
+}

@@ -1,0 +1,140 @@
+import { css, unsafeCSS, type CSSResult } from 'lit';
+
+/**
+ * The colours every Kassa element is drawn with. Each is a public custom property
+ * `--kassa-color-<name>` a page may set (for both schemes, or inside its own dark-mode rule); the
+ * element reads the private `--_<name>`, which falls back to the light or dark default below.
+ */
+const LIGHT = {
+  background: '#ffffff',
+  text: '#1d2433',
+  muted: '#596273',
+  border: '#d0d5dd',
+  primary: '#1d4ed8',
+  'on-primary': '#ffffff',
+  success: '#067647',
+  danger: '#b42318',
+  focus: '#1d4ed8',
+  'badge-background': '#fff3c4',
+  'badge-text': '#6b4f00',
+};
+type Palette = typeof LIGHT;
+const DARK: Palette = {
+  background: '#17191e',
+  text: '#e6e8ec',
+  muted: '#a8afbd',
+  border: '#3a3f4b',
+  primary: '#93b4fd',
+  'on-primary': '#0b1220',
+  success: '#75e0a7',
+  danger: '#fda29b',
+  focus: '#93b4fd',
+  'badge-background': '#4a3b00',
+  'badge-text': '#ffe58a',
+};
+
+const palette = (colors: Palette): CSSResult =>
+  unsafeCSS(Object.entries(colors).map(([name, value]) => `--_${name}: var(--kassa-color-${name}, ${value});`).join(''));
+
+/**
+ * Design tokens for a Kassa element's shadow root: colours, light by default, dark with
+ * `theme="dark"` or, unless `theme="light"`, when the system prefers dark; plus the font, radius and
+ * spacing (`--kassa-font-family`, `--kassa-font-size`, `--kassa-radius`, `--kassa-spacing`).
+ */
+export const tokens = css`
+  :host {
+    ${palette(LIGHT)}
+    color-scheme: light;
+    --_font: var(--kassa-font-family, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
+    --_size: var(--kassa-font-size, 1rem);
+    --_radius: var(--kassa-radius, 0.75rem);
+    --_space: var(--kassa-spacing, 1rem);
+  }
+  :host([theme='dark']) {
+    ${palette(DARK)}
+    color-scheme: dark;
+  }
+  @media (prefers-color-scheme: dark) {
+    :host(:not([theme='light'])) {
+      ${palette(DARK)}
+      color-scheme: dark;
+    }
+  }
+`;
+
+/** The surface, buttons, badge and busy indicator that Kassa elements share. */
+export const controls = css`
+  :host {
+    display: block;
+    font-family: var(--_font);
+    font-size: var(--_size);
+    line-height: 1.5;
+    color: var(--_text);
+  }
+  :host([hidden]) {
+    display: none;
+  }
+  .surface {
+    box-sizing: border-box;
+    background: var(--_background);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    padding: var(--_space);
+  }
+  button {
+    box-sizing: border-box;
+    width: 100%;
+    min-height: 2.75rem;
+    display: inline-flex;
+    align-items: center;
+    justify-content: center;
+    gap: 0.5em;
+    font: inherit;
+    font-weight: 600;
+    padding: 0.6em 1.2em;
+    border: 1px solid transparent;
+    border-radius: calc(var(--_radius) * 0.67);
+    background: var(--_primary);
+    color: var(--_on-primary);
+    cursor: pointer;
+  }
+  button:hover {
+    filter: brightness(1.08);
+  }
+  button[aria-disabled='true'] {
+    cursor: progress;
+    filter: saturate(0.6);
+  }
+  button:focus-visible {
+    outline: 3px solid var(--_focus);
+    outline-offset: 2px;
+  }
+  .badge {
+    display: inline-block;
+    font-size: 0.75em;
+    font-weight: 600;
+    letter-spacing: 0.02em;
+    padding: 0.1em 0.6em;
+    border-radius: 999px;
+    background: var(--_badge-background);
+    color: var(--_badge-text);
+  }
+  .spinner {
+    inline-size: 1em;
+    block-size: 1em;
+    border: 2px solid currentColor;
+    border-inline-end-color: transparent;
+    border-radius: 50%;
+    animation: spin 0.8s linear infinite;
+  }
+  @keyframes spin {
+    to {
+      transform: rotate(1turn);
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .spinner {
+      animation-duration: 2.4s;
+    }
+  }
+`;
