@@ -17,6 +17,10 @@ export default defineConfig({
     reportCompressedSize: true,
     lib: { entry: 'widget/kassa.ts', formats: ['es'], fileName: () => 'kassa.js' },
     rolldownOptions: {
+      // Library mode keeps the entry's exports exactly as written ('strict'), so modules that kassa.js
+      // and a chunk share (Lit, widget/shared/) would go to a third chunk that kassa.js imports. Let
+      // kassa.js export them to its chunks instead: one script, and chunks that load only when used.
+      preserveEntrySignatures: 'allow-extension',
       output: {
         // Library mode bundles dynamic imports inline unless told to split; the chunks are the point.
         codeSplitting: true,

@@ -20,6 +20,11 @@ export interface DemoOptions {
   /** Where the proxy's log lines go (they never hold a secret). */
   log?: (line: string) => void;
   logLevel?: ProxyConfig['logLevel'];
+  /**
+   * The proxy's operator token (KASSA_OPERATOR_TOKEN), for the Kassa extension's Settings; made up
+   * for this run when not given. Never printed.
+   */
+  operatorToken?: string;
 }
 
 const secret = (prefix: string) => `${prefix}_${randomBytes(24).toString('base64url')}`;
@@ -40,7 +45,7 @@ export async function startDemo(options: DemoOptions) {
       KASSA_ORDERS_API_KEY: sandbox.ordersApiKey,
       KASSA_REFORGE_BASE_URL: sandbox.reforge,
       KASSA_MERCHANT_KEY: secret('mk'),
-      KASSA_OPERATOR_TOKEN: secret('op'),
+      KASSA_OPERATOR_TOKEN: options.operatorToken ?? secret('op'),
       KASSA_WEBHOOK_SECRET: randomBytes(32).toString('base64url'),
       KASSA_ALLOWED_ORIGINS: shop.origin,
       KASSA_RETURN_URLS: `${shop.origin}/,${shop.origin}/donate`,

@@ -28,20 +28,28 @@ export interface ShopOptions {
 }
 
 const COOKIE = 'kassa_demo_checkout';
+/** The demo moves test stablecoins only: the sandbox's chains are test networks. */
+const BRIDGE_NETWORK = 'test';
 const LOCALES = ['en', 'de', 'fr', 'es', 'nl'];
 const PUBLIC = new URL('./public/', import.meta.url);
+
+/** What a page may reach beyond the proxy: the wallet page reads the chains' RPC and shows wallet icons. */
+interface PageSources {
+  connect: string[];
+  img: string[];
+}
 
 /**
  * The headers of every page: scripts only from the shop itself and the proxy, no inline script or
  * style anywhere, Trusted Types for the DOM (Lit's templates use their own policy, `lit-html`).
  */
-function contentSecurityPolicy(proxy: string): string {
+function contentSecurityPolicy(proxy: string, extra: PageSources = { connect: [], img: [] }): string {
   return [
     "default-src 'none'",
     `script-src 'self' ${proxy}`,
     "style-src 'self'",
-    "img-src 'self'",
-    `connect-src ${proxy}`,
+    ["img-src 'self'", ...extra.img].join(' '),
+    [`connect-src ${proxy}`, ...extra.connect].join(' '),
     "form-action 'self'",
     "base-uri 'none'",
     "frame-ancestors 'none'",
@@ -78,9 +86,32 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
     return created.body as CheckoutView;
   };
 
-  const page = (c: Context, title: string, body: unknown) => {
+  /**
+   * The origins of the chains' RPC URLs, which the wallet panel reads balances, receipts and arrivals
+   * from: asked from the proxy's own listing (as the panel does), kept for a minute.
+   */
+  let rpcOrigins: { at: number; proxy: string; origins: string[] } | undefined;
+  const chainRpcOrigins = async (): Promise<string[]> => {
+    const { origin } = options.proxy();
+    if (rpcOrigins && rpcOrigins.proxy === origin && Date.now() - rpcOrigins.at < 60_000) return rpcOrigins.origins;
+    const listed = await proxyCall(`/api/bridge/chains?network=${BRIDGE_NETWORK}`);
+    if (listed.status !== 200 || !Array.isArray(listed.body)) throw new Error(`The proxy did not list the chains: ${listed.status}`);
+    const origins = [...new Set((listed.body as Array<{ rpcUrl: string }>).map((chain) => new URL(chain.rpcUrl).origin))];
+    rpcOrigins = { at: Date.now(), proxy: origin, origins };
+    return origins;
+  };
+
+  const page = (c: Context, title: string, body: unknown, extra?: PageSources, wallet = false) => {
     const proxy = options.proxy().origin;
-    c.header('Content-Security-Policy', contentSecurityPolicy(proxy));
+    const hints = wallet
+      ? html`<p class="hint">
+          Connect a wallet that holds one of the sandbox's test accounts (anvil's well-known development accounts, never for real
+          money), pick the networks and an amount, review what the transaction does, and confirm in the wallet. The panel adds the
+          local chains to the wallet when it does not know them.
+        </p>`
+      : html`<label>Bank page <select id="mode"><option value="redirect">in this tab</option><option value="popup">in a popup</option></select></label>
+          <p class="hint">On the bank page, pick a bank and press “Authorise payment”. “Sandbox bank that rejects”, or “Cancel”, shows a failed payment.</p>`;
+    c.header('Content-Security-Policy', contentSecurityPolicy(proxy, extra));
     c.header('Referrer-Policy', 'no-referrer');
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Cache-Control', 'no-store');
@@ -97,7 +128,7 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
         <body>
           <header>
             <a href="/" class="brand">Kassa demo shop</a>
-            <nav><a href="/">Order</a> <a href="/donate">Donate</a></nav>
+            <nav><a href="/">Order</a> <a href="/donate">Donate</a> <a href="/wallet">Wallet</a></nav>
             <span class="note">Runs on the sandbox: no real bank, no real money.</span>
           </header>
           <main>
@@ -106,8 +137,7 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
               <h2>Try it</h2>
               <label>Language <select id="locale">${LOCALES.map((locale) => html`<option>${locale}</option>`)}</select></label>
               <label>Theme <select id="theme"><option>auto</option><option>light</option><option>dark</option></select></label>
-              <label>Bank page <select id="mode"><option value="redirect">in this tab</option><option value="popup">in a popup</option></select></label>
-              <p class="hint">On the bank page, pick a bank and press “Authorise payment”. “Sandbox bank that rejects”, or “Cancel”, shows a failed payment.</p>
+              ${hints}
               <h2>Events</h2>
               <ol id="events"></ol>
             </aside>
@@ -148,6 +178,20 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
         <kassa-checkout proxy="${options.proxy().origin}" amount="${amount}" currency="EUR" reference="DONATION" return-url="${returnUrl}"></kassa-checkout>`,
     );
   });
+
+  // The wallet panel: stablecoins moved between the sandbox's chains, signed by the visitor's own wallet.
+  app.get('/wallet', async (c) =>
+    page(
+      c,
+      'Wallet',
+      html`<h1>Move stablecoins</h1>
+        <p>Send test stablecoins from one local chain to the other. Your wallet signs; no key ever leaves it.</p>
+        <kassa-bridge proxy="${options.proxy().origin}" network="${BRIDGE_NETWORK}"></kassa-bridge>`,
+      // Wallet icons are data: images (EIP-6963).
+      { connect: await chainRpcOrigins(), img: ['data:'] },
+      true,
+    ),
+  );
 
   for (const [file, type] of [['shop.css', 'text/css'], ['shop.js', 'text/javascript']] as const) {
     app.get(`/${file}`, async (c) => {

@@ -59,6 +59,8 @@ const demo = await startDemo({
   sandboxPort: ports.sandbox,
   settlementMs: number('settlement-ms', 600_000),
   logLevel: values.verbose ? 'info' : 'warn',
+  // The Kassa extension's operator views need the token: `KASSA_OPERATOR_TOKEN=… npm start` chooses it.
+  operatorToken: process.env.KASSA_OPERATOR_TOKEN || undefined,
   log: (line) => console.log(`proxy: ${line}`),
 }).catch((error: Error) => fail(error.message));
 
@@ -67,8 +69,10 @@ Kassa demo is running.
 
   Shop      ${demo.shop.origin}/        open this, press “Pay by bank”, then authorise on the bank page
   Donate    ${demo.shop.origin}/donate  an amount the customer chooses (1 to 500 EUR)
-  Proxy     ${demo.proxy.origin}         serves kassa.js and the payment API
-  Sandbox   ${demo.sandbox.origin}         the emulated bank and payment service
+  Wallet    ${demo.shop.origin}/wallet  move test stablecoins between the local chains, signed by your own wallet
+  Proxy     ${demo.proxy.origin}         serves kassa.js, the payment API and the bridge routes
+  Sandbox   ${demo.sandbox.origin}         the emulated bank, payment, order and cross-chain services
+  Chains    ${demo.sandbox.chains.map((chain) => `${chain.name} (${chain.chainId}) ${chain.rpcUrl}`).join(', ')}
 
 Everything runs locally on the sandbox; the keys are made up for this run. Ctrl+C stops it.
 `);

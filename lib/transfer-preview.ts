@@ -9,7 +9,7 @@
  */
 import { formatUnits, getAddress, Interface, Transaction } from 'ethers';
 import type { ChainEntry, TokenInfo } from '../schemas/reforge.ts';
-import { REFORGE_TOKEN_ABI } from '../schemas/reforge.ts';
+import { REFORGE_TOKEN_ABI } from '../schemas/reforge-abi.ts';
 
 export interface TransferPreview {
   /** The chain the transaction runs on: the wallet must be on it to sign. */

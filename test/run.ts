@@ -1,6 +1,7 @@
 /**
  * `npm test`: every test of every part. Finds (or, as root, installs) Chromium, type-checks, builds
- * the widget when end-to-end journeys are to run (they load dist/widget/kassa.js), then runs the node
+ * the widget when end-to-end journeys are to run (they load dist/widget/kassa.js) and the extension
+ * when its suites are (they load dist/extension), then runs the node
  * suites (sandbox, proxy, end-to-end journeys, extension) with node's test runner and the component
  * suites in real Chromium with @web/test-runner.
  *
@@ -44,6 +45,7 @@ const redisServer = ensureRedisServer();
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
 const componentDir = join(root, 'test', 'components');
 const e2eDir = join(root, 'test', 'e2e');
+const extensionDir = join(root, 'test', 'extension');
 const all = testFiles(join(root, 'test'));
 const selected = requested.length ? requested.map((file) => join(root, file)) : all;
 const componentTests = selected.filter((file) => file.startsWith(componentDir + '/'));
@@ -51,6 +53,12 @@ const nodeTests = selected.filter((file) => !file.startsWith(componentDir + '/')
 
 if (!requested.length) run('type-check', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
 if (nodeTests.some((file) => file.startsWith(e2eDir + '/'))) run('build the widget (vite build)', bin('vite'), ['build', '--logLevel', 'warn']);
+// The extension suites load dist/extension unpacked into Chromium: built once here, for all of them.
+if (nodeTests.some((file) => file.startsWith(extensionDir + '/'))) {
+  run('build the extension (npm run build:extension)', bin('vite'), ['build', '--config', 'extension/vite.config.ts', '--logLevel', 'warn']);
+  // The suites, running side by side, must not rebuild it under each other (an edit during the run).
+  process.env.KASSA_EXTENSION_PREBUILT = '1';
+}
 const nodeRun = (step: string, files: string[], env: NodeJS.ProcessEnv = {}) => {
   if (files.length === 0) return;
   const args = ['--test', '--test-concurrency=3', '--test-reporter=spec', ...files.map((file) => relative(root, file))];

@@ -9,9 +9,22 @@ export { KassaCheckout } from './kassa-checkout.ts';
 export type { CheckoutErrorDetail, CheckoutPhase, PaymentCreatedDetail } from './kassa-checkout.ts';
 export type { PaymentStatusView } from '../schemas/proxy-api.ts';
 
+export type {
+  BridgeArrivedDetail,
+  BridgeErrorDetail,
+  BridgeErrorKind,
+  BridgeMinedDetail,
+  BridgePhase,
+  BridgeStage,
+  BridgeSubmittedDetail,
+  BridgeTimeouts,
+  BridgeTransferDetail,
+  KassaBridge,
+} from './kassa-bridge.ts';
+
 /**
- * Elements loaded on first use, each as its own chunk. The wallet panel (issue 6) goes here:
- * `['kassa-bridge', () => import('./kassa-bridge.ts')]`.
+ * Elements loaded on first use, each as its own chunk: the wallet panel brings ethers, which a page
+ * with only a checkout never downloads.
  */
-const ON_FIRST_USE: ReadonlyArray<readonly [tag: string, load: () => Promise<unknown>]> = [];
+const ON_FIRST_USE: ReadonlyArray<readonly [tag: string, load: () => Promise<unknown>]> = [['kassa-bridge', () => import('./kassa-bridge.ts')]];
 for (const [tag, load] of ON_FIRST_USE) defineOnUse(tag, load);

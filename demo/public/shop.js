@@ -1,30 +1,41 @@
-// The demo shop's page script (served from 'self'): the "Try it" controls set the element's
+// The demo shop's page script (served from 'self'): the "Try it" controls set the elements'
 // attributes, and every kassa-* event is listed, as a shop's own code would listen to them.
-const checkout = document.querySelector('kassa-checkout');
+const elements = document.querySelectorAll('kassa-checkout, kassa-bridge');
 const events = document.getElementById('events');
 
 for (const name of ['locale', 'theme', 'mode']) {
   const control = document.getElementById(name);
+  if (!control) continue;
   const stored = sessionStorage.getItem(`demo:${name}`);
   if (stored) control.value = stored;
   const apply = () => {
     sessionStorage.setItem(`demo:${name}`, control.value);
-    checkout?.setAttribute(name, control.value);
+    for (const element of elements) {
+      // The bank page's mode is the checkout's only.
+      if (name !== 'mode' || element.localName === 'kassa-checkout') element.setAttribute(name, control.value);
+    }
   };
   control.addEventListener('change', apply);
   if (stored) apply();
 }
 
-for (const type of ['kassa-payment-created', 'kassa-status', 'kassa-completed', 'kassa-failed', 'kassa-error']) {
+/** One line per event: what a shop would log or act on. */
+function summary(type, detail) {
+  if (type.startsWith('kassa-bridge-')) {
+    if (type === 'kassa-bridge-error') return `${detail.kind} at ${detail.stage}: ${detail.message}`;
+    const transfer = `${detail.amount} ${detail.symbol} ${detail.sourceChainId} → ${detail.destinationChainId}, ${detail.hash}`;
+    return type === 'kassa-bridge-arrived' ? `${transfer}, balance there ${detail.balance}` : transfer;
+  }
+  if (detail.kind) return `${detail.kind} (${detail.status}) ${detail.message}`;
+  if (detail.status) return `${detail.status} ${detail.networkStatus ?? ''}`;
+  return `${detail.transactionId}${detail.replayed ? ' (found again)' : ''}`;
+}
+
+const TYPES = ['kassa-payment-created', 'kassa-status', 'kassa-completed', 'kassa-failed', 'kassa-error', 'kassa-bridge-submitted', 'kassa-bridge-mined', 'kassa-bridge-arrived', 'kassa-bridge-error'];
+for (const type of TYPES) {
   document.addEventListener(type, (event) => {
-    const { detail } = event;
-    const summary = detail.kind
-      ? `${detail.kind} (${detail.status}) ${detail.message}`
-      : detail.status
-        ? `${detail.status} ${detail.networkStatus ?? ''}`
-        : `${detail.transactionId}${detail.replayed ? ' (found again)' : ''}`;
     const item = document.createElement('li');
-    item.textContent = `${new Date().toLocaleTimeString()} ${type}: ${summary}`;
+    item.textContent = `${new Date().toLocaleTimeString()} ${type}: ${summary(type, event.detail)}`;
     events.append(item);
   });
 }

@@ -1,4 +1,5 @@
 import type { TestRunnerPlugin } from '@web/test-runner';
+import { walletCommands } from '../e2e/support/wallet-commands.ts';
 import { http } from '../support/http.ts';
 import { SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
 import { FRAME_PATH, type BankPayload, type CheckoutPayload, type ControlPayload, type StackPayload } from './stack-commands.ts';
@@ -30,15 +31,20 @@ export function kassaStackPlugin(): TestRunnerPlugin {
     return started;
   };
 
+  // The wallet panel's test wallets (`bridge:*`): they sign here, with keys the page never sees.
+  const wallets = walletCommands(stackFor);
+
   return {
     name: 'kassa-stack',
     serverStart({ config }) {
       pageOrigin = `http://${config.hostname}:${config.port}`;
     },
     async serverStop() {
+      wallets.close();
       await Promise.all([...stacks.values()].map(async (stack) => (await stack).stop()));
     },
     async executeCommand({ command, payload }) {
+      if (command.startsWith('bridge:')) return wallets.execute(command, payload);
       switch (command) {
         case 'kassa:stack': {
           const stack = await stackFor(payload as StackPayload);

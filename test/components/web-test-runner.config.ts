@@ -15,7 +15,8 @@ const config: TestRunnerConfig = {
   rootDir: root,
   files: ['test/components/**/*.test.ts'],
   hostname: '127.0.0.1',
-  nodeResolve: true,
+  // Packages' browser builds (ethers maps its Node crypto to the browser's through "browser").
+  nodeResolve: { browser: true },
   concurrency: 1,
   testsFinishTimeout: 180_000,
   // Lit's development build runs here (it warns about misuse); its one banner line is noise.

@@ -29,7 +29,7 @@ describe('decimal money (lib/money.ts)', () => {
         const scale = 18;
         const expected = Math.sign(Number(toUnits(a, scale) - toUnits(b, scale)));
         assert.equal(compareDecimals(a, b), expected);
-        assert.equal(compareDecimals(b, a), -expected);
+        assert.equal(compareDecimals(b, a), 0 - expected);
         assert.equal(sameAmount(a, b), expected === 0);
       }),
     );

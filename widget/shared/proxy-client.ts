@@ -63,7 +63,8 @@ export class ProxyClient {
     return `${this.origin}/api/payments/status/${encodeURIComponent(statusToken)}/events`;
   }
 
-  private async call<T>(path: string, init: RequestInit = {}): Promise<{ body: T; status: number }> {
+  /** One call to the proxy; subclasses for other route families (the wallet panel's) build on it. */
+  protected async call<T>(path: string, init: RequestInit = {}): Promise<{ body: T; status: number }> {
     let response: Response;
     try {
       // No cookies or other credentials: the proxy's browser routes are capability-based.

@@ -1,0 +1,183 @@
+/**
+ * The EIP-1193 provider's brain: every request a page makes through Kassa, answered here in the
+ * service worker with the page's origin as the port's sender gave it (never as the page said).
+ *
+ * Signing fails closed: no key or locked (4100), origin not connected (4100), a `from` that is not
+ * the account (4100), a chain the proxy does not list (4901/4902), a transaction for another chain
+ * than the wallet's (-32602), a transaction the transfer preview refuses (4200), a rejection or a
+ * closed approval window (4001). Kassa signs nothing but `eth_sendTransaction` of Kassa transfers:
+ * message and typed-data signing are not offered (4200).
+ */
+import { getAddress, toQuantity } from 'ethers';
+import { ProviderRpcError, RPC } from '../eip1193.ts';
+import type { ProviderEvent } from '../page-messages.ts';
+import { askUser, rejectWhere, RetryableApprovalError } from './approvals.ts';
+import { currentChain, listChains, switchChain } from './chains.ts';
+import { connect, disconnect, isConnected } from './connections.ts';
+import { READ_METHODS, rpc } from './rpc.ts';
+import { prepareSend, signAndSend } from './transaction.ts';
+import { signer, touch, unlock, unlockedAddress, VaultError, vaultState } from './vault.ts';
+
+/** The pages that hold a provider port, by port, with their origin. */
+const ports = new Map<chrome.runtime.Port, string>();
+
+export function addProviderPort(port: chrome.runtime.Port, origin: string): void {
+  ports.set(port, origin);
+  port.onDisconnect.addListener(() => {
+    ports.delete(port);
+    // The page is gone: nothing may still be signed for it unless another of its pages is open.
+    if (![...ports.values()].includes(origin)) rejectWhere((request) => request.origin === origin, new ProviderRpcError(RPC.disconnected, 'The page closed'));
+  });
+  void currentChain().then(
+    (chain) => send(port, 'connect', { chainId: toQuantity(chain.chainId) }),
+    () => undefined,
+  );
+}
+
+function send(port: chrome.runtime.Port, event: ProviderEvent, data: unknown): void {
+  try {
+    port.postMessage({ type: 'event', event, data });
+  } catch {
+    ports.delete(port);
+  }
+}
+
+/** What `eth_accounts` shows an origin: the account while unlocked and connected, else nothing. */
+async function accountsFor(origin: string): Promise<string[]> {
+  const address = await unlockedAddress();
+  return address && (await isConnected(origin)) ? [address] : [];
+}
+
+/** Tells each page its accounts now (after a lock, an unlock, a connect or a disconnect). */
+export async function announceAccounts(onlyOrigin?: string): Promise<void> {
+  for (const [port, origin] of ports) if (!onlyOrigin || origin === onlyOrigin) send(port, 'accountsChanged', await accountsFor(origin));
+}
+
+export async function announceChain(chainId: number): Promise<void> {
+  for (const port of ports.keys()) send(port, 'chainChanged', toQuantity(chainId));
+}
+
+/** The user (or a page, among listed chains) moved the wallet to another chain. */
+export async function moveToChain(chainId: number): Promise<void> {
+  const before = (await currentChain().catch(() => undefined))?.chainId;
+  await switchChain(chainId);
+  // A transaction waiting for approval was prepared for the old chain: it is no longer valid.
+  if (before !== chainId) {
+    rejectWhere((request) => request.kind === 'transaction', new ProviderRpcError(RPC.chainDisconnected, 'The wallet changed chains while the transaction waited'));
+    await announceChain(chainId);
+  }
+}
+
+export async function forgetOrigin(origin: string): Promise<void> {
+  if (await disconnect(origin)) await announceAccounts(origin);
+}
+
+const connecting = new Map<string, Promise<string[]>>();
+
+async function requestAccounts(origin: string): Promise<string[]> {
+  const { state } = await vaultState();
+  if (state === 'empty') throw new ProviderRpcError(RPC.unauthorized, 'Kassa holds no key yet: create or import one in the Kassa extension');
+  const accounts = await accountsFor(origin);
+  if (accounts.length) return accounts;
+  // Several calls while the window is open share it.
+  let asking = connecting.get(origin);
+  if (!asking) {
+    asking = askUser({ kind: 'connect', origin }, async (answer) => {
+      if ((await vaultState()).state !== 'unlocked') {
+        try {
+          await unlock(answer.password ?? '');
+        } catch (error) {
+          if (error instanceof VaultError) throw new RetryableApprovalError(error.message);
+          throw error;
+        }
+      }
+      await connect(origin);
+      await touch();
+      return accountsFor(origin);
+    }).finally(() => connecting.delete(origin));
+    connecting.set(origin, asking);
+  }
+  const granted = await asking;
+  await announceAccounts(origin);
+  return granted;
+}
+
+/** Origins with a transaction in the approval window: one at a time each, so a page cannot pile up windows. */
+const signing = new Set<string>();
+
+async function sendTransaction(origin: string, params: unknown): Promise<string> {
+  if (signing.has(origin)) throw new ProviderRpcError(RPC.alreadyPending, 'A transaction from this site is already waiting for approval in Kassa');
+  if (!(await isConnected(origin))) throw new ProviderRpcError(RPC.unauthorized, 'This site is not connected to Kassa: request accounts (eth_requestAccounts) first');
+  const { state } = await vaultState();
+  if (state === 'empty') throw new ProviderRpcError(RPC.unauthorized, 'Kassa holds no key');
+  const account = await unlockedAddress();
+  if (!account) throw new ProviderRpcError(RPC.unauthorized, 'Kassa is locked: unlock it in the Kassa extension, then try again');
+  const chain = await currentChain();
+  const chains = await listChains();
+  const prepared = await prepareSend(params, chain, chains, account);
+  if (signing.has(origin)) throw new ProviderRpcError(RPC.alreadyPending, 'A transaction from this site is already waiting for approval in Kassa');
+  signing.add(origin);
+  return askUser({ kind: 'transaction', origin, from: account, tx: prepared.tx.unsignedSerialized, chains }, async () => {
+    // Everything is checked again at the moment of signing: any change while the window was open fails closed.
+    const key = await signer();
+    if (!key || getAddress(key.address) !== account) throw new ProviderRpcError(RPC.unauthorized, 'Kassa locked, or its key changed, before the transaction was approved');
+    if (!(await isConnected(origin))) throw new ProviderRpcError(RPC.unauthorized, 'This site was disconnected before the transaction was approved');
+    if ((await currentChain()).chainId !== chain.chainId) throw new ProviderRpcError(RPC.chainDisconnected, 'The wallet changed chains before the transaction was approved');
+    await touch();
+    return signAndSend(prepared.tx, chain, key);
+  }).finally(() => signing.delete(origin));
+}
+
+const SIGNING_METHODS = new Set(['personal_sign', 'eth_sign', 'eth_signTransaction', 'eth_signTypedData', 'eth_signTypedData_v1', 'eth_signTypedData_v3', 'eth_signTypedData_v4', 'eth_sendRawTransaction']);
+
+function chainIdParam(params: unknown): number {
+  const first = Array.isArray(params) ? (params[0] as { chainId?: unknown } | undefined) : undefined;
+  const text = first?.chainId;
+  if (typeof text !== 'string' || !/^0x[1-9a-fA-F][0-9a-fA-F]{0,12}$/.test(text)) throw new ProviderRpcError(RPC.invalidParams, 'Expected [{ chainId: "0x…" }] with a hex chain id');
+  return Number(BigInt(text));
+}
+
+/** Answers one request of a page of `origin`. */
+export async function handleProviderRequest(origin: string, method: string, params: unknown): Promise<unknown> {
+  switch (method) {
+    case 'eth_chainId':
+      return toQuantity((await currentChain()).chainId);
+    case 'net_version':
+      return String((await currentChain()).chainId);
+    case 'eth_accounts':
+      return accountsFor(origin);
+    case 'eth_coinbase':
+      return (await accountsFor(origin))[0] ?? null;
+    case 'eth_requestAccounts':
+      return requestAccounts(origin);
+    case 'wallet_requestPermissions': {
+      const wanted = Array.isArray(params) ? params[0] : undefined;
+      if (!wanted || typeof wanted !== 'object' || !Object.keys(wanted).every((name) => name === 'eth_accounts')) throw new ProviderRpcError(RPC.invalidParams, 'Kassa grants eth_accounts only');
+      await requestAccounts(origin);
+      return [{ parentCapability: 'eth_accounts', invoker: origin, caveats: [] }];
+    }
+    case 'wallet_getPermissions':
+      return (await isConnected(origin)) ? [{ parentCapability: 'eth_accounts', invoker: origin, caveats: [] }] : [];
+    case 'wallet_revokePermissions':
+      await forgetOrigin(origin);
+      return null;
+    case 'wallet_switchEthereumChain': {
+      await moveToChain(chainIdParam(params));
+      return null;
+    }
+    case 'wallet_addEthereumChain': {
+      // Kassa's chains are the proxy's listing: adding one it lists is switching to it; no others.
+      const chainId = chainIdParam(params);
+      const listed = (await listChains().catch(() => [])).some((chain) => chain.chainId === chainId);
+      if (!listed) throw new ProviderRpcError(RPC.unsupported, `Kassa adds no chains: it works on the chains its proxy lists, and ${chainId} is not one of them`);
+      await moveToChain(chainId);
+      return null;
+    }
+    case 'eth_sendTransaction':
+      return sendTransaction(origin, params);
+    default:
+      if (SIGNING_METHODS.has(method)) throw new ProviderRpcError(RPC.unsupported, `Kassa signs only Kassa transfers, through eth_sendTransaction; ${method} is not supported`);
+      if (READ_METHODS.has(method)) return rpc(await currentChain(), method, (params as unknown[] | undefined) ?? []);
+      throw new ProviderRpcError(RPC.unsupported, `Kassa does not support ${method}`);
+  }
+}

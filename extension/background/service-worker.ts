@@ -1,0 +1,198 @@
+/**
+ * Kassa's service worker: the only part of the extension that holds the settings (proxy URL, operator
+ * token), the vault, the connected origins and the approval flow. Pages of the extension talk to it
+ * with runtime messages (extension/messages.ts); web pages only through the content script's port
+ * (extension/page-messages.ts), as an EIP-1193 provider.
+ */
+import { describeZodError } from '../../lib/zod-message.ts';
+import { createOrderRequestSchema, orderListSchema, updateOrderRequestSchema, type Order } from '../../schemas/orders.ts';
+import type { Health, PaymentList } from '../../schemas/proxy-api.ts';
+import { toRpcError } from '../eip1193.ts';
+import { APPROVAL_PORT, PAYMENTS_PORT, UI_CHANNEL, uiRequestSchema, type ApprovalView, type UiRequest, type UiResponse, type WalletStatus } from '../messages.ts';
+import { MAX_PARAMS_JSON, PROVIDER_PORT, portRequestSchema } from '../page-messages.ts';
+import { answerApproval, pendingApproval, windowClosed } from './approvals.ts';
+import { currentChain, forgetChains, listChains } from './chains.ts';
+import { connectedOrigins } from './connections.ts';
+import { followPaymentEvents, operatorCall } from './operator-api.ts';
+import { addProviderPort, announceAccounts, forgetOrigin, handleProviderRequest, moveToChain } from './provider.ts';
+import { loadSettings, saveSettings, settingsView } from './settings.ts';
+import { restrictStorage } from './storage.ts';
+import { AUTO_LOCK_ALARM, autoLockMinutes, createKey, importKey, lock, onLockChange, removeKey, retryInSeconds, setAutoLockMinutes, touch, unlock, vaultState } from './vault.ts';
+
+const EXTENSION_ORIGIN = new URL(chrome.runtime.getURL('')).origin;
+const STATUS_CHAIN_WAIT_MS = 3_000;
+
+void restrictStorage();
+onLockChange(() => void announceAccounts());
+
+chrome.runtime.onStartup.addListener(() => void lock());
+chrome.alarms.onAlarm.addListener((alarm) => {
+  if (alarm.name === AUTO_LOCK_ALARM) void lock();
+});
+chrome.windows.onRemoved.addListener((windowId) => windowClosed(windowId));
+
+/** A sender that is a page of this extension (popup, side panel, approval window), never a content script. */
+function isExtensionPage(sender: chrome.runtime.MessageSender): boolean {
+  return sender.id === chrome.runtime.id && typeof sender.url === 'string' && new URL(sender.url).origin === EXTENSION_ORIGIN;
+}
+
+async function walletStatus(): Promise<WalletStatus> {
+  const { state, address } = await vaultState();
+  return {
+    state,
+    address,
+    autoLockMinutes: await autoLockMinutes(),
+    retryInSeconds: await retryInSeconds(),
+    // A proxy that does not answer must not hold the wallet view up: the chain is then unknown.
+    chainId: (await Promise.race([currentChain(), new Promise<undefined>((resolve) => setTimeout(resolve, STATUS_CHAIN_WAIT_MS))]).catch(() => undefined))?.chainId ?? null,
+    connectedOrigins: await connectedOrigins(),
+  };
+}
+
+function query(values: Record<string, string | number | undefined>): string {
+  const entries = Object.entries(values).filter((entry): entry is [string, string | number] => entry[1] !== undefined && entry[1] !== '');
+  return entries.length ? `?${new URLSearchParams(entries.map(([name, value]) => [name, String(value)]))}` : '';
+}
+
+class InvalidInput extends Error {}
+
+async function handleUi(request: UiRequest): Promise<unknown> {
+  switch (request.kind) {
+    case 'settings.get':
+      return settingsView(await loadSettings());
+    case 'settings.save': {
+      const view = await saveSettings(request);
+      forgetChains();
+      return view;
+    }
+    case 'settings.test':
+      return operatorCall<Health>('/api/health');
+    case 'payments.list':
+      return operatorCall<PaymentList>(`/api/payments${query({ status: request.status, limit: request.limit })}`);
+    case 'orders.list':
+      return orderListSchema.parse(await operatorCall<unknown>(`/api/orders${query({ filterStatus: request.filterStatus })}`));
+    case 'orders.create': {
+      const parsed = createOrderRequestSchema.safeParse(request.order);
+      if (!parsed.success) throw new InvalidInput(describeZodError(parsed.error));
+      const chains = await listChains();
+      if (!chains.some((chain) => chain.chainId === parsed.data.chainId)) throw new InvalidInput(`Chain ${parsed.data.chainId} is not in the proxy's chain listing`);
+      const existing = await operatorCall<Order[]>('/api/orders');
+      const taken = existing.find((order) => order.customerOrder === parsed.data.customerOrder);
+      if (taken) throw new InvalidInput(`Customer order "${parsed.data.customerOrder}" is already used by order ${taken.orderId}`);
+      return operatorCall('/api/orders', { method: 'POST', body: parsed.data });
+    }
+    case 'orders.update': {
+      const parsed = updateOrderRequestSchema.safeParse({ amount: request.amount, orderStatus: request.orderStatus });
+      if (!parsed.success) throw new InvalidInput(describeZodError(parsed.error));
+      return operatorCall(`/api/orders/${encodeURIComponent(request.orderId)}`, { method: 'PUT', body: parsed.data });
+    }
+    case 'orders.delete':
+      return operatorCall(`/api/orders/${encodeURIComponent(request.orderId)}`, { method: 'DELETE' });
+    case 'chains.list':
+      return listChains();
+    case 'vault.status':
+      return walletStatus();
+    case 'vault.create':
+      return createKey(request.password);
+    case 'vault.import':
+      return { address: await importKey(request.password, { privateKey: request.privateKey, mnemonic: request.mnemonic }) };
+    case 'vault.unlock':
+      await unlock(request.password);
+      return walletStatus();
+    case 'vault.lock':
+      await lock();
+      return walletStatus();
+    case 'vault.remove':
+      await removeKey(request.password);
+      await announceAccounts();
+      return walletStatus();
+    case 'vault.autoLock':
+      await setAutoLockMinutes(request.minutes);
+      return walletStatus();
+    case 'wallet.switchChain':
+      await moveToChain(request.chainId);
+      return walletStatus();
+    case 'connections.revoke':
+      await forgetOrigin(request.origin);
+      return walletStatus();
+    case 'approval.get': {
+      const found = pendingApproval(request.id);
+      if (!found) throw new InvalidInput('This request is no longer waiting: it was answered, or its page closed');
+      const { request: asked, id } = found;
+      if (asked.kind === 'connect') {
+        const { state, address } = await vaultState();
+        return { kind: 'connect', id, origin: asked.origin, state, address } satisfies ApprovalView;
+      }
+      return { kind: 'transaction', id, origin: asked.origin, from: asked.from, tx: asked.tx, chains: asked.chains } satisfies ApprovalView;
+    }
+    case 'approval.answer':
+      await answerApproval(request.id, { approve: request.approve, password: request.password });
+      return { done: true };
+  }
+}
+
+chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse: (response: UiResponse) => void) => {
+  const envelope = message as { channel?: unknown; request?: unknown } | null;
+  if (!envelope || envelope.channel !== UI_CHANNEL) return false;
+  if (!isExtensionPage(sender)) {
+    sendResponse({ ok: false, error: 'Only Kassa’s own pages may ask this' });
+    return false;
+  }
+  const parsed = uiRequestSchema.safeParse(envelope.request);
+  if (!parsed.success) {
+    sendResponse({ ok: false, error: describeZodError(parsed.error) });
+    return false;
+  }
+  const request = parsed.data;
+  // Using Kassa's own pages is activity: the idle lock starts counting again.
+  const activity = request.kind === 'vault.lock' ? Promise.resolve() : touch();
+  activity
+    .then(() => handleUi(request))
+    .then(
+      (value) => sendResponse({ ok: true, value }),
+      (error: unknown) => sendResponse({ ok: false, error: error instanceof Error ? error.message : String(error), status: (error as { status?: number }).status }),
+    );
+  return true;
+});
+
+chrome.runtime.onConnect.addListener((port) => {
+  const sender = port.sender;
+  if (port.name === PROVIDER_PORT) {
+    // Only this extension's own content script, in a tab's top frame of an http(s) page.
+    const url = sender?.url ? new URL(sender.url) : undefined;
+    if (sender?.id !== chrome.runtime.id || !sender.tab || sender.frameId !== 0 || !url || !/^https?:$/.test(url.protocol)) return port.disconnect();
+    const origin = sender.origin && sender.origin !== 'null' ? sender.origin : url.origin;
+    addProviderPort(port, origin);
+    port.onMessage.addListener((message: unknown) => {
+      const parsed = portRequestSchema.safeParse(message);
+      if (!parsed.success) return;
+      const { id, method, params } = parsed.data;
+      const reply = (body: { result: unknown } | { error: unknown }) => {
+        try {
+          port.postMessage({ type: 'response', id, ...body });
+        } catch {
+          // the page went away
+        }
+      };
+      if (params !== undefined && JSON.stringify(params).length > MAX_PARAMS_JSON) return reply({ error: { code: -32602, message: 'The request is too large' } });
+      handleProviderRequest(origin, method, params).then(
+        (result) => reply({ result: result ?? null }),
+        (error: unknown) => reply({ error: toRpcError(error) }),
+      );
+    });
+    return;
+  }
+  if (!sender || !isExtensionPage(sender)) return port.disconnect();
+  if (port.name === PAYMENTS_PORT) {
+    const stop = followPaymentEvents({
+      onStatus: (payment) => port.postMessage({ type: 'status', payment }),
+      onState: (state, error) => port.postMessage({ type: 'stream', state, ...(error ? { error } : {}) }),
+    });
+    port.onDisconnect.addListener(stop);
+  } else if (port.name === APPROVAL_PORT) {
+    // The window's heartbeats arrive here; receiving them keeps this worker alive while it is open.
+    port.onMessage.addListener(() => undefined);
+  } else {
+    port.disconnect();
+  }
+});

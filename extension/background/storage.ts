@@ -1,0 +1,43 @@
+/**
+ * Where the service worker keeps its state. `chrome.storage.local` (on disk, kept across restarts):
+ * the settings, the encrypted keystore, the wrong-password counter, connected origins, the chain.
+ * `chrome.storage.session` (in memory, emptied when the browser closes or the extension reloads, kept
+ * across service-worker restarts): the unlocked key and the time it locks. Both are restricted to the
+ * extension's own pages and worker: content scripts, which run beside web pages, cannot read them.
+ */
+export const KEYS = {
+  settings: 'kassa.settings',
+  vault: 'kassa.vault',
+  throttle: 'kassa.unlockThrottle',
+  walletSettings: 'kassa.walletSettings',
+  connections: 'kassa.connections',
+  chainId: 'kassa.chainId',
+  unlocked: 'kassa.unlocked',
+} as const;
+
+export async function readLocal<T>(key: string): Promise<T | undefined> {
+  return (await chrome.storage.local.get(key))[key] as T | undefined;
+}
+
+export async function writeLocal(key: string, value: unknown): Promise<void> {
+  await chrome.storage.local.set({ [key]: value });
+}
+
+export async function readSession<T>(key: string): Promise<T | undefined> {
+  return (await chrome.storage.session.get(key))[key] as T | undefined;
+}
+
+export async function writeSession(key: string, value: unknown): Promise<void> {
+  await chrome.storage.session.set({ [key]: value });
+}
+
+/**
+ * Session storage is trusted-contexts-only by default; local storage is not, so it is restricted here
+ * at every start of the worker. (Current Chromium accepts an access level for local storage; one that
+ * refuses the call leaves Kassa's own content scripts, which never read storage, as the only other
+ * possible reader.)
+ */
+export async function restrictStorage(): Promise<void> {
+  await chrome.storage.session.setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' }).catch(() => undefined);
+  await chrome.storage.local.setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' }).catch(() => undefined);
+}

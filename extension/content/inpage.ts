@@ -1,0 +1,149 @@
+/**
+ * Kassa's EIP-1193 provider, in the page's own world. It announces itself through EIP-6963 (and
+ * answers every `eip6963:requestProvider`), leaving other wallets' announcements alone; it becomes
+ * `window.ethereum` only when no other wallet has taken that name, and never replaces one. Requests go
+ * to the content script by window messages; nothing here holds a key or decides anything.
+ */
+import { ProviderRpcError, RPC } from '../eip1193.ts';
+import { KASSA_ICON } from '../icon.ts';
+import { TO_CONTENT, pageReplySchema, type ProviderEvent } from '../page-messages.ts';
+
+type Listener = (...args: unknown[]) => void;
+
+interface RequestArguments {
+  readonly method: string;
+  readonly params?: readonly unknown[] | object;
+}
+
+class KassaProvider {
+  readonly isKassa = true;
+  #nextId = 1;
+  #pending = new Map<number, { resolve(value: unknown): void; reject(error: unknown): void }>();
+  #listeners = new Map<string, Set<Listener>>();
+  #chainId: string | null = null;
+  #accounts: string[] = [];
+  #connected = false;
+
+  constructor() {
+    window.addEventListener('message', (event: MessageEvent) => {
+      if (event.source !== window) return;
+      const reply = pageReplySchema.safeParse(event.data);
+      if (!reply.success) return;
+      const message = reply.data;
+      if (message.type === 'event') return this.#onEvent(message.event, message.data);
+      if (typeof message.id !== 'number') return;
+      const waiting = this.#pending.get(message.id);
+      if (!waiting) return;
+      this.#pending.delete(message.id);
+      if (message.error) waiting.reject(new ProviderRpcError(message.error.code, message.error.message, message.error.data));
+      else waiting.resolve(message.result);
+    });
+  }
+
+  /** EIP-1193 `request`: `{ method, params? }` with params an array or an object. */
+  request(args: RequestArguments): Promise<unknown> {
+    if (!args || typeof args !== 'object' || Array.isArray(args) || typeof args.method !== 'string' || args.method.length === 0) {
+      return Promise.reject(new ProviderRpcError(RPC.invalidParams, 'request() takes one object: { method, params? }'));
+    }
+    const { method, params } = args;
+    if (params !== undefined && (typeof params !== 'object' || params === null)) return Promise.reject(new ProviderRpcError(RPC.invalidParams, 'params must be an array or an object'));
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, {
+        resolve: (value) => {
+          this.#observe(method, value);
+          resolve(value);
+        },
+        reject,
+      });
+      let payload: unknown;
+      try {
+        // Only plain JSON crosses to the extension.
+        payload = params === undefined ? undefined : JSON.parse(JSON.stringify(params));
+      } catch {
+        this.#pending.delete(id);
+        return reject(new ProviderRpcError(RPC.invalidParams, 'params must be plain JSON'));
+      }
+      window.postMessage({ target: TO_CONTENT, id, method, params: payload }, window.location.origin);
+    });
+  }
+
+  on(event: string, listener: Listener): this {
+    let set = this.#listeners.get(event);
+    if (!set) this.#listeners.set(event, (set = new Set()));
+    set.add(listener);
+    return this;
+  }
+
+  removeListener(event: string, listener: Listener): this {
+    this.#listeners.get(event)?.delete(listener);
+    return this;
+  }
+
+  off(event: string, listener: Listener): this {
+    return this.removeListener(event, listener);
+  }
+
+  isConnected(): boolean {
+    return this.#connected;
+  }
+
+  #emit(event: string, ...args: unknown[]): void {
+    for (const listener of [...(this.#listeners.get(event) ?? [])]) {
+      try {
+        listener(...args);
+      } catch (error) {
+        console.error(error);
+      }
+    }
+  }
+
+  /** Keeps what the page was last told, so events fire on changes only. */
+  #observe(method: string, value: unknown): void {
+    if (method === 'eth_chainId' && typeof value === 'string') this.#setChain(value);
+    if ((method === 'eth_accounts' || method === 'eth_requestAccounts') && Array.isArray(value)) this.#setAccounts(value as string[]);
+  }
+
+  #setChain(chainId: string): void {
+    if (!this.#connected) {
+      this.#connected = true;
+      this.#chainId = chainId;
+      this.#emit('connect', { chainId });
+      return;
+    }
+    if (chainId !== this.#chainId) {
+      this.#chainId = chainId;
+      this.#emit('chainChanged', chainId);
+    }
+  }
+
+  #setAccounts(accounts: string[]): void {
+    if (accounts.length === this.#accounts.length && accounts.every((account, index) => account === this.#accounts[index])) return;
+    this.#accounts = accounts;
+    this.#emit('accountsChanged', accounts);
+  }
+
+  #onEvent(event: ProviderEvent, data: unknown): void {
+    if (event === 'connect' && data && typeof (data as { chainId?: unknown }).chainId === 'string') this.#setChain((data as { chainId: string }).chainId);
+    else if (event === 'chainChanged' && typeof data === 'string') this.#setChain(data);
+    else if (event === 'accountsChanged' && Array.isArray(data)) this.#setAccounts(data as string[]);
+    else if (event === 'disconnect') {
+      this.#connected = false;
+      this.#emit('disconnect', data);
+    }
+  }
+}
+
+const provider = new KassaProvider();
+const info = Object.freeze({ uuid: crypto.randomUUID(), name: 'Kassa', icon: KASSA_ICON, rdns: 'dev.kassa.wallet' });
+const detail = Object.freeze({ info, provider });
+const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }));
+window.addEventListener('eip6963:requestProvider', announce);
+announce();
+
+const host = window as unknown as { ethereum?: unknown };
+if (host.ethereum === undefined || host.ethereum === null) {
+  // Writable and configurable: a wallet that loads after Kassa may still take the name.
+  Object.defineProperty(window, 'ethereum', { value: provider, writable: true, configurable: true, enumerable: true });
+  window.dispatchEvent(new Event('ethereum#initialized'));
+}

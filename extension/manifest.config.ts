@@ -1,0 +1,37 @@
+/**
+ * The Manifest V3 manifest, as @crxjs/vite-plugin reads it: paths are sources (relative to extension/),
+ * which the build replaces with their output files.
+ *
+ * - Both content scripts are self-contained scripts (crxjs `standaloneFiles`, see vite.config.ts) that
+ *   run at document_start: `inpage` in the page's own world (the EIP-1193 provider and its EIP-6963
+ *   announcement), `bridge` in the isolated world (a relay to the service worker). Neither is a web
+ *   accessible resource, so a page cannot probe for the extension by URL.
+ * - Host permissions cover http and https: the service worker calls the proxy the operator configures
+ *   and the RPC URLs of the chains it lists, which are not known when the extension is built, and the
+ *   content scripts run on every page a wallet may be used on (as any injected wallet's do).
+ */
+import { defineManifest } from '@crxjs/vite-plugin';
+import { EXTENSION_KEY } from './extension-id.ts';
+
+const WEB = ['http://*/*', 'https://*/*'];
+const icons = { 16: 'icons/icon-16.png', 32: 'icons/icon-32.png', 48: 'icons/icon-48.png', 128: 'icons/icon-128.png' };
+
+export default defineManifest({
+  manifest_version: 3,
+  name: 'Kassa',
+  version: '0.1.0',
+  description: 'Kassa for operators and users: payments and stablecoin orders through your Kassa proxy, and a local key vault that signs Kassa transfers.',
+  key: EXTENSION_KEY,
+  minimum_chrome_version: '116',
+  icons,
+  action: { default_title: 'Kassa', default_popup: 'ui/popup.html', default_icon: icons },
+  side_panel: { default_path: 'ui/sidepanel.html' },
+  background: { service_worker: 'background/service-worker.ts', type: 'module' },
+  permissions: ['storage', 'alarms', 'sidePanel'],
+  host_permissions: WEB,
+  content_scripts: [
+    { matches: WEB, js: ['content/inpage.ts'], run_at: 'document_start', world: 'MAIN', all_frames: false },
+    { matches: WEB, js: ['content/bridge.ts'], run_at: 'document_start', all_frames: false },
+  ],
+  content_security_policy: { extension_pages: "script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'" },
+});

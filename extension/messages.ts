@@ -1,0 +1,107 @@
+/**
+ * The messages between the extension's own pages (popup, side panel, approval window) and its
+ * service worker, which owns the settings, the vault and every call to the proxy. The service worker
+ * parses each request with `uiRequestSchema` and answers only senders that are pages of this
+ * extension; the pages parse each answer with `uiResponseSchema` (and the proxy's data with the
+ * schemas of `schemas/`). Messages never carry the operator token back, and never a private key:
+ * the recovery phrase of a new key is shown once, right after it is made, and never again.
+ */
+import { z } from 'zod';
+import { ORDER_STATUSES } from '../schemas/orders.ts';
+
+import { AUTO_LOCK_MINUTES, NETWORKS, PASSWORD_MIN, type Network } from './channels.ts';
+
+export { APPROVAL_PORT, AUTO_LOCK_MINUTES, NETWORKS, PASSWORD_MIN, PAYMENTS_PORT, UI_CHANNEL, type Network } from './channels.ts';
+
+const password = z
+  .string({ error: 'password is required' })
+  .min(PASSWORD_MIN, `The password must be at least ${PASSWORD_MIN} characters`)
+  .max(256, 'The password must be at most 256 characters');
+const orderId = z.string().min(1, 'orderId is required').max(200);
+const decimalText = z.string().max(64);
+
+export const uiRequestSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('settings.get') }),
+  z.object({
+    kind: z.literal('settings.save'),
+    proxyUrl: z.string().max(2048),
+    /** Left out: keep the token saved before. */
+    operatorToken: z.string().max(512).optional(),
+    network: z.enum(NETWORKS),
+  }),
+  z.object({ kind: z.literal('settings.test') }),
+  z.object({ kind: z.literal('payments.list'), status: z.string().max(32).optional(), limit: z.number().int().min(1).max(200).optional() }),
+  z.object({ kind: z.literal('orders.list'), filterStatus: z.enum(ORDER_STATUSES).optional() }),
+  // The order is validated in full (createOrderRequestSchema) by the page and again by the worker.
+  z.object({ kind: z.literal('orders.create'), order: z.record(z.string(), z.unknown()) }),
+  z.object({ kind: z.literal('orders.update'), orderId, amount: decimalText.optional(), orderStatus: z.enum(ORDER_STATUSES).optional() }),
+  z.object({ kind: z.literal('orders.delete'), orderId }),
+  z.object({ kind: z.literal('chains.list') }),
+  z.object({ kind: z.literal('vault.status') }),
+  z.object({ kind: z.literal('vault.create'), password }),
+  z.object({ kind: z.literal('vault.import'), password, privateKey: z.string().max(200).optional(), mnemonic: z.string().max(1000).optional() }),
+  z.object({ kind: z.literal('vault.unlock'), password: z.string().max(256) }),
+  z.object({ kind: z.literal('vault.lock') }),
+  z.object({ kind: z.literal('vault.remove'), password: z.string().max(256) }),
+  z.object({ kind: z.literal('vault.autoLock'), minutes: z.number().int().min(AUTO_LOCK_MINUTES.min).max(AUTO_LOCK_MINUTES.max) }),
+  z.object({ kind: z.literal('wallet.switchChain'), chainId: z.number().int().positive() }),
+  z.object({ kind: z.literal('connections.revoke'), origin: z.string().max(2048) }),
+  z.object({ kind: z.literal('approval.get'), id: z.string().max(100) }),
+  z.object({ kind: z.literal('approval.answer'), id: z.string().max(100), approve: z.boolean(), password: z.string().max(256).optional() }),
+]);
+export type UiRequest = z.infer<typeof uiRequestSchema>;
+export type UiKind = UiRequest['kind'];
+
+/** Every answer of the service worker to a page. */
+export const uiResponseSchema = z.union([
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({ ok: z.literal(false), error: z.string(), status: z.number().optional() }),
+]);
+export type UiResponse = z.infer<typeof uiResponseSchema>;
+
+/** What the settings view shows: never the token itself, only whether one is saved and its end. */
+export interface SettingsView {
+  proxyUrl: string | null;
+  tokenSet: boolean;
+  /** The token's last four characters, to tell tokens apart. */
+  tokenHint: string | null;
+  network: Network;
+}
+
+export type VaultState = 'empty' | 'locked' | 'unlocked';
+
+export interface WalletStatus {
+  state: VaultState;
+  address: string | null;
+  autoLockMinutes: number;
+  /** When a wrong password was given: seconds until the next try is allowed. */
+  retryInSeconds: number;
+  /** The chain the wallet is on (null while the proxy's chain listing cannot be read). */
+  chainId: number | null;
+  connectedOrigins: string[];
+}
+
+export interface CreatedKey {
+  address: string;
+  /** Shown once, to be written down; the vault keeps it encrypted. */
+  mnemonic: string;
+}
+
+export type ApprovalView =
+  | { kind: 'connect'; id: string; origin: string; state: VaultState; address: string | null }
+  | {
+      kind: 'transaction';
+      id: string;
+      origin: string;
+      from: string;
+      /** The unsigned EIP-1559 transaction that approving signs (nonce filled in at signing). */
+      tx: string;
+      chains: import('../schemas/reforge.ts').ChainEntry[];
+    };
+
+/** On the payments port: a payment's new status (the proxy's `status` event), or the stream's state. */
+export const paymentsPortMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('status'), payment: z.record(z.string(), z.unknown()) }),
+  z.object({ type: z.literal('stream'), state: z.enum(['live', 'reconnecting', 'unavailable']), error: z.string().optional() }),
+]);
+export type PaymentsPortMessage = z.infer<typeof paymentsPortMessageSchema>;

@@ -1,0 +1,2 @@
+// The approval window's page.
+import './kassa-approval.ts';

@@ -1,0 +1,143 @@
+import { css, html, LitElement, nothing } from 'lit';
+import { customElement, state } from 'lit/decorators.js';
+import { describeTransfer, type TransferPreview } from '../../lib/transfer-preview.ts';
+// The wallet panel's template and words for the preview: the two must read the same.
+import en from '../../widget/bridge/messages/en.ts';
+import { previewStyles } from '../../widget/bridge/styles.ts';
+import { previewView } from '../../widget/bridge/views.ts';
+import { controls, tokens } from '../../widget/shared/theme.ts';
+import { APPROVAL_PORT } from '../channels.ts';
+import type { ApprovalView } from '../messages.ts';
+import { ask, messageOf } from './client.ts';
+import { pageStyles } from './styles.ts';
+
+const HEARTBEAT_MS = 20_000;
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'kassa-approval': KassaApproval;
+  }
+}
+
+/**
+ * The approval window: a site asks to connect, or to send a transaction. A transaction is shown as
+ * the shared transfer preview (lib/transfer-preview.ts) decodes it, the same words the wallet panel
+ * uses; what approving signs is exactly that transaction (the worker fills in only the nonce).
+ */
+@customElement('kassa-approval')
+export class KassaApproval extends LitElement {
+  static override styles = [
+    tokens,
+    controls,
+    pageStyles,
+    previewStyles,
+    css`
+      :host {
+        padding: 1rem;
+      }
+      .origin {
+        font-weight: 700;
+        word-break: break-all;
+      }
+      .preview {
+        margin: 0.75rem 0;
+      }
+      .actions {
+        display: flex;
+        gap: 0.5rem;
+        margin-top: 1rem;
+      }
+    `,
+  ];
+
+  @state() private view?: ApprovalView;
+  @state() private preview?: TransferPreview;
+  @state() private error?: string;
+  @state() private busy = false;
+  @state() private done?: string;
+  private readonly requestId = new URLSearchParams(location.search).get('id') ?? '';
+  private heartbeat?: ReturnType<typeof setInterval>;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    const port = chrome.runtime.connect({ name: APPROVAL_PORT });
+    this.heartbeat = setInterval(() => port.postMessage({ type: 'heartbeat' }), HEARTBEAT_MS);
+    void this.load();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearInterval(this.heartbeat);
+  }
+
+  private async load(): Promise<void> {
+    try {
+      const view = await ask<ApprovalView>({ kind: 'approval.get', id: this.requestId });
+      if (view.kind === 'transaction') this.preview = describeTransfer(view.tx, view.chains, view.from);
+      this.view = view;
+    } catch (error) {
+      this.error = messageOf(error);
+    }
+  }
+
+  private async answer(approve: boolean): Promise<void> {
+    if (this.busy) return;
+    const password = this.renderRoot.querySelector<HTMLInputElement>('input[name=password]')?.value;
+    this.busy = true;
+    this.error = undefined;
+    try {
+      await ask({ kind: 'approval.answer', id: this.requestId, approve, ...(password ? { password } : {}) });
+      this.done = approve ? 'Approved.' : 'Rejected.';
+    } catch (error) {
+      this.error = messageOf(error);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private connectView(view: Extract<ApprovalView, { kind: 'connect' }>) {
+    return html`
+      <h2>Connect to this site?</h2>
+      <p class="origin" id="origin">${view.origin}</p>
+      <p>It will see your address${view.address ? html` <span class="mono">${view.address}</span>` : nothing} and may ask you to approve transfers. It cannot move anything without your approval.</p>
+      ${view.state === 'locked'
+        ? html`<label>Kassa is locked: password <input name="password" type="password" autocomplete="current-password" @keydown=${(event: KeyboardEvent) => event.key === 'Enter' && void this.answer(true)} /></label>`
+        : nothing}
+      ${this.actions('Connect')}
+    `;
+  }
+
+  private transactionView(view: Extract<ApprovalView, { kind: 'transaction' }>) {
+    const preview = this.preview!;
+    return html`
+      <h2>Approve this transfer?</h2>
+      <p>Asked by <span class="origin" id="origin">${view.origin}</span></p>
+      ${previewView(preview, en, 'en', preview.chain.chainId)}
+      ${this.actions('Approve')}
+    `;
+  }
+
+  private actions(approveLabel: string) {
+    return html`<div class="actions">
+      <button class="secondary" @click=${() => void this.answer(false)} aria-disabled=${this.busy ? 'true' : 'false'}>Reject</button>
+      <button @click=${() => void this.answer(true)} aria-disabled=${this.busy ? 'true' : 'false'}>${this.busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${approveLabel}</button>
+    </div>`;
+  }
+
+  override render() {
+    const view = this.view;
+    return html`
+      ${this.done
+        ? html`<p role="status">${this.done}</p>`
+        : !view
+          ? this.error
+            ? nothing
+            : html`<p class="muted">Loading…</p>`
+          : view.kind === 'connect'
+            ? this.connectView(view)
+            : this.transactionView(view)}
+      ${this.error ? html`<p role="alert" class="error">${this.error}</p>` : nothing}
+      ${!view && this.error ? html`<button class="secondary" @click=${() => globalThis.close()}>Close</button>` : nothing}
+    `;
+  }
+}

@@ -1,0 +1,155 @@
+import { css, html, LitElement, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import { controls, tokens } from '../../widget/shared/theme.ts';
+import type { SettingsView } from '../messages.ts';
+import { ask } from './client.ts';
+import { pageStyles } from './styles.ts';
+
+const TABS = [
+  { id: 'payments', label: 'Payments', load: () => import('./payments-view.ts') },
+  { id: 'orders', label: 'Orders', load: () => import('./orders-view.ts') },
+  { id: 'wallet', label: 'Wallet', load: () => import('./wallet-view.ts') },
+  { id: 'settings', label: 'Settings', load: () => import('./settings-view.ts') },
+] as const;
+type Tab = (typeof TABS)[number]['id'];
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'kassa-extension-app': KassaExtensionApp;
+  }
+}
+
+/**
+ * The popup and the side panel: Payments, Orders, Wallet, Settings. The shell renders at once; each
+ * view's code (and the schemas and ethers that orders and the wallet need) loads when it is opened.
+ * It opens on Settings until a proxy is configured.
+ */
+@customElement('kassa-extension-app')
+export class KassaExtensionApp extends LitElement {
+  static override styles = [
+    tokens,
+    controls,
+    pageStyles,
+    css`
+      :host {
+        min-width: 360px;
+        background: var(--_background);
+      }
+      header {
+        display: flex;
+        align-items: center;
+        gap: 0.5rem;
+        padding: 0.5rem 0.75rem;
+        border-bottom: 1px solid var(--_border);
+      }
+      header img {
+        inline-size: 1.5rem;
+        block-size: 1.5rem;
+      }
+      header strong {
+        flex: 1;
+      }
+      [role='tablist'] {
+        display: flex;
+        border-bottom: 1px solid var(--_border);
+      }
+      [role='tab'] {
+        flex: 1;
+        width: auto;
+        border-radius: 0;
+        background: transparent;
+        color: var(--_muted);
+        border: none;
+        border-bottom: 3px solid transparent;
+        min-height: 2.5rem;
+      }
+      [role='tab'][aria-selected='true'] {
+        color: var(--_text);
+        border-bottom-color: var(--_primary);
+      }
+      [role='tabpanel'] {
+        padding: 0.75rem;
+      }
+    `,
+  ];
+
+  /** `popup` or `sidepanel`: the side panel has no "open side panel" button. */
+  @property() mode: 'popup' | 'sidepanel' = 'popup';
+  @state() private tab?: Tab;
+  @state() private loaded = new Set<Tab>();
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    const wanted = new URLSearchParams(location.search).get('tab');
+    const chosen = TABS.find((tab) => tab.id === wanted)?.id;
+    if (chosen) void this.open(chosen);
+    else
+      void ask<SettingsView>({ kind: 'settings.get' }).then(
+        (settings) => this.open(settings.proxyUrl && settings.tokenSet ? 'payments' : 'settings'),
+        () => this.open('settings'),
+      );
+  }
+
+  protected override firstUpdated(): void {
+    performance.mark('kassa-first-render');
+  }
+
+  private async open(tab: Tab): Promise<void> {
+    this.tab = tab;
+    if (!this.loaded.has(tab)) {
+      await TABS.find((entry) => entry.id === tab)!.load();
+      this.loaded = new Set([...this.loaded, tab]);
+    }
+    await this.updateComplete;
+    // The first view is on screen (bench/extension.ts reads both marks).
+    if (!performance.getEntriesByName('kassa-view-ready').length) performance.mark('kassa-view-ready');
+  }
+
+  private onKey(event: KeyboardEvent): void {
+    const index = TABS.findIndex((tab) => tab.id === this.tab);
+    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+    if (!step) return;
+    const next = TABS[(index + step + TABS.length) % TABS.length]!;
+    void this.open(next.id);
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`#tab-${next.id}`)?.focus());
+  }
+
+  private async openSidePanel(): Promise<void> {
+    const window = await chrome.windows.getCurrent();
+    if (window.id !== undefined) await chrome.sidePanel.open({ windowId: window.id });
+    globalThis.close();
+  }
+
+  private view() {
+    if (!this.tab || !this.loaded.has(this.tab)) return html`<p class="muted">Loading…</p>`;
+    switch (this.tab) {
+      case 'payments':
+        return html`<kassa-payments-view></kassa-payments-view>`;
+      case 'orders':
+        return html`<kassa-orders-view></kassa-orders-view>`;
+      case 'wallet':
+        return html`<kassa-wallet-view></kassa-wallet-view>`;
+      case 'settings':
+        return html`<kassa-settings-view></kassa-settings-view>`;
+    }
+  }
+
+  override render() {
+    return html`
+      <header>
+        <img src="/icons/icon-48.png" alt="" />
+        <strong>Kassa</strong>
+        ${this.mode === 'popup' ? html`<button class="secondary small" @click=${() => void this.openSidePanel()}>Open in side panel</button>` : nothing}
+      </header>
+      <nav role="tablist" aria-label="Kassa" @keydown=${this.onKey}>
+        ${TABS.map(
+          (tab) =>
+            html`<button role="tab" id="tab-${tab.id}" aria-controls="panel" aria-selected=${this.tab === tab.id ? 'true' : 'false'} tabindex=${this.tab === tab.id ? 0 : -1} @click=${() => void this.open(tab.id)}>
+              ${tab.label}
+            </button>`,
+        )}
+      </nav>
+      <section role="tabpanel" id="panel" aria-labelledby=${this.tab ? `tab-${this.tab}` : nothing}>${this.view()}</section>
+    `;
+  }
+}

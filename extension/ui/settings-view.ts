@@ -1,0 +1,104 @@
+import { html, LitElement, nothing } from 'lit';
+import { customElement, state } from 'lit/decorators.js';
+import type { Health } from '../../schemas/proxy-api.ts';
+import { controls, tokens } from '../../widget/shared/theme.ts';
+import { NETWORKS, type Network } from '../channels.ts';
+import type { SettingsView } from '../messages.ts';
+import { ask, messageOf } from './client.ts';
+import { pageStyles } from './styles.ts';
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'kassa-settings-view': KassaSettingsView;
+  }
+}
+
+/**
+ * The proxy URL and the operator token. The token goes to the service worker and never comes back:
+ * the form shows only whether one is saved and its last four characters.
+ */
+@customElement('kassa-settings-view')
+export class KassaSettingsView extends LitElement {
+  static override styles = [tokens, controls, pageStyles];
+
+  @state() private settings?: SettingsView;
+  @state() private message?: { tone: 'ok' | 'error'; text: string };
+  @state() private busy = false;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    ask<SettingsView>({ kind: 'settings.get' }).then(
+      (settings) => (this.settings = settings),
+      (error) => (this.message = { tone: 'error', text: messageOf(error) }),
+    );
+  }
+
+  private async save(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    // Read before any await: once dispatch ends, a shadow-DOM event's target is null.
+    const formElement = event.target as HTMLFormElement;
+    const form = new FormData(formElement);
+    const token = String(form.get('operatorToken') ?? '');
+    this.busy = true;
+    try {
+      this.settings = await ask<SettingsView>({
+        kind: 'settings.save',
+        proxyUrl: String(form.get('proxyUrl') ?? ''),
+        ...(token ? { operatorToken: token } : {}),
+        network: String(form.get('network')) as Network,
+      });
+      formElement.querySelector<HTMLInputElement>('[name=operatorToken]')!.value = '';
+      this.message = { tone: 'ok', text: 'Saved.' };
+    } catch (error) {
+      this.message = { tone: 'error', text: messageOf(error) };
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async test(): Promise<void> {
+    this.busy = true;
+    this.message = undefined;
+    try {
+      const health = await ask<Health>({ kind: 'settings.test' });
+      this.message = {
+        tone: health.status === 'ok' ? 'ok' : 'error',
+        text: `Connected: proxy ${health.version}, ${health.status} (payments ${health.payments.state}, orders ${health.orders.state}, transfers ${health.reforge.state})`,
+      };
+    } catch (error) {
+      this.message = { tone: 'error', text: messageOf(error) };
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  override render() {
+    const settings = this.settings;
+    return html`
+      <h2>Settings</h2>
+      <form @submit=${this.save}>
+        <label>Proxy URL <input name="proxyUrl" type="url" required placeholder="https://kassa.example.com" .value=${settings?.proxyUrl ?? ''} /></label>
+        <label
+          >Operator token
+          <input
+            name="operatorToken"
+            type="password"
+            autocomplete="off"
+            placeholder=${settings?.tokenSet ? `saved (…${settings.tokenHint}); type to replace` : 'KASSA_OPERATOR_TOKEN of your proxy'}
+        /></label>
+        <label
+          >Network
+          <select name="network">
+            ${NETWORKS.map((network) => html`<option value=${network} ?selected=${(settings?.network ?? 'test') === network}>${network === 'test' ? 'Test chains' : 'Main chains'}</option>`)}
+          </select>
+        </label>
+        <div class="row">
+          <button type="submit" aria-disabled=${this.busy ? 'true' : 'false'}>Save</button>
+          <button type="button" class="secondary" @click=${() => void this.test()} ?disabled=${!settings?.proxyUrl}>Test connection</button>
+        </div>
+      </form>
+      <p role="status" class=${this.message?.tone ?? ''}>${this.message?.text ?? nothing}</p>
+      <p class="muted">The token stays in this browser's extension storage: no web page and no content script can read it.</p>
+    `;
+  }
+}

@@ -1,0 +1,130 @@
+import { css } from 'lit';
+
+/**
+ * The extension pages' layout on top of the widget's tokens and controls (widget/shared/theme.ts):
+ * the same colours, font, radius and button, light or dark with the system.
+ */
+export const pageStyles = css`
+  :host {
+    font-size: 0.875rem;
+  }
+  h2 {
+    font-size: 1rem;
+    margin: 0 0 0.5rem;
+  }
+  h3 {
+    font-size: 0.9rem;
+    margin: 0.75rem 0 0.25rem;
+  }
+  p {
+    margin: 0.25rem 0;
+  }
+  form,
+  .stack {
+    display: grid;
+    gap: 0.5rem;
+  }
+  label {
+    display: grid;
+    gap: 0.15rem;
+    font-weight: 600;
+    font-size: 0.8rem;
+  }
+  label.choice {
+    display: flex;
+    align-items: center;
+    gap: 0.35rem;
+    font-weight: 400;
+    font-size: 0.875rem;
+  }
+  input,
+  select,
+  textarea {
+    font: inherit;
+    font-weight: 400;
+    font-size: 0.875rem;
+    padding: 0.4em 0.5em;
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) * 0.5);
+    background: var(--_background);
+    color: var(--_text);
+    min-width: 0;
+  }
+  input:focus-visible,
+  select:focus-visible,
+  textarea:focus-visible {
+    outline: 2px solid var(--_focus);
+    outline-offset: 1px;
+  }
+  button {
+    min-height: 2.25rem;
+    padding: 0.35em 0.9em;
+  }
+  button.secondary {
+    background: transparent;
+    color: var(--_primary);
+    border-color: var(--_border);
+  }
+  button.danger {
+    background: var(--_danger);
+    color: var(--_on-primary);
+  }
+  button.small {
+    width: auto;
+    min-height: 1.9rem;
+    font-size: 0.8rem;
+    padding: 0.2em 0.6em;
+  }
+  .row {
+    display: flex;
+    gap: 0.5rem;
+    align-items: end;
+    flex-wrap: wrap;
+  }
+  .row > * {
+    flex: 1 1 0;
+  }
+  .muted {
+    color: var(--_muted);
+  }
+  .mono {
+    font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+    font-size: 0.8rem;
+    word-break: break-all;
+  }
+  .error {
+    color: var(--_danger);
+    font-weight: 600;
+  }
+  .ok {
+    color: var(--_success);
+    font-weight: 600;
+  }
+  table {
+    width: 100%;
+    border-collapse: collapse;
+    font-size: 0.8rem;
+  }
+  th,
+  td {
+    text-align: start;
+    padding: 0.3rem 0.25rem;
+    border-bottom: 1px solid var(--_border);
+    vertical-align: top;
+  }
+  th {
+    color: var(--_muted);
+    font-weight: 600;
+  }
+  .card {
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) * 0.67);
+    padding: 0.75rem;
+    margin: 0.5rem 0;
+  }
+  details > summary {
+    cursor: pointer;
+    font-weight: 600;
+    margin: 0.5rem 0;
+  }
+`;

@@ -1,0 +1,164 @@
+/// <reference types="mocha" />
+/**
+ * The browser side of the wallet panel's component tests (test/components/bridge-*.test.ts): test
+ * wallets installed in the page whose requests go to the test process (`bridge:*` server commands,
+ * wallet-commands.ts), so the keys stay there; mounting the panel on its own stack; and waiting for
+ * what the user sees. The panel runs against the real proxy, emulator and anvil chains.
+ */
+import { executeServerCommand } from '@web/test-runner-commands';
+import type { ChainEntry } from '../../../schemas/reforge.ts';
+import type { BridgePhase, KassaBridge } from '../../../widget/kassa-bridge.ts';
+import '../../../widget/kassa-bridge.ts';
+import { part, stackInfo, text, until } from '../../components/support.ts';
+import type { ChainActionPayload, InstalledWalletInfo, Tampering, TamperingPayload, WalletActionPayload, WalletRequestPayload, WalletSetup, WalletsPayload } from './wallet-commands.ts';
+import { installTestWallets, walletIconUri, type InstalledWallet, type WalletAnswer, type WalletRequest } from './wallet-provider.ts';
+
+export { part, text, until };
+
+/** The panel's tests run on a stack of their own: its chains are theirs to mine, pause and fund. */
+export const BRIDGE_STACK = 'bridge';
+export const ONE = 31337;
+export const TWO = 31338;
+const BINDING = 'kassaBridgeTestWallet';
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+});
+
+type Registry = Record<string, InstalledWallet>;
+const registry = () => ((window as unknown as { kassaTestWallets?: Registry }).kassaTestWallets ??= {});
+
+/** Options of a test wallet; name, rdns, icon and starting chain have defaults. */
+export type WalletOptions = Partial<WalletSetup> & { id: string; account: number };
+
+/**
+ * Installs test wallets in this page (announced with EIP-6963, unless `announce` is false), their
+ * signing half in the test process; removed after the test.
+ */
+export async function installWallets(wallets: WalletOptions[], options: { windowEthereum?: string; announce?: boolean } = {}): Promise<InstalledWalletInfo[]> {
+  const setups: WalletSetup[] = wallets.map((wallet) => ({
+    name: `${wallet.id[0]!.toUpperCase()}${wallet.id.slice(1)} Wallet`,
+    rdns: `test.kassa.${wallet.id}`,
+    icon: walletIconUri('#1d4ed8', wallet.id[0]!.toUpperCase()),
+    chainId: ONE,
+    ...wallet,
+  }));
+  const infos = await executeServerCommand<InstalledWalletInfo[], WalletsPayload>('bridge:wallets', { stack: BRIDGE_STACK, wallets: setups });
+  (window as unknown as Record<string, unknown>)[BINDING] = (request: WalletRequest) => executeServerCommand<WalletAnswer, WalletRequestPayload>('bridge:wallet', { ...request, stack: BRIDGE_STACK });
+  installTestWallets({ binding: BINDING, wallets: infos, ...options });
+  cleanups.push(() => infos.forEach((info) => registry()[info.id]?.remove()));
+  return infos;
+}
+
+/** Something the test wallet's user does, or what the test wallet recorded. */
+export const walletAction = <T = unknown>(id: string, action: WalletActionPayload['action'], value?: number) =>
+  executeServerCommand<T, WalletActionPayload>('bridge:wallet-action', { stack: BRIDGE_STACK, id, action, value });
+
+/** The user does something in the wallet (changes account, network): the wallet emits its event in the page. */
+export async function userInWallet(id: string, action: 'use-account' | 'move-to', value: number): Promise<void> {
+  const [event, data] = await walletAction<[string, unknown]>(id, action, value);
+  registry()[id]!.emit(event, data);
+}
+
+/** The methods a test wallet was called with, in order. */
+export const walletCalls = async (id: string) => (await walletAction<Array<{ method: string; params: unknown }>>(id, 'calls')).map((call) => call.method);
+
+export const chainAction = <T = unknown>(payload: Omit<ChainActionPayload, 'stack'>) => executeServerCommand<T, ChainActionPayload>('bridge:chain', { stack: BRIDGE_STACK, ...payload });
+
+/** An account's balance of a token on a chain, read in the test process (base units). */
+export const balanceOf = async (chainId: number, token: string, account: string) => BigInt(await chainAction<string>({ chainId, action: 'balance', token, account }));
+
+/** A proxy in front of the stack's that alters each prepared transaction. */
+export const tamperingProxy = (tampering: Tampering) => executeServerCommand<string, TamperingPayload>('bridge:tampering-proxy', { stack: BRIDGE_STACK, tampering });
+
+/** The stack's proxy and its chain listing. */
+export async function bridgeStack(): Promise<{ proxy: string; chains: ChainEntry[] }> {
+  const { proxy } = await stackInfo(BRIDGE_STACK);
+  const chains = (await (await fetch(`${proxy}/api/bridge/chains?network=test`)).json()) as ChainEntry[];
+  return { proxy, chains };
+}
+
+/** A <kassa-bridge> on the panel's stack (or `proxy`), with these attributes, removed after the test. */
+export async function mountPanel(attributes: Record<string, string> = {}, parent: ParentNode = document.body): Promise<KassaBridge> {
+  const proxy = attributes.proxy ?? (await stackInfo(BRIDGE_STACK)).proxy;
+  const element = document.createElement('kassa-bridge');
+  for (const [name, value] of Object.entries({ ...attributes, proxy })) element.setAttribute(name, value);
+  parent.append(element);
+  cleanups.push(() => element.remove());
+  return element;
+}
+
+/** Waits until the panel shows this phase (in its language). */
+export const phase = (element: KassaBridge, expected: BridgePhase, timeoutMs = 15_000) =>
+  until(() => element.phase === expected && part(element, 'status') && element, `phase ${expected} (still ${element.phase}: "${text(element, 'status')}")`, timeoutMs);
+
+/** Waits until the status line reads `expected` (a string, or a pattern). */
+export const status = (element: KassaBridge, expected: string | RegExp, timeoutMs = 15_000) =>
+  until(() => (typeof expected === 'string' ? text(element, 'status') === expected : expected.test(text(element, 'status'))) && element, `status ${expected} (now "${text(element, 'status')}", phase ${element.phase})`, timeoutMs);
+
+/** An element inside the panel's shadow root. */
+export const inside = <E extends Element = HTMLElement>(element: KassaBridge, selector: string) => element.shadowRoot!.querySelector<E>(selector);
+
+/** A button's name as assistive technology reads it: its aria-label, else its text without aria-hidden parts. */
+export function accessibleName(button: HTMLElement): string {
+  const label = button.getAttribute('aria-label');
+  if (label) return label;
+  const copy = button.cloneNode(true) as HTMLElement;
+  copy.querySelectorAll('[aria-hidden="true"]').forEach((hidden) => hidden.remove());
+  return copy.textContent!.replace(/\s+/g, ' ').trim();
+}
+
+/** The panel's button with this name. */
+export function button(element: KassaBridge, label: string): HTMLButtonElement {
+  const buttons = [...element.shadowRoot!.querySelectorAll('button')];
+  const found = buttons.find((candidate) => accessibleName(candidate) === label);
+  if (!found) throw new Error(`no button "${label}" (phase ${element.phase}; buttons: ${buttons.map(accessibleName).join(', ')})`);
+  return found;
+}
+
+/** Whether keyboard focus is on this element of the panel (a boolean: chai cannot print DOM nodes in its failures). */
+export const focused = (element: KassaBridge, target: Element | null | undefined) => !!target && element.shadowRoot!.activeElement === target;
+
+/** Types into the amount field as a user does. */
+export async function typeAmount(element: KassaBridge, value: string): Promise<void> {
+  const input = inside<HTMLInputElement>(element, '#amount')!;
+  input.value = value;
+  input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  input.dispatchEvent(new Event('blur'));
+  await element.updateComplete;
+}
+
+/** Chooses an option of one of the panel's selects (`source`, `destination`, `token`). */
+export async function choose(element: KassaBridge, select: 'source' | 'destination' | 'token', value: string | number): Promise<void> {
+  const field = inside<HTMLSelectElement>(element, `#${select}`)!;
+  field.value = String(value);
+  field.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
+  await element.updateComplete;
+}
+
+/** The panel connected to `wallet` (clicked in the list), with its balance read. */
+export async function connected(element: KassaBridge, wallet: InstalledWalletInfo): Promise<KassaBridge> {
+  await phase(element, 'connect');
+  button(element, wallet.name).click();
+  await phase(element, 'ready');
+  await until(() => /^Balance: /.test(text(element, 'balance')), 'the balance');
+  return element;
+}
+
+/** From a connected panel to the preview of a transfer of `amount` of the selected token. */
+export async function reviewed(element: KassaBridge, amount: string): Promise<KassaBridge> {
+  await typeAmount(element, amount);
+  button(element, 'Review transfer').click();
+  return phase(element, 'review');
+}
+
+/** Turns anvil's automine off on a chain for the duration of `run` (transactions wait in the pool). */
+export async function withoutAutomine<T>(chainId: number, run: () => Promise<T>): Promise<T> {
+  await chainAction({ chainId, action: 'automine', on: false });
+  try {
+    return await run();
+  } finally {
+    await chainAction({ chainId, action: 'automine', on: true });
+  }
+}

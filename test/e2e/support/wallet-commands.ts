@@ -1,0 +1,152 @@
+/**
+ * The test wallets as web-test-runner server commands (`bridge:*`), for the component tests of the
+ * wallet panel: the page holds only wallet-provider.ts's providers; requests come here, where
+ * wallet-signer.ts signs with anvil keys that stay in this process.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Interface, Transaction } from 'ethers';
+import { REFORGE_TOKEN_ABI } from '../../../schemas/reforge.ts';
+import type { Stack } from '../../support/stack.ts';
+import type { WalletAnswer, WalletRequest } from './wallet-provider.ts';
+import { TestWalletHub, type TestWalletOptions } from './wallet-signer.ts';
+
+/** Test wallet options as JSON (a gas limit as a decimal string). */
+export type WalletSetup = Omit<TestWalletOptions, 'gasLimit'> & { gasLimit?: string };
+
+export interface BridgeStackPayload {
+  stack?: string;
+}
+export interface WalletsPayload extends BridgeStackPayload {
+  wallets: WalletSetup[];
+}
+export interface WalletRequestPayload extends BridgeStackPayload, WalletRequest {}
+export interface WalletActionPayload extends BridgeStackPayload {
+  id: string;
+  action: 'calls' | 'added' | 'release' | 'replace' | 'use-account' | 'move-to';
+  value?: number;
+}
+export interface ChainActionPayload extends BridgeStackPayload {
+  chainId: number;
+  action: 'automine' | 'mine' | 'drop' | 'balance' | 'nonce' | 'give';
+  on?: boolean;
+  hash?: string;
+  token?: string;
+  account?: string;
+  /** Base units, a decimal string. */
+  units?: string;
+}
+
+/** How the tampering proxy changes what the real proxy answers: the prepared amount or method, or the first chain's RPC URL (to a closed port). */
+export type Tampering = 'amount' | 'method' | 'dead-rpc';
+export interface TamperingPayload extends BridgeStackPayload {
+  tampering: Tampering;
+}
+
+/** The wallets' side of each installed wallet, as the browser needs it. */
+export interface InstalledWalletInfo {
+  id: string;
+  uuid: string;
+  name: string;
+  icon: string;
+  rdns: string;
+  address: string;
+}
+
+/**
+ * A handler for the `bridge:*` commands (each answers something other than null or undefined, which
+ * web-test-runner takes for "not handled here"), one wallet hub per stack; `undefined` for other commands.
+ * `stackFor` starts (or finds) the named stack, as the plugin does for its own commands.
+ */
+export function walletCommands(stackFor: (payload: BridgeStackPayload) => Promise<Stack>) {
+  const hubs = new Map<string, TestWalletHub>();
+  const servers: Server[] = [];
+  const hubFor = async (payload: BridgeStackPayload) => {
+    const name = payload.stack ?? 'main';
+    let hub = hubs.get(name);
+    if (!hub) hubs.set(name, (hub = new TestWalletHub((await stackFor(payload)).sandbox.chains)));
+    return hub;
+  };
+
+  return {
+    close: () => {
+      hubs.forEach((hub) => hub.close());
+      servers.forEach((server) => server.close());
+    },
+    async execute(command: string, payload: unknown): Promise<unknown> {
+      switch (command) {
+        case 'bridge:wallets': {
+          const { wallets } = payload as WalletsPayload;
+          const hub = await hubFor(payload as BridgeStackPayload);
+          return wallets.map((setup): InstalledWalletInfo => {
+            const wallet = hub.add({ ...setup, ...(setup.gasLimit ? { gasLimit: BigInt(setup.gasLimit) } : { gasLimit: undefined }) });
+            return { ...wallet.announcement, address: wallet.address };
+          });
+        }
+        case 'bridge:wallet': {
+          const request = payload as WalletRequestPayload;
+          return (await hubFor(request)).handle(request) satisfies Promise<WalletAnswer>;
+        }
+        case 'bridge:wallet-action': {
+          const { id, action, value } = payload as WalletActionPayload;
+          const wallet = (await hubFor(payload as BridgeStackPayload)).get(id);
+          if (action === 'calls') return wallet.calls;
+          if (action === 'added') return wallet.added;
+          if (action === 'release') return wallet.release();
+          if (action === 'replace') return wallet.replaceLast();
+          if (action === 'use-account') return wallet.useAccount(value!);
+          return wallet.moveTo(value!);
+        }
+        case 'bridge:chain': {
+          const { chainId, action, on, hash, token, account, units } = payload as ChainActionPayload;
+          const hub = await hubFor(payload as BridgeStackPayload);
+          if (action === 'give') return hub.give(chainId, token!, account!, BigInt(units!)).then(() => true);
+          if (action === 'automine') return hub.automine(chainId, on ?? true).then(() => true);
+          if (action === 'mine') return hub.mine(chainId).then(() => true);
+          if (action === 'drop') return hub.dropPending(chainId, hash!).then(() => true);
+          if (action === 'nonce') return hub.nonce(chainId, account!);
+          return (await hub.tokenBalance(chainId, token!, account!)).toString();
+        }
+        case 'bridge:tampering-proxy': {
+          const { tampering } = payload as TamperingPayload;
+          const server = await tamperingProxy((await stackFor(payload as BridgeStackPayload)).proxy.origin, tampering);
+          servers.push(server);
+          return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        }
+        default:
+          return undefined;
+      }
+    },
+  };
+}
+
+const tokenInterface = new Interface(REFORGE_TOKEN_ABI);
+
+/**
+ * A compromised or buggy proxy, as a real HTTP server in front of the real one: each prepared
+ * transaction is altered (a larger amount, or another method) before the page gets it, which the
+ * panel must refuse to hand to the wallet; or the listing names an RPC URL where nothing answers.
+ */
+function tamperingProxy(proxy: string, tampering: Tampering): Promise<Server> {
+  const server = createServer(async (request, response) => {
+    response.setHeader('Access-Control-Allow-Origin', '*');
+    response.setHeader('Access-Control-Allow-Headers', 'Content-Type');
+    if (request.method === 'OPTIONS') return response.writeHead(204).end();
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const answer = await fetch(`${proxy}${request.url}`, { method: request.method, headers: { 'Content-Type': 'application/json' }, body: request.method === 'POST' ? Buffer.concat(chunks) : undefined });
+    let body = await answer.text();
+    if (answer.ok && tampering === 'dead-rpc' && request.url?.startsWith('/api/bridge/chains')) {
+      const chains = JSON.parse(body) as Array<{ rpcUrl: string }>;
+      chains[0]!.rpcUrl = 'http://127.0.0.1:9';
+      body = JSON.stringify(chains);
+    } else if (answer.ok && tampering !== 'dead-rpc' && request.url === '/api/bridge/prepare') {
+      const tx = Transaction.from((JSON.parse(body) as { tx: string }).tx);
+      const [units, chainId, token] = tokenInterface.decodeFunctionData('reforge', tx.data);
+      tx.data = tampering === 'amount' ? tokenInterface.encodeFunctionData('reforge', [(units as bigint) * 2n, chainId, token]) : tokenInterface.encodeFunctionData('transfer', [token, units]);
+      body = JSON.stringify({ tx: tx.unsignedSerialized });
+    }
+    response.writeHead(answer.status, { 'Content-Type': 'application/json' }).end(body);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}

@@ -1,0 +1,137 @@
+/**
+ * The built extension (dist/extension) loaded unpacked into Debian's Chromium, headless, in a
+ * persistent profile: its service worker, its ID, its pages, and every request that the extension
+ * and the pages of the context make (URL, headers, post data), to check what leaves the browser.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page, type Worker } from 'playwright';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+export const EXTENSION_DIST = join(root, 'dist', 'extension');
+export const TIMEOUT = 30_000;
+
+/** Newest modification time under a folder. */
+function newest(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true }).reduce((latest, entry) => {
+    const path = join(dir, entry.name);
+    return Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+  }, 0);
+}
+
+/**
+ * Builds the extension when dist/extension is missing or older than its sources: test/run.ts builds
+ * it once before the extension suites (and says so with KASSA_EXTENSION_PREBUILT, so that suites
+ * running side by side never rebuild it under each other); this covers running one file by hand.
+ */
+export function ensureExtensionBuilt(): void {
+  const manifest = join(EXTENSION_DIST, 'manifest.json');
+  if (process.env.KASSA_EXTENSION_PREBUILT === '1' && existsSync(manifest)) return;
+  const sources = Math.max(...['extension', 'lib', 'schemas', join('widget', 'shared')].map((dir) => newest(join(root, dir))));
+  if (existsSync(manifest) && statSync(manifest).mtimeMs >= sources) return;
+  const result = spawnSync(join(root, 'node_modules', '.bin', 'vite'), ['build', '--config', 'extension/vite.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('building the extension failed');
+}
+
+export interface RecordedRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  postData: string;
+  /** The page's URL, or `service worker`. */
+  from: string;
+}
+
+export interface LoadedExtension {
+  context: BrowserContext;
+  worker: Worker;
+  id: string;
+  userDataDir: string;
+  requests: RecordedRequest[];
+  /** Opens one of the extension's pages (`ui/popup.html`, `ui/sidepanel.html?tab=wallet`…). */
+  openPage(path: string): Promise<Page>;
+  /** chrome.storage.local as the service worker sees it. */
+  storage(area?: 'local' | 'session'): Promise<Record<string, unknown>>;
+  /** Closes the browser (the profile stays, for `launchExtension({ userDataDir })`). */
+  close(): Promise<void>;
+  /** Closes the browser and deletes the profile. */
+  dispose(): Promise<void>;
+}
+
+export async function launchExtension(options: { userDataDir?: string } = {}): Promise<LoadedExtension> {
+  ensureExtensionBuilt();
+  const userDataDir = options.userDataDir ?? mkdtempSync(join(tmpdir(), 'kassa-extension-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.KASSA_CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--disable-extensions-except=${EXTENSION_DIST}`,
+      `--load-extension=${EXTENSION_DIST}`,
+    ],
+  });
+  context.setDefaultTimeout(TIMEOUT);
+  const requests: RecordedRequest[] = [];
+  context.on('request', (request) => {
+    const frame = (() => {
+      try {
+        return request.frame().url();
+      } catch {
+        return 'service worker';
+      }
+    })();
+    requests.push({ url: request.url(), method: request.method(), headers: request.headers(), postData: request.postData() ?? '', from: frame });
+  });
+  const worker = context.serviceWorkers().find((candidate) => candidate.url().startsWith('chrome-extension://')) ?? (await context.waitForEvent('serviceworker', { timeout: TIMEOUT }));
+  const id = new URL(worker.url()).host;
+  const currentWorker = () => context.serviceWorkers().find((candidate) => candidate.url().startsWith(`chrome-extension://${id}/`)) ?? worker;
+  return {
+    context,
+    get worker() {
+      return currentWorker();
+    },
+    id,
+    userDataDir,
+    requests,
+    async openPage(path: string) {
+      const page = await context.newPage();
+      await page.goto(`chrome-extension://${id}/${path}`);
+      return page;
+    },
+    storage: (area = 'local') => currentWorker().evaluate((name) => chrome.storage[name as 'local' | 'session'].get(null), area),
+    close: () => context.close(),
+    async dispose() {
+      await context.close().catch(() => undefined);
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Fills in Settings (proxy URL, operator token) in an extension page and waits for "Saved.". */
+export async function configure(extension: LoadedExtension, proxyUrl: string, operatorToken: string): Promise<void> {
+  const page = await extension.openPage('ui/popup.html?tab=settings');
+  await page.getByLabel('Proxy URL').fill(proxyUrl);
+  await page.getByLabel('Operator token').fill(operatorToken);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+  await page.close();
+}
+
+/** Every place a secret shows up in the recorded requests (URL, headers, body), any case, with or without 0x. */
+export function leaks(requests: RecordedRequest[], secrets: string[]): string[] {
+  const needles = secrets.filter(Boolean).flatMap((secret) => [secret.toLowerCase(), secret.toLowerCase().replace(/^0x/, '')]);
+  const found: string[] = [];
+  for (const request of requests) {
+    const haystack = [request.url, JSON.stringify(request.headers), request.postData].join('\n').toLowerCase();
+    for (const needle of needles) if (needle.length >= 8 && haystack.includes(needle)) found.push(`${request.method} ${request.url} (${request.from}) carries a secret`);
+  }
+  return found;
+}

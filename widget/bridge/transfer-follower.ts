@@ -1,0 +1,210 @@
+import { Interface } from 'ethers';
+import { REFORGE_TOKEN_ABI } from '../../schemas/reforge-abi.ts';
+import { addressWord, hexToBigInt, type ChainRpc, type RpcLog, type RpcReceipt } from './chain-rpc.ts';
+import { BridgeError, type BridgeStage } from './errors.ts';
+import type { TransferRecord } from './transfer-store.ts';
+
+/** How long each step may take before the panel says so (milliseconds). */
+export interface BridgeTimeouts {
+  /** From sending until the receipt. */
+  mined: number;
+  /** How long the source chain may not know the transaction at all before it counts as dropped. */
+  dropped: number;
+  /** From the receipt until the tokens arrive on the destination chain. */
+  arrival: number;
+}
+
+export const DEFAULT_TIMEOUTS: BridgeTimeouts = { mined: 10 * 60_000, dropped: 3 * 60_000, arrival: 15 * 60_000 };
+
+/** How long a chain's RPC may keep failing before following stops with an `rpc` error. */
+const RPC_OUTAGE_MS = 45_000;
+const POLL_FIRST_MS = 400;
+const POLL_MAX_MS = 4_000;
+/** The most blocks read when looking for the transaction that took this one's nonce. */
+const REPLACEMENT_SCAN_BLOCKS = 256n;
+
+const token = new Interface(REFORGE_TOKEN_ABI);
+const BURN = token.getEvent('ReforgeBurn')!;
+const MINT = token.getEvent('ReforgeMint')!;
+
+export interface Mined {
+  hash: string;
+  blockNumber: number;
+  burnId: string;
+  gasUsed: bigint;
+}
+
+export interface Arrived {
+  burnId: string;
+  /** The relayer's mint transaction on the destination chain. */
+  destinationHash: string;
+  destinationBlock: number;
+  /** The account's balance of the token on the destination chain after the arrival, base units. */
+  balance: bigint;
+}
+
+export interface FollowEvents {
+  /** The wallet re-sent the same transfer with other fees (speed up): follow this hash now. */
+  onRepriced(hash: string): void;
+  onMined(mined: Mined): void;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+
+/**
+ * Polls `step` until it returns a value, backing off from 0.4 s to 4 s. A chain RPC that fails is
+ * retried until it has failed for RPC_OUTAGE_MS in a row; `deadline` ends the wait with `onTimeout`.
+ */
+async function poll<T>(step: () => Promise<T | undefined>, deadline: number, onTimeout: () => BridgeError, signal: AbortSignal): Promise<T> {
+  let interval = POLL_FIRST_MS;
+  let failingSince: number | undefined;
+  for (;;) {
+    signal.throwIfAborted();
+    try {
+      const value = await step();
+      failingSince = undefined;
+      if (value !== undefined) return value;
+    } catch (error) {
+      if (!(error instanceof BridgeError) || error.kind !== 'rpc') throw error;
+      failingSince ??= Date.now();
+      if (Date.now() - failingSince > RPC_OUTAGE_MS) throw error;
+    }
+    signal.throwIfAborted();
+    if (Date.now() > deadline) throw onTimeout();
+    await sleep(interval, signal);
+    interval = Math.min(POLL_MAX_MS, Math.round(interval * 1.5));
+  }
+}
+
+/**
+ * Follows a sent transfer to its receipt on the source chain. Rejects with `reverted` (mined with
+ * status 0), `replaced` (another transaction took its nonce), `dropped` (the chain forgot it),
+ * `timeout` or `rpc`. A wallet's "speed up" (same call, other fees, new hash) is followed through.
+ */
+export async function followToReceipt(record: TransferRecord, source: ChainRpc, timeouts: BridgeTimeouts, events: FollowEvents, signal: AbortSignal): Promise<Mined> {
+  const stage: BridgeStage = 'mined';
+  const deadline = record.sentAt + timeouts.mined;
+  let lastSeen = record.sentAt;
+  const receipt = await poll<RpcReceipt>(
+    async () => {
+      const found = await source.receipt(record.hash, stage);
+      if (found) return found;
+      const tx = await source.transaction(record.hash, stage);
+      if (tx) {
+        lastSeen = Date.now();
+        record.nonce ??= hexToBigInt(tx.nonce).toString();
+        return undefined;
+      }
+      // Not known: was its nonce taken by another transaction (a replacement, or a speed-up)?
+      const mined = await source.nonce(record.from, stage);
+      const nonce = BigInt(record.nonce ?? record.nonceBefore);
+      if (mined > nonce) {
+        const replacement = await findReplacement(record, source, stage);
+        if (replacement) {
+          record.hash = replacement;
+          events.onRepriced(replacement);
+          return undefined;
+        }
+        if (record.nonce !== undefined) {
+          // Mined in the meantime after all (the nonce moved because of it)?
+          const late = await source.receipt(record.hash, stage);
+          if (late) return late;
+          throw new BridgeError('replaced', stage, `Transaction ${record.hash} was replaced: nonce ${nonce} is taken by another transaction`);
+        }
+      }
+      if (Date.now() - lastSeen > timeouts.dropped) throw new BridgeError('dropped', stage, `Transaction ${record.hash} is unknown to ${source.chain.name} and was not mined`);
+      return undefined;
+    },
+    deadline,
+    () => new BridgeError('timeout', stage, `No receipt for ${record.hash} on ${source.chain.name} within ${timeouts.mined} ms`),
+    signal,
+  );
+  if (hexToBigInt(receipt.status) !== 1n) throw new BridgeError('reverted', stage, `Transaction ${record.hash} was reverted on ${source.chain.name}`);
+  const burn = receipt.logs.map((log) => burnOf(log, record)).find((found) => found !== undefined);
+  if (!burn) throw new BridgeError('reverted', stage, `Transaction ${record.hash} was mined but burned nothing`);
+  const mined = { hash: receipt.transactionHash, blockNumber: Number(hexToBigInt(receipt.blockNumber)), burnId: burn, gasUsed: hexToBigInt(receipt.gasUsed) };
+  events.onMined(mined);
+  return mined;
+}
+
+/** The burn id of this transfer's `ReforgeBurn` log, when `log` is it (same token, sender, amount, destination). */
+function burnOf(log: RpcLog, record: TransferRecord): string | undefined {
+  if (log.address.toLowerCase() !== record.sourceToken.toLowerCase() || log.topics[0] !== BURN.topicHash) return undefined;
+  try {
+    const parsed = token.parseLog({ topics: log.topics, data: log.data });
+    if (!parsed) return undefined;
+    const [from, amount, destinationChainId, , burnId] = parsed.args as unknown as [string, bigint, bigint, string, string];
+    if (from.toLowerCase() !== record.from.toLowerCase() || amount !== BigInt(record.units) || destinationChainId !== BigInt(record.destinationChainId)) return undefined;
+    return burnId;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The hash of a mined transaction from the same account that carries the same call as this one (a
+ * speed-up), looked for in the blocks since sending; undefined when the nonce went to something else.
+ */
+async function findReplacement(record: TransferRecord, source: ChainRpc, stage: BridgeStage): Promise<string | undefined> {
+  const latest = await source.blockNumber(stage);
+  const first = BigInt(record.sourceBlock) + 1n;
+  const from = latest - REPLACEMENT_SCAN_BLOCKS > first ? latest - REPLACEMENT_SCAN_BLOCKS : first;
+  for (let number = latest; number >= from; number--) {
+    const block = await source.block(number, stage);
+    for (const tx of block?.transactions ?? []) {
+      if (tx.from.toLowerCase() !== record.from.toLowerCase()) continue;
+      const sameNonce = record.nonce === undefined ? hexToBigInt(tx.nonce) >= BigInt(record.nonceBefore) : hexToBigInt(tx.nonce) === BigInt(record.nonce);
+      if (sameNonce && tx.to?.toLowerCase() === record.to.toLowerCase() && tx.input.toLowerCase() === record.data.toLowerCase() && hexToBigInt(tx.value) === 0n) return tx.hash;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Follows a mined burn to its arrival: the destination token's `ReforgeMint` to the same account
+ * with the same burn id and amount, and the account's balance there risen by the amount at that
+ * block. Rejects with `timeout` or `rpc`.
+ */
+export async function followToArrival(record: TransferRecord & { burnId: string }, destination: ChainRpc, timeouts: BridgeTimeouts, minedAt: number, signal: AbortSignal): Promise<Arrived> {
+  const stage: BridgeStage = 'arrival';
+  const units = BigInt(record.units);
+  const filter = { address: record.destinationToken, topics: [MINT.topicHash, addressWord(record.from), record.burnId], fromBlock: BigInt(record.destinationBlock) };
+  return poll<Arrived>(
+    async () => {
+      const logs = await destination.logs(filter, stage);
+      for (const log of logs) {
+        if (log.removed || log.address.toLowerCase() !== record.destinationToken.toLowerCase()) continue;
+        if (hexToBigInt(log.data.slice(0, 66)) !== units) continue;
+        const block = hexToBigInt(log.blockNumber);
+        const balance = await destination.tokenBalance(record.destinationToken, record.from, stage);
+        if (!(await rose(destination, record, block, balance))) continue;
+        return { burnId: record.burnId, destinationHash: log.transactionHash, destinationBlock: Number(block), balance };
+      }
+      return undefined;
+    },
+    minedAt + timeouts.arrival,
+    () => new BridgeError('timeout', stage, `No ReforgeMint for burn ${record.burnId} on ${destination.chain.name} within ${timeouts.arrival} ms`),
+    signal,
+  );
+}
+
+/**
+ * Whether the mint shows in the balance: risen by the amount across the mint's block (exact, whatever
+ * else the account does); where the node keeps no history, above the balance before sending.
+ */
+async function rose(destination: ChainRpc, record: TransferRecord, block: bigint, now: bigint): Promise<boolean> {
+  try {
+    const [before, after] = await Promise.all([
+      destination.tokenBalance(record.destinationToken, record.from, 'arrival', block - 1n),
+      destination.tokenBalance(record.destinationToken, record.from, 'arrival', block),
+    ]);
+    return after - before >= BigInt(record.units);
+  } catch {
+    return now > BigInt(record.destinationBalance);
+  }
+}

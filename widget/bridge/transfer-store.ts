@@ -1,0 +1,65 @@
+/**
+ * The transfer under way, kept in the tab's sessionStorage from the moment the wallet gives its hash
+ * until it arrives or fails for good: a reload, or the panel taken out of the page and put back,
+ * resumes following it instead of forgetting it (and instead of letting the user send it again).
+ * It holds public facts only: hashes, addresses, amounts, block numbers.
+ */
+export interface TransferRecord {
+  v: 1;
+  hash: string;
+  from: string;
+  sourceChainId: number;
+  destinationChainId: number;
+  symbol: string;
+  /** Whole tokens, a decimal string; `units` is the same in base units (a bigint as a string). */
+  amount: string;
+  units: string;
+  sourceToken: string;
+  destinationToken: string;
+  /** What was sent, to recognise the same transfer re-sent with other fees (a wallet's "speed up"). */
+  to: string;
+  data: string;
+  /** The account's mined nonce before sending, and the transaction's own once seen. */
+  nonceBefore: string;
+  nonce?: string;
+  /** The source chain's block when sent (where a replacement is looked for). */
+  sourceBlock: string;
+  /** The destination chain's block and the account's balance there when sent. */
+  destinationBlock: string;
+  destinationBalance: string;
+  sentAt: number;
+  /** Set once mined. */
+  burnId?: string;
+  blockNumber?: string;
+}
+
+const PREFIX = 'kassa-bridge:';
+
+export class TransferStore {
+  constructor(private readonly key: string) {}
+
+  read(): TransferRecord | undefined {
+    try {
+      const record = JSON.parse(sessionStorage.getItem(PREFIX + this.key) ?? 'null') as TransferRecord | null;
+      return record?.v === 1 && typeof record.hash === 'string' && /^0x[0-9a-fA-F]{64}$/.test(record.hash) ? record : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  save(record: TransferRecord): void {
+    try {
+      sessionStorage.setItem(PREFIX + this.key, JSON.stringify(record));
+    } catch {
+      // Storage full or blocked: the transfer is followed all the same, only not across a reload.
+    }
+  }
+
+  clear(): void {
+    try {
+      sessionStorage.removeItem(PREFIX + this.key);
+    } catch {
+      // nothing kept
+    }
+  }
+}
