@@ -8,9 +8,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser } from 'playwright';
+import type { Browser } from 'playwright';
 import { startDemo } from '../demo/demo.ts';
 import { ensureWidgetBuilt, WIDGET_BUNDLE } from '../demo/widget-build.ts';
+import { launchChromium } from '../test/e2e/support/browser.ts';
 
 const BRIDGE_BUDGET = 110 * 1024;
 const MAIN_BUDGET = 15 * 1024;
@@ -53,11 +54,7 @@ export default async function benchBridge(): Promise<void> {
   console.log(`dist/widget/kassa.js: ${kb(mainGzip)} gzipped (budget ${kb(MAIN_BUDGET)})${mainGzip > MAIN_BUDGET ? '  OVER BUDGET' : ''}`);
 
   const demo = await startDemo({ shopPort: 0, proxyPort: 0, sandboxPort: 0 });
-  const browser = await chromium.launch({
-    executablePath: process.env.KASSA_CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchChromium();
   try {
     for (const path of ['/', '/donate']) {
       const urls = await requestsOf(browser, `${demo.shop.origin}${path}`, 'kassa-checkout[phase="ready"]');

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: runs every benchmark module in bench/ (each default-exports an async function
+ * `npm run bench`: runs every benchmark module in bench/ (each that default-exports an async function
  * that prints its own figures), one after another so they do not disturb each other's timings.
  */
 import { readdirSync } from 'node:fs';
@@ -11,9 +11,11 @@ const modules = readdirSync(import.meta.dirname)
   .sort();
 
 for (const name of modules) {
+  const bench = (await import(pathToFileURL(join(import.meta.dirname, name)).href)) as { default?: () => Promise<void> };
+  // Helpers such as stats.ts export no benchmark.
+  if (typeof bench.default !== 'function') continue;
   const started = performance.now();
   console.log(`\n▶ bench/${name}`);
-  const bench = (await import(pathToFileURL(join(import.meta.dirname, name)).href)) as { default: () => Promise<void> };
   await bench.default();
   console.log(`✔ bench/${name} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
 }

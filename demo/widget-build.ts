@@ -18,8 +18,9 @@ export function widgetIsStale(): boolean {
   return ['widget', 'vite.config.ts', 'package-lock.json'].some((path) => newestChange(join(root, path)) > built);
 }
 
-/** Runs `npm run build` (vite) when the bundle is missing or stale; true when it built. */
+/** Runs `npm run build` (vite) when the bundle is missing or stale, unless `npm test` built it already; true when it built. */
 export function ensureWidgetBuilt(): boolean {
+  if (process.env.KASSA_WIDGET_PREBUILT === '1' && existsSync(WIDGET_BUNDLE)) return false;
   if (!widgetIsStale()) return false;
   const result = spawnSync(join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) throw new Error('building the widget failed (npm run build)');

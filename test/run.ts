@@ -52,7 +52,11 @@ const componentTests = selected.filter((file) => file.startsWith(componentDir + 
 const nodeTests = selected.filter((file) => !file.startsWith(componentDir + '/'));
 
 if (!requested.length) run('type-check', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
-if (nodeTests.some((file) => file.startsWith(e2eDir + '/'))) run('build the widget (vite build)', bin('vite'), ['build', '--logLevel', 'warn']);
+if (nodeTests.some((file) => file.startsWith(e2eDir + '/') || file.startsWith(extensionDir + '/'))) {
+  run('build the widget (vite build)', bin('vite'), ['build', '--logLevel', 'warn']);
+  // Suites side by side must not rebuild (and so empty) dist/widget under each other after an edit.
+  process.env.KASSA_WIDGET_PREBUILT = '1';
+}
 // The extension suites load dist/extension unpacked into Chromium: built once here, for all of them.
 if (nodeTests.some((file) => file.startsWith(extensionDir + '/'))) {
   run('build the extension (npm run build:extension)', bin('vite'), ['build', '--config', 'extension/vite.config.ts', '--logLevel', 'warn']);

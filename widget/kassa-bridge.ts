@@ -21,7 +21,7 @@ import { fill } from './shared/i18n.ts';
 import { emit } from './shared/kassa-event.ts';
 import { LocaleController } from './shared/locale-controller.ts';
 import { ProxyError } from './shared/proxy-client.ts';
-import { controls, tokens } from './shared/theme.ts';
+import { controls, statusStyles, tokens } from './shared/theme.ts';
 
 export type { BridgeErrorKind, BridgeStage } from './bridge/errors.ts';
 export type { BridgeTimeouts } from './bridge/transfer-follower.ts';
@@ -188,7 +188,7 @@ const KIND_MESSAGES: Partial<Record<BridgeErrorKind, keyof BridgeMessages>> = {
  */
 @customElement('kassa-bridge')
 export class KassaBridge extends LitElement {
-  static override styles = [tokens, controls, bridgeStyles, previewStyles];
+  static override styles = [tokens, controls, bridgeStyles, statusStyles, previewStyles];
 
   /** The origin of the shop's Kassa proxy; by default the origin kassa.js was loaded from. */
   @property() proxy = SCRIPT_ORIGIN;

@@ -12,7 +12,7 @@ import { fill } from './shared/i18n.ts';
 import { emit } from './shared/kassa-event.ts';
 import { LocaleController } from './shared/locale-controller.ts';
 import { ProxyClient, ProxyError, type ProxyErrorKind } from './shared/proxy-client.ts';
-import { controls, tokens } from './shared/theme.ts';
+import { controls, statusStyles, tokens } from './shared/theme.ts';
 
 /** What the customer sees; `phase` reflects it as an attribute for the page's own styling. */
 export type CheckoutPhase = 'loading' | 'ready' | 'creating' | 'redirecting' | 'authorising' | 'waiting' | 'completed' | 'failed' | 'error';
@@ -130,25 +130,8 @@ export class KassaCheckout extends LitElement {
         color: var(--_muted);
         font-size: 0.875em;
       }
-      .status {
-        display: flex;
-        align-items: center;
-        gap: 0.5em;
-        margin: 0.75em 0;
-        min-height: 1.5em;
-      }
-      .status:empty {
-        margin: 0.25em 0;
-        min-height: 0;
-      }
-      .success {
-        color: var(--_success);
-        font-weight: 600;
-      }
-      .danger {
-        color: var(--_danger);
-      }
     `,
+    statusStyles,
   ];
 
   /** The origin of the shop's Kassa proxy; by default the origin kassa.js was loaded from. */

@@ -5,7 +5,6 @@ import { describeTransfer, type TransferPreview } from '../../lib/transfer-previ
 import en from '../../widget/bridge/messages/en.ts';
 import { previewStyles } from '../../widget/bridge/styles.ts';
 import { previewView } from '../../widget/bridge/views.ts';
-import { controls, tokens } from '../../widget/shared/theme.ts';
 import { APPROVAL_PORT } from '../channels.ts';
 import type { ApprovalView } from '../messages.ts';
 import { ask, messageOf } from './client.ts';
@@ -27,9 +26,7 @@ declare global {
 @customElement('kassa-approval')
 export class KassaApproval extends LitElement {
   static override styles = [
-    tokens,
-    controls,
-    pageStyles,
+    ...pageStyles,
     previewStyles,
     css`
       :host {

@@ -1,6 +1,5 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { controls, tokens } from '../../widget/shared/theme.ts';
 import type { SettingsView } from '../messages.ts';
 import { ask } from './client.ts';
 import { pageStyles } from './styles.ts';
@@ -27,9 +26,7 @@ declare global {
 @customElement('kassa-extension-app')
 export class KassaExtensionApp extends LitElement {
   static override styles = [
-    tokens,
-    controls,
-    pageStyles,
+    ...pageStyles,
     css`
       :host {
         min-width: 360px;

@@ -12,7 +12,6 @@ import {
   type OrderStatus,
 } from '../../schemas/orders.ts';
 import type { ChainEntry } from '../../schemas/reforge.ts';
-import { controls, tokens } from '../../widget/shared/theme.ts';
 import type { WalletStatus } from '../messages.ts';
 import { ask, messageOf } from './client.ts';
 import { pageStyles } from './styles.ts';
@@ -30,7 +29,7 @@ declare global {
  */
 @customElement('kassa-orders-view')
 export class KassaOrdersView extends LitElement {
-  static override styles = [tokens, controls, pageStyles];
+  static override styles = pageStyles;
 
   @state() private orders: Order[] = [];
   @state() private chains: ChainEntry[] = [];

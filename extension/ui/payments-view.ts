@@ -2,7 +2,6 @@ import { html, LitElement, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { paymentListSchema, type OperatorPayment } from '../../schemas/proxy-api.ts';
 import { formatMoney } from '../../widget/shared/format.ts';
-import { controls, tokens } from '../../widget/shared/theme.ts';
 import { PAYMENTS_PORT, paymentsPortMessageSchema } from '../messages.ts';
 import { ask, messageOf } from './client.ts';
 import { pageStyles } from './styles.ts';
@@ -19,7 +18,7 @@ declare global {
 /** The proxy's recent payments, newest first, with a status filter; statuses update live. */
 @customElement('kassa-payments-view')
 export class KassaPaymentsView extends LitElement {
-  static override styles = [tokens, controls, pageStyles];
+  static override styles = pageStyles;
 
   @state() private payments: OperatorPayment[] = [];
   @state() private filter = '';

@@ -1,7 +1,6 @@
 import { html, LitElement, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import type { Health } from '../../schemas/proxy-api.ts';
-import { controls, tokens } from '../../widget/shared/theme.ts';
 import { NETWORKS, type Network } from '../channels.ts';
 import type { SettingsView } from '../messages.ts';
 import { ask, messageOf } from './client.ts';
@@ -19,7 +18,7 @@ declare global {
  */
 @customElement('kassa-settings-view')
 export class KassaSettingsView extends LitElement {
-  static override styles = [tokens, controls, pageStyles];
+  static override styles = pageStyles;
 
   @state() private settings?: SettingsView;
   @state() private message?: { tone: 'ok' | 'error'; text: string };

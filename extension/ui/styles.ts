@@ -1,10 +1,11 @@
 import { css } from 'lit';
+import { controls, tokens } from '../../widget/shared/theme.ts';
 
 /**
  * The extension pages' layout on top of the widget's tokens and controls (widget/shared/theme.ts):
  * the same colours, font, radius and button, light or dark with the system.
  */
-export const pageStyles = css`
+const pageLayout = css`
   :host {
     font-size: 0.875rem;
   }
@@ -128,3 +129,6 @@ export const pageStyles = css`
     margin: 0.5rem 0;
   }
 `;
+
+/** Every extension page's styles: the widget's tokens and controls, then the page layout. */
+export const pageStyles = [tokens, controls, pageLayout];

@@ -1,7 +1,6 @@
 import { html, LitElement, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import type { ChainEntry } from '../../schemas/reforge.ts';
-import { controls, tokens } from '../../widget/shared/theme.ts';
 import { AUTO_LOCK_MINUTES, PASSWORD_MIN } from '../channels.ts';
 import type { CreatedKey, WalletStatus } from '../messages.ts';
 import { ask, messageOf } from './client.ts';
@@ -20,7 +19,7 @@ declare global {
  */
 @customElement('kassa-wallet-view')
 export class KassaWalletView extends LitElement {
-  static override styles = [tokens, controls, pageStyles];
+  static override styles = pageStyles;
 
   @state() private status?: WalletStatus;
   @state() private chains: ChainEntry[] = [];

@@ -101,7 +101,7 @@ describe('<kassa-bridge>: languages', () => {
       await phase(element, 'connect');
       button(element, wallet!.name).click();
       await phase(element, 'ready');
-      await until(() => plain(text(element, 'balance')) === expected.balance, `${expected.balance} (now ${text(element, 'balance')})`);
+      await until(() => plain(text(element, 'balance')) === expected.balance, () => `${expected.balance} (now ${text(element, 'balance')})`);
       expect([...element.shadowRoot!.querySelectorAll('label')].map((label) => label.textContent!.trim())).to.deep.equal(expected.labels);
       const input = inside<HTMLInputElement>(element, '#amount')!;
       input.value = locale === 'en' ? '1234.5' : '1234,5';

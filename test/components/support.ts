@@ -35,12 +35,13 @@ export async function paymentsOf(checkoutId: string, stack = 'main'): Promise<Op
 }
 
 /** Polls until `check` gives something truthy. */
-export async function until<T>(check: () => T | undefined | null | false, what: string, timeoutMs = 8_000): Promise<T> {
+export async function until<T>(check: () => T | undefined | null | false, what: string | (() => string), timeoutMs = 8_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = check();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    // A function describes the state at the timeout, not at the start.
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'function' ? what() : what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -69,9 +70,9 @@ export async function readyCheckout(attributes: Record<string, string> = {}, bod
   return element;
 }
 
-/** Waits until the element shows this phase, in its language (which may load after the phase is set). */
-export const phase = (element: KassaCheckout, expected: KassaCheckout['phase'], timeoutMs?: number) =>
-  until(() => element.phase === expected && part(element, 'status') && element, `phase ${expected} (still ${element.phase}: "${text(element, 'status')}")`, timeoutMs);
+/** Waits until the element (a checkout or a wallet panel) shows this phase, in its language (which may load after the phase is set). */
+export const phase = <E extends HTMLElement & { phase: string }>(element: E, expected: E['phase'], timeoutMs?: number) =>
+  until(() => element.phase === expected && part(element, 'status') && element, () => `phase ${expected} (now ${element.phase}: "${text(element, 'status')}")`, timeoutMs);
 
 export const part = (element: Element, name: string) => element.shadowRoot?.querySelector<HTMLElement>(`[part~="${name}"]`);
 

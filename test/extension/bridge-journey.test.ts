@@ -12,7 +12,7 @@ import type { Page } from 'playwright';
 import { ensureWidgetBuilt } from '../../demo/widget-build.ts';
 import { startShopStack, type ShopStack } from '../e2e/support/shop-stack.ts';
 import { anvilAccount, chainProviders, token } from '../support/chains.ts';
-import { configure, launchExtension, leaks, type LoadedExtension } from './support/extension.ts';
+import { configure, importVaultKey, launchExtension, leaks, type LoadedExtension } from './support/extension.ts';
 
 const PASSWORD = 'the demo shop password';
 const ACCOUNT = anvilAccount(2);
@@ -46,14 +46,7 @@ describe('extension: the demo shop’s <kassa-bridge> with Kassa as the wallet',
     chains = chainProviders(env.stack.sandbox.chains);
     extension = await launchExtension();
     await configure(extension, env.stack.proxy.origin, env.stack.config.operatorToken);
-    const wallet = await extension.openPage('ui/popup.html?tab=wallet');
-    const importer = wallet.getByRole('form', { name: 'Import a key' });
-    await importer.getByLabel('Private key (64 hex digits)').fill(ACCOUNT.privateKey);
-    await importer.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await importer.getByLabel('Repeat the password').fill(PASSWORD);
-    await importer.getByRole('button', { name: 'Import key' }).click();
-    await wallet.locator('#address').filter({ hasText: ACCOUNT.address }).waitFor({ timeout: 60_000 });
-    await wallet.close();
+    await importVaultKey(extension, ACCOUNT, PASSWORD);
   });
   after(async () => {
     chains?.destroy();

@@ -18,7 +18,7 @@ import type { Page } from 'playwright';
 import { REFORGE_TOKEN_ABI } from '../../schemas/reforge.ts';
 import { anvilAccount, chainProviders, token, waitUntil } from '../support/chains.ts';
 import { startStack, type Stack } from '../support/stack.ts';
-import { configure, launchExtension, leaks, type LoadedExtension } from './support/extension.ts';
+import { configure, importVaultKey, launchExtension, leaks, type LoadedExtension } from './support/extension.ts';
 
 const PASSWORD = 'a long enough password';
 const ACCOUNT = anvilAccount(3);
@@ -115,14 +115,7 @@ describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)',
     extension = await launchExtension();
     await configure(extension, stack.proxy.origin, stack.config.operatorToken);
     // The user imports a funded key into the vault.
-    const wallet = await extension.openPage('ui/popup.html?tab=wallet');
-    const importer = wallet.getByRole('form', { name: 'Import a key' });
-    await importer.getByLabel('Private key (64 hex digits)').fill(ACCOUNT.privateKey);
-    await importer.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await importer.getByLabel('Repeat the password').fill(PASSWORD);
-    await importer.getByRole('button', { name: 'Import key' }).click();
-    await wallet.locator('#address').filter({ hasText: ACCOUNT.address }).waitFor({ timeout: 60_000 });
-    await wallet.close();
+    await importVaultKey(extension, ACCOUNT, PASSWORD);
     page = await openDapp();
   });
   after(async () => {

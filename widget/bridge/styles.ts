@@ -126,24 +126,6 @@ export const bridgeStyles = css`
     font-size: 0.875em;
     color: var(--_muted);
   }
-  .danger {
-    color: var(--_danger);
-  }
-  .success {
-    color: var(--_success);
-    font-weight: 600;
-  }
-  .status {
-    display: flex;
-    align-items: center;
-    gap: 0.5em;
-    margin: 0.75em 0;
-    min-height: 1.5em;
-  }
-  .status:empty {
-    margin: 0.25em 0;
-    min-height: 0;
-  }
   .actions {
     display: grid;
     gap: 0.5em;

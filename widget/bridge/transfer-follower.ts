@@ -67,6 +67,8 @@ async function poll<T>(step: () => Promise<T | undefined>, deadline: number, onT
     signal.throwIfAborted();
     try {
       const value = await step();
+      // Stopped while the read was in flight: nothing more may come of it (no callback, no result).
+      signal.throwIfAborted();
       failingSince = undefined;
       if (value !== undefined) return value;
     } catch (error) {
@@ -106,6 +108,7 @@ export async function followToReceipt(record: TransferRecord, source: ChainRpc, 
       if (mined > nonce) {
         const replacement = await findReplacement(record, source, stage);
         if (replacement) {
+          signal.throwIfAborted();
           record.hash = replacement;
           events.onRepriced(replacement);
           return undefined;

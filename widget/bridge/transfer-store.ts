@@ -1,18 +1,14 @@
+import type { BridgeTransferDetail } from '../kassa-bridge.ts';
+
 /**
  * The transfer under way, kept in the tab's sessionStorage from the moment the wallet gives its hash
  * until it arrives or fails for good: a reload, or the panel taken out of the page and put back,
  * resumes following it instead of forgetting it (and instead of letting the user send it again).
  * It holds public facts only: hashes, addresses, amounts, block numbers.
  */
-export interface TransferRecord {
+export interface TransferRecord extends BridgeTransferDetail {
   v: 1;
-  hash: string;
-  from: string;
-  sourceChainId: number;
-  destinationChainId: number;
-  symbol: string;
-  /** Whole tokens, a decimal string; `units` is the same in base units (a bigint as a string). */
-  amount: string;
+  /** `amount` in base units (a bigint as a string). */
   units: string;
   sourceToken: string;
   destinationToken: string;

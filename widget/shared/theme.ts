@@ -138,3 +138,25 @@ export const controls = css`
     }
   }
 `;
+
+/** The live status line under an element's main action, and its success and danger tones. */
+export const statusStyles = css`
+  .status {
+    display: flex;
+    align-items: center;
+    gap: 0.5em;
+    margin: 0.75em 0;
+    min-height: 1.5em;
+  }
+  .status:empty {
+    margin: 0.25em 0;
+    min-height: 0;
+  }
+  .success {
+    color: var(--_success);
+    font-weight: 600;
+  }
+  .danger {
+    color: var(--_danger);
+  }
+`;

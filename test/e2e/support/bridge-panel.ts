@@ -9,7 +9,7 @@ import { executeServerCommand } from '@web/test-runner-commands';
 import type { ChainEntry } from '../../../schemas/reforge.ts';
 import type { BridgePhase, KassaBridge } from '../../../widget/kassa-bridge.ts';
 import '../../../widget/kassa-bridge.ts';
-import { part, stackInfo, text, until } from '../../components/support.ts';
+import { part, phase as elementPhase, stackInfo, text, until } from '../../components/support.ts';
 import type { ChainActionPayload, InstalledWalletInfo, Tampering, TamperingPayload, WalletActionPayload, WalletRequestPayload, WalletSetup, WalletsPayload } from './wallet-commands.ts';
 import { installTestWallets, walletIconUri, type InstalledWallet, type WalletAnswer, type WalletRequest } from './wallet-provider.ts';
 
@@ -90,12 +90,11 @@ export async function mountPanel(attributes: Record<string, string> = {}, parent
 }
 
 /** Waits until the panel shows this phase (in its language). */
-export const phase = (element: KassaBridge, expected: BridgePhase, timeoutMs = 15_000) =>
-  until(() => element.phase === expected && part(element, 'status') && element, `phase ${expected} (still ${element.phase}: "${text(element, 'status')}")`, timeoutMs);
+export const phase = (element: KassaBridge, expected: BridgePhase, timeoutMs = 15_000) => elementPhase(element, expected, timeoutMs);
 
 /** Waits until the status line reads `expected` (a string, or a pattern). */
 export const status = (element: KassaBridge, expected: string | RegExp, timeoutMs = 15_000) =>
-  until(() => (typeof expected === 'string' ? text(element, 'status') === expected : expected.test(text(element, 'status'))) && element, `status ${expected} (now "${text(element, 'status')}", phase ${element.phase})`, timeoutMs);
+  until(() => (typeof expected === 'string' ? text(element, 'status') === expected : expected.test(text(element, 'status'))) && element, () => `status ${expected} (now "${text(element, 'status')}", phase ${element.phase})`, timeoutMs);
 
 /** An element inside the panel's shadow root. */
 export const inside = <E extends Element = HTMLElement>(element: KassaBridge, selector: string) => element.shadowRoot!.querySelector<E>(selector);

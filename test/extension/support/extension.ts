@@ -125,6 +125,19 @@ export async function configure(extension: LoadedExtension, proxyUrl: string, op
   await page.close();
 }
 
+/** Imports a funded key into the vault through the Wallet tab and waits until its address shows. */
+export async function importVaultKey(extension: LoadedExtension, account: { privateKey: string; address: string }, password: string): Promise<void> {
+  const wallet = await extension.openPage('ui/popup.html?tab=wallet');
+  const importer = wallet.getByRole('form', { name: 'Import a key' });
+  await importer.getByLabel('Private key (64 hex digits)').fill(account.privateKey);
+  await importer.getByLabel('Password', { exact: true }).fill(password);
+  await importer.getByLabel('Repeat the password').fill(password);
+  await importer.getByRole('button', { name: 'Import key' }).click();
+  // scrypt at full strength takes a while on a slow machine.
+  await wallet.locator('#address').filter({ hasText: account.address }).waitFor({ timeout: 60_000 });
+  await wallet.close();
+}
+
 /** Every place a secret shows up in the recorded requests (URL, headers, body), any case, with or without 0x. */
 export function leaks(requests: RecordedRequest[], secrets: string[]): string[] {
   const needles = secrets.filter(Boolean).flatMap((secret) => [secret.toLowerCase(), secret.toLowerCase().replace(/^0x/, '')]);
