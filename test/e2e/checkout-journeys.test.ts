@@ -15,7 +15,9 @@ describe('e2e: paying through the shop', () => {
   const pages: Page[] = [];
 
   before(async () => {
-    [env, browser] = await Promise.all([startShopStack({ settlementMs: 1_000 }), launchChromium()]);
+    // The bank settles 3 s after the customer authorises: long enough for a busy machine to show the
+    // return page's "waiting" before the result.
+    [env, browser] = await Promise.all([startShopStack({ settlementMs: 3_000 }), launchChromium()]);
   });
   after(async () => {
     await browser.close();

@@ -27,9 +27,15 @@ export function watchProblems(page: Page): string[] {
 /** The element's phase, as the page shows it (the `phase` attribute). */
 export const phaseOf = (page: Page) => page.locator('kassa-checkout').getAttribute('phase');
 
-/** Waits until the element shows this phase. */
+/** Waits until the element shows this phase; a timeout says which phase and status it shows instead. */
 export async function waitForPhase(page: Page, phase: string, timeout = 10_000): Promise<void> {
-  await page.locator(`kassa-checkout[phase="${phase}"]`).waitFor({ timeout });
+  try {
+    await page.locator(`kassa-checkout[phase="${phase}"]`).waitFor({ timeout });
+  } catch (error) {
+    const shown = await phaseOf(page).catch(() => 'unknown');
+    const status = await page.locator('kassa-checkout [part~="status"]').textContent({ timeout: 1_000 }).catch(() => '');
+    throw new Error(`phase ${phase} not shown within ${timeout} ms: the element shows ${shown} ("${status}")`, { cause: error });
+  }
 }
 
 /** The text of one part of the element (Playwright's locators pierce open shadow roots). */
