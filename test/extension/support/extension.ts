@@ -79,6 +79,11 @@ export async function launchExtension(options: { userDataDir?: string } = {}): P
     ],
   });
   context.setDefaultTimeout(TIMEOUT);
+  // Errors of the extension's pages and its service worker go to the test log, for diagnosing failures.
+  context.on('console', (message) => {
+    if (message.type() === 'error') process.stderr.write(`[extension console] ${message.location().url}: ${message.text()}\n`);
+  });
+  context.on('weberror', (error) => process.stderr.write(`[extension error] ${error.error().message}\n`));
   const requests: RecordedRequest[] = [];
   context.on('request', (request) => {
     const frame = (() => {
@@ -121,7 +126,14 @@ export async function configure(extension: LoadedExtension, proxyUrl: string, op
   await page.getByLabel('Proxy URL').fill(proxyUrl);
   await page.getByLabel('Operator token').fill(operatorToken);
   await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: 'Saved.' })
+    .waitFor()
+    .catch(async (error: Error) => {
+      const shown = await page.getByRole('status').allTextContents().catch(() => []);
+      throw new Error(`settings not saved; the page says: ${JSON.stringify(shown)}`, { cause: error });
+    });
   await page.close();
 }
 
