@@ -4,6 +4,7 @@ import { startSandbox, type Sandbox } from '../../sandbox/server.ts';
 import { paymentRecordSchema, webhookEventSchema } from '../../schemas/pay.ts';
 import { webhookAttemptSchema } from '../../schemas/sandbox.ts';
 import { http } from '../support/http.ts';
+import { eventually } from '../support/stack.ts';
 import { sandboxClient, validPayment } from '../support/sandbox-client.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
@@ -170,7 +171,11 @@ describe('sandbox: the payment.status_updated webhook', () => {
       assert.ok(gaps[0]! >= 950 && gaps[0]! < 2_000, `first retry after ~1 s, got ${gaps[0]} ms`);
       assert.ok(gaps[1]! >= 4_950 && gaps[1]! < 6_500, `second retry after ~5 s, got ${gaps[1]} ms`);
       assert.ok(deliveries.every((delivery) => delivery.body === deliveries[0]!.body), 'every attempt carries the same event');
-      const log = (await client.control('/webhooks')).body as Array<{ attempt: number; status: number; ok: boolean }>;
+      // The receiver sees the third attempt before the emulator has logged its answer.
+      const log = await eventually(async () => {
+        const attempts = (await client.control('/webhooks')).body as Array<{ attempt: number; status: number; ok: boolean }>;
+        return attempts.length >= 3 ? attempts : undefined;
+      }, 5_000, 'three logged attempts');
       assert.deepEqual(log.map(({ attempt, status, ok }) => ({ attempt, status, ok })), [
         { attempt: 1, status: 500, ok: false },
         { attempt: 2, status: 503, ok: false },

@@ -81,7 +81,7 @@ export async function launchExtension(options: { userDataDir?: string } = {}): P
   context.setDefaultTimeout(TIMEOUT);
   // Errors of the extension's pages and its service worker go to the test log, for diagnosing failures.
   context.on('console', (message) => {
-    if (message.type() === 'error') process.stderr.write(`[extension console] ${message.location().url}: ${message.text()}\n`);
+    if (message.type() === 'error' && message.location().url.startsWith('chrome-extension://')) process.stderr.write(`[extension console] ${message.location().url}: ${message.text()}\n`);
   });
   context.on('weberror', (error) => process.stderr.write(`[extension error] ${error.error().message}\n`));
   const requests: RecordedRequest[] = [];
