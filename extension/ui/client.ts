@@ -16,28 +16,11 @@ export class UiError extends Error {
   }
 }
 
-/**
- * A worker being restarted by the browser can miss a message ("Receiving end does not exist"). Such a
- * message was never delivered, so asking once more cannot do anything twice.
- */
-const RESTARTING = /Receiving end does not exist/i;
-const RETRY_AFTER_MS = 250;
-
-async function send(request: UiRequest): Promise<unknown> {
-  try {
-    return await chrome.runtime.sendMessage({ channel: UI_CHANNEL, request });
-  } catch (error) {
-    if (!RESTARTING.test((error as Error).message)) throw error;
-    await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_MS));
-    return chrome.runtime.sendMessage({ channel: UI_CHANNEL, request });
-  }
-}
-
 export async function ask<T>(request: UiRequest & { kind: UiKind }): Promise<T> {
   const schemas = import('../messages.ts');
   let raw: unknown;
   try {
-    raw = await send(request);
+    raw = await chrome.runtime.sendMessage({ channel: UI_CHANNEL, request });
   } catch (error) {
     throw new UiError(`Kassa's background worker did not answer: ${(error as Error).message}`);
   }
