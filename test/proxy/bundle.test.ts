@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type Sandbox } from '../../sandbox/server.ts';
 import { http } from '../support/http.ts';
-import { eventually } from '../support/stack.ts';
+import { eventually, proxyEnvFor } from '../support/stack.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const bundle = join(root, 'dist', 'proxy', 'server.js');
@@ -16,22 +15,7 @@ const bundle = join(root, 'dist', 'proxy', 'server.js');
 describe('proxy: the self-contained bundle', () => {
   let sandbox: Sandbox;
   let dir: string;
-  const env = () => ({
-    PATH: process.env.PATH,
-    PORT: '0',
-    KASSA_PAY_BASE_URL: sandbox.pay,
-    KASSA_PAY_CLIENT_SECRET: sandbox.clientSecret,
-    KASSA_ORDERS_BASE_URL: sandbox.orders,
-    KASSA_ORDERS_API_KEY: sandbox.ordersApiKey,
-    KASSA_REFORGE_BASE_URL: sandbox.reforge,
-    KASSA_MERCHANT_KEY: `mk_${randomBytes(16).toString('hex')}`,
-    KASSA_OPERATOR_TOKEN: `op_${randomBytes(16).toString('hex')}`,
-    KASSA_ALLOWED_ORIGINS: 'http://127.0.0.1:9',
-    KASSA_RETURN_URLS: 'http://127.0.0.1:9/return',
-    KASSA_FLOW_HOSTS: new URL(sandbox.origin).host,
-    KASSA_WEBHOOK_SECRET: randomBytes(24).toString('base64url'),
-    KASSA_DB: join(dir, 'kassa.db'),
-  });
+  const env = () => proxyEnvFor(sandbox, join(dir, 'kassa.db'));
 
   before(async () => {
     const built = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'tools', 'build-proxy.ts')], { cwd: root, encoding: 'utf8' });
@@ -46,7 +30,7 @@ describe('proxy: the self-contained bundle', () => {
 
   it('runs with plain node from another directory and serves requests', async () => {
     const settings = env();
-    const child = spawn(process.execPath, [bundle], { cwd: dir, env: settings, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bundle], { cwd: dir, env: { PATH: process.env.PATH, ...settings }, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines: string[] = [];
     child.stdout.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
     try {
@@ -68,7 +52,7 @@ describe('proxy: the self-contained bundle', () => {
   });
 
   it('refuses to start on a bad setting, naming it', () => {
-    const result = spawnSync(process.execPath, [bundle], { cwd: dir, env: { ...env(), KASSA_FLOW_HOSTS: 'https://not-a-host/' }, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [bundle], { cwd: dir, env: { PATH: process.env.PATH, ...env(), KASSA_FLOW_HOSTS: 'https://not-a-host/' }, encoding: 'utf8' });
     assert.equal(result.status, 2);
     assert.match(result.stderr, /^Kassa proxy: bad configuration: KASSA_FLOW_HOSTS: /);
   });

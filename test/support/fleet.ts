@@ -9,7 +9,7 @@ import { startSandbox, type Sandbox } from '../../sandbox/server.ts';
 import { http } from './http.ts';
 import { startRedis } from './redis-server.ts';
 import { freePort } from './free-port.ts';
-import { eventually, SHOP_ORIGIN } from './stack.ts';
+import { eventually, proxyEnvFor, SHOP_ORIGIN } from './stack.ts';
 
 interface Instance {
   origin: string;
@@ -52,19 +52,7 @@ export async function startFleet(options: { instances: number; logLevel?: string
   const redis = await startRedis();
   const dir = mkdtempSync(join(tmpdir(), 'kassa-fleet-'));
   const env: Record<string, string> = {
-    PORT: '0',
-    KASSA_PAY_BASE_URL: sandbox.pay,
-    KASSA_PAY_CLIENT_SECRET: sandbox.clientSecret,
-    KASSA_ORDERS_BASE_URL: sandbox.orders,
-    KASSA_ORDERS_API_KEY: sandbox.ordersApiKey,
-    KASSA_REFORGE_BASE_URL: sandbox.reforge,
-    KASSA_MERCHANT_KEY: `mk_${randomBytes(16).toString('hex')}`,
-    KASSA_OPERATOR_TOKEN: `op_${randomBytes(16).toString('hex')}`,
-    KASSA_ALLOWED_ORIGINS: SHOP_ORIGIN,
-    KASSA_RETURN_URLS: `${SHOP_ORIGIN}/return`,
-    KASSA_FLOW_HOSTS: new URL(sandbox.origin).host,
-    KASSA_WEBHOOK_SECRET: randomBytes(24).toString('base64url'),
-    KASSA_DB: join(dir, 'unused.db'),
+    ...proxyEnvFor(sandbox, join(dir, 'unused.db')),
     KASSA_REDIS_URL: redis.url,
     KASSA_REDIS_PREFIX: `fleet-${randomBytes(4).toString('hex')}:`,
     KASSA_RATE_LIMIT: '0',

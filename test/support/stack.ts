@@ -31,14 +31,9 @@ export interface StackOptions {
   reuseSandbox?: Sandbox;
 }
 
-/**
- * The real stack on loopback: the emulator, and a proxy configured against it the way a merchant
- * would configure it, with its webhook registered. Log lines are kept for inspection.
- */
-export async function startStack(options: StackOptions = {}) {
-  const sandbox = options.reuseSandbox ?? (await startSandbox({ settlementDelayMs: 0, ...options.sandbox }));
-  const dir = mkdtempSync(join(tmpdir(), 'kassa-stack-'));
-  const env: Record<string, string> = {
+/** A proxy's environment against this emulator, as a merchant would set it, with fresh secrets. */
+export function proxyEnvFor(sandbox: Sandbox, db: string) {
+  return {
     PORT: '0',
     KASSA_PAY_BASE_URL: sandbox.pay,
     KASSA_PAY_CLIENT_SECRET: sandbox.clientSecret,
@@ -51,7 +46,19 @@ export async function startStack(options: StackOptions = {}) {
     KASSA_RETURN_URLS: `${SHOP_ORIGIN}/return`,
     KASSA_FLOW_HOSTS: new URL(sandbox.origin).host,
     KASSA_WEBHOOK_SECRET: randomBytes(24).toString('base64url'),
-    KASSA_DB: join(dir, 'kassa.db'),
+    KASSA_DB: db,
+  };
+}
+
+/**
+ * The real stack on loopback: the emulator, and a proxy configured against it the way a merchant
+ * would configure it, with its webhook registered. Log lines are kept for inspection.
+ */
+export async function startStack(options: StackOptions = {}) {
+  const sandbox = options.reuseSandbox ?? (await startSandbox({ settlementDelayMs: 0, ...options.sandbox }));
+  const dir = mkdtempSync(join(tmpdir(), 'kassa-stack-'));
+  const env: Record<string, string> = {
+    ...proxyEnvFor(sandbox, join(dir, 'kassa.db')),
     KASSA_RATE_LIMIT: '0',
     KASSA_CREATE_RATE_LIMIT: '0',
     ...(await redisSettings()),
