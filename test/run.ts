@@ -51,7 +51,7 @@ const selected = requested.length ? requested.map((file) => join(root, file)) : 
 const componentTests = selected.filter((file) => file.startsWith(componentDir + '/'));
 const nodeTests = selected.filter((file) => !file.startsWith(componentDir + '/'));
 
-if (!requested.length) run('type-check', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
+if (!requested.length) run('type-check', process.execPath, [join(root, 'node_modules', 'tsc7', 'bin', 'tsc'), '-p', 'tsconfig.json', '--noEmit']);
 if (nodeTests.some((file) => file.startsWith(e2eDir + '/') || file.startsWith(extensionDir + '/'))) {
   run('build the widget (vite build)', bin('vite'), ['build', '--logLevel', 'warn']);
   // Suites side by side must not rebuild (and so empty) dist/widget under each other after an edit.
@@ -59,24 +59,43 @@ if (nodeTests.some((file) => file.startsWith(e2eDir + '/') || file.startsWith(ex
 }
 // The extension suites load dist/extension unpacked into Chromium: built once here, for all of them.
 if (nodeTests.some((file) => file.startsWith(extensionDir + '/'))) {
-  run('build the extension (npm run build:extension)', bin('vite'), ['build', '--config', 'extension/vite.config.ts', '--logLevel', 'warn']);
+  run('build the extension (npm run build:extension)', bin('vite'), [
+    'build',
+    '--config',
+    'extension/vite.config.ts',
+    '--logLevel',
+    'warn',
+  ]);
   // The suites, running side by side, must not rebuild it under each other (an edit during the run).
   process.env.KASSA_EXTENSION_PREBUILT = '1';
 }
 const nodeRun = (step: string, files: string[], env: NodeJS.ProcessEnv = {}) => {
   if (files.length === 0) return;
   const args = ['--test', '--test-concurrency=3', '--test-reporter=spec', ...files.map((file) => relative(root, file))];
-  run(`${step} (${files.length} files)`, bin('tsx'), args, { KASSA_CHROMIUM: chromium, KASSA_REDIS_SERVER: redisServer, ...env });
+  run(`${step} (${files.length} files)`, bin('tsx'), args, {
+    KASSA_CHROMIUM: chromium,
+    KASSA_REDIS_SERVER: redisServer,
+    ...env,
+  });
 };
 nodeRun('node tests', nodeTests);
 // The proxy's suites once more with its state on Redis: both stores must pass the same tests.
-nodeRun('proxy tests on Redis', nodeTests.filter((file) => STORE_SUITES.some((name) => file.endsWith(`/test/proxy/${name}.test.ts`))), { KASSA_TEST_STORE: 'redis' });
+nodeRun(
+  'proxy tests on Redis',
+  nodeTests.filter((file) => STORE_SUITES.some((name) => file.endsWith(`/test/proxy/${name}.test.ts`))),
+  { KASSA_TEST_STORE: 'redis' },
+);
 if (componentTests.length) {
   run(
     `component tests in Chromium (${componentTests.length} files)`,
     // Through tsx: the config and its stack plugin are TypeScript that imports the proxy and the sandbox.
     bin('tsx'),
-    [join(root, 'node_modules', '@web', 'test-runner', 'dist', 'bin.js'), '--config', 'test/components/web-test-runner.config.ts', ...componentTests.map((file) => relative(root, file))],
+    [
+      join(root, 'node_modules', '@web', 'test-runner', 'dist', 'bin.js'),
+      '--config',
+      'test/components/web-test-runner.config.ts',
+      ...componentTests.map((file) => relative(root, file)),
+    ],
     { KASSA_CHROMIUM: chromium },
   );
 }
