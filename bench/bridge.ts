@@ -46,12 +46,17 @@ export default async function benchBridge(): Promise<void> {
   ensureWidgetBuilt();
   const chunkDir = join(WIDGET_BUNDLE, '..', 'kassa');
   const name = readdirSync(chunkDir).find((file) => /^kassa-bridge-[\w-]+\.js$/.test(file));
-  if (!name) throw new Error('no kassa-bridge chunk in dist/widget/kassa/: is it in the ON_FIRST_USE list of widget/kassa.ts?');
+  if (!name)
+    throw new Error('no kassa-bridge chunk in dist/widget/kassa/: is it in the ON_FIRST_USE list of widget/kassa.ts?');
   const chunk = readFileSync(join(chunkDir, name));
   const chunkGzip = gzipSync(chunk, { level: 9 }).length;
   const mainGzip = gzipSync(readFileSync(WIDGET_BUNDLE), { level: 9 }).length;
-  console.log(`dist/widget/kassa/${name}: ${kb(chunk.length)} minified, ${kb(chunkGzip)} gzipped (budget ${kb(BRIDGE_BUDGET)})${chunkGzip > BRIDGE_BUDGET ? '  OVER BUDGET' : ''}`);
-  console.log(`dist/widget/kassa.js: ${kb(mainGzip)} gzipped (budget ${kb(MAIN_BUDGET)})${mainGzip > MAIN_BUDGET ? '  OVER BUDGET' : ''}`);
+  console.log(
+    `dist/widget/kassa/${name}: ${kb(chunk.length)} minified, ${kb(chunkGzip)} gzipped (budget ${kb(BRIDGE_BUDGET)})${chunkGzip > BRIDGE_BUDGET ? '  OVER BUDGET' : ''}`,
+  );
+  console.log(
+    `dist/widget/kassa.js: ${kb(mainGzip)} gzipped (budget ${kb(MAIN_BUDGET)})${mainGzip > MAIN_BUDGET ? '  OVER BUDGET' : ''}`,
+  );
 
   const demo = await startDemo({ shopPort: 0, proxyPort: 0, sandboxPort: 0 });
   const browser = await launchChromium();
@@ -59,7 +64,9 @@ export default async function benchBridge(): Promise<void> {
     for (const path of ['/', '/donate']) {
       const urls = await requestsOf(browser, `${demo.shop.origin}${path}`, 'kassa-checkout[phase="ready"]');
       const loaded = urls.filter((url) => CHUNK.test(url));
-      console.log(`checkout page ${path}: ${urls.length} requests, ${loaded.length ? `LOADED THE WALLET CHUNK (${loaded.join(', ')})` : 'the wallet chunk never requested'}`);
+      console.log(
+        `checkout page ${path}: ${urls.length} requests, ${loaded.length ? `LOADED THE WALLET CHUNK (${loaded.join(', ')})` : 'the wallet chunk never requested'}`,
+      );
       if (loaded.length) throw new Error(`the checkout page ${path} loaded the wallet panel's chunk`);
     }
     const wallet = await requestsOf(browser, `${demo.shop.origin}/wallet`, 'kassa-bridge[phase="connect"]');
@@ -82,7 +89,9 @@ export default async function benchBridge(): Promise<void> {
       );
       await context.close();
     }
-    console.log(`kassa.js loaded -> panel ready to connect (chunk, chain listing): median ${median(shown).toFixed(1)} ms, max ${Math.max(...shown).toFixed(1)} ms over ${RUNS} cold page loads`);
+    console.log(
+      `kassa.js loaded -> panel ready to connect (chunk, chain listing): median ${median(shown).toFixed(1)} ms, max ${Math.max(...shown).toFixed(1)} ms over ${RUNS} cold page loads`,
+    );
   } finally {
     await browser.close();
     await demo.stop();

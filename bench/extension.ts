@@ -26,9 +26,14 @@ export default async function benchExtension(): Promise<void> {
     const bytes = readFileSync(path);
     return { path: relative(EXTENSION_DIST, path), size: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
   });
-  const sum = (list: typeof all) => ({ size: list.reduce((total, file) => total + file.size, 0), gzip: list.reduce((total, file) => total + file.gzip, 0) });
+  const sum = (list: typeof all) => ({
+    size: list.reduce((total, file) => total + file.size, 0),
+    gzip: list.reduce((total, file) => total + file.gzip, 0),
+  });
   const total = sum(all);
-  const manifest = JSON.parse(readFileSync(join(EXTENSION_DIST, 'manifest.json'), 'utf8')) as { content_scripts: Array<{ js: string[] }> };
+  const manifest = JSON.parse(readFileSync(join(EXTENSION_DIST, 'manifest.json'), 'utf8')) as {
+    content_scripts: Array<{ js: string[] }>;
+  };
   const content = sum(all.filter((file) => manifest.content_scripts.some((script) => script.js.includes(file.path))));
   const popupHtml = readFileSync(join(EXTENSION_DIST, 'ui', 'popup.html'), 'utf8');
   const shellFiles = [...popupHtml.matchAll(/(?:src|href)="\.\.\/([^"]+)"/g)].map((match) => match[1]!);
@@ -55,8 +60,12 @@ export default async function benchExtension(): Promise<void> {
       viewReady.push(view);
       await page.close();
     }
-    console.log(`popup: navigation -> first render: median ${median(firstRender).toFixed(1)} ms, max ${Math.max(...firstRender).toFixed(1)} ms over ${RUNS} opens`);
-    console.log(`popup: navigation -> first view shown (settings, one worker round trip): median ${median(viewReady).toFixed(1)} ms, max ${Math.max(...viewReady).toFixed(1)} ms`);
+    console.log(
+      `popup: navigation -> first render: median ${median(firstRender).toFixed(1)} ms, max ${Math.max(...firstRender).toFixed(1)} ms over ${RUNS} opens`,
+    );
+    console.log(
+      `popup: navigation -> first view shown (settings, one worker round trip): median ${median(viewReady).toFixed(1)} ms, max ${Math.max(...viewReady).toFixed(1)} ms`,
+    );
   } finally {
     await extension.dispose();
   }

@@ -19,7 +19,12 @@ export default async function benchFleet(): Promise<void> {
     try {
       const all = Array.from({ length: instances }, (_, index) => fleet.origin(index));
       const reading = (await fleet.pay(0, await fleet.checkout())).body;
-      const reads = await runWorker<ReadsResult>({ kind: 'reads', urls: all.map((origin) => `${origin}/api/payments/status/${reading.statusToken}`), clients: READ_CLIENTS, durationMs: READ_SECONDS * 1000 });
+      const reads = await runWorker<ReadsResult>({
+        kind: 'reads',
+        urls: all.map((origin) => `${origin}/api/payments/status/${reading.statusToken}`),
+        clients: READ_CLIENTS,
+        durationMs: READ_SECONDS * 1000,
+      });
       const watched = (await fleet.pay(0, await fleet.checkout())).body;
       const fanOut = await measureFanOut({
         control: fleet.sandbox.control,

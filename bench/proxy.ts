@@ -42,10 +42,15 @@ async function statusReads(stack: Stack): Promise<void> {
   await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
   try {
     const job = { kind: 'reads', clients: READ_CLIENTS, durationMs: READ_SECONDS * 1000 };
-    const base = await runWorker<ReadsResult>({ ...job, urls: [`http://127.0.0.1:${(bare.address() as AddressInfo).port}/`] });
+    const base = await runWorker<ReadsResult>({
+      ...job,
+      urls: [`http://127.0.0.1:${(bare.address() as AddressInfo).port}/`],
+    });
     const proxied = await runWorker<ReadsResult>({ ...job, urls: [url] });
     const [baseRate, proxyRate] = [base.answers / base.seconds, proxied.answers / proxied.seconds];
-    console.log(`status reads: proxy ${proxyRate.toFixed(0)}/s, bare node:http ${baseRate.toFixed(0)}/s, ratio ${(proxyRate / baseRate).toFixed(2)} (target >= 0.5; ${READ_CLIENTS} keep-alive clients, ${READ_SECONDS} s each, ${proxied.errors} errors)`);
+    console.log(
+      `status reads: proxy ${proxyRate.toFixed(0)}/s, bare node:http ${baseRate.toFixed(0)}/s, ratio ${(proxyRate / baseRate).toFixed(2)} (target >= 0.5; ${READ_CLIENTS} keep-alive clients, ${READ_SECONDS} s each, ${proxied.errors} errors)`,
+    );
   } finally {
     bare.closeAllConnections();
     bare.close();
@@ -61,15 +66,20 @@ async function fanOut(stack: Stack): Promise<void> {
     subscribers: SUBSCRIBERS,
     watchMs: WATCH_SECONDS * 1000,
   });
-  console.log(`${SUBSCRIBERS} SSE subscribers on one payment: webhook -> event p50 ${ms(result.p50)}, p95 ${ms(result.p95)}, last ${ms(result.last)} (target p95 < 100 ms; ${result.missed} missed)`);
-  console.log(`upstream reads while they watched for ${WATCH_SECONDS} s, webhook included: ${result.reads} (target <= 13)`);
+  console.log(
+    `${SUBSCRIBERS} SSE subscribers on one payment: webhook -> event p50 ${ms(result.p50)}, p95 ${ms(result.p95)}, last ${ms(result.last)} (target p95 < 100 ms; ${result.missed} missed)`,
+  );
+  console.log(
+    `upstream reads while they watched for ${WATCH_SECONDS} s, webhook included: ${result.reads} (target <= 13)`,
+  );
 }
 
 async function concurrentCreations(stack: Stack): Promise<void> {
   const cold = await startStack({ reuseSandbox: stack.sandbox, env: { KASSA_LOG_LEVEL: 'warn' } });
   try {
     const checkouts: string[] = [];
-    for (let batch = 0; batch < CREATIONS / 50; batch++) checkouts.push(...(await Promise.all(Array.from({ length: 50 }, () => cold.checkout()))));
+    for (let batch = 0; batch < CREATIONS / 50; batch++)
+      checkouts.push(...(await Promise.all(Array.from({ length: 50 }, () => cold.checkout()))));
     const tokensBefore = ((await cold.control('/metrics')).body['pay.token'] as number | undefined) ?? 0;
     const started = performance.now();
     const results = await Promise.all(checkouts.map((checkoutId) => cold.pay(checkoutId)));

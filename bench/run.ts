@@ -11,7 +11,9 @@ const modules = readdirSync(import.meta.dirname)
   .sort();
 
 for (const name of modules) {
-  const bench = (await import(pathToFileURL(join(import.meta.dirname, name)).href)) as { default?: () => Promise<void> };
+  const bench = (await import(pathToFileURL(join(import.meta.dirname, name)).href)) as {
+    default?: () => Promise<void>;
+  };
   // Helpers such as stats.ts export no benchmark.
   if (typeof bench.default !== 'function') continue;
   const started = performance.now();

@@ -14,7 +14,6 @@ const TRANSFERS = 20;
 /** anvil's first default account: funded with every stablecoin on every chain. */
 const SENDER_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 
-
 export default async function benchSandbox(): Promise<void> {
   const starts: number[] = [];
   for (let i = 0; i < STARTS; i++) {
@@ -23,7 +22,9 @@ export default async function benchSandbox(): Promise<void> {
     starts.push(performance.now() - started);
     await sandbox.stop();
   }
-  console.log(`sandbox cold start (2 chains up, 8 tokens deployed, 10 accounts funded): median ${ms(median(starts))}, max ${ms(Math.max(...starts))} over ${STARTS} starts (target < 3000 ms)`);
+  console.log(
+    `sandbox cold start (2 chains up, 8 tokens deployed, 10 accounts funded): median ${ms(median(starts))}, max ${ms(Math.max(...starts))} over ${STARTS} starts (target < 3000 ms)`,
+  );
 
   const sandbox = await startSandbox();
   const [one, two] = sandbox.chains as [(typeof sandbox.chains)[0], (typeof sandbox.chains)[0]];
@@ -37,11 +38,22 @@ export default async function benchSandbox(): Promise<void> {
       const response = await fetch(`${sandbox.reforge}/prepareReforge`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ sourceAmount: '1.25', sourceToken: one.tokens.eUSD.address, destinationToken: two.tokens.eUSD.address, destinationChainId: two.chainId }),
+        body: JSON.stringify({
+          sourceAmount: '1.25',
+          sourceToken: one.tokens.eUSD.address,
+          destinationToken: two.tokens.eUSD.address,
+          destinationChainId: two.chainId,
+        }),
       });
       const tx = Transaction.from(((await response.json()) as { tx: string }).tx);
       const before = (await arriving.balanceOf!(sender.address)) as bigint;
-      const sent = await sender.sendTransaction({ to: tx.to, data: tx.data, value: tx.value, gasLimit: tx.gasLimit, chainId: tx.chainId });
+      const sent = await sender.sendTransaction({
+        to: tx.to,
+        data: tx.data,
+        value: tx.value,
+        gasLimit: tx.gasLimit,
+        chainId: tx.chainId,
+      });
       const receipt: TransactionReceipt = await waitForReceipt(source, sent.hash, 10_000);
       const burnMined = performance.now();
       if (receipt.status !== 1) throw new Error(`burn ${sent.hash} reverted`);
@@ -51,7 +63,9 @@ export default async function benchSandbox(): Promise<void> {
       }
       latencies.push(performance.now() - burnMined);
     }
-    console.log(`reforge burn mined -> mint seen on the destination chain: median ${ms(median(latencies))}, p95 ${ms(percentile(latencies, 95))} over ${TRANSFERS} transfers (target < 2000 ms)`);
+    console.log(
+      `reforge burn mined -> mint seen on the destination chain: median ${ms(median(latencies))}, p95 ${ms(percentile(latencies, 95))} over ${TRANSFERS} transfers (target < 2000 ms)`,
+    );
   } finally {
     source.destroy();
     destination.destroy();

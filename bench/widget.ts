@@ -46,7 +46,9 @@ export default async function benchWidget(): Promise<void> {
   const chunks = readdirSync(chunkDir)
     .filter((name) => !name.startsWith('kassa-bridge-'))
     .map((name) => gzipSync(readFileSync(join(chunkDir, name)), { level: 9 }).length);
-  console.log(`dist/widget/kassa.js: ${kb(bundle.length)} minified, ${kb(gzipped)} gzipped (budget ${kb(BUDGET)}, Lit included)${gzipped > BUDGET ? '  OVER BUDGET' : ''}`);
+  console.log(
+    `dist/widget/kassa.js: ${kb(bundle.length)} minified, ${kb(gzipped)} gzipped (budget ${kb(BUDGET)}, Lit included)${gzipped > BUDGET ? '  OVER BUDGET' : ''}`,
+  );
   console.log(`language chunks in dist/widget/kassa/: ${chunks.length}, ${kb(Math.max(...chunks))} gzipped at most`);
 
   const demo = await startDemo({ shopPort: 0, proxyPort: 0, sandboxPort: 0 });
@@ -62,14 +64,21 @@ export default async function benchWidget(): Promise<void> {
       await page.locator('kassa-checkout[phase="ready"]').waitFor();
       const { loaded, marks } = await page.evaluate((script) => {
         const entry = performance.getEntriesByName(script)[0] as PerformanceResourceTiming;
-        return { loaded: entry.responseEnd, marks: (window as unknown as { kassaMarks: Record<string, number> }).kassaMarks };
+        return {
+          loaded: entry.responseEnd,
+          marks: (window as unknown as { kassaMarks: Record<string, number> }).kassaMarks,
+        };
       }, `${demo.proxy.origin}/kassa.js`);
       firstRender.push(marks.firstRender! - loaded);
       ready.push(marks.ready! - loaded);
       await context.close();
     }
-    console.log(`script loaded -> first render: median ${median(firstRender).toFixed(1)} ms, max ${Math.max(...firstRender).toFixed(1)} ms over ${RUNS} cold page loads`);
-    console.log(`script loaded -> amount shown (one proxy request): median ${median(ready).toFixed(1)} ms, max ${Math.max(...ready).toFixed(1)} ms`);
+    console.log(
+      `script loaded -> first render: median ${median(firstRender).toFixed(1)} ms, max ${Math.max(...firstRender).toFixed(1)} ms over ${RUNS} cold page loads`,
+    );
+    console.log(
+      `script loaded -> amount shown (one proxy request): median ${median(ready).toFixed(1)} ms, max ${Math.max(...ready).toFixed(1)} ms`,
+    );
   } finally {
     await browser.close();
     await demo.stop();

@@ -36,7 +36,10 @@ export async function startDemo(options: DemoOptions) {
   let shop: Awaited<ReturnType<typeof startShop>> | undefined;
   try {
     // The shop listens first: with port 0 (tests, the benchmark) its origin is known only then.
-    shop = await startShop({ port: options.shopPort, proxy: () => ({ origin: proxy!.origin, merchantKey: config.merchantKey }) });
+    shop = await startShop({
+      port: options.shopPort,
+      proxy: () => ({ origin: proxy!.origin, merchantKey: config.merchantKey }),
+    });
     const config = loadConfig({
       PORT: String(options.proxyPort),
       KASSA_PAY_BASE_URL: sandbox.pay,

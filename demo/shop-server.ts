@@ -81,7 +81,8 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
     }
     const reference = `ORDER-${randomBytes(3).toString('hex').toUpperCase()}`;
     const created = await proxyCall('/api/checkouts', { ...price, reference, metadata: { cart: ['Kassa T-shirt'] } });
-    if (created.status !== 201) throw new Error(`The proxy did not create a checkout: ${created.status} ${JSON.stringify(created.body)}`);
+    if (created.status !== 201)
+      throw new Error(`The proxy did not create a checkout: ${created.status} ${JSON.stringify(created.body)}`);
     setCookie(c, COOKIE, created.body.checkoutId, { httpOnly: true, sameSite: 'Lax', path: '/' });
     return created.body as CheckoutView;
   };
@@ -95,8 +96,11 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
     const { origin } = options.proxy();
     if (rpcOrigins && rpcOrigins.proxy === origin && Date.now() - rpcOrigins.at < 60_000) return rpcOrigins.origins;
     const listed = await proxyCall(`/api/bridge/chains?network=${BRIDGE_NETWORK}`);
-    if (listed.status !== 200 || !Array.isArray(listed.body)) throw new Error(`The proxy did not list the chains: ${listed.status}`);
-    const origins = [...new Set((listed.body as Array<{ rpcUrl: string }>).map((chain) => new URL(chain.rpcUrl).origin))];
+    if (listed.status !== 200 || !Array.isArray(listed.body))
+      throw new Error(`The proxy did not list the chains: ${listed.status}`);
+    const origins = [
+      ...new Set((listed.body as Array<{ rpcUrl: string }>).map((chain) => new URL(chain.rpcUrl).origin)),
+    ];
     rpcOrigins = { at: Date.now(), proxy: origin, origins };
     return origins;
   };
@@ -105,45 +109,68 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
     const proxy = options.proxy().origin;
     const hints = wallet
       ? html`<p class="hint">
-          Connect a wallet that holds one of the sandbox's test accounts (anvil's well-known development accounts, never for real
-          money), pick the networks and an amount, review what the transaction does, and confirm in the wallet. The panel adds the
-          local chains to the wallet when it does not know them.
+          Connect a wallet that holds one of the sandbox's test accounts (anvil's well-known development accounts, never
+          for real money), pick the networks and an amount, review what the transaction does, and confirm in the wallet.
+          The panel adds the local chains to the wallet when it does not know them.
         </p>`
-      : html`<label>Bank page <select id="mode"><option value="redirect">in this tab</option><option value="popup">in a popup</option></select></label>
-          <p class="hint">On the bank page, pick a bank and press “Authorise payment”. “Sandbox bank that rejects”, or “Cancel”, shows a failed payment.</p>`;
+      : html`<label
+            >Bank page
+            <select id="mode">
+              <option value="redirect">in this tab</option>
+              <option value="popup">in a popup</option>
+            </select></label
+          >
+          <p class="hint">
+            On the bank page, pick a bank and press “Authorise payment”. “Sandbox bank that rejects”, or “Cancel”, shows
+            a failed payment.
+          </p>`;
     c.header('Content-Security-Policy', contentSecurityPolicy(proxy, extra));
     c.header('Referrer-Policy', 'no-referrer');
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Cache-Control', 'no-store');
-    return c.html(html`<!doctype html>
-      <html lang="en">
-        <head>
-          <meta charset="utf-8" />
-          <meta name="viewport" content="width=device-width, initial-scale=1" />
-          <title>${title} · Kassa demo shop</title>
-          <link rel="stylesheet" href="/shop.css" />
-          <script type="module" src="${proxy}/kassa.js"></script>
-          <script type="module" src="/shop.js"></script>
-        </head>
-        <body>
-          <header>
-            <a href="/" class="brand">Kassa demo shop</a>
-            <nav><a href="/">Order</a> <a href="/donate">Donate</a> <a href="/wallet">Wallet</a></nav>
-            <span class="note">Runs on the sandbox: no real bank, no real money.</span>
-          </header>
-          <main>
-            <section class="content">${body}</section>
-            <aside aria-label="Try it">
-              <h2>Try it</h2>
-              <label>Language <select id="locale">${LOCALES.map((locale) => html`<option>${locale}</option>`)}</select></label>
-              <label>Theme <select id="theme"><option>auto</option><option>light</option><option>dark</option></select></label>
-              ${hints}
-              <h2>Events</h2>
-              <ol id="events"></ol>
-            </aside>
-          </main>
-        </body>
-      </html>`);
+    return c.html(
+      html`<!doctype html>
+        <html lang="en">
+          <head>
+            <meta charset="utf-8" />
+            <meta name="viewport" content="width=device-width, initial-scale=1" />
+            <title>${title} · Kassa demo shop</title>
+            <link rel="stylesheet" href="/shop.css" />
+            <script type="module" src="${proxy}/kassa.js"></script>
+            <script type="module" src="/shop.js"></script>
+          </head>
+          <body>
+            <header>
+              <a href="/" class="brand">Kassa demo shop</a>
+              <nav><a href="/">Order</a> <a href="/donate">Donate</a> <a href="/wallet">Wallet</a></nav>
+              <span class="note">Runs on the sandbox: no real bank, no real money.</span>
+            </header>
+            <main>
+              <section class="content">${body}</section>
+              <aside aria-label="Try it">
+                <h2>Try it</h2>
+                <label
+                  >Language
+                  <select id="locale">
+                    ${LOCALES.map((locale) => html`<option>${locale}</option>`)}
+                  </select></label
+                >
+                <label
+                  >Theme
+                  <select id="theme">
+                    <option>auto</option>
+                    <option>light</option>
+                    <option>dark</option>
+                  </select></label
+                >
+                ${hints}
+                <h2>Events</h2>
+                <ol id="events"></ol>
+              </aside>
+            </main>
+          </body>
+        </html>`,
+    );
   };
 
   app.get('/', async (c) => {
@@ -154,7 +181,9 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
       html`<h1>Order ${checkout.reference}</h1>
         <p>One Kassa T-shirt, organic cotton, size M.</p>
         <kassa-checkout proxy="${options.proxy().origin}" checkout="${checkout.checkoutId}"></kassa-checkout>
-        <form method="post" action="/new-order"><button type="submit" class="secondary">Start a new order</button></form>`,
+        <form method="post" action="/new-order">
+          <button type="submit" class="secondary">Start a new order</button>
+        </form>`,
     );
   });
 
@@ -175,7 +204,13 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
           <label>Amount in euros <input name="amount" inputmode="decimal" value="${amount}" /></label>
           <button type="submit" class="secondary">Change</button>
         </form>
-        <kassa-checkout proxy="${options.proxy().origin}" amount="${amount}" currency="EUR" reference="DONATION" return-url="${returnUrl}"></kassa-checkout>`,
+        <kassa-checkout
+          proxy="${options.proxy().origin}"
+          amount="${amount}"
+          currency="EUR"
+          reference="DONATION"
+          return-url="${returnUrl}"
+        ></kassa-checkout>`,
     );
   });
 
@@ -193,7 +228,10 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
     ),
   );
 
-  for (const [file, type] of [['shop.css', 'text/css'], ['shop.js', 'text/javascript']] as const) {
+  for (const [file, type] of [
+    ['shop.css', 'text/css'],
+    ['shop.js', 'text/javascript'],
+  ] as const) {
     app.get(`/${file}`, async (c) => {
       c.header('Content-Type', `${type}; charset=utf-8`);
       c.header('X-Content-Type-Options', 'nosniff');

@@ -26,7 +26,8 @@ function fail(message: string): never {
 
 function number(option: keyof typeof values, max: number): number {
   const value = Number(values[option]);
-  if (!Number.isInteger(value) || value < 0 || value > max) fail(`--${option} must be a whole number from 0 to ${max}, not "${values[option]}"`);
+  if (!Number.isInteger(value) || value < 0 || value > max)
+    fail(`--${option} must be a whole number from 0 to ${max}, not "${values[option]}"`);
   return value;
 }
 
@@ -36,13 +37,21 @@ async function ensureFree(port: number, what: string, option: string): Promise<v
   await new Promise<void>((resolve) => {
     const probe = createServer();
     probe.once('error', (error: NodeJS.ErrnoException) =>
-      fail(error.code === 'EADDRINUSE' ? `port ${port} (the ${what}) is already in use. Stop what uses it, or pick another: npm start -- --${option} <port>` : `cannot listen on port ${port} (the ${what}): ${error.message}`),
+      fail(
+        error.code === 'EADDRINUSE'
+          ? `port ${port} (the ${what}) is already in use. Stop what uses it, or pick another: npm start -- --${option} <port>`
+          : `cannot listen on port ${port} (the ${what}): ${error.message}`,
+      ),
     );
     probe.listen({ port, host: '127.0.0.1', exclusive: true }, () => probe.close(() => resolve()));
   });
 }
 
-const ports = { shop: number('shop-port', 65535), proxy: number('proxy-port', 65535), sandbox: number('sandbox-port', 65535) };
+const ports = {
+  shop: number('shop-port', 65535),
+  proxy: number('proxy-port', 65535),
+  sandbox: number('sandbox-port', 65535),
+};
 await ensureFree(ports.shop, 'demo shop', 'shop-port');
 await ensureFree(ports.proxy, 'proxy', 'proxy-port');
 await ensureFree(ports.sandbox, 'sandbox', 'sandbox-port');

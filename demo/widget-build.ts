@@ -22,7 +22,10 @@ export function widgetIsStale(): boolean {
 export function ensureWidgetBuilt(): boolean {
   if (process.env.KASSA_WIDGET_PREBUILT === '1' && existsSync(WIDGET_BUNDLE)) return false;
   if (!widgetIsStale()) return false;
-  const result = spawnSync(join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync(join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) throw new Error('building the widget failed (npm run build)');
   return true;
 }

@@ -41,7 +41,9 @@ export class ProviderRpcError extends Error {
   }
 
   toJSON(): RpcErrorJson {
-    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
   }
 }
 

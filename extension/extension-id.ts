@@ -15,5 +15,7 @@ export const EXTENSION_ID = 'dicdceeeacbbpanhcdiaicmdjhodhpie';
 export async function extensionIdFromKey(key: string): Promise<string> {
   const der = Uint8Array.from(atob(key), (char) => char.charCodeAt(0));
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', der));
-  return [...digest.slice(0, 16)].map((byte) => String.fromCharCode(97 + (byte >> 4)) + String.fromCharCode(97 + (byte & 15))).join('');
+  return [...digest.slice(0, 16)]
+    .map((byte) => String.fromCharCode(97 + (byte >> 4)) + String.fromCharCode(97 + (byte & 15)))
+    .join('');
 }

@@ -20,7 +20,8 @@ export default defineManifest({
   manifest_version: 3,
   name: 'Kassa',
   version: '0.1.0',
-  description: 'Kassa for operators and users: payments and stablecoin orders through your Kassa proxy, and a local key vault that signs Kassa transfers.',
+  description:
+    'Kassa for operators and users: payments and stablecoin orders through your Kassa proxy, and a local key vault that signs Kassa transfers.',
   key: EXTENSION_KEY,
   minimum_chrome_version: '116',
   icons,
@@ -33,5 +34,7 @@ export default defineManifest({
     { matches: WEB, js: ['content/inpage.ts'], run_at: 'document_start', world: 'MAIN', all_frames: false },
     { matches: WEB, js: ['content/bridge.ts'], run_at: 'document_start', all_frames: false },
   ],
-  content_security_policy: { extension_pages: "script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'" },
+  content_security_policy: {
+    extension_pages: "script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+  },
 });

@@ -11,7 +11,15 @@ import { ORDER_STATUSES } from '../schemas/orders.ts';
 
 import { AUTO_LOCK_MINUTES, NETWORKS, PASSWORD_MIN, type Network } from './channels.ts';
 
-export { APPROVAL_PORT, AUTO_LOCK_MINUTES, NETWORKS, PASSWORD_MIN, PAYMENTS_PORT, UI_CHANNEL, type Network } from './channels.ts';
+export {
+  APPROVAL_PORT,
+  AUTO_LOCK_MINUTES,
+  NETWORKS,
+  PASSWORD_MIN,
+  PAYMENTS_PORT,
+  UI_CHANNEL,
+  type Network,
+} from './channels.ts';
 
 const password = z
   .string({ error: 'password is required' })
@@ -30,24 +38,46 @@ export const uiRequestSchema = z.discriminatedUnion('kind', [
     network: z.enum(NETWORKS),
   }),
   z.object({ kind: z.literal('settings.test') }),
-  z.object({ kind: z.literal('payments.list'), status: z.string().max(32).optional(), limit: z.number().int().min(1).max(200).optional() }),
+  z.object({
+    kind: z.literal('payments.list'),
+    status: z.string().max(32).optional(),
+    limit: z.number().int().min(1).max(200).optional(),
+  }),
   z.object({ kind: z.literal('orders.list'), filterStatus: z.enum(ORDER_STATUSES).optional() }),
   // The order is validated in full (createOrderRequestSchema) by the page and again by the worker.
   z.object({ kind: z.literal('orders.create'), order: z.record(z.string(), z.unknown()) }),
-  z.object({ kind: z.literal('orders.update'), orderId, amount: decimalText.optional(), orderStatus: z.enum(ORDER_STATUSES).optional() }),
+  z.object({
+    kind: z.literal('orders.update'),
+    orderId,
+    amount: decimalText.optional(),
+    orderStatus: z.enum(ORDER_STATUSES).optional(),
+  }),
   z.object({ kind: z.literal('orders.delete'), orderId }),
   z.object({ kind: z.literal('chains.list') }),
   z.object({ kind: z.literal('vault.status') }),
   z.object({ kind: z.literal('vault.create'), password }),
-  z.object({ kind: z.literal('vault.import'), password, privateKey: z.string().max(200).optional(), mnemonic: z.string().max(1000).optional() }),
+  z.object({
+    kind: z.literal('vault.import'),
+    password,
+    privateKey: z.string().max(200).optional(),
+    mnemonic: z.string().max(1000).optional(),
+  }),
   z.object({ kind: z.literal('vault.unlock'), password: z.string().max(256) }),
   z.object({ kind: z.literal('vault.lock') }),
   z.object({ kind: z.literal('vault.remove'), password: z.string().max(256) }),
-  z.object({ kind: z.literal('vault.autoLock'), minutes: z.number().int().min(AUTO_LOCK_MINUTES.min).max(AUTO_LOCK_MINUTES.max) }),
+  z.object({
+    kind: z.literal('vault.autoLock'),
+    minutes: z.number().int().min(AUTO_LOCK_MINUTES.min).max(AUTO_LOCK_MINUTES.max),
+  }),
   z.object({ kind: z.literal('wallet.switchChain'), chainId: z.number().int().positive() }),
   z.object({ kind: z.literal('connections.revoke'), origin: z.string().max(2048) }),
   z.object({ kind: z.literal('approval.get'), id: z.string().max(100) }),
-  z.object({ kind: z.literal('approval.answer'), id: z.string().max(100), approve: z.boolean(), password: z.string().max(256).optional() }),
+  z.object({
+    kind: z.literal('approval.answer'),
+    id: z.string().max(100),
+    approve: z.boolean(),
+    password: z.string().max(256).optional(),
+  }),
 ]);
 export type UiRequest = z.infer<typeof uiRequestSchema>;
 export type UiKind = UiRequest['kind'];
@@ -102,6 +132,10 @@ export type ApprovalView =
 /** On the payments port: a payment's new status (the proxy's `status` event), or the stream's state. */
 export const paymentsPortMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('status'), payment: z.record(z.string(), z.unknown()) }),
-  z.object({ type: z.literal('stream'), state: z.enum(['live', 'reconnecting', 'unavailable']), error: z.string().optional() }),
+  z.object({
+    type: z.literal('stream'),
+    state: z.enum(['live', 'reconnecting', 'unavailable']),
+    error: z.string().optional(),
+  }),
 ]);
 export type PaymentsPortMessage = z.infer<typeof paymentsPortMessageSchema>;

@@ -30,21 +30,36 @@ export type PageRequest = z.infer<typeof pageRequestSchema>;
 export const portRequestSchema = z.object({ type: z.literal('request'), id: requestId, method, params });
 export type PortRequest = z.infer<typeof portRequestSchema>;
 
-export const rpcErrorSchema = z.object({ code: z.number().check(z.int()), message: z.string(), data: z.optional(z.unknown()) });
+export const rpcErrorSchema = z.object({
+  code: z.number().check(z.int()),
+  message: z.string(),
+  data: z.optional(z.unknown()),
+});
 
 export const PROVIDER_EVENTS = ['accountsChanged', 'chainChanged', 'connect', 'disconnect'] as const;
 export type ProviderEvent = (typeof PROVIDER_EVENTS)[number];
 
 /** What the service worker answers on the port. */
 export const portReplySchema = z.union([
-  z.object({ type: z.literal('response'), id: requestId, result: z.optional(z.unknown()), error: z.optional(rpcErrorSchema) }),
+  z.object({
+    type: z.literal('response'),
+    id: requestId,
+    result: z.optional(z.unknown()),
+    error: z.optional(rpcErrorSchema),
+  }),
   z.object({ type: z.literal('event'), event: z.enum(PROVIDER_EVENTS), data: z.unknown() }),
 ]);
 export type PortReply = z.infer<typeof portReplySchema>;
 
 /** What the content script posts back to the page (the port reply, addressed to the provider). */
 export const pageReplySchema = z.union([
-  z.object({ target: z.literal(TO_PAGE), type: z.literal('response'), id: requestId, result: z.optional(z.unknown()), error: z.optional(rpcErrorSchema) }),
+  z.object({
+    target: z.literal(TO_PAGE),
+    type: z.literal('response'),
+    id: requestId,
+    result: z.optional(z.unknown()),
+    error: z.optional(rpcErrorSchema),
+  }),
   z.object({ target: z.literal(TO_PAGE), type: z.literal('event'), event: z.enum(PROVIDER_EVENTS), data: z.unknown() }),
 ]);
 export type PageReply = z.infer<typeof pageReplySchema>;

@@ -43,7 +43,8 @@ function reforgeArguments(data: string): [bigint, bigint, string] {
   } catch {
     call = null;
   }
-  if (!call || call.selector !== reforge.selector) throw new PreviewError(`The transaction calls ${call?.name ?? 'an unknown method'}, not reforge`);
+  if (!call || call.selector !== reforge.selector)
+    throw new PreviewError(`The transaction calls ${call?.name ?? 'an unknown method'}, not reforge`);
   try {
     const [units, destinationChainId, destinationToken] = call.args;
     return [BigInt(units as bigint), BigInt(destinationChainId as bigint), getAddress(destinationToken as string)];
@@ -66,16 +67,21 @@ export function describeTransfer(serialized: string, chains: readonly ChainEntry
   if (tx.signature) throw new PreviewError('The prepared transaction is already signed');
   if (tx.type !== 2 || tx.chainId === 0n) throw new PreviewError('The prepared transaction names no chain');
   const source = chains.find((chain) => BigInt(chain.chainId) === tx.chainId);
-  if (!source) throw new PreviewError(`The transaction is for chain ${tx.chainId}, which is not among the supported chains`);
+  if (!source)
+    throw new PreviewError(`The transaction is for chain ${tx.chainId}, which is not among the supported chains`);
   if (!tx.to) throw new PreviewError('The transaction creates a contract; it is not a transfer');
   const token = tokenAt(source, tx.to);
   if (!token) throw new PreviewError(`The transaction calls ${tx.to}, which is not a token on ${source.name}`);
   if (tx.value !== 0n) throw new PreviewError('The transaction also sends native currency; a transfer never does');
   const [units, destinationChainId, destinationToken] = reforgeArguments(tx.data);
   const destination = chains.find((chain) => BigInt(chain.chainId) === destinationChainId);
-  if (!destination || destination === source) throw new PreviewError(`The tokens would go to chain ${destinationChainId}, which is not a supported destination`);
+  if (!destination || destination === source)
+    throw new PreviewError(`The tokens would go to chain ${destinationChainId}, which is not a supported destination`);
   const arriving = tokenAt(destination, destinationToken);
-  if (!arriving || arriving.symbol !== token.symbol) throw new PreviewError(`The tokens would arrive as ${destinationToken}, which is not ${token.symbol} on ${destination.name}`);
+  if (!arriving || arriving.symbol !== token.symbol)
+    throw new PreviewError(
+      `The tokens would arrive as ${destinationToken}, which is not ${token.symbol} on ${destination.name}`,
+    );
   const maxFeeWei = tx.gasLimit * (tx.maxFeePerGas ?? 0n);
   const amount = formatUnits(units, token.decimals);
   return {
@@ -83,7 +89,13 @@ export function describeTransfer(serialized: string, chains: readonly ChainEntry
     contract: getAddress(tx.to),
     method: reforge.format('sighash'),
     burn: { amount, units, token },
-    mint: { chainId: destination.chainId, chainName: destination.name, token: arriving, amount, to: from ? getAddress(from) : null },
+    mint: {
+      chainId: destination.chainId,
+      chainName: destination.name,
+      token: arriving,
+      amount,
+      to: from ? getAddress(from) : null,
+    },
     gasLimit: tx.gasLimit,
     maxFee: formatUnits(maxFeeWei, source.nativeCurrency.decimals),
     maxFeeWei,

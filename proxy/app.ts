@@ -23,15 +23,23 @@ export function createApp(services: ProxyServices): Hono {
   const { logger } = services;
   const app = new Hono();
   const tooLarge = (limit: number) => {
-    const limited = bodyLimit({ maxSize: limit, onError: (c) => c.json({ error: `Request body is larger than ${limit} bytes` }, 413) });
+    const limited = bodyLimit({
+      maxSize: limit,
+      onError: (c) => c.json({ error: `Request body is larger than ${limit} bytes` }, 413),
+    });
     // Reading `body` makes the node adapter build a full Request; reads (the hot path) have none.
     return createMiddleware(async function bodyLimitForWrites(c, next) {
-      return c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS' ? next() : limited(c, next);
+      return c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS'
+        ? next()
+        : limited(c, next);
     });
   };
 
   app.use('*', requestId());
-  app.use('*', requestLog({ logger, redactPaths: [/(\/hooks\/payments\/)([^/]+)/, /(\/api\/payments\/status\/)([^/]+)/] }));
+  app.use(
+    '*',
+    requestLog({ logger, redactPaths: [/(\/hooks\/payments\/)([^/]+)/, /(\/api\/payments\/status\/)([^/]+)/] }),
+  );
   app.use('*', securityHeaders());
   app.use('/api/*', tooLarge(API_BODY_LIMIT));
   app.use('/hooks/*', tooLarge(HOOK_BODY_LIMIT));
@@ -51,11 +59,21 @@ export function createApp(services: ProxyServices): Hono {
     ),
   );
 
-  app.notFound((c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path.startsWith('/hooks/') ? '/hooks/…' : c.req.path.slice(0, 200)}` }, 404));
+  app.notFound((c) =>
+    c.json(
+      {
+        error: `Not found: ${c.req.method} ${c.req.path.startsWith('/hooks/') ? '/hooks/…' : c.req.path.slice(0, 200)}`,
+      },
+      404,
+    ),
+  );
   app.onError((error, c) => {
     if (error instanceof HttpProblem) {
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-      return c.json(error.details === undefined ? { error: error.message } : { error: error.message, details: error.details }, error.status);
+      return c.json(
+        error.details === undefined ? { error: error.message } : { error: error.message, details: error.details },
+        error.status,
+      );
     }
     if (error instanceof StoreUnavailableError) {
       logger.warn('store unavailable', { error, method: c.req.method, path: c.req.routePath });

@@ -9,9 +9,15 @@ import type { ServiceOverrides } from './services.ts';
  * Where state lives: with KASSA_REDIS_URL, Redis holds the store and coordinates the fleet; without
  * it the services fall back to SQLite and this process's memory.
  */
-export async function backendFor(config: ProxyConfig, logger: Logger): Promise<Pick<ServiceOverrides, 'store' | 'coordination'>> {
+export async function backendFor(
+  config: ProxyConfig,
+  logger: Logger,
+): Promise<Pick<ServiceOverrides, 'store' | 'coordination'>> {
   if (!config.redisUrl) return {};
   const connections = await connectRedis(config.redisUrl);
   logger.info('state on Redis', { prefix: config.redisPrefix });
-  return { store: new RedisStore(connections.command, config.redisPrefix), coordination: redisCoordination(connections, config.redisPrefix, logger) };
+  return {
+    store: new RedisStore(connections.command, config.redisPrefix),
+    coordination: redisCoordination(connections, config.redisPrefix, logger),
+  };
 }

@@ -66,14 +66,23 @@ const list = (value: string | undefined) =>
     .filter(Boolean);
 
 const baseUrl = () =>
-  z.string({ error: 'is required' }).refine((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password && !url.search && !url.hash;
-    } catch {
-      return false;
-    }
-  }, `must be an absolute http(s) URL without credentials, query or fragment`).transform((value) => value.replace(/\/+$/, ''));
+  z
+    .string({ error: 'is required' })
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return (
+          (url.protocol === 'https:' || url.protocol === 'http:') &&
+          !url.username &&
+          !url.password &&
+          !url.search &&
+          !url.hash
+        );
+      } catch {
+        return false;
+      }
+    }, `must be an absolute http(s) URL without credentials, query or fragment`)
+    .transform((value) => value.replace(/\/+$/, ''));
 
 const secret = z
   .string({ error: 'is required' })
@@ -83,7 +92,8 @@ const secret = z
 function parseOrigin(value: string): string {
   const url = new URL(value);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('not http(s)');
-  if (url.pathname !== '/' || url.search || url.hash || url.username) throw new Error('an origin has no path, query or credentials');
+  if (url.pathname !== '/' || url.search || url.hash || url.username)
+    throw new Error('an origin has no path, query or credentials');
   return url.origin;
 }
 
@@ -98,18 +108,22 @@ export function parseOpenAmount(value: string): OpenAmount {
   if (!match) throw new Error('expected "min..max CUR", for example "1..500 EUR"');
   const [, min, max, currencyCode] = match as unknown as [string, string, string, string];
   for (const bound of [min, max]) {
-    if (!isDecimal(bound, AMOUNT_LIMITS.fractionDigits)) throw new Error(`${bound} is not a decimal with at most 2 decimal places`);
+    if (!isDecimal(bound, AMOUNT_LIMITS.fractionDigits))
+      throw new Error(`${bound} is not a decimal with at most 2 decimal places`);
   }
-  if (compareDecimals(min, AMOUNT_LIMITS.min) < 0 || compareDecimals(max, AMOUNT_LIMITS.max) > 0) throw new Error(`bounds must lie within ${AMOUNT_LIMITS.min}..${AMOUNT_LIMITS.max}`);
+  if (compareDecimals(min, AMOUNT_LIMITS.min) < 0 || compareDecimals(max, AMOUNT_LIMITS.max) > 0)
+    throw new Error(`bounds must lie within ${AMOUNT_LIMITS.min}..${AMOUNT_LIMITS.max}`);
   if (compareDecimals(min, max) > 0) throw new Error('min is greater than max');
-  if (!isPaymentCurrency(currencyCode)) throw new Error(`${currencyCode} is not a currency the payment service settles`);
+  if (!isPaymentCurrency(currencyCode))
+    throw new Error(`${currencyCode} is not a currency the payment service settles`);
   return { min, max, currencyCode };
 }
 
 function integer(setting: string, value: string | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined || value === '') return fallback;
   const number = Number(value);
-  if (!Number.isInteger(number) || number < min || number > max) throw new ConfigError(setting, `must be a whole number from ${min} to ${max}, not "${value}"`);
+  if (!Number.isInteger(number) || number < min || number > max)
+    throw new ConfigError(setting, `must be a whole number from ${min} to ${max}, not "${value}"`);
   return number;
 }
 
@@ -139,8 +153,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     } catch (error) {
       throw new ConfigError('KASSA_CONFIG_FILE', `cannot read ${env.KASSA_CONFIG_FILE}: ${(error as Error).message}`);
     }
-    if (typeof file !== 'object' || file === null || Array.isArray(file)) throw new ConfigError('KASSA_CONFIG_FILE', 'must hold a JSON object of settings');
-    const fromFile = Object.fromEntries(Object.entries(file).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]));
+    if (typeof file !== 'object' || file === null || Array.isArray(file))
+      throw new ConfigError('KASSA_CONFIG_FILE', 'must hold a JSON object of settings');
+    const fromFile = Object.fromEntries(
+      Object.entries(file).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]),
+    );
     source = { ...fromFile, ...env };
   }
 
@@ -150,17 +167,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (url.hash) throw new Error('must not carry a fragment');
     return url.href;
   });
-  if (returnUrls.length === 0) throw new ConfigError('KASSA_RETURN_URLS', 'is required: at least one URL the customer may return to');
+  if (returnUrls.length === 0)
+    throw new ConfigError('KASSA_RETURN_URLS', 'is required: at least one URL the customer may return to');
   const allowedOrigins = each('KASSA_ALLOWED_ORIGINS', list(source.KASSA_ALLOWED_ORIGINS), parseOrigin);
   const flowHosts = each('KASSA_FLOW_HOSTS', list(source.KASSA_FLOW_HOSTS), parseHost);
-  if (flowHosts.length === 0) throw new ConfigError('KASSA_FLOW_HOSTS', 'is required: the hosts the payment service sends customers to');
+  if (flowHosts.length === 0)
+    throw new ConfigError('KASSA_FLOW_HOSTS', 'is required: the hosts the payment service sends customers to');
 
   const secrets = [required('KASSA_PAY_CLIENT_SECRET', secret, source.KASSA_PAY_CLIENT_SECRET)];
-  if (source.KASSA_PAY_CLIENT_SECRET_NEXT) secrets.push(required('KASSA_PAY_CLIENT_SECRET_NEXT', secret, source.KASSA_PAY_CLIENT_SECRET_NEXT));
+  if (source.KASSA_PAY_CLIENT_SECRET_NEXT)
+    secrets.push(required('KASSA_PAY_CLIENT_SECRET_NEXT', secret, source.KASSA_PAY_CLIENT_SECRET_NEXT));
 
   const merchantKey = required('KASSA_MERCHANT_KEY', secret, source.KASSA_MERCHANT_KEY);
   const operatorToken = required('KASSA_OPERATOR_TOKEN', secret, source.KASSA_OPERATOR_TOKEN);
-  if (merchantKey === operatorToken) throw new ConfigError('KASSA_OPERATOR_TOKEN', 'must differ from KASSA_MERCHANT_KEY');
+  if (merchantKey === operatorToken)
+    throw new ConfigError('KASSA_OPERATOR_TOKEN', 'must differ from KASSA_MERCHANT_KEY');
 
   let openAmount: OpenAmount | null = null;
   const open = source.KASSA_OPEN_AMOUNT?.trim();
@@ -173,7 +194,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
 
   const logLevel = source.KASSA_LOG_LEVEL ?? 'info';
-  if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) throw new ConfigError('KASSA_LOG_LEVEL', 'must be debug, info, warn or error');
+  if (!['debug', 'info', 'warn', 'error'].includes(logLevel))
+    throw new ConfigError('KASSA_LOG_LEVEL', 'must be debug, info, warn or error');
 
   return {
     port: integer('PORT', source.PORT, 8787, 0, 65535),
@@ -190,12 +212,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     flowHosts,
     webhookSecret: required(
       'KASSA_WEBHOOK_SECRET',
-      z.string({ error: 'is required' }).regex(/^[A-Za-z0-9_-]{32,128}$/, 'must be 32 to 128 characters of A-Z a-z 0-9 _ -'),
+      z
+        .string({ error: 'is required' })
+        .regex(/^[A-Za-z0-9_-]{32,128}$/, 'must be 32 to 128 characters of A-Z a-z 0-9 _ -'),
       source.KASSA_WEBHOOK_SECRET,
     ),
     dbPath: source.KASSA_DB || './data/kassa.db',
     openAmount,
-    checkoutTtlSeconds: integer('KASSA_CHECKOUT_TTL_SECONDS', source.KASSA_CHECKOUT_TTL_SECONDS, 24 * 3600, 60, 30 * 24 * 3600),
+    checkoutTtlSeconds: integer(
+      'KASSA_CHECKOUT_TTL_SECONDS',
+      source.KASSA_CHECKOUT_TTL_SECONDS,
+      24 * 3600,
+      60,
+      30 * 24 * 3600,
+    ),
     rateLimit: integer('KASSA_RATE_LIMIT', source.KASSA_RATE_LIMIT, 600, 0, 1_000_000),
     createRateLimit: integer('KASSA_CREATE_RATE_LIMIT', source.KASSA_CREATE_RATE_LIMIT, 30, 0, 1_000_000),
     trustProxy: ['1', 'true', 'yes'].includes((source.KASSA_TRUST_PROXY ?? '').toLowerCase()),
@@ -203,10 +233,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: logLevel as ProxyConfig['logLevel'],
     widgetDir: source.KASSA_WIDGET_DIR || defaultWidgetDir(),
     redisUrl: source.KASSA_REDIS_URL
-      ? required('KASSA_REDIS_URL', z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL'), source.KASSA_REDIS_URL)
+      ? required(
+          'KASSA_REDIS_URL',
+          z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL'),
+          source.KASSA_REDIS_URL,
+        )
       : null,
     redisPrefix: source.KASSA_REDIS_PREFIX
-      ? required('KASSA_REDIS_PREFIX', z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1 to 64 of A-Z a-z 0-9 : _ -'), source.KASSA_REDIS_PREFIX)
+      ? required(
+          'KASSA_REDIS_PREFIX',
+          z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1 to 64 of A-Z a-z 0-9 : _ -'),
+          source.KASSA_REDIS_PREFIX,
+        )
       : 'kassa:',
   };
 }
@@ -214,11 +252,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 /** Every configured value that must never appear in a response, a log line or a built file. */
 export function secretsOf(config: ProxyConfig): string[] {
   const redisPassword = config.redisUrl ? decodeURIComponent(new URL(config.redisUrl).password) : '';
-  return [...config.payClientSecrets, config.ordersApiKey, config.merchantKey, config.operatorToken, config.webhookSecret, ...(redisPassword ? [redisPassword] : [])];
+  return [
+    ...config.payClientSecrets,
+    config.ordersApiKey,
+    config.merchantKey,
+    config.operatorToken,
+    config.webhookSecret,
+    ...(redisPassword ? [redisPassword] : []),
+  ];
 }
 
 /** `dist/widget` seen from the sources (`proxy/`) or from the bundle (`dist/proxy/`). */
 function defaultWidgetDir(): string {
-  const candidates = ['../dist/widget', '../widget'].map((relative) => fileURLToPath(new URL(relative, import.meta.url)));
+  const candidates = ['../dist/widget', '../widget'].map((relative) =>
+    fileURLToPath(new URL(relative, import.meta.url)),
+  );
   return candidates.find((dir) => existsSync(`${dir}/kassa.js`)) ?? candidates[0]!;
 }

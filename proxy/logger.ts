@@ -44,15 +44,20 @@ export function createLogger(options: LoggerOptions = {}, bound: LogFields = {})
   const threshold = RANK[options.level ?? 'info'];
   const sink = options.sink ?? standardOutput;
   // A secret may sit in the line as written or JSON-escaped.
-  const secrets = (options.secrets ?? []).filter((value) => value.length >= 8).flatMap((value) => [value, JSON.stringify(value).slice(1, -1)]);
+  const secrets = (options.secrets ?? [])
+    .filter((value) => value.length >= 8)
+    .flatMap((value) => [value, JSON.stringify(value).slice(1, -1)]);
 
   const write = (level: LogLevel, msg: string, fields: LogFields = {}) => {
     if (RANK[level] < threshold) return;
-    let line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...bound, ...fields }, (key, value: unknown) => {
-      if (key && CREDENTIAL_FIELD.test(key)) return MASK;
-      if (value instanceof Error) return { name: value.name, message: value.message };
-      return value;
-    });
+    let line = JSON.stringify(
+      { time: new Date().toISOString(), level, msg, ...bound, ...fields },
+      (key, value: unknown) => {
+        if (key && CREDENTIAL_FIELD.test(key)) return MASK;
+        if (value instanceof Error) return { name: value.name, message: value.message };
+        return value;
+      },
+    );
     for (const secret of secrets) line = line.replaceAll(secret, MASK);
     sink(line);
   };

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { createOrderRequestSchema, createOrderResponseSchema, deleteOrderResponseSchema, orderListSchema, orderSchema, updateOrderRequestSchema, updateOrderResponseSchema } from '../schemas/orders.ts';
+import {
+  createOrderRequestSchema,
+  createOrderResponseSchema,
+  deleteOrderResponseSchema,
+  orderListSchema,
+  orderSchema,
+  updateOrderRequestSchema,
+  updateOrderResponseSchema,
+} from '../schemas/orders.ts';
 import {
   bridgeChainsSchema,
   bridgePrepareRequestSchema,
@@ -34,37 +42,127 @@ type JsonSchema = Record<string, unknown>;
  * referenced from there, as OpenAPI readers expect, instead of zod's per-schema `$defs`.
  */
 function component(schema: z.ZodType, io: 'input' | 'output', components: Record<string, JsonSchema>): JsonSchema {
-  const { $schema: _, $defs, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema & { $defs?: Record<string, JsonSchema> };
-  const retarget = (value: JsonSchema): JsonSchema => JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
+  const {
+    $schema: _,
+    $defs,
+    ...rest
+  } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema & {
+    $defs?: Record<string, JsonSchema>;
+  };
+  const retarget = (value: JsonSchema): JsonSchema =>
+    JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
   for (const [name, definition] of Object.entries($defs ?? {})) components[name] ??= retarget(definition);
   return retarget(rest);
 }
 
 const OPERATIONS: Record<string, Record<string, Operation>> = {
-  '/api/checkouts': { post: { summary: 'Create a checkout (the merchant server decides the amount)', auth: 'merchant', request: createCheckoutRequestSchema, response: checkoutSchema, status: 201 } },
-  '/api/checkouts/{checkoutId}': { get: { summary: 'Read a checkout', auth: 'browser', response: checkoutSchema } },
-  '/api/config': { get: { summary: 'What the widget needs to know about this proxy', auth: 'browser', response: publicConfigSchema } },
-  '/api/payments': {
-    post: { summary: 'Start a payment (header Idempotency-Key required)', auth: 'browser', request: createPaymentRequestSchema, response: createPaymentResponseSchema, status: 201 },
-    get: { summary: 'List payments, newest first', auth: 'operator', response: paymentListSchema, query: { status: 'PENDING, COMPLETED, FAILED', limit: '1 to 200 (50)', cursor: 'nextCursor of the previous page' } },
+  '/api/checkouts': {
+    post: {
+      summary: 'Create a checkout (the merchant server decides the amount)',
+      auth: 'merchant',
+      request: createCheckoutRequestSchema,
+      response: checkoutSchema,
+      status: 201,
+    },
   },
-  '/api/payments/events': { get: { summary: 'Server-Sent Events: every payment status change', auth: 'operator', response: paymentStatusSchema, stream: true } },
-  '/api/payments/status/{statusToken}': { get: { summary: "The customer's view of their payment", auth: 'browser', response: paymentStatusSchema } },
-  '/api/payments/status/{statusToken}/events': { get: { summary: 'Server-Sent Events (`status`): the current status, then each change; closes after a final one', auth: 'browser', response: paymentStatusSchema, stream: true } },
+  '/api/checkouts/{checkoutId}': { get: { summary: 'Read a checkout', auth: 'browser', response: checkoutSchema } },
+  '/api/config': {
+    get: { summary: 'What the widget needs to know about this proxy', auth: 'browser', response: publicConfigSchema },
+  },
+  '/api/payments': {
+    post: {
+      summary: 'Start a payment (header Idempotency-Key required)',
+      auth: 'browser',
+      request: createPaymentRequestSchema,
+      response: createPaymentResponseSchema,
+      status: 201,
+    },
+    get: {
+      summary: 'List payments, newest first',
+      auth: 'operator',
+      response: paymentListSchema,
+      query: {
+        status: 'PENDING, COMPLETED, FAILED',
+        limit: '1 to 200 (50)',
+        cursor: 'nextCursor of the previous page',
+      },
+    },
+  },
+  '/api/payments/events': {
+    get: {
+      summary: 'Server-Sent Events: every payment status change',
+      auth: 'operator',
+      response: paymentStatusSchema,
+      stream: true,
+    },
+  },
+  '/api/payments/status/{statusToken}': {
+    get: { summary: "The customer's view of their payment", auth: 'browser', response: paymentStatusSchema },
+  },
+  '/api/payments/status/{statusToken}/events': {
+    get: {
+      summary: 'Server-Sent Events (`status`): the current status, then each change; closes after a final one',
+      auth: 'browser',
+      response: paymentStatusSchema,
+      stream: true,
+    },
+  },
   '/api/orders': {
-    get: { summary: 'List stablecoin orders', auth: 'operator', response: orderListSchema, query: { filterStatus: 'New, Processing, Completed, Failed, Cancelled' } },
-    post: { summary: 'Create a stablecoin order', auth: 'operator', request: createOrderRequestSchema, response: createOrderResponseSchema, status: 201 },
+    get: {
+      summary: 'List stablecoin orders',
+      auth: 'operator',
+      response: orderListSchema,
+      query: { filterStatus: 'New, Processing, Completed, Failed, Cancelled' },
+    },
+    post: {
+      summary: 'Create a stablecoin order',
+      auth: 'operator',
+      request: createOrderRequestSchema,
+      response: createOrderResponseSchema,
+      status: 201,
+    },
   },
   '/api/orders/{orderId}': {
     get: { summary: 'Read an order', auth: 'operator', response: orderSchema },
-    put: { summary: 'Update amount and/or status', auth: 'operator', request: updateOrderRequestSchema, response: updateOrderResponseSchema },
+    put: {
+      summary: 'Update amount and/or status',
+      auth: 'operator',
+      request: updateOrderRequestSchema,
+      response: updateOrderResponseSchema,
+    },
     delete: { summary: 'Delete an order', auth: 'operator', response: deleteOrderResponseSchema },
   },
-  '/api/chains': { get: { summary: 'Chains and tokens (for operators)', auth: 'operator', response: bridgeChainsSchema, query: { network: 'main or test (test)' } } },
+  '/api/chains': {
+    get: {
+      summary: 'Chains and tokens (for operators)',
+      auth: 'operator',
+      response: bridgeChainsSchema,
+      query: { network: 'main or test (test)' },
+    },
+  },
   '/api/health': { get: { summary: 'Upstream, store and budget health', auth: 'operator', response: healthSchema } },
-  '/api/bridge/chains': { get: { summary: 'Chains and tokens for the wallet panel', auth: 'browser', response: bridgeChainsSchema, query: { network: 'main or test (test)' } } },
-  '/api/bridge/prepare': { post: { summary: 'Prepare the unsigned burn transaction of a cross-chain transfer', auth: 'browser', request: bridgePrepareRequestSchema, response: bridgePrepareResponseSchema } },
-  '/hooks/payments/{webhookSecret}': { post: { summary: 'Where the payment service sends payment.status_updated (a hint: the payment is re-read)', auth: 'webhook' } },
+  '/api/bridge/chains': {
+    get: {
+      summary: 'Chains and tokens for the wallet panel',
+      auth: 'browser',
+      response: bridgeChainsSchema,
+      query: { network: 'main or test (test)' },
+    },
+  },
+  '/api/bridge/prepare': {
+    post: {
+      summary: 'Prepare the unsigned burn transaction of a cross-chain transfer',
+      auth: 'browser',
+      request: bridgePrepareRequestSchema,
+      response: bridgePrepareResponseSchema,
+    },
+  },
+  '/hooks/payments/{webhookSecret}': {
+    post: {
+      summary: 'Where the payment service sends payment.status_updated (a hint: the payment is re-read)',
+      auth: 'webhook',
+    },
+  },
 };
 
 const SECURITY: Record<Auth, unknown[]> = {
@@ -83,33 +181,78 @@ export function openApiDocument(version: string): Record<string, unknown> {
     paths[path] = {};
     for (const [method, operation] of Object.entries(methods)) {
       const parameters = [
-        ...[...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
-        ...Object.entries(operation.query ?? {}).map(([name, description]) => ({ name, in: 'query', required: false, description, schema: { type: 'string' } })),
-        ...(operation.summary.includes('Idempotency-Key') ? [{ name: 'Idempotency-Key', in: 'header', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{8,255}$' } }] : []),
+        ...[...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+          name,
+          in: 'path',
+          required: true,
+          schema: { type: 'string' },
+        })),
+        ...Object.entries(operation.query ?? {}).map(([name, description]) => ({
+          name,
+          in: 'query',
+          required: false,
+          description,
+          schema: { type: 'string' },
+        })),
+        ...(operation.summary.includes('Idempotency-Key')
+          ? [
+              {
+                name: 'Idempotency-Key',
+                in: 'header',
+                required: true,
+                schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{8,255}$' },
+              },
+            ]
+          : []),
       ];
       const success = operation.response
-        ? { description: 'OK', content: { [operation.stream ? 'text/event-stream' : 'application/json']: { schema: json(operation.response, 'output') } } }
+        ? {
+            description: 'OK',
+            content: {
+              [operation.stream ? 'text/event-stream' : 'application/json']: {
+                schema: json(operation.response, 'output'),
+              },
+            },
+          }
         : { description: 'OK' };
       paths[path][method] = {
         summary: operation.summary,
         security: SECURITY[operation.auth],
         parameters,
-        ...(operation.request ? { requestBody: { required: true, content: { 'application/json': { schema: json(operation.request, 'input') } } } } : {}),
+        ...(operation.request
+          ? {
+              requestBody: {
+                required: true,
+                content: { 'application/json': { schema: json(operation.request, 'input') } },
+              },
+            }
+          : {}),
         responses: {
           [String(operation.status ?? 200)]: success,
-          default: { description: 'An error: `{ "error": "<what is wrong>" }`', content: { 'application/json': { schema: json(errorSchema, 'output') } } },
+          default: {
+            description: 'An error: `{ "error": "<what is wrong>" }`',
+            content: { 'application/json': { schema: json(errorSchema, 'output') } },
+          },
         },
       };
     }
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Kassa proxy', version, description: 'The server a merchant self-hosts: the only holder of upstream secrets.' },
+    info: {
+      title: 'Kassa proxy',
+      version,
+      description: 'The server a merchant self-hosts: the only holder of upstream secrets.',
+    },
     paths,
     components: {
       schemas,
       securitySchemes: {
-        merchantKey: { type: 'http', scheme: 'bearer', description: 'KASSA_MERCHANT_KEY, from the merchant server only' },
+        merchantKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'KASSA_MERCHANT_KEY, from the merchant server only',
+        },
         operatorToken: { type: 'http', scheme: 'bearer', description: 'KASSA_OPERATOR_TOKEN' },
       },
     },

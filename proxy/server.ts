@@ -21,7 +21,8 @@ export interface StartProxyOptions extends ServiceOverrides {
 
 /** Starts the proxy on `config.host:config.port` and resumes following pending payments. */
 export async function startProxy(config: ProxyConfig, options: StartProxyOptions = {}): Promise<RunningProxy> {
-  const logger = options.logger ?? createLogger({ level: config.logLevel, sink: options.logSink, secrets: secretsOf(config) });
+  const logger =
+    options.logger ?? createLogger({ level: config.logLevel, sink: options.logSink, secrets: secretsOf(config) });
   const services = createServices(config, logger, { ...(await backendFor(config, logger)), ...options });
   const app = createApp(services);
   const server = await listen(app.fetch, { port: config.port, hostname: config.host });

@@ -53,7 +53,8 @@ export function createServices(config: ProxyConfig, logger: Logger, overrides: S
   const store = overrides.store ?? new SqliteStore(config.dbPath);
   const coordination = overrides.coordination ?? localCoordination();
   const health = new UpstreamHealth(logger);
-  const upstream = (prefixUrl: string) => ky.create({ prefixUrl, timeout: config.upstreamTimeoutMs, retry: 0, throwHttpErrors: false });
+  const upstream = (prefixUrl: string) =>
+    ky.create({ prefixUrl, timeout: config.upstreamTimeoutMs, retry: 0, throwHttpErrors: false });
   const tokens = new TokenManager({
     api: upstream(config.payBaseUrl),
     secrets: config.payClientSecrets,
@@ -67,10 +68,36 @@ export function createServices(config: ProxyConfig, logger: Logger, overrides: S
   const orders = new OrdersClient(upstream(config.ordersBaseUrl), config.ordersApiKey, health);
   const chains = new ChainDirectory(new ReforgeClient(upstream(config.reforgeBaseUrl), health));
   const checkouts = new Checkouts(store, config.checkoutTtlSeconds);
-  const starter = new PaymentStarter({ store, bus: coordination.bus, checkouts, pay, logger, returnUrls: config.returnUrls, flowHosts: config.flowHosts, openAmount: config.openAmount });
+  const starter = new PaymentStarter({
+    store,
+    bus: coordination.bus,
+    checkouts,
+    pay,
+    logger,
+    returnUrls: config.returnUrls,
+    flowHosts: config.flowHosts,
+    openAmount: config.openAmount,
+  });
   const refresher = new PaymentRefresher({ store, pay, bus: coordination.bus, gate: coordination.readGate, logger });
   const watch = new PaymentWatch(store, refresher);
   const follower = new PaymentFollower({ store, refresher, logger, sweepMs: overrides.followerSweepMs });
   const statusCache = new StatusCache(coordination.bus);
-  return { config, logger, store, coordination, health, tokens, pay, orders, chains, checkouts, starter, refresher, watch, follower, statusCache, sseHeartbeatMs: overrides.sseHeartbeatMs ?? 15_000 };
+  return {
+    config,
+    logger,
+    store,
+    coordination,
+    health,
+    tokens,
+    pay,
+    orders,
+    chains,
+    checkouts,
+    starter,
+    refresher,
+    watch,
+    follower,
+    statusCache,
+    sseHeartbeatMs: overrides.sseHeartbeatMs ?? 15_000,
+  };
 }

@@ -11,13 +11,19 @@ export function upstreamProblem(error: unknown, audience: 'customer' | 'client')
   const retryAfter = Math.max(1, Math.ceil((error.details.retryAfterMs ?? 5_000) / 1000));
   switch (error.failure) {
     case 'rate_limited':
-      return new HttpProblem(429, `Too many requests right now; try again in ${retryAfter} s`, { 'Retry-After': String(retryAfter) });
+      return new HttpProblem(429, `Too many requests right now; try again in ${retryAfter} s`, {
+        'Retry-After': String(retryAfter),
+      });
     case 'credentials':
       return audience === 'customer'
         ? new HttpProblem(503, 'Payments are unavailable right now. Please try again later.', { 'Retry-After': '60' })
         : new HttpProblem(502, `${error.message}; the operator should check the proxy's health`);
     case 'unavailable':
-      return new HttpProblem(502, audience === 'customer' ? 'The bank payment service is not answering. Please try again.' : error.message, { 'Retry-After': '5' });
+      return new HttpProblem(
+        502,
+        audience === 'customer' ? 'The bank payment service is not answering. Please try again.' : error.message,
+        { 'Retry-After': '5' },
+      );
     case 'rejected':
       return audience === 'customer'
         ? new HttpProblem(502, `The payment service refused this payment: ${error.message}`)

@@ -30,7 +30,10 @@ export class FaultBook {
   /** Takes the first pending fault for this request, counting it down. */
   take(service: SandboxService, path: string): Fault | undefined {
     const fault = this.faults.find(
-      (candidate) => candidate.service === service && candidate.remaining > 0 && (!candidate.path || path.startsWith(candidate.path)),
+      (candidate) =>
+        candidate.service === service &&
+        candidate.remaining > 0 &&
+        (!candidate.path || path.startsWith(candidate.path)),
     );
     if (fault) fault.remaining -= 1;
     return fault;
@@ -60,7 +63,11 @@ export const faultInjection = (options: FaultInjectionOptions) =>
     c.res = spoiled(c, fault.kind, options);
   });
 
-function spoiled(c: Context<{ Bindings: HttpBindings }>, kind: Exclude<Fault['kind'], 'slow'>, options: FaultInjectionOptions): Response {
+function spoiled(
+  c: Context<{ Bindings: HttpBindings }>,
+  kind: Exclude<Fault['kind'], 'slow'>,
+  options: FaultInjectionOptions,
+): Response {
   switch (kind) {
     case '429':
       return Response.json(options.errorBody('429'), { status: 429, headers: { 'Retry-After': '1' } });

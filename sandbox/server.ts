@@ -96,11 +96,38 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const app = new Hono();
   app.use(
     '*',
-    bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: `Request body is larger than ${MAX_BODY_BYTES} bytes` }, 413) }),
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => c.json({ error: `Request body is larger than ${MAX_BODY_BYTES} bytes` }, 413),
+    }),
   );
-  app.use('/pay/v1/*', faultInjection({ service: 'pay', basePath: '/pay', book: faults, errorBody: (kind) => ({ error: kind === '429' ? 'Rate limit exceeded' : GENERIC_PROCESSING_ERROR }) }));
-  app.use('/xchain/v1/reforge/*', faultInjection({ service: 'reforge', basePath: '/xchain/v1/reforge', book: faults, errorBody: (kind) => ({ error: kind === '429' ? 'Too many requests' : 'Internal server error' }) }));
-  app.use('/stablecoin/v1/*', faultInjection({ service: 'orders', basePath: '/stablecoin/v1', book: faults, errorBody: (kind) => ({ message: kind === '429' ? 'Too Many Requests' : 'Internal server error' }) }));
+  app.use(
+    '/pay/v1/*',
+    faultInjection({
+      service: 'pay',
+      basePath: '/pay',
+      book: faults,
+      errorBody: (kind) => ({ error: kind === '429' ? 'Rate limit exceeded' : GENERIC_PROCESSING_ERROR }),
+    }),
+  );
+  app.use(
+    '/xchain/v1/reforge/*',
+    faultInjection({
+      service: 'reforge',
+      basePath: '/xchain/v1/reforge',
+      book: faults,
+      errorBody: (kind) => ({ error: kind === '429' ? 'Too many requests' : 'Internal server error' }),
+    }),
+  );
+  app.use(
+    '/stablecoin/v1/*',
+    faultInjection({
+      service: 'orders',
+      basePath: '/stablecoin/v1',
+      book: faults,
+      errorBody: (kind) => ({ message: kind === '429' ? 'Too Many Requests' : 'Internal server error' }),
+    }),
+  );
   app.route('/pay', payApi({ clock, keys, account, tokens, ledger, metrics }));
   app.route('/pay/flow', flowPage(ledger));
   app.route('/stablecoin/v1', ordersApi({ book: orderBook, apiKeys: orderApiKeys, metrics }));
@@ -108,11 +135,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   app.route('/_sandbox', controlApi({ clock, keys, account, ledger, webhooks, faults, metrics, orderApiKeys }));
   app.notFound((c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {
-    console.error(JSON.stringify({ level: 'error', msg: 'sandbox handler failed', path: c.req.path, error: String(error) }));
+    console.error(
+      JSON.stringify({ level: 'error', msg: 'sandbox handler failed', path: c.req.path, error: String(error) }),
+    );
     return c.json({ error: 'Internal error in the sandbox' }, 500);
   });
 
-  const { key, clientSecret } = keys.create({ environment: 'sandbox', webhookUrl: options.webhookUrl ?? null, name: 'Default sandbox key', expiresAt: null });
+  const { key, clientSecret } = keys.create({
+    environment: 'sandbox',
+    webhookUrl: options.webhookUrl ?? null,
+    name: 'Default sandbox key',
+    expiresAt: null,
+  });
   const ordersApiKey = `ok_${randomBytes(20).toString('base64url')}`;
   orderApiKeys.add(ordersApiKey);
 

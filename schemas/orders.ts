@@ -10,7 +10,9 @@ export const STABLECOINS = ['eUSD', 'eEUR', 'eGBR', 'eSGD'] as const;
 export type Stablecoin = (typeof STABLECOINS)[number];
 export const stablecoinSchema = z.enum(STABLECOINS, {
   error: (iss) =>
-    iss.input === undefined ? 'stableCoin is required' : `Invalid stableCoin: ${String(iss.input).slice(0, 16)} (expected one of ${STABLECOINS.join(', ')})`,
+    iss.input === undefined
+      ? 'stableCoin is required'
+      : `Invalid stableCoin: ${String(iss.input).slice(0, 16)} (expected one of ${STABLECOINS.join(', ')})`,
 });
 
 export const ORDER_STATUSES = ['New', 'Processing', 'Completed', 'Failed', 'Cancelled'] as const;
@@ -18,7 +20,9 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const orderStatusSchema = (field: string) =>
   z.enum(ORDER_STATUSES, {
     error: (iss) =>
-      iss.input === undefined ? `${field} is required` : `Invalid ${field}: ${String(iss.input).slice(0, 16)} (expected one of ${ORDER_STATUSES.join(', ')})`,
+      iss.input === undefined
+        ? `${field} is required`
+        : `Invalid ${field}: ${String(iss.input).slice(0, 16)} (expected one of ${ORDER_STATUSES.join(', ')})`,
   });
 
 /** Which status may follow which; a status may always be "set" to itself (a no-op). */
@@ -38,11 +42,16 @@ export const CUSTOMER_ORDER_MAX = 64;
 
 /** Amount of tokens: a positive decimal, sent as a string or a JSON number, kept as a string. */
 export const orderAmountSchema = z
-  .union([z.string(), z.number()], { error: (iss) => (iss.input === undefined ? 'amount is required' : 'amount must be a decimal string or number') })
+  .union([z.string(), z.number()], {
+    error: (iss) => (iss.input === undefined ? 'amount is required' : 'amount must be a decimal string or number'),
+  })
   .transform((value, ctx) => {
     const text = typeof value === 'number' ? numberToDecimal(value) : value.trim();
     if (text === undefined || !isDecimal(text, ORDER_AMOUNT_LIMITS.fractionDigits) || compareDecimals(text, '0') <= 0) {
-      ctx.addIssue({ code: 'custom', message: `amount must be a positive decimal with at most ${ORDER_AMOUNT_LIMITS.fractionDigits} decimal places` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `amount must be a positive decimal with at most ${ORDER_AMOUNT_LIMITS.fractionDigits} decimal places`,
+      });
       return z.NEVER;
     }
     if (compareDecimals(text, ORDER_AMOUNT_LIMITS.max) > 0) {
@@ -56,11 +65,16 @@ export const orderAmountSchema = z
 export const evmAddressSchema = (field: string) =>
   z
     .string({ error: (iss) => (iss.input === undefined ? `${field} is required` : `${field} must be a string`) })
-    .refine((value) => /^0x[0-9a-fA-F]{40}$/.test(value) && isAddress(value), `Invalid ${field}: expected a 0x-prefixed EVM address with a valid checksum`)
+    .refine(
+      (value) => /^0x[0-9a-fA-F]{40}$/.test(value) && isAddress(value),
+      `Invalid ${field}: expected a 0x-prefixed EVM address with a valid checksum`,
+    )
     .transform((value) => getAddress(value));
 
 export const chainIdSchema = z
-  .union([z.number(), z.string()], { error: (iss) => (iss.input === undefined ? 'chainId is required' : 'chainId must be a positive integer') })
+  .union([z.number(), z.string()], {
+    error: (iss) => (iss.input === undefined ? 'chainId is required' : 'chainId must be a positive integer'),
+  })
   .transform((value, ctx) => {
     const id = typeof value === 'number' ? value : /^[1-9]\d{0,15}$/.test(value) ? Number(value) : NaN;
     if (!Number.isSafeInteger(id) || id <= 0) {
@@ -118,7 +132,10 @@ export const updateOrderRequestSchema = z
     amount: orderAmountSchema.optional(),
     orderStatus: orderStatusSchema('orderStatus').optional(),
   })
-  .refine((body) => body.amount !== undefined || body.orderStatus !== undefined, 'Nothing to update: send amount, orderStatus or both');
+  .refine(
+    (body) => body.amount !== undefined || body.orderStatus !== undefined,
+    'Nothing to update: send amount, orderStatus or both',
+  );
 export type UpdateOrderRequest = z.input<typeof updateOrderRequestSchema>;
 
 export const updateOrderResponseSchema = z.object({

@@ -21,7 +21,13 @@ export const isTerminalStatus = (status: string): boolean => TERMINAL_STATUSES.h
  * networkStatus values: the three the real service is seen to send, and the two the emulator adds
  * before the bank has answered (docs/upstream.md). Readers show unknown values as they come.
  */
-export const NETWORK_STATUSES = ['INITIATED', 'AUTHORISED', 'PAYMENT_EXECUTED_CREDITED', 'CANCELLED', 'REJECTED'] as const;
+export const NETWORK_STATUSES = [
+  'INITIATED',
+  'AUTHORISED',
+  'PAYMENT_EXECUTED_CREDITED',
+  'CANCELLED',
+  'REJECTED',
+] as const;
 export type NetworkStatus = (typeof NETWORK_STATUSES)[number];
 
 /** The currencies the service settles, each on its rail (values seen: SEPA and UK Faster Payments). */
@@ -81,7 +87,13 @@ export const tokenResponseSchema = z.object({
 });
 export type TokenResponse = z.infer<typeof tokenResponseSchema>;
 
-export const TOKEN_ERROR_CODES = ['invalid_request', 'unsupported_grant_type', 'invalid_client', 'account_frozen', 'rate_limit_exceeded'] as const;
+export const TOKEN_ERROR_CODES = [
+  'invalid_request',
+  'unsupported_grant_type',
+  'invalid_client',
+  'account_frozen',
+  'rate_limit_exceeded',
+] as const;
 
 export const tokenErrorSchema = z.object({
   error: z.string(),

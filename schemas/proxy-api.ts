@@ -10,11 +10,17 @@ import { chainListSchema, prepareReforgeRequestSchema } from './reforge.ts';
 
 /** A payment amount in major units: a decimal string ("100.50"), or a JSON number, kept as a string. */
 export const moneySchema = z
-  .union([z.string(), z.number()], { error: (iss) => (iss.input === undefined ? 'amount is required' : 'amount must be a decimal string such as "100.50"') })
+  .union([z.string(), z.number()], {
+    error: (iss) =>
+      iss.input === undefined ? 'amount is required' : 'amount must be a decimal string such as "100.50"',
+  })
   .transform((value, ctx) => {
     const text = typeof value === 'number' ? numberToDecimal(value) : value.trim();
     if (text === undefined || !isDecimal(text, AMOUNT_LIMITS.fractionDigits)) {
-      ctx.addIssue({ code: 'custom', message: `amount must be a positive decimal with at most ${AMOUNT_LIMITS.fractionDigits} decimal places` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `amount must be a positive decimal with at most ${AMOUNT_LIMITS.fractionDigits} decimal places`,
+      });
       return z.NEVER;
     }
     if (compareDecimals(text, AMOUNT_LIMITS.min) < 0 || compareDecimals(text, AMOUNT_LIMITS.max) > 0) {
@@ -38,7 +44,10 @@ export const createCheckoutRequestSchema = z
     reference: referenceSchema,
     metadata: z
       .record(z.string(), z.unknown(), { error: 'metadata must be a JSON object' })
-      .refine((value) => JSON.stringify(value).length <= METADATA_JSON_MAX, `metadata must serialise to at most ${METADATA_JSON_MAX} characters`)
+      .refine(
+        (value) => JSON.stringify(value).length <= METADATA_JSON_MAX,
+        `metadata must serialise to at most ${METADATA_JSON_MAX} characters`,
+      )
       .optional(),
   })
   .meta({ id: 'CreateCheckoutRequest' });
@@ -65,19 +74,32 @@ export const createCheckoutResponseSchema = checkoutSchema.meta({ id: 'CreatedCh
 
 // ---- payments (browser) ----
 
-const returnUrlField = z.string({ error: 'returnUrl must be a string' }).max(2048, 'returnUrl must be at most 2048 characters').optional();
+const returnUrlField = z
+  .string({ error: 'returnUrl must be a string' })
+  .max(2048, 'returnUrl must be at most 2048 characters')
+  .optional();
 
 /** Pay a checkout the merchant's server created; the amount comes from it, never from the browser. */
 export const checkoutPaymentRequestSchema = z
-  .strictObject({ checkoutId: z.string({ error: 'checkoutId is required' }).min(1, 'checkoutId is required').max(100), returnUrl: returnUrlField })
+  .strictObject({
+    checkoutId: z.string({ error: 'checkoutId is required' }).min(1, 'checkoutId is required').max(100),
+    returnUrl: returnUrlField,
+  })
   .meta({ id: 'CheckoutPaymentRequest' });
 
 /** Only where the merchant enabled open amounts (KASSA_OPEN_AMOUNT), within its bounds. */
 export const openAmountPaymentRequestSchema = z
-  .strictObject({ amount: moneySchema, currencyCode: currencyCodeSchema, reference: referenceSchema, returnUrl: returnUrlField })
+  .strictObject({
+    amount: moneySchema,
+    currencyCode: currencyCodeSchema,
+    reference: referenceSchema,
+    returnUrl: returnUrlField,
+  })
   .meta({ id: 'OpenAmountPaymentRequest' });
 
-export const createPaymentRequestSchema = z.union([checkoutPaymentRequestSchema, openAmountPaymentRequestSchema]).meta({ id: 'CreatePaymentRequest' });
+export const createPaymentRequestSchema = z
+  .union([checkoutPaymentRequestSchema, openAmountPaymentRequestSchema])
+  .meta({ id: 'CreatePaymentRequest' });
 export type CreatePaymentRequest = z.input<typeof createPaymentRequestSchema>;
 
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{8,255}$/;
@@ -135,8 +157,16 @@ export const operatorPaymentSchema = paymentStatusSchema
 export type OperatorPayment = z.infer<typeof operatorPaymentSchema>;
 
 export const paymentListQuerySchema = z.object({
-  status: z.string().regex(/^[A-Z_]{1,32}$/, 'status must be an upper-case status such as PENDING').optional(),
-  limit: z.coerce.number({ error: 'limit must be a whole number from 1 to 200' }).int('limit must be a whole number from 1 to 200').min(1).max(200).default(50),
+  status: z
+    .string()
+    .regex(/^[A-Z_]{1,32}$/, 'status must be an upper-case status such as PENDING')
+    .optional(),
+  limit: z.coerce
+    .number({ error: 'limit must be a whole number from 1 to 200' })
+    .int('limit must be a whole number from 1 to 200')
+    .min(1)
+    .max(200)
+    .default(50),
   cursor: z.string().max(200).optional(),
 });
 
@@ -145,7 +175,14 @@ export const paymentListSchema = z
   .meta({ id: 'PaymentList' });
 export type PaymentList = z.infer<typeof paymentListSchema>;
 
-export const UPSTREAM_STATES = ['ok', 'unknown', 'invalid_client', 'account_frozen', 'unreachable', 'rejected'] as const;
+export const UPSTREAM_STATES = [
+  'ok',
+  'unknown',
+  'invalid_client',
+  'account_frozen',
+  'unreachable',
+  'rejected',
+] as const;
 
 export const healthSchema = z
   .object({
@@ -179,11 +216,18 @@ export type Health = z.infer<typeof healthSchema>;
 export const bridgeNetworkSchema = z.enum(['main', 'test'], { error: 'network must be main or test' });
 
 /** The browser may not name an RPC URL for the service to call: the proxy omits sourceRpcUrl. */
-export const bridgePrepareRequestSchema = prepareReforgeRequestSchema.omit({ sourceRpcUrl: true }).meta({ id: 'BridgePrepareRequest' });
+export const bridgePrepareRequestSchema = prepareReforgeRequestSchema
+  .omit({ sourceRpcUrl: true })
+  .meta({ id: 'BridgePrepareRequest' });
 export type BridgePrepareRequest = z.input<typeof bridgePrepareRequestSchema>;
 
 export const bridgePrepareResponseSchema = z
-  .object({ tx: z.string().regex(/^0x02[0-9a-f]*$/).describe('the unsigned EIP-1559 transaction that burns on the source chain (docs/upstream.md)') })
+  .object({
+    tx: z
+      .string()
+      .regex(/^0x02[0-9a-f]*$/)
+      .describe('the unsigned EIP-1559 transaction that burns on the source chain (docs/upstream.md)'),
+  })
   .meta({ id: 'BridgePrepareResponse' });
 
 export const bridgeChainsSchema = chainListSchema.meta({ id: 'BridgeChains' });

@@ -48,12 +48,16 @@ export const chainListSchema = z.array(chainEntrySchema);
  */
 export const sourceAmountSchema = z
   .union([z.string(), z.number()], {
-    error: (iss) => (iss.input === undefined ? 'sourceAmount is required' : 'sourceAmount must be a decimal string or number'),
+    error: (iss) =>
+      iss.input === undefined ? 'sourceAmount is required' : 'sourceAmount must be a decimal string or number',
   })
   .transform((value, ctx) => {
     const text = typeof value === 'number' ? numberToDecimal(value) : value.trim();
     if (text === undefined || text.length > MAX_NUMBER_TEXT || !isDecimal(text) || compareDecimals(text, '0') <= 0) {
-      ctx.addIssue({ code: 'custom', message: 'sourceAmount must be a positive decimal number of whole tokens, such as "12.5"' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'sourceAmount must be a positive decimal number of whole tokens, such as "12.5"',
+      });
       return z.NEVER;
     }
     return text;
@@ -62,7 +66,9 @@ export const sourceAmountSchema = z
 /** A chain id as a JSON number or a string of digits; the seed does not say which. */
 export const chainIdFieldSchema = (field: string) =>
   z
-    .union([z.number(), z.string()], { error: (iss) => (iss.input === undefined ? `${field} is required` : `${field} must be a positive integer`) })
+    .union([z.number(), z.string()], {
+      error: (iss) => (iss.input === undefined ? `${field} is required` : `${field} must be a positive integer`),
+    })
     .transform((value, ctx) => {
       const id = typeof value === 'number' ? value : /^[1-9]\d{0,15}$/.test(value) ? Number(value) : NaN;
       if (!Number.isSafeInteger(id) || id <= 0) {
@@ -90,7 +96,10 @@ export type PrepareReforgeRequest = z.input<typeof prepareReforgeRequestSchema>;
 export type PrepareReforge = z.output<typeof prepareReforgeRequestSchema>;
 
 /** `tx`: the serialized unsigned EIP-1559 transaction (`0x02…`) that burns on the source chain. */
-export const prepareReforgeResponseSchema = z.object({ status: z.literal(true), tx: z.string().regex(/^0x02[0-9a-f]*$/) });
+export const prepareReforgeResponseSchema = z.object({
+  status: z.literal(true),
+  tx: z.string().regex(/^0x02[0-9a-f]*$/),
+});
 export type PrepareReforgeResponse = z.infer<typeof prepareReforgeResponseSchema>;
 
 // ---- POST /executeReforge, POST /executeReforgeAsync ----
@@ -191,7 +200,10 @@ export type TransactionReceiptJson = z.infer<typeof transactionReceiptSchema>;
 
 export const executeReforgeResponseSchema = z.object({ status: z.literal(true), tx: transactionResponseSchema });
 export type ExecuteReforgeResponse = z.infer<typeof executeReforgeResponseSchema>;
-export const executeReforgeAsyncResponseSchema = z.object({ status: z.literal(true), receipt: transactionReceiptSchema });
+export const executeReforgeAsyncResponseSchema = z.object({
+  status: z.literal(true),
+  receipt: transactionReceiptSchema,
+});
 export type ExecuteReforgeAsyncResponse = z.infer<typeof executeReforgeAsyncResponseSchema>;
 
 /** Every failure of every reforge operation: status 400 and one message. */

@@ -53,7 +53,10 @@ export const patchKeyRequestSchema = z
     expiresAt: isoDate.nullable().optional(),
     destination: text('destination', 64).min(1, 'destination must not be empty').optional(),
   })
-  .refine((body) => Object.keys(body).length > 0, 'Nothing to change: send webhookUrl, description, expiresAt or destination');
+  .refine(
+    (body) => Object.keys(body).length > 0,
+    'Nothing to change: send webhookUrl, description, expiresAt or destination',
+  );
 export type PatchKeyRequest = z.input<typeof patchKeyRequestSchema>;
 
 export const expireSecretRequestSchema = z.strictObject({
@@ -66,8 +69,14 @@ export const freezeRequestSchema = z.strictObject({
 
 export const outcomeRequestSchema = z.strictObject({
   status: z.enum(['COMPLETED', 'FAILED'], { error: 'status must be COMPLETED or FAILED' }),
-  networkStatus: z.string({ error: 'networkStatus must be a string' }).regex(/^[A-Z_]{1,64}$/, 'networkStatus must be UPPER_SNAKE_CASE').optional(),
-  providerId: z.string({ error: 'providerId must be a string' }).regex(/^bank_[a-z0-9_]{1,40}$/, 'providerId must look like bank_xyz').optional(),
+  networkStatus: z
+    .string({ error: 'networkStatus must be a string' })
+    .regex(/^[A-Z_]{1,64}$/, 'networkStatus must be UPPER_SNAKE_CASE')
+    .optional(),
+  providerId: z
+    .string({ error: 'providerId must be a string' })
+    .regex(/^bank_[a-z0-9_]{1,40}$/, 'providerId must look like bank_xyz')
+    .optional(),
 });
 export type OutcomeRequest = z.input<typeof outcomeRequestSchema>;
 
@@ -76,7 +85,12 @@ export const FAULT_KINDS = ['429', '500', 'slow', 'reset', 'malformed'] as const
 export const faultRequestSchema = z.strictObject({
   service: z.enum(SANDBOX_SERVICES, { error: `service must be one of ${SANDBOX_SERVICES.join(', ')}` }),
   kind: z.enum(FAULT_KINDS, { error: `kind must be one of ${FAULT_KINDS.join(', ')}` }),
-  times: z.number({ error: 'times must be a whole number' }).int('times must be a whole number').min(1).max(10_000).default(1),
+  times: z
+    .number({ error: 'times must be a whole number' })
+    .int('times must be a whole number')
+    .min(1)
+    .max(10_000)
+    .default(1),
   /** Only requests below this path of the service (`/v1/payments/initiate`). */
   path: z.string({ error: 'path must be a string' }).startsWith('/', 'path must start with /').max(200).optional(),
   /** "after": the request takes effect, then its answer is spoiled. */
@@ -88,7 +102,11 @@ export type FaultRequest = z.output<typeof faultRequestSchema>;
 export type Fault = FaultRequest & { id: number; remaining: number; stage: 'before' | 'after' };
 
 export const clockRequestSchema = z.strictObject({
-  advanceSeconds: z.number({ error: 'advanceSeconds must be a number' }).int().min(0).max(10 * 365 * 24 * 3600),
+  advanceSeconds: z
+    .number({ error: 'advanceSeconds must be a number' })
+    .int()
+    .min(0)
+    .max(10 * 365 * 24 * 3600),
 });
 
 export const webhookAttemptSchema = z.object({

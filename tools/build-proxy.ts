@@ -18,7 +18,9 @@ await build({
   format: 'esm',
   external: ['better-sqlite3'],
   // Some bundled packages are CommonJS and call require(); an ES module has none of its own.
-  banner: { js: "import { createRequire as __kassaRequire } from 'node:module'; const require = __kassaRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __kassaRequire } from 'node:module'; const require = __kassaRequire(import.meta.url);",
+  },
   legalComments: 'linked',
   sourcemap: true,
   logLevel: 'warning',

@@ -18,14 +18,30 @@ interface LockEntry {
 }
 
 const OS = ['darwin', 'linux', 'win32', 'android', 'freebsd', 'openbsd', 'netbsd', 'openharmony', 'sunos', 'aix'];
-const CPU: Record<string, string> = { x64: 'x64', amd64: 'x64', arm64: 'arm64', arm: 'arm', ia32: 'ia32', loong64: 'loong64', ppc64: 'ppc64', riscv64: 'riscv64', s390x: 's390x', mips64el: 'mips64el' };
+const CPU: Record<string, string> = {
+  x64: 'x64',
+  amd64: 'x64',
+  arm64: 'arm64',
+  arm: 'arm',
+  ia32: 'ia32',
+  loong64: 'loong64',
+  ppc64: 'ppc64',
+  riscv64: 'riscv64',
+  s390x: 's390x',
+  mips64el: 'mips64el',
+};
 
 function platformOf(name: string): Pick<LockEntry, 'os' | 'cpu' | 'libc'> {
   const tokens = name.split('/').pop()!.split('-');
   const os = tokens.find((token) => OS.includes(token));
   const cpu = tokens.map((token) => CPU[token]).find(Boolean);
   if (!os || !cpu) throw new Error(`cannot tell the platform of ${name}; add it to tools/complete-lockfile.ts`);
-  const libc = tokens.includes('musl') || tokens.includes('musleabihf') ? ['musl'] : os === 'linux' && tokens.some((t) => t.startsWith('gnu')) ? ['glibc'] : undefined;
+  const libc =
+    tokens.includes('musl') || tokens.includes('musleabihf')
+      ? ['musl']
+      : os === 'linux' && tokens.some((t) => t.startsWith('gnu'))
+        ? ['glibc']
+        : undefined;
   return { os: [os], cpu: [cpu], ...(libc ? { libc } : {}) };
 }
 

@@ -12,7 +12,14 @@ import { BridgeError, type BridgeErrorKind, type BridgeStage } from './bridge/er
 import type { BridgeMessages } from './bridge/messages/en.ts';
 import { ensureChain, sendThroughWallet } from './bridge/send-transfer.ts';
 import { bridgeStyles, previewStyles } from './bridge/styles.ts';
-import { DEFAULT_TIMEOUTS, followToArrival, followToReceipt, type Arrived, type BridgeTimeouts, type Mined } from './bridge/transfer-follower.ts';
+import {
+  DEFAULT_TIMEOUTS,
+  followToArrival,
+  followToReceipt,
+  type Arrived,
+  type BridgeTimeouts,
+  type Mined,
+} from './bridge/transfer-follower.ts';
 import { TransferStore, type TransferRecord } from './bridge/transfer-store.ts';
 import { previewView, shorten, stepsView, tokenAmount, walletIcon, type StepState } from './bridge/views.ts';
 import { INJECTED_RDNS, WalletDiscovery, WalletSession, type DiscoveredWallet } from './bridge/wallets.ts';
@@ -242,7 +249,8 @@ export class KassaBridge extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     // Put back into the page while a transfer was being followed: follow it again.
-    if (this.transfer && !this.following && (this.phase === 'submitted' || this.phase === 'mined')) this.follow(this.transfer);
+    if (this.transfer && !this.following && (this.phase === 'submitted' || this.phase === 'mined'))
+      this.follow(this.transfer);
   }
 
   override disconnectedCallback(): void {
@@ -288,13 +296,21 @@ export class KassaBridge extends LitElement {
     if (chains.length < 2) {
       this.phase = 'error';
       this.problem = { message: 'noChains', retry: () => void this.load() };
-      emit<BridgeErrorDetail>(this, 'kassa-bridge-error', { kind: 'no-chains', stage: 'chains', message: `The proxy lists ${chains.length} ${this.network} chain(s); a transfer needs two` });
+      emit<BridgeErrorDetail>(this, 'kassa-bridge-error', {
+        kind: 'no-chains',
+        stage: 'chains',
+        message: `The proxy lists ${chains.length} ${this.network} chain(s); a transfer needs two`,
+      });
       return;
     }
     this.chains = chains;
     this.pickChains(this.session?.chainId);
     const kept = this.store.read();
-    if (kept && chains.some((chain) => chain.chainId === kept.sourceChainId) && chains.some((chain) => chain.chainId === kept.destinationChainId)) {
+    if (
+      kept &&
+      chains.some((chain) => chain.chainId === kept.sourceChainId) &&
+      chains.some((chain) => chain.chainId === kept.destinationChainId)
+    ) {
       this.sourceId = kept.sourceChainId;
       this.destinationId = kept.destinationChainId;
       this.symbol = kept.symbol;
@@ -309,8 +325,10 @@ export class KassaBridge extends LitElement {
   /** Source, destination and token defaults: the wallet's chain as the source when it is listed. */
   private pickChains(walletChain?: number): void {
     const ids = this.chains.map((chain) => chain.chainId);
-    if (!ids.includes(this.sourceId)) this.sourceId = walletChain !== undefined && ids.includes(walletChain) ? walletChain : ids[0]!;
-    if (!ids.includes(this.destinationId) || this.destinationId === this.sourceId) this.destinationId = ids.find((id) => id !== this.sourceId)!;
+    if (!ids.includes(this.sourceId))
+      this.sourceId = walletChain !== undefined && ids.includes(walletChain) ? walletChain : ids[0]!;
+    if (!ids.includes(this.destinationId) || this.destinationId === this.sourceId)
+      this.destinationId = ids.find((id) => id !== this.sourceId)!;
     const symbols = this.symbols();
     if (!symbols.includes(this.symbol)) this.symbol = symbols[0] ?? '';
   }
@@ -336,11 +354,22 @@ export class KassaBridge extends LitElement {
   }
 
   private walletName(wallet: DiscoveredWallet): string {
-    return wallet.info.rdns === INJECTED_RDNS && !wallet.info.name ? this.i18n.messages.browserWallet : wallet.info.name;
+    return wallet.info.rdns === INJECTED_RDNS && !wallet.info.name
+      ? this.i18n.messages.browserWallet
+      : wallet.info.name;
   }
 
   private async connect(wallet: DiscoveredWallet, silently = false): Promise<void> {
-    if (this.session || this.connectingTo || (this.phase !== 'connect' && this.phase !== 'submitted' && this.phase !== 'mined' && this.phase !== 'arrived' && this.phase !== 'failed')) return;
+    if (
+      this.session ||
+      this.connectingTo ||
+      (this.phase !== 'connect' &&
+        this.phase !== 'submitted' &&
+        this.phase !== 'mined' &&
+        this.phase !== 'arrived' &&
+        this.phase !== 'failed')
+    )
+      return;
     const generation = this.generation;
     const under = this.phase;
     const focusInside = this.matches(':focus-within');
@@ -349,13 +378,20 @@ export class KassaBridge extends LitElement {
     if (!silently && under === 'connect') this.phase = 'connecting';
     let session: WalletSession | undefined;
     try {
-      session = await WalletSession.connect(wallet, { onChange: () => this.walletChanged(), onDisconnect: () => this.walletGone() }, silently);
+      session = await WalletSession.connect(
+        wallet,
+        { onChange: () => this.walletChanged(), onDisconnect: () => this.walletGone() },
+        silently,
+      );
     } catch (error) {
       this.connectingTo = undefined;
       if (generation !== this.generation) return;
       if (this.phase === 'connecting') this.phase = 'connect';
       const problem = error as BridgeError;
-      this.problem = { message: problem.kind === 'wallet-rejected' ? 'connectRejected' : (KIND_MESSAGES[problem.kind] ?? 'walletError') };
+      this.problem = {
+        message:
+          problem.kind === 'wallet-rejected' ? 'connectRejected' : (KIND_MESSAGES[problem.kind] ?? 'walletError'),
+      };
       this.report(problem);
       return;
     }
@@ -393,7 +429,9 @@ export class KassaBridge extends LitElement {
       return;
     }
     if (!remembered) return;
-    const wallet = this.discovery.wallets.find((candidate) => (candidate.info.rdns || candidate.info.name) === remembered);
+    const wallet = this.discovery.wallets.find(
+      (candidate) => (candidate.info.rdns || candidate.info.name) === remembered,
+    );
     if (!wallet || this.restoreTried.has(wallet.info.uuid)) return;
     this.restoreTried.add(wallet.info.uuid);
     void this.connect(wallet, true);
@@ -426,7 +464,12 @@ export class KassaBridge extends LitElement {
   private walletGone(): void {
     this.session?.close();
     this.session = undefined;
-    if (this.phase === 'ready' || this.phase === 'preparing' || this.phase === 'review' || this.phase === 'connecting') {
+    if (
+      this.phase === 'ready' ||
+      this.phase === 'preparing' ||
+      this.phase === 'review' ||
+      this.phase === 'connecting'
+    ) {
       this.prepared = undefined;
       this.problem = undefined;
       this.phase = 'connect';
@@ -486,7 +529,9 @@ export class KassaBridge extends LitElement {
 
   private amountReading() {
     const token = this.token(this.sourceId);
-    return token ? readAmount(this.amountText, token.decimals, this.i18n.locale, this.balance ?? undefined) : ({ ok: false, problem: 'invalid' } as const);
+    return token
+      ? readAmount(this.amountText, token.decimals, this.i18n.locale, this.balance ?? undefined)
+      : ({ ok: false, problem: 'invalid' } as const);
   }
 
   /** The amount's problem as the user reads it, or '' (nothing said about an empty field not yet touched). */
@@ -499,7 +544,10 @@ export class KassaBridge extends LitElement {
       example: exampleAmount(this.i18n.locale),
       symbol: token.symbol,
       decimals: String(token.decimals),
-      balance: typeof this.balance === 'bigint' ? tokenAmount(fromUnits(this.balance, token.decimals), token.symbol, this.i18n.locale) : '',
+      balance:
+        typeof this.balance === 'bigint'
+          ? tokenAmount(fromUnits(this.balance, token.decimals), token.symbol, this.i18n.locale)
+          : '',
     });
   }
 
@@ -527,14 +575,26 @@ export class KassaBridge extends LitElement {
     const reading = this.amountReading();
     if (!reading.ok) {
       this.phase = 'ready';
-      if (reading.problem === 'insufficient') this.report(new BridgeError('insufficient-balance', 'balance', `The balance is ${this.balance} base units, the transfer needs more`));
+      if (reading.problem === 'insufficient')
+        this.report(
+          new BridgeError(
+            'insufficient-balance',
+            'balance',
+            `The balance is ${this.balance} base units, the transfer needs more`,
+          ),
+        );
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLInputElement>('#amount')?.focus();
       return;
     }
     let serialized: string;
     try {
-      serialized = await this.client.prepare({ sourceAmount: reading.amount, sourceToken: sourceToken.address, destinationToken: destinationToken.address, destinationChainId: destination.chainId });
+      serialized = await this.client.prepare({
+        sourceAmount: reading.amount,
+        sourceToken: sourceToken.address,
+        destinationToken: destinationToken.address,
+        destinationChainId: destination.chainId,
+      });
     } catch (error) {
       if (generation !== this.generation || this.phase !== 'preparing') return;
       this.phase = 'ready';
@@ -551,7 +611,8 @@ export class KassaBridge extends LitElement {
             ? 'token'
             : preview.burn.units !== reading.units
               ? 'amount'
-              : preview.mint.chainId !== destination.chainId || preview.mint.token.address.toLowerCase() !== destinationToken.address.toLowerCase()
+              : preview.mint.chainId !== destination.chainId ||
+                  preview.mint.token.address.toLowerCase() !== destinationToken.address.toLowerCase()
                 ? 'destination'
                 : preview.mint.to?.toLowerCase() !== account.toLowerCase()
                   ? 'recipient'
@@ -561,7 +622,9 @@ export class KassaBridge extends LitElement {
       this.phase = 'review';
     } catch (error) {
       this.phase = 'ready';
-      this.fail(new BridgeError('preview-refused', 'preview', error instanceof PreviewError ? error.message : String(error)));
+      this.fail(
+        new BridgeError('preview-refused', 'preview', error instanceof PreviewError ? error.message : String(error)),
+      );
     }
   }
 
@@ -589,11 +652,25 @@ export class KassaBridge extends LitElement {
     let record: TransferRecord;
     try {
       // Before anything reaches the wallet: the tokens and the most the fee can be are there.
-      const [tokens, native] = await Promise.all([sourceRpc.tokenBalance(preview.contract, account, 'send'), sourceRpc.nativeBalance(account, 'send')]);
-      if (tokens < preview.burn.units) throw new BridgeError('insufficient-balance', 'send', `The balance is ${tokens} base units, the transfer needs ${preview.burn.units}`);
-      if (native < preview.maxFeeWei) throw new BridgeError('insufficient-gas', 'send', `The account has ${native} wei on chain ${source.chainId}, the fee may be up to ${preview.maxFeeWei}`);
+      const [tokens, native] = await Promise.all([
+        sourceRpc.tokenBalance(preview.contract, account, 'send'),
+        sourceRpc.nativeBalance(account, 'send'),
+      ]);
+      if (tokens < preview.burn.units)
+        throw new BridgeError(
+          'insufficient-balance',
+          'send',
+          `The balance is ${tokens} base units, the transfer needs ${preview.burn.units}`,
+        );
+      if (native < preview.maxFeeWei)
+        throw new BridgeError(
+          'insufficient-gas',
+          'send',
+          `The account has ${native} wei on chain ${source.chainId}, the fee may be up to ${preview.maxFeeWei}`,
+        );
       await ensureChain(session, source, () => (this.phase = 'switching'));
-      if (session.account.toLowerCase() !== account.toLowerCase() || this.session !== session) throw new BridgeError('wallet-unauthorized', 'switch', 'The wallet switched accounts before signing');
+      if (session.account.toLowerCase() !== account.toLowerCase() || this.session !== session)
+        throw new BridgeError('wallet-unauthorized', 'switch', 'The wallet switched accounts before signing');
       this.phase = 'signing';
       const [nonceBefore, sourceBlock, destinationBlock, destinationBalance] = await Promise.all([
         sourceRpc.nonce(account, 'send'),
@@ -634,7 +711,13 @@ export class KassaBridge extends LitElement {
       } else {
         this.phase = 'review';
       }
-      const gas: Record<string, string> = problem.kind === 'insufficient-gas' ? { symbol: source.nativeCurrency.symbol, fee: tokenAmount(preview.maxFee, preview.chain.nativeSymbol, this.i18n.locale) } : {};
+      const gas: Record<string, string> =
+        problem.kind === 'insufficient-gas'
+          ? {
+              symbol: source.nativeCurrency.symbol,
+              fee: tokenAmount(preview.maxFee, preview.chain.nativeSymbol, this.i18n.locale),
+            }
+          : {};
       return this.fail(problem, { chain: source.name, ...gas });
     }
     store.save(record);
@@ -658,7 +741,9 @@ export class KassaBridge extends LitElement {
     const timeouts = { ...DEFAULT_TIMEOUTS, ...this.timeouts };
     this.transfer = record;
     this.prepared = this.arrived = this.failure = this.problem = undefined;
-    this.mined = record.burnId ? { hash: record.hash, blockNumber: Number(record.blockNumber), burnId: record.burnId, gasUsed: 0n } : undefined;
+    this.mined = record.burnId
+      ? { hash: record.hash, blockNumber: Number(record.blockNumber), burnId: record.burnId, gasUsed: 0n }
+      : undefined;
     this.phase = record.burnId ? 'mined' : 'submitted';
     void (async () => {
       try {
@@ -684,9 +769,19 @@ export class KassaBridge extends LitElement {
           if (following.signal.aborted) return;
           this.mined = mined;
           this.phase = 'mined';
-          emit<BridgeMinedDetail>(this, 'kassa-bridge-mined', { ...this.detailOf(record), blockNumber: mined.blockNumber, burnId: mined.burnId });
+          emit<BridgeMinedDetail>(this, 'kassa-bridge-mined', {
+            ...this.detailOf(record),
+            blockNumber: mined.blockNumber,
+            burnId: mined.burnId,
+          });
         }
-        const arrived = await followToArrival(record as TransferRecord & { burnId: string }, this.rpc(destination), timeouts, Date.now(), following.signal);
+        const arrived = await followToArrival(
+          record as TransferRecord & { burnId: string },
+          this.rpc(destination),
+          timeouts,
+          Date.now(),
+          following.signal,
+        );
         if (following.signal.aborted) return;
         this.store?.clear();
         this.arrived = arrived;
@@ -702,7 +797,10 @@ export class KassaBridge extends LitElement {
         if (this.session) void this.refreshBalance();
       } catch (error) {
         if (following.signal.aborted) return;
-        const problem = error instanceof BridgeError ? error : new BridgeError('rpc', this.mined ? 'arrival' : 'mined', String(error));
+        const problem =
+          error instanceof BridgeError
+            ? error
+            : new BridgeError('rpc', this.mined ? 'arrival' : 'mined', String(error));
         // A transfer that may still complete is kept (a reload goes on following it); one that cannot is let go.
         if (problem.kind !== 'timeout' && problem.kind !== 'rpc') this.store?.clear();
         this.failure = problem;
@@ -746,21 +844,47 @@ export class KassaBridge extends LitElement {
     const problem = error instanceof ProxyError ? error : new ProxyError('unavailable', 0, String(error));
     const { kind, status, retryAfter } = problem;
     const message: keyof BridgeMessages =
-      kind === 'unreachable' ? 'unreachable' : kind === 'rate-limited' ? 'rateLimited' : kind === 'unavailable' ? 'unavailable' : status === 403 ? 'notAllowed' : 'prepareRefused';
+      kind === 'unreachable'
+        ? 'unreachable'
+        : kind === 'rate-limited'
+          ? 'rateLimited'
+          : kind === 'unavailable'
+            ? 'unavailable'
+            : status === 403
+              ? 'notAllowed'
+              : 'prepareRefused';
     if (stage === 'chains') this.phase = 'error';
     this.show({ message, wait: retryAfter, retry: stage === 'chains' ? retry : undefined });
-    emit<BridgeErrorDetail>(this, 'kassa-bridge-error', { kind, stage, message: problem.message, status, ...(retryAfter ? { retryAfter } : {}) });
+    emit<BridgeErrorDetail>(this, 'kassa-bridge-error', {
+      kind,
+      stage,
+      message: problem.message,
+      status,
+      ...(retryAfter ? { retryAfter } : {}),
+    });
   }
 
   /** Shows a problem (in the current phase) and reports it. */
   private fail(problem: BridgeError, values: Record<string, string> = {}): void {
     const source = this.chain(this.sourceId);
     this.show({
-      message: problem.kind === 'insufficient-balance' ? 'insufficientBalance' : problem.kind === 'insufficient-gas' ? 'insufficientGas' : (KIND_MESSAGES[problem.kind] ?? 'walletError'),
+      message:
+        problem.kind === 'insufficient-balance'
+          ? 'insufficientBalance'
+          : problem.kind === 'insufficient-gas'
+            ? 'insufficientGas'
+            : (KIND_MESSAGES[problem.kind] ?? 'walletError'),
       values: {
         chain: source?.name ?? '',
         symbol: this.symbol,
-        balance: typeof this.balance === 'bigint' ? tokenAmount(fromUnits(this.balance, this.token(this.sourceId)?.decimals ?? 18), this.symbol, this.i18n.locale) : '',
+        balance:
+          typeof this.balance === 'bigint'
+            ? tokenAmount(
+                fromUnits(this.balance, this.token(this.sourceId)?.decimals ?? 18),
+                this.symbol,
+                this.i18n.locale,
+              )
+            : '',
         ...values,
       },
     });
@@ -776,7 +900,13 @@ export class KassaBridge extends LitElement {
 
   private report(problem: BridgeError, hash?: string): void {
     const { kind, stage, message, extra } = problem;
-    emit<BridgeErrorDetail>(this, 'kassa-bridge-error', { kind, stage, message, ...(extra.code !== undefined ? { code: extra.code } : {}), ...(hash ? { hash } : {}) });
+    emit<BridgeErrorDetail>(this, 'kassa-bridge-error', {
+      kind,
+      stage,
+      message,
+      ...(extra.code !== undefined ? { code: extra.code } : {}),
+      ...(hash ? { hash } : {}),
+    });
   }
 
   private misconfigured(message: string): void {
@@ -792,7 +922,10 @@ export class KassaBridge extends LitElement {
     const problem = this.problem;
     if (problem && !UNDER_WAY.has(this.phase)) {
       const base = fill(m[problem.message], problem.values ?? {});
-      const text = problem.message === 'rateLimited' || problem.message === 'unavailable' ? `${base} ${problem.wait ? fill(m.waitFor, { wait: formatDuration(problem.wait * 1000, this.i18n.locale) }) : m.tryShortly}` : base;
+      const text =
+        problem.message === 'rateLimited' || problem.message === 'unavailable'
+          ? `${base} ${problem.wait ? fill(m.waitFor, { wait: formatDuration(problem.wait * 1000, this.i18n.locale) }) : m.tryShortly}`
+          : base;
       return [text, problem.message === 'accountChanged' ? '' : 'danger', false];
     }
     const transfer = this.transfer;
@@ -802,7 +935,11 @@ export class KassaBridge extends LitElement {
       case 'loading':
         return ['', '', true];
       case 'connect':
-        return [this.discovery.wallets.length ? m.chooseWallet : this.discovery.settled ? m.noWallet : m.lookingForWallets, '', false];
+        return [
+          this.discovery.wallets.length ? m.chooseWallet : this.discovery.settled ? m.noWallet : m.lookingForWallets,
+          '',
+          false,
+        ];
       case 'connecting':
         return [fill(m.connecting, { wallet: this.connectingTo ? this.walletName(this.connectingTo) : '' }), '', true];
       case 'preparing':
@@ -816,13 +953,27 @@ export class KassaBridge extends LitElement {
       case 'mined':
         return [fill(m.mined, { source, destination }), '', true];
       case 'arrived':
-        return [fill(m.arrived, { amount: tokenAmount(transfer!.amount, transfer!.symbol, this.i18n.locale), chain: destination }), 'success', false];
+        return [
+          fill(m.arrived, {
+            amount: tokenAmount(transfer!.amount, transfer!.symbol, this.i18n.locale),
+            chain: destination,
+          }),
+          'success',
+          false,
+        ];
       case 'failed': {
         const failure = this.failure!;
         const timeouts = { ...DEFAULT_TIMEOUTS, ...this.timeouts };
         if (failure.kind === 'timeout') {
           const arrival = failure.stage === 'arrival';
-          return [fill(arrival ? m.arrivalTimeout : m.minedTimeout, { chain: arrival ? destination : source, wait: formatDuration(arrival ? timeouts.arrival : timeouts.mined, this.i18n.locale) }), 'danger', false];
+          return [
+            fill(arrival ? m.arrivalTimeout : m.minedTimeout, {
+              chain: arrival ? destination : source,
+              wait: formatDuration(arrival ? timeouts.arrival : timeouts.mined, this.i18n.locale),
+            }),
+            'danger',
+            false,
+          ];
         }
         const chain = failure.stage === 'arrival' ? destination : source;
         return [fill(m[KIND_MESSAGES[failure.kind] ?? 'rpcError'], { chain }), 'danger', false];
@@ -833,7 +984,9 @@ export class KassaBridge extends LitElement {
   }
 
   /** The main button: label, action, busy; and the second one. */
-  private buttons(m: BridgeMessages): Array<[label: string, run: () => void, busy: boolean, part: 'button' | 'secondary']> {
+  private buttons(
+    m: BridgeMessages,
+  ): Array<[label: string, run: () => void, busy: boolean, part: 'button' | 'secondary']> {
     switch (this.phase) {
       case 'ready':
       case 'preparing':
@@ -873,7 +1026,11 @@ export class KassaBridge extends LitElement {
     if (!session) return nothing;
     const name = this.walletName(session.wallet);
     const chain = session.chainId === undefined ? undefined : this.chain(session.chainId);
-    const where = chain ? chain.name : session.chainId === undefined ? '' : fill(m.otherChain, { chainId: String(session.chainId) });
+    const where = chain
+      ? chain.name
+      : session.chainId === undefined
+        ? ''
+        : fill(m.otherChain, { chainId: String(session.chainId) });
     return html`<div part="account" class="bar">
       <span class="who">${walletIcon(session.wallet, name)}<span>${name}</span></span>
       <span class="mono" title=${session.account} data-field="account">${shorten(session.account)}</span>
@@ -890,7 +1047,14 @@ export class KassaBridge extends LitElement {
         const name = this.walletName(wallet);
         const busy = this.connectingTo === wallet;
         return html`<li>
-          <button part="wallet" type="button" class="wallet" data-rdns=${wallet.info.rdns} aria-disabled=${this.connectingTo ? 'true' : 'false'} @click=${() => void this.connect(wallet)}>
+          <button
+            part="wallet"
+            type="button"
+            class="wallet"
+            data-rdns=${wallet.info.rdns}
+            aria-disabled=${this.connectingTo ? 'true' : 'false'}
+            @click=${() => void this.connect(wallet)}
+          >
             ${walletIcon(wallet, name)}<span>${name}</span>${busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}
           </button>
         </li>`;
@@ -909,20 +1073,48 @@ export class KassaBridge extends LitElement {
         : this.balance === null || !token
           ? m.balanceUnavailable
           : fill(m.balance, { amount: tokenAmount(fromUnits(this.balance, token.decimals), token.symbol, locale) });
-    const chainOptions = (selected: number) => this.chains.map((chain) => html`<option value=${chain.chainId} ?selected=${chain.chainId === selected}>${chain.name}</option>`);
+    const chainOptions = (selected: number) =>
+      this.chains.map(
+        (chain) => html`<option value=${chain.chainId} ?selected=${chain.chainId === selected}>${chain.name}</option>`,
+      );
     return html`<div part="form" class="fields">
       <div class="field">
         <label for="source">${m.from}</label>
-        <select id="source" ?disabled=${disabled} @change=${(event: Event) => this.choose('source', (event.target as HTMLSelectElement).value)}>${chainOptions(this.sourceId)}</select>
+        <select
+          id="source"
+          ?disabled=${disabled}
+          @change=${(event: Event) => this.choose('source', (event.target as HTMLSelectElement).value)}
+        >
+          ${chainOptions(this.sourceId)}
+        </select>
       </div>
-      <button type="button" class="secondary small" aria-label=${m.swap} title=${m.swap} ?disabled=${disabled} @click=${() => this.swap()}><span aria-hidden="true">⇄</span></button>
+      <button
+        type="button"
+        class="secondary small"
+        aria-label=${m.swap}
+        title=${m.swap}
+        ?disabled=${disabled}
+        @click=${() => this.swap()}
+      >
+        <span aria-hidden="true">⇄</span>
+      </button>
       <div class="field">
         <label for="destination">${m.to}</label>
-        <select id="destination" ?disabled=${disabled} @change=${(event: Event) => this.choose('destination', (event.target as HTMLSelectElement).value)}>${chainOptions(this.destinationId)}</select>
+        <select
+          id="destination"
+          ?disabled=${disabled}
+          @change=${(event: Event) => this.choose('destination', (event.target as HTMLSelectElement).value)}
+        >
+          ${chainOptions(this.destinationId)}
+        </select>
       </div>
       <div class="field wide">
         <label for="token">${m.token}</label>
-        <select id="token" ?disabled=${disabled} @change=${(event: Event) => this.choose('token', (event.target as HTMLSelectElement).value)}>
+        <select
+          id="token"
+          ?disabled=${disabled}
+          @change=${(event: Event) => this.choose('token', (event.target as HTMLSelectElement).value)}
+        >
           ${this.symbols().map((symbol) => html`<option value=${symbol} ?selected=${symbol === this.symbol}>${symbol} · ${this.token(this.sourceId, symbol)?.name ?? ''}</option>`)}
         </select>
       </div>
@@ -947,7 +1139,15 @@ export class KassaBridge extends LitElement {
             @keydown=${(event: KeyboardEvent) => event.key === 'Enter' && void this.review()}
           />
           <span aria-hidden="true">${this.symbol}</span>
-          <button part="max" type="button" class="secondary small" ?disabled=${disabled || typeof this.balance !== 'bigint'} @click=${() => this.useMax()}>${m.max}</button>
+          <button
+            part="max"
+            type="button"
+            class="secondary small"
+            ?disabled=${disabled || typeof this.balance !== 'bigint'}
+            @click=${() => this.useMax()}
+          >
+            ${m.max}
+          </button>
         </div>
         ${problem ? html`<p id="amount-problem" class="hint danger">${problem}</p>` : nothing}
         <p id="amount-balance" part="balance" class="hint">${balance}</p>
@@ -962,7 +1162,14 @@ export class KassaBridge extends LitElement {
     const destination = this.chain(transfer.destinationChainId)?.name ?? String(transfer.destinationChainId);
     const failedAt = this.phase === 'failed' ? (this.failure?.stage === 'arrival' ? 2 : 1) : -1;
     const reached = this.phase === 'arrived' ? 3 : this.mined ? 2 : 1;
-    const state = (index: number): StepState => (index === failedAt ? 'failed' : index < reached ? 'done' : index === reached && this.phase !== 'failed' ? 'current' : 'pending');
+    const state = (index: number): StepState =>
+      index === failedAt
+        ? 'failed'
+        : index < reached
+          ? 'done'
+          : index === reached && this.phase !== 'failed'
+            ? 'current'
+            : 'pending';
     const token = this.token(transfer.destinationChainId, transfer.symbol);
     return html`<section part="progress" class="progress" aria-label=${m.transaction}>
       <p class="title">${tokenAmount(transfer.amount, transfer.symbol, locale)} · ${source} → ${destination}</p>
@@ -1008,11 +1215,19 @@ export class KassaBridge extends LitElement {
     const [text, tone, spinning] = this.statusLine(m);
     return html`<div part="container" class="surface" aria-busy=${this.phase === 'loading' ? 'true' : 'false'}>
       ${this.walletBar(m)} ${this.body(m)}
-      <p part="status" class="status ${tone}" role="status" aria-live="polite">${spinning ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${text}</p>
+      <p part="status" class="status ${tone}" role="status" aria-live="polite">
+        ${spinning ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${text}
+      </p>
       <div class="actions">
         ${this.buttons(m).map(
           ([label, run, busy, part]) =>
-            html`<button part=${part} type="button" class=${part === 'secondary' ? 'secondary' : ''} aria-disabled=${busy ? 'true' : 'false'} @click=${() => busy || run()}>
+            html`<button
+              part=${part}
+              type="button"
+              class=${part === 'secondary' ? 'secondary' : ''}
+              aria-disabled=${busy ? 'true' : 'false'}
+              @click=${() => busy || run()}
+            >
               ${busy && part === 'button' ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${label}
             </button>`,
         )}

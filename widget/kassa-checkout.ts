@@ -15,7 +15,8 @@ import { ProxyClient, ProxyError, type ProxyErrorKind } from './shared/proxy-cli
 import { controls, statusStyles, tokens } from './shared/theme.ts';
 
 /** What the customer sees; `phase` reflects it as an attribute for the page's own styling. */
-export type CheckoutPhase = 'loading' | 'ready' | 'creating' | 'redirecting' | 'authorising' | 'waiting' | 'completed' | 'failed' | 'error';
+export type CheckoutPhase =
+  'loading' | 'ready' | 'creating' | 'redirecting' | 'authorising' | 'waiting' | 'completed' | 'failed' | 'error';
 
 /** `kassa-payment-created`: the proxy made (or, `replayed`, found) the payment for this checkout. */
 export interface PaymentCreatedDetail {
@@ -68,7 +69,12 @@ interface Problem {
 
 const FAILURE_REASONS: Record<string, keyof CheckoutMessages> = { CANCELLED: 'cancelled', REJECTED: 'rejected' };
 /** What the customer is told when the proxy refuses, by HTTP status. */
-const REFUSALS: Record<number, keyof CheckoutMessages> = { 403: 'notAllowed', 404: 'unknown', 409: 'paid', 410: 'expired' };
+const REFUSALS: Record<number, keyof CheckoutMessages> = {
+  403: 'notAllowed',
+  404: 'unknown',
+  409: 'paid',
+  410: 'expired',
+};
 const BUSY: ReadonlySet<CheckoutPhase> = new Set(['loading', 'creating', 'redirecting', 'waiting']);
 /** kassa.js is served by the proxy, so by default the proxy is where this module came from. */
 const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
@@ -202,7 +208,14 @@ export class KassaCheckout extends LitElement {
   };
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('proxy') || changed.has('checkout') || changed.has('amount') || changed.has('currency') || changed.has('reference')) void this.load();
+    if (
+      changed.has('proxy') ||
+      changed.has('checkout') ||
+      changed.has('amount') ||
+      changed.has('currency') ||
+      changed.has('reference')
+    )
+      void this.load();
   }
 
   /** Shows the checkout afresh: resumes this tab's payment if there is one, else reads what is to be paid. */
@@ -218,7 +231,9 @@ export class KassaCheckout extends LitElement {
       return this.misconfigured('proxy must be the URL of the Kassa proxy');
     }
     // The amount comes from the checkout when there is one: amount attributes next to it are ignored.
-    this.attempts = new AttemptStore(`${this.client.origin} ${this.checkout || `${this.amount} ${this.currency} ${this.reference}`}`);
+    this.attempts = new AttemptStore(
+      `${this.client.origin} ${this.checkout || `${this.amount} ${this.currency} ${this.reference}`}`,
+    );
     const returned = takeReturnedStatusToken();
     if (returned) this.attempts.returnedWith(returned);
     const attempt = this.attempts.read();
@@ -227,7 +242,8 @@ export class KassaCheckout extends LitElement {
       this.stream.follow(this.client, attempt.statusToken);
       return;
     }
-    if (!this.checkout && !this.amount) return this.misconfigured('set checkout (or, with open amounts, amount and reference)');
+    if (!this.checkout && !this.amount)
+      return this.misconfigured('set checkout (or, with open amounts, amount and reference)');
     try {
       if (this.checkout) {
         const checkout = await this.client.checkout(this.checkout);
@@ -239,7 +255,12 @@ export class KassaCheckout extends LitElement {
         const config = await this.client.config();
         if (generation !== this.generation) return;
         if (!config.openAmount) return this.show({ message: 'notAllowed', tone: 'danger' });
-        this.summary = { amount: this.amount, currencyCode: this.currency || config.openAmount.currencyCode, reference: this.reference, environment: config.environment };
+        this.summary = {
+          amount: this.amount,
+          currencyCode: this.currency || config.openAmount.currencyCode,
+          reference: this.reference,
+          environment: config.environment,
+        };
       }
       this.phase = 'ready';
     } catch (error) {
@@ -275,13 +296,22 @@ export class KassaCheckout extends LitElement {
       popup?.close();
       attempts.clear();
       this.show({ message: 'untrusted', tone: 'danger' });
-      emit<CheckoutErrorDetail>(this, 'kassa-error', { kind: 'untrusted-flow-url', status: 0, message: `Refused to open the payment page ${created.flowUrl}` });
+      emit<CheckoutErrorDetail>(this, 'kassa-error', {
+        kind: 'untrusted-flow-url',
+        status: 0,
+        message: `Refused to open the payment page ${created.flowUrl}`,
+      });
       return;
     }
     attempts.save({ key: attempt.key, statusToken: created.statusToken });
     this.returned = false;
     const { transactionId, environment, flowUrl, replayed } = created;
-    const proceed = emit<PaymentCreatedDetail>(this, 'kassa-payment-created', { transactionId, checkoutId: this.checkout || null, environment, flowUrl, replayed }, true);
+    const proceed = emit<PaymentCreatedDetail>(
+      this,
+      'kassa-payment-created',
+      { transactionId, checkoutId: this.checkout || null, environment, flowUrl, replayed },
+      true,
+    );
     if (proceed && !popup) {
       this.phase = 'redirecting';
       await this.updateComplete;
@@ -300,7 +330,9 @@ export class KassaCheckout extends LitElement {
 
   private request(summary: Summary): CreatePaymentRequest {
     const returnUrl = this.returnUrl || undefined;
-    return this.checkout ? { checkoutId: this.checkout, returnUrl } : { amount: summary.amount, currencyCode: summary.currencyCode, reference: summary.reference, returnUrl };
+    return this.checkout
+      ? { checkoutId: this.checkout, returnUrl }
+      : { amount: summary.amount, currencyCode: summary.currencyCode, reference: summary.reference, returnUrl };
   }
 
   /** A new attempt after a failed payment: a new key, so a new payment. */
@@ -340,7 +372,12 @@ export class KassaCheckout extends LitElement {
             : (REFUSALS[status] ?? 'refused');
     // Refusals stand (an unknown checkout stays unknown), except a key to replace (422) or a wait (409).
     const retryable = kind !== 'rejected' || status === 422 || message === 'unavailable';
-    this.show({ message, tone: message === 'paid' ? 'success' : 'danger', wait: retryAfter, retry: retryable ? retry : undefined });
+    this.show({
+      message,
+      tone: message === 'paid' ? 'success' : 'danger',
+      wait: retryAfter,
+      retry: retryable ? retry : undefined,
+    });
     emit<CheckoutErrorDetail>(this, 'kassa-error', { kind, status, message: problem.message, retryAfter });
   }
 
@@ -380,7 +417,10 @@ export class KassaCheckout extends LitElement {
       }
       case 'error': {
         const { message, tone, wait } = this.problem!;
-        const text = message === 'rateLimited' || message === 'unavailable' ? `${m[message]} ${wait ? fill(m.waitFor, { wait: formatSeconds(wait, locale) }) : m.tryShortly}` : m[message];
+        const text =
+          message === 'rateLimited' || message === 'unavailable'
+            ? `${m[message]} ${wait ? fill(m.waitFor, { wait: formatSeconds(wait, locale) }) : m.tryShortly}`
+            : m[message];
         return [text, tone, false];
       }
       default:
@@ -419,19 +459,32 @@ export class KassaCheckout extends LitElement {
     const [text, tone, spinning] = this.statusLine(m);
     const button = this.button(m);
     return html`<div part="container" class="surface" aria-busy=${this.phase === 'loading' ? 'true' : 'false'}>
-      ${summary
-        ? html`<div class="summary">
-              <span part="amount" class="amount">${formatMoney(summary.amount, summary.currencyCode, this.i18n.locale)}</span>
-              ${summary.environment === 'sandbox' ? html`<span part="badge" class="badge">${m.sandbox}</span>` : nothing}
-            </div>
-            ${summary.reference ? html`<p part="reference" class="reference">${fill(m.reference, { reference: summary.reference })}</p>` : nothing}`
-        : nothing}
-      <p part="status" class="status ${tone}" role="status" aria-live="polite">${spinning ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${text}</p>
-      ${button
-        ? html`<button part="button" type="button" aria-disabled=${button[2] ? 'true' : 'false'} @click=${() => button[2] || button[1]()}>
-            ${button[2] ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${button[0]}
-          </button>`
-        : nothing}
+      ${
+        summary
+          ? html`<div class="summary">
+                <span part="amount" class="amount"
+                  >${formatMoney(summary.amount, summary.currencyCode, this.i18n.locale)}</span
+                >
+                ${summary.environment === 'sandbox' ? html`<span part="badge" class="badge">${m.sandbox}</span>` : nothing}
+              </div>
+              ${summary.reference ? html`<p part="reference" class="reference">${fill(m.reference, { reference: summary.reference })}</p>` : nothing}`
+          : nothing
+      }
+      <p part="status" class="status ${tone}" role="status" aria-live="polite">
+        ${spinning ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${text}
+      </p>
+      ${
+        button
+          ? html`<button
+              part="button"
+              type="button"
+              aria-disabled=${button[2] ? 'true' : 'false'}
+              @click=${() => button[2] || button[1]()}
+            >
+              ${button[2] ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${button[0]}
+            </button>`
+          : nothing
+      }
     </div>`;
   }
 }

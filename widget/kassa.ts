@@ -26,5 +26,7 @@ export type {
  * Elements loaded on first use, each as its own chunk: the wallet panel brings ethers, which a page
  * with only a checkout never downloads.
  */
-const ON_FIRST_USE: ReadonlyArray<readonly [tag: string, load: () => Promise<unknown>]> = [['kassa-bridge', () => import('./kassa-bridge.ts')]];
+const ON_FIRST_USE: ReadonlyArray<readonly [tag: string, load: () => Promise<unknown>]> = [
+  ['kassa-bridge', () => import('./kassa-bridge.ts')],
+];
 for (const [tag, load] of ON_FIRST_USE) defineOnUse(tag, load);

@@ -18,7 +18,11 @@ const job = workerData as Job;
  * Each client is a keep-alive connection sending its next GET once the last answer is complete, read
  * off the raw socket (response-reader.ts): Node's HTTP client would cost more than the server it loads.
  */
-function reads({ urls, clients, durationMs }: Extract<Job, { kind: 'reads' }>): Promise<{ answers: number; errors: number; seconds: number }> {
+function reads({
+  urls,
+  clients,
+  durationMs,
+}: Extract<Job, { kind: 'reads' }>): Promise<{ answers: number; errors: number; seconds: number }> {
   const started = performance.now();
   const deadline = started + durationMs;
   let answers = 0;
@@ -26,7 +30,10 @@ function reads({ urls, clients, durationMs }: Extract<Job, { kind: 'reads' }>): 
   const client = (_: unknown, index: number) =>
     new Promise<void>((resolve) => {
       const { hostname, port, pathname, search } = new URL(urls[index % urls.length]!);
-      const get = Buffer.from(`GET ${pathname}${search} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: application/json\r\n\r\n`, 'latin1');
+      const get = Buffer.from(
+        `GET ${pathname}${search} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: application/json\r\n\r\n`,
+        'latin1',
+      );
       const connectAndSend = (): void => {
         if (performance.now() >= deadline) return resolve();
         const socket = connect(Number(port), hostname, () => socket.write(get));
@@ -49,7 +56,11 @@ function reads({ urls, clients, durationMs }: Extract<Job, { kind: 'reads' }>): 
       };
       connectAndSend();
     });
-  return Promise.all(Array.from({ length: clients }, client)).then(() => ({ answers, errors, seconds: (performance.now() - started) / 1000 }));
+  return Promise.all(Array.from({ length: clients }, client)).then(() => ({
+    answers,
+    errors,
+    seconds: (performance.now() - started) / 1000,
+  }));
 }
 
 /**
@@ -57,7 +68,12 @@ function reads({ urls, clients, durationMs }: Extract<Job, { kind: 'reads' }>): 
  * Streams are read as raw sockets: one thread stands in for a thousand browsers, and Node's HTTP
  * client would spend more time per stream than the server does.
  */
-function streams({ urls, clients, until, timeoutMs }: Extract<Job, { kind: 'streams' }>): Promise<{ arrivals: number[]; missing: number }> {
+function streams({
+  urls,
+  clients,
+  until,
+  timeoutMs,
+}: Extract<Job, { kind: 'streams' }>): Promise<{ arrivals: number[]; missing: number }> {
   const arrivals: number[] = [];
   const sockets: Socket[] = [];
   let opened = 0;
@@ -70,7 +86,9 @@ function streams({ urls, clients, until, timeoutMs }: Extract<Job, { kind: 'stre
     for (let i = 0; i < clients; i++) {
       let first = true;
       const { hostname, port, pathname } = new URL(urls[i % urls.length]!);
-      const socket = connect(Number(port), hostname, () => socket.write(`GET ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: text/event-stream\r\n\r\n`));
+      const socket = connect(Number(port), hostname, () =>
+        socket.write(`GET ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: text/event-stream\r\n\r\n`),
+      );
       sockets.push(socket);
       socket.setEncoding('utf8');
       socket.on('data', (chunk: string) => {

@@ -30,7 +30,8 @@ export class ResponseReader {
       const end = headEnd + 4 + Number(length[1]);
       return this.buffer.length >= end ? end : undefined;
     }
-    if (!/\r\ntransfer-encoding: *chunked/.test(head)) throw new Error(`a response with neither Content-Length nor chunked encoding: ${head.split('\r\n')[0]}`);
+    if (!/\r\ntransfer-encoding: *chunked/.test(head))
+      throw new Error(`a response with neither Content-Length nor chunked encoding: ${head.split('\r\n')[0]}`);
     // Chunks: size in hex, CRLF, data, CRLF; a zero size (and an empty trailer) ends the body.
     let at = headEnd + 4;
     for (;;) {

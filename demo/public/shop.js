@@ -31,7 +31,17 @@ function summary(type, detail) {
   return `${detail.transactionId}${detail.replayed ? ' (found again)' : ''}`;
 }
 
-const TYPES = ['kassa-payment-created', 'kassa-status', 'kassa-completed', 'kassa-failed', 'kassa-error', 'kassa-bridge-submitted', 'kassa-bridge-mined', 'kassa-bridge-arrived', 'kassa-bridge-error'];
+const TYPES = [
+  'kassa-payment-created',
+  'kassa-status',
+  'kassa-completed',
+  'kassa-failed',
+  'kassa-error',
+  'kassa-bridge-submitted',
+  'kassa-bridge-mined',
+  'kassa-bridge-arrived',
+  'kassa-bridge-error',
+];
 for (const type of TYPES) {
   document.addEventListener(type, (event) => {
     const item = document.createElement('li');

@@ -48,14 +48,27 @@ function close(entry: Pending): void {
  */
 export function askUser<T>(request: ApprovalRequest, onApprove: (answer: ApprovalAnswer) => Promise<T>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const entry: Pending = { id: crypto.randomUUID(), request, busy: false, onApprove, resolve: resolve as (value: unknown) => void, reject };
+    const entry: Pending = {
+      id: crypto.randomUUID(),
+      request,
+      busy: false,
+      onApprove,
+      resolve: resolve as (value: unknown) => void,
+      reject,
+    };
     pending.set(entry.id, entry);
     chrome.windows
-      .create({ url: chrome.runtime.getURL(`ui/approval.html?id=${encodeURIComponent(entry.id)}`), type: 'popup', focused: true, ...WINDOW })
+      .create({
+        url: chrome.runtime.getURL(`ui/approval.html?id=${encodeURIComponent(entry.id)}`),
+        type: 'popup',
+        focused: true,
+        ...WINDOW,
+      })
       .then((window) => {
         entry.windowId = window?.id;
         // Settled while the window was opening: it has nothing to show.
-        if (!pending.has(entry.id) && window?.id !== undefined) void chrome.windows.remove(window.id).catch(() => undefined);
+        if (!pending.has(entry.id) && window?.id !== undefined)
+          void chrome.windows.remove(window.id).catch(() => undefined);
       })
       .catch((error: Error) => {
         pending.delete(entry.id);

@@ -31,7 +31,10 @@ export async function currentChain(): Promise<ChainEntry> {
   try {
     chains = await listChains();
   } catch (error) {
-    throw new ProviderRpcError(RPC.chainDisconnected, `Kassa cannot read the chain listing from its proxy: ${(error as Error).message}`);
+    throw new ProviderRpcError(
+      RPC.chainDisconnected,
+      `Kassa cannot read the chain listing from its proxy: ${(error as Error).message}`,
+    );
   }
   const chosen = await readLocal<number>(KEYS.chainId);
   const chain = chains.find((entry) => entry.chainId === chosen) ?? chains[0];
@@ -42,10 +45,17 @@ export async function currentChain(): Promise<ChainEntry> {
 /** Moves the wallet to a listed chain; an unknown chain is 4902 (EIP-3326). */
 export async function switchChain(chainId: number): Promise<ChainEntry> {
   const chains = await listChains().catch((error: Error) => {
-    throw new ProviderRpcError(RPC.chainDisconnected, `Kassa cannot read the chain listing from its proxy: ${error.message}`);
+    throw new ProviderRpcError(
+      RPC.chainDisconnected,
+      `Kassa cannot read the chain listing from its proxy: ${error.message}`,
+    );
   });
   const chain = chains.find((entry) => entry.chainId === chainId);
-  if (!chain) throw new ProviderRpcError(RPC.unrecognizedChain, `Chain ${chainId} is not among the chains Kassa's proxy lists (${chains.map((entry) => entry.chainId).join(', ')})`);
+  if (!chain)
+    throw new ProviderRpcError(
+      RPC.unrecognizedChain,
+      `Chain ${chainId} is not among the chains Kassa's proxy lists (${chains.map((entry) => entry.chainId).join(', ')})`,
+    );
   await writeLocal(KEYS.chainId, chainId);
   return chain;
 }

@@ -25,7 +25,11 @@ export async function operatorCall<T>(path: string, init: { method?: string; bod
   try {
     response = await fetch(`${proxyUrl}${path}`, {
       method: init.method ?? 'GET',
-      headers: { Authorization: `Bearer ${operatorToken}`, Accept: 'application/json', ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      headers: {
+        Authorization: `Bearer ${operatorToken}`,
+        Accept: 'application/json',
+        ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       cache: 'no-store',
       credentials: 'omit',
@@ -36,8 +40,12 @@ export async function operatorCall<T>(path: string, init: { method?: string; bod
   }
   const body = (await response.json().catch(() => undefined)) as { error?: unknown } | undefined;
   if (response.ok && body !== undefined) return body as T;
-  if (response.status === 401) throw new ProxyCallError('The proxy refused the operator token (401): check it in Settings', 401);
-  throw new ProxyCallError(typeof body?.error === 'string' ? body.error : `The proxy answered HTTP ${response.status}`, response.status);
+  if (response.status === 401)
+    throw new ProxyCallError('The proxy refused the operator token (401): check it in Settings', 401);
+  throw new ProxyCallError(
+    typeof body?.error === 'string' ? body.error : `The proxy answered HTTP ${response.status}`,
+    response.status,
+  );
 }
 
 /**
@@ -46,7 +54,10 @@ export async function operatorCall<T>(path: string, init: { method?: string; bod
  * `onState` as the stream goes live, drops (and is retried after `retryMs`) or cannot start. Returns a
  * function that stops it.
  */
-export function followPaymentEvents(handlers: { onStatus(payment: Record<string, unknown>): void; onState(state: 'live' | 'reconnecting' | 'unavailable', error?: string): void }): () => void {
+export function followPaymentEvents(handlers: {
+  onStatus(payment: Record<string, unknown>): void;
+  onState(state: 'live' | 'reconnecting' | 'unavailable', error?: string): void;
+}): () => void {
   const controller = new AbortController();
   let retryMs = 3_000;
   const run = async (): Promise<void> => {
@@ -64,16 +75,20 @@ export function followPaymentEvents(handlers: { onStatus(payment: Record<string,
           throw new ProxyCallError(body?.error ?? `HTTP ${response.status}`, response.status);
         }
         handlers.onState('live');
-        await readEvents(response.body, (event, data) => {
-          if (event === 'status') {
-            try {
-              const payment = JSON.parse(data) as unknown;
-              if (payment && typeof payment === 'object') handlers.onStatus(payment as Record<string, unknown>);
-            } catch {
-              // not JSON: not a status event of the proxy
+        await readEvents(
+          response.body,
+          (event, data) => {
+            if (event === 'status') {
+              try {
+                const payment = JSON.parse(data) as unknown;
+                if (payment && typeof payment === 'object') handlers.onStatus(payment as Record<string, unknown>);
+              } catch {
+                // not JSON: not a status event of the proxy
+              }
             }
-          }
-        }, (ms) => (retryMs = ms));
+          },
+          (ms) => (retryMs = ms),
+        );
         if (!controller.signal.aborted) handlers.onState('reconnecting');
       } catch (error) {
         if (controller.signal.aborted) return;
@@ -89,8 +104,14 @@ export function followPaymentEvents(handlers: { onStatus(payment: Record<string,
 }
 
 /** Reads an SSE body: `event:`/`data:` fields, blank-line separated; `retry:` updates the delay. */
-async function readEvents(body: ReadableStream<Uint8Array>, onEvent: (event: string, data: string) => void, onRetry: (ms: number) => void): Promise<void> {
-  const reader = body.pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>).getReader();
+async function readEvents(
+  body: ReadableStream<Uint8Array>,
+  onEvent: (event: string, data: string) => void,
+  onRetry: (ms: number) => void,
+): Promise<void> {
+  const reader = body
+    .pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>)
+    .getReader();
   let buffer = '';
   let event = 'message';
   let data: string[] = [];

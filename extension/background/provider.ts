@@ -26,7 +26,8 @@ export function addProviderPort(port: chrome.runtime.Port, origin: string): void
   port.onDisconnect.addListener(() => {
     ports.delete(port);
     // The page is gone: nothing may still be signed for it unless another of its pages is open.
-    if (![...ports.values()].includes(origin)) rejectWhere((request) => request.origin === origin, new ProviderRpcError(RPC.disconnected, 'The page closed'));
+    if (![...ports.values()].includes(origin))
+      rejectWhere((request) => request.origin === origin, new ProviderRpcError(RPC.disconnected, 'The page closed'));
   });
   void currentChain().then(
     (chain) => send(port, 'connect', { chainId: toQuantity(chain.chainId) }),
@@ -50,7 +51,8 @@ async function accountsFor(origin: string): Promise<string[]> {
 
 /** Tells each page its accounts now (after a lock, an unlock, a connect or a disconnect). */
 export async function announceAccounts(onlyOrigin?: string): Promise<void> {
-  for (const [port, origin] of ports) if (!onlyOrigin || origin === onlyOrigin) send(port, 'accountsChanged', await accountsFor(origin));
+  for (const [port, origin] of ports)
+    if (!onlyOrigin || origin === onlyOrigin) send(port, 'accountsChanged', await accountsFor(origin));
 }
 
 export async function announceChain(chainId: number): Promise<void> {
@@ -63,7 +65,10 @@ export async function moveToChain(chainId: number): Promise<void> {
   await switchChain(chainId);
   // A transaction waiting for approval was prepared for the old chain: it is no longer valid.
   if (before !== chainId) {
-    rejectWhere((request) => request.kind === 'transaction', new ProviderRpcError(RPC.chainDisconnected, 'The wallet changed chains while the transaction waited'));
+    rejectWhere(
+      (request) => request.kind === 'transaction',
+      new ProviderRpcError(RPC.chainDisconnected, 'The wallet changed chains while the transaction waited'),
+    );
     await announceChain(chainId);
   }
 }
@@ -76,7 +81,8 @@ const connecting = new Map<string, Promise<string[]>>();
 
 async function requestAccounts(origin: string): Promise<string[]> {
   const { state } = await vaultState();
-  if (state === 'empty') throw new ProviderRpcError(RPC.unauthorized, 'Kassa holds no key yet: create or import one in the Kassa extension');
+  if (state === 'empty')
+    throw new ProviderRpcError(RPC.unauthorized, 'Kassa holds no key yet: create or import one in the Kassa extension');
   const accounts = await accountsFor(origin);
   if (accounts.length) return accounts;
   // Several calls while the window is open share it.
@@ -106,34 +112,69 @@ async function requestAccounts(origin: string): Promise<string[]> {
 const signing = new Set<string>();
 
 async function sendTransaction(origin: string, params: unknown): Promise<string> {
-  if (signing.has(origin)) throw new ProviderRpcError(RPC.alreadyPending, 'A transaction from this site is already waiting for approval in Kassa');
-  if (!(await isConnected(origin))) throw new ProviderRpcError(RPC.unauthorized, 'This site is not connected to Kassa: request accounts (eth_requestAccounts) first');
+  if (signing.has(origin))
+    throw new ProviderRpcError(
+      RPC.alreadyPending,
+      'A transaction from this site is already waiting for approval in Kassa',
+    );
+  if (!(await isConnected(origin)))
+    throw new ProviderRpcError(
+      RPC.unauthorized,
+      'This site is not connected to Kassa: request accounts (eth_requestAccounts) first',
+    );
   const { state } = await vaultState();
   if (state === 'empty') throw new ProviderRpcError(RPC.unauthorized, 'Kassa holds no key');
   const account = await unlockedAddress();
-  if (!account) throw new ProviderRpcError(RPC.unauthorized, 'Kassa is locked: unlock it in the Kassa extension, then try again');
+  if (!account)
+    throw new ProviderRpcError(RPC.unauthorized, 'Kassa is locked: unlock it in the Kassa extension, then try again');
   const chain = await currentChain();
   const chains = await listChains();
   const prepared = await prepareSend(params, chain, chains, account);
-  if (signing.has(origin)) throw new ProviderRpcError(RPC.alreadyPending, 'A transaction from this site is already waiting for approval in Kassa');
+  if (signing.has(origin))
+    throw new ProviderRpcError(
+      RPC.alreadyPending,
+      'A transaction from this site is already waiting for approval in Kassa',
+    );
   signing.add(origin);
-  return askUser({ kind: 'transaction', origin, from: account, tx: prepared.tx.unsignedSerialized, chains }, async () => {
-    // Everything is checked again at the moment of signing: any change while the window was open fails closed.
-    const key = await signer();
-    if (!key || getAddress(key.address) !== account) throw new ProviderRpcError(RPC.unauthorized, 'Kassa locked, or its key changed, before the transaction was approved');
-    if (!(await isConnected(origin))) throw new ProviderRpcError(RPC.unauthorized, 'This site was disconnected before the transaction was approved');
-    if ((await currentChain()).chainId !== chain.chainId) throw new ProviderRpcError(RPC.chainDisconnected, 'The wallet changed chains before the transaction was approved');
-    await touch();
-    return signAndSend(prepared.tx, chain, key);
-  }).finally(() => signing.delete(origin));
+  return askUser(
+    { kind: 'transaction', origin, from: account, tx: prepared.tx.unsignedSerialized, chains },
+    async () => {
+      // Everything is checked again at the moment of signing: any change while the window was open fails closed.
+      const key = await signer();
+      if (!key || getAddress(key.address) !== account)
+        throw new ProviderRpcError(
+          RPC.unauthorized,
+          'Kassa locked, or its key changed, before the transaction was approved',
+        );
+      if (!(await isConnected(origin)))
+        throw new ProviderRpcError(RPC.unauthorized, 'This site was disconnected before the transaction was approved');
+      if ((await currentChain()).chainId !== chain.chainId)
+        throw new ProviderRpcError(
+          RPC.chainDisconnected,
+          'The wallet changed chains before the transaction was approved',
+        );
+      await touch();
+      return signAndSend(prepared.tx, chain, key);
+    },
+  ).finally(() => signing.delete(origin));
 }
 
-const SIGNING_METHODS = new Set(['personal_sign', 'eth_sign', 'eth_signTransaction', 'eth_signTypedData', 'eth_signTypedData_v1', 'eth_signTypedData_v3', 'eth_signTypedData_v4', 'eth_sendRawTransaction']);
+const SIGNING_METHODS = new Set([
+  'personal_sign',
+  'eth_sign',
+  'eth_signTransaction',
+  'eth_signTypedData',
+  'eth_signTypedData_v1',
+  'eth_signTypedData_v3',
+  'eth_signTypedData_v4',
+  'eth_sendRawTransaction',
+]);
 
 function chainIdParam(params: unknown): number {
   const first = Array.isArray(params) ? (params[0] as { chainId?: unknown } | undefined) : undefined;
   const text = first?.chainId;
-  if (typeof text !== 'string' || !/^0x[1-9a-fA-F][0-9a-fA-F]{0,12}$/.test(text)) throw new ProviderRpcError(RPC.invalidParams, 'Expected [{ chainId: "0x…" }] with a hex chain id');
+  if (typeof text !== 'string' || !/^0x[1-9a-fA-F][0-9a-fA-F]{0,12}$/.test(text))
+    throw new ProviderRpcError(RPC.invalidParams, 'Expected [{ chainId: "0x…" }] with a hex chain id');
   return Number(BigInt(text));
 }
 
@@ -152,7 +193,8 @@ export async function handleProviderRequest(origin: string, method: string, para
       return requestAccounts(origin);
     case 'wallet_requestPermissions': {
       const wanted = Array.isArray(params) ? params[0] : undefined;
-      if (!wanted || typeof wanted !== 'object' || !Object.keys(wanted).every((name) => name === 'eth_accounts')) throw new ProviderRpcError(RPC.invalidParams, 'Kassa grants eth_accounts only');
+      if (!wanted || typeof wanted !== 'object' || !Object.keys(wanted).every((name) => name === 'eth_accounts'))
+        throw new ProviderRpcError(RPC.invalidParams, 'Kassa grants eth_accounts only');
       await requestAccounts(origin);
       return [{ parentCapability: 'eth_accounts', invoker: origin, caveats: [] }];
     }
@@ -169,14 +211,22 @@ export async function handleProviderRequest(origin: string, method: string, para
       // Kassa's chains are the proxy's listing: adding one it lists is switching to it; no others.
       const chainId = chainIdParam(params);
       const listed = (await listChains().catch(() => [])).some((chain) => chain.chainId === chainId);
-      if (!listed) throw new ProviderRpcError(RPC.unsupported, `Kassa adds no chains: it works on the chains its proxy lists, and ${chainId} is not one of them`);
+      if (!listed)
+        throw new ProviderRpcError(
+          RPC.unsupported,
+          `Kassa adds no chains: it works on the chains its proxy lists, and ${chainId} is not one of them`,
+        );
       await moveToChain(chainId);
       return null;
     }
     case 'eth_sendTransaction':
       return sendTransaction(origin, params);
     default:
-      if (SIGNING_METHODS.has(method)) throw new ProviderRpcError(RPC.unsupported, `Kassa signs only Kassa transfers, through eth_sendTransaction; ${method} is not supported`);
+      if (SIGNING_METHODS.has(method))
+        throw new ProviderRpcError(
+          RPC.unsupported,
+          `Kassa signs only Kassa transfers, through eth_sendTransaction; ${method} is not supported`,
+        );
       if (READ_METHODS.has(method)) return rpc(await currentChain(), method, (params as unknown[] | undefined) ?? []);
       throw new ProviderRpcError(RPC.unsupported, `Kassa does not support ${method}`);
   }

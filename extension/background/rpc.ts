@@ -36,8 +36,13 @@ export const READ_METHODS: ReadonlySet<string> = new Set([
 ]);
 
 /** One JSON-RPC call to a listed chain; a node's error keeps its code, message and data. */
-export async function rpc(chain: ChainEntry, method: string, params: unknown[] | Record<string, unknown> = []): Promise<unknown> {
-  if (!isHttpsOrLoopback(chain.rpcUrl)) throw new ProviderRpcError(RPC.chainDisconnected, `${chain.name}'s RPC URL is not https: Kassa will not use it`);
+export async function rpc(
+  chain: ChainEntry,
+  method: string,
+  params: unknown[] | Record<string, unknown> = [],
+): Promise<unknown> {
+  if (!isHttpsOrLoopback(chain.rpcUrl))
+    throw new ProviderRpcError(RPC.chainDisconnected, `${chain.name}'s RPC URL is not https: Kassa will not use it`);
   let response: Response;
   try {
     response = await fetch(chain.rpcUrl, {
@@ -51,11 +56,17 @@ export async function rpc(chain: ChainEntry, method: string, params: unknown[] |
   } catch (error) {
     throw new ProviderRpcError(RPC.chainDisconnected, `Cannot reach ${chain.name}: ${(error as Error).message}`);
   }
-  const body = (await response.json().catch(() => undefined)) as { result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } } | undefined;
-  if (!body) throw new ProviderRpcError(RPC.chainDisconnected, `${chain.name} answered HTTP ${response.status}, not JSON-RPC`);
+  const body = (await response.json().catch(() => undefined)) as
+    { result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } } | undefined;
+  if (!body)
+    throw new ProviderRpcError(RPC.chainDisconnected, `${chain.name} answered HTTP ${response.status}, not JSON-RPC`);
   if (body.error) {
     const code = typeof body.error.code === 'number' ? body.error.code : RPC.internal;
-    throw new ProviderRpcError(code, typeof body.error.message === 'string' ? body.error.message : 'The node refused the call', body.error.data);
+    throw new ProviderRpcError(
+      code,
+      typeof body.error.message === 'string' ? body.error.message : 'The node refused the call',
+      body.error.data,
+    );
   }
   return body.result;
 }

@@ -5,10 +5,24 @@
  * (extension/page-messages.ts), as an EIP-1193 provider.
  */
 import { describeZodError } from '../../lib/zod-message.ts';
-import { createOrderRequestSchema, orderListSchema, updateOrderRequestSchema, type Order } from '../../schemas/orders.ts';
+import {
+  createOrderRequestSchema,
+  orderListSchema,
+  updateOrderRequestSchema,
+  type Order,
+} from '../../schemas/orders.ts';
 import type { Health, PaymentList } from '../../schemas/proxy-api.ts';
 import { toRpcError } from '../eip1193.ts';
-import { APPROVAL_PORT, PAYMENTS_PORT, UI_CHANNEL, uiRequestSchema, type ApprovalView, type UiRequest, type UiResponse, type WalletStatus } from '../messages.ts';
+import {
+  APPROVAL_PORT,
+  PAYMENTS_PORT,
+  UI_CHANNEL,
+  uiRequestSchema,
+  type ApprovalView,
+  type UiRequest,
+  type UiResponse,
+  type WalletStatus,
+} from '../messages.ts';
 import { MAX_PARAMS_JSON, PROVIDER_PORT, portRequestSchema } from '../page-messages.ts';
 import { answerApproval, pendingApproval, windowClosed } from './approvals.ts';
 import { currentChain, forgetChains, listChains } from './chains.ts';
@@ -17,7 +31,20 @@ import { followPaymentEvents, operatorCall } from './operator-api.ts';
 import { addProviderPort, announceAccounts, forgetOrigin, handleProviderRequest, moveToChain } from './provider.ts';
 import { loadSettings, saveSettings, settingsView } from './settings.ts';
 import { restrictStorage } from './storage.ts';
-import { AUTO_LOCK_ALARM, autoLockMinutes, createKey, importKey, lock, onLockChange, removeKey, retryInSeconds, setAutoLockMinutes, touch, unlock, vaultState } from './vault.ts';
+import {
+  AUTO_LOCK_ALARM,
+  autoLockMinutes,
+  createKey,
+  importKey,
+  lock,
+  onLockChange,
+  removeKey,
+  retryInSeconds,
+  setAutoLockMinutes,
+  touch,
+  unlock,
+  vaultState,
+} from './vault.ts';
 
 const EXTENSION_ORIGIN = new URL(chrome.runtime.getURL('')).origin;
 const STATUS_CHAIN_WAIT_MS = 3_000;
@@ -33,7 +60,9 @@ chrome.windows.onRemoved.addListener((windowId) => windowClosed(windowId));
 
 /** A sender that is a page of this extension (popup, side panel, approval window), never a content script. */
 function isExtensionPage(sender: chrome.runtime.MessageSender): boolean {
-  return sender.id === chrome.runtime.id && typeof sender.url === 'string' && new URL(sender.url).origin === EXTENSION_ORIGIN;
+  return (
+    sender.id === chrome.runtime.id && typeof sender.url === 'string' && new URL(sender.url).origin === EXTENSION_ORIGIN
+  );
 }
 
 async function walletStatus(): Promise<WalletStatus> {
@@ -44,13 +73,21 @@ async function walletStatus(): Promise<WalletStatus> {
     autoLockMinutes: await autoLockMinutes(),
     retryInSeconds: await retryInSeconds(),
     // A proxy that does not answer must not hold the wallet view up: the chain is then unknown.
-    chainId: (await Promise.race([currentChain(), new Promise<undefined>((resolve) => setTimeout(resolve, STATUS_CHAIN_WAIT_MS))]).catch(() => undefined))?.chainId ?? null,
+    chainId:
+      (
+        await Promise.race([
+          currentChain(),
+          new Promise<undefined>((resolve) => setTimeout(resolve, STATUS_CHAIN_WAIT_MS)),
+        ]).catch(() => undefined)
+      )?.chainId ?? null,
     connectedOrigins: await connectedOrigins(),
   };
 }
 
 function query(values: Record<string, string | number | undefined>): string {
-  const entries = Object.entries(values).filter((entry): entry is [string, string | number] => entry[1] !== undefined && entry[1] !== '');
+  const entries = Object.entries(values).filter(
+    (entry): entry is [string, string | number] => entry[1] !== undefined && entry[1] !== '',
+  );
   return entries.length ? `?${new URLSearchParams(entries.map(([name, value]) => [name, String(value)]))}` : '';
 }
 
@@ -70,15 +107,21 @@ async function handleUi(request: UiRequest): Promise<unknown> {
     case 'payments.list':
       return operatorCall<PaymentList>(`/api/payments${query({ status: request.status, limit: request.limit })}`);
     case 'orders.list':
-      return orderListSchema.parse(await operatorCall<unknown>(`/api/orders${query({ filterStatus: request.filterStatus })}`));
+      return orderListSchema.parse(
+        await operatorCall<unknown>(`/api/orders${query({ filterStatus: request.filterStatus })}`),
+      );
     case 'orders.create': {
       const parsed = createOrderRequestSchema.safeParse(request.order);
       if (!parsed.success) throw new InvalidInput(describeZodError(parsed.error));
       const chains = await listChains();
-      if (!chains.some((chain) => chain.chainId === parsed.data.chainId)) throw new InvalidInput(`Chain ${parsed.data.chainId} is not in the proxy's chain listing`);
+      if (!chains.some((chain) => chain.chainId === parsed.data.chainId))
+        throw new InvalidInput(`Chain ${parsed.data.chainId} is not in the proxy's chain listing`);
       const existing = await operatorCall<Order[]>('/api/orders');
       const taken = existing.find((order) => order.customerOrder === parsed.data.customerOrder);
-      if (taken) throw new InvalidInput(`Customer order "${parsed.data.customerOrder}" is already used by order ${taken.orderId}`);
+      if (taken)
+        throw new InvalidInput(
+          `Customer order "${parsed.data.customerOrder}" is already used by order ${taken.orderId}`,
+        );
       return operatorCall('/api/orders', { method: 'POST', body: parsed.data });
     }
     case 'orders.update': {
@@ -95,7 +138,9 @@ async function handleUi(request: UiRequest): Promise<unknown> {
     case 'vault.create':
       return createKey(request.password);
     case 'vault.import':
-      return { address: await importKey(request.password, { privateKey: request.privateKey, mnemonic: request.mnemonic }) };
+      return {
+        address: await importKey(request.password, { privateKey: request.privateKey, mnemonic: request.mnemonic }),
+      };
     case 'vault.unlock':
       await unlock(request.password);
       return walletStatus();
@@ -123,7 +168,14 @@ async function handleUi(request: UiRequest): Promise<unknown> {
         const { state, address } = await vaultState();
         return { kind: 'connect', id, origin: asked.origin, state, address } satisfies ApprovalView;
       }
-      return { kind: 'transaction', id, origin: asked.origin, from: asked.from, tx: asked.tx, chains: asked.chains } satisfies ApprovalView;
+      return {
+        kind: 'transaction',
+        id,
+        origin: asked.origin,
+        from: asked.from,
+        tx: asked.tx,
+        chains: asked.chains,
+      } satisfies ApprovalView;
     }
     case 'approval.answer':
       await answerApproval(request.id, { approve: request.approve, password: request.password });
@@ -150,7 +202,12 @@ chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse: (r
     .then(() => handleUi(request))
     .then(
       (value) => sendResponse({ ok: true, value }),
-      (error: unknown) => sendResponse({ ok: false, error: error instanceof Error ? error.message : String(error), status: (error as { status?: number }).status }),
+      (error: unknown) =>
+        sendResponse({
+          ok: false,
+          error: error instanceof Error ? error.message : String(error),
+          status: (error as { status?: number }).status,
+        }),
     );
   return true;
 });
@@ -160,7 +217,14 @@ chrome.runtime.onConnect.addListener((port) => {
   if (port.name === PROVIDER_PORT) {
     // Only this extension's own content script, in a tab's top frame of an http(s) page.
     const url = sender?.url ? new URL(sender.url) : undefined;
-    if (sender?.id !== chrome.runtime.id || !sender.tab || sender.frameId !== 0 || !url || !/^https?:$/.test(url.protocol)) return port.disconnect();
+    if (
+      sender?.id !== chrome.runtime.id ||
+      !sender.tab ||
+      sender.frameId !== 0 ||
+      !url ||
+      !/^https?:$/.test(url.protocol)
+    )
+      return port.disconnect();
     const origin = sender.origin && sender.origin !== 'null' ? sender.origin : url.origin;
     addProviderPort(port, origin);
     port.onMessage.addListener((message: unknown) => {
@@ -174,7 +238,8 @@ chrome.runtime.onConnect.addListener((port) => {
           // the page went away
         }
       };
-      if (params !== undefined && JSON.stringify(params).length > MAX_PARAMS_JSON) return reply({ error: { code: -32602, message: 'The request is too large' } });
+      if (params !== undefined && JSON.stringify(params).length > MAX_PARAMS_JSON)
+        return reply({ error: { code: -32602, message: 'The request is too large' } });
       handleProviderRequest(origin, method, params).then(
         (result) => reply({ result: result ?? null }),
         (error: unknown) => reply({ error: toRpcError(error) }),

@@ -14,10 +14,20 @@ import { ProviderRpcError, RPC } from '../eip1193.ts';
 import { rpc } from './rpc.ts';
 
 const quantity = (field: string) =>
-  z.union([z.string().regex(/^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$/, `${field} must be a hex quantity such as 0x1`), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)], {
-    error: `${field} must be a hex quantity such as 0x1`,
-  });
-const bytes = (field: string) => z.string().max(256 * 1024).refine((value) => isHexString(value) && value.length % 2 === 0, `${field} must be 0x-prefixed hex bytes`);
+  z.union(
+    [
+      z.string().regex(/^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$/, `${field} must be a hex quantity such as 0x1`),
+      z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+    ],
+    {
+      error: `${field} must be a hex quantity such as 0x1`,
+    },
+  );
+const bytes = (field: string) =>
+  z
+    .string()
+    .max(256 * 1024)
+    .refine((value) => isHexString(value) && value.length % 2 === 0, `${field} must be 0x-prefixed hex bytes`);
 const address = (field: string) => z.string().refine((value) => isAddress(value), `${field} must be an address`);
 
 /** The fields of EIP-1193's transaction object that Kassa reads; others (nonce, accessList…) it sets itself. */
@@ -51,7 +61,12 @@ const tokenInterface = new Interface(REFORGE_TOKEN_ABI);
 
 /** Why a call would revert, decoded with the token's custom errors where possible. */
 function revertReason(error: ProviderRpcError): string {
-  const data = typeof error.data === 'string' ? error.data : typeof (error.data as { data?: unknown })?.data === 'string' ? ((error.data as { data: string }).data) : undefined;
+  const data =
+    typeof error.data === 'string'
+      ? error.data
+      : typeof (error.data as { data?: unknown })?.data === 'string'
+        ? (error.data as { data: string }).data
+        : undefined;
   if (data && isHexString(data) && data.length >= 10) {
     try {
       const parsed = tokenInterface.parseError(data);
@@ -63,28 +78,56 @@ function revertReason(error: ProviderRpcError): string {
   return error.message;
 }
 
-export async function prepareSend(rawParams: unknown, chain: ChainEntry, chains: ChainEntry[], account: string): Promise<PreparedSend> {
+export async function prepareSend(
+  rawParams: unknown,
+  chain: ChainEntry,
+  chains: ChainEntry[],
+  account: string,
+): Promise<PreparedSend> {
   const parsed = sendTransactionParamsSchema.safeParse(rawParams);
   if (!parsed.success) throw new ProviderRpcError(RPC.invalidParams, describeZodError(parsed.error));
   const [request] = parsed.data;
-  if (getAddress(request.from) !== getAddress(account)) throw new ProviderRpcError(RPC.unauthorized, `from (${request.from}) is not the account Kassa connected to this site`);
+  if (getAddress(request.from) !== getAddress(account))
+    throw new ProviderRpcError(
+      RPC.unauthorized,
+      `from (${request.from}) is not the account Kassa connected to this site`,
+    );
   if (request.chainId !== undefined && BigInt(request.chainId) !== BigInt(chain.chainId)) {
-    throw new ProviderRpcError(RPC.invalidParams, `The transaction is for chain ${BigInt(request.chainId)}, but Kassa is on ${chain.name} (${chain.chainId}): switch chains first (wallet_switchEthereumChain)`);
+    throw new ProviderRpcError(
+      RPC.invalidParams,
+      `The transaction is for chain ${BigInt(request.chainId)}, but Kassa is on ${chain.name} (${chain.chainId}): switch chains first (wallet_switchEthereumChain)`,
+    );
   }
-  if (request.data !== undefined && request.input !== undefined && request.data.toLowerCase() !== request.input.toLowerCase()) {
+  if (
+    request.data !== undefined &&
+    request.input !== undefined &&
+    request.data.toLowerCase() !== request.input.toLowerCase()
+  ) {
     throw new ProviderRpcError(RPC.invalidParams, 'data and input differ');
   }
-  if (request.gas !== undefined && request.gasLimit !== undefined && BigInt(request.gas) !== BigInt(request.gasLimit)) throw new ProviderRpcError(RPC.invalidParams, 'gas and gasLimit differ');
+  if (request.gas !== undefined && request.gasLimit !== undefined && BigInt(request.gas) !== BigInt(request.gasLimit))
+    throw new ProviderRpcError(RPC.invalidParams, 'gas and gasLimit differ');
   const data = request.data ?? request.input ?? '0x';
   const value = BigInt(request.value ?? 0);
   const call = { from: getAddress(account), to: request.to, data, value: `0x${value.toString(16)}` };
 
   // What the preview refuses is refused before any window opens or node is asked anything more.
-  const draft = Transaction.from({ type: 2, chainId: chain.chainId, to: request.to ?? null, data, value, nonce: 0, gasLimit: 0n, maxFeePerGas: 0n, maxPriorityFeePerGas: 0n });
+  const draft = Transaction.from({
+    type: 2,
+    chainId: chain.chainId,
+    to: request.to ?? null,
+    data,
+    value,
+    nonce: 0,
+    gasLimit: 0n,
+    maxFeePerGas: 0n,
+    maxPriorityFeePerGas: 0n,
+  });
   try {
     describeTransfer(draft.unsignedSerialized, chains, account);
   } catch (error) {
-    if (error instanceof PreviewError) throw new ProviderRpcError(RPC.unsupported, `Kassa signs only Kassa transfers: ${error.message}`);
+    if (error instanceof PreviewError)
+      throw new ProviderRpcError(RPC.unsupported, `Kassa signs only Kassa transfers: ${error.message}`);
     throw error;
   }
 
@@ -92,13 +135,17 @@ export async function prepareSend(rawParams: unknown, chain: ChainEntry, chains:
   try {
     await rpc(chain, 'eth_call', [call, 'pending']);
   } catch (error) {
-    if (error instanceof ProviderRpcError && error.code !== RPC.chainDisconnected) throw new ProviderRpcError(RPC.internal, `The transaction would fail: ${revertReason(error)}`, error.data);
+    if (error instanceof ProviderRpcError && error.code !== RPC.chainDisconnected)
+      throw new ProviderRpcError(RPC.internal, `The transaction would fail: ${revertReason(error)}`, error.data);
     throw error;
   }
 
   const givenGas = request.gas ?? request.gasLimit;
   // The page's gas limit (a prepared transfer carries one), else the node's estimate plus 20%.
-  const gasLimit = givenGas !== undefined ? BigInt(givenGas) : (BigInt((await rpc(chain, 'eth_estimateGas', [call])) as string) * 12n) / 10n;
+  const gasLimit =
+    givenGas !== undefined
+      ? BigInt(givenGas)
+      : (BigInt((await rpc(chain, 'eth_estimateGas', [call])) as string) * 12n) / 10n;
   let maxPriorityFeePerGas: bigint;
   let maxFeePerGas: bigint;
   if (request.maxFeePerGas !== undefined && request.maxPriorityFeePerGas !== undefined) {
@@ -106,23 +153,41 @@ export async function prepareSend(rawParams: unknown, chain: ChainEntry, chains:
     maxPriorityFeePerGas = BigInt(request.maxPriorityFeePerGas);
   } else {
     const block = (await rpc(chain, 'eth_getBlockByNumber', ['latest', false])) as { baseFeePerGas?: string } | null;
-    const tip = await rpc(chain, 'eth_maxPriorityFeePerGas').then((fee) => BigInt(fee as string), () => 1_000_000_000n);
+    const tip = await rpc(chain, 'eth_maxPriorityFeePerGas').then(
+      (fee) => BigInt(fee as string),
+      () => 1_000_000_000n,
+    );
     maxPriorityFeePerGas = tip;
     maxFeePerGas = BigInt(block?.baseFeePerGas ?? '0x0') * 2n + tip;
   }
-  const tx = Transaction.from({ type: 2, chainId: chain.chainId, to: request.to ?? null, data, value, nonce: 0, gasLimit, maxFeePerGas, maxPriorityFeePerGas });
+  const tx = Transaction.from({
+    type: 2,
+    chainId: chain.chainId,
+    to: request.to ?? null,
+    data,
+    value,
+    nonce: 0,
+    gasLimit,
+    maxFeePerGas,
+    maxPriorityFeePerGas,
+  });
   let preview: TransferPreview;
   try {
     preview = describeTransfer(tx.unsignedSerialized, chains, account);
   } catch (error) {
-    if (error instanceof PreviewError) throw new ProviderRpcError(RPC.unsupported, `Kassa signs only Kassa transfers: ${error.message}`);
+    if (error instanceof PreviewError)
+      throw new ProviderRpcError(RPC.unsupported, `Kassa signs only Kassa transfers: ${error.message}`);
     throw error;
   }
   return { tx, preview };
 }
 
 /** Signs the approved transaction with the next nonce and broadcasts it; the transaction hash. */
-export async function signAndSend(tx: Transaction, chain: ChainEntry, key: { address: string; signingKey: { sign(digest: string): import('ethers').Signature } }): Promise<string> {
+export async function signAndSend(
+  tx: Transaction,
+  chain: ChainEntry,
+  key: { address: string; signingKey: { sign(digest: string): import('ethers').Signature } },
+): Promise<string> {
   const signed = tx.clone();
   signed.nonce = Number(BigInt((await rpc(chain, 'eth_getTransactionCount', [key.address, 'pending'])) as string));
   signed.signature = key.signingKey.sign(signed.unsignedHash);

@@ -41,7 +41,8 @@ interface Unlocked {
 export class VaultError extends Error {}
 
 /** Seconds the next attempt must wait after `failures` wrong passwords in a row. */
-export const delayAfter = (failures: number): number => (failures <= 0 ? 0 : Math.min(2 ** (failures - 1), MAX_DELAY_SECONDS));
+export const delayAfter = (failures: number): number =>
+  failures <= 0 ? 0 : Math.min(2 ** (failures - 1), MAX_DELAY_SECONDS);
 
 type Listener = (address: string | null) => void;
 const listeners = new Set<Listener>();
@@ -63,7 +64,9 @@ const serial = <T>(work: () => Promise<T>): Promise<T> => {
 export const readVault = () => readLocal<StoredVault>(KEYS.vault);
 
 export async function autoLockMinutes(): Promise<number> {
-  return (await readLocal<{ autoLockMinutes?: number }>(KEYS.walletSettings))?.autoLockMinutes ?? AUTO_LOCK_MINUTES.default;
+  return (
+    (await readLocal<{ autoLockMinutes?: number }>(KEYS.walletSettings))?.autoLockMinutes ?? AUTO_LOCK_MINUTES.default
+  );
 }
 
 export async function setAutoLockMinutes(minutes: number): Promise<void> {
@@ -135,7 +138,13 @@ export async function lock(): Promise<void> {
 
 async function store(wallet: Wallet | HDNodeWallet, password: string, source: StoredVault['source']): Promise<string> {
   if (await readVault()) throw new VaultError('Kassa already holds a key: remove it first (Wallet → Remove key)');
-  const vault: StoredVault = { version: 1, address: getAddress(wallet.address), keystore: await wallet.encrypt(password), source, createdAt: new Date().toISOString() };
+  const vault: StoredVault = {
+    version: 1,
+    address: getAddress(wallet.address),
+    keystore: await wallet.encrypt(password),
+    source,
+    createdAt: new Date().toISOString(),
+  };
   await writeLocal(KEYS.vault, vault);
   await chrome.storage.local.remove(KEYS.throttle);
   return open(wallet);
@@ -155,7 +164,8 @@ export async function importKey(password: string, secret: { privateKey?: string;
   return serial(async () => {
     if (secret.privateKey !== undefined && secret.mnemonic === undefined) {
       const text = secret.privateKey.trim();
-      if (!/^(0x)?[0-9a-fA-F]{64}$/.test(text)) throw new VaultError('A private key is 64 hexadecimal digits (0x optional)');
+      if (!/^(0x)?[0-9a-fA-F]{64}$/.test(text))
+        throw new VaultError('A private key is 64 hexadecimal digits (0x optional)');
       let wallet: Wallet;
       try {
         wallet = new Wallet(text.startsWith('0x') ? text : `0x${text}`);
@@ -166,7 +176,8 @@ export async function importKey(password: string, secret: { privateKey?: string;
     }
     if (secret.mnemonic !== undefined && secret.privateKey === undefined) {
       const phrase = secret.mnemonic.trim().toLowerCase().split(/\s+/).join(' ');
-      if (!Mnemonic.isValidMnemonic(phrase)) throw new VaultError('This is not a valid recovery phrase (12 to 24 English BIP-39 words)');
+      if (!Mnemonic.isValidMnemonic(phrase))
+        throw new VaultError('This is not a valid recovery phrase (12 to 24 English BIP-39 words)');
       return store(HDNodeWallet.fromPhrase(phrase), password, 'mnemonic');
     }
     throw new VaultError('Import either a private key or a recovery phrase');

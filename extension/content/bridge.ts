@@ -4,7 +4,14 @@
  * on a port, and posts the answers and events back. The page's origin is not in any message: the
  * service worker reads it from the port's sender. It holds no state but the requests in flight.
  */
-import { MAX_PARAMS_JSON, PROVIDER_PORT, TO_PAGE, pageRequestSchema, portReplySchema, type PortReply } from '../page-messages.ts';
+import {
+  MAX_PARAMS_JSON,
+  PROVIDER_PORT,
+  TO_PAGE,
+  pageRequestSchema,
+  portReplySchema,
+  type PortReply,
+} from '../page-messages.ts';
 
 const DISCONNECTED = 4900;
 let port: chrome.runtime.Port | undefined;
@@ -27,10 +34,19 @@ function connect(): chrome.runtime.Port {
   });
   opened.onDisconnect.addListener(() => {
     port = undefined;
-    for (const id of inFlight) toPage({ type: 'response', id, error: { code: DISCONNECTED, message: 'Kassa stopped before answering: try again' } });
+    for (const id of inFlight)
+      toPage({
+        type: 'response',
+        id,
+        error: { code: DISCONNECTED, message: 'Kassa stopped before answering: try again' },
+      });
     inFlight.clear();
     if (extensionGone()) {
-      toPage({ type: 'event', event: 'disconnect', data: { code: DISCONNECTED, message: 'Kassa was disabled or updated: reload the page' } });
+      toPage({
+        type: 'event',
+        event: 'disconnect',
+        data: { code: DISCONNECTED, message: 'Kassa was disabled or updated: reload the page' },
+      });
       return;
     }
     // The worker restarts on its own; reconnect so the page keeps receiving events (lock, chain).
@@ -44,8 +60,14 @@ window.addEventListener('message', (event: MessageEvent) => {
   const request = pageRequestSchema.safeParse(event.data);
   if (!request.success) return;
   const { id, method, params } = request.data;
-  if (extensionGone()) return toPage({ type: 'response', id, error: { code: DISCONNECTED, message: 'Kassa was disabled or updated: reload the page' } });
-  if (params !== undefined && JSON.stringify(params).length > MAX_PARAMS_JSON) return toPage({ type: 'response', id, error: { code: -32602, message: 'The request is too large' } });
+  if (extensionGone())
+    return toPage({
+      type: 'response',
+      id,
+      error: { code: DISCONNECTED, message: 'Kassa was disabled or updated: reload the page' },
+    });
+  if (params !== undefined && JSON.stringify(params).length > MAX_PARAMS_JSON)
+    return toPage({ type: 'response', id, error: { code: -32602, message: 'The request is too large' } });
   port ??= connect();
   inFlight.add(id);
   port.postMessage({ type: 'request', id, method, params });

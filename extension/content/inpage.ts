@@ -35,18 +35,26 @@ class KassaProvider {
       const waiting = this.#pending.get(message.id);
       if (!waiting) return;
       this.#pending.delete(message.id);
-      if (message.error) waiting.reject(new ProviderRpcError(message.error.code, message.error.message, message.error.data));
+      if (message.error)
+        waiting.reject(new ProviderRpcError(message.error.code, message.error.message, message.error.data));
       else waiting.resolve(message.result);
     });
   }
 
   /** EIP-1193 `request`: `{ method, params? }` with params an array or an object. */
   request(args: RequestArguments): Promise<unknown> {
-    if (!args || typeof args !== 'object' || Array.isArray(args) || typeof args.method !== 'string' || args.method.length === 0) {
+    if (
+      !args ||
+      typeof args !== 'object' ||
+      Array.isArray(args) ||
+      typeof args.method !== 'string' ||
+      args.method.length === 0
+    ) {
       return Promise.reject(new ProviderRpcError(RPC.invalidParams, 'request() takes one object: { method, params? }'));
     }
     const { method, params } = args;
-    if (params !== undefined && (typeof params !== 'object' || params === null)) return Promise.reject(new ProviderRpcError(RPC.invalidParams, 'params must be an array or an object'));
+    if (params !== undefined && (typeof params !== 'object' || params === null))
+      return Promise.reject(new ProviderRpcError(RPC.invalidParams, 'params must be an array or an object'));
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, {
@@ -101,7 +109,8 @@ class KassaProvider {
   /** Keeps what the page was last told, so events fire on changes only. */
   #observe(method: string, value: unknown): void {
     if (method === 'eth_chainId' && typeof value === 'string') this.#setChain(value);
-    if ((method === 'eth_accounts' || method === 'eth_requestAccounts') && Array.isArray(value)) this.#setAccounts(value as string[]);
+    if ((method === 'eth_accounts' || method === 'eth_requestAccounts') && Array.isArray(value))
+      this.#setAccounts(value as string[]);
   }
 
   #setChain(chainId: string): void {
@@ -118,13 +127,18 @@ class KassaProvider {
   }
 
   #setAccounts(accounts: string[]): void {
-    if (accounts.length === this.#accounts.length && accounts.every((account, index) => account === this.#accounts[index])) return;
+    if (
+      accounts.length === this.#accounts.length &&
+      accounts.every((account, index) => account === this.#accounts[index])
+    )
+      return;
     this.#accounts = accounts;
     this.#emit('accountsChanged', accounts);
   }
 
   #onEvent(event: ProviderEvent, data: unknown): void {
-    if (event === 'connect' && data && typeof (data as { chainId?: unknown }).chainId === 'string') this.#setChain((data as { chainId: string }).chainId);
+    if (event === 'connect' && data && typeof (data as { chainId?: unknown }).chainId === 'string')
+      this.#setChain((data as { chainId: string }).chainId);
     else if (event === 'chainChanged' && typeof data === 'string') this.#setChain(data);
     else if (event === 'accountsChanged' && Array.isArray(data)) this.#setAccounts(data as string[]);
     else if (event === 'disconnect') {

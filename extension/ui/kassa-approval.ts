@@ -96,10 +96,22 @@ export class KassaApproval extends LitElement {
     return html`
       <h2>Connect to this site?</h2>
       <p class="origin" id="origin">${view.origin}</p>
-      <p>It will see your address${view.address ? html` <span class="mono">${view.address}</span>` : nothing} and may ask you to approve transfers. It cannot move anything without your approval.</p>
-      ${view.state === 'locked'
-        ? html`<label>Kassa is locked: password <input name="password" type="password" autocomplete="current-password" @keydown=${(event: KeyboardEvent) => event.key === 'Enter' && void this.answer(true)} /></label>`
-        : nothing}
+      <p>
+        It will see your address${view.address ? html` <span class="mono">${view.address}</span>` : nothing} and may ask
+        you to approve transfers. It cannot move anything without your approval.
+      </p>
+      ${
+        view.state === 'locked'
+          ? html`<label
+              >Kassa is locked: password
+              <input
+                name="password"
+                type="password"
+                autocomplete="current-password"
+                @keydown=${(event: KeyboardEvent) => event.key === 'Enter' && void this.answer(true)}
+            /></label>`
+          : nothing
+      }
       ${this.actions('Connect')}
     `;
   }
@@ -109,30 +121,35 @@ export class KassaApproval extends LitElement {
     return html`
       <h2>Approve this transfer?</h2>
       <p>Asked by <span class="origin" id="origin">${view.origin}</span></p>
-      ${previewView(preview, en, 'en', preview.chain.chainId)}
-      ${this.actions('Approve')}
+      ${previewView(preview, en, 'en', preview.chain.chainId)} ${this.actions('Approve')}
     `;
   }
 
   private actions(approveLabel: string) {
     return html`<div class="actions">
-      <button class="secondary" @click=${() => void this.answer(false)} aria-disabled=${this.busy ? 'true' : 'false'}>Reject</button>
-      <button @click=${() => void this.answer(true)} aria-disabled=${this.busy ? 'true' : 'false'}>${this.busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${approveLabel}</button>
+      <button class="secondary" @click=${() => void this.answer(false)} aria-disabled=${this.busy ? 'true' : 'false'}>
+        Reject
+      </button>
+      <button @click=${() => void this.answer(true)} aria-disabled=${this.busy ? 'true' : 'false'}>
+        ${this.busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${approveLabel}
+      </button>
     </div>`;
   }
 
   override render() {
     const view = this.view;
     return html`
-      ${this.done
-        ? html`<p role="status">${this.done}</p>`
-        : !view
-          ? this.error
-            ? nothing
-            : html`<p class="muted">Loading…</p>`
-          : view.kind === 'connect'
-            ? this.connectView(view)
-            : this.transactionView(view)}
+      ${
+        this.done
+          ? html`<p role="status">${this.done}</p>`
+          : !view
+            ? this.error
+              ? nothing
+              : html`<p class="muted">Loading…</p>`
+            : view.kind === 'connect'
+              ? this.connectView(view)
+              : this.transactionView(view)
+      }
       ${this.error ? html`<p role="alert" class="error">${this.error}</p>` : nothing}
       ${!view && this.error ? html`<button class="secondary" @click=${() => globalThis.close()}>Close</button>` : nothing}
     `;

@@ -141,12 +141,21 @@ export class KassaExtensionApp extends LitElement {
       <nav role="tablist" aria-label="Kassa" @keydown=${this.onKey}>
         ${TABS.map(
           (tab) =>
-            html`<button role="tab" id="tab-${tab.id}" aria-controls="panel" aria-selected=${this.tab === tab.id ? 'true' : 'false'} tabindex=${this.tab === tab.id ? 0 : -1} @click=${() => void this.open(tab.id)}>
+            html`<button
+              role="tab"
+              id="tab-${tab.id}"
+              aria-controls="panel"
+              aria-selected=${this.tab === tab.id ? 'true' : 'false'}
+              tabindex=${this.tab === tab.id ? 0 : -1}
+              @click=${() => void this.open(tab.id)}
+            >
               ${tab.label}
             </button>`,
         )}
       </nav>
-      <section role="tabpanel" id="panel" aria-labelledby=${this.tab ? `tab-${this.tab}` : nothing}>${this.view()}</section>
+      <section role="tabpanel" id="panel" aria-labelledby=${this.tab ? `tab-${this.tab}` : nothing}>
+        ${this.view()}
+      </section>
     `;
   }
 }

@@ -71,7 +71,12 @@ export class KassaOrdersView extends LitElement {
     event.preventDefault();
     const formElement = event.target as HTMLFormElement;
     const form = new FormData(formElement);
-    const order = Object.fromEntries(['stableCoin', 'amount', 'mintWallet', 'chainId', 'customerName', 'customerOrder'].map((name) => [name, String(form.get(name) ?? '')]));
+    const order = Object.fromEntries(
+      ['stableCoin', 'amount', 'mintWallet', 'chainId', 'customerName', 'customerOrder'].map((name) => [
+        name,
+        String(form.get(name) ?? ''),
+      ]),
+    );
     this.notice = undefined;
     const parsed = createOrderRequestSchema.safeParse(order);
     if (!parsed.success) {
@@ -112,7 +117,11 @@ export class KassaOrdersView extends LitElement {
       return;
     }
     try {
-      const updated = await ask<{ message: string }>({ kind: 'orders.update', orderId: order.orderId, ...(change as { amount?: string; orderStatus?: OrderStatus }) });
+      const updated = await ask<{ message: string }>({
+        kind: 'orders.update',
+        orderId: order.orderId,
+        ...(change as { amount?: string; orderStatus?: OrderStatus }),
+      });
       this.notice = updated.message;
       this.listError = undefined;
       this.editing = undefined;
@@ -142,7 +151,11 @@ export class KassaOrdersView extends LitElement {
     const next = [order.orderStatus, ...(ORDER_TRANSITIONS[order.orderStatus as OrderStatus] ?? [])];
     return html`<tr>
       <td colspan="5">
-        <form class="row" aria-label="Edit ${order.customerOrder}" @submit=${(event: SubmitEvent) => void this.saveOrder(event, order)}>
+        <form
+          class="row"
+          aria-label="Edit ${order.customerOrder}"
+          @submit=${(event: SubmitEvent) => void this.saveOrder(event, order)}
+        >
           <label>Amount <input name="amount" inputmode="decimal" .value=${order.amount} /></label>
           <label
             >Status
@@ -159,19 +172,40 @@ export class KassaOrdersView extends LitElement {
 
   private rows() {
     return this.orders.map(
-      (order) => html`<tr data-order=${order.orderId}>
-          <td>${order.customerOrder}<br /><span class="muted">${order.customerName}</span></td>
-          <td>${order.amount} ${order.stableCoin}</td>
-          <td>${this.chainName(order.chainId)}</td>
-          <td class="status">${order.orderStatus}</td>
-          <td>
-            <button class="secondary small" aria-label="Edit ${order.customerOrder}" @click=${() => (this.editing = this.editing === order.orderId ? undefined : order.orderId)}>Edit</button>
-            ${this.confirming === order.orderId
-              ? html`<button class="danger small" aria-label="Confirm delete ${order.customerOrder}" @click=${() => void this.removeOrder(order)}>Confirm</button>`
-              : html`<button class="secondary small" aria-label="Delete ${order.customerOrder}" @click=${() => (this.confirming = order.orderId)}>Delete</button>`}
-          </td>
-        </tr>
-        ${this.editing === order.orderId ? this.editor(order) : nothing}`,
+      (order) =>
+        html`<tr data-order=${order.orderId}>
+            <td>${order.customerOrder}<br /><span class="muted">${order.customerName}</span></td>
+            <td>${order.amount} ${order.stableCoin}</td>
+            <td>${this.chainName(order.chainId)}</td>
+            <td class="status">${order.orderStatus}</td>
+            <td>
+              <button
+                class="secondary small"
+                aria-label="Edit ${order.customerOrder}"
+                @click=${() => (this.editing = this.editing === order.orderId ? undefined : order.orderId)}
+              >
+                Edit
+              </button>
+              ${
+                this.confirming === order.orderId
+                  ? html`<button
+                      class="danger small"
+                      aria-label="Confirm delete ${order.customerOrder}"
+                      @click=${() => void this.removeOrder(order)}
+                    >
+                      Confirm
+                    </button>`
+                  : html`<button
+                      class="secondary small"
+                      aria-label="Delete ${order.customerOrder}"
+                      @click=${() => (this.confirming = order.orderId)}
+                    >
+                      Delete
+                    </button>`
+              }
+            </td>
+          </tr>
+          ${this.editing === order.orderId ? this.editor(order) : nothing}`,
     );
   }
 
@@ -196,16 +230,26 @@ export class KassaOrdersView extends LitElement {
       </div>
       ${this.notice ? html`<p role="status" class="ok">${this.notice}</p>` : nothing}
       ${this.listError ? html`<p role="alert" class="error" id="list-error">${this.listError}</p>` : nothing}
-      ${this.loading && !this.orders.length
-        ? html`<p class="muted">Loading…</p>`
-        : this.orders.length === 0
-          ? html`<p class="muted">No orders${this.filter ? ` with status ${this.filter}` : ''}.</p>`
-          : html`<table aria-label="Orders">
-              <thead>
-                <tr><th>Order</th><th>Amount</th><th>Chain</th><th>Status</th><th></th></tr>
-              </thead>
-              <tbody>${this.rows()}</tbody>
-            </table>`}
+      ${
+        this.loading && !this.orders.length
+          ? html`<p class="muted">Loading…</p>`
+          : this.orders.length === 0
+            ? html`<p class="muted">No orders${this.filter ? ` with status ${this.filter}` : ''}.</p>`
+            : html`<table aria-label="Orders">
+                <thead>
+                  <tr>
+                    <th>Order</th>
+                    <th>Amount</th>
+                    <th>Chain</th>
+                    <th>Status</th>
+                    <th></th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${this.rows()}
+                </tbody>
+              </table>`
+      }
       <details>
         <summary>New order</summary>
         <form aria-label="New order" novalidate @submit=${this.create}>
@@ -224,7 +268,9 @@ export class KassaOrdersView extends LitElement {
               ${this.chains.map((chain) => html`<option value=${chain.chainId}>${chain.name} (${chain.chainId})</option>`)}
             </select>
           </label>
-          <label>Mint wallet <input name="mintWallet" class="mono" placeholder="0x…" .value=${this.defaultWallet} /></label>
+          <label
+            >Mint wallet <input name="mintWallet" class="mono" placeholder="0x…" .value=${this.defaultWallet}
+          /></label>
           <label>Customer name <input name="customerName" maxlength="100" /></label>
           <label>Customer order <input name="customerOrder" maxlength="64" /></label>
           ${this.formError ? html`<p role="alert" class="error" id="form-error">${this.formError}</p>` : nothing}

@@ -54,13 +54,17 @@ export class KassaPaymentsView extends LitElement {
       return;
     }
     const merged = { ...this.payments[index]!, ...change };
-    this.payments = matches ? this.payments.map((payment, at) => (at === index ? merged : payment)) : this.payments.filter((_, at) => at !== index);
+    this.payments = matches
+      ? this.payments.map((payment, at) => (at === index ? merged : payment))
+      : this.payments.filter((_, at) => at !== index);
   }
 
   private async load(): Promise<void> {
     this.loading = true;
     try {
-      const list = paymentListSchema.parse(await ask({ kind: 'payments.list', status: this.filter || undefined, limit: 50 }));
+      const list = paymentListSchema.parse(
+        await ask({ kind: 'payments.list', status: this.filter || undefined, limit: 50 }),
+      );
       this.payments = list.payments;
       this.error = undefined;
     } catch (error) {
@@ -90,26 +94,35 @@ export class KassaPaymentsView extends LitElement {
       </div>
       <p class="muted" aria-live="polite">${STREAM_TEXT[this.stream]}</p>
       ${this.error ? html`<p role="alert" class="error">${this.error}</p>` : nothing}
-      ${this.loading && !this.payments.length
-        ? html`<p class="muted">Loading…</p>`
-        : this.payments.length === 0
-          ? html`<p class="muted">No payments${this.filter ? ` with status ${this.filter}` : ''}.</p>`
-          : html`<table aria-label="Payments">
-              <thead>
-                <tr><th>Reference</th><th>Amount</th><th>Status</th><th>Updated</th></tr>
-              </thead>
-              <tbody>
-                ${this.payments.map(
-                  (payment) =>
-                    html`<tr data-transaction=${payment.transactionId}>
-                      <td>${payment.reference}</td>
-                      <td>${formatMoney(payment.amount, payment.currencyCode, navigator.language)}</td>
-                      <td class="status">${payment.status}${payment.networkStatus ? html`<br /><span class="muted">${payment.networkStatus}</span>` : nothing}</td>
-                      <td>${new Date(payment.updatedAt).toLocaleTimeString()}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>`}
+      ${
+        this.loading && !this.payments.length
+          ? html`<p class="muted">Loading…</p>`
+          : this.payments.length === 0
+            ? html`<p class="muted">No payments${this.filter ? ` with status ${this.filter}` : ''}.</p>`
+            : html`<table aria-label="Payments">
+                <thead>
+                  <tr>
+                    <th>Reference</th>
+                    <th>Amount</th>
+                    <th>Status</th>
+                    <th>Updated</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${this.payments.map(
+                    (payment) =>
+                      html`<tr data-transaction=${payment.transactionId}>
+                        <td>${payment.reference}</td>
+                        <td>${formatMoney(payment.amount, payment.currencyCode, navigator.language)}</td>
+                        <td class="status">
+                          ${payment.status}${payment.networkStatus ? html`<br /><span class="muted">${payment.networkStatus}</span>` : nothing}
+                        </td>
+                        <td>${new Date(payment.updatedAt).toLocaleTimeString()}</td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>`
+      }
     `;
   }
 }

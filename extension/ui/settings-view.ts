@@ -76,7 +76,15 @@ export class KassaSettingsView extends LitElement {
     return html`
       <h2>Settings</h2>
       <form @submit=${this.save}>
-        <label>Proxy URL <input name="proxyUrl" type="url" required placeholder="https://kassa.example.com" .value=${settings?.proxyUrl ?? ''} /></label>
+        <label
+          >Proxy URL
+          <input
+            name="proxyUrl"
+            type="url"
+            required
+            placeholder="https://kassa.example.com"
+            .value=${settings?.proxyUrl ?? ''}
+        /></label>
         <label
           >Operator token
           <input
@@ -93,11 +101,15 @@ export class KassaSettingsView extends LitElement {
         </label>
         <div class="row">
           <button type="submit" aria-disabled=${this.busy ? 'true' : 'false'}>Save</button>
-          <button type="button" class="secondary" @click=${() => void this.test()} ?disabled=${!settings?.proxyUrl}>Test connection</button>
+          <button type="button" class="secondary" @click=${() => void this.test()} ?disabled=${!settings?.proxyUrl}>
+            Test connection
+          </button>
         </div>
       </form>
       <p role="status" class=${this.message?.tone ?? ''}>${this.message?.text ?? nothing}</p>
-      <p class="muted">The token stays in this browser's extension storage: no web page and no content script can read it.</p>
+      <p class="muted">
+        The token stays in this browser's extension storage: no web page and no content script can read it.
+      </p>
     `;
   }
 }

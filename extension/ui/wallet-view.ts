@@ -84,7 +84,12 @@ export class KassaWalletView extends LitElement {
     const form = new FormData(event.target as HTMLFormElement);
     const secret = String(form.get('secret') ?? '');
     void this.act(
-      () => ask({ kind: 'vault.import', password: this.passwords(form), ...(this.importKind === 'privateKey' ? { privateKey: secret } : { mnemonic: secret }) }),
+      () =>
+        ask({
+          kind: 'vault.import',
+          password: this.passwords(form),
+          ...(this.importKind === 'privateKey' ? { privateKey: secret } : { mnemonic: secret }),
+        }),
       'Key imported.',
     );
   }
@@ -106,13 +111,18 @@ export class KassaWalletView extends LitElement {
   private setAutoLock(event: SubmitEvent): void {
     event.preventDefault();
     const minutes = Number(new FormData(event.target as HTMLFormElement).get('minutes'));
-    void this.act(() => ask({ kind: 'vault.autoLock', minutes }), `Kassa now locks after ${minutes} minutes without use.`);
+    void this.act(
+      () => ask({ kind: 'vault.autoLock', minutes }),
+      `Kassa now locks after ${minutes} minutes without use.`,
+    );
   }
 
   private empty() {
     return html`
       <h2>Wallet</h2>
-      <p>Kassa keeps one key, encrypted with your password, in this browser. It signs Kassa transfers that you approve.</p>
+      <p>
+        Kassa keeps one key, encrypted with your password, in this browser. It signs Kassa transfers that you approve.
+      </p>
       <form aria-label="Create a key" class="card" novalidate @submit=${this.create}>
         <h3>Create a new key</h3>
         <label>Password <input name="password" type="password" autocomplete="new-password" /></label>
@@ -122,10 +132,29 @@ export class KassaWalletView extends LitElement {
       <form aria-label="Import a key" class="card" novalidate @submit=${this.import}>
         <h3>Import a key</h3>
         <div class="row" role="radiogroup" aria-label="What to import">
-          <label class="choice"><input type="radio" name="kind" .checked=${this.importKind === 'privateKey'} @change=${() => (this.importKind = 'privateKey')} /> Private key</label>
-          <label class="choice"><input type="radio" name="kind" .checked=${this.importKind === 'mnemonic'} @change=${() => (this.importKind = 'mnemonic')} /> Recovery phrase</label>
+          <label class="choice"
+            ><input
+              type="radio"
+              name="kind"
+              .checked=${this.importKind === 'privateKey'}
+              @change=${() => (this.importKind = 'privateKey')}
+            />
+            Private key</label
+          >
+          <label class="choice"
+            ><input
+              type="radio"
+              name="kind"
+              .checked=${this.importKind === 'mnemonic'}
+              @change=${() => (this.importKind = 'mnemonic')}
+            />
+            Recovery phrase</label
+          >
         </div>
-        <label>${this.importKind === 'privateKey' ? 'Private key (64 hex digits)' : 'Recovery phrase (12 to 24 words)'} <textarea name="secret" rows="2" autocomplete="off" spellcheck="false"></textarea></label>
+        <label
+          >${this.importKind === 'privateKey' ? 'Private key (64 hex digits)' : 'Recovery phrase (12 to 24 words)'}
+          <textarea name="secret" rows="2" autocomplete="off" spellcheck="false"></textarea>
+        </label>
         <label>Password <input name="password" type="password" autocomplete="new-password" /></label>
         <label>Repeat the password <input name="confirm" type="password" autocomplete="new-password" /></label>
         <button type="submit">Import key</button>
@@ -150,7 +179,9 @@ export class KassaWalletView extends LitElement {
     return html`<details>
       <summary>Remove key</summary>
       <form aria-label="Remove key" @submit=${this.removeKey}>
-        <p>Removes the encrypted key from this browser. Without its recovery phrase or private key it is gone for good.</p>
+        <p>
+          Removes the encrypted key from this browser. Without its recovery phrase or private key it is gone for good.
+        </p>
         <label>Password <input name="password" type="password" autocomplete="current-password" /></label>
         <button type="submit" class="danger">Remove key</button>
       </form>
@@ -161,14 +192,16 @@ export class KassaWalletView extends LitElement {
     return html`
       <h2>Wallet <span class="badge">Unlocked</span></h2>
       <p class="mono" id="address">${status.address}</p>
-      ${this.phrase
-        ? html`<div class="card" role="region" aria-label="Recovery phrase">
-            <h3>Your recovery phrase</h3>
-            <p>Write these words down, in order, and keep them offline. They are shown only now.</p>
-            <p class="mono" id="phrase">${this.phrase}</p>
-            <button class="small" @click=${() => (this.phrase = undefined)}>I have written it down</button>
-          </div>`
-        : nothing}
+      ${
+        this.phrase
+          ? html`<div class="card" role="region" aria-label="Recovery phrase">
+              <h3>Your recovery phrase</h3>
+              <p>Write these words down, in order, and keep them offline. They are shown only now.</p>
+              <p class="mono" id="phrase">${this.phrase}</p>
+              <button class="small" @click=${() => (this.phrase = undefined)}>I have written it down</button>
+            </div>`
+          : nothing
+      }
       <div class="row">
         <label
           >Chain
@@ -184,17 +217,37 @@ export class KassaWalletView extends LitElement {
         <button class="secondary" @click=${() => void this.act(() => ask({ kind: 'vault.lock' }))}>Lock now</button>
       </div>
       <form class="row" aria-label="Auto-lock" @submit=${this.setAutoLock}>
-        <label>Lock after (minutes without use) <input name="minutes" type="number" min=${AUTO_LOCK_MINUTES.min} max=${AUTO_LOCK_MINUTES.max} .value=${String(status.autoLockMinutes)} /></label>
+        <label
+          >Lock after (minutes without use)
+          <input
+            name="minutes"
+            type="number"
+            min=${AUTO_LOCK_MINUTES.min}
+            max=${AUTO_LOCK_MINUTES.max}
+            .value=${String(status.autoLockMinutes)}
+        /></label>
         <button type="submit" class="secondary">Save</button>
       </form>
       <h3>Connected sites</h3>
-      ${status.connectedOrigins.length
-        ? html`<ul>
-            ${status.connectedOrigins.map(
-              (origin) => html`<li>${origin} <button class="secondary small" aria-label="Disconnect ${origin}" @click=${() => void this.act(() => ask({ kind: 'connections.revoke', origin }))}>Disconnect</button></li>`,
-            )}
-          </ul>`
-        : html`<p class="muted">None.</p>`}
+      ${
+        status.connectedOrigins.length
+          ? html`<ul>
+              ${status.connectedOrigins.map(
+                (origin) =>
+                  html`<li>
+                    ${origin}
+                    <button
+                      class="secondary small"
+                      aria-label="Disconnect ${origin}"
+                      @click=${() => void this.act(() => ask({ kind: 'connections.revoke', origin }))}
+                    >
+                      Disconnect
+                    </button>
+                  </li>`,
+              )}
+            </ul>`
+          : html`<p class="muted">None.</p>`
+      }
       ${this.removal()}
     `;
   }

@@ -1,4 +1,12 @@
-import type { Coordination, CachedToken, RateBudget, ReadGate, StatusBus, StatusListener, TokenStore } from './coordination.ts';
+import type {
+  Coordination,
+  CachedToken,
+  RateBudget,
+  ReadGate,
+  StatusBus,
+  StatusListener,
+  TokenStore,
+} from './coordination.ts';
 import type { PaymentStatusView } from '../../schemas/proxy-api.ts';
 
 /** A sliding-window budget in this process's memory. */
@@ -129,4 +137,3 @@ export function localCoordination(): Coordination & { bus: LocalStatusBus } {
     close: async () => undefined,
   };
 }
-

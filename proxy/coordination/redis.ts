@@ -4,7 +4,15 @@ import type { Redis } from 'ioredis';
 import type { PaymentStatusView } from '../../schemas/proxy-api.ts';
 import type { Logger } from '../logger.ts';
 import { guarded, type RedisConnections } from '../store/redis-connection.ts';
-import type { CachedToken, Coordination, RateBudget, ReadGate, StatusBus, StatusListener, TokenStore } from './coordination.ts';
+import type {
+  CachedToken,
+  Coordination,
+  RateBudget,
+  ReadGate,
+  StatusBus,
+  StatusListener,
+  TokenStore,
+} from './coordination.ts';
 import { BUDGET_WINDOW_MS, LocalStatusBus } from './local.ts';
 
 /** Redis's own clock, so that every instance counts the same window whatever its own clock says. */
@@ -47,7 +55,16 @@ class RedisBudget implements RateBudget {
 
   tryTake(reserve = 0): Promise<{ ok: true } | { ok: false; retryInMs: number }> {
     return guarded(async () => {
-      const [ok, retryInMs] = (await this.redis.eval(TAKE, 2, this.key, `${this.key}:paused`, BUDGET_WINDOW_MS, this.limit, reserve, randomUUID())) as [number, number];
+      const [ok, retryInMs] = (await this.redis.eval(
+        TAKE,
+        2,
+        this.key,
+        `${this.key}:paused`,
+        BUDGET_WINDOW_MS,
+        this.limit,
+        reserve,
+        randomUUID(),
+      )) as [number, number];
       return ok === 1 ? { ok: true } : { ok: false, retryInMs };
     });
   }
@@ -95,7 +112,8 @@ class RedisTokenStore implements TokenStore {
   clear(accessToken: string): Promise<void> {
     return guarded(async () => {
       const raw = await this.redis.get(this.key);
-      if (raw !== null && (JSON.parse(raw) as CachedToken).accessToken === accessToken) await this.redis.eval(DELETE_IF, 1, this.key, raw);
+      if (raw !== null && (JSON.parse(raw) as CachedToken).accessToken === accessToken)
+        await this.redis.eval(DELETE_IF, 1, this.key, raw);
     });
   }
 
@@ -131,7 +149,16 @@ class RedisReadGate implements ReadGate {
   ) {}
 
   tryClaim(transactionId: string, intervalMs: number): Promise<boolean> {
-    return guarded(async () => (await this.redis.set(`${this.prefix}${transactionId}`, '1', 'PX', Math.max(1, Math.round(intervalMs)), 'NX')) === 'OK');
+    return guarded(
+      async () =>
+        (await this.redis.set(
+          `${this.prefix}${transactionId}`,
+          '1',
+          'PX',
+          Math.max(1, Math.round(intervalMs)),
+          'NX',
+        )) === 'OK',
+    );
   }
 }
 
@@ -161,7 +188,9 @@ class RedisStatusBus implements StatusBus {
       }
       connectedBefore = true;
     });
-    void subscriber.subscribe(channel).catch((error: unknown) => logger.error('status bus cannot subscribe', { error }));
+    void subscriber
+      .subscribe(channel)
+      .catch((error: unknown) => logger.error('status bus cannot subscribe', { error }));
   }
 
   publish(view: PaymentStatusView): Promise<void> {

@@ -23,7 +23,8 @@ export const browserOrigins = (options: BrowserOriginsOptions) => {
   const allowed = new Set(origins);
   return createMiddleware(async function browserOrigins(c, next) {
     const origin = c.req.header('Origin');
-    if (origin !== undefined && !allowed.has(origin)) return c.json({ error: 'This origin may not use this shop’s payment routes' }, 403);
+    if (origin !== undefined && !allowed.has(origin))
+      return c.json({ error: 'This origin may not use this shop’s payment routes' }, 403);
     if (origin) {
       c.header('Access-Control-Allow-Origin', origin);
       // A page must see how long to wait after a 429 or 503, not only the status.

@@ -47,7 +47,12 @@ export const refusePrivateKeys = (options: RefusePrivateKeysOptions = {}) =>
     }
     const where = findKeyMaterial(body, options.scanValues ?? false);
     if (where) {
-      return c.json({ error: `Private keys must never be sent to Kassa: sign in your own wallet instead (found at ${where.slice(0, 100)})` }, 400);
+      return c.json(
+        {
+          error: `Private keys must never be sent to Kassa: sign in your own wallet instead (found at ${where.slice(0, 100)})`,
+        },
+        400,
+      );
     }
     await next();
   });

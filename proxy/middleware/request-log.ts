@@ -13,9 +13,16 @@ export const requestLog = (options: RequestLogOptions) =>
     const started = performance.now();
     await next();
     let path = c.req.path;
-    for (const pattern of options.redactPaths ?? []) path = path.replace(pattern, (_match, prefix: string, secret: string) => `${prefix}${secret.slice(0, 4)}…`);
+    for (const pattern of options.redactPaths ?? [])
+      path = path.replace(pattern, (_match, prefix: string, secret: string) => `${prefix}${secret.slice(0, 4)}…`);
     const status = c.res.status;
-    const fields = { method: c.req.method, path, status, ms: Math.round((performance.now() - started) * 10) / 10, requestId: c.get('requestId' as never) };
+    const fields = {
+      method: c.req.method,
+      path,
+      status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      requestId: c.get('requestId' as never),
+    };
     if (status >= 500) options.logger.error('request', fields);
     else options.logger.info('request', fields);
   });

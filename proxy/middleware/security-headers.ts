@@ -21,7 +21,9 @@ const defaults: Record<string, string> = {
  * the status-read hot path.
  */
 export const securityHeaders = (options: SecurityHeadersOptions = {}) => {
-  const headers = Object.entries({ ...defaults, ...options.headers }).filter((entry): entry is [string, string] => entry[1] !== null);
+  const headers = Object.entries({ ...defaults, ...options.headers }).filter(
+    (entry): entry is [string, string] => entry[1] !== null,
+  );
   return createMiddleware(async function securityHeaders(c, next) {
     for (const [name, value] of headers) c.header(name, value);
     await next();

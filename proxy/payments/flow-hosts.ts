@@ -8,5 +8,7 @@ import { isHttpsOrLoopback } from '../../lib/url-rules.ts';
 export function isAllowedFlowUrl(flowUrl: string, hosts: readonly string[]): boolean {
   if (!isHttpsOrLoopback(flowUrl)) return false;
   const url = new URL(flowUrl);
-  return hosts.some((entry) => (entry.includes(':') && !entry.endsWith(']') ? url.host === entry : url.host === entry && url.port === ''));
+  return hosts.some((entry) =>
+    entry.includes(':') && !entry.endsWith(']') ? url.host === entry : url.host === entry && url.port === '',
+  );
 }

@@ -67,7 +67,10 @@ export class PaymentRefresher {
     if (!resume && (this.nextAsk.get(payment.transactionId) ?? 0) > now) return;
     this.remember(payment.transactionId, now + interval);
     const claimed = await this.options.gate.tryClaim(payment.transactionId, interval).catch((error: unknown) => {
-      this.options.logger.warn('read gate unavailable; payment not re-read', { transactionId: payment.transactionId, error });
+      this.options.logger.warn('read gate unavailable; payment not re-read', {
+        transactionId: payment.transactionId,
+        error,
+      });
       return false;
     });
     if (claimed) await this.refreshNow(payment.transactionId, reason);
@@ -120,7 +123,12 @@ export class PaymentRefresher {
       now,
     );
     if (!changed) return;
-    logger.info('payment status changed', { transactionId, status: changed.status, networkStatus: changed.networkStatus, reason });
+    logger.info('payment status changed', {
+      transactionId,
+      status: changed.status,
+      networkStatus: changed.networkStatus,
+      reason,
+    });
     const checkout = changed.checkoutId ? await store.getCheckout(changed.checkoutId) : undefined;
     await this.options.bus.publish(statusView(changed, checkout, now));
   }

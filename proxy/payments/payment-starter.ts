@@ -50,7 +50,18 @@ export class PaymentStarter {
 
   async start(idempotencyKey: string, request: PaymentRequest): Promise<StartedPayment> {
     const what = await this.resolve(request);
-    const fingerprint = createHash('sha256').update(JSON.stringify([request.kind, what.checkoutId, what.amount, what.currencyCode, what.reference, request.returnUrl ?? null])).digest('base64url');
+    const fingerprint = createHash('sha256')
+      .update(
+        JSON.stringify([
+          request.kind,
+          what.checkoutId,
+          what.amount,
+          what.currencyCode,
+          what.reference,
+          request.returnUrl ?? null,
+        ]),
+      )
+      .digest('base64url');
     const statusToken = randomBytes(32).toString('base64url');
     const redirectUrl = returnUrlFor(request.returnUrl, this.options.returnUrls, statusToken);
 
@@ -82,7 +93,9 @@ export class PaymentStarter {
       if (what.previousAttempt) await this.announceSuperseded(what.previousAttempt);
       return { status: 201, body: this.created(payment) };
     }
-    throw new HttpProblem(409, 'Another payment for this checkout is being started; try again shortly', { 'Retry-After': '2' });
+    throw new HttpProblem(409, 'Another payment for this checkout is being started; try again shortly', {
+      'Retry-After': '2',
+    });
   }
 
   /** What is to be paid: from the merchant's checkout, or an open amount within the configured bounds. */
@@ -90,16 +103,36 @@ export class PaymentStarter {
     if (request.kind === 'checkout') {
       const checkout = await this.options.checkouts.get(request.checkoutId);
       if (!checkout) throw new HttpProblem(404, 'Unknown checkout');
-      const metadata = JSON.stringify({ kassa: { checkoutId: checkout.checkoutId }, merchant: checkout.metadata ? JSON.parse(checkout.metadata) : null });
-      return { checkoutId: checkout.checkoutId as string | null, previousAttempt: checkout.currentAttempt, expiresAt: checkout.expiresAt, amount: checkout.amount, currencyCode: checkout.currencyCode, reference: checkout.reference, metadata };
+      const metadata = JSON.stringify({
+        kassa: { checkoutId: checkout.checkoutId },
+        merchant: checkout.metadata ? JSON.parse(checkout.metadata) : null,
+      });
+      return {
+        checkoutId: checkout.checkoutId as string | null,
+        previousAttempt: checkout.currentAttempt,
+        expiresAt: checkout.expiresAt,
+        amount: checkout.amount,
+        currencyCode: checkout.currencyCode,
+        reference: checkout.reference,
+        metadata,
+      };
     }
     const open = this.options.openAmount;
     if (!open) throw new HttpProblem(403, 'Open amounts are not enabled: pay a checkout created by the shop');
-    if (request.currencyCode !== open.currencyCode) throw new HttpProblem(400, `currencyCode must be ${open.currencyCode}`);
+    if (request.currencyCode !== open.currencyCode)
+      throw new HttpProblem(400, `currencyCode must be ${open.currencyCode}`);
     if (compareDecimals(request.amount, open.min) < 0 || compareDecimals(request.amount, open.max) > 0) {
       throw new HttpProblem(400, `amount must be from ${open.min} to ${open.max} ${open.currencyCode}`);
     }
-    return { checkoutId: null, previousAttempt: null, expiresAt: Infinity, amount: request.amount, currencyCode: request.currencyCode, reference: request.reference, metadata: JSON.stringify({ kassa: { openAmount: true } }) };
+    return {
+      checkoutId: null,
+      previousAttempt: null,
+      expiresAt: Infinity,
+      amount: request.amount,
+      currencyCode: request.currencyCode,
+      reference: request.reference,
+      metadata: JSON.stringify({ kassa: { openAmount: true } }),
+    };
   }
 
   private async initiate(
@@ -111,7 +144,13 @@ export class PaymentStarter {
     const { store, pay, logger, flowHosts } = this.options;
     let initiated;
     try {
-      initiated = await pay.initiate({ redirectUrl, amount: decimalToNumber(what.amount), currencyCode: what.currencyCode, reference: what.reference, metadata: what.metadata });
+      initiated = await pay.initiate({
+        redirectUrl,
+        amount: decimalToNumber(what.amount),
+        currencyCode: what.currencyCode,
+        reference: what.reference,
+        metadata: what.metadata,
+      });
     } catch (error) {
       await store.abandonAttempt(idempotencyKey);
       logger.warn('payment initiation failed', { error, checkoutId: what.checkoutId });
@@ -120,7 +159,10 @@ export class PaymentStarter {
     const { payment: started, environment } = initiated;
     if (!isAllowedFlowUrl(started.flowUrl, flowHosts)) {
       await store.abandonAttempt(idempotencyKey);
-      logger.error('payment service returned a flowUrl outside KASSA_FLOW_HOSTS; not handed to the customer', { transactionId: started.transactionId, flowHost: safeHost(started.flowUrl) });
+      logger.error('payment service returned a flowUrl outside KASSA_FLOW_HOSTS; not handed to the customer', {
+        transactionId: started.transactionId,
+        flowHost: safeHost(started.flowUrl),
+      });
       throw new HttpProblem(502, 'The payment service returned a payment page this shop does not trust');
     }
     const now = Date.now();
@@ -146,7 +188,12 @@ export class PaymentStarter {
       lastCheckedAt: now,
     };
     await store.recordPayment(payment);
-    logger.info('payment started', { transactionId: payment.transactionId, checkoutId: payment.checkoutId, amount: payment.amount, currencyCode: payment.currencyCode });
+    logger.info('payment started', {
+      transactionId: payment.transactionId,
+      checkoutId: payment.checkoutId,
+      amount: payment.amount,
+      currencyCode: payment.currencyCode,
+    });
     return payment;
   }
 
@@ -162,16 +209,30 @@ export class PaymentStarter {
   /** Waits for another request's attempt to end: its payment, or undefined when it failed and let go. */
   private async settled(attempt: Attempt): Promise<Payment | undefined> {
     const deadline = Date.now() + WAIT_FOR_ATTEMPT_MS;
-    for (let current: Attempt | undefined = attempt; current; current = await this.options.store.getAttempt(attempt.idempotencyKey)) {
-      if (current.state === 'succeeded' && current.transactionId) return this.options.store.paymentById(current.transactionId);
-      if (Date.now() > deadline) throw new HttpProblem(409, 'A request with this Idempotency-Key is still in progress; try again shortly', { 'Retry-After': '2' });
+    for (
+      let current: Attempt | undefined = attempt;
+      current;
+      current = await this.options.store.getAttempt(attempt.idempotencyKey)
+    ) {
+      if (current.state === 'succeeded' && current.transactionId)
+        return this.options.store.paymentById(current.transactionId);
+      if (Date.now() > deadline)
+        throw new HttpProblem(409, 'A request with this Idempotency-Key is still in progress; try again shortly', {
+          'Retry-After': '2',
+        });
       await sleep(50);
     }
     return undefined;
   }
 
   private created(payment: Payment): CreatedPayment {
-    return { transactionId: payment.transactionId, flowUrl: payment.flowUrl, status: payment.status, statusToken: payment.statusToken, environment: payment.environment };
+    return {
+      transactionId: payment.transactionId,
+      flowUrl: payment.flowUrl,
+      status: payment.status,
+      statusToken: payment.statusToken,
+      environment: payment.environment,
+    };
   }
 }
 

@@ -23,7 +23,8 @@ export function returnUrlFor(requested: string | undefined, allowed: readonly st
       const configured = new URL(entry);
       return configured.origin === candidate.origin && configured.pathname === candidate.pathname;
     });
-    if (!match || candidate.username || candidate.password) throw new HttpProblem(400, 'returnUrl is not one of the return URLs this shop allows');
+    if (!match || candidate.username || candidate.password)
+      throw new HttpProblem(400, 'returnUrl is not one of the return URLs this shop allows');
     candidate.hash = '';
     url = candidate;
   }

@@ -16,7 +16,10 @@ export function statusView(payment: Payment, checkout: Checkout | undefined, now
     reference: payment.reference,
     environment: payment.environment,
     checkoutId: payment.checkoutId,
-    retryable: payment.status === 'FAILED' && (payment.checkoutId === null || (!!checkout && checkout.expiresAt > now && checkout.currentAttempt === payment.idempotencyKey)),
+    retryable:
+      payment.status === 'FAILED' &&
+      (payment.checkoutId === null ||
+        (!!checkout && checkout.expiresAt > now && checkout.currentAttempt === payment.idempotencyKey)),
     initiatedAt: payment.initiatedAt,
     updatedAt: payment.updatedAt,
     completedAt: payment.completedAt,

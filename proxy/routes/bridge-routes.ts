@@ -14,9 +14,17 @@ import type { ProxyServices } from '../services.ts';
  */
 export function bridgeRoutes({ config, chains }: ProxyServices): Hono {
   const app = new Hono();
-  const browser = browserOrigins({ origins: config.allowedOrigins, methods: ['GET', 'POST'], headers: ['Content-Type'] });
+  const browser = browserOrigins({
+    origins: config.allowedOrigins,
+    methods: ['GET', 'POST'],
+    headers: ['Content-Type'],
+  });
   const reads = clientRateLimit({ name: 'bridge-reads', limit: config.rateLimit, trustProxy: config.trustProxy });
-  const prepares = clientRateLimit({ name: 'bridge-prepares', limit: config.createRateLimit, trustProxy: config.trustProxy });
+  const prepares = clientRateLimit({
+    name: 'bridge-prepares',
+    limit: config.createRateLimit,
+    trustProxy: config.trustProxy,
+  });
 
   app.options('/api/bridge/*', browser);
 

@@ -2,7 +2,13 @@ import { Hono } from 'hono';
 import { parseJsonBody } from '../../lib/json-body.ts';
 import { describeZodError } from '../../lib/zod-message.ts';
 import { createOrderRequestSchema, orderStatusSchema, updateOrderRequestSchema } from '../../schemas/orders.ts';
-import { bridgeNetworkSchema, paymentListQuerySchema, type Health, type OperatorPayment, type PaymentStatusView } from '../../schemas/proxy-api.ts';
+import {
+  bridgeNetworkSchema,
+  paymentListQuerySchema,
+  type Health,
+  type OperatorPayment,
+  type PaymentStatusView,
+} from '../../schemas/proxy-api.ts';
 import { HttpProblem } from '../http-problem.ts';
 import { refusePrivateKeys } from '../middleware/refuse-private-keys.ts';
 import { requireBearer } from '../middleware/require-bearer.ts';
@@ -74,7 +80,9 @@ export function operatorRoutes(services: ProxyServices): Hono {
     return c.json(await orderCall(() => orders.create(parsed.data)), 201);
   });
 
-  app.get('/api/orders/:orderId', operator, async (c) => c.json(await orderCall(() => orders.get(c.req.param('orderId')))));
+  app.get('/api/orders/:orderId', operator, async (c) =>
+    c.json(await orderCall(() => orders.get(c.req.param('orderId')))),
+  );
 
   app.put('/api/orders/:orderId', operator, refusePrivateKeys(), async (c) => {
     const parsed = await parseJsonBody(c, updateOrderRequestSchema);
@@ -82,7 +90,9 @@ export function operatorRoutes(services: ProxyServices): Hono {
     return c.json(await orderCall(() => orders.update(c.req.param('orderId'), parsed.data)));
   });
 
-  app.delete('/api/orders/:orderId', operator, async (c) => c.json(await orderCall(() => orders.delete(c.req.param('orderId')))));
+  app.delete('/api/orders/:orderId', operator, async (c) =>
+    c.json(await orderCall(() => orders.delete(c.req.param('orderId')))),
+  );
 
   app.get('/api/chains', operator, async (c) => {
     const network = bridgeNetworkSchema.safeParse(c.req.query('network') ?? 'test');

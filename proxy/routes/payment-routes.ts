@@ -2,7 +2,12 @@ import { Hono, type Context } from 'hono';
 import { isRecord, readJsonBody } from '../../lib/json-body.ts';
 import { describeZodError } from '../../lib/zod-message.ts';
 import { isTerminalStatus } from '../../schemas/pay.ts';
-import { checkoutPaymentRequestSchema, IDEMPOTENCY_KEY_PATTERN, openAmountPaymentRequestSchema, type PaymentStatusView } from '../../schemas/proxy-api.ts';
+import {
+  checkoutPaymentRequestSchema,
+  IDEMPOTENCY_KEY_PATTERN,
+  openAmountPaymentRequestSchema,
+  type PaymentStatusView,
+} from '../../schemas/proxy-api.ts';
 import { HttpProblem } from '../http-problem.ts';
 import { browserOrigins } from '../middleware/browser-origins.ts';
 import { clientRateLimit } from '../middleware/client-rate-limit.ts';
@@ -17,9 +22,25 @@ const STATUS_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /** The customer's routes: start a payment, read its status, follow it live. Browser-facing, so CORS-guarded. */
 export function paymentRoutes(services: ProxyServices): Hono {
-  const { config, store, starter, refresher, watch, coordination, checkouts, tokens, statusCache, sseHeartbeatMs, logger } = services;
+  const {
+    config,
+    store,
+    starter,
+    refresher,
+    watch,
+    coordination,
+    checkouts,
+    tokens,
+    statusCache,
+    sseHeartbeatMs,
+    logger,
+  } = services;
   const app = new Hono();
-  const browser = browserOrigins({ origins: config.allowedOrigins, methods: ['GET', 'POST'], headers: ['Content-Type', 'Idempotency-Key'] });
+  const browser = browserOrigins({
+    origins: config.allowedOrigins,
+    methods: ['GET', 'POST'],
+    headers: ['Content-Type', 'Idempotency-Key'],
+  });
   const reads = clientRateLimit({ name: 'reads', limit: config.rateLimit, trustProxy: config.trustProxy });
   const creates = clientRateLimit({ name: 'creates', limit: config.createRateLimit, trustProxy: config.trustProxy });
 
@@ -36,7 +57,10 @@ export function paymentRoutes(services: ProxyServices): Hono {
   app.post('/api/payments', browser, creates, refusePrivateKeys(), async (c) => {
     const key = c.req.header('Idempotency-Key');
     if (!key || !IDEMPOTENCY_KEY_PATTERN.test(key)) {
-      throw new HttpProblem(400, 'Send an Idempotency-Key header: 8 to 255 characters of A-Z a-z 0-9 _ . : -, the same for retries of one payment');
+      throw new HttpProblem(
+        400,
+        'Send an Idempotency-Key header: 8 to 255 characters of A-Z a-z 0-9 _ . : -, the same for retries of one payment',
+      );
     }
     const started = await starter.start(key, await paymentRequest(c));
     return c.json(started.body, started.status);
@@ -65,7 +89,13 @@ export function paymentRoutes(services: ProxyServices): Hono {
       event: 'status',
       listen: (send) => {
         const unsubscribe = coordination.bus.subscribe(payment.transactionId, send);
-        const unresync = coordination.bus.onResync(() => void current().then((view) => view && send(view), () => undefined));
+        const unresync = coordination.bus.onResync(
+          () =>
+            void current().then(
+              (view) => view && send(view),
+              () => undefined,
+            ),
+        );
         const unwatch = isTerminalStatus(payment.status) ? () => undefined : watch.watch(payment.transactionId);
         return () => {
           unsubscribe();
@@ -93,7 +123,11 @@ export function paymentRoutes(services: ProxyServices): Hono {
   app.get('/api/config', browser, reads, async (c) =>
     c.json({
       environment: await tokens.environment(),
-      openAmount: config.openAmount && { min: config.openAmount.min, max: config.openAmount.max, currencyCode: config.openAmount.currencyCode },
+      openAmount: config.openAmount && {
+        min: config.openAmount.min,
+        max: config.openAmount.max,
+        currencyCode: config.openAmount.currencyCode,
+      },
     }),
   );
 

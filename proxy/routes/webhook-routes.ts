@@ -14,7 +14,9 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 function transactionIdOf(body: string): string | null {
   try {
     const event = JSON.parse(body) as { transactionId?: unknown };
-    return typeof event.transactionId === 'string' && /^[A-Za-z0-9-]{1,100}$/.test(event.transactionId) ? event.transactionId : null;
+    return typeof event.transactionId === 'string' && /^[A-Za-z0-9-]{1,100}$/.test(event.transactionId)
+      ? event.transactionId
+      : null;
   } catch {
     return null;
   }
@@ -30,8 +32,16 @@ export function webhookRoutes({ config, store, refresher, logger }: ProxyService
     const transactionId = transactionIdOf(body);
     // Recorded before the answer: if the store is down, the 503 makes the service retry (1 s, 5 s, 15 s)
     // instead of the hint being lost. A repeated delivery is answered and dropped here.
-    const fresh = await store.recordWebhook({ dedupeKey: createHash('sha256').update(body).digest('hex'), transactionId, receivedAt: Date.now(), body: body.slice(0, 8_192) });
-    if (fresh) void followHint(transactionId).catch((error: unknown) => logger.error('webhook handling failed', { error, transactionId }));
+    const fresh = await store.recordWebhook({
+      dedupeKey: createHash('sha256').update(body).digest('hex'),
+      transactionId,
+      receivedAt: Date.now(),
+      body: body.slice(0, 8_192),
+    });
+    if (fresh)
+      void followHint(transactionId).catch((error: unknown) =>
+        logger.error('webhook handling failed', { error, transactionId }),
+      );
     else logger.debug('webhook repeated; already handled', { transactionId });
     return c.json({ received: true });
   });
@@ -39,9 +49,11 @@ export function webhookRoutes({ config, store, refresher, logger }: ProxyService
 
   async function followHint(transactionId: string | null): Promise<void> {
     const payment = transactionId ? await store.paymentById(transactionId) : undefined;
-    if (!transactionId || !payment) return logger.info('webhook names no payment of this shop; ignored', { transactionId });
+    if (!transactionId || !payment)
+      return logger.info('webhook names no payment of this shop; ignored', { transactionId });
     // A final status never changes again, so there is nothing to read.
-    if (isTerminalStatus(payment.status)) return logger.debug('webhook for a final payment; nothing to read', { transactionId });
+    if (isTerminalStatus(payment.status))
+      return logger.debug('webhook for a final payment; nothing to read', { transactionId });
     await refresher.refreshNow(transactionId, 'webhook');
   }
 

@@ -27,7 +27,11 @@ export function widgetRoutes({ config }: ProxyServices): Hono {
     const cached = cache.get(path);
     if (cached && cached.mtimeMs === info.mtimeMs) return cached;
     const body = await readFile(path);
-    const asset = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`, mtimeMs: info.mtimeMs };
+    const asset = {
+      body,
+      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+      mtimeMs: info.mtimeMs,
+    };
     cache.set(path, asset);
     return asset;
   };
@@ -38,7 +42,10 @@ export function widgetRoutes({ config }: ProxyServices): Hono {
       return c.json({ error: file === 'kassa.js' ? 'The widget is not built: run npm run build' : 'Not found' }, 404);
     }
     c.header('Content-Type', 'text/javascript; charset=utf-8');
-    c.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300, stale-while-revalidate=86400');
+    c.header(
+      'Cache-Control',
+      immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300, stale-while-revalidate=86400',
+    );
     c.header('ETag', asset.etag);
     // Loaded as a module by pages of any origin: scripts are public, credentials are never sent.
     c.header('Access-Control-Allow-Origin', '*');

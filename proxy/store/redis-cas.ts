@@ -32,7 +32,9 @@ function compareAndSet(redis: Redis): (...args: Array<string | number>) => Promi
     redis.defineCommand('kassaCompareAndSet', { lua: COMPARE_AND_SET });
     defined.add(redis);
   }
-  return (redis as unknown as { kassaCompareAndSet: (...args: Array<string | number>) => Promise<unknown> }).kassaCompareAndSet.bind(redis);
+  return (
+    redis as unknown as { kassaCompareAndSet: (...args: Array<string | number>) => Promise<unknown> }
+  ).kassaCompareAndSet.bind(redis);
 }
 
 type Op = ['set', number, string] | ['del', number] | ['zadd', number, string] | ['zrem', number, string];
@@ -71,7 +73,11 @@ export class Cas {
   }
 
   async commit(redis: Redis): Promise<boolean> {
-    const result = await compareAndSet(redis)(this.keys.length, ...this.keys, JSON.stringify({ checks: this.checks, ops: this.ops }));
+    const result = await compareAndSet(redis)(
+      this.keys.length,
+      ...this.keys,
+      JSON.stringify({ checks: this.checks, ops: this.ops }),
+    );
     return result === 1;
   }
 

@@ -57,7 +57,9 @@ export class RedisStore implements Store {
 
   async insertCheckout(checkout: Checkout): Promise<void> {
     const key = this.key.checkout(checkout.checkoutId);
-    const created = await guarded(() => new Cas().expect(key, null).set(key, JSON.stringify(checkout)).commit(this.redis));
+    const created = await guarded(() =>
+      new Cas().expect(key, null).set(key, JSON.stringify(checkout)).commit(this.redis),
+    );
     if (!created) throw new Error(`checkout ${checkout.checkoutId} exists`);
   }
 
@@ -65,11 +67,20 @@ export class RedisStore implements Store {
     return guarded(async () => parse<Checkout>(await this.redis.get(this.key.checkout(checkoutId))));
   }
 
-  beginAttempt(input: { idempotencyKey: string; fingerprint: string; checkoutId: string | null; statusToken: string; now: number; staleAfterMs: number }): Promise<BeginAttempt> {
+  beginAttempt(input: {
+    idempotencyKey: string;
+    fingerprint: string;
+    checkoutId: string | null;
+    statusToken: string;
+    now: number;
+    staleAfterMs: number;
+  }): Promise<BeginAttempt> {
     const attemptKey = this.key.attempt(input.idempotencyKey);
     return guarded(() =>
       optimistically<BeginAttempt>(async () => {
-        const [existingRaw = null, checkoutRaw = null] = input.checkoutId ? await this.redis.mget(attemptKey, this.key.checkout(input.checkoutId)) : [await this.redis.get(attemptKey)];
+        const [existingRaw = null, checkoutRaw = null] = input.checkoutId
+          ? await this.redis.mget(attemptKey, this.key.checkout(input.checkoutId))
+          : [await this.redis.get(attemptKey)];
         const checkout = parse<Checkout>(checkoutRaw);
         const currentKey = checkout?.currentAttempt ? this.key.attempt(checkout.currentAttempt) : undefined;
         const currentRaw = currentKey ? await this.redis.get(currentKey) : null;
@@ -84,11 +95,21 @@ export class RedisStore implements Store {
           staleAfterMs: input.staleAfterMs,
         });
         if (decision.outcome !== 'started') return { value: decision };
-        const attempt: Attempt = { idempotencyKey: input.idempotencyKey, fingerprint: input.fingerprint, checkoutId: input.checkoutId, statusToken: input.statusToken, state: 'pending', transactionId: null, createdAt: input.now };
+        const attempt: Attempt = {
+          idempotencyKey: input.idempotencyKey,
+          fingerprint: input.fingerprint,
+          checkoutId: input.checkoutId,
+          statusToken: input.statusToken,
+          state: 'pending',
+          transactionId: null,
+          createdAt: input.now,
+        };
         const cas = new Cas().expect(attemptKey, null).set(attemptKey, JSON.stringify(attempt));
         if (checkout) {
           const checkoutKey = this.key.checkout(checkout.checkoutId);
-          cas.expect(checkoutKey, checkoutRaw).set(checkoutKey, JSON.stringify({ ...checkout, currentAttempt: input.idempotencyKey }));
+          cas
+            .expect(checkoutKey, checkoutRaw)
+            .set(checkoutKey, JSON.stringify({ ...checkout, currentAttempt: input.idempotencyKey }));
           if (currentKey) cas.expect(currentKey, currentRaw);
           if (paymentKey) cas.expect(paymentKey, paymentRaw);
           if (decision.discardCurrent && currentKey) cas.del(currentKey);
@@ -114,7 +135,10 @@ export class RedisStore implements Store {
           const checkoutKey = this.key.checkout(attempt.checkoutId);
           const checkoutRaw = await this.redis.get(checkoutKey);
           const checkout = parse<Checkout>(checkoutRaw);
-          if (checkout?.currentAttempt === idempotencyKey) cas.expect(checkoutKey, checkoutRaw).set(checkoutKey, JSON.stringify({ ...checkout, currentAttempt: null }));
+          if (checkout?.currentAttempt === idempotencyKey)
+            cas
+              .expect(checkoutKey, checkoutRaw)
+              .set(checkoutKey, JSON.stringify({ ...checkout, currentAttempt: null }));
         }
         return (await cas.commit(this.redis)) ? { value: undefined } : undefined;
       }),
@@ -137,7 +161,8 @@ export class RedisStore implements Store {
           .zadd(this.key.status(payment.status), member);
         if (lastCheckedAt !== null) cas.set(this.key.checked(payment.transactionId), String(lastCheckedAt));
         if (!isTerminalStatus(payment.status)) cas.zadd(this.key.open(), member);
-        if (attempt) cas.set(attemptKey, JSON.stringify({ ...attempt, state: 'succeeded', transactionId: payment.transactionId }));
+        if (attempt)
+          cas.set(attemptKey, JSON.stringify({ ...attempt, state: 'succeeded', transactionId: payment.transactionId }));
         return (await cas.commit(this.redis)) ? { value: undefined } : undefined;
       }),
     );
@@ -169,8 +194,12 @@ export class RedisStore implements Store {
         }
         const { lastCheckedAt: _, ...stored } = next;
         const member = this.member(current);
-        const cas = new Cas().expect(paymentKey, raw).set(paymentKey, JSON.stringify(stored)).set(this.key.checked(transactionId), checked);
-        if (next.status !== current.status) cas.zrem(this.key.status(current.status), member).zadd(this.key.status(next.status), member);
+        const cas = new Cas()
+          .expect(paymentKey, raw)
+          .set(paymentKey, JSON.stringify(stored))
+          .set(this.key.checked(transactionId), checked);
+        if (next.status !== current.status)
+          cas.zrem(this.key.status(current.status), member).zadd(this.key.status(next.status), member);
         if (isTerminalStatus(next.status)) cas.zrem(this.key.open(), member);
         return (await cas.commit(this.redis)) ? { value: { ...next, lastCheckedAt: checkedAt } } : undefined;
       }),
@@ -183,7 +212,11 @@ export class RedisStore implements Store {
     });
   }
 
-  listPayments(query: { status?: string | undefined; limit: number; cursor?: string | undefined }): Promise<PaymentPage> {
+  listPayments(query: {
+    status?: string | undefined;
+    limit: number;
+    cursor?: string | undefined;
+  }): Promise<PaymentPage> {
     const after = query.cursor ? decodeCursor(query.cursor) : undefined;
     return guarded(async () => {
       const index = query.status ? this.key.status(query.status) : this.key.all();
@@ -192,9 +225,17 @@ export class RedisStore implements Store {
       const page = members.slice(0, query.limit);
       // The index and the records are read one after the other: a payment that changed status in
       // between no longer belongs to this list. The cursor is the index position, not the record's.
-      const payments = (await this.load(page.map(transactionIdOf))).filter((payment) => !query.status || payment.status === query.status);
+      const payments = (await this.load(page.map(transactionIdOf))).filter(
+        (payment) => !query.status || payment.status === query.status,
+      );
       const last = page[page.length - 1];
-      return { payments, nextCursor: members.length > query.limit && last ? encodeCursor({ createdAt: Number(last.slice(0, 16)), transactionId: transactionIdOf(last) }) : null };
+      return {
+        payments,
+        nextCursor:
+          members.length > query.limit && last
+            ? encodeCursor({ createdAt: Number(last.slice(0, 16)), transactionId: transactionIdOf(last) })
+            : null,
+      };
     });
   }
 
@@ -205,8 +246,22 @@ export class RedisStore implements Store {
     });
   }
 
-  recordWebhook(event: { dedupeKey: string; transactionId: string | null; receivedAt: number; body: string }): Promise<boolean> {
-    return guarded(async () => (await this.redis.set(this.key.webhook(event.dedupeKey), JSON.stringify(event), 'EX', WEBHOOK_MEMORY_SECONDS, 'NX')) === 'OK');
+  recordWebhook(event: {
+    dedupeKey: string;
+    transactionId: string | null;
+    receivedAt: number;
+    body: string;
+  }): Promise<boolean> {
+    return guarded(
+      async () =>
+        (await this.redis.set(
+          this.key.webhook(event.dedupeKey),
+          JSON.stringify(event),
+          'EX',
+          WEBHOOK_MEMORY_SECONDS,
+          'NX',
+        )) === 'OK',
+    );
   }
 
   ping(): Promise<void> {
@@ -220,7 +275,9 @@ export class RedisStore implements Store {
 
   private async load(transactionIds: string[]): Promise<Payment[]> {
     if (transactionIds.length === 0) return [];
-    const values = await this.redis.mget(...transactionIds.flatMap((id) => [this.key.payment(id), this.key.checked(id)]));
+    const values = await this.redis.mget(
+      ...transactionIds.flatMap((id) => [this.key.payment(id), this.key.checked(id)]),
+    );
     const payments: Payment[] = [];
     for (let i = 0; i < transactionIds.length; i++) {
       const stored = parse<StoredPayment>(values[2 * i] ?? null);

@@ -82,7 +82,8 @@ export class SqliteStore implements Store {
 
   private migrate(): void {
     const current = this.db.pragma('user_version', { simple: true }) as number;
-    if (current > MIGRATIONS.length) throw new Error(`the database at version ${current} is newer than this Kassa (${MIGRATIONS.length})`);
+    if (current > MIGRATIONS.length)
+      throw new Error(`the database at version ${current} is newer than this Kassa (${MIGRATIONS.length})`);
     for (const [index, sql] of MIGRATIONS.entries()) {
       if (index < current) continue;
       this.db.transaction(() => {
@@ -93,12 +94,10 @@ export class SqliteStore implements Store {
   }
 
   async insertCheckout(checkout: Checkout): Promise<void> {
-    this
-      .sql(
-        `INSERT INTO checkouts (checkout_id, amount, currency_code, reference, metadata, created_at, expires_at, current_attempt)
+    this.sql(
+      `INSERT INTO checkouts (checkout_id, amount, currency_code, reference, metadata, created_at, expires_at, current_attempt)
          VALUES (@checkoutId, @amount, @currencyCode, @reference, @metadata, @createdAt, @expiresAt, @currentAttempt)`,
-      )
-      .run(checkout);
+    ).run(checkout);
   }
 
   async getCheckout(checkoutId: string): Promise<Checkout | undefined> {
@@ -106,22 +105,45 @@ export class SqliteStore implements Store {
     return row && toCheckout(row);
   }
 
-  async beginAttempt(input: { idempotencyKey: string; fingerprint: string; checkoutId: string | null; statusToken: string; now: number; staleAfterMs: number }): Promise<BeginAttempt> {
+  async beginAttempt(input: {
+    idempotencyKey: string;
+    fingerprint: string;
+    checkoutId: string | null;
+    statusToken: string;
+    now: number;
+    staleAfterMs: number;
+  }): Promise<BeginAttempt> {
     return this.db
       .transaction((): BeginAttempt => {
-        const holder = input.checkoutId ? (this.sql('SELECT current_attempt FROM checkouts WHERE checkout_id = ?').get(input.checkoutId) as Row | undefined) : undefined;
+        const holder = input.checkoutId
+          ? (this.sql('SELECT current_attempt FROM checkouts WHERE checkout_id = ?').get(input.checkoutId) as
+              Row | undefined)
+          : undefined;
         const current = holder?.current_attempt ? this.attempt(holder.current_attempt as string) : undefined;
-        const payment = current?.transactionId ? (this.sql('SELECT status FROM payments WHERE transaction_id = ?').get(current.transactionId) as { status: string }) : undefined;
-        const decision = decideAttempt({ existing: this.attempt(input.idempotencyKey), current, currentStatus: payment?.status, now: input.now, staleAfterMs: input.staleAfterMs });
+        const payment = current?.transactionId
+          ? (this.sql('SELECT status FROM payments WHERE transaction_id = ?').get(current.transactionId) as {
+              status: string;
+            })
+          : undefined;
+        const decision = decideAttempt({
+          existing: this.attempt(input.idempotencyKey),
+          current,
+          currentStatus: payment?.status,
+          now: input.now,
+          staleAfterMs: input.staleAfterMs,
+        });
         if (decision.outcome !== 'started') return decision;
-        if (decision.discardCurrent) this.sql('DELETE FROM attempts WHERE idempotency_key = ?').run(current!.idempotencyKey);
-        this
-          .sql(
-            `INSERT INTO attempts (idempotency_key, fingerprint, checkout_id, status_token, state, transaction_id, created_at)
+        if (decision.discardCurrent)
+          this.sql('DELETE FROM attempts WHERE idempotency_key = ?').run(current!.idempotencyKey);
+        this.sql(
+          `INSERT INTO attempts (idempotency_key, fingerprint, checkout_id, status_token, state, transaction_id, created_at)
              VALUES (?, ?, ?, ?, 'pending', NULL, ?)`,
-          )
-          .run(input.idempotencyKey, input.fingerprint, input.checkoutId, input.statusToken, input.now);
-        if (input.checkoutId) this.sql('UPDATE checkouts SET current_attempt = ? WHERE checkout_id = ?').run(input.idempotencyKey, input.checkoutId);
+        ).run(input.idempotencyKey, input.fingerprint, input.checkoutId, input.statusToken, input.now);
+        if (input.checkoutId)
+          this.sql('UPDATE checkouts SET current_attempt = ? WHERE checkout_id = ?').run(
+            input.idempotencyKey,
+            input.checkoutId,
+          );
         return { outcome: 'started' };
       })
       .immediate();
@@ -140,15 +162,16 @@ export class SqliteStore implements Store {
 
   async recordPayment(payment: Payment): Promise<void> {
     this.db.transaction(() => {
-      this
-        .sql(
-          `INSERT INTO payments (transaction_id, status_token, idempotency_key, checkout_id, amount, currency_code, reference, environment, flow_url,
+      this.sql(
+        `INSERT INTO payments (transaction_id, status_token, idempotency_key, checkout_id, amount, currency_code, reference, environment, flow_url,
              status, network_status, network_payment_id, payment_rail, provider_id, initiated_at, updated_at, completed_at, created_at, last_checked_at)
            VALUES (@transactionId, @statusToken, @idempotencyKey, @checkoutId, @amount, @currencyCode, @reference, @environment, @flowUrl,
              @status, @networkStatus, @networkPaymentId, @paymentRail, @providerId, @initiatedAt, @updatedAt, @completedAt, @createdAt, @lastCheckedAt)`,
-        )
-        .run(payment);
-      this.sql("UPDATE attempts SET state = 'succeeded', transaction_id = ? WHERE idempotency_key = ?").run(payment.transactionId, payment.idempotencyKey);
+      ).run(payment);
+      this.sql("UPDATE attempts SET state = 'succeeded', transaction_id = ? WHERE idempotency_key = ?").run(
+        payment.transactionId,
+        payment.idempotencyKey,
+      );
     })();
   }
 
@@ -173,13 +196,11 @@ export class SqliteStore implements Store {
           return undefined;
         }
         next.lastCheckedAt = checkedAt;
-        this
-          .sql(
-            `UPDATE payments SET status = @status, network_status = @networkStatus, network_payment_id = @networkPaymentId, payment_rail = @paymentRail,
+        this.sql(
+          `UPDATE payments SET status = @status, network_status = @networkStatus, network_payment_id = @networkPaymentId, payment_rail = @paymentRail,
                provider_id = @providerId, updated_at = @updatedAt, completed_at = @completedAt, last_checked_at = @lastCheckedAt
              WHERE transaction_id = @transactionId`,
-          )
-          .run(next);
+        ).run(next);
         return next;
       })
       .immediate();
@@ -189,7 +210,11 @@ export class SqliteStore implements Store {
     this.sql('UPDATE payments SET last_checked_at = ? WHERE transaction_id = ?').run(checkedAt, transactionId);
   }
 
-  async listPayments(query: { status?: string | undefined; limit: number; cursor?: string | undefined }): Promise<PaymentPage> {
+  async listPayments(query: {
+    status?: string | undefined;
+    limit: number;
+    cursor?: string | undefined;
+  }): Promise<PaymentPage> {
     const where: string[] = [];
     const params: unknown[] = [];
     if (query.status) {
@@ -201,22 +226,29 @@ export class SqliteStore implements Store {
       where.push('(created_at, transaction_id) < (?, ?)');
       params.push(after.createdAt, after.transactionId);
     }
-    const rows = this
-      .sql(`SELECT * FROM payments ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, transaction_id DESC LIMIT ?`)
-      .all(...params, query.limit + 1) as Row[];
+    const rows = this.sql(
+      `SELECT * FROM payments ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, transaction_id DESC LIMIT ?`,
+    ).all(...params, query.limit + 1) as Row[];
     const payments = rows.slice(0, query.limit).map(toPayment);
     return { payments, nextCursor: rows.length > query.limit ? encodeCursor(payments[payments.length - 1]!) : null };
   }
 
   async pendingPayments(limit: number): Promise<Payment[]> {
-    const rows = this.sql("SELECT * FROM payments WHERE status NOT IN ('COMPLETED', 'FAILED') ORDER BY created_at LIMIT ?").all(limit) as Row[];
+    const rows = this.sql(
+      "SELECT * FROM payments WHERE status NOT IN ('COMPLETED', 'FAILED') ORDER BY created_at LIMIT ?",
+    ).all(limit) as Row[];
     return rows.map(toPayment);
   }
 
-  async recordWebhook(event: { dedupeKey: string; transactionId: string | null; receivedAt: number; body: string }): Promise<boolean> {
-    const result = this
-      .sql('INSERT OR IGNORE INTO webhook_events (dedupe_key, transaction_id, received_at, body) VALUES (?, ?, ?, ?)')
-      .run(event.dedupeKey, event.transactionId, event.receivedAt, event.body);
+  async recordWebhook(event: {
+    dedupeKey: string;
+    transactionId: string | null;
+    receivedAt: number;
+    body: string;
+  }): Promise<boolean> {
+    const result = this.sql(
+      'INSERT OR IGNORE INTO webhook_events (dedupe_key, transaction_id, received_at, body) VALUES (?, ?, ?, ?)',
+    ).run(event.dedupeKey, event.transactionId, event.receivedAt, event.body);
     return result.changes === 1;
   }
 

@@ -55,7 +55,10 @@ export interface Payment {
 }
 
 /** The fields an upstream read can change. */
-export type PaymentUpdate = Pick<Payment, 'status' | 'networkStatus' | 'networkPaymentId' | 'paymentRail' | 'providerId' | 'updatedAt' | 'completedAt'>;
+export type PaymentUpdate = Pick<
+  Payment,
+  'status' | 'networkStatus' | 'networkPaymentId' | 'paymentRail' | 'providerId' | 'updatedAt' | 'completedAt'
+>;
 
 export type BeginAttempt =
   /** The key is new and, for a checkout, the checkout is free: go ahead and initiate. */
@@ -79,7 +82,14 @@ export interface Store {
    * Claims an idempotency key and, for a checkout, the checkout itself, in one atomic step. An attempt
    * still pending after `staleAfterMs` belonged to a process that died mid-request and is discarded.
    */
-  beginAttempt(input: { idempotencyKey: string; fingerprint: string; checkoutId: string | null; statusToken: string; now: number; staleAfterMs: number }): Promise<BeginAttempt>;
+  beginAttempt(input: {
+    idempotencyKey: string;
+    fingerprint: string;
+    checkoutId: string | null;
+    statusToken: string;
+    now: number;
+    staleAfterMs: number;
+  }): Promise<BeginAttempt>;
   getAttempt(idempotencyKey: string): Promise<Attempt | undefined>;
   /** Forgets a pending attempt that produced no payment, freeing its key and its checkout. */
   abandonAttempt(idempotencyKey: string): Promise<void>;
@@ -94,12 +104,21 @@ export interface Store {
    */
   applyUpdate(transactionId: string, update: PaymentUpdate, checkedAt: number): Promise<Payment | undefined>;
   markChecked(transactionId: string, checkedAt: number): Promise<void>;
-  listPayments(query: { status?: string | undefined; limit: number; cursor?: string | undefined }): Promise<PaymentPage>;
+  listPayments(query: {
+    status?: string | undefined;
+    limit: number;
+    cursor?: string | undefined;
+  }): Promise<PaymentPage>;
   /** Payments not yet final, oldest first. */
   pendingPayments(limit: number): Promise<Payment[]>;
 
   /** Records a webhook delivery; false when the same delivery was seen before. */
-  recordWebhook(event: { dedupeKey: string; transactionId: string | null; receivedAt: number; body: string }): Promise<boolean>;
+  recordWebhook(event: {
+    dedupeKey: string;
+    transactionId: string | null;
+    receivedAt: number;
+    body: string;
+  }): Promise<boolean>;
 
   /** Throws when the store cannot serve requests. */
   ping(): Promise<void>;
@@ -125,7 +144,8 @@ export function decideAttempt(input: {
     return { outcome: 'started', discardCurrent: true };
   }
   if (current && currentStatus === 'COMPLETED') return { outcome: 'checkout-paid' };
-  if (current && currentStatus !== undefined && !isTerminalStatus(currentStatus)) return { outcome: 'checkout-taken', attempt: current };
+  if (current && currentStatus !== undefined && !isTerminalStatus(currentStatus))
+    return { outcome: 'checkout-taken', attempt: current };
   return { outcome: 'started', discardCurrent: false };
 }
 
@@ -161,6 +181,13 @@ export function decodeCursor(cursor: string): { createdAt: number; transactionId
 export function mergeUpdate(current: Payment, update: PaymentUpdate): Payment | undefined {
   if (isTerminalStatus(current.status)) return undefined;
   const next: Payment = { ...current, ...update };
-  const visible: Array<keyof PaymentUpdate> = ['status', 'networkStatus', 'paymentRail', 'providerId', 'completedAt', 'networkPaymentId'];
+  const visible: Array<keyof PaymentUpdate> = [
+    'status',
+    'networkStatus',
+    'paymentRail',
+    'providerId',
+    'completedAt',
+    'networkPaymentId',
+  ];
   return visible.some((field) => current[field] !== next[field]) ? next : undefined;
 }

@@ -16,7 +16,9 @@ export async function takeBudget(budget: RateBudget, service: UpstreamService, w
     const slot = await budget.tryTake(wait.reserve ?? 0);
     if (slot.ok) return;
     if (Date.now() + slot.retryInMs > deadline) {
-      throw new UpstreamError(service, 'rate_limited', 'Too many requests to the upstream service right now', { retryAfterMs: slot.retryInMs });
+      throw new UpstreamError(service, 'rate_limited', 'Too many requests to the upstream service right now', {
+        retryAfterMs: slot.retryInMs,
+      });
     }
     // Others wait too: look again a little later rather than all at the same instant.
     await sleep(Math.min(slot.retryInMs, 200) + Math.random() * 50);

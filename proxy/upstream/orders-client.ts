@@ -32,7 +32,10 @@ export class OrdersClient {
   ) {}
 
   list(filterStatus?: OrderStatus): Promise<Order[]> {
-    return withRetries(() => this.call('get', 'orders', orderListSchema, { searchParams: filterStatus ? { filterStatus } : {} }), READ_RETRIES);
+    return withRetries(
+      () => this.call('get', 'orders', orderListSchema, { searchParams: filterStatus ? { filterStatus } : {} }),
+      READ_RETRIES,
+    );
   }
 
   get(orderId: string): Promise<Order> {
@@ -45,7 +48,12 @@ export class OrdersClient {
         return await this.call('post', 'orders', createOrderResponseSchema, { json: order });
       } catch (error) {
         // A retry after a lost answer finds its own order already made: that order is the answer.
-        if (attempt > 1 && error instanceof UpstreamError && error.failure === 'rejected' && /customerOrder already exists/.test(error.message)) {
+        if (
+          attempt > 1 &&
+          error instanceof UpstreamError &&
+          error.failure === 'rejected' &&
+          /customerOrder already exists/.test(error.message)
+        ) {
           const existing = (await this.list()).find((candidate) => candidate.customerOrder === order.customerOrder);
           if (existing) return { message: 'Order created successfully', orderId: existing.orderId };
         }
@@ -54,9 +62,15 @@ export class OrdersClient {
     }, READ_RETRIES);
   }
 
-  update(orderId: string, change: { amount?: string | undefined; orderStatus?: OrderStatus | undefined }): Promise<UpdateOrderResponse> {
+  update(
+    orderId: string,
+    change: { amount?: string | undefined; orderStatus?: OrderStatus | undefined },
+  ): Promise<UpdateOrderResponse> {
     // Setting the same amount or status again is a no-op upstream, so the update is safe to retry.
-    return withRetries(() => this.call('put', `orders/${encodeURIComponent(orderId)}`, updateOrderResponseSchema, { json: change }), READ_RETRIES);
+    return withRetries(
+      () => this.call('put', `orders/${encodeURIComponent(orderId)}`, updateOrderResponseSchema, { json: change }),
+      READ_RETRIES,
+    );
   }
 
   delete(orderId: string): Promise<{ message: string }> {
@@ -64,7 +78,8 @@ export class OrdersClient {
       try {
         return await this.call('delete', `orders/${encodeURIComponent(orderId)}`, deleteOrderResponseSchema);
       } catch (error) {
-        if (attempt > 1 && error instanceof UpstreamError && error.message === 'Order not found') return { message: 'Order deleted successfully' };
+        if (attempt > 1 && error instanceof UpstreamError && error.message === 'Order not found')
+          return { message: 'Order deleted successfully' };
         throw error;
       }
     }, READ_RETRIES);
@@ -76,7 +91,10 @@ export class OrdersClient {
     schema: Schema<T>,
     options: { json?: unknown; searchParams?: Record<string, string> } = {},
   ): Promise<T> {
-    const response = await callReporting(this.health, this.api, 'orders', method, path, { ...options, headers: { 'x-api-key': this.apiKey } });
+    const response = await callReporting(this.health, this.api, 'orders', method, path, {
+      ...options,
+      headers: { 'x-api-key': this.apiKey },
+    });
     return expectOk('orders', response, schema, this.health, `${method.toUpperCase()} ${path}`);
   }
 }

@@ -49,19 +49,31 @@ export class PayClient {
   async read(transactionId: string, mode: 'foreground' | 'background' = 'foreground'): Promise<PaymentRecord | null> {
     const policy = mode === 'foreground' ? READ_RETRIES : { ...READ_RETRIES, attempts: 1 };
     return withRetries(async () => {
-      const { response } = await this.authorized('get', `v1/payments/${encodeURIComponent(transactionId)}`, mode === 'foreground' ? FOREGROUND : BACKGROUND);
+      const { response } = await this.authorized(
+        'get',
+        `v1/payments/${encodeURIComponent(transactionId)}`,
+        mode === 'foreground' ? FOREGROUND : BACKGROUND,
+      );
       if (response.status === 404) return null;
       return this.expect(response, paymentRecordSchema, 'read');
     }, policy);
   }
 
   /** One request with a valid token; a 401 gets one fresh token exchange and one more try. */
-  private async authorized(method: 'get' | 'post', path: string, wait: BudgetWait, json?: unknown): Promise<{ response: UpstreamResponse; environment: Environment }> {
+  private async authorized(
+    method: 'get' | 'post',
+    path: string,
+    wait: BudgetWait,
+    json?: unknown,
+  ): Promise<{ response: UpstreamResponse; environment: Environment }> {
     const { tokens, budget, health, api } = this.options;
     for (let attempt = 0; ; attempt++) {
       const token = await tokens.token();
       await takeBudget(budget, 'pay', wait);
-      const response = await callReporting(health, api, 'pay', method, path, { json, headers: { Authorization: `Bearer ${token.accessToken}` } });
+      const response = await callReporting(health, api, 'pay', method, path, {
+        json,
+        headers: { Authorization: `Bearer ${token.accessToken}` },
+      });
       if (response.status === 401 && attempt === 0) {
         await tokens.invalidate(token.accessToken);
         continue;
@@ -75,7 +87,8 @@ export class PayClient {
       return expectOk('pay', response, schema, this.options.health, operation);
     } catch (error) {
       // The service says to slow down: the whole budget waits, not just this request.
-      if (error instanceof UpstreamError && error.failure === 'rate_limited') void this.options.budget.pause(error.details.retryAfterMs ?? 5_000).catch(() => undefined);
+      if (error instanceof UpstreamError && error.failure === 'rate_limited')
+        void this.options.budget.pause(error.details.retryAfterMs ?? 5_000).catch(() => undefined);
       throw error;
     }
   }

@@ -1,5 +1,10 @@
 import type { KyInstance } from 'ky';
-import { chainListSchema, prepareReforgeResponseSchema, type ChainEntry, type PrepareReforge } from '../../schemas/reforge.ts';
+import {
+  chainListSchema,
+  prepareReforgeResponseSchema,
+  type ChainEntry,
+  type PrepareReforge,
+} from '../../schemas/reforge.ts';
 import { callReporting, expectOk } from './http-call.ts';
 import { READ_RETRIES, withRetries } from './retry.ts';
 import type { UpstreamHealth } from './upstream-health.ts';
@@ -17,12 +22,24 @@ export class ReforgeClient {
 
   chains(network: 'main' | 'test'): Promise<ChainEntry[]> {
     const path = network === 'main' ? 'getChainsAndTokens' : 'getTestChainsAndTokens';
-    return withRetries(async () => expectOk('reforge', await callReporting(this.health, this.api, 'reforge', 'get', path), chainListSchema, this.health, path), READ_RETRIES);
+    return withRetries(
+      async () =>
+        expectOk(
+          'reforge',
+          await callReporting(this.health, this.api, 'reforge', 'get', path),
+          chainListSchema,
+          this.health,
+          path,
+        ),
+      READ_RETRIES,
+    );
   }
 
   prepare(request: Omit<PrepareReforge, 'sourceRpcUrl'>): Promise<{ tx: string }> {
     return withRetries(async () => {
-      const response = await callReporting(this.health, this.api, 'reforge', 'post', 'prepareReforge', { json: request });
+      const response = await callReporting(this.health, this.api, 'reforge', 'post', 'prepareReforge', {
+        json: request,
+      });
       const { tx } = expectOk('reforge', response, prepareReforgeResponseSchema, this.health, 'prepareReforge');
       return { tx };
     }, READ_RETRIES);

@@ -23,7 +23,6 @@ export interface TokenManagerOptions {
   refusalHoldMs?: number;
 }
 
-
 /**
  * Access tokens for the payment service: one exchange in flight at a time, the token cached for its
  * lifetime minus a margin, a fresh exchange when the service answers 401. Refusals (invalid_client,
@@ -66,7 +65,9 @@ export class TokenManager {
       await takeBudget(this.options.budget, 'pay', { maxWaitMs: this.options.maxWaitMs ?? 10_000 });
       let response;
       try {
-        response = await callUpstream(this.options.api, 'pay', 'post', 'v1/auth/token', { json: { grant_type: 'client_credentials', client_secret: secret } });
+        response = await callUpstream(this.options.api, 'pay', 'post', 'v1/auth/token', {
+          json: { grant_type: 'client_credentials', client_secret: secret },
+        });
       } catch (error) {
         health.report('pay', 'unreachable', (error as Error).message);
         throw error;
@@ -79,9 +80,16 @@ export class TokenManager {
         }
         const lifetimeMs = parsed.data.expires_in * 1000;
         const margin = Math.min(this.options.marginMs ?? 5 * 60_000, lifetimeMs / 2);
-        const token: CachedToken = { accessToken: parsed.data.access_token, environment: parsed.data.environment, refreshAt: Date.now() + lifetimeMs - margin };
+        const token: CachedToken = {
+          accessToken: parsed.data.access_token,
+          environment: parsed.data.environment,
+          refreshAt: Date.now() + lifetimeMs - margin,
+        };
         await this.options.store.set(token);
-        if (index > 0) logger.warn('payment service refuses KASSA_PAY_CLIENT_SECRET; using KASSA_PAY_CLIENT_SECRET_NEXT', { setting: which });
+        if (index > 0)
+          logger.warn('payment service refuses KASSA_PAY_CLIENT_SECRET; using KASSA_PAY_CLIENT_SECRET_NEXT', {
+            setting: which,
+          });
         health.report('pay', 'ok', null, { environment: token.environment });
         this.refusal = undefined;
         return token;
@@ -91,7 +99,10 @@ export class TokenManager {
       if (response.status === 429) {
         const wait = retryAfterMs(response.headers.get('retry-after')) ?? 60_000;
         await this.options.budget.pause(wait);
-        throw new UpstreamError('pay', 'rate_limited', 'The payment service limits token requests right now', { status: 429, retryAfterMs: wait });
+        throw new UpstreamError('pay', 'rate_limited', 'The payment service limits token requests right now', {
+          status: 429,
+          retryAfterMs: wait,
+        });
       }
       if (code === 'invalid_client') {
         logger.error('payment service refuses the client secret (invalid_client)', { setting: which });
@@ -99,18 +110,38 @@ export class TokenManager {
       }
       if (code === 'account_frozen' && error.success) {
         const { freeze_reason: freezeReason = null, frozen_at: frozenAt = null } = error.data;
-        health.report('pay', 'account_frozen', error.data.error_description ?? 'account frozen', { freezeReason, frozenAt });
-        throw this.hold(new UpstreamError('pay', 'credentials', 'The payment account is frozen', { status: response.status, upstreamMessage: freezeReason ?? undefined }));
+        health.report('pay', 'account_frozen', error.data.error_description ?? 'account frozen', {
+          freezeReason,
+          frozenAt,
+        });
+        throw this.hold(
+          new UpstreamError('pay', 'credentials', 'The payment account is frozen', {
+            status: response.status,
+            upstreamMessage: freezeReason ?? undefined,
+          }),
+        );
       }
       if (response.status >= 500) {
         health.report('pay', 'unreachable', `token endpoint answered ${response.status}`);
-        throw new UpstreamError('pay', 'unavailable', 'The payment service failed to issue a token', { status: response.status });
+        throw new UpstreamError('pay', 'unavailable', 'The payment service failed to issue a token', {
+          status: response.status,
+        });
       }
       health.report('pay', 'rejected', `token endpoint answered ${response.status} ${code ?? ''}`.trim());
-      throw this.hold(new UpstreamError('pay', 'credentials', 'The payment service refused the token request', { status: response.status, upstreamMessage: code }));
+      throw this.hold(
+        new UpstreamError('pay', 'credentials', 'The payment service refused the token request', {
+          status: response.status,
+          upstreamMessage: code,
+        }),
+      );
     }
     health.report('pay', 'invalid_client', 'every configured client secret is refused (invalid_client)');
-    throw this.hold(new UpstreamError('pay', 'credentials', 'The payment service refuses the client secret', { status: 401, upstreamMessage: 'invalid_client' }));
+    throw this.hold(
+      new UpstreamError('pay', 'credentials', 'The payment service refuses the client secret', {
+        status: 401,
+        upstreamMessage: 'invalid_client',
+      }),
+    );
   }
 
   private hold(error: UpstreamError): UpstreamError {

@@ -26,12 +26,15 @@ const WATCHDOG = 'exec 3<&0; "$0" "$@" </dev/null & pid=$!; { read -r _ <&3; kil
 export function anvilBinary(): string {
   const platform = `${process.platform}-${process.arch}`;
   const name = PLATFORM_PACKAGES[platform];
-  if (!name) throw new Error(`anvil has no npm build for ${platform} (supported: ${Object.keys(PLATFORM_PACKAGES).join(', ')})`);
+  if (!name)
+    throw new Error(`anvil has no npm build for ${platform} (supported: ${Object.keys(PLATFORM_PACKAGES).join(', ')})`);
   let manifest: string;
   try {
     manifest = createRequire(import.meta.url).resolve(`${name}/package.json`);
   } catch {
-    throw new Error(`${name} is not installed: run npm install (it arrives as an optional dependency of @foundry-rs/anvil)`);
+    throw new Error(
+      `${name} is not installed: run npm install (it arrives as an optional dependency of @foundry-rs/anvil)`,
+    );
   }
   const binary = join(dirname(manifest), 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil');
   if (!existsSync(binary)) throw new Error(`${name} has no binary at ${binary}`);

@@ -88,12 +88,24 @@ export class LocalChains {
   listing(network: ChainNetwork): ChainEntry[] {
     return this.chains
       .filter((chain) => chain.network === network)
-      .map((chain) => ({ name: chain.name, chainId: chain.chainId, rpcUrl: chain.rpcUrl, nativeCurrency: NATIVE_CURRENCY, tokens: chain.tokens }));
+      .map((chain) => ({
+        name: chain.name,
+        chainId: chain.chainId,
+        rpcUrl: chain.rpcUrl,
+        nativeCurrency: NATIVE_CURRENCY,
+        tokens: chain.tokens,
+      }));
   }
 
   /** The public view of each chain, without the emulator's own handles. */
   describe(): SandboxChain[] {
-    return this.chains.map(({ name, chainId, rpcUrl, network, tokens }) => ({ name, chainId, rpcUrl, network, tokens }));
+    return this.chains.map(({ name, chainId, rpcUrl, network, tokens }) => ({
+      name,
+      chainId,
+      rpcUrl,
+      network,
+      tokens,
+    }));
   }
 
   async stop(): Promise<void> {
@@ -106,7 +118,15 @@ async function prepareChain(config: ChainConfig, index: number, node: AnvilNode)
   const provider = chainProvider(node.rpcUrl, config.chainId);
   const holders = ((await provider.send('eth_accounts', [])) as string[]).map((address) => getAddress(address));
   const tokens = await deployStablecoins(provider, config.chainId, index, holders);
-  return { name: config.name, chainId: config.chainId, rpcUrl: node.rpcUrl, network: config.network ?? 'test', tokens, provider, holders };
+  return {
+    name: config.name,
+    chainId: config.chainId,
+    rpcUrl: node.rpcUrl,
+    network: config.network ?? 'test',
+    tokens,
+    provider,
+    holders,
+  };
 }
 
 function checkConfigs(configs: readonly ChainConfig[]): void {
@@ -114,11 +134,13 @@ function checkConfigs(configs: readonly ChainConfig[]): void {
   const ids = new Set<number>();
   const names = new Set<string>();
   for (const { name, chainId, network } of configs) {
-    if (!Number.isSafeInteger(chainId) || chainId <= 0) throw new Error(`chains: chainId must be a positive integer, not ${chainId}`);
+    if (!Number.isSafeInteger(chainId) || chainId <= 0)
+      throw new Error(`chains: chainId must be a positive integer, not ${chainId}`);
     if (ids.has(chainId)) throw new Error(`chains: chainId ${chainId} is configured twice`);
     if (!name.trim()) throw new Error(`chains: chain ${chainId} needs a name`);
     if (names.has(name)) throw new Error(`chains: the name "${name}" is configured twice`);
-    if (network !== undefined && network !== 'test' && network !== 'main') throw new Error(`chains: network must be "test" or "main", not "${network}"`);
+    if (network !== undefined && network !== 'test' && network !== 'main')
+      throw new Error(`chains: network must be "test" or "main", not "${network}"`);
     ids.add(chainId);
     names.add(name);
   }

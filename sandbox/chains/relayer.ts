@@ -67,9 +67,15 @@ export class Relayer {
    */
   mintForOrder(order: Pick<Order, 'orderId' | 'chainId' | 'stableCoin' | 'mintWallet' | 'amount'>): void {
     const chain = this.chains.byId(order.chainId);
-    const token = (STABLECOINS as readonly string[]).includes(order.stableCoin) ? chain?.tokens[order.stableCoin as Stablecoin] : undefined;
+    const token = (STABLECOINS as readonly string[]).includes(order.stableCoin)
+      ? chain?.tokens[order.stableCoin as Stablecoin]
+      : undefined;
     if (!chain || !token) {
-      log('error', 'order cannot be minted: chain or stablecoin not served', { orderId: order.orderId, chainId: order.chainId, stableCoin: order.stableCoin });
+      log('error', 'order cannot be minted: chain or stablecoin not served', {
+        orderId: order.orderId,
+        chainId: order.chainId,
+        stableCoin: order.stableCoin,
+      });
       return;
     }
     this.settle({
@@ -107,7 +113,8 @@ export class Relayer {
         failing = false;
       } catch (error) {
         // Logged once per outage, not every 100 ms.
-        if (!failing && !this.halt.signal.aborted) log('error', 'relayer cannot read the chain', { chainId: chain.chainId, error: errorMessage(error) });
+        if (!failing && !this.halt.signal.aborted)
+          log('error', 'relayer cannot read the chain', { chainId: chain.chainId, error: errorMessage(error) });
         failing = true;
       }
       await this.pause(POLL_INTERVAL_MS);
@@ -125,14 +132,22 @@ export class Relayer {
       destinationToken: string;
       burnId: string;
     };
-    const destination = destinationChainId <= BigInt(Number.MAX_SAFE_INTEGER) ? this.chains.byId(Number(destinationChainId)) : undefined;
+    const destination =
+      destinationChainId <= BigInt(Number.MAX_SAFE_INTEGER) ? this.chains.byId(Number(destinationChainId)) : undefined;
     const served =
       destination !== undefined &&
       destination !== chain &&
       destination.network === chain.network &&
       destination.tokens[source.symbol].address === getAddress(destinationToken);
     if (served) {
-      this.settle({ chain: destination, token: destination.tokens[source.symbol].address, to: from, amount, burnId, reason: 'reforge' });
+      this.settle({
+        chain: destination,
+        token: destination.tokens[source.symbol].address,
+        to: from,
+        amount,
+        burnId,
+        reason: 'reforge',
+      });
       return;
     }
     log('warn', 'reforge burn refunded: destination not served', {
@@ -162,7 +177,13 @@ export class Relayer {
         return;
       } catch (error) {
         if (this.halt.signal.aborted) return;
-        const fields = { reason: settlement.reason, chainId: settlement.chain.chainId, burnId: settlement.burnId, attempt, error: errorMessage(error) };
+        const fields = {
+          reason: settlement.reason,
+          chainId: settlement.chain.chainId,
+          burnId: settlement.burnId,
+          attempt,
+          error: errorMessage(error),
+        };
         if (attempt >= MAX_ATTEMPTS) {
           log('error', 'relayer gave up on a mint; a restart rescans and tries again', fields);
           return;
@@ -185,7 +206,10 @@ export class Relayer {
         if (decodeRevert(error)?.name === 'AlreadySettled') return undefined;
         throw error;
       }
-      const [nonce, fees] = await Promise.all([provider.getTransactionCount(this.wallet.address, 'pending'), provider.getFeeData()]);
+      const [nonce, fees] = await Promise.all([
+        provider.getTransactionCount(this.wallet.address, 'pending'),
+        provider.getFeeData(),
+      ]);
       const signed = await this.wallet.signTransaction({
         type: 2,
         chainId: chain.chainId,

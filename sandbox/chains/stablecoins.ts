@@ -32,7 +32,12 @@ const DEPLOY_GAS_LIMIT = 3_000_000n;
 const DEPLOY_TIMEOUT_MS = 10_000;
 
 /** Deploys the four stablecoins on a fresh anvil chain, funding `holders` in their constructors. */
-export async function deployStablecoins(provider: JsonRpcProvider, chainId: number, chainIndex: number, holders: string[]): Promise<Record<Stablecoin, TokenInfo>> {
+export async function deployStablecoins(
+  provider: JsonRpcProvider,
+  chainId: number,
+  chainIndex: number,
+  holders: string[],
+): Promise<Record<Stablecoin, TokenInfo>> {
   const relayer = new Wallet(RELAYER_PRIVATE_KEY);
   const firstNonce = chainIndex * NONCE_STRIDE;
   const [block] = await Promise.all([
@@ -67,7 +72,8 @@ export async function deployStablecoins(provider: JsonRpcProvider, chainId: numb
   for (const [offset, symbol] of STABLECOINS.entries()) {
     const receipt = receipts[offset]!;
     const address = getCreateAddress({ from: relayer.address, nonce: firstNonce + offset });
-    if (receipt.status !== 1 || receipt.contractAddress !== address) throw new Error(`deploying ${symbol} on chain ${chainId} failed (tx ${receipt.hash})`);
+    if (receipt.status !== 1 || receipt.contractAddress !== address)
+      throw new Error(`deploying ${symbol} on chain ${chainId} failed (tx ${receipt.hash})`);
     tokens[symbol] = { address, decimals: TOKEN_DECIMALS, symbol, name: TOKEN_NAMES[symbol] };
   }
   return tokens;

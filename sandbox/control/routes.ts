@@ -48,7 +48,10 @@ export function controlApi(deps: ControlDeps): Hono {
     return c.json({ keyId: key.keyId, clientSecret, environment: key.environment, active: key.active }, 201);
   });
 
-  app.get('/keys/:keyId', withKey((c, key) => c.json(deps.keys.summary(key))));
+  app.get(
+    '/keys/:keyId',
+    withKey((c, key) => c.json(deps.keys.summary(key))),
+  );
 
   app.patch(
     '/keys/:keyId',
@@ -57,17 +60,24 @@ export function controlApi(deps: ControlDeps): Hono {
       if (!parsed.ok) return bad(c, parsed.error);
       const change = parsed.data;
       if (change.destination !== undefined && key.environment === 'live') {
-        return bad(c, 'destination cannot be changed on a live key: create a new key for the new destination and revoke this one');
+        return bad(
+          c,
+          'destination cannot be changed on a live key: create a new key for the new destination and revoke this one',
+        );
       }
       if (change.webhookUrl !== undefined) key.webhookUrl = change.webhookUrl;
       if (change.description !== undefined) key.description = change.description;
       if (change.destination !== undefined) key.destination = change.destination;
-      if (change.expiresAt !== undefined) key.expiresAt = change.expiresAt === null ? null : Date.parse(change.expiresAt);
+      if (change.expiresAt !== undefined)
+        key.expiresAt = change.expiresAt === null ? null : Date.parse(change.expiresAt);
       return c.json(deps.keys.summary(key));
     }),
   );
 
-  app.post('/keys/:keyId/rotate', withKey((c, key) => c.json({ clientSecret: deps.keys.rotate(key) })));
+  app.post(
+    '/keys/:keyId/rotate',
+    withKey((c, key) => c.json({ clientSecret: deps.keys.rotate(key) })),
+  );
 
   app.post(
     '/keys/:keyId/expire-secret',

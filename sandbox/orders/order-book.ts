@@ -33,7 +33,8 @@ export class OrderBook {
       throw new OrderError(`Invalid chainId: ${input.chainId} (supported: ${this.options.chainIds.join(', ')})`);
     }
     for (const order of this.orders.values()) {
-      if (order.customerOrder === input.customerOrder) throw new OrderError(`customerOrder already exists: ${input.customerOrder}`);
+      if (order.customerOrder === input.customerOrder)
+        throw new OrderError(`customerOrder already exists: ${input.customerOrder}`);
     }
     const now = this.clock.now();
     const order: Order = {
@@ -54,7 +55,9 @@ export class OrderBook {
 
   /** In creation order, oldest first. */
   list(filterStatus?: OrderStatus): Order[] {
-    return [...this.orders.values()].filter((order) => !filterStatus || order.orderStatus === filterStatus).map((order) => ({ ...order }));
+    return [...this.orders.values()]
+      .filter((order) => !filterStatus || order.orderStatus === filterStatus)
+      .map((order) => ({ ...order }));
   }
 
   get(orderId: string): Order {

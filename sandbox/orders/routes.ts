@@ -85,4 +85,3 @@ export function ordersApi(deps: OrdersApiDeps): Hono {
 
   return app;
 }
-

@@ -36,7 +36,8 @@ export class AccessTokens {
     } catch {
       return { ok: false, error: 'Invalid access token' };
     }
-    if (typeof payload.exp !== 'number' || payload.exp * 1000 <= this.clock.now()) return { ok: false, error: 'Access token expired' };
+    if (typeof payload.exp !== 'number' || payload.exp * 1000 <= this.clock.now())
+      return { ok: false, error: 'Access token expired' };
     if (typeof payload.sub !== 'string') return { ok: false, error: 'Invalid access token' };
     return { ok: true, keyId: payload.sub };
   }

@@ -40,17 +40,32 @@ export function payApi(deps: PayApiDeps): Hono<{ Variables: { keyId: string } }>
     const limit = tokenLimit.take(bucket);
     if (!limit.allowed) {
       c.header('Retry-After', String(limit.retryAfterSeconds));
-      return c.json<TokenError>({ error: 'rate_limit_exceeded', error_description: 'Too many token requests: at most 10 per minute' }, 429);
+      return c.json<TokenError>(
+        { error: 'rate_limit_exceeded', error_description: 'Too many token requests: at most 10 per minute' },
+        429,
+      );
     }
-    if (!isRecord(body.value)) return c.json<TokenError>({ error: 'invalid_request', error_description: 'Request body must be a JSON object' }, 400);
+    if (!isRecord(body.value))
+      return c.json<TokenError>(
+        { error: 'invalid_request', error_description: 'Request body must be a JSON object' },
+        400,
+      );
     if (fields.grant_type !== 'client_credentials') {
-      return c.json<TokenError>({ error: 'unsupported_grant_type', error_description: "Only 'client_credentials' grant type is supported" }, 400);
+      return c.json<TokenError>(
+        { error: 'unsupported_grant_type', error_description: "Only 'client_credentials' grant type is supported" },
+        400,
+      );
     }
     if (!lookup.ok) return c.json(INVALID_CLIENT, 401);
     const frozen = deps.account.frozen;
     if (frozen) {
       return c.json<TokenError>(
-        { error: 'account_frozen', error_description: 'The account is frozen', freeze_reason: frozen.reason, frozen_at: frozen.at },
+        {
+          error: 'account_frozen',
+          error_description: 'The account is frozen',
+          freeze_reason: frozen.reason,
+          frozen_at: frozen.at,
+        },
         403,
       );
     }

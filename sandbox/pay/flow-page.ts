@@ -29,7 +29,8 @@ export function flowPage(ledger: PaymentLedger): Hono {
     const bank = SANDBOX_BANKS.find((candidate) => candidate.providerId === form['providerId']);
     try {
       if (action === 'cancel') ledger.cancel(transactionId, bank?.providerId);
-      else if (action === 'authorise' && bank && banksFor(payment.currencyCode).includes(bank)) ledger.authorise(transactionId, bank.providerId, bank.rejects ?? false);
+      else if (action === 'authorise' && bank && banksFor(payment.currencyCode).includes(bank))
+        ledger.authorise(transactionId, bank.providerId, bank.rejects ?? false);
       else return c.html(chooser(payment, 'Choose your bank to authorise the payment.'), 400);
     } catch (error) {
       if (error instanceof PaymentStateError) return c.html(finished(ledger.read(transactionId)!), 409);
@@ -57,7 +58,16 @@ function chooser(payment: PaymentRecord, problem?: string): HtmlEscapedString | 
           <legend>Choose your bank</legend>
           ${banks.map(
             (bank, index) =>
-              html`<label class="bank"><input type="radio" name="providerId" value="${bank.providerId}" required ${index === 0 ? 'checked' : ''} /> ${bank.name}</label>`,
+              html`<label class="bank"
+                ><input
+                  type="radio"
+                  name="providerId"
+                  value="${bank.providerId}"
+                  required
+                  ${index === 0 ? 'checked' : ''}
+                />
+                ${bank.name}</label
+              >`,
           )}
         </fieldset>
         <button type="submit" name="action" value="authorise">Authorise payment</button>
@@ -83,17 +93,70 @@ function page(title: string, body: HtmlEscapedString | Promise<HtmlEscapedString
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} · Sandbox bank</title>
         <style>
-          body { font: 16px/1.5 system-ui, sans-serif; margin: 0; background: #f2f4f7; color: #1d2433; }
-          main { max-width: 26rem; margin: 3rem auto; background: #fff; border-radius: 12px; padding: 2rem; box-shadow: 0 2px 12px #0001; }
-          .badge { display: inline-block; font-size: .75rem; background: #fff3c4; color: #7a5b00; border-radius: 4px; padding: 0 .5rem; }
-          .amount { font-size: 2rem; font-weight: 600; margin: .5rem 0 0; }
-          .muted { color: #5b6475; margin-top: 0; }
-          .problem { color: #b42318; }
-          fieldset { border: 1px solid #d0d5dd; border-radius: 8px; margin: 1rem 0; }
-          .bank { display: block; padding: .4rem 0; }
-          button { font: inherit; padding: .6rem 1.2rem; border-radius: 8px; border: 0; background: #1d4ed8; color: #fff; cursor: pointer; }
-          button.secondary { background: #e4e7ec; color: #1d2433; }
-          button:focus-visible, input:focus-visible, a:focus-visible { outline: 3px solid #93c5fd; outline-offset: 2px; }
+          body {
+            font:
+              16px/1.5 system-ui,
+              sans-serif;
+            margin: 0;
+            background: #f2f4f7;
+            color: #1d2433;
+          }
+          main {
+            max-width: 26rem;
+            margin: 3rem auto;
+            background: #fff;
+            border-radius: 12px;
+            padding: 2rem;
+            box-shadow: 0 2px 12px #0001;
+          }
+          .badge {
+            display: inline-block;
+            font-size: 0.75rem;
+            background: #fff3c4;
+            color: #7a5b00;
+            border-radius: 4px;
+            padding: 0 0.5rem;
+          }
+          .amount {
+            font-size: 2rem;
+            font-weight: 600;
+            margin: 0.5rem 0 0;
+          }
+          .muted {
+            color: #5b6475;
+            margin-top: 0;
+          }
+          .problem {
+            color: #b42318;
+          }
+          fieldset {
+            border: 1px solid #d0d5dd;
+            border-radius: 8px;
+            margin: 1rem 0;
+          }
+          .bank {
+            display: block;
+            padding: 0.4rem 0;
+          }
+          button {
+            font: inherit;
+            padding: 0.6rem 1.2rem;
+            border-radius: 8px;
+            border: 0;
+            background: #1d4ed8;
+            color: #fff;
+            cursor: pointer;
+          }
+          button.secondary {
+            background: #e4e7ec;
+            color: #1d2433;
+          }
+          button:focus-visible,
+          input:focus-visible,
+          a:focus-visible {
+            outline: 3px solid #93c5fd;
+            outline-offset: 2px;
+          }
         </style>
       </head>
       <body>

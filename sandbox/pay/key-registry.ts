@@ -19,8 +19,7 @@ export interface ApiKey {
 }
 
 export type KeyLookup =
-  | { ok: true; key: ApiKey }
-  | { ok: false; reason: 'unknown' | 'revoked' | 'inactive' | 'expired' };
+  { ok: true; key: ApiKey } | { ok: false; reason: 'unknown' | 'revoked' | 'inactive' | 'expired' };
 
 const hash = (secret: string) => createHash('sha256').update(secret).digest('hex');
 

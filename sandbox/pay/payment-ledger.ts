@@ -57,8 +57,28 @@ export class PaymentLedger {
       completedTimestamp: null,
     };
     this.payments.set(transactionId, { record, keyId });
-    const { transactionId: id, networkPaymentId, flowUrl, status, amount, currencyCode, reference, endToEndId, initiationTimestamp } = record;
-    return { transactionId: id, networkPaymentId, flowUrl, status, amount, currencyCode, reference, endToEndId, initiationTimestamp };
+    const {
+      transactionId: id,
+      networkPaymentId,
+      flowUrl,
+      status,
+      amount,
+      currencyCode,
+      reference,
+      endToEndId,
+      initiationTimestamp,
+    } = record;
+    return {
+      transactionId: id,
+      networkPaymentId,
+      flowUrl,
+      status,
+      amount,
+      currencyCode,
+      reference,
+      endToEndId,
+      initiationTimestamp,
+    };
   }
 
   /** A payment as its owner reads it; undefined for unknown ids and other keys' payments alike. */
@@ -112,7 +132,8 @@ export class PaymentLedger {
   private pending(transactionId: string): StoredPayment {
     const stored = this.payments.get(transactionId);
     if (!stored) throw new PaymentStateError('Payment not found', 404);
-    if (isTerminalStatus(stored.record.status)) throw new PaymentStateError(`Payment is already ${stored.record.status}`, 409);
+    if (isTerminalStatus(stored.record.status))
+      throw new PaymentStateError(`Payment is already ${stored.record.status}`, 409);
     return stored;
   }
 }

@@ -52,7 +52,10 @@ export class WebhookSender {
     const started = performance.now();
     const controller = new AbortController();
     this.inFlight.add(controller);
-    const timeout = setTimeout(() => controller.abort(new Error(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+    const timeout = setTimeout(
+      () => controller.abort(new Error(`no answer within ${this.timeoutMs} ms`)),
+      this.timeoutMs,
+    );
     let status: number | null = null;
     let error: string | null = null;
     try {
@@ -73,7 +76,18 @@ export class WebhookSender {
       this.inFlight.delete(controller);
     }
     const ok = status !== null && status >= 200 && status < 300;
-    this.record({ id: this.nextId++, transactionId, url, attempt, startedAt, durationMs: Math.round(performance.now() - started), status, error, ok, body });
+    this.record({
+      id: this.nextId++,
+      transactionId,
+      url,
+      attempt,
+      startedAt,
+      durationMs: Math.round(performance.now() - started),
+      status,
+      error,
+      ok,
+      body,
+    });
     const delay = this.retryDelaysMs[attempt - 1];
     if (ok || delay === undefined) return;
     const timer = setTimeout(() => {

@@ -1,6 +1,10 @@
 import { Transaction, Wallet, type TransactionResponse } from 'ethers';
 import type { z } from 'zod';
-import type { executeReforgeRequestSchema, TransactionReceiptJson, TransactionResponseJson } from '../../schemas/reforge.ts';
+import type {
+  executeReforgeRequestSchema,
+  TransactionReceiptJson,
+  TransactionResponseJson,
+} from '../../schemas/reforge.ts';
 import { KeyedSerial } from '../chains/keyed-serial.ts';
 import type { LocalChain, LocalChains } from '../chains/local-chains.ts';
 import { waitForReceipt } from '../chains/provider.ts';
@@ -62,7 +66,10 @@ export class ReforgeExecutor {
         throw new ReforgeError(`The transaction would fail: ${errorMessage(error)}`);
       }
       try {
-        const [nonce, fees] = await Promise.all([provider.getTransactionCount(wallet.address, 'pending'), provider.getFeeData()]);
+        const [nonce, fees] = await Promise.all([
+          provider.getTransactionCount(wallet.address, 'pending'),
+          provider.getFeeData(),
+        ]);
         const margin = (gas * GAS_MARGIN_PERCENT) / 100n;
         const signed = await wallet.signTransaction({
           ...call,
@@ -89,15 +96,25 @@ export class ReforgeExecutor {
     } catch (error) {
       throw new ReforgeError(`Invalid tx: not a serialized transaction (${errorMessage(error)})`);
     }
-    if (tx.signature) throw new ReforgeError('Invalid tx: it is already signed; send the unsigned tx that prepareReforge returned');
+    if (tx.signature)
+      throw new ReforgeError('Invalid tx: it is already signed; send the unsigned tx that prepareReforge returned');
     const chain = tx.chainId <= BigInt(Number.MAX_SAFE_INTEGER) ? this.chains.byId(Number(tx.chainId)) : undefined;
-    if (!chain) throw new ReforgeError(`Invalid tx: chain ${tx.chainId} is not supported (supported: ${this.chains.ids()})`);
+    if (!chain)
+      throw new ReforgeError(`Invalid tx: chain ${tx.chainId} is not supported (supported: ${this.chains.ids()})`);
     const named = this.chains.byRpcUrl(request.walletData.rpcUrl);
-    if (!named) throw new ReforgeError('walletData.rpcUrl is not the RPC URL of a supported chain (the listings give each chain\'s rpcUrl)');
-    if (named !== chain) throw new ReforgeError(`walletData.rpcUrl is the RPC URL of chain ${named.chainId}, but tx is for chain ${chain.chainId}`);
+    if (!named)
+      throw new ReforgeError(
+        "walletData.rpcUrl is not the RPC URL of a supported chain (the listings give each chain's rpcUrl)",
+      );
+    if (named !== chain)
+      throw new ReforgeError(
+        `walletData.rpcUrl is the RPC URL of chain ${named.chainId}, but tx is for chain ${chain.chainId}`,
+      );
     const target = tx.to ? this.chains.byToken(tx.to) : undefined;
     if (target?.chain !== chain || !isReforgeCall(tx.data)) {
-      throw new ReforgeError(`Invalid tx: not a reforge burn on a stablecoin of chain ${chain.chainId} (prepare it with prepareReforge)`);
+      throw new ReforgeError(
+        `Invalid tx: not a reforge burn on a stablecoin of chain ${chain.chainId} (prepare it with prepareReforge)`,
+      );
     }
     return { tx, chain };
   }

@@ -18,12 +18,21 @@ const GAS_MARGIN_PERCENT = 125n;
  */
 export async function prepareReforge(chains: LocalChains, request: PrepareReforge): Promise<string> {
   const found = chains.byToken(request.sourceToken);
-  if (!found) throw new ReforgeError(`Unknown sourceToken: ${request.sourceToken} is not a token on any supported chain (${chains.ids()})`);
+  if (!found)
+    throw new ReforgeError(
+      `Unknown sourceToken: ${request.sourceToken} is not a token on any supported chain (${chains.ids()})`,
+    );
   const { chain: source, symbol } = found;
   if (request.sourceRpcUrl !== undefined) {
     const named = chains.byRpcUrl(request.sourceRpcUrl);
-    if (!named) throw new ReforgeError('sourceRpcUrl is not the RPC URL of a supported chain (the listings give each chain\'s rpcUrl)');
-    if (named !== source) throw new ReforgeError(`sourceToken ${request.sourceToken} is on chain ${source.chainId}, not on chain ${named.chainId} of sourceRpcUrl`);
+    if (!named)
+      throw new ReforgeError(
+        "sourceRpcUrl is not the RPC URL of a supported chain (the listings give each chain's rpcUrl)",
+      );
+    if (named !== source)
+      throw new ReforgeError(
+        `sourceToken ${request.sourceToken} is on chain ${source.chainId}, not on chain ${named.chainId} of sourceRpcUrl`,
+      );
   }
   const token = source.tokens[symbol];
   if (!isDecimal(request.sourceAmount, token.decimals)) {
@@ -33,21 +42,37 @@ export async function prepareReforge(chains: LocalChains, request: PrepareReforg
   if (amount > MAX_UINT256) throw new ReforgeError('sourceAmount is too large');
 
   const destination = chains.byId(request.destinationChainId);
-  if (!destination) throw new ReforgeError(`Unsupported destinationChainId: ${request.destinationChainId} (supported: ${chains.ids()})`);
-  if (destination === source) throw new ReforgeError(`destinationChainId ${destination.chainId} is the source chain: reforge moves tokens to another chain`);
+  if (!destination)
+    throw new ReforgeError(
+      `Unsupported destinationChainId: ${request.destinationChainId} (supported: ${chains.ids()})`,
+    );
+  if (destination === source)
+    throw new ReforgeError(
+      `destinationChainId ${destination.chainId} is the source chain: reforge moves tokens to another chain`,
+    );
   if (destination.network !== source.network) {
-    throw new ReforgeError(`destinationChainId ${destination.chainId} is a ${destination.network} network but the source chain is a ${source.network} network`);
+    throw new ReforgeError(
+      `destinationChainId ${destination.chainId} is a ${destination.network} network but the source chain is a ${source.network} network`,
+    );
   }
   const arriving = chains.byToken(request.destinationToken);
-  if (arriving?.chain !== destination) throw new ReforgeError(`destinationToken ${request.destinationToken} is not a token on chain ${destination.chainId}`);
+  if (arriving?.chain !== destination)
+    throw new ReforgeError(
+      `destinationToken ${request.destinationToken} is not a token on chain ${destination.chainId}`,
+    );
   if (arriving.symbol !== symbol) {
-    throw new ReforgeError(`destinationToken is ${arriving.symbol} but sourceToken is ${symbol}: reforge burns and mints the same stablecoin`);
+    throw new ReforgeError(
+      `destinationToken is ${arriving.symbol} but sourceToken is ${symbol}: reforge burns and mints the same stablecoin`,
+    );
   }
 
   const args = [request.destinationChainId, request.destinationToken] as const;
   const data = TOKEN_INTERFACE.encodeFunctionData('reforge', [amount, ...args]);
   try {
-    const [gasLimit, fees] = await Promise.all([estimateBurnGas(source, token.address, args), source.provider.getFeeData()]);
+    const [gasLimit, fees] = await Promise.all([
+      estimateBurnGas(source, token.address, args),
+      source.provider.getFeeData(),
+    ]);
     return Transaction.from({
       type: 2,
       chainId: source.chainId,

@@ -38,7 +38,9 @@ async function axe(): Promise<Axe> {
 
 async function expectAccessible(element: KassaBridge): Promise<void> {
   const { violations } = await (await axe()).run(element, { resultTypes: ['violations'] });
-  const found = violations.map(({ id, help, nodes }) => `${id} (${help}): ${nodes.map((node) => node.failureSummary).join('; ')}`);
+  const found = violations.map(
+    ({ id, help, nodes }) => `${id} (${help}): ${nodes.map((node) => node.failureSummary).join('; ')}`,
+  );
   expect(found, `${element.phase} ${element.theme}`).to.deep.equal([]);
 }
 
@@ -46,7 +48,10 @@ let accounts = 0;
 /** Each state the user can see, reached for real. */
 const STATES: Record<string, (theme: string) => Promise<KassaBridge>> = {
   connect: async (theme) => {
-    await installWallets([{ id: `a11y-${++accounts}`, account: 2 }, { id: `a11y-${++accounts}`, account: 2, icon: 'not an image' }]);
+    await installWallets([
+      { id: `a11y-${++accounts}`, account: 2 },
+      { id: `a11y-${++accounts}`, account: 2, icon: 'not an image' },
+    ]);
     return phase(await mountPanel({ theme }), 'connect');
   },
   'no wallet': async (theme) => {
@@ -164,10 +169,12 @@ describe('<kassa-bridge>: accessibility', () => {
     await typeAmount(element, 'twelve');
     const amount = inside<HTMLInputElement>(element, '#amount')!;
     expect(amount.getAttribute('aria-invalid')).to.equal('true');
-    expect(amount.getAttribute('aria-describedby')!.split(' ').map((id) => inside(element, `#${id}`)?.textContent?.trim())).to.deep.equal([
-      'Enter an amount such as 12.5.',
-      text(element, 'balance'),
-    ]);
+    expect(
+      amount
+        .getAttribute('aria-describedby')!
+        .split(' ')
+        .map((id) => inside(element, `#${id}`)?.textContent?.trim()),
+    ).to.deep.equal(['Enter an amount such as 12.5.', text(element, 'balance')]);
     await reviewed(element, '0.01');
     button(element, 'Confirm in wallet').click();
     await phase(element, 'submitted');

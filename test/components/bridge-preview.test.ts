@@ -25,7 +25,8 @@ const plain = (value: string) => value.replace(/[\u00a0\u202f]/g, ' ');
 /** The preview's fields as the user reads them. */
 function fields(element: HTMLElement): Record<string, string> {
   const found: Record<string, string> = {};
-  for (const field of element.shadowRoot!.querySelectorAll<HTMLElement>('[part="preview"] [data-field]')) found[field.dataset.field!] = plain(field.textContent!.replace(/\s+/g, ' ').trim());
+  for (const field of element.shadowRoot!.querySelectorAll<HTMLElement>('[part="preview"] [data-field]'))
+    found[field.dataset.field!] = plain(field.textContent!.replace(/\s+/g, ' ').trim());
   return found;
 }
 
@@ -40,7 +41,12 @@ describe('<kassa-bridge>: the preview', () => {
     const prepared = fetch(`${proxy}/api/bridge/prepare`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ sourceAmount: '12.5', sourceToken: one.tokens.eGBR!.address, destinationToken: two.tokens.eGBR!.address, destinationChainId: TWO }),
+      body: JSON.stringify({
+        sourceAmount: '12.5',
+        sourceToken: one.tokens.eGBR!.address,
+        destinationToken: two.tokens.eGBR!.address,
+        destinationChainId: TWO,
+      }),
     }).then(async (response) => Transaction.from(((await response.json()) as { tx: string }).tx));
     await reviewed(element, '12.5');
     const tx = await prepared;
@@ -86,11 +92,46 @@ describe('<kassa-bridge>: the preview', () => {
 
 /** What the user reads in each language: the form's labels, the balance, the preview, and a refusal in the wallet. */
 const LANGUAGES = {
-  en: { labels: ['From', 'To', 'Token', 'Amount'], review: 'Review transfer', balance: 'Balance: 1,000,000 eUSD', burn: '1,234.5 eUSD on Kassa Local One', confirm: 'Confirm in wallet', rejected: 'You rejected the request in your wallet. Nothing was sent.' },
-  de: { labels: ['Von', 'Nach', 'Token', 'Betrag'], review: 'Übertragung prüfen', balance: 'Guthaben: 1.000.000 eUSD', burn: '1.234,5 eUSD auf Kassa Local One', confirm: 'Im Wallet bestätigen', rejected: 'Sie haben die Anfrage in Ihrem Wallet abgelehnt. Es wurde nichts gesendet.' },
-  fr: { labels: ['De', 'Vers', 'Jeton', 'Montant'], review: 'Vérifier le transfert', balance: 'Solde : 1 000 000 eUSD', burn: '1 234,5 eUSD sur Kassa Local One', confirm: 'Confirmer dans le portefeuille', rejected: 'Vous avez refusé la demande dans votre portefeuille. Rien n’a été envoyé.' },
-  es: { labels: ['Desde', 'Hacia', 'Token', 'Importe'], review: 'Revisar la transferencia', balance: 'Saldo: 1.000.000 eUSD', burn: '1234,5 eUSD en Kassa Local One', confirm: 'Confirmar en la billetera', rejected: 'Has rechazado la solicitud en tu billetera. No se ha enviado nada.' },
-  nl: { labels: ['Van', 'Naar', 'Token', 'Bedrag'], review: 'Overboeking controleren', balance: 'Saldo: 1.000.000 eUSD', burn: '1.234,5 eUSD op Kassa Local One', confirm: 'Bevestigen in wallet', rejected: 'Je hebt het verzoek in je wallet geweigerd. Er is niets verstuurd.' },
+  en: {
+    labels: ['From', 'To', 'Token', 'Amount'],
+    review: 'Review transfer',
+    balance: 'Balance: 1,000,000 eUSD',
+    burn: '1,234.5 eUSD on Kassa Local One',
+    confirm: 'Confirm in wallet',
+    rejected: 'You rejected the request in your wallet. Nothing was sent.',
+  },
+  de: {
+    labels: ['Von', 'Nach', 'Token', 'Betrag'],
+    review: 'Übertragung prüfen',
+    balance: 'Guthaben: 1.000.000 eUSD',
+    burn: '1.234,5 eUSD auf Kassa Local One',
+    confirm: 'Im Wallet bestätigen',
+    rejected: 'Sie haben die Anfrage in Ihrem Wallet abgelehnt. Es wurde nichts gesendet.',
+  },
+  fr: {
+    labels: ['De', 'Vers', 'Jeton', 'Montant'],
+    review: 'Vérifier le transfert',
+    balance: 'Solde : 1 000 000 eUSD',
+    burn: '1 234,5 eUSD sur Kassa Local One',
+    confirm: 'Confirmer dans le portefeuille',
+    rejected: 'Vous avez refusé la demande dans votre portefeuille. Rien n’a été envoyé.',
+  },
+  es: {
+    labels: ['Desde', 'Hacia', 'Token', 'Importe'],
+    review: 'Revisar la transferencia',
+    balance: 'Saldo: 1.000.000 eUSD',
+    burn: '1234,5 eUSD en Kassa Local One',
+    confirm: 'Confirmar en la billetera',
+    rejected: 'Has rechazado la solicitud en tu billetera. No se ha enviado nada.',
+  },
+  nl: {
+    labels: ['Van', 'Naar', 'Token', 'Bedrag'],
+    review: 'Overboeking controleren',
+    balance: 'Saldo: 1.000.000 eUSD',
+    burn: '1.234,5 eUSD op Kassa Local One',
+    confirm: 'Bevestigen in wallet',
+    rejected: 'Je hebt het verzoek in je wallet geweigerd. Er is niets verstuurd.',
+  },
 };
 
 describe('<kassa-bridge>: languages', () => {
@@ -101,8 +142,13 @@ describe('<kassa-bridge>: languages', () => {
       await phase(element, 'connect');
       button(element, wallet!.name).click();
       await phase(element, 'ready');
-      await until(() => plain(text(element, 'balance')) === expected.balance, () => `${expected.balance} (now ${text(element, 'balance')})`);
-      expect([...element.shadowRoot!.querySelectorAll('label')].map((label) => label.textContent!.trim())).to.deep.equal(expected.labels);
+      await until(
+        () => plain(text(element, 'balance')) === expected.balance,
+        () => `${expected.balance} (now ${text(element, 'balance')})`,
+      );
+      expect(
+        [...element.shadowRoot!.querySelectorAll('label')].map((label) => label.textContent!.trim()),
+      ).to.deep.equal(expected.labels);
       const input = inside<HTMLInputElement>(element, '#amount')!;
       input.value = locale === 'en' ? '1234.5' : '1234,5';
       input.dispatchEvent(new Event('input'));
@@ -112,7 +158,9 @@ describe('<kassa-bridge>: languages', () => {
       const errors = record(element, 'kassa-bridge-error');
       button(element, expected.confirm).click();
       await status(element, expected.rejected);
-      expect(errors[0]!.event.detail.message, 'the event speaks to developers, in English').to.match(/denied|rejected/i);
+      expect(errors[0]!.event.detail.message, 'the event speaks to developers, in English').to.match(
+        /denied|rejected/i,
+      );
     });
   }
 

@@ -42,11 +42,16 @@ describe('<kassa-bridge>: states', () => {
       expect(text(element, 'status')).to.equal('Connect a wallet to move stablecoins.');
       const wallets = [...element.shadowRoot!.querySelectorAll('[part="wallet"]')];
       expect(wallets.map((wallet) => wallet.textContent!.trim())).to.deep.equal(['Alpha Wallet', 'Beta Wallet']);
-      expect(wallets.map((wallet) => wallet.querySelector('img')!.getAttribute('src'))).to.deep.equal([alpha!.icon, beta!.icon]);
+      expect(wallets.map((wallet) => wallet.querySelector('img')!.getAttribute('src'))).to.deep.equal([
+        alpha!.icon,
+        beta!.icon,
+      ]);
       expect(wallets.every((wallet) => wallet.querySelector('img')!.getAttribute('alt') === '')).to.equal(true);
       await connected(element, beta!);
       expect(await walletCalls('alpha')).to.deep.equal([]);
-      expect(accessibleName(part(element, 'account')!)).to.equal(`Beta Wallet ${beta!.address.slice(0, 6)}…${beta!.address.slice(-4)} on Kassa Local Two Disconnect`);
+      expect(accessibleName(part(element, 'account')!)).to.equal(
+        `Beta Wallet ${beta!.address.slice(0, 6)}…${beta!.address.slice(-4)} on Kassa Local Two Disconnect`,
+      );
       // The wallet's chain is the source by default.
       expect(inside<HTMLSelectElement>(element, '#source')!.value).to.equal(String(TWO));
       expect(inside<HTMLSelectElement>(element, '#destination')!.value).to.equal(String(ONE));
@@ -62,22 +67,32 @@ describe('<kassa-bridge>: states', () => {
       await phase(element, 'connect');
       await until(() => element.shadowRoot!.querySelectorAll('[part="wallet"]').length === 3, 'three wallets');
       expect(element.shadowRoot!.querySelectorAll('[part="wallet"] img').length).to.equal(0);
-      expect([...element.shadowRoot!.querySelectorAll('[part="wallet"] .initial')].map((initial) => initial.textContent)).to.deep.equal(['R', 'M', 'S']);
+      expect(
+        [...element.shadowRoot!.querySelectorAll('[part="wallet"] .initial')].map((initial) => initial.textContent),
+      ).to.deep.equal(['R', 'M', 'S']);
       expect(element.shadowRoot!.querySelector('svg') === null, 'no SVG markup').to.equal(true);
     });
 
     it('without EIP-6963, window.ethereum is offered as the browser wallet', async () => {
-      const [legacy] = await installWallets([{ id: 'legacy', account: 1 }], { windowEthereum: 'legacy', announce: false });
+      const [legacy] = await installWallets([{ id: 'legacy', account: 1 }], {
+        windowEthereum: 'legacy',
+        announce: false,
+      });
       const element = await mountPanel();
       await phase(element, 'connect');
       await connected(element, { ...legacy!, name: 'Browser wallet' });
-      expect(accessibleName(part(element, 'account')!)).to.match(/^Browser wallet 0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4} on Kassa Local One Disconnect$/);
+      expect(accessibleName(part(element, 'account')!)).to.match(
+        /^Browser wallet 0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4} on Kassa Local One Disconnect$/,
+      );
     });
 
     it('no wallet at all: says so, once the browser has had time to announce one', async () => {
       const element = await mountPanel();
       await phase(element, 'connect');
-      await status(element, 'No wallet found in this browser. Install a wallet extension, or open this page in your wallet’s browser.');
+      await status(
+        element,
+        'No wallet found in this browser. Install a wallet extension, or open this page in your wallet’s browser.',
+      );
     });
 
     it('a declined connection says so and the wallets stay offered', async () => {
@@ -88,7 +103,9 @@ describe('<kassa-bridge>: states', () => {
       button(element, shy!.name).click();
       await status(element, 'You declined the connection in your wallet.');
       expect(element.phase).to.equal('connect');
-      expect(errors.map(({ event }) => [event.detail.kind, event.detail.stage, event.detail.code])).to.deep.equal([['wallet-rejected', 'connect', 4001]]);
+      expect(errors.map(({ event }) => [event.detail.kind, event.detail.stage, event.detail.code])).to.deep.equal([
+        ['wallet-rejected', 'connect', 4001],
+      ]);
     });
 
     it('follows the wallet: another account, another network, disconnection', async () => {
@@ -100,7 +117,10 @@ describe('<kassa-bridge>: states', () => {
       await userInWallet('moving', 'use-account', 3);
       const third = await balanceOf(ONE, chains[0]!.tokens.eUSD!.address, '0x90F79bf6EB2c4f870365E785982E1f101E93b906');
       await until(() => text(element, 'account').includes('0x90F7…b906'), 'the new account');
-      await until(() => text(element, 'balance') === `Balance: ${Number(third / 10n ** 18n).toLocaleString('en')} eUSD`, 'the new account’s balance');
+      await until(
+        () => text(element, 'balance') === `Balance: ${Number(third / 10n ** 18n).toLocaleString('en')} eUSD`,
+        'the new account’s balance',
+      );
       registry().moving!.emit('accountsChanged', []);
       await phase(element, 'connect');
       expect(part(element, 'account') === null, 'no account bar').to.equal(true);
@@ -135,7 +155,9 @@ describe('<kassa-bridge>: states', () => {
       }
       part(element, 'max')!.click();
       await element.updateComplete;
-      expect(input.value).to.equal(`${whole}${balance % 10n ** 18n ? `.${(balance % 10n ** 18n).toString().padStart(18, '0').replace(/0+$/, '')}` : ''}`);
+      expect(input.value).to.equal(
+        `${whole}${balance % 10n ** 18n ? `.${(balance % 10n ** 18n).toString().padStart(18, '0').replace(/0+$/, '')}` : ''}`,
+      );
       expect(problem()).to.equal('');
     });
 
@@ -161,7 +183,12 @@ describe('<kassa-bridge>: states', () => {
       button(element, 'Swap networks').click();
       await element.updateComplete;
       expect([value('source'), value('destination')]).to.deep.equal([String(ONE), String(TWO)]);
-      expect([...inside<HTMLSelectElement>(element, '#token')!.options].map((option) => option.value)).to.deep.equal(['eUSD', 'eEUR', 'eGBR', 'eSGD']);
+      expect([...inside<HTMLSelectElement>(element, '#token')!.options].map((option) => option.value)).to.deep.equal([
+        'eUSD',
+        'eEUR',
+        'eGBR',
+        'eSGD',
+      ]);
       await choose(element, 'token', 'eSGD');
       await until(() => /eSGD$/.test(text(element, 'balance')), 'the eSGD balance');
     });
@@ -171,7 +198,13 @@ describe('<kassa-bridge>: states', () => {
     it('submitted, mined, arrived: the events in order, the steps, the hash, the new balance; and a double click sends once', async () => {
       const [wallet] = await installWallets([{ id: 'sender', account: 5 }]);
       const element = await reviewed(await connected(await mountPanel(), wallet!), '1.5');
-      const events = record(element, 'kassa-bridge-submitted', 'kassa-bridge-mined', 'kassa-bridge-arrived', 'kassa-bridge-error');
+      const events = record(
+        element,
+        'kassa-bridge-submitted',
+        'kassa-bridge-mined',
+        'kassa-bridge-arrived',
+        'kassa-bridge-error',
+      );
       const confirm = button(element, 'Confirm in wallet');
       confirm.click();
       confirm.click();
@@ -179,14 +212,23 @@ describe('<kassa-bridge>: states', () => {
       expect(confirm.getAttribute('aria-disabled')).to.equal('true');
       await phase(element, 'arrived');
       expect((await walletCalls('sender')).filter((method) => method === 'eth_sendTransaction')).to.have.length(1);
-      expect(events.map(({ event }) => event.type)).to.deep.equal(['kassa-bridge-submitted', 'kassa-bridge-mined', 'kassa-bridge-arrived']);
+      expect(events.map(({ event }) => event.type)).to.deep.equal([
+        'kassa-bridge-submitted',
+        'kassa-bridge-mined',
+        'kassa-bridge-arrived',
+      ]);
       for (const { event, origin } of events) {
         expect(event.bubbles && event.composed, event.type).to.equal(true);
         expect(origin === element, event.type).to.equal(true);
       }
       const hash = events[0]!.event.detail.hash;
       expect(text(element, 'hash')).to.equal(hash);
-      expect([...part(element, 'steps')!.querySelectorAll('li')].map((step) => [step.dataset.state, step.textContent!.replace(/\s+/g, ' ').trim()])).to.deep.equal([
+      expect(
+        [...part(element, 'steps')!.querySelectorAll('li')].map((step) => [
+          step.dataset.state,
+          step.textContent!.replace(/\s+/g, ' ').trim(),
+        ]),
+      ).to.deep.equal([
         ['done', 'Sent to Kassa Local One: done'],
         ['done', 'Confirmed on Kassa Local One: done'],
         ['done', 'Arrived on Kassa Local Two: done'],
@@ -206,8 +248,14 @@ describe('<kassa-bridge>: states', () => {
       expect(text(element, 'status')).to.equal('Sent. Waiting for Kassa Local One to confirm it…');
       const busy = button(element, 'Transfer under way…');
       expect(busy.getAttribute('aria-disabled')).to.equal('true');
-      expect([...part(element, 'steps')!.querySelectorAll('li')].map((step) => step.dataset.state)).to.deep.equal(['done', 'current', 'pending']);
-      expect(part(element, 'steps')!.querySelector('[aria-current="step"]')!.textContent).to.contain('Confirmed on Kassa Local One');
+      expect([...part(element, 'steps')!.querySelectorAll('li')].map((step) => step.dataset.state)).to.deep.equal([
+        'done',
+        'current',
+        'pending',
+      ]);
+      expect(part(element, 'steps')!.querySelector('[aria-current="step"]')!.textContent).to.contain(
+        'Confirmed on Kassa Local One',
+      );
       await walletAction('holder', 'release');
       await phase(element, 'arrived');
     });
@@ -234,11 +282,20 @@ describe('<kassa-bridge>: states', () => {
       const errors = record(element, 'kassa-bridge-error');
       button(element, 'Confirm in wallet').click();
       await phase(element, 'failed');
-      expect(text(element, 'status')).to.equal('The transfer failed on Kassa Local One: the transaction was reverted. No tokens were moved; only the network fee was spent.');
+      expect(text(element, 'status')).to.equal(
+        'The transfer failed on Kassa Local One: the transaction was reverted. No tokens were moved; only the network fee was spent.',
+      );
       expect(errors.map(({ event }) => [event.detail.kind, event.detail.stage])).to.deep.equal([['reverted', 'mined']]);
       expect(errors[0]!.event.detail.hash).to.match(/^0x[0-9a-f]{64}$/);
-      expect([...part(element, 'steps')!.querySelectorAll('li')].map((step) => step.dataset.state)).to.deep.equal(['done', 'failed', 'pending']);
-      expect((await balanceOf(ONE, chains[0]!.tokens.eUSD!.address, wallet!.address)) === before, 'the balance is unchanged').to.equal(true);
+      expect([...part(element, 'steps')!.querySelectorAll('li')].map((step) => step.dataset.state)).to.deep.equal([
+        'done',
+        'failed',
+        'pending',
+      ]);
+      expect(
+        (await balanceOf(ONE, chains[0]!.tokens.eUSD!.address, wallet!.address)) === before,
+        'the balance is unchanged',
+      ).to.equal(true);
       button(element, 'Try again').click();
       await phase(element, 'ready');
       expect(inside<HTMLInputElement>(element, '#amount')!.value, 'the amount is kept').to.equal('2');
@@ -251,7 +308,9 @@ describe('<kassa-bridge>: states', () => {
       await reviewed(element, '1');
       button(element, 'Confirm in wallet').click();
       await phase(element, 'failed');
-      expect(text(element, 'status')).to.equal('Kassa Local One dropped the transaction before confirming it. No tokens were moved; you can try again.');
+      expect(text(element, 'status')).to.equal(
+        'Kassa Local One dropped the transaction before confirming it. No tokens were moved; you can try again.',
+      );
     });
 
     it('dropped: a pending transaction the node forgets', async () => {
@@ -284,7 +343,9 @@ describe('<kassa-bridge>: states', () => {
         await chainAction({ chainId: ONE, action: 'mine' });
         await phase(element, 'failed');
       });
-      expect(text(element, 'status')).to.equal('Your wallet replaced the transaction with another one, so this transfer did not happen. Check the activity in your wallet.');
+      expect(text(element, 'status')).to.equal(
+        'Your wallet replaced the transaction with another one, so this transfer did not happen. Check the activity in your wallet.',
+      );
     });
 
     it('sped up: the same transfer re-sent with higher fees is followed under its new hash, to arrival', async () => {
@@ -306,7 +367,9 @@ describe('<kassa-bridge>: states', () => {
       const errors = record(element, 'kassa-bridge-error');
       button(element, 'Confirm in wallet').click();
       await phase(element, 'failed');
-      expect(text(element, 'status')).to.equal('Kassa Local One has not confirmed the transaction after 2 seconds. It may still go through.');
+      expect(text(element, 'status')).to.equal(
+        'Kassa Local One has not confirmed the transaction after 2 seconds. It may still go through.',
+      );
       expect(errors.map(({ event }) => [event.detail.kind, event.detail.stage])).to.deep.equal([['timeout', 'mined']]);
       expect(keptTransfers(), 'the transfer is kept').to.equal(1);
       element.timeouts = {};
@@ -319,11 +382,20 @@ describe('<kassa-bridge>: states', () => {
     it('not enough gas money: refused before the wallet is asked', async () => {
       const [wallet] = await installWallets([{ id: 'penniless', account: 15 }]);
       const { chains } = await bridgeStack();
-      await chainAction({ chainId: ONE, action: 'give', token: chains[0]!.tokens.eUSD!.address, account: wallet!.address, units: parseUnits('10', 18).toString() });
+      await chainAction({
+        chainId: ONE,
+        action: 'give',
+        token: chains[0]!.tokens.eUSD!.address,
+        account: wallet!.address,
+        units: parseUnits('10', 18).toString(),
+      });
       const element = await reviewed(await connected(await mountPanel(), wallet!), '10');
       const errors = record(element, 'kassa-bridge-error');
       button(element, 'Confirm in wallet').click();
-      await status(element, /^Not enough ETH on Kassa Local One to pay the network fee \(up to 0\.0\d+ ETH\)\. Nothing was sent\.$/);
+      await status(
+        element,
+        /^Not enough ETH on Kassa Local One to pay the network fee \(up to 0\.0\d+ ETH\)\. Nothing was sent\.$/,
+      );
       expect(element.phase).to.equal('review');
       expect(errors[0]!.event.detail.kind).to.equal('insufficient-gas');
       expect(await walletCalls('penniless')).to.not.include('eth_sendTransaction');
@@ -357,7 +429,9 @@ describe('<kassa-bridge>: states', () => {
       const element = await mountPanel({ proxy: 'http://127.0.0.1:9' });
       const errors = record(element, 'kassa-bridge-error');
       await phase(element, 'error');
-      expect(text(element, 'status')).to.equal("We can't reach the transfer service. Check your connection and try again.");
+      expect(text(element, 'status')).to.equal(
+        "We can't reach the transfer service. Check your connection and try again.",
+      );
       expect(button(element, 'Try again').getAttribute('aria-disabled')).to.equal('false');
       expect(errors[0]!.event.detail).to.include({ kind: 'unreachable', stage: 'chains', status: 0 });
     });
@@ -403,10 +477,15 @@ describe('<kassa-bridge>: states', () => {
         const errors = record(element, 'kassa-bridge-error');
         await typeAmount(element, '3');
         button(element, 'Review transfer').click();
-        await status(element, 'Kassa stopped: the prepared transaction is not the transfer you asked for, so it was not sent to your wallet.');
+        await status(
+          element,
+          'Kassa stopped: the prepared transaction is not the transfer you asked for, so it was not sent to your wallet.',
+        );
         expect(element.phase).to.equal('ready');
         expect(errors.map(({ event }) => event.detail.kind)).to.deep.equal(['preview-refused']);
-        expect(errors[0]!.event.detail.message).to.match(tampering === 'amount' ? /amount is not the one asked for/ : /calls transfer, not reforge/);
+        expect(errors[0]!.event.detail.message).to.match(
+          tampering === 'amount' ? /amount is not the one asked for/ : /calls transfer, not reforge/,
+        );
         expect(await walletCalls(`wary-${tampering}`)).to.not.include('eth_sendTransaction');
         element.remove();
       }
@@ -418,5 +497,6 @@ describe('<kassa-bridge>: states', () => {
 const keptTransfers = () => Object.keys(sessionStorage).filter((key) => key.startsWith('kassa-bridge:')).length;
 
 function registry() {
-  return (window as unknown as { kassaTestWallets: Record<string, { emit(event: string, data: unknown): void }> }).kassaTestWallets;
+  return (window as unknown as { kassaTestWallets: Record<string, { emit(event: string, data: unknown): void }> })
+    .kassaTestWallets;
 }

@@ -4,7 +4,12 @@ import type { KassaCheckout } from '../../widget/kassa-checkout.ts';
 import { bank, createCheckout, framed, mount, part, phase, readyCheckout, stackInfo, stayOnPage } from './support.ts';
 
 interface AxeResults {
-  violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: unknown; failureSummary: string }> }>;
+  violations: Array<{
+    id: string;
+    impact: string;
+    help: string;
+    nodes: Array<{ target: unknown; failureSummary: string }>;
+  }>;
 }
 type Axe = { run(context: Element, options?: object): Promise<AxeResults> };
 
@@ -26,7 +31,9 @@ async function axeIn(target: Window): Promise<Axe> {
 async function expectAccessible(element: KassaCheckout, where: Window = window): Promise<void> {
   const axe = await axeIn(where);
   const { violations } = await axe.run(element, { resultTypes: ['violations'] });
-  const found = violations.map(({ id, help, nodes }) => `${id} (${help}): ${nodes.map((node) => node.failureSummary).join('; ')}`);
+  const found = violations.map(
+    ({ id, help, nodes }) => `${id} (${help}): ${nodes.map((node) => node.failureSummary).join('; ')}`,
+  );
   expect(found, `${element.phase} ${element.theme}`).to.deep.equal([]);
 }
 

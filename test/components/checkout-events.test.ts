@@ -35,11 +35,19 @@ describe('<kassa-checkout>: events', () => {
       expect(origin === element, `${event.type} comes from the element`).to.equal(true);
     }
     expect(seen[0]!.event.cancelable).to.equal(true);
-    const statuses = seen.filter(({ event }) => event.type === 'kassa-status').map(({ event }) => (event.detail as PaymentStatusView).status);
+    const statuses = seen
+      .filter(({ event }) => event.type === 'kassa-status')
+      .map(({ event }) => (event.detail as PaymentStatusView).status);
     expect(statuses[0]).to.equal('PENDING');
     expect(statuses.at(-1)).to.equal('COMPLETED');
     const completed = seen.at(-1)!.event.detail as PaymentStatusView;
-    expect(completed).to.include({ transactionId: detail.transactionId, status: 'COMPLETED', amount: '42.50', currencyCode: 'EUR', checkoutId: checkout });
+    expect(completed).to.include({
+      transactionId: detail.transactionId,
+      status: 'COMPLETED',
+      amount: '42.50',
+      currencyCode: 'EUR',
+      checkoutId: checkout,
+    });
   });
 
   it('a failed payment: failed, with networkStatus and retryable', async () => {
@@ -52,7 +60,11 @@ describe('<kassa-checkout>: events', () => {
     await bank((await created).flowUrl, 'cancel');
     await phase(element, 'failed');
     expect(failed).to.have.length(1);
-    expect(failed[0]!.event.detail as PaymentStatusView).to.include({ status: 'FAILED', networkStatus: 'CANCELLED', retryable: true });
+    expect(failed[0]!.event.detail as PaymentStatusView).to.include({
+      status: 'FAILED',
+      networkStatus: 'CANCELLED',
+      retryable: true,
+    });
   });
 
   it('a payment found again (another tab paid first with its own key): replayed', async () => {
@@ -80,6 +92,11 @@ describe('<kassa-checkout>: events', () => {
     const unknown = mount({ proxy, checkout: 'chk_unknown' });
     const refused = record(unknown, 'kassa-error');
     await phase(unknown, 'error');
-    expect(refused[0]!.event.detail).to.deep.equal({ kind: 'rejected', status: 404, message: 'Unknown checkout', retryAfter: undefined });
+    expect(refused[0]!.event.detail).to.deep.equal({
+      kind: 'rejected',
+      status: 404,
+      message: 'Unknown checkout',
+      retryAfter: undefined,
+    });
   });
 });

@@ -3,11 +3,41 @@ import { bank, createCheckout, mount, phase, readyCheckout, stackInfo, stayOnPag
 
 /** What a customer reads in each language: amount, badge, reference, button, and a cancelled payment. */
 const EXPECTED = {
-  en: ['€42.50', 'Sandbox', 'Reference: ORDER-1', 'Pay by bank', 'The payment did not go through. You cancelled the payment at your bank.'],
-  de: ['42,50 €', 'Testumgebung', 'Verwendungszweck: ORDER-1', 'Per Bank bezahlen', 'Die Zahlung wurde nicht ausgeführt. Sie haben die Zahlung bei Ihrer Bank abgebrochen.'],
-  fr: ['42,50 €', 'Environnement de test', 'Référence : ORDER-1', 'Payer avec votre banque', 'Le paiement n’a pas abouti. Vous avez annulé le paiement auprès de votre banque.'],
-  es: ['42,50 €', 'Entorno de pruebas', 'Referencia: ORDER-1', 'Pagar con tu banco', 'El pago no se ha completado. Has cancelado el pago en tu banco.'],
-  nl: ['€ 42,50', 'Testomgeving', 'Kenmerk: ORDER-1', 'Betalen via je bank', 'De betaling is niet gelukt. Je hebt de betaling bij je bank geannuleerd.'],
+  en: [
+    '€42.50',
+    'Sandbox',
+    'Reference: ORDER-1',
+    'Pay by bank',
+    'The payment did not go through. You cancelled the payment at your bank.',
+  ],
+  de: [
+    '42,50 €',
+    'Testumgebung',
+    'Verwendungszweck: ORDER-1',
+    'Per Bank bezahlen',
+    'Die Zahlung wurde nicht ausgeführt. Sie haben die Zahlung bei Ihrer Bank abgebrochen.',
+  ],
+  fr: [
+    '42,50 €',
+    'Environnement de test',
+    'Référence : ORDER-1',
+    'Payer avec votre banque',
+    'Le paiement n’a pas abouti. Vous avez annulé le paiement auprès de votre banque.',
+  ],
+  es: [
+    '42,50 €',
+    'Entorno de pruebas',
+    'Referencia: ORDER-1',
+    'Pagar con tu banco',
+    'El pago no se ha completado. Has cancelado el pago en tu banco.',
+  ],
+  nl: [
+    '€ 42,50',
+    'Testomgeving',
+    'Kenmerk: ORDER-1',
+    'Betalen via je bank',
+    'De betaling is niet gelukt. Je hebt de betaling bij je bank geannuleerd.',
+  ],
 };
 
 /** Intl's spaces (no-break, narrow no-break) as plain spaces, so the expectations stay readable. */
@@ -78,7 +108,8 @@ describe('<kassa-checkout>: languages', () => {
     await phase(second, 'ready');
     second.shadowRoot!.querySelector('button')!.click();
     await phase(second, 'error');
-    expect(text(second, 'status')).to.match(/^Gerade gibt es zu viele Versuche\. Bitte versuchen Sie es in (60|59) Sekunden erneut\.$/);
+    expect(text(second, 'status')).to.match(
+      /^Gerade gibt es zu viele Versuche\. Bitte versuchen Sie es in (60|59) Sekunden erneut\.$/,
+    );
   });
 });
-

@@ -1,5 +1,17 @@
 import { expect } from 'chai';
-import { bank, createCheckout, framed, mount, onOtherOrigin, paymentCreated, paymentsOf, phase, stackInfo, text, until } from './support.ts';
+import {
+  bank,
+  createCheckout,
+  framed,
+  mount,
+  onOtherOrigin,
+  paymentCreated,
+  paymentsOf,
+  phase,
+  stackInfo,
+  text,
+  until,
+} from './support.ts';
 
 /** Lets window.open work as ever, and keeps what it opened. */
 function watchPopups(target: Window = window): Array<Window | null> {

@@ -1,5 +1,21 @@
 import { expect } from 'chai';
-import { bank, control, createCheckout, framed, mount, onOtherOrigin, part, paymentCreated, paymentsOf, phase, readyCheckout, stackInfo, stayOnPage, text, until } from './support.ts';
+import {
+  bank,
+  control,
+  createCheckout,
+  framed,
+  mount,
+  onOtherOrigin,
+  part,
+  paymentCreated,
+  paymentsOf,
+  phase,
+  readyCheckout,
+  stackInfo,
+  stayOnPage,
+  text,
+  until,
+} from './support.ts';
 
 describe('<kassa-checkout>: the states a customer sees', () => {
   it('ready: the checkout amount formatted for the locale, its reference, a sandbox badge and the pay button', async () => {
@@ -52,7 +68,10 @@ describe('<kassa-checkout>: the states a customer sees', () => {
     await phase(element, 'ready');
     const created = paymentCreated(element);
     let shownWhenLeaving = '';
-    page.iframe.contentWindow!.addEventListener('beforeunload', () => (shownWhenLeaving = `${element.phase}: ${text(element, 'status')}`));
+    page.iframe.contentWindow!.addEventListener(
+      'beforeunload',
+      () => (shownWhenLeaving = `${element.phase}: ${text(element, 'status')}`),
+    );
     element.shadowRoot!.querySelector('button')!.click();
     const { flowUrl } = await created;
     await until(() => shownWhenLeaving, 'the page to leave for the bank');
@@ -117,9 +136,14 @@ describe('<kassa-checkout>: the states a customer sees', () => {
     const element = await readyCheckout();
     const created = stayOnPage(element);
     element.shadowRoot!.querySelector('button')!.click();
-    await control(`/payments/${(await created).transactionId}/outcome`, { status: 'FAILED', networkStatus: 'INSUFFICIENT_FUNDS' });
+    await control(`/payments/${(await created).transactionId}/outcome`, {
+      status: 'FAILED',
+      networkStatus: 'INSUFFICIENT_FUNDS',
+    });
     await phase(element, 'failed');
-    expect(text(element, 'status')).to.equal('The payment did not go through. Your bank could not complete the payment.');
+    expect(text(element, 'status')).to.equal(
+      'The payment did not go through. Your bank could not complete the payment.',
+    );
   });
 
   it('failed where the checkout takes no new attempt (another tab started one): no button, ask the shop', async () => {
@@ -138,14 +162,18 @@ describe('<kassa-checkout>: the states a customer sees', () => {
     expect(answer.status).to.equal(201);
     const stale = mount({ proxy: element.proxy, checkout: element.checkout });
     await phase(stale, 'failed');
-    expect(text(stale, 'status')).to.equal('The payment did not go through. You cancelled the payment at your bank. Please contact the shop to pay for this order.');
+    expect(text(stale, 'status')).to.equal(
+      'The payment did not go through. You cancelled the payment at your bank. Please contact the shop to pay for this order.',
+    );
     expect(stale.shadowRoot!.querySelector('button')).to.equal(null);
   });
 
   it('error: the proxy cannot be reached, with a way to try again', async () => {
     const element = mount({ proxy: 'http://127.0.0.1:9', checkout: 'chk_unreachable' });
     await phase(element, 'error');
-    expect(text(element, 'status')).to.equal("We can't reach the payment service. Check your connection and try again.");
+    expect(text(element, 'status')).to.equal(
+      "We can't reach the payment service. Check your connection and try again.",
+    );
     expect(text(element, 'button')).to.equal('Try again');
     // Pointing it at a proxy that answers recovers.
     const { proxy } = await stackInfo();

@@ -4,8 +4,18 @@ import { part, readyCheckout } from './support.ts';
 
 const style = (element: Element, name: string) => getComputedStyle(part(element, name)!);
 
-const LIGHT = { surface: 'rgb(255, 255, 255)', text: 'rgb(29, 36, 51)', button: 'rgb(29, 78, 216)', onButton: 'rgb(255, 255, 255)' };
-const DARK = { surface: 'rgb(23, 25, 30)', text: 'rgb(230, 232, 236)', button: 'rgb(147, 180, 253)', onButton: 'rgb(11, 18, 32)' };
+const LIGHT = {
+  surface: 'rgb(255, 255, 255)',
+  text: 'rgb(29, 36, 51)',
+  button: 'rgb(29, 78, 216)',
+  onButton: 'rgb(255, 255, 255)',
+};
+const DARK = {
+  surface: 'rgb(23, 25, 30)',
+  text: 'rgb(230, 232, 236)',
+  button: 'rgb(147, 180, 253)',
+  onButton: 'rgb(11, 18, 32)',
+};
 
 function expectScheme(element: Element, scheme: typeof LIGHT): void {
   expect(style(element, 'container').backgroundColor, 'surface').to.equal(scheme.surface);

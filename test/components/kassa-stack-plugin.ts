@@ -2,7 +2,13 @@ import type { TestRunnerPlugin } from '@web/test-runner';
 import { walletCommands } from '../e2e/support/wallet-commands.ts';
 import { http } from '../support/http.ts';
 import { SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
-import { FRAME_PATH, type BankPayload, type CheckoutPayload, type ControlPayload, type StackPayload } from './stack-commands.ts';
+import {
+  FRAME_PATH,
+  type BankPayload,
+  type CheckoutPayload,
+  type ControlPayload,
+  type StackPayload,
+} from './stack-commands.ts';
 
 /**
  * Gives component tests the real thing: an emulator and a proxy per named stack, configured to
@@ -67,7 +73,10 @@ export function kassaStackPlugin(): TestRunnerPlugin {
         case 'kassa:bank': {
           // The customer's choice on the emulator's bank page, as the page's form posts it.
           const { flowUrl, action, providerId = 'bank_xyz' } = payload as BankPayload;
-          const answer = await http(flowUrl, { raw: new URLSearchParams({ action, providerId }).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+          const answer = await http(flowUrl, {
+            raw: new URLSearchParams({ action, providerId }).toString(),
+            headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          });
           return { status: answer.status, location: answer.headers.get('location') };
         }
         default:

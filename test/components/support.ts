@@ -7,7 +7,13 @@ import { executeServerCommand } from '@web/test-runner-commands';
 import type { OperatorPayment } from '../../schemas/proxy-api.ts';
 import type { KassaCheckout, PaymentCreatedDetail } from '../../widget/kassa-checkout.ts';
 import '../../widget/kassa.ts';
-import { FRAME_PATH, type BankPayload, type CheckoutPayload, type ControlPayload, type StackPayload } from './stack-commands.ts';
+import {
+  FRAME_PATH,
+  type BankPayload,
+  type CheckoutPayload,
+  type ControlPayload,
+  type StackPayload,
+} from './stack-commands.ts';
 
 export interface StackInfo {
   proxy: string;
@@ -15,10 +21,12 @@ export interface StackInfo {
 }
 
 /** A named stack's addresses (started on first use, with `env` as its proxy settings). */
-export const stackInfo = (stack = 'main', env?: Record<string, string>) => executeServerCommand<StackInfo, StackPayload>('kassa:stack', { stack, env });
+export const stackInfo = (stack = 'main', env?: Record<string, string>) =>
+  executeServerCommand<StackInfo, StackPayload>('kassa:stack', { stack, env });
 
 /** A checkout made the way a shop's server makes one (42.50 EUR, ORDER-1 unless `body` says otherwise). */
-export const createCheckout = (body?: Record<string, unknown>, stack = 'main') => executeServerCommand<string, CheckoutPayload>('kassa:checkout', { stack, body });
+export const createCheckout = (body?: Record<string, unknown>, stack = 'main') =>
+  executeServerCommand<string, CheckoutPayload>('kassa:checkout', { stack, body });
 
 /** The emulator's control API (settle a payment, inject faults, ...). */
 export const control = (path: string, body?: unknown, stack = 'main') =>
@@ -26,7 +34,11 @@ export const control = (path: string, body?: unknown, stack = 'main') =>
 
 /** The customer's answer on the bank's page; `location` is where the bank sends them back. */
 export const bank = (flowUrl: string, action: BankPayload['action'], providerId?: string) =>
-  executeServerCommand<{ status: number; location: string | null }, BankPayload>('kassa:bank', { flowUrl, action, providerId });
+  executeServerCommand<{ status: number; location: string | null }, BankPayload>('kassa:bank', {
+    flowUrl,
+    action,
+    providerId,
+  });
 
 /** The payments the proxy holds for a checkout, as its operator sees them. */
 export async function paymentsOf(checkoutId: string, stack = 'main'): Promise<OperatorPayment[]> {
@@ -35,7 +47,11 @@ export async function paymentsOf(checkoutId: string, stack = 'main'): Promise<Op
 }
 
 /** Polls until `check` gives something truthy. */
-export async function until<T>(check: () => T | undefined | null | false, what: string | (() => string), timeoutMs = 8_000): Promise<T> {
+export async function until<T>(
+  check: () => T | undefined | null | false,
+  what: string | (() => string),
+  timeoutMs = 8_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = check();
@@ -63,7 +79,10 @@ export function mount(attributes: Record<string, string>, parent: ParentNode = d
 }
 
 /** Mounts a checkout of a new 42.50 EUR checkout on the main stack, and waits until it is ready. */
-export async function readyCheckout(attributes: Record<string, string> = {}, body?: Record<string, unknown>): Promise<KassaCheckout> {
+export async function readyCheckout(
+  attributes: Record<string, string> = {},
+  body?: Record<string, unknown>,
+): Promise<KassaCheckout> {
   const [{ proxy }, checkout] = await Promise.all([stackInfo(), createCheckout(body)]);
   const element = mount({ proxy, checkout, ...attributes });
   await phase(element, 'ready');
@@ -71,13 +90,23 @@ export async function readyCheckout(attributes: Record<string, string> = {}, bod
 }
 
 /** Waits until the element (a checkout or a wallet panel) shows this phase, in its language (which may load after the phase is set). */
-export const phase = <E extends HTMLElement & { phase: string }>(element: E, expected: E['phase'], timeoutMs?: number) =>
-  until(() => element.phase === expected && part(element, 'status') && element, () => `phase ${expected} (now ${element.phase}: "${text(element, 'status')}")`, timeoutMs);
+export const phase = <E extends HTMLElement & { phase: string }>(
+  element: E,
+  expected: E['phase'],
+  timeoutMs?: number,
+) =>
+  until(
+    () => element.phase === expected && part(element, 'status') && element,
+    () => `phase ${expected} (now ${element.phase}: "${text(element, 'status')}")`,
+    timeoutMs,
+  );
 
-export const part = (element: Element, name: string) => element.shadowRoot?.querySelector<HTMLElement>(`[part~="${name}"]`);
+export const part = (element: Element, name: string) =>
+  element.shadowRoot?.querySelector<HTMLElement>(`[part~="${name}"]`);
 
 /** A part's text as the customer reads it (whitespace collapsed); '' when the part is absent. */
-export const text = (element: Element, name: string) => part(element, name)?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+export const text = (element: Element, name: string) =>
+  part(element, name)?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
 
 export interface Recorded {
   event: CustomEvent;
@@ -105,16 +134,22 @@ export function record(target: EventTarget, ...types: string[]): Recorded[] {
 
 /** The next payment the element makes (it goes on to the bank as usual). */
 export function paymentCreated(element: KassaCheckout): Promise<PaymentCreatedDetail> {
-  return new Promise((resolve) => element.addEventListener('kassa-payment-created', (event) => resolve(event.detail), { once: true }));
+  return new Promise((resolve) =>
+    element.addEventListener('kassa-payment-created', (event) => resolve(event.detail), { once: true }),
+  );
 }
 
 /** Sends the customer to the bank without leaving the test page: the test plays the bank's part. */
 export function stayOnPage(element: KassaCheckout): Promise<PaymentCreatedDetail> {
   return new Promise((resolve) =>
-    element.addEventListener('kassa-payment-created', (event) => {
-      event.preventDefault();
-      resolve(event.detail);
-    }, { once: true }),
+    element.addEventListener(
+      'kassa-payment-created',
+      (event) => {
+        event.preventDefault();
+        resolve(event.detail);
+      },
+      { once: true },
+    ),
   );
 }
 

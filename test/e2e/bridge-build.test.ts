@@ -38,7 +38,11 @@ describe('e2e: the wallet panel as built', () => {
     assert.ok(size <= BUDGET, `the wallet panel's chunk is ${size} bytes gzipped`);
     const main = readFileSync(join(dist, 'kassa.js'), 'utf8');
     assert.ok(main.includes(`import(\`./kassa/${name}\`)`), 'kassa.js imports it dynamically');
-    assert.doesNotMatch(main, /kassa-bridge-[\w-]+\.js[`'"]\s*;?\s*import|from\s*["'`]\.\/kassa\/kassa-bridge/, 'and never statically');
+    assert.doesNotMatch(
+      main,
+      /kassa-bridge-[\w-]+\.js[`'"]\s*;?\s*import|from\s*["'`]\.\/kassa\/kassa-bridge/,
+      'and never statically',
+    );
     const text = chunk.toString('utf8');
     assert.match(text, /kassa-bridge/);
     assert.match(text, /eip6963:requestProvider/);
@@ -53,8 +57,15 @@ describe('e2e: the wallet panel as built', () => {
       await page.goto(`${env.shop.origin}${path}`);
       await waitForPhase(page, 'ready');
       await page.waitForLoadState('networkidle');
-      assert.deepEqual(urls.filter((url) => CHUNK.test(url)), [], path);
-      assert.ok(urls.some((url) => url.endsWith('/kassa.js')), path);
+      assert.deepEqual(
+        urls.filter((url) => CHUNK.test(url)),
+        [],
+        path,
+      );
+      assert.ok(
+        urls.some((url) => url.endsWith('/kassa.js')),
+        path,
+      );
       await page.close();
     }
     const page = await browser.newPage();
@@ -71,16 +82,25 @@ describe('e2e: the wallet panel as built', () => {
     const problems = watchProblems(page);
     const response = await page.goto(`${env.shop.origin}/wallet`);
     const policy = response!.headers()['content-security-policy'] ?? '';
-    for (const chain of env.stack.sandbox.chains) assert.ok(policy.includes(new URL(chain.rpcUrl).origin), `connect-src allows ${chain.rpcUrl}: ${policy}`);
+    for (const chain of env.stack.sandbox.chains)
+      assert.ok(policy.includes(new URL(chain.rpcUrl).origin), `connect-src allows ${chain.rpcUrl}: ${policy}`);
     assert.match(policy, /img-src 'self' data:;/);
     assert.match(policy, /require-trusted-types-for 'script'; trusted-types lit-html/);
     assert.doesNotMatch(policy, /unsafe-eval|unsafe-inline/);
     await bridgePhase(page, 'connect');
-    await page.locator('kassa-bridge [part="status"]', { hasText: 'No wallet found in this browser. Install a wallet extension, or open this page in your wallet’s browser.' }).waitFor();
+    await page
+      .locator('kassa-bridge [part="status"]', {
+        hasText:
+          'No wallet found in this browser. Install a wallet extension, or open this page in your wallet’s browser.',
+      })
+      .waitFor();
     assert.deepEqual(problems, []);
     // The checkout pages keep their policy: no RPC, no data: images.
     const checkout = await page.goto(`${env.shop.origin}/`);
-    assert.match(checkout!.headers()['content-security-policy'] ?? '', /img-src 'self'; connect-src http:\/\/127\.0\.0\.1:\d+;/);
+    assert.match(
+      checkout!.headers()['content-security-policy'] ?? '',
+      /img-src 'self'; connect-src http:\/\/127\.0\.0\.1:\d+;/,
+    );
     await page.close();
   });
 });

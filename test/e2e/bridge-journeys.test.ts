@@ -12,7 +12,15 @@ import { parseUnits } from 'ethers';
 import type { Browser } from 'playwright';
 import type { SandboxChain } from '../../sandbox/server.ts';
 import { launchChromium } from './support/browser.ts';
-import { ANVIL_KEYS, bridgePhase, bridgeText, keyMaterialIn, openWalletPage, previewField, type RecordedRequest } from './support/bridge-page.ts';
+import {
+  ANVIL_KEYS,
+  bridgePhase,
+  bridgeText,
+  keyMaterialIn,
+  openWalletPage,
+  previewField,
+  type RecordedRequest,
+} from './support/bridge-page.ts';
 import { startShopStack, type ShopStack } from './support/shop-stack.ts';
 import { walletIconUri } from './support/wallet-provider.ts';
 import { TestWalletHub, type TestWallet, type TestWalletOptions } from './support/wallet-signer.ts';
@@ -31,7 +39,10 @@ describe('e2e: the wallet panel', () => {
   before(async () => {
     [env, browser] = await Promise.all([startShopStack(), launchChromium()]);
     hub = new TestWalletHub(env.stack.sandbox.chains);
-    [one, two] = [env.stack.sandbox.chains.find((chain) => chain.chainId === ONE)!, env.stack.sandbox.chains.find((chain) => chain.chainId === TWO)!];
+    [one, two] = [
+      env.stack.sandbox.chains.find((chain) => chain.chainId === ONE)!,
+      env.stack.sandbox.chains.find((chain) => chain.chainId === TWO)!,
+    ];
   });
   after(async () => {
     hub.close();
@@ -40,9 +51,16 @@ describe('e2e: the wallet panel', () => {
   });
 
   const wallet = (options: Partial<TestWalletOptions> & { id: string; account: number }) =>
-    hub.add({ name: `${options.id[0]!.toUpperCase()}${options.id.slice(1)} Wallet`, rdns: `test.kassa.${options.id}`, icon: walletIconUri('#0f766e', options.id[0]!.toUpperCase()), chainId: ONE, ...options });
+    hub.add({
+      name: `${options.id[0]!.toUpperCase()}${options.id.slice(1)} Wallet`,
+      rdns: `test.kassa.${options.id}`,
+      icon: walletIconUri('#0f766e', options.id[0]!.toUpperCase()),
+      chainId: ONE,
+      ...options,
+    });
 
-  const open = (wallets: TestWallet[], options?: { windowEthereum?: string }) => openWalletPage(browser, `${env.shop.origin}/wallet`, hub, wallets, requests, options);
+  const open = (wallets: TestWallet[], options?: { windowEthereum?: string }) =>
+    openWalletPage(browser, `${env.shop.origin}/wallet`, hub, wallets, requests, options);
 
   const balances = async (account: string, symbol: 'eUSD' | 'eEUR' | 'eGBR' | 'eSGD' = 'eUSD') => ({
     one: await hub.tokenBalance(ONE, one.tokens[symbol].address, account),
@@ -54,7 +72,8 @@ describe('e2e: the wallet panel', () => {
     await bridgePhase(page, 'connect');
     await page.getByRole('button', { name: chosen.options.name }).click();
     await bridgePhase(page, 'ready');
-    if ((await page.getByLabel('From').inputValue()) !== String(from)) await page.getByLabel('From').selectOption(String(from));
+    if ((await page.getByLabel('From').inputValue()) !== String(from))
+      await page.getByLabel('From').selectOption(String(from));
     await page.getByLabel('Amount').fill(amount);
     await page.getByRole('button', { name: 'Review transfer' }).click();
     await bridgePhase(page, 'review');
@@ -69,7 +88,10 @@ describe('e2e: the wallet panel', () => {
     assert.match((await button.locator('img').getAttribute('src')) ?? '', /^data:image\/svg\+xml;base64,/);
     await button.click();
     await bridgePhase(page, 'ready');
-    assert.match(await bridgeText(page, '[part="account"]'), new RegExp(`Alpha Wallet ${alpha.address.slice(0, 6)}…${alpha.address.slice(-4)} on Kassa Local One`));
+    assert.match(
+      await bridgeText(page, '[part="account"]'),
+      new RegExp(`Alpha Wallet ${alpha.address.slice(0, 6)}…${alpha.address.slice(-4)} on Kassa Local One`),
+    );
     await page.locator('kassa-bridge [part="balance"]', { hasText: 'Balance: 1,000,000 eUSD' }).waitFor();
     await page.getByLabel('Amount').fill('12.5');
     await page.getByRole('button', { name: 'Review transfer' }).click();
@@ -82,13 +104,24 @@ describe('e2e: the wallet panel', () => {
     assert.equal(await previewField(page, 'method'), 'reforge(uint256,uint256,address)');
     assert.equal(await previewField(page, 'network'), 'Kassa Local One (chain 31337)');
     assert.match(await previewField(page, 'fee'), /^0\.0\d+ ETH$/);
-    assert.equal(await page.locator('kassa-bridge [data-field="switch"]').count(), 0, 'the wallet is on the right chain already');
-    assert.equal(alpha.calls.filter((call) => call.method === 'eth_sendTransaction').length, 0, 'nothing is signed before the user confirms');
+    assert.equal(
+      await page.locator('kassa-bridge [data-field="switch"]').count(),
+      0,
+      'the wallet is on the right chain already',
+    );
+    assert.equal(
+      alpha.calls.filter((call) => call.method === 'eth_sendTransaction').length,
+      0,
+      'nothing is signed before the user confirms',
+    );
 
     await page.getByRole('button', { name: 'Confirm in wallet' }).click();
     await bridgePhase(page, 'arrived');
     assert.equal(await bridgeText(page, '[part="status"]'), '12.5 eUSD arrived on Kassa Local Two.');
-    assert.equal(await bridgeText(page, '[data-field="new-balance"]'), 'Your balance on Kassa Local Two: 1,000,012.5 eUSD');
+    assert.equal(
+      await bridgeText(page, '[data-field="new-balance"]'),
+      'Your balance on Kassa Local Two: 1,000,012.5 eUSD',
+    );
 
     const final = await balances(alpha.address);
     const units = parseUnits('12.5', 18);
@@ -103,12 +136,26 @@ describe('e2e: the wallet panel', () => {
     assert.equal(sent!.to, one.tokens.eUSD.address);
     assert.equal(sent!.chainId, '0x7a69');
     assert.equal(sent!.value, '0x0');
-    assert.equal(alpha.calls.some((call) => call.method.startsWith('wallet_')), false, 'no switch needed');
+    assert.equal(
+      alpha.calls.some((call) => call.method.startsWith('wallet_')),
+      false,
+      'no switch needed',
+    );
 
     const seen = await events();
-    assert.deepEqual(seen.map((event) => event.type), ['kassa-bridge-submitted', 'kassa-bridge-mined', 'kassa-bridge-arrived']);
+    assert.deepEqual(
+      seen.map((event) => event.type),
+      ['kassa-bridge-submitted', 'kassa-bridge-mined', 'kassa-bridge-arrived'],
+    );
     const [submitted, mined, arrived] = seen.map((event) => event.detail);
-    assert.deepEqual(submitted, { hash: submitted.hash, from: alpha.address, sourceChainId: ONE, destinationChainId: TWO, symbol: 'eUSD', amount: '12.5' });
+    assert.deepEqual(submitted, {
+      hash: submitted.hash,
+      from: alpha.address,
+      sourceChainId: ONE,
+      destinationChainId: TWO,
+      symbol: 'eUSD',
+      amount: '12.5',
+    });
     assert.match(submitted.hash, /^0x[0-9a-f]{64}$/);
     assert.equal(await bridgeText(page, '[part="hash"]'), submitted.hash);
     const receipt = await hub.provider(ONE).getTransactionReceipt(submitted.hash);
@@ -130,11 +177,18 @@ describe('e2e: the wallet panel', () => {
     const { page, problems, events } = await open([bravo]);
     await reviewTransfer(page, bravo, '3');
     await page.getByRole('button', { name: 'Confirm in wallet' }).click();
-    await page.locator('kassa-bridge [part="status"]', { hasText: 'You rejected the request in your wallet. Nothing was sent.' }).waitFor();
+    await page
+      .locator('kassa-bridge [part="status"]', {
+        hasText: 'You rejected the request in your wallet. Nothing was sent.',
+      })
+      .waitFor();
     assert.equal(await page.locator('kassa-bridge').getAttribute('phase'), 'review');
     assert.equal(await hub.nonce(ONE, bravo.address), nonce, 'no transaction');
     const [rejected] = await events();
-    assert.deepEqual({ kind: rejected?.detail.kind, stage: rejected?.detail.stage, code: rejected?.detail.code }, { kind: 'wallet-rejected', stage: 'send', code: 4001 });
+    assert.deepEqual(
+      { kind: rejected?.detail.kind, stage: rejected?.detail.stage, code: rejected?.detail.code },
+      { kind: 'wallet-rejected', stage: 'send', code: 4001 },
+    );
 
     bravo.options.rejectSend = false;
     await page.getByRole('button', { name: 'Confirm in wallet' }).click();
@@ -148,7 +202,10 @@ describe('e2e: the wallet panel', () => {
     const charlie = wallet({ id: 'charlie', account: 3, chainId: TWO });
     const first = await open([charlie]);
     await reviewTransfer(first.page, charlie, '2');
-    assert.equal(await previewField(first.page, 'switch'), 'Your wallet will be asked to switch to Kassa Local One first.');
+    assert.equal(
+      await previewField(first.page, 'switch'),
+      'Your wallet will be asked to switch to Kassa Local One first.',
+    );
     await first.page.getByRole('button', { name: 'Confirm in wallet' }).click();
     await bridgePhase(first.page, 'arrived');
     const methods = charlie.calls.map((call) => call.method);
@@ -166,10 +223,19 @@ describe('e2e: the wallet panel', () => {
     await second.page.getByRole('button', { name: 'Confirm in wallet' }).click();
     await bridgePhase(second.page, 'arrived');
     assert.deepEqual(
-      delta.calls.map((call) => call.method).filter((method) => method.startsWith('wallet_') || method === 'eth_sendTransaction'),
+      delta.calls
+        .map((call) => call.method)
+        .filter((method) => method.startsWith('wallet_') || method === 'eth_sendTransaction'),
       ['wallet_switchEthereumChain', 'wallet_addEthereumChain', 'wallet_switchEthereumChain', 'eth_sendTransaction'],
     );
-    assert.deepEqual(delta.added, [{ chainId: '0x7a69', chainName: 'Kassa Local One', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: [one.rpcUrl] }]);
+    assert.deepEqual(delta.added, [
+      {
+        chainId: '0x7a69',
+        chainName: 'Kassa Local One',
+        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+        rpcUrls: [one.rpcUrl],
+      },
+    ]);
     assert.deepEqual(second.problems, []);
     await second.context.close();
   });
@@ -179,8 +245,16 @@ describe('e2e: the wallet panel', () => {
     const { page, problems, events, context } = await open([echo]);
     await reviewTransfer(page, echo, '1');
     await page.getByRole('button', { name: 'Confirm in wallet' }).click();
-    await page.locator('kassa-bridge [part="status"]', { hasText: 'Your wallet is still on another network, so nothing was sent. Switch it to Kassa Local One and try again.' }).waitFor();
-    assert.equal(echo.calls.some((call) => call.method === 'eth_sendTransaction'), false);
+    await page
+      .locator('kassa-bridge [part="status"]', {
+        hasText:
+          'Your wallet is still on another network, so nothing was sent. Switch it to Kassa Local One and try again.',
+      })
+      .waitFor();
+    assert.equal(
+      echo.calls.some((call) => call.method === 'eth_sendTransaction'),
+      false,
+    );
     assert.equal((await events()).at(-1)?.detail.kind, 'wrong-chain');
     assert.deepEqual(problems, []);
     await context.close();
@@ -193,7 +267,13 @@ describe('e2e: the wallet panel', () => {
     // foxtrot is window.ethereum too: the panel must still use the wallet the user picked.
     const { page, problems, context } = await open([foxtrot, golf], { windowEthereum: 'foxtrot' });
     await bridgePhase(page, 'connect');
-    assert.deepEqual(await page.locator('kassa-bridge [part="wallet"]').allTextContents().then((names) => names.map((name) => name.trim())), ['Foxtrot Wallet', 'Golf Wallet']);
+    assert.deepEqual(
+      await page
+        .locator('kassa-bridge [part="wallet"]')
+        .allTextContents()
+        .then((names) => names.map((name) => name.trim())),
+      ['Foxtrot Wallet', 'Golf Wallet'],
+    );
     assert.equal(await page.locator('kassa-bridge [part="wallet"] img').count(), 2);
     await page.getByRole('button', { name: 'Golf Wallet' }).click();
     await bridgePhase(page, 'ready');
@@ -221,7 +301,11 @@ describe('e2e: the wallet panel', () => {
     await bridgePhase(page, 'submitted');
     const hash = await bridgeText(page, '[part="hash"]');
     assert.equal((await events())[0]?.detail.hash, hash);
-    assert.equal(await page.getByRole('button', { name: 'Transfer under way…' }).getAttribute('aria-disabled'), 'true', 'no second send');
+    assert.equal(
+      await page.getByRole('button', { name: 'Transfer under way…' }).getAttribute('aria-disabled'),
+      'true',
+      'no second send',
+    );
 
     await page.reload();
     await bridgePhase(page, 'submitted');
@@ -229,7 +313,10 @@ describe('e2e: the wallet panel', () => {
     // The wallet broadcasts only now: the reloaded page follows it.
     assert.equal(await hotel.release(), hash);
     await bridgePhase(page, 'arrived');
-    assert.deepEqual((await events()).map((event) => event.type), ['kassa-bridge-mined', 'kassa-bridge-arrived']);
+    assert.deepEqual(
+      (await events()).map((event) => event.type),
+      ['kassa-bridge-mined', 'kassa-bridge-arrived'],
+    );
     assert.match(await bridgeText(page, '[part="account"]'), /Hotel Wallet/, 'the wallet reconnected without a prompt');
     assert.equal(hotel.calls.filter((call) => call.method === 'eth_requestAccounts').length, 1);
     const final = await balances(hotel.address);
@@ -239,11 +326,33 @@ describe('e2e: the wallet panel', () => {
   });
 
   it('no request of any page carried a private key or a recovery phrase', () => {
-    assert.ok(requests.some((request) => request.url.endsWith('/api/bridge/prepare') && request.postData), 'the prepare requests were recorded');
-    assert.ok(requests.some((request) => request.url.startsWith(one.rpcUrl) && request.postData?.includes('eth_getTransactionReceipt')), 'the chain RPC requests were recorded');
+    assert.ok(
+      requests.some((request) => request.url.endsWith('/api/bridge/prepare') && request.postData),
+      'the prepare requests were recorded',
+    );
+    assert.ok(
+      requests.some(
+        (request) => request.url.startsWith(one.rpcUrl) && request.postData?.includes('eth_getTransactionReceipt'),
+      ),
+      'the chain RPC requests were recorded',
+    );
     assert.deepEqual(requests.map((request) => keyMaterialIn(request)).filter(Boolean), []);
     // The check itself finds key material where there is some.
-    assert.ok(keyMaterialIn({ url: 'http://x/', method: 'POST', headers: {}, postData: JSON.stringify({ key: `0x${ANVIL_KEYS[1]!.toUpperCase()}` }) }));
-    assert.ok(keyMaterialIn({ url: 'http://x/?words=legal%20winner%20thank%20year%20wave%20sausage%20worth%20useful%20legal%20winner%20thank%20yellow', method: 'GET', headers: {}, postData: null }));
+    assert.ok(
+      keyMaterialIn({
+        url: 'http://x/',
+        method: 'POST',
+        headers: {},
+        postData: JSON.stringify({ key: `0x${ANVIL_KEYS[1]!.toUpperCase()}` }),
+      }),
+    );
+    assert.ok(
+      keyMaterialIn({
+        url: 'http://x/?words=legal%20winner%20thank%20year%20wave%20sausage%20worth%20useful%20legal%20winner%20thank%20yellow',
+        method: 'GET',
+        headers: {},
+        postData: null,
+      }),
+    );
   });
 });

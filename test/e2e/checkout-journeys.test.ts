@@ -36,14 +36,20 @@ describe('e2e: paying through the shop', () => {
   }
 
   /** The status token of the return address, seen as the browser asks the shop for it. */
-  const returnUrlOf = (page: Page) => page.waitForRequest((request) => request.url().includes('kassa_status=')).then((request) => request.url());
+  const returnUrlOf = (page: Page) =>
+    page.waitForRequest((request) => request.url().includes('kassa_status=')).then((request) => request.url());
 
   it('pay and authorise: waiting for the bank, then completed within a second of the webhook', async () => {
     const { page, problems } = await customer();
     assert.equal(await partText(page, 'amount'), '€42.50');
     assert.equal(await partText(page, 'badge'), 'Sandbox');
     // On every page of this tab, the return page included: when did the page hear of completion?
-    await page.addInitScript(() => document.addEventListener('kassa-completed', () => ((window as unknown as { completedAt: number }).completedAt = Date.now())));
+    await page.addInitScript(() =>
+      document.addEventListener(
+        'kassa-completed',
+        () => ((window as unknown as { completedAt: number }).completedAt = Date.now()),
+      ),
+    );
     await page.getByRole('button', { name: 'Pay by bank' }).click();
     const returned = returnUrlOf(page);
     await answerAtBank(page, 'Authorise payment');
@@ -56,7 +62,11 @@ describe('e2e: paying through the shop', () => {
 
     const [payment] = (await env.payments()).filter((candidate) => candidate.status === 'COMPLETED');
     assert.ok(payment);
-    const [delivery] = (await env.stack.control(`/webhooks?transactionId=${payment.transactionId}`)).body as Array<{ startedAt: string; durationMs: number; status: number }>;
+    const [delivery] = (await env.stack.control(`/webhooks?transactionId=${payment.transactionId}`)).body as Array<{
+      startedAt: string;
+      durationMs: number;
+      status: number;
+    }>;
     assert.equal(delivery?.status, 200);
     const completedAt = await page.evaluate(() => (window as unknown as { completedAt: number }).completedAt);
     const webhookAt = Date.parse(delivery!.startedAt) + delivery!.durationMs;
@@ -70,7 +80,10 @@ describe('e2e: paying through the shop', () => {
     const firstFlow = await page.waitForURL(/\/pay\/flow\//).then(() => page.url());
     await answerAtBank(page, 'Cancel');
     await waitForPhase(page, 'failed');
-    assert.equal(await partText(page, 'status'), 'The payment did not go through. You cancelled the payment at your bank.');
+    assert.equal(
+      await partText(page, 'status'),
+      'The payment did not go through. You cancelled the payment at your bank.',
+    );
     await page.getByRole('button', { name: 'Try again' }).click();
     await page.waitForURL(/\/pay\/flow\//);
     assert.notEqual(page.url(), firstFlow, 'a new payment');

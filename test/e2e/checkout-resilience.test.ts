@@ -49,7 +49,10 @@ describe('e2e: when things go wrong', () => {
     await waitForPhase(page, 'completed', 20_000);
     assert.ok(polls.length >= 2, `polled ${polls.length} times`);
     const gaps = polls.slice(1).map((at, index) => at - polls[index]!);
-    assert.ok(gaps.every((gap) => gap >= 4_950), `gaps between polls: ${gaps.join(', ')} ms`);
+    assert.ok(
+      gaps.every((gap) => gap >= 4_950),
+      `gaps between polls: ${gaps.join(', ')} ms`,
+    );
   });
 
   it('SSE blocked and nothing changing: polling slows down', async () => {
@@ -72,7 +75,10 @@ describe('e2e: when things go wrong', () => {
     await env.stack.restart({ PORT: port }, async () => {
       await page.getByRole('button', { name: 'Pay by bank' }).click();
       await waitForPhase(page, 'error');
-      assert.equal(await partText(page, 'status'), "We can't reach the payment service. Check your connection and try again.");
+      assert.equal(
+        await partText(page, 'status'),
+        "We can't reach the payment service. Check your connection and try again.",
+      );
     });
     await page.getByRole('button', { name: 'Try again' }).click();
     await page.waitForURL(/\/pay\/flow\//);
@@ -83,7 +89,10 @@ describe('e2e: when things go wrong', () => {
     await page.getByRole('button', { name: 'Pay by bank' }).click();
     await answerAtBank(page, 'Authorise payment');
     await waitForPhase(page, 'waiting');
-    await env.stack.restart({ PORT: String(env.stack.proxy.port) }, () => new Promise((resolve) => setTimeout(resolve, 1_500)));
+    await env.stack.restart(
+      { PORT: String(env.stack.proxy.port) },
+      () => new Promise((resolve) => setTimeout(resolve, 1_500)),
+    );
     await waitForPhase(page, 'completed', 25_000);
   });
 
@@ -97,14 +106,23 @@ describe('e2e: when things go wrong', () => {
     // ...and a hand-made request with both a checkout and an amount.
     const forged = await page.evaluate(
       async ([proxy, checkout]) =>
-        (await fetch(`${proxy}/api/payments`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'forged-request-1' }, body: JSON.stringify({ checkoutId: checkout, amount: '0.01' }) })).status,
+        (
+          await fetch(`${proxy}/api/payments`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'forged-request-1' },
+            body: JSON.stringify({ checkoutId: checkout, amount: '0.01' }),
+          })
+        ).status,
       [env.stack.proxy.origin, checkoutId] as const,
     );
     assert.equal(forged, 400);
     await page.getByRole('button', { name: 'Pay by bank' }).click();
     await page.waitForURL(/\/pay\/flow\//);
     const payments = (await env.payments()).filter((payment) => payment.checkoutId === checkoutId);
-    assert.deepEqual(payments.map((payment) => payment.amount), ['42.50']);
+    assert.deepEqual(
+      payments.map((payment) => payment.amount),
+      ['42.50'],
+    );
     assert.deepEqual(problems, []);
   });
 

@@ -13,10 +13,19 @@ import { launchChromium, partText, waitForPhase, watchProblems } from './support
 
 const root = join(import.meta.dirname, '..', '..');
 /** What the demo's keys look like (demo/demo.ts, sandbox key-registry): none may be shown. */
-const SECRET_SHAPES = [/\bmk_[\w-]{20,}/, /\bop_[\w-]{20,}/, /\bcs_sandbox_[\w-]{20,}/, /\bok_[\w-]{20,}/, /hooks\/payments\/[\w-]{20,}/];
+const SECRET_SHAPES = [
+  /\bmk_[\w-]{20,}/,
+  /\bop_[\w-]{20,}/,
+  /\bcs_sandbox_[\w-]{20,}/,
+  /\bok_[\w-]{20,}/,
+  /hooks\/payments\/[\w-]{20,}/,
+];
 
 function startDemo(...args: string[]): { child: ChildProcess; output: () => string } {
-  const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['demo/start.ts', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['demo/start.ts', ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (data: Buffer) => (output += data.toString()));
   child.stderr!.on('data', (data: Buffer) => (output += data.toString()));

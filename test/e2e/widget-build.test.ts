@@ -39,7 +39,9 @@ describe('e2e: the built widget', () => {
 
   it('the chunks it imports are in dist/widget/kassa/, and nothing else is emitted', () => {
     assert.deepEqual(readdirSync(dist).sort(), ['kassa', 'kassa.js']);
-    const imported = [...bundle.toString('utf8').matchAll(/import\(`\.\/kassa\/([\w.-]+\.js)`\)/g)].map((match) => match[1]!);
+    const imported = [...bundle.toString('utf8').matchAll(/import\(`\.\/kassa\/([\w.-]+\.js)`\)/g)].map(
+      (match) => match[1]!,
+    );
     assert.ok(imported.length >= 4, 'the other languages are chunks');
     assert.deepEqual([...imported].sort(), [...chunks].sort());
   });
@@ -62,7 +64,10 @@ describe('e2e: the built widget', () => {
     page.on('console', (message) => messages.push(`${message.type()}: ${message.text()}`));
     page.on('pageerror', (error) => messages.push(`error: ${error.message}`));
     const response = await page.goto(env.shop.origin);
-    assert.match(response!.headers()['content-security-policy'] ?? '', /script-src 'self' http:\/\/127\.0\.0\.1:\d+;.*require-trusted-types-for 'script'/);
+    assert.match(
+      response!.headers()['content-security-policy'] ?? '',
+      /script-src 'self' http:\/\/127\.0\.0\.1:\d+;.*require-trusted-types-for 'script'/,
+    );
     await waitForPhase(page, 'ready');
     assert.deepEqual(messages, []);
     await page.close();

@@ -17,8 +17,10 @@ import { configure, importVaultKey, launchExtension, leaks, type LoadedExtension
 const PASSWORD = 'the demo shop password';
 const ACCOUNT = anvilAccount(2);
 
-const bridgePhase = (page: Page, phase: string, timeout = 30_000) => page.locator(`kassa-bridge[phase="${phase}"]`).waitFor({ timeout });
-const bridgeText = async (page: Page, selector: string) => ((await page.locator(`kassa-bridge ${selector}`).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
+const bridgePhase = (page: Page, phase: string, timeout = 30_000) =>
+  page.locator(`kassa-bridge[phase="${phase}"]`).waitFor({ timeout });
+const bridgeText = async (page: Page, selector: string) =>
+  ((await page.locator(`kassa-bridge ${selector}`).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
 
 /** Clicks a button of the approval window, which may close as the click lands. */
 async function press(approval: Page, name: string): Promise<void> {
@@ -34,7 +36,11 @@ describe('extension: the demo shop’s <kassa-bridge> with Kassa as the wallet',
   let extension: LoadedExtension;
   let chains: ReturnType<typeof chainProviders>;
 
-  const approvalWindow = () => extension.context.waitForEvent('page', { predicate: (candidate) => candidate.url().includes('/ui/approval.html'), timeout: 30_000 });
+  const approvalWindow = () =>
+    extension.context.waitForEvent('page', {
+      predicate: (candidate) => candidate.url().includes('/ui/approval.html'),
+      timeout: 30_000,
+    });
   const balance = async (chainId: number) => {
     const chain = env.stack.sandbox.chains.find((candidate) => candidate.chainId === chainId)!;
     return (await token(chain, 'eUSD', chains.get(chainId)).getFunction('balanceOf')(ACCOUNT.address)) as bigint;
@@ -70,7 +76,10 @@ describe('extension: the demo shop’s <kassa-bridge> with Kassa as the wallet',
     assert.equal(await approval.locator('#origin').textContent(), env.shop.origin);
     await press(approval, 'Connect');
     await bridgePhase(page, 'ready');
-    assert.match(await bridgeText(page, '[part="account"]'), new RegExp(`Kassa ${ACCOUNT.address.slice(0, 6)}…${ACCOUNT.address.slice(-4)} on Kassa Local One`));
+    assert.match(
+      await bridgeText(page, '[part="account"]'),
+      new RegExp(`Kassa ${ACCOUNT.address.slice(0, 6)}…${ACCOUNT.address.slice(-4)} on Kassa Local One`),
+    );
 
     await page.getByLabel('Amount').fill('12.5');
     await page.getByRole('button', { name: 'Review transfer' }).click();
@@ -84,11 +93,24 @@ describe('extension: the demo shop’s <kassa-bridge> with Kassa as the wallet',
     assert.equal((await approval.locator('[data-field=burn]').textContent())?.trim(), '12.5 eUSD on Kassa Local One');
     assert.equal((await approval.locator('[data-field=mint]').textContent())?.trim(), '12.5 eUSD on Kassa Local Two');
     assert.equal((await approval.locator('[data-field=recipient] .mono').textContent())?.trim(), ACCOUNT.address);
-    assert.equal((await approval.locator('[data-field=method]').textContent())?.trim(), 'reforge(uint256,uint256,address)');
-    const approvalPreview = ((await approval.locator('[part=preview] dl').textContent()) ?? '').replace(/\s+/g, ' ').trim();
-    assert.equal(approvalPreview, await bridgeText(page, '[part="preview"] dl'), 'the window and the panel show the same words');
+    assert.equal(
+      (await approval.locator('[data-field=method]').textContent())?.trim(),
+      'reforge(uint256,uint256,address)',
+    );
+    const approvalPreview = ((await approval.locator('[part=preview] dl').textContent()) ?? '')
+      .replace(/\s+/g, ' ')
+      .trim();
+    assert.equal(
+      approvalPreview,
+      await bridgeText(page, '[part="preview"] dl'),
+      'the window and the panel show the same words',
+    );
     await press(approval, 'Reject');
-    await page.locator('kassa-bridge [part="status"]', { hasText: 'You rejected the request in your wallet. Nothing was sent.' }).waitFor();
+    await page
+      .locator('kassa-bridge [part="status"]', {
+        hasText: 'You rejected the request in your wallet. Nothing was sent.',
+      })
+      .waitFor();
     assert.equal(await balance(31337), initial.one, 'nothing was sent');
 
     opening = approvalWindow();
@@ -104,8 +126,18 @@ describe('extension: the demo shop’s <kassa-bridge> with Kassa as the wallet',
   });
 
   it('no request of the page or of the extension carried the key or the password', () => {
-    assert.ok(extension.requests.some((request) => request.from.startsWith(env.shop.origin) && request.url.includes('/api/bridge/prepare')), 'the page’s requests are recorded');
-    assert.ok(extension.requests.some((request) => request.from === 'service worker' && request.postData.includes('eth_sendRawTransaction')), 'the extension’s requests are recorded');
+    assert.ok(
+      extension.requests.some(
+        (request) => request.from.startsWith(env.shop.origin) && request.url.includes('/api/bridge/prepare'),
+      ),
+      'the page’s requests are recorded',
+    );
+    assert.ok(
+      extension.requests.some(
+        (request) => request.from === 'service worker' && request.postData.includes('eth_sendRawTransaction'),
+      ),
+      'the extension’s requests are recorded',
+    );
     assert.deepEqual(leaks(extension.requests, [ACCOUNT.privateKey, PASSWORD]), []);
   });
 });

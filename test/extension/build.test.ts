@@ -40,18 +40,29 @@ describe('extension: the build', () => {
   it('asks for the permissions its features need and nothing a page could load', () => {
     assert.deepEqual([...manifest.permissions].sort(), ['alarms', 'sidePanel', 'storage']);
     assert.deepEqual(manifest.host_permissions, ['http://*/*', 'https://*/*']);
-    assert.equal(manifest.web_accessible_resources, undefined, 'no resource of the extension is reachable by pages (no fingerprinting by URL)');
+    assert.equal(
+      manifest.web_accessible_resources,
+      undefined,
+      'no resource of the extension is reachable by pages (no fingerprinting by URL)',
+    );
     assert.equal(manifest.externally_connectable, undefined, 'no page may message the service worker directly');
     assert.match(manifest.content_security_policy.extension_pages, /script-src 'self'; object-src 'none'/);
     assert.equal(manifest.background.type, 'module');
     assert.ok(statSync(join(EXTENSION_DIST, manifest.action.default_popup)).isFile());
     assert.ok(statSync(join(EXTENSION_DIST, manifest.side_panel.default_path)).isFile());
     assert.ok(statSync(join(EXTENSION_DIST, 'ui', 'approval.html')).isFile());
-    for (const icon of Object.values(manifest.icons) as string[]) assert.ok(statSync(join(EXTENSION_DIST, icon)).isFile(), icon);
+    for (const icon of Object.values(manifest.icons) as string[])
+      assert.ok(statSync(join(EXTENSION_DIST, icon)).isFile(), icon);
   });
 
   it('runs the provider in the page’s world and a relay in the isolated world, both self-contained at document_start', () => {
-    const scripts = manifest.content_scripts as Array<{ js: string[]; world?: string; run_at: string; all_frames?: boolean; matches: string[] }>;
+    const scripts = manifest.content_scripts as Array<{
+      js: string[];
+      world?: string;
+      run_at: string;
+      all_frames?: boolean;
+      matches: string[];
+    }>;
     assert.equal(scripts.length, 2);
     const [inpage, bridge] = scripts;
     assert.equal(inpage!.world, 'MAIN');
@@ -73,7 +84,11 @@ describe('extension: the build', () => {
 
   it('ships no source maps', () => {
     const all = files(EXTENSION_DIST).map((path) => relative(EXTENSION_DIST, path));
-    assert.deepEqual(all.filter((path) => path.endsWith('.map')), []);
-    for (const path of all.filter((name) => name.endsWith('.js'))) assert.doesNotMatch(readFileSync(join(EXTENSION_DIST, path), 'utf8'), /sourceMappingURL=/, path);
+    assert.deepEqual(
+      all.filter((path) => path.endsWith('.map')),
+      [],
+    );
+    for (const path of all.filter((name) => name.endsWith('.js')))
+      assert.doesNotMatch(readFileSync(join(EXTENSION_DIST, path), 'utf8'), /sourceMappingURL=/, path);
   });
 });

@@ -50,10 +50,16 @@ describe('extension: operator views', { timeout: 180_000 }, () => {
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     assert.equal(await page.getByLabel('Proxy URL').inputValue(), stack.proxy.origin, 'kept as an origin');
     assert.equal(await page.getByLabel('Operator token').inputValue(), '', 'the token field is emptied');
-    assert.match((await page.getByLabel('Operator token').getAttribute('placeholder')) ?? '', new RegExp(`saved \\(…${stack.config.operatorToken.slice(-4)}\\)`));
+    assert.match(
+      (await page.getByLabel('Operator token').getAttribute('placeholder')) ?? '',
+      new RegExp(`saved \\(…${stack.config.operatorToken.slice(-4)}\\)`),
+    );
 
     await page.getByRole('button', { name: 'Test connection' }).click();
-    await page.getByRole('status').filter({ hasText: /^Connected: proxy 0\.1\.0, ok/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Connected: proxy 0\.1\.0, ok/ })
+      .waitFor();
     const health = extension.requests.find((request) => request.url === `${stack.proxy.origin}/api/health`);
     assert.ok(health, 'the service worker’s request to the proxy is recorded');
     assert.equal(health.headers.authorization, `Bearer ${stack.config.operatorToken}`);
@@ -64,10 +70,18 @@ describe('extension: operator views', { timeout: 180_000 }, () => {
     await page.getByRole('tab', { name: 'Settings' }).click();
     // Settings load from storage after the first render: wait for them rather than racing.
     const proxyField = page.getByLabel('Proxy URL');
-    await eventually(async () => ((await proxyField.inputValue()) === stack.proxy.origin ? true : undefined), 5_000, 'the saved proxy URL');
+    await eventually(
+      async () => ((await proxyField.inputValue()) === stack.proxy.origin ? true : undefined),
+      5_000,
+      'the saved proxy URL',
+    );
     assert.equal(await page.getByLabel('Operator token').inputValue(), '');
     const stored = (await extension.storage()) as { 'kassa.settings': { proxyUrl: string; operatorToken: string } };
-    assert.deepEqual(stored['kassa.settings'], { proxyUrl: stack.proxy.origin, operatorToken: stack.config.operatorToken, network: 'test' });
+    assert.deepEqual(stored['kassa.settings'], {
+      proxyUrl: stack.proxy.origin,
+      operatorToken: stack.config.operatorToken,
+      network: 'test',
+    });
     await page.close();
   });
 
@@ -84,30 +98,50 @@ describe('extension: operator views', { timeout: 180_000 }, () => {
 
   it('payments: newest first, filtered by status, with live status changes', async () => {
     const first = (await stack.pay(await stack.checkout({ reference: 'EXT-FIRST' }))).body.transactionId as string;
-    const second = (await stack.pay(await stack.checkout({ reference: 'EXT-SECOND', amount: '7.00' }))).body.transactionId as string;
+    const second = (await stack.pay(await stack.checkout({ reference: 'EXT-SECOND', amount: '7.00' }))).body
+      .transactionId as string;
     const page = await extension.openPage('ui/popup.html?tab=payments');
     await page.getByText('Live', { exact: true }).waitFor();
     const rows = page.getByRole('table', { name: 'Payments' }).locator('tbody tr');
     await rows.nth(1).waitFor();
-    assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-transaction'))), [second, first]);
+    assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-transaction'))), [
+      second,
+      first,
+    ]);
     assert.match(text(await rows.first().textContent()), /EXT-SECOND €7\.00 PENDING/);
 
     // The payment settles at the bank: its row changes without a reload.
-    assert.equal((await stack.control(`/payments/${second}/outcome`, { status: 'COMPLETED', networkStatus: 'PAYMENT_EXECUTED_CREDITED' })).status, 200);
+    assert.equal(
+      (
+        await stack.control(`/payments/${second}/outcome`, {
+          status: 'COMPLETED',
+          networkStatus: 'PAYMENT_EXECUTED_CREDITED',
+        })
+      ).status,
+      200,
+    );
     await page.locator(`tr[data-transaction="${second}"] .status`).filter({ hasText: 'COMPLETED' }).waitFor();
 
     await page.getByLabel('Filter by status').selectOption('COMPLETED');
     await page.locator(`tr[data-transaction="${first}"]`).waitFor({ state: 'detached' });
     assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-transaction'))), [second]);
-    const filtered = extension.requests.find((request) => request.url.startsWith(`${stack.proxy.origin}/api/payments?status=COMPLETED`));
+    const filtered = extension.requests.find((request) =>
+      request.url.startsWith(`${stack.proxy.origin}/api/payments?status=COMPLETED`),
+    );
     assert.ok(filtered, 'the filter is the proxy’s');
     await page.close();
   });
 
   describe('orders', () => {
     let page: Page;
-    const row = (customerOrder: string) => page.getByRole('table', { name: 'Orders' }).locator('tbody tr', { hasText: customerOrder }).first();
-    const fillOrder = async (values: Partial<Record<'amount' | 'mintWallet' | 'customerName' | 'customerOrder', string>> & { stableCoin?: string; chain?: string }) => {
+    const row = (customerOrder: string) =>
+      page.getByRole('table', { name: 'Orders' }).locator('tbody tr', { hasText: customerOrder }).first();
+    const fillOrder = async (
+      values: Partial<Record<'amount' | 'mintWallet' | 'customerName' | 'customerOrder', string>> & {
+        stableCoin?: string;
+        chain?: string;
+      },
+    ) => {
       const form = page.getByRole('form', { name: 'New order' });
       if (values.stableCoin) await form.getByLabel('Stablecoin').selectOption(values.stableCoin);
       if (values.chain) await form.getByLabel('Chain').selectOption({ label: values.chain });
@@ -122,33 +156,76 @@ describe('extension: operator views', { timeout: 180_000 }, () => {
       page = await extension.openPage('ui/popup.html?tab=orders');
       await page.getByText('No orders.').waitFor();
       await page.getByText('New order').click();
-      await page.getByRole('form', { name: 'New order' }).getByLabel('Chain').locator('option').nth(1).waitFor({ state: 'attached' });
+      await page
+        .getByRole('form', { name: 'New order' })
+        .getByLabel('Chain')
+        .locator('option')
+        .nth(1)
+        .waitFor({ state: 'attached' });
     });
     after(() => page?.close());
 
     it('validates before sending: nothing reaches the proxy for a bad order', async () => {
-      const before = extension.requests.filter((request) => request.method === 'POST' && request.url.endsWith('/api/orders')).length;
+      const before = extension.requests.filter(
+        (request) => request.method === 'POST' && request.url.endsWith('/api/orders'),
+      ).length;
       await fillOrder({ amount: '-5', mintWallet: MINT_WALLET, customerName: 'Ada', customerOrder: 'EXT-1' });
       await page.locator('#form-error').filter({ hasText: 'amount must be a positive decimal' }).waitFor();
       // One letter's case changed: the EIP-55 checksum no longer holds.
-      await fillOrder({ amount: '10', mintWallet: MINT_WALLET.replace('C51812dc', 'c51812dc'), customerName: 'Ada', customerOrder: 'EXT-1' });
-      await page.locator('#form-error').filter({ hasText: 'Invalid mintWallet: expected a 0x-prefixed EVM address with a valid checksum' }).waitFor();
+      await fillOrder({
+        amount: '10',
+        mintWallet: MINT_WALLET.replace('C51812dc', 'c51812dc'),
+        customerName: 'Ada',
+        customerOrder: 'EXT-1',
+      });
+      await page
+        .locator('#form-error')
+        .filter({ hasText: 'Invalid mintWallet: expected a 0x-prefixed EVM address with a valid checksum' })
+        .waitFor();
       await fillOrder({ amount: '10', mintWallet: MINT_WALLET, customerName: '   ', customerOrder: 'EXT-1' });
       await page.locator('#form-error').filter({ hasText: 'customerName must not be empty' }).waitFor();
-      const after = extension.requests.filter((request) => request.method === 'POST' && request.url.endsWith('/api/orders')).length;
+      const after = extension.requests.filter(
+        (request) => request.method === 'POST' && request.url.endsWith('/api/orders'),
+      ).length;
       assert.equal(after, before);
     });
 
     it('creates orders on a chain from the listing, lists and filters them', async () => {
-      await fillOrder({ stableCoin: 'eEUR', chain: 'Kassa Local Two (31338)', amount: '250.5', mintWallet: MINT_WALLET, customerName: 'Ada Lovelace', customerOrder: 'EXT-1' });
-      await page.getByRole('status').filter({ hasText: /Order created|created/i }).waitFor();
+      await fillOrder({
+        stableCoin: 'eEUR',
+        chain: 'Kassa Local Two (31338)',
+        amount: '250.5',
+        mintWallet: MINT_WALLET,
+        customerName: 'Ada Lovelace',
+        customerOrder: 'EXT-1',
+      });
+      await page
+        .getByRole('status')
+        .filter({ hasText: /Order created|created/i })
+        .waitFor();
       await row('EXT-1').waitFor();
       assert.match(text(await row('EXT-1').textContent()), /EXT-1 ?Ada Lovelace 250\.5 eEUR Kassa Local Two New/);
-      await fillOrder({ stableCoin: 'eUSD', amount: '10', mintWallet: MINT_WALLET, customerName: 'Grace Hopper', customerOrder: 'EXT-2' });
+      await fillOrder({
+        stableCoin: 'eUSD',
+        amount: '10',
+        mintWallet: MINT_WALLET,
+        customerName: 'Grace Hopper',
+        customerOrder: 'EXT-2',
+      });
       await row('EXT-2').waitFor();
-      const created = (await stack.operator('/api/orders')).body as Array<{ customerOrder: string; chainId: number; stableCoin: string; amount: string }>;
+      const created = (await stack.operator('/api/orders')).body as Array<{
+        customerOrder: string;
+        chainId: number;
+        stableCoin: string;
+        amount: string;
+      }>;
       assert.deepEqual(
-        created.map(({ customerOrder, chainId, stableCoin, amount }) => ({ customerOrder, chainId, stableCoin, amount })),
+        created.map(({ customerOrder, chainId, stableCoin, amount }) => ({
+          customerOrder,
+          chainId,
+          stableCoin,
+          amount,
+        })),
         [
           { customerOrder: 'EXT-1', chainId: 31338, stableCoin: 'eEUR', amount: '250.5' },
           { customerOrder: 'EXT-2', chainId: 31337, stableCoin: 'eUSD', amount: '10' },
@@ -178,14 +255,25 @@ describe('extension: operator views', { timeout: 180_000 }, () => {
       await edit.getByLabel('Amount').fill('300');
       await edit.getByRole('button', { name: 'Save changes' }).click();
       await row('EXT-1').filter({ hasText: '300 eEUR' }).waitFor();
-      assert.equal(((await stack.operator('/api/orders')).body as Array<{ customerOrder: string; amount: string }>).find((order) => order.customerOrder === 'EXT-1')?.amount, '300');
+      assert.equal(
+        ((await stack.operator('/api/orders')).body as Array<{ customerOrder: string; amount: string }>).find(
+          (order) => order.customerOrder === 'EXT-1',
+        )?.amount,
+        '300',
+      );
 
       // EXT-2 is Processing: its amount can no longer change, and the service says so.
       await row('EXT-2').getByRole('button', { name: 'Edit EXT-2' }).click();
       await page.getByRole('form', { name: 'Edit EXT-2' }).getByLabel('Amount').fill('11');
       await page.getByRole('form', { name: 'Edit EXT-2' }).getByRole('button', { name: 'Save changes' }).click();
-      await page.locator('#list-error').filter({ hasText: 'amount can change only while the order is New; it is Processing' }).waitFor();
-      assert.equal(await page.locator('#list-error').textContent(), 'amount can change only while the order is New; it is Processing');
+      await page
+        .locator('#list-error')
+        .filter({ hasText: 'amount can change only while the order is New; it is Processing' })
+        .waitFor();
+      assert.equal(
+        await page.locator('#list-error').textContent(),
+        'amount can change only while the order is New; it is Processing',
+      );
     });
 
     it('deletes after a confirmation; a Processing order’s refusal is shown as the service gave it', async () => {
@@ -195,10 +283,19 @@ describe('extension: operator views', { timeout: 180_000 }, () => {
       assert.equal(await page.locator('#list-error').textContent(), 'Order is Processing and cannot be deleted');
 
       await row('EXT-1').getByRole('button', { name: 'Delete EXT-1' }).click();
-      assert.equal(((await stack.operator('/api/orders')).body as unknown[]).length, 2, 'nothing is deleted before the confirmation');
+      assert.equal(
+        ((await stack.operator('/api/orders')).body as unknown[]).length,
+        2,
+        'nothing is deleted before the confirmation',
+      );
       await row('EXT-1').getByRole('button', { name: 'Confirm delete EXT-1' }).click();
       await row('EXT-1').waitFor({ state: 'detached' });
-      assert.deepEqual(((await stack.operator('/api/orders')).body as Array<{ customerOrder: string }>).map((order) => order.customerOrder), ['EXT-2']);
+      assert.deepEqual(
+        ((await stack.operator('/api/orders')).body as Array<{ customerOrder: string }>).map(
+          (order) => order.customerOrder,
+        ),
+        ['EXT-2'],
+      );
     });
   });
 
@@ -216,8 +313,13 @@ describe('extension: operator views', { timeout: 180_000 }, () => {
     const page = await extension.context.newPage();
     await page.goto(`${stack.proxy.origin}/openapi.json`);
     // A web page has no extension API at all, and Kassa's provider does not expose settings.
-    assert.equal(await page.evaluate(() => typeof (globalThis as { chrome?: { storage?: unknown } }).chrome?.storage), 'undefined');
-    const pageRequests = extension.requests.filter((request) => request.from !== 'service worker' && !request.from.startsWith('chrome-extension://'));
+    assert.equal(
+      await page.evaluate(() => typeof (globalThis as { chrome?: { storage?: unknown } }).chrome?.storage),
+      'undefined',
+    );
+    const pageRequests = extension.requests.filter(
+      (request) => request.from !== 'service worker' && !request.from.startsWith('chrome-extension://'),
+    );
     assert.ok(pageRequests.length > 0);
     assert.deepEqual(leaks(pageRequests, [stack.config.operatorToken]), []);
     await page.close();

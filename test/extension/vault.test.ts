@@ -49,7 +49,11 @@ describe('extension: key vault', { timeout: 300_000 }, () => {
     await cdp.detach();
     await page.reload();
     await page.getByRole('heading', { name: /^Wallet/ }).waitFor();
-    assert.equal(await extension.worker.evaluate(() => (globalThis as { kassaTestMarker?: number }).kassaTestMarker), undefined, 'a new worker runs');
+    assert.equal(
+      await extension.worker.evaluate(() => (globalThis as { kassaTestMarker?: number }).kassaTestMarker),
+      undefined,
+      'a new worker runs',
+    );
   };
   const badge = () => page.getByRole('heading', { name: /^Wallet/ }).locator('.badge');
 
@@ -79,7 +83,9 @@ describe('extension: key vault', { timeout: 300_000 }, () => {
 
     const phrase = ((await page.locator('#phrase').textContent({ timeout: 60_000 })) ?? '').trim();
     assert.equal(phrase.split(' ').length, 12);
-    await badge().filter({ hasText: /^Unlocked$/ }).waitFor();
+    await badge()
+      .filter({ hasText: /^Unlocked$/ })
+      .waitFor();
     const wallet = HDNodeWallet.fromPhrase(phrase);
     secrets.push(phrase, wallet.privateKey);
     assert.equal((await page.locator('#address').textContent())?.trim(), wallet.address);
@@ -88,7 +94,12 @@ describe('extension: key vault', { timeout: 300_000 }, () => {
     assert.ok(stored);
     assert.equal(stored.address, wallet.address);
     type Params = { kdf: string; cipher: string; kdfparams: { n: number; r: number; p: number; dklen: number } };
-    const keystore = JSON.parse(stored.keystore) as { version: number; crypto?: Params; Crypto?: Params; 'x-ethers'?: { mnemonicCiphertext?: string } };
+    const keystore = JSON.parse(stored.keystore) as {
+      version: number;
+      crypto?: Params;
+      Crypto?: Params;
+      'x-ethers'?: { mnemonicCiphertext?: string };
+    };
     const params = keystore.crypto ?? keystore.Crypto;
     assert.equal(keystore.version, 3);
     assert.equal(params?.kdf, 'scrypt');
@@ -99,22 +110,38 @@ describe('extension: key vault', { timeout: 300_000 }, () => {
     assert.equal((await Wallet.fromEncryptedJson(stored.keystore, PASSWORD)).address, wallet.address);
 
     const atRest = JSON.stringify(await extension.storage()).toLowerCase();
-    for (const secret of [wallet.privateKey.slice(2), phrase, PASSWORD.toLowerCase(), phrase.split(' ').slice(0, 3).join(' ')]) assert.ok(!atRest.includes(secret.toLowerCase()), 'no plaintext key, phrase or password on disk');
+    for (const secret of [
+      wallet.privateKey.slice(2),
+      phrase,
+      PASSWORD.toLowerCase(),
+      phrase.split(' ').slice(0, 3).join(' '),
+    ])
+      assert.ok(!atRest.includes(secret.toLowerCase()), 'no plaintext key, phrase or password on disk');
     // While unlocked the key is in session storage (memory only), nowhere else.
-    assert.equal(((await extension.storage('session'))['kassa.unlocked'] as { privateKey: string }).privateKey, wallet.privateKey);
+    assert.equal(
+      ((await extension.storage('session'))['kassa.unlocked'] as { privateKey: string }).privateKey,
+      wallet.privateKey,
+    );
 
     // The phrase is not shown again.
     await page.getByRole('button', { name: 'I have written it down' }).click();
     await page.reload();
-    await badge().filter({ hasText: /^Unlocked$/ }).waitFor();
+    await badge()
+      .filter({ hasText: /^Unlocked$/ })
+      .waitFor();
     assert.equal(await page.locator('#phrase').count(), 0);
   });
 
   it('locks and unlocks; wrong passwords wait longer each time, also across a service-worker restart', async () => {
     await page.getByRole('button', { name: 'Lock now' }).click();
-    await badge().filter({ hasText: /^Locked$/ }).waitFor();
+    await badge()
+      .filter({ hasText: /^Locked$/ })
+      .waitFor();
     assert.equal((await extension.storage('session'))['kassa.unlocked'], undefined, 'the key is gone from memory');
-    assert.equal(await extension.worker.evaluate(() => chrome.alarms.get('kassa-auto-lock').then((alarm) => alarm ?? null)), null);
+    assert.equal(
+      await extension.worker.evaluate(() => chrome.alarms.get('kassa-auto-lock').then((alarm) => alarm ?? null)),
+      null,
+    );
 
     await unlockWith('not the password');
     await alert().filter({ hasText: 'Wrong password. You can try again in 1 s' }).waitFor({ timeout: 60_000 });
@@ -123,7 +150,9 @@ describe('extension: key vault', { timeout: 300_000 }, () => {
     await alert().filter({ hasText: 'Wrong password. You can try again in 2 s' }).waitFor({ timeout: 60_000 });
     // Within the delay even the right password is not checked.
     await unlockWith(PASSWORD);
-    await alert().filter({ hasText: /^Too many wrong passwords: try again in [12] s$/ }).waitFor();
+    await alert()
+      .filter({ hasText: /^Too many wrong passwords: try again in [12] s$/ })
+      .waitFor();
     await page.waitForTimeout(2_100);
     await unlockWith('wrong again');
     await alert().filter({ hasText: 'Wrong password. You can try again in 4 s' }).waitFor({ timeout: 60_000 });
@@ -135,21 +164,29 @@ describe('extension: key vault', { timeout: 300_000 }, () => {
 
     // A restarted service worker keeps counting.
     await restartWorker();
-    await badge().filter({ hasText: /^Locked$/ }).waitFor();
+    await badge()
+      .filter({ hasText: /^Locked$/ })
+      .waitFor();
     if (Date.now() < counted.retryAt - 500) {
       await unlockWith(PASSWORD);
-      await alert().filter({ hasText: /^Too many wrong passwords: try again in \d s$/ }).waitFor();
+      await alert()
+        .filter({ hasText: /^Too many wrong passwords: try again in \d s$/ })
+        .waitFor();
     }
     assert.equal(((await extension.storage())['kassa.unlockThrottle'] as { failures: number }).failures, 4);
     await page.waitForTimeout(Math.max(0, counted.retryAt - Date.now() + 200));
     await unlockWith(PASSWORD);
-    await badge().filter({ hasText: /^Unlocked$/ }).waitFor({ timeout: 60_000 });
+    await badge()
+      .filter({ hasText: /^Unlocked$/ })
+      .waitFor({ timeout: 60_000 });
     assert.equal((await extension.storage())['kassa.unlockThrottle'], undefined, 'a right password resets the count');
   });
 
   it('stays unlocked across a service-worker restart; locks by itself after the configured idle time', async () => {
     await restartWorker();
-    await badge().filter({ hasText: /^Unlocked$/ }).waitFor();
+    await badge()
+      .filter({ hasText: /^Unlocked$/ })
+      .waitFor();
     const auto = page.getByRole('form', { name: 'Auto-lock' });
     assert.equal(await auto.getByLabel('Lock after (minutes without use)').inputValue(), '15');
     await auto.getByLabel('Lock after (minutes without use)').fill('1');
@@ -157,7 +194,10 @@ describe('extension: key vault', { timeout: 300_000 }, () => {
     await page.getByRole('status').filter({ hasText: 'Kassa now locks after 1 minutes without use.' }).waitFor();
     const alarm = await extension.worker.evaluate(() => chrome.alarms.get('kassa-auto-lock'));
     assert.ok(alarm, 'an alarm is set');
-    assert.ok(Math.abs(alarm.scheduledTime - (Date.now() + 60_000)) < 10_000, `it fires in about a minute (${alarm.scheduledTime - Date.now()} ms)`);
+    assert.ok(
+      Math.abs(alarm.scheduledTime - (Date.now() + 60_000)) < 10_000,
+      `it fires in about a minute (${alarm.scheduledTime - Date.now()} ms)`,
+    );
     const session = (await extension.storage('session'))['kassa.unlocked'] as { lockAt: number };
     assert.ok(Math.abs(session.lockAt - alarm.scheduledTime) < 1_000);
 
@@ -166,11 +206,15 @@ describe('extension: key vault', { timeout: 300_000 }, () => {
     await extension.worker.evaluate(() => new Promise((resolve) => setTimeout(resolve, 1_500)));
     assert.equal((await extension.storage('session'))['kassa.unlocked'], undefined);
     await page.reload();
-    await badge().filter({ hasText: /^Locked$/ }).waitFor();
+    await badge()
+      .filter({ hasText: /^Locked$/ })
+      .waitFor();
 
     // Unlocked again, the key also locks once its lock time has passed, even if the alarm were lost.
     await unlockWith(PASSWORD);
-    await badge().filter({ hasText: /^Unlocked$/ }).waitFor({ timeout: 60_000 });
+    await badge()
+      .filter({ hasText: /^Unlocked$/ })
+      .waitFor({ timeout: 60_000 });
     await extension.worker.evaluate(async () => {
       await chrome.alarms.clear('kassa-auto-lock');
       const { 'kassa.unlocked': unlocked } = await chrome.storage.session.get('kassa.unlocked');
@@ -178,29 +222,38 @@ describe('extension: key vault', { timeout: 300_000 }, () => {
     });
     // The worker keeps the key in memory too: a restarted worker is what reads session storage again.
     await restartWorker();
-    await badge().filter({ hasText: /^Locked$/ }).waitFor();
+    await badge()
+      .filter({ hasText: /^Locked$/ })
+      .waitFor();
   });
 
   it('is locked after a browser restart', async () => {
     await unlockWith(PASSWORD);
-    await badge().filter({ hasText: /^Unlocked$/ }).waitFor({ timeout: 60_000 });
+    await badge()
+      .filter({ hasText: /^Unlocked$/ })
+      .waitFor({ timeout: 60_000 });
     const address = (await vault())!.address;
     const recorded = extension.requests;
     await extension.close();
     extension = await launchExtension({ userDataDir: extension.userDataDir });
     extension.requests.push(...recorded);
     await openWallet();
-    await badge().filter({ hasText: /^Locked$/ }).waitFor();
+    await badge()
+      .filter({ hasText: /^Locked$/ })
+      .waitFor();
     assert.equal((await page.locator('#address').textContent())?.trim(), address);
     assert.equal((await extension.storage('session'))['kassa.unlocked'], undefined);
     await unlockWith(PASSWORD);
-    await badge().filter({ hasText: /^Unlocked$/ }).waitFor({ timeout: 60_000 });
+    await badge()
+      .filter({ hasText: /^Unlocked$/ })
+      .waitFor({ timeout: 60_000 });
   });
 
   it('removes the key with its password, then imports a private key and a recovery phrase', async () => {
     const remove = async (password: string) => {
       const details = page.locator('details', { hasText: 'Remove key' });
-      if (!(await details.evaluate((element) => (element as HTMLDetailsElement).open))) await details.locator('summary').click();
+      if (!(await details.evaluate((element) => (element as HTMLDetailsElement).open)))
+        await details.locator('summary').click();
       await page.getByRole('form', { name: 'Remove key' }).getByLabel('Password').fill(password);
       await page.getByRole('form', { name: 'Remove key' }).getByRole('button', { name: 'Remove key' }).click();
     };
@@ -223,7 +276,9 @@ describe('extension: key vault', { timeout: 300_000 }, () => {
     await alert().filter({ hasText: 'A private key is 64 hexadecimal digits (0x optional)' }).waitFor();
     const account = anvilAccount(1);
     await importKey(account.privateKey.slice(2));
-    await badge().filter({ hasText: /^Unlocked$/ }).waitFor({ timeout: 60_000 });
+    await badge()
+      .filter({ hasText: /^Unlocked$/ })
+      .waitFor({ timeout: 60_000 });
     assert.equal((await page.locator('#address').textContent())?.trim(), account.address);
     assert.equal((await vault())?.source, 'private-key');
 
@@ -233,7 +288,9 @@ describe('extension: key vault', { timeout: 300_000 }, () => {
     await importKey('test test test');
     await alert().filter({ hasText: 'This is not a valid recovery phrase' }).waitFor();
     await importKey(`  ${ANVIL_MNEMONIC.toUpperCase()} `);
-    await badge().filter({ hasText: /^Unlocked$/ }).waitFor({ timeout: 60_000 });
+    await badge()
+      .filter({ hasText: /^Unlocked$/ })
+      .waitFor({ timeout: 60_000 });
     assert.equal((await page.locator('#address').textContent())?.trim(), anvilAccount(0).address);
     assert.equal((await vault())?.source, 'mnemonic');
     assert.ok(!JSON.stringify(await extension.storage()).includes('junk'));
@@ -241,7 +298,11 @@ describe('extension: key vault', { timeout: 300_000 }, () => {
 
   it('no request of the extension or of any page carried a key, a phrase or the password', () => {
     assert.ok(extension.requests.length > 5, `requests were recorded (${extension.requests.length})`);
-    assert.ok(extension.requests.some((request) => request.from === 'service worker' && request.url.startsWith(stack.proxy.origin)));
+    assert.ok(
+      extension.requests.some(
+        (request) => request.from === 'service worker' && request.url.startsWith(stack.proxy.origin),
+      ),
+    );
     assert.deepEqual(leaks(extension.requests, secrets), []);
   });
 });

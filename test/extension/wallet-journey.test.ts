@@ -25,7 +25,8 @@ const ACCOUNT = anvilAccount(3);
 const tokenInterface = new Interface(REFORGE_TOKEN_ABI);
 
 /** The account's balance of a token, in base units. */
-const balanceOf = async (contract: ReturnType<typeof token>): Promise<bigint> => (await contract.getFunction('balanceOf')(ACCOUNT.address)) as bigint;
+const balanceOf = async (contract: ReturnType<typeof token>): Promise<bigint> =>
+  (await contract.getFunction('balanceOf')(ACCOUNT.address)) as bigint;
 
 /** Clicks a button of the approval window, which may close as the click lands (its answer closes it). */
 async function press(approval: Page, name: string): Promise<void> {
@@ -64,7 +65,8 @@ function discover(): void {
     found.push(detail);
     if (detail.info.rdns === 'dev.kassa.wallet' && !(window as { kassa?: unknown }).kassa) {
       const provider = detail.provider as { on(event: string, listener: (value: unknown) => void): void };
-      for (const name of ['connect', 'chainChanged', 'accountsChanged']) provider.on(name, (value) => events.push([name, value]));
+      for (const name of ['connect', 'chainChanged', 'accountsChanged'])
+        provider.on(name, (value) => events.push([name, value]));
       Object.assign(window, { kassa: provider });
     }
   });
@@ -79,7 +81,11 @@ describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)',
   let page: Page;
   let chains: ReturnType<typeof chainProviders>;
 
-  const approvalWindow = () => extension.context.waitForEvent('page', { predicate: (candidate) => candidate.url().includes('/ui/approval.html'), timeout: 30_000 });
+  const approvalWindow = () =>
+    extension.context.waitForEvent('page', {
+      predicate: (candidate) => candidate.url().includes('/ui/approval.html'),
+      timeout: 30_000,
+    });
   const openDapp = async () => {
     const opened = await extension.context.newPage();
     await opened.addInitScript(discover);
@@ -92,21 +98,47 @@ describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)',
     const [one, two] = stack.sandbox.chains;
     const tx = await page.evaluate(
       async ({ proxy, body }) => {
-        const response = await fetch(`${proxy}/api/bridge/prepare`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+        const response = await fetch(`${proxy}/api/bridge/prepare`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         if (!response.ok) throw new Error(`prepare: ${response.status} ${await response.text()}`);
         return ((await response.json()) as { tx: string }).tx;
       },
-      { proxy: stack.proxy.origin, body: { sourceAmount: amount, sourceToken: one!.tokens[symbol as 'eUSD'].address, destinationToken: two!.tokens[symbol as 'eUSD'].address, destinationChainId: two!.chainId } },
+      {
+        proxy: stack.proxy.origin,
+        body: {
+          sourceAmount: amount,
+          sourceToken: one!.tokens[symbol as 'eUSD'].address,
+          destinationToken: two!.tokens[symbol as 'eUSD'].address,
+          destinationChainId: two!.chainId,
+        },
+      },
     );
     const prepared = Transaction.from(tx);
     // As docs/upstream.md says a page hands a prepared transaction to an EIP-1193 wallet.
-    return { prepared, params: [{ from: ACCOUNT.address, to: prepared.to, data: prepared.data, value: '0x0', gas: toQuantity(prepared.gasLimit), chainId: toQuantity(prepared.chainId) }] };
+    return {
+      prepared,
+      params: [
+        {
+          from: ACCOUNT.address,
+          to: prepared.to,
+          data: prepared.data,
+          value: '0x0',
+          gas: toQuantity(prepared.gasLimit),
+          chainId: toQuantity(prepared.chainId),
+        },
+      ],
+    };
   };
 
   before(async () => {
     server = createServer((request, response) => {
       response.writeHead(request.url === '/' ? 200 : 404, { 'Content-Type': 'text/html; charset=utf-8' });
-      response.end('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A dapp</title></head><body><h1>A dapp</h1></body></html>');
+      response.end(
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A dapp</title></head><body><h1>A dapp</h1></body></html>',
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -126,14 +158,21 @@ describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)',
   });
 
   it('announces itself through EIP-6963 and becomes window.ethereum when no other wallet has', async () => {
-    const announced = await page.evaluate(() => (window as unknown as { announced: Array<{ info: Record<string, string> }> }).announced.map((entry) => entry.info));
+    const announced = await page.evaluate(() =>
+      (window as unknown as { announced: Array<{ info: Record<string, string> }> }).announced.map(
+        (entry) => entry.info,
+      ),
+    );
     const kassa = announced.filter((info) => info.rdns === 'dev.kassa.wallet');
     assert.ok(kassa.length >= 1);
     assert.equal(kassa[0]!.name, 'Kassa');
     assert.match(kassa[0]!.uuid!, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     assert.match(kassa[0]!.icon!, /^data:image\/svg\+xml;base64,/);
     assert.ok(new Set(kassa.map((info) => info.uuid)).size === 1, 'one uuid per page');
-    assert.equal(await page.evaluate(() => (window as { ethereum?: unknown }).ethereum === (window as { kassa?: unknown }).kassa), true);
+    assert.equal(
+      await page.evaluate(() => (window as { ethereum?: unknown }).ethereum === (window as { kassa?: unknown }).kassa),
+      true,
+    );
     // Announces again whenever asked.
     const again = await page.evaluate(() => {
       const before = (window as unknown as { announced: unknown[] }).announced.length;
@@ -161,8 +200,12 @@ describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)',
     const seen = await other.evaluate(() => ({
       seenBeforeOther: (window as { seenBeforeOther?: string }).seenBeforeOther,
       ethereumIsOther: (window as { ethereum?: { isOther?: boolean } }).ethereum?.isOther === true,
-      names: (window as unknown as { announced: Array<{ info: { name: string } }> }).announced.map((entry) => entry.info.name).sort(),
-      otherIntact: (window as unknown as { announced: Array<{ info: { name: string; rdns: string } }> }).announced.find((entry) => entry.info.name === 'Other')?.info.rdns,
+      names: (window as unknown as { announced: Array<{ info: { name: string } }> }).announced
+        .map((entry) => entry.info.name)
+        .sort(),
+      otherIntact: (window as unknown as { announced: Array<{ info: { name: string; rdns: string } }> }).announced.find(
+        (entry) => entry.info.name === 'Other',
+      )?.info.rdns,
     }));
     assert.equal(seen.seenBeforeOther, 'nothing', 'the other wallet ran first');
     assert.equal(seen.ethereumIsOther, true, 'Kassa did not take window.ethereum from the other wallet');
@@ -212,16 +255,31 @@ describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)',
     assert.deepEqual(await call(page, 'eth_accounts'), { result: [ACCOUNT.address] });
     // Connected: asking again needs no window.
     assert.deepEqual(await call(page, 'eth_requestAccounts'), { result: [ACCOUNT.address] });
-    assert.deepEqual(await call(page, 'wallet_getPermissions'), { result: [{ parentCapability: 'eth_accounts', invoker: origin, caveats: [] }] });
-    await page.waitForFunction(() => (window as unknown as { providerEvents: Array<[string, unknown]> }).providerEvents.some(([name]) => name === 'accountsChanged'));
+    assert.deepEqual(await call(page, 'wallet_getPermissions'), {
+      result: [{ parentCapability: 'eth_accounts', invoker: origin, caveats: [] }],
+    });
+    await page.waitForFunction(() =>
+      (window as unknown as { providerEvents: Array<[string, unknown]> }).providerEvents.some(
+        ([name]) => name === 'accountsChanged',
+      ),
+    );
   });
 
   it('switches among the chains the proxy lists (chainChanged); an unknown chain is 4902', async () => {
-    assert.deepEqual(await call(page, 'wallet_switchEthereumChain', [{ chainId: toQuantity(31338) }]), { result: null });
+    assert.deepEqual(await call(page, 'wallet_switchEthereumChain', [{ chainId: toQuantity(31338) }]), {
+      result: null,
+    });
     assert.deepEqual(await call(page, 'eth_chainId'), { result: toQuantity(31338) });
-    await page.waitForFunction(() => (window as unknown as { providerEvents: Array<[string, unknown]> }).providerEvents.some(([name, value]) => name === 'chainChanged' && value === '0x7a6a'));
+    await page.waitForFunction(() =>
+      (window as unknown as { providerEvents: Array<[string, unknown]> }).providerEvents.some(
+        ([name, value]) => name === 'chainChanged' && value === '0x7a6a',
+      ),
+    );
     assert.equal((await call(page, 'wallet_switchEthereumChain', [{ chainId: '0x1' }])).error?.code, 4902);
-    assert.equal((await call(page, 'wallet_addEthereumChain', [{ chainId: '0x1', rpcUrls: ['https://example.com'] }])).error?.code, 4200);
+    assert.equal(
+      (await call(page, 'wallet_addEthereumChain', [{ chainId: '0x1', rpcUrls: ['https://example.com'] }])).error?.code,
+      4200,
+    );
     assert.equal((await call(page, 'wallet_switchEthereumChain', [{ chainId: 'one' }])).error?.code, -32602);
   });
 
@@ -231,23 +289,44 @@ describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)',
     const otherChain = await call(page, 'eth_sendTransaction', params);
     assert.equal(otherChain.error?.code, -32602);
     assert.match(otherChain.error!.message, /switch chains first/);
-    assert.deepEqual(await call(page, 'wallet_switchEthereumChain', [{ chainId: toQuantity(31337) }]), { result: null });
+    assert.deepEqual(await call(page, 'wallet_switchEthereumChain', [{ chainId: toQuantity(31337) }]), {
+      result: null,
+    });
 
     const fromOther = await call(page, 'eth_sendTransaction', [{ ...params[0], from: anvilAccount(4).address }]);
     assert.equal(fromOther.error?.code, 4100);
     const token = stack.sandbox.chains[0]!.tokens.eUSD.address;
-    const transfer = await call(page, 'eth_sendTransaction', [{ from: ACCOUNT.address, to: token, data: tokenInterface.encodeFunctionData('transfer', [anvilAccount(4).address, 1n]), value: '0x0' }]);
+    const transfer = await call(page, 'eth_sendTransaction', [
+      {
+        from: ACCOUNT.address,
+        to: token,
+        data: tokenInterface.encodeFunctionData('transfer', [anvilAccount(4).address, 1n]),
+        value: '0x0',
+      },
+    ]);
     assert.equal(transfer.error?.code, 4200);
-    assert.match(transfer.error!.message, /Kassa signs only Kassa transfers: The transaction calls transfer, not reforge/);
-    const sendsEther = await call(page, 'eth_sendTransaction', [{ from: ACCOUNT.address, to: anvilAccount(4).address, value: '0xde0b6b3a7640000' }]);
+    assert.match(
+      transfer.error!.message,
+      /Kassa signs only Kassa transfers: The transaction calls transfer, not reforge/,
+    );
+    const sendsEther = await call(page, 'eth_sendTransaction', [
+      { from: ACCOUNT.address, to: anvilAccount(4).address, value: '0xde0b6b3a7640000' },
+    ]);
     assert.equal(sendsEther.error?.code, 4200);
-    assert.equal((await call(page, 'eth_sendTransaction', [{ from: ACCOUNT.address, gas: 'lots' }])).error?.code, -32602);
+    assert.equal(
+      (await call(page, 'eth_sendTransaction', [{ from: ACCOUNT.address, gas: 'lots' }])).error?.code,
+      -32602,
+    );
     // More than the account holds: refused before any window opens, with the token's own reason.
     const tooMuch = await prepare('2000000');
     const reverted = await call(page, 'eth_sendTransaction', tooMuch.params);
     assert.equal(reverted.error?.code, -32603);
     assert.match(reverted.error!.message, /The transaction would fail: ERC20InsufficientBalance/);
-    assert.equal(extension.context.pages().filter((candidate) => candidate.url().includes('approval.html')).length, 0, 'no approval window was opened');
+    assert.equal(
+      extension.context.pages().filter((candidate) => candidate.url().includes('approval.html')).length,
+      0,
+      'no approval window was opened',
+    );
   });
 
   it('a transfer: the approval window shows the preview; rejecting (or closing) is 4001, approving moves the tokens', async () => {
@@ -262,7 +341,8 @@ describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)',
     let approval = await opening;
     await approval.getByRole('heading', { name: 'Approve this transfer?' }).waitFor();
     // The wallet panel's preview, field by field (widget/bridge/views.ts renders both).
-    const shown = async (selector: string) => ((await approval.locator(selector).textContent()) ?? '').replace(/\s+/g, ' ').trim();
+    const shown = async (selector: string) =>
+      ((await approval.locator(selector).textContent()) ?? '').replace(/\s+/g, ' ').trim();
     assert.equal(await shown('#origin'), origin);
     assert.equal(await shown('[data-field=burn]'), '12.5 eUSD on Kassa Local One');
     assert.equal(await shown('[data-field=mint]'), '12.5 eUSD on Kassa Local Two');
@@ -291,22 +371,42 @@ describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)',
     const hash = (await sent).result as string;
     assert.match(hash, /^0x[0-9a-f]{64}$/);
     // The receipt, read through Kassa (a read call forwarded to the chain's RPC).
-    const receipt = await waitUntil(async () => (await call(page, 'eth_getTransactionReceipt', [hash])).result as { status: string } | null, (value) => value !== null, 30_000, 'the receipt');
+    const receipt = await waitUntil(
+      async () => (await call(page, 'eth_getTransactionReceipt', [hash])).result as { status: string } | null,
+      (value) => value !== null,
+      30_000,
+      'the receipt',
+    );
     assert.equal(receipt!.status, '0x1');
     const mined = await chains.get(one!.chainId).getTransaction(hash);
     assert.equal(mined!.from, ACCOUNT.address);
     assert.equal(mined!.data, prepared.data, 'what was signed is what was previewed');
     assert.equal(mined!.gasLimit, prepared.gasLimit);
     assert.equal(await balanceOf(source), before.source - 12_500_000_000_000_000_000n);
-    const arrived = await waitUntil(() => balanceOf(destination), (balance) => balance > before.destination, 30_000, 'the arrival');
+    const arrived = await waitUntil(
+      () => balanceOf(destination),
+      (balance) => balance > before.destination,
+      30_000,
+      'the arrival',
+    );
     assert.equal(formatUnits(arrived - before.destination, 18), '12.5');
   });
 
   it('a transaction while locked fails closed (4100); connecting while locked asks for the password', async () => {
     const wallet = await extension.openPage('ui/popup.html?tab=wallet');
     await wallet.getByRole('button', { name: 'Lock now' }).click();
-    await wallet.getByRole('heading', { name: /^Wallet/ }).locator('.badge').filter({ hasText: /^Locked$/ }).waitFor();
-    await page.waitForFunction(() => (window as unknown as { providerEvents: Array<[string, unknown]> }).providerEvents.at(-1)?.[0] === 'accountsChanged' && ((window as unknown as { providerEvents: Array<[string, unknown[]]> }).providerEvents.at(-1)?.[1] ?? []).length === 0);
+    await wallet
+      .getByRole('heading', { name: /^Wallet/ })
+      .locator('.badge')
+      .filter({ hasText: /^Locked$/ })
+      .waitFor();
+    await page.waitForFunction(
+      () =>
+        (window as unknown as { providerEvents: Array<[string, unknown]> }).providerEvents.at(-1)?.[0] ===
+          'accountsChanged' &&
+        ((window as unknown as { providerEvents: Array<[string, unknown[]]> }).providerEvents.at(-1)?.[1] ?? [])
+          .length === 0,
+    );
     assert.deepEqual(await call(page, 'eth_accounts'), { result: [] });
     const { params } = await prepare('1');
     const locked = await call(page, 'eth_sendTransaction', params);
@@ -336,8 +436,17 @@ describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)',
   it('no request of the page or of the extension carried the key or the password', () => {
     const fromPage = extension.requests.filter((request) => request.from.startsWith(origin));
     const fromWorker = extension.requests.filter((request) => request.from === 'service worker');
-    assert.ok(fromPage.some((request) => request.url === `${stack.proxy.origin}/api/bridge/prepare` && request.postData.includes('sourceAmount')), 'the page’s requests are recorded');
-    assert.ok(fromWorker.some((request) => request.postData.includes('eth_sendRawTransaction')), 'the worker’s broadcast is recorded');
+    assert.ok(
+      fromPage.some(
+        (request) =>
+          request.url === `${stack.proxy.origin}/api/bridge/prepare` && request.postData.includes('sourceAmount'),
+      ),
+      'the page’s requests are recorded',
+    );
+    assert.ok(
+      fromWorker.some((request) => request.postData.includes('eth_sendRawTransaction')),
+      'the worker’s broadcast is recorded',
+    );
     assert.deepEqual(leaks(extension.requests, [ACCOUNT.privateKey, PASSWORD]), []);
   });
 });

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { compareDecimals, decimalToNumber, fromUnits, isDecimal, numberToDecimal, sameAmount, toUnits } from '../../lib/money.ts';
+import {
+  compareDecimals,
+  decimalToNumber,
+  fromUnits,
+  isDecimal,
+  numberToDecimal,
+  sameAmount,
+  toUnits,
+} from '../../lib/money.ts';
 import { isHttpsOrLoopback } from '../../lib/url-rules.ts';
 import { isAllowedFlowUrl } from '../../proxy/payments/flow-hosts.ts';
 import { returnUrlFor } from '../../proxy/payments/return-url.ts';
@@ -38,8 +46,10 @@ describe('decimal money (lib/money.ts)', () => {
   });
 
   it('accepts only plain non-negative decimals: no sign, exponent, spaces or leading zeros', () => {
-    for (const bad of ['', '-1', '+1', '1e5', ' 1', '1 ', '01', '1.', '.5', '1,5', '0x10', 'NaN', 'Infinity', '١']) assert.equal(isDecimal(bad), false, bad);
-    for (const good of ['0', '0.5', '10', '100.50', '123456789012345678901234567890.123']) assert.equal(isDecimal(good), true, good);
+    for (const bad of ['', '-1', '+1', '1e5', ' 1', '1 ', '01', '1.', '.5', '1,5', '0x10', 'NaN', 'Infinity', '١'])
+      assert.equal(isDecimal(bad), false, bad);
+    for (const good of ['0', '0.5', '10', '100.50', '123456789012345678901234567890.123'])
+      assert.equal(isDecimal(good), true, good);
     fc.assert(
       fc.property(fc.string(), (text) => {
         if (isDecimal(text)) assert.match(text, /^(0|[1-9]\d*)(\.\d+)?$/);
@@ -97,19 +107,29 @@ describe('URL rules', () => {
   it('a return URL from the browser: only a configured origin and path, always carrying its own status token', () => {
     const allowed = ['https://shop.example/return', 'https://shop.example/checkout/done?lang=en'];
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.webUrl({ withQueryParameters: true, withFragments: true }), fc.constant('https://shop.example/return?kassa_status=forged&x=1')), (requested) => {
-        let result: string;
-        try {
-          result = returnUrlFor(requested, allowed, 'TOKEN');
-        } catch (error) {
-          assert.ok(error instanceof HttpProblem && error.status === 400, String(error));
-          return;
-        }
-        const url = new URL(result);
-        assert.ok(allowed.some((entry) => new URL(entry).origin === url.origin && new URL(entry).pathname === url.pathname), result);
-        assert.deepEqual(url.searchParams.getAll('kassa_status'), ['TOKEN']);
-        assert.equal(url.hash, '');
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.webUrl({ withQueryParameters: true, withFragments: true }),
+          fc.constant('https://shop.example/return?kassa_status=forged&x=1'),
+        ),
+        (requested) => {
+          let result: string;
+          try {
+            result = returnUrlFor(requested, allowed, 'TOKEN');
+          } catch (error) {
+            assert.ok(error instanceof HttpProblem && error.status === 400, String(error));
+            return;
+          }
+          const url = new URL(result);
+          assert.ok(
+            allowed.some((entry) => new URL(entry).origin === url.origin && new URL(entry).pathname === url.pathname),
+            result,
+          );
+          assert.deepEqual(url.searchParams.getAll('kassa_status'), ['TOKEN']);
+          assert.equal(url.hash, '');
+        },
+      ),
       { numRuns: 500 },
     );
     assert.equal(returnUrlFor(undefined, allowed, 'T'), 'https://shop.example/return?kassa_status=T');

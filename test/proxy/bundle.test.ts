@@ -18,7 +18,10 @@ describe('proxy: the self-contained bundle', () => {
   const env = () => proxyEnvFor(sandbox, join(dir, 'kassa.db'));
 
   before(async () => {
-    const built = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'tools', 'build-proxy.ts')], { cwd: root, encoding: 'utf8' });
+    const built = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'tools', 'build-proxy.ts')], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     assert.equal(built.status, 0, built.stderr);
     sandbox = await startSandbox();
     dir = mkdtempSync(join(tmpdir(), 'kassa-bundle-'));
@@ -30,18 +33,35 @@ describe('proxy: the self-contained bundle', () => {
 
   it('runs with plain node from another directory and serves requests', async () => {
     const settings = env();
-    const child = spawn(process.execPath, [bundle], { cwd: dir, env: { PATH: process.env.PATH, ...settings }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bundle], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, ...settings },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const lines: string[] = [];
     child.stdout.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
     try {
-      const origin = await eventually(() => {
-        const listening = lines.map((line) => JSON.parse(line) as { msg: string; origin?: string }).find((line) => line.msg === 'proxy listening');
-        return listening?.origin;
-      }, 10_000, 'the bundle to listen');
+      const origin = await eventually(
+        () => {
+          const listening = lines
+            .map((line) => JSON.parse(line) as { msg: string; origin?: string })
+            .find((line) => line.msg === 'proxy listening');
+          return listening?.origin;
+        },
+        10_000,
+        'the bundle to listen',
+      );
       assert.deepEqual((await http(`${origin}/healthz`)).body, { ok: true });
-      const checkout = await http(`${origin}/api/checkouts`, { body: { amount: '3.00', currencyCode: 'EUR', reference: 'BUNDLE-1' }, headers: { Authorization: `Bearer ${settings.KASSA_MERCHANT_KEY}` } });
+      const checkout = await http(`${origin}/api/checkouts`, {
+        body: { amount: '3.00', currencyCode: 'EUR', reference: 'BUNDLE-1' },
+        headers: { Authorization: `Bearer ${settings.KASSA_MERCHANT_KEY}` },
+      });
       assert.equal(checkout.status, 201);
-      for (const secret of [settings.KASSA_PAY_CLIENT_SECRET, settings.KASSA_MERCHANT_KEY, settings.KASSA_WEBHOOK_SECRET]) {
+      for (const secret of [
+        settings.KASSA_PAY_CLIENT_SECRET,
+        settings.KASSA_MERCHANT_KEY,
+        settings.KASSA_WEBHOOK_SECRET,
+      ]) {
         assert.ok(!lines.some((line) => line.includes(secret)), 'no secret in its logs');
       }
     } finally {
@@ -52,7 +72,11 @@ describe('proxy: the self-contained bundle', () => {
   });
 
   it('refuses to start on a bad setting, naming it', () => {
-    const result = spawnSync(process.execPath, [bundle], { cwd: dir, env: { PATH: process.env.PATH, ...env(), KASSA_FLOW_HOSTS: 'https://not-a-host/' }, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [bundle], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, ...env(), KASSA_FLOW_HOSTS: 'https://not-a-host/' },
+      encoding: 'utf8',
+    });
     assert.equal(result.status, 2);
     assert.match(result.stderr, /^Kassa proxy: bad configuration: KASSA_FLOW_HOSTS: /);
   });
@@ -60,6 +84,10 @@ describe('proxy: the self-contained bundle', () => {
   it('the built files carry no sandbox credentials and no private key', () => {
     const text = readFileSync(bundle, 'utf8') + readFileSync(`${bundle}.map`, 'utf8');
     for (const value of [sandbox.clientSecret, sandbox.ordersApiKey]) assert.ok(!text.includes(value));
-    assert.doesNotMatch(text, /ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80/, "no anvil account key (the emulator's code is not in the proxy)");
+    assert.doesNotMatch(
+      text,
+      /ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80/,
+      "no anvil account key (the emulator's code is not in the proxy)",
+    );
   });
 });

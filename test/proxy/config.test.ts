@@ -55,7 +55,18 @@ describe('proxy configuration', () => {
   });
 
   it('names the setting that is missing or bad', () => {
-    for (const setting of ['KASSA_PAY_BASE_URL', 'KASSA_PAY_CLIENT_SECRET', 'KASSA_ORDERS_BASE_URL', 'KASSA_ORDERS_API_KEY', 'KASSA_REFORGE_BASE_URL', 'KASSA_MERCHANT_KEY', 'KASSA_OPERATOR_TOKEN', 'KASSA_RETURN_URLS', 'KASSA_FLOW_HOSTS', 'KASSA_WEBHOOK_SECRET']) {
+    for (const setting of [
+      'KASSA_PAY_BASE_URL',
+      'KASSA_PAY_CLIENT_SECRET',
+      'KASSA_ORDERS_BASE_URL',
+      'KASSA_ORDERS_API_KEY',
+      'KASSA_REFORGE_BASE_URL',
+      'KASSA_MERCHANT_KEY',
+      'KASSA_OPERATOR_TOKEN',
+      'KASSA_RETURN_URLS',
+      'KASSA_FLOW_HOSTS',
+      'KASSA_WEBHOOK_SECRET',
+    ]) {
       failsOn({ ...valid(), [setting]: undefined }, setting);
     }
     failsOn({ ...valid(), PORT: '70000' }, 'PORT', /from 0 to 65535/);
@@ -76,7 +87,8 @@ describe('proxy configuration', () => {
     assert.deepEqual(parseOpenAmount('1..500 EUR'), { min: '1', max: '500', currencyCode: 'EUR' });
     assert.deepEqual(parseOpenAmount(' 0.50 .. 99.99 GBP '), { min: '0.50', max: '99.99', currencyCode: 'GBP' });
     assert.deepEqual(loadConfig({ ...valid(), KASSA_OPEN_AMOUNT: 'off' }).openAmount, null);
-    for (const bad of ['1-5 EUR', '1..5', '0..5 EUR', '1.001..5 EUR', '1..2000000 EUR']) assert.throws(() => parseOpenAmount(bad), bad);
+    for (const bad of ['1-5 EUR', '1..5', '0..5 EUR', '1.001..5 EUR', '1..2000000 EUR'])
+      assert.throws(() => parseOpenAmount(bad), bad);
   });
 
   it('reads a JSON file named by KASSA_CONFIG_FILE; the environment wins over it', () => {
@@ -92,15 +104,25 @@ describe('proxy configuration', () => {
   });
 
   it('fast-check: any value of any setting gives a valid config or a ConfigError naming a setting', () => {
-    const settings = Object.keys(valid()).concat(['PORT', 'KASSA_OPEN_AMOUNT', 'KASSA_CHECKOUT_TTL_SECONDS', 'KASSA_RATE_LIMIT', 'KASSA_PAY_CLIENT_SECRET_NEXT']);
+    const settings = Object.keys(valid()).concat([
+      'PORT',
+      'KASSA_OPEN_AMOUNT',
+      'KASSA_CHECKOUT_TTL_SECONDS',
+      'KASSA_RATE_LIMIT',
+      'KASSA_PAY_CLIENT_SECRET_NEXT',
+    ]);
     fc.assert(
-      fc.property(fc.constantFrom(...settings), fc.oneof(fc.string(), fc.webUrl(), fc.constant('')), (setting, value) => {
-        try {
-          loadConfig({ ...valid(), [setting]: value });
-        } catch (error) {
-          assert.ok(error instanceof ConfigError, `${setting}=${JSON.stringify(value)} threw ${String(error)}`);
-        }
-      }),
+      fc.property(
+        fc.constantFrom(...settings),
+        fc.oneof(fc.string(), fc.webUrl(), fc.constant('')),
+        (setting, value) => {
+          try {
+            loadConfig({ ...valid(), [setting]: value });
+          } catch (error) {
+            assert.ok(error instanceof ConfigError, `${setting}=${JSON.stringify(value)} threw ${String(error)}`);
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });

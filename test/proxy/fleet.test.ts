@@ -20,7 +20,10 @@ describe('proxy fleet on Redis: three instances, one shop', () => {
     await fleet.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
     await stream.waitForClose();
     assert.equal(stream.data().at(-1)!.status, 'COMPLETED');
-    assert.ok(fleet.logs[0]!.some((line) => line.includes('/hooks/payments/')), 'the webhook went to instance A');
+    assert.ok(
+      fleet.logs[0]!.some((line) => line.includes('/hooks/payments/')),
+      'the webhook went to instance A',
+    );
     assert.ok(!fleet.logs[2]!.some((line) => line.includes('/hooks/payments/')), 'not to C');
   });
 
@@ -30,7 +33,9 @@ describe('proxy fleet on Redis: three instances, one shop', () => {
     const replay = await fleet.pay(1, checkoutId, 'fleet-replay-key-1');
     assert.equal(replay.body.transactionId, first.body.transactionId);
     assert.equal(replay.body.statusToken, first.body.statusToken);
-    const tabs = await Promise.all([0, 1, 2, 0, 1, 2].map((index, i) => fleet.pay(index, checkoutId, `fleet-tab-${i}-key`)));
+    const tabs = await Promise.all(
+      [0, 1, 2, 0, 1, 2].map((index, i) => fleet.pay(index, checkoutId, `fleet-tab-${i}-key`)),
+    );
     assert.ok(tabs.every((tab) => tab.body.transactionId === first.body.transactionId));
   });
 
@@ -38,7 +43,10 @@ describe('proxy fleet on Redis: three instances, one shop', () => {
     await fleet.control(`/keys/${fleet.sandbox.keyId}`, { webhookUrl: null }, 'PATCH');
     try {
       const payment = (await fleet.pay(0, await fleet.checkout())).body;
-      const streams = [0, 1, 2].flatMap((index) => [openSse(`${fleet.origin(index)}/api/payments/status/${payment.statusToken}/events`), openSse(`${fleet.origin(index)}/api/payments/status/${payment.statusToken}/events`)]);
+      const streams = [0, 1, 2].flatMap((index) => [
+        openSse(`${fleet.origin(index)}/api/payments/status/${payment.statusToken}/events`),
+        openSse(`${fleet.origin(index)}/api/payments/status/${payment.statusToken}/events`),
+      ]);
       await Promise.all(streams.map((stream) => stream.waitForEvents(1)));
       const before = await fleet.metric('pay.read');
       await new Promise((resolve) => setTimeout(resolve, 11_000));
@@ -46,7 +54,11 @@ describe('proxy fleet on Redis: three instances, one shop', () => {
       assert.ok(reads >= 1 && reads <= 3, `${reads} reads in 11 s by three instances`);
       streams.forEach((stream) => stream.close());
     } finally {
-      await fleet.control(`/keys/${fleet.sandbox.keyId}`, { webhookUrl: `${fleet.origin(0)}/hooks/payments/${fleet.config.webhookSecret}` }, 'PATCH');
+      await fleet.control(
+        `/keys/${fleet.sandbox.keyId}`,
+        { webhookUrl: `${fleet.origin(0)}/hooks/payments/${fleet.config.webhookSecret}` },
+        'PATCH',
+      );
     }
   });
 
@@ -57,10 +69,17 @@ describe('proxy fleet on Redis: three instances, one shop', () => {
     await fleet.kill(1);
     await onB.waitForClose();
     await fleet.control(`/payments/${payment.transactionId}/outcome`, { status: 'FAILED', networkStatus: 'REJECTED' });
-    await eventually(async () => ((await fleet.browser(0, `/api/payments/status/${payment.statusToken}`)).body.status === 'FAILED' ? true : undefined));
+    await eventually(async () =>
+      (await fleet.browser(0, `/api/payments/status/${payment.statusToken}`)).body.status === 'FAILED'
+        ? true
+        : undefined,
+    );
     const onC = openSse(`${fleet.origin(2)}/api/payments/status/${payment.statusToken}/events`);
     await onC.waitForClose();
-    assert.deepEqual(onC.data().map((view) => [view.status, view.networkStatus]), [['FAILED', 'REJECTED']]);
+    assert.deepEqual(
+      onC.data().map((view) => [view.status, view.networkStatus]),
+      [['FAILED', 'REJECTED']],
+    );
   });
 });
 
@@ -69,7 +88,8 @@ describe('proxy fleet on Redis: limits and outages', () => {
     const fleet = await startFleet({ instances: 3, logLevel: 'warn' });
     try {
       const checkouts: string[] = [];
-      for (let batch = 0; batch < 20; batch++) checkouts.push(...(await Promise.all(Array.from({ length: 50 }, (_, i) => fleet.checkout(i % 3)))));
+      for (let batch = 0; batch < 20; batch++)
+        checkouts.push(...(await Promise.all(Array.from({ length: 50 }, (_, i) => fleet.checkout(i % 3)))));
       const tokensBefore = await fleet.metric('pay.token');
       const initiatesBefore = await fleet.metric('pay.initiate');
       const results = await Promise.all(checkouts.map((checkoutId, i) => fleet.pay(i % 3, checkoutId)));
@@ -98,15 +118,27 @@ describe('proxy fleet on Redis: limits and outages', () => {
         assert.equal((await http(`${fleet.origin(0)}/healthz`)).status, 503);
         // The bank settles while Redis is away: the webhook is refused (503), so the service retries it.
         await fleet.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
-        await eventually(async () => ((await fleet.control(`/webhooks?transactionId=${payment.transactionId}`)).body.length > 0 ? true : undefined));
+        await eventually(async () =>
+          (await fleet.control(`/webhooks?transactionId=${payment.transactionId}`)).body.length > 0 ? true : undefined,
+        );
       });
-      await eventually(async () => ((await http(`${fleet.origin(0)}/healthz`)).status === 200 ? true : undefined), 5_000, 'recovery');
-      const view = await eventually(async () => {
-        const current = (await fleet.browser(1, `/api/payments/status/${payment.statusToken}`)).body;
-        return current.status === 'COMPLETED' ? current : undefined;
-      }, 10_000, 'the status after recovery');
+      await eventually(
+        async () => ((await http(`${fleet.origin(0)}/healthz`)).status === 200 ? true : undefined),
+        5_000,
+        'recovery',
+      );
+      const view = await eventually(
+        async () => {
+          const current = (await fleet.browser(1, `/api/payments/status/${payment.statusToken}`)).body;
+          return current.status === 'COMPLETED' ? current : undefined;
+        },
+        10_000,
+        'the status after recovery',
+      );
       assert.equal(view.networkStatus, 'PAYMENT_EXECUTED_CREDITED');
-      const attempts = (await fleet.control(`/webhooks?transactionId=${payment.transactionId}`)).body as Array<{ status: number }>;
+      const attempts = (await fleet.control(`/webhooks?transactionId=${payment.transactionId}`)).body as Array<{
+        status: number;
+      }>;
       assert.equal(attempts[0]!.status, 503, 'refused while the store was away');
       assert.equal((await fleet.pay(0, await fleet.checkout())).status, 201, 'new payments work again');
     } finally {

@@ -8,7 +8,8 @@ import { http } from '../support/http.ts';
 import { SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
 
 const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-const metric = async (stack: Stack, name: string) => ((await stack.control('/metrics')).body[name] as number | undefined) ?? 0;
+const metric = async (stack: Stack, name: string) =>
+  ((await stack.control('/metrics')).body[name] as number | undefined) ?? 0;
 
 describe('proxy: operator routes', () => {
   let stack: Stack;
@@ -18,9 +19,22 @@ describe('proxy: operator routes', () => {
   after(() => stack.stop());
 
   it('every operator route needs the operator token (not the merchant key)', async () => {
-    for (const [method, path] of [['GET', '/api/payments'], ['GET', '/api/orders'], ['POST', '/api/orders'], ['GET', '/api/orders/x'], ['PUT', '/api/orders/x'], ['DELETE', '/api/orders/x'], ['GET', '/api/health'], ['GET', '/api/chains']]) {
+    for (const [method, path] of [
+      ['GET', '/api/payments'],
+      ['GET', '/api/orders'],
+      ['POST', '/api/orders'],
+      ['GET', '/api/orders/x'],
+      ['PUT', '/api/orders/x'],
+      ['DELETE', '/api/orders/x'],
+      ['GET', '/api/health'],
+      ['GET', '/api/chains'],
+    ]) {
       for (const token of [undefined, stack.config.merchantKey]) {
-        const response = await http(`${stack.proxy.origin}${path}`, { method, headers: token ? { Authorization: `Bearer ${token}` } : {}, ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }) });
+        const response = await http(`${stack.proxy.origin}${path}`, {
+          method,
+          headers: token ? { Authorization: `Bearer ${token}` } : {},
+          ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }),
+        });
         assert.equal(response.status, 401, `${method} ${path}`);
       }
     }
@@ -28,16 +42,28 @@ describe('proxy: operator routes', () => {
 
   it('lists payments newest first, filters by status, and pages with a cursor', async () => {
     const made: string[] = [];
-    for (let i = 0; i < 5; i++) made.push((await stack.pay(await stack.checkout({ reference: `LIST-${i}` }))).body.transactionId);
+    for (let i = 0; i < 5; i++)
+      made.push((await stack.pay(await stack.checkout({ reference: `LIST-${i}` }))).body.transactionId);
     await stack.control(`/payments/${made[1]}/outcome`, { status: 'COMPLETED' });
     const first = paymentListSchema.parse((await stack.operator('/api/payments?limit=2')).body);
-    assert.deepEqual(first.payments.map((payment) => payment.transactionId), [made[4], made[3]]);
+    assert.deepEqual(
+      first.payments.map((payment) => payment.transactionId),
+      [made[4], made[3]],
+    );
     assert.ok(first.nextCursor);
-    const second = paymentListSchema.parse((await stack.operator(`/api/payments?limit=2&cursor=${first.nextCursor}`)).body);
-    assert.deepEqual(second.payments.map((payment) => payment.transactionId), [made[2], made[1]]);
+    const second = paymentListSchema.parse(
+      (await stack.operator(`/api/payments?limit=2&cursor=${first.nextCursor}`)).body,
+    );
+    assert.deepEqual(
+      second.payments.map((payment) => payment.transactionId),
+      [made[2], made[1]],
+    );
     const pending = paymentListSchema.parse((await stack.operator('/api/payments?status=PENDING&limit=200')).body);
     assert.ok(pending.payments.every((payment) => payment.status === 'PENDING'));
-    assert.equal(pending.payments.some((payment) => payment.transactionId === made[1]), false);
+    assert.equal(
+      pending.payments.some((payment) => payment.transactionId === made[1]),
+      false,
+    );
     const view = first.payments[0]!;
     assert.equal(view.reference, 'LIST-4');
     assert.ok(view.networkPaymentId);
@@ -49,17 +75,32 @@ describe('proxy: operator routes', () => {
   });
 
   it('orders: create, list, filter, read, update, delete, through the order service', async () => {
-    const created = await stack.operator('/api/orders', { body: { customerName: 'Ada', chainId: 31337, amount: '250.5', mintWallet: WALLET.toLowerCase(), customerOrder: 'op-1', stableCoin: 'eGBR' } });
+    const created = await stack.operator('/api/orders', {
+      body: {
+        customerName: 'Ada',
+        chainId: 31337,
+        amount: '250.5',
+        mintWallet: WALLET.toLowerCase(),
+        customerOrder: 'op-1',
+        stableCoin: 'eGBR',
+      },
+    });
     assert.equal(created.status, 201);
     const { orderId } = created.body;
     const order = (await stack.operator(`/api/orders/${orderId}`)).body;
     assert.equal(order.mintWallet, WALLET);
     assert.equal(order.amount, '250.5');
-    const updated = await stack.operator(`/api/orders/${orderId}`, { method: 'PUT', body: { orderStatus: 'Processing' } });
+    const updated = await stack.operator(`/api/orders/${orderId}`, {
+      method: 'PUT',
+      body: { orderStatus: 'Processing' },
+    });
     assert.equal(updated.status, 200);
     assert.equal(updated.body.updatedAttributes.orderStatus, 'Processing');
     const processing = orderListSchema.parse((await stack.operator('/api/orders?filterStatus=Processing')).body);
-    assert.deepEqual(processing.map((entry) => entry.orderId), [orderId]);
+    assert.deepEqual(
+      processing.map((entry) => entry.orderId),
+      [orderId],
+    );
     assert.deepEqual(orderListSchema.parse((await stack.operator('/api/orders?filterStatus=New')).body), []);
     await stack.operator(`/api/orders/${orderId}`, { method: 'PUT', body: { orderStatus: 'Failed' } });
     const deleted = await stack.operator(`/api/orders/${orderId}`, { method: 'DELETE' });
@@ -68,7 +109,14 @@ describe('proxy: operator routes', () => {
   });
 
   it("shows the order service's own refusals word for word", async () => {
-    const body = { customerName: 'Ada', chainId: 31337, amount: '1', mintWallet: WALLET, customerOrder: 'dup-1', stableCoin: 'eUSD' };
+    const body = {
+      customerName: 'Ada',
+      chainId: 31337,
+      amount: '1',
+      mintWallet: WALLET,
+      customerOrder: 'dup-1',
+      stableCoin: 'eUSD',
+    };
     assert.equal((await stack.operator('/api/orders', { body })).status, 201);
     const duplicate = await stack.operator('/api/orders', { body });
     assert.equal(duplicate.status, 400);
@@ -84,11 +132,47 @@ describe('proxy: operator routes', () => {
   it('validates orders before sending them: nothing reaches the service', async () => {
     const before = await metric(stack, 'orders.create');
     for (const [body, message] of [
-      [{ customerName: 'Ada', chainId: 31337, amount: '-1', mintWallet: WALLET, customerOrder: 'v-1', stableCoin: 'eUSD' }, /amount must be a positive decimal/],
-      [{ customerName: 'Ada', chainId: 31337, amount: '1', mintWallet: '0x123', customerOrder: 'v-2', stableCoin: 'eUSD' }, /Invalid mintWallet/],
-      [{ customerName: 'Ada', chainId: 31337, amount: '1', mintWallet: WALLET, customerOrder: 'v-3', stableCoin: 'eYEN' }, /Invalid stableCoin/],
-      [{ customerName: '', chainId: 31337, amount: '1', mintWallet: WALLET, customerOrder: 'v-4', stableCoin: 'eUSD' }, /customerName must not be empty/],
-      [{ customerName: 'Ada', amount: '1', mintWallet: WALLET, customerOrder: 'v-5', stableCoin: 'eUSD' }, /chainId is required/],
+      [
+        {
+          customerName: 'Ada',
+          chainId: 31337,
+          amount: '-1',
+          mintWallet: WALLET,
+          customerOrder: 'v-1',
+          stableCoin: 'eUSD',
+        },
+        /amount must be a positive decimal/,
+      ],
+      [
+        {
+          customerName: 'Ada',
+          chainId: 31337,
+          amount: '1',
+          mintWallet: '0x123',
+          customerOrder: 'v-2',
+          stableCoin: 'eUSD',
+        },
+        /Invalid mintWallet/,
+      ],
+      [
+        {
+          customerName: 'Ada',
+          chainId: 31337,
+          amount: '1',
+          mintWallet: WALLET,
+          customerOrder: 'v-3',
+          stableCoin: 'eYEN',
+        },
+        /Invalid stableCoin/,
+      ],
+      [
+        { customerName: '', chainId: 31337, amount: '1', mintWallet: WALLET, customerOrder: 'v-4', stableCoin: 'eUSD' },
+        /customerName must not be empty/,
+      ],
+      [
+        { customerName: 'Ada', amount: '1', mintWallet: WALLET, customerOrder: 'v-5', stableCoin: 'eUSD' },
+        /chainId is required/,
+      ],
     ] as const) {
       const response = await stack.operator('/api/orders', { body });
       assert.equal(response.status, 400);
@@ -114,7 +198,10 @@ describe('proxy: operator routes', () => {
   });
 
   it('a wrong order API key shows on health, not as the service refusing the operator', async () => {
-    const own = await startStack({ reuseSandbox: stack.sandbox, env: { KASSA_ORDERS_API_KEY: 'ok_this-key-is-not-issued' } });
+    const own = await startStack({
+      reuseSandbox: stack.sandbox,
+      env: { KASSA_ORDERS_API_KEY: 'ok_this-key-is-not-issued' },
+    });
     try {
       const response = await own.operator('/api/orders');
       assert.equal(response.status, 502);
@@ -131,18 +218,32 @@ describe('proxy: operator routes', () => {
 describe('proxy: bridge routes', () => {
   let stack: Stack;
   before(async () => {
-    stack = await startStack({ sandbox: { chains: [{ name: 'Alpha', chainId: 31337 }, { name: 'Beta', chainId: 31338 }, { name: 'Main', chainId: 31339, network: 'main' }] } });
+    stack = await startStack({
+      sandbox: {
+        chains: [
+          { name: 'Alpha', chainId: 31337 },
+          { name: 'Beta', chainId: 31338 },
+          { name: 'Main', chainId: 31339, network: 'main' },
+        ],
+      },
+    });
   });
   after(() => stack.stop());
 
   it('lists test and main chains with their tokens, cached briefly', async () => {
     const before = await metric(stack, 'reforge.testChains');
     const test = chainListSchema.parse((await stack.browser('/api/bridge/chains?network=test')).body);
-    assert.deepEqual(test.map((chain) => chain.chainId), [31337, 31338]);
+    assert.deepEqual(
+      test.map((chain) => chain.chainId),
+      [31337, 31338],
+    );
     assert.deepEqual(Object.keys(test[0]!.tokens).sort(), ['eEUR', 'eGBR', 'eSGD', 'eUSD']);
     assert.equal(test[0]!.tokens.eUSD!.decimals, 18);
     const main = chainListSchema.parse((await stack.browser('/api/bridge/chains?network=main')).body);
-    assert.deepEqual(main.map((chain) => chain.chainId), [31339]);
+    assert.deepEqual(
+      main.map((chain) => chain.chainId),
+      [31339],
+    );
     for (let i = 0; i < 5; i++) await stack.browser('/api/bridge/chains');
     assert.equal((await metric(stack, 'reforge.testChains')) - before, 1, 'one upstream read for six listings');
     assert.equal((await stack.browser('/api/bridge/chains?network=dev')).status, 400);
@@ -152,7 +253,12 @@ describe('proxy: bridge routes', () => {
   it('prepares the unsigned burn transaction for a transfer', async () => {
     const [source, destination] = stack.sandbox.chains;
     const response = await stack.browser('/api/bridge/prepare', {
-      body: { sourceAmount: '12.5', sourceToken: source!.tokens.eUSD.address, destinationToken: destination!.tokens.eUSD.address, destinationChainId: destination!.chainId },
+      body: {
+        sourceAmount: '12.5',
+        sourceToken: source!.tokens.eUSD.address,
+        destinationToken: destination!.tokens.eUSD.address,
+        destinationChainId: destination!.chainId,
+      },
     });
     assert.equal(response.status, 200, response.text);
     const tx = Transaction.from(response.body.tx);
@@ -168,25 +274,55 @@ describe('proxy: bridge routes', () => {
   it("passes the service's refusals through, and validates before sending", async () => {
     const [source, destination] = stack.sandbox.chains;
     const same = await stack.browser('/api/bridge/prepare', {
-      body: { sourceAmount: '1', sourceToken: source!.tokens.eUSD.address, destinationToken: source!.tokens.eUSD.address, destinationChainId: source!.chainId },
+      body: {
+        sourceAmount: '1',
+        sourceToken: source!.tokens.eUSD.address,
+        destinationToken: source!.tokens.eUSD.address,
+        destinationChainId: source!.chainId,
+      },
     });
     assert.equal(same.status, 400);
     assert.match(same.body.error, /is the source chain/);
     const before = await metric(stack, 'reforge.prepare');
     for (const body of [
-      { sourceAmount: '-1', sourceToken: source!.tokens.eUSD.address, destinationToken: destination!.tokens.eUSD.address, destinationChainId: destination!.chainId },
-      { sourceAmount: '1', sourceToken: 'eUSD', destinationToken: destination!.tokens.eUSD.address, destinationChainId: destination!.chainId },
-      { sourceAmount: '1', sourceToken: source!.tokens.eUSD.address, destinationToken: destination!.tokens.eUSD.address, destinationChainId: destination!.chainId, sourceRpcUrl: 'http://169.254.169.254/' },
+      {
+        sourceAmount: '-1',
+        sourceToken: source!.tokens.eUSD.address,
+        destinationToken: destination!.tokens.eUSD.address,
+        destinationChainId: destination!.chainId,
+      },
+      {
+        sourceAmount: '1',
+        sourceToken: 'eUSD',
+        destinationToken: destination!.tokens.eUSD.address,
+        destinationChainId: destination!.chainId,
+      },
+      {
+        sourceAmount: '1',
+        sourceToken: source!.tokens.eUSD.address,
+        destinationToken: destination!.tokens.eUSD.address,
+        destinationChainId: destination!.chainId,
+        sourceRpcUrl: 'http://169.254.169.254/',
+      },
     ]) {
       const response = await stack.browser('/api/bridge/prepare', { body });
       assert.equal(response.status, 400, JSON.stringify(body));
     }
-    assert.equal(await metric(stack, 'reforge.prepare'), before, 'nothing invalid reaches the service; no RPC URL from a browser either');
+    assert.equal(
+      await metric(stack, 'reforge.prepare'),
+      before,
+      'nothing invalid reaches the service; no RPC URL from a browser either',
+    );
   });
 
   it('refuses any body that carries a private key or key material, and has no execute route', async () => {
     const [source, destination] = stack.sandbox.chains;
-    const valid = { sourceAmount: '1', sourceToken: source!.tokens.eUSD.address, destinationToken: destination!.tokens.eUSD.address, destinationChainId: destination!.chainId };
+    const valid = {
+      sourceAmount: '1',
+      sourceToken: source!.tokens.eUSD.address,
+      destinationToken: destination!.tokens.eUSD.address,
+      destinationChainId: destination!.chainId,
+    };
     const key = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
     for (const body of [
       { ...valid, privateKey: key },
@@ -207,10 +343,15 @@ describe('proxy: bridge routes', () => {
   });
 
   it('answers the shop origin only', async () => {
-    const preflight = await http(`${stack.proxy.origin}/api/bridge/prepare`, { method: 'OPTIONS', headers: { Origin: SHOP_ORIGIN, 'Access-Control-Request-Method': 'POST' } });
+    const preflight = await http(`${stack.proxy.origin}/api/bridge/prepare`, {
+      method: 'OPTIONS',
+      headers: { Origin: SHOP_ORIGIN, 'Access-Control-Request-Method': 'POST' },
+    });
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get('access-control-allow-origin'), SHOP_ORIGIN);
-    const foreign = await http(`${stack.proxy.origin}/api/bridge/chains`, { headers: { Origin: 'https://evil.example' } });
+    const foreign = await http(`${stack.proxy.origin}/api/bridge/chains`, {
+      headers: { Origin: 'https://evil.example' },
+    });
     assert.equal(foreign.status, 403);
   });
 });

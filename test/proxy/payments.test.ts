@@ -5,7 +5,10 @@ import { http } from '../support/http.ts';
 import { eventually, SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
 
 const authorise = (flowUrl: string, action = 'authorise', providerId = 'bank_xyz') =>
-  http(flowUrl, { raw: new URLSearchParams({ action, providerId }).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+  http(flowUrl, {
+    raw: new URLSearchParams({ action, providerId }).toString(),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  });
 
 describe('proxy: checkouts and payments', () => {
   let stack: Stack;
@@ -16,7 +19,9 @@ describe('proxy: checkouts and payments', () => {
 
   describe('POST /api/checkouts (merchant server)', () => {
     it('creates a checkout with the merchant key: 201 with its id, amount and expiry', async () => {
-      const response = await stack.merchant('/api/checkouts', { body: { amount: '100.50', currencyCode: 'GBP', reference: 'INV-7', metadata: { cart: [1, 2] } } });
+      const response = await stack.merchant('/api/checkouts', {
+        body: { amount: '100.50', currencyCode: 'GBP', reference: 'INV-7', metadata: { cart: [1, 2] } },
+      });
       assert.equal(response.status, 201);
       const checkout = checkoutSchema.parse(response.body);
       assert.match(checkout.checkoutId, /^chk_[A-Za-z0-9_-]{24}$/);
@@ -28,14 +33,24 @@ describe('proxy: checkouts and payments', () => {
     });
 
     it('accepts a JSON number as amount and keeps it as a decimal string', async () => {
-      const response = await stack.merchant('/api/checkouts', { body: { amount: 12.5, currencyCode: 'EUR', reference: 'N-1' } });
+      const response = await stack.merchant('/api/checkouts', {
+        body: { amount: 12.5, currencyCode: 'EUR', reference: 'N-1' },
+      });
       assert.equal(response.body.amount, '12.5');
     });
 
     it('refuses calls without the merchant key, or with the operator token', async () => {
-      const attempts: Array<Record<string, string>> = [{}, { Authorization: `Bearer ${stack.config.operatorToken}` }, { Authorization: 'Bearer nope' }, { Authorization: stack.config.merchantKey }];
+      const attempts: Array<Record<string, string>> = [
+        {},
+        { Authorization: `Bearer ${stack.config.operatorToken}` },
+        { Authorization: 'Bearer nope' },
+        { Authorization: stack.config.merchantKey },
+      ];
       for (const headers of attempts) {
-        const response = await http(`${stack.proxy.origin}/api/checkouts`, { body: { amount: '1', currencyCode: 'EUR', reference: 'X' }, headers });
+        const response = await http(`${stack.proxy.origin}/api/checkouts`, {
+          body: { amount: '1', currencyCode: 'EUR', reference: 'X' },
+          headers,
+        });
         assert.equal(response.status, 401);
         assert.match(response.body.error, /KASSA_MERCHANT_KEY/);
         assert.match(response.headers.get('www-authenticate')!, /Bearer/);
@@ -47,9 +62,21 @@ describe('proxy: checkouts and payments', () => {
       ['three decimals', { amount: '1.005', currencyCode: 'EUR', reference: 'X' }, /at most 2 decimal places/],
       ['a negative amount', { amount: '-3', currencyCode: 'EUR', reference: 'X' }, /positive decimal/],
       ['an unsupported currency', { amount: '1', currencyCode: 'USD', reference: 'X' }, /Invalid currencyCode: USD/],
-      ['a reference the rails cannot carry', { amount: '1', currencyCode: 'EUR', reference: 'order #1' }, /reference may hold only/],
-      ['metadata that is not an object', { amount: '1', currencyCode: 'EUR', reference: 'X', metadata: 'x' }, /metadata must be a JSON object/],
-      ['an unknown field', { amount: '1', currencyCode: 'EUR', reference: 'X', redirectUrl: 'https://evil.example' }, /Unknown field: redirectUrl/],
+      [
+        'a reference the rails cannot carry',
+        { amount: '1', currencyCode: 'EUR', reference: 'order #1' },
+        /reference may hold only/,
+      ],
+      [
+        'metadata that is not an object',
+        { amount: '1', currencyCode: 'EUR', reference: 'X', metadata: 'x' },
+        /metadata must be a JSON object/,
+      ],
+      [
+        'an unknown field',
+        { amount: '1', currencyCode: 'EUR', reference: 'X', redirectUrl: 'https://evil.example' },
+        /Unknown field: redirectUrl/,
+      ],
     ];
     for (const [what, body, message] of invalid) {
       it(`refuses ${what} with 400`, async () => {
@@ -71,7 +98,11 @@ describe('proxy: checkouts and payments', () => {
       assert.match(payment.statusToken, /^[A-Za-z0-9_-]{43}$/, '256 random bits');
       assert.ok(payment.flowUrl.startsWith(`${stack.sandbox.pay}/flow/`));
       // What upstream got: the checkout's amount and reference, and a return URL carrying the status token.
-      const upstream = (await http(`${stack.sandbox.pay}/v1/payments/${payment.transactionId}`, { headers: { Authorization: `Bearer ${(await stack.proxy.services.tokens.token()).accessToken}` } })).body;
+      const upstream = (
+        await http(`${stack.sandbox.pay}/v1/payments/${payment.transactionId}`, {
+          headers: { Authorization: `Bearer ${(await stack.proxy.services.tokens.token()).accessToken}` },
+        })
+      ).body;
       assert.equal(upstream.amount, 42.5);
       assert.equal(upstream.reference, 'ORDER-9');
       assert.equal(upstream.redirectUrl, `${SHOP_ORIGIN}/return?kassa_status=${payment.statusToken}`);
@@ -93,8 +124,14 @@ describe('proxy: checkouts and payments', () => {
       const checkoutId = await stack.checkout();
       const results = await Promise.all(Array.from({ length: 6 }, (_, i) => stack.pay(checkoutId, `tab-${i}-key-xyz`)));
       assert.equal(new Set(results.map((result) => result.body.transactionId)).size, 1);
-      assert.equal(results.filter((result) => result.status === 201).length, 1, 'one was created, the others were handed the live one');
-      const list = (await stack.operator('/api/payments?limit=200')).body.payments.filter((payment: { checkoutId: string }) => payment.checkoutId === checkoutId);
+      assert.equal(
+        results.filter((result) => result.status === 201).length,
+        1,
+        'one was created, the others were handed the live one',
+      );
+      const list = (await stack.operator('/api/payments?limit=200')).body.payments.filter(
+        (payment: { checkoutId: string }) => payment.checkoutId === checkoutId,
+      );
       assert.equal(list.length, 1);
     });
 
@@ -111,9 +148,15 @@ describe('proxy: checkouts and payments', () => {
       const second = await stack.pay(checkoutId);
       assert.equal(second.status, 201);
       assert.notEqual(second.body.transactionId, first.transactionId);
-      assert.equal((await stack.browser(`/api/payments/status/${first.statusToken}`)).body.retryable, false, 'a newer attempt took over');
+      assert.equal(
+        (await stack.browser(`/api/payments/status/${first.statusToken}`)).body.retryable,
+        false,
+        'a newer attempt took over',
+      );
       await authorise(second.body.flowUrl);
-      await eventually(async () => ((await stack.browser(`/api/checkouts/${checkoutId}`)).body.state === 'paid' ? true : undefined));
+      await eventually(async () =>
+        (await stack.browser(`/api/checkouts/${checkoutId}`)).body.state === 'paid' ? true : undefined,
+      );
       const third = await stack.pay(checkoutId);
       assert.equal(third.status, 409);
       assert.equal(third.body.error, 'This checkout is already paid');
@@ -129,7 +172,9 @@ describe('proxy: checkouts and payments', () => {
 
     it('requires a well-formed Idempotency-Key', async () => {
       const checkoutId = await stack.checkout();
-      for (const headers of [{}, { 'Idempotency-Key': 'short' }, { 'Idempotency-Key': 'has spaces in it' }] as Array<Record<string, string>>) {
+      for (const headers of [{}, { 'Idempotency-Key': 'short' }, { 'Idempotency-Key': 'has spaces in it' }] as Array<
+        Record<string, string>
+      >) {
         const response = await stack.browser('/api/payments', { body: { checkoutId }, headers });
         assert.equal(response.status, 400);
         assert.match(response.body.error, /Idempotency-Key/);
@@ -138,12 +183,22 @@ describe('proxy: checkouts and payments', () => {
 
     it('refuses a tampered amount: the browser never sets what is paid', async () => {
       const checkoutId = await stack.checkout({ amount: '99.00' });
-      for (const body of [{ checkoutId, amount: '0.01' }, { checkoutId, currencyCode: 'GBP' }, { checkoutId, reference: 'FREE' }]) {
-        const response = await stack.browser('/api/payments', { body, headers: { 'Idempotency-Key': `tamper-${Object.keys(body)[1]}` } });
+      for (const body of [
+        { checkoutId, amount: '0.01' },
+        { checkoutId, currencyCode: 'GBP' },
+        { checkoutId, reference: 'FREE' },
+      ]) {
+        const response = await stack.browser('/api/payments', {
+          body,
+          headers: { 'Idempotency-Key': `tamper-${Object.keys(body)[1]}` },
+        });
         assert.equal(response.status, 400);
         assert.match(response.body.error, /Unknown field/);
       }
-      const open = await stack.browser('/api/payments', { body: { amount: '0.01', currencyCode: 'EUR', reference: 'FREE' }, headers: { 'Idempotency-Key': 'tamper-open' } });
+      const open = await stack.browser('/api/payments', {
+        body: { amount: '0.01', currencyCode: 'EUR', reference: 'FREE' },
+        headers: { 'Idempotency-Key': 'tamper-open' },
+      });
       assert.equal(open.status, 403);
       assert.match(open.body.error, /Open amounts are not enabled/);
     });
@@ -159,14 +214,35 @@ describe('proxy: checkouts and payments', () => {
     it('refuses an expired checkout (410) but still finds the payment made before expiry', async () => {
       // A checkout that expires in 400 ms, put where the merchant route would put it.
       const checkoutId = `chk_expiring_${Date.now()}`;
-      await stack.proxy.services.store.insertCheckout({ checkoutId, amount: '5.00', currencyCode: 'EUR', reference: 'EXP-1', metadata: null, createdAt: Date.now(), expiresAt: Date.now() + 400, currentAttempt: null });
+      await stack.proxy.services.store.insertCheckout({
+        checkoutId,
+        amount: '5.00',
+        currencyCode: 'EUR',
+        reference: 'EXP-1',
+        metadata: null,
+        createdAt: Date.now(),
+        expiresAt: Date.now() + 400,
+        currentAttempt: null,
+      });
       const made = await stack.pay(checkoutId, 'before-expiry-1');
       assert.equal(made.status, 201);
       await new Promise((resolve) => setTimeout(resolve, 450));
-      assert.equal((await stack.pay(checkoutId, 'before-expiry-1')).body.transactionId, made.body.transactionId, 'a reload finds its payment');
+      assert.equal(
+        (await stack.pay(checkoutId, 'before-expiry-1')).body.transactionId,
+        made.body.transactionId,
+        'a reload finds its payment',
+      );
       await authorise(made.body.flowUrl, 'cancel');
-      await eventually(async () => ((await stack.browser(`/api/payments/status/${made.body.statusToken}`)).body.status === 'FAILED' ? true : undefined));
-      assert.equal((await stack.browser(`/api/payments/status/${made.body.statusToken}`)).body.retryable, false, 'an expired checkout takes no new attempt');
+      await eventually(async () =>
+        (await stack.browser(`/api/payments/status/${made.body.statusToken}`)).body.status === 'FAILED'
+          ? true
+          : undefined,
+      );
+      assert.equal(
+        (await stack.browser(`/api/payments/status/${made.body.statusToken}`)).body.retryable,
+        false,
+        'an expired checkout takes no new attempt',
+      );
       const late = await stack.pay(checkoutId, 'after-expiry-1');
       assert.equal(late.status, 410);
       assert.equal((await stack.browser(`/api/checkouts/${checkoutId}`)).body.state, 'expired');
@@ -174,17 +250,35 @@ describe('proxy: checkouts and payments', () => {
 
     it('uses a requested return URL only when the shop allows its origin and path', async () => {
       const checkoutId = await stack.checkout();
-      const ok = await stack.browser('/api/payments', { body: { checkoutId, returnUrl: `${SHOP_ORIGIN}/return?order=7&kassa_status=forged#x` }, headers: { 'Idempotency-Key': 'return-url-ok' } });
+      const ok = await stack.browser('/api/payments', {
+        body: { checkoutId, returnUrl: `${SHOP_ORIGIN}/return?order=7&kassa_status=forged#x` },
+        headers: { 'Idempotency-Key': 'return-url-ok' },
+      });
       assert.equal(ok.status, 201);
       const token = (await stack.proxy.services.tokens.token()).accessToken;
-      const upstream = (await http(`${stack.sandbox.pay}/v1/payments/${ok.body.transactionId}`, { headers: { Authorization: `Bearer ${token}` } })).body;
-      assert.equal(upstream.redirectUrl, `${SHOP_ORIGIN}/return?order=7&kassa_status=${ok.body.statusToken}`, 'a forged kassa_status is replaced');
+      const upstream = (
+        await http(`${stack.sandbox.pay}/v1/payments/${ok.body.transactionId}`, {
+          headers: { Authorization: `Bearer ${token}` },
+        })
+      ).body;
+      assert.equal(
+        upstream.redirectUrl,
+        `${SHOP_ORIGIN}/return?order=7&kassa_status=${ok.body.statusToken}`,
+        'a forged kassa_status is replaced',
+      );
       const other = await stack.checkout();
       for (const returnUrl of ['https://evil.example/return', `${SHOP_ORIGIN}/elsewhere`, 'not a url']) {
-        const refused = await stack.browser('/api/payments', { body: { checkoutId: other, returnUrl }, headers: { 'Idempotency-Key': `return-${returnUrl.length}` } });
+        const refused = await stack.browser('/api/payments', {
+          body: { checkoutId: other, returnUrl },
+          headers: { 'Idempotency-Key': `return-${returnUrl.length}` },
+        });
         assert.equal(refused.status, 400, returnUrl);
       }
-      assert.equal((await stack.browser(`/api/checkouts/${other}`)).body.state, 'open', 'a refused request leaves the checkout open');
+      assert.equal(
+        (await stack.browser(`/api/checkouts/${other}`)).body.state,
+        'open',
+        'a refused request leaves the checkout open',
+      );
     });
 
     it('does not hand out a flowUrl outside KASSA_FLOW_HOSTS', async () => {
@@ -207,8 +301,12 @@ describe('proxy: checkouts and payments', () => {
     it('takes amount, currency and reference from the browser only within the configured bounds', async () => {
       const open = await startStack({ reuseSandbox: stack.sandbox, env: { KASSA_OPEN_AMOUNT: '1..50 EUR' } });
       try {
-        assert.deepEqual((await open.browser('/api/config')).body, { environment: 'sandbox', openAmount: { min: '1', max: '50', currencyCode: 'EUR' } });
-        const pay = (body: Record<string, unknown>, key: string) => open.browser('/api/payments', { body, headers: { 'Idempotency-Key': key } });
+        assert.deepEqual((await open.browser('/api/config')).body, {
+          environment: 'sandbox',
+          openAmount: { min: '1', max: '50', currencyCode: 'EUR' },
+        });
+        const pay = (body: Record<string, unknown>, key: string) =>
+          open.browser('/api/payments', { body, headers: { 'Idempotency-Key': key } });
         const ok = await pay({ amount: '12.34', currencyCode: 'EUR', reference: 'DONATION' }, 'open-ok-1');
         assert.equal(ok.status, 201);
         const view = (await open.browser(`/api/payments/status/${ok.body.statusToken}`)).body;
@@ -222,7 +320,10 @@ describe('proxy: checkouts and payments', () => {
         assert.equal(failed.retryable, true, 'a failed open-amount payment may always be followed by a new one');
         assert.equal((await pay({ amount: '50.01', currencyCode: 'EUR', reference: 'X' }, 'open-high')).status, 400);
         assert.equal((await pay({ amount: '0.99', currencyCode: 'EUR', reference: 'X' }, 'open-low1')).status, 400);
-        assert.match((await pay({ amount: '10', currencyCode: 'GBP', reference: 'X' }, 'open-gbp1')).body.error, /currencyCode must be EUR/);
+        assert.match(
+          (await pay({ amount: '10', currencyCode: 'GBP', reference: 'X' }, 'open-gbp1')).body.error,
+          /currencyCode must be EUR/,
+        );
       } finally {
         await open.stop();
       }
@@ -238,11 +339,26 @@ describe('proxy: checkouts and payments', () => {
       assert.equal(response.headers.get('cache-control'), 'no-store');
       const view = paymentStatusSchema.strict().parse(response.body);
       assert.deepEqual(
-        { transactionId: view.transactionId, status: view.status, amount: view.amount, currencyCode: view.currencyCode, reference: view.reference, checkoutId: view.checkoutId },
-        { transactionId: created.transactionId, status: 'PENDING', amount: '7.00', currencyCode: 'EUR', reference: 'VIEW-1', checkoutId },
+        {
+          transactionId: view.transactionId,
+          status: view.status,
+          amount: view.amount,
+          currencyCode: view.currencyCode,
+          reference: view.reference,
+          checkoutId: view.checkoutId,
+        },
+        {
+          transactionId: created.transactionId,
+          status: 'PENDING',
+          amount: '7.00',
+          currencyCode: 'EUR',
+          reference: 'VIEW-1',
+          checkoutId,
+        },
       );
       assert.equal((await stack.browser(`/api/checkouts/${checkoutId}`)).body.state, 'pending');
-      for (const token of ['x'.repeat(43), 'short', created.transactionId]) assert.equal((await stack.browser(`/api/payments/status/${token}`)).status, 404);
+      for (const token of ['x'.repeat(43), 'short', created.transactionId])
+        assert.equal((await stack.browser(`/api/payments/status/${token}`)).status, 404);
       assert.equal((await stack.browser('/api/checkouts/chk_unknown')).status, 404);
     });
   });

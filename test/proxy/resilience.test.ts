@@ -4,9 +4,12 @@ import { healthSchema } from '../../schemas/proxy-api.ts';
 import { openSse } from '../support/sse-client.ts';
 import { eventually, startStack, type Stack } from '../support/stack.ts';
 
-const metric = async (stack: Stack, name: string) => ((await stack.control('/metrics')).body[name] as number | undefined) ?? 0;
+const metric = async (stack: Stack, name: string) =>
+  ((await stack.control('/metrics')).body[name] as number | undefined) ?? 0;
 const proxyPayments = async (stack: Stack, checkoutId: string) =>
-  (await stack.operator('/api/payments?limit=200')).body.payments.filter((payment: { checkoutId: string }) => payment.checkoutId === checkoutId);
+  (await stack.operator('/api/payments?limit=200')).body.payments.filter(
+    (payment: { checkoutId: string }) => payment.checkoutId === checkoutId,
+  );
 
 describe('proxy: upstream faults on initiate', () => {
   let stack: Stack;
@@ -62,9 +65,18 @@ describe('proxy: upstream faults on initiate', () => {
 
   it('a failing re-read changes nothing: no wrong status; a later read delivers the truth', async () => {
     const payment = (await stack.pay(await stack.checkout())).body;
-    await stack.control('/faults', { service: 'pay', kind: 'malformed', times: 4, path: `/v1/payments/${payment.transactionId}` });
+    await stack.control('/faults', {
+      service: 'pay',
+      kind: 'malformed',
+      times: 4,
+      path: `/v1/payments/${payment.transactionId}`,
+    });
     await stack.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
-    await eventually(async () => ((await stack.control('/faults')).body.length === 0 ? true : undefined), 10_000, 'the faults to be used up');
+    await eventually(
+      async () => ((await stack.control('/faults')).body.length === 0 ? true : undefined),
+      10_000,
+      'the faults to be used up',
+    );
     assert.equal((await stack.browser(`/api/payments/status/${payment.statusToken}`)).body.status, 'PENDING');
     const stream = openSse(`${stack.proxy.origin}/api/payments/status/${payment.statusToken}/events`);
     await stream.waitForEvents(2, 8_000);
@@ -138,7 +150,10 @@ describe('proxy: access tokens', () => {
   it('rotation without downtime: with the next secret configured, expiring the old one changes nothing for customers', async () => {
     const key = (await stack.control('/keys', {})).body;
     const next = (await stack.control(`/keys/${key.keyId}/rotate`, {})).body.clientSecret;
-    const own = await startStack({ reuseSandbox: stack.sandbox, env: { KASSA_PAY_CLIENT_SECRET: key.clientSecret, KASSA_PAY_CLIENT_SECRET_NEXT: next } });
+    const own = await startStack({
+      reuseSandbox: stack.sandbox,
+      env: { KASSA_PAY_CLIENT_SECRET: key.clientSecret, KASSA_PAY_CLIENT_SECRET_NEXT: next },
+    });
     try {
       assert.equal((await own.pay(await own.checkout())).status, 201);
       await own.control(`/keys/${key.keyId}/expire-secret`, { clientSecret: key.clientSecret });
@@ -181,10 +196,14 @@ describe('proxy: restarts lose nothing', () => {
         // While the proxy is down the bank settles; the webhook cannot be delivered.
         await stack.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
       });
-      const view = await eventually(async () => {
-        const current = (await stack.browser(`/api/payments/status/${payment.statusToken}`)).body;
-        return current.status === 'COMPLETED' ? current : undefined;
-      }, 8_000, 'the follower to re-read after the restart');
+      const view = await eventually(
+        async () => {
+          const current = (await stack.browser(`/api/payments/status/${payment.statusToken}`)).body;
+          return current.status === 'COMPLETED' ? current : undefined;
+        },
+        8_000,
+        'the follower to re-read after the restart',
+      );
       assert.equal(view.amount, '19.99');
       const replay = await stack.pay(checkoutId, 'survives-restart-1');
       assert.equal(replay.body.transactionId, payment.transactionId, 'the idempotency key survived');
@@ -200,7 +219,14 @@ describe('proxy: restarts lose nothing', () => {
       const checkoutId = await stack.checkout();
       const store = stack.proxy.services.store;
       // What a crash between claiming the key and recording the payment leaves behind.
-      await store.beginAttempt({ idempotencyKey: 'crashed-attempt', fingerprint: 'x', checkoutId, statusToken: 'crashed-token', now: Date.now() - 120_000, staleAfterMs: 60_000 });
+      await store.beginAttempt({
+        idempotencyKey: 'crashed-attempt',
+        fingerprint: 'x',
+        checkoutId,
+        statusToken: 'crashed-token',
+        now: Date.now() - 120_000,
+        staleAfterMs: 60_000,
+      });
       const response = await stack.pay(checkoutId, 'after-the-crash');
       assert.equal(response.status, 201);
     } finally {
@@ -214,7 +240,14 @@ describe('proxy: orders and reforge faults', () => {
     const stack = await startStack();
     try {
       await stack.control('/faults', { service: 'orders', kind: 'reset', stage: 'after', times: 1, path: '/orders' });
-      const order = { customerName: 'Ada', chainId: 31337, amount: '10', mintWallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', customerOrder: 'fault-order-1', stableCoin: 'eUSD' };
+      const order = {
+        customerName: 'Ada',
+        chainId: 31337,
+        amount: '10',
+        mintWallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+        customerOrder: 'fault-order-1',
+        stableCoin: 'eUSD',
+      };
       const created = await stack.operator('/api/orders', { body: order });
       assert.equal(created.status, 201, created.text);
       const all = (await stack.operator('/api/orders')).body as Array<{ customerOrder: string; orderId: string }>;

@@ -20,7 +20,16 @@ describe('proxy: trust boundaries', () => {
   after(() => stack.stop());
 
   it('CORS: the shop origin gets CORS headers and preflights; any other origin is refused', async () => {
-    const preflight = await record(http(`${stack.proxy.origin}/api/payments`, { method: 'OPTIONS', headers: { Origin: SHOP_ORIGIN, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,idempotency-key' } }));
+    const preflight = await record(
+      http(`${stack.proxy.origin}/api/payments`, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: SHOP_ORIGIN,
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'content-type,idempotency-key',
+        },
+      }),
+    );
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get('access-control-allow-origin'), SHOP_ORIGIN);
     assert.match(preflight.headers.get('access-control-allow-headers')!, /Idempotency-Key/);
@@ -31,12 +40,23 @@ describe('proxy: trust boundaries', () => {
     assert.equal(allowed.headers.get('access-control-expose-headers'), 'Retry-After', 'pages can see how long to wait');
     assert.match(allowed.headers.get('vary')!, /Origin/);
     for (const origin of ['https://evil.example', 'http://127.0.0.1:10', 'null']) {
-      const refused = await record(http(`${stack.proxy.origin}/api/payments`, { body: { checkoutId }, headers: { Origin: origin, 'Idempotency-Key': 'cors-test-1' } }));
+      const refused = await record(
+        http(`${stack.proxy.origin}/api/payments`, {
+          body: { checkoutId },
+          headers: { Origin: origin, 'Idempotency-Key': 'cors-test-1' },
+        }),
+      );
       assert.equal(refused.status, 403, origin);
       assert.equal(refused.headers.get('access-control-allow-origin'), null);
     }
-    assert.equal((await stack.browser(`/api/checkouts/${checkoutId}`)).body.state, 'open', 'refused requests started nothing');
-    const operator = await record(stack.operator('/api/payments', { headers: { Origin: 'chrome-extension://abcdefghijklmnop' } }));
+    assert.equal(
+      (await stack.browser(`/api/checkouts/${checkoutId}`)).body.state,
+      'open',
+      'refused requests started nothing',
+    );
+    const operator = await record(
+      stack.operator('/api/payments', { headers: { Origin: 'chrome-extension://abcdefghijklmnop' } }),
+    );
     assert.equal(operator.status, 200, 'operator routes are not browser routes: the token is what counts');
     assert.equal(operator.headers.get('access-control-allow-origin'), null);
   });
@@ -47,9 +67,16 @@ describe('proxy: trust boundaries', () => {
     assert.equal(response.headers.get('referrer-policy'), 'no-referrer');
     assert.match(response.headers.get('content-security-policy')!, /default-src 'none'/);
     assert.match(response.headers.get('x-frame-options')!, /SAMEORIGIN|DENY/);
-    const big = await record(stack.browser('/api/payments', { raw: JSON.stringify({ checkoutId: 'x'.repeat(40_000) }), headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'big-body-1' } }));
+    const big = await record(
+      stack.browser('/api/payments', {
+        raw: JSON.stringify({ checkoutId: 'x'.repeat(40_000) }),
+        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'big-body-1' },
+      }),
+    );
     assert.equal(big.status, 413);
-    const hook = await record(http(`${stack.webhookUrl()}`, { raw: 'x'.repeat(70_000), headers: { 'Content-Type': 'application/json' } }));
+    const hook = await record(
+      http(`${stack.webhookUrl()}`, { raw: 'x'.repeat(70_000), headers: { 'Content-Type': 'application/json' } }),
+    );
     assert.equal(hook.status, 413);
     const unknown = await record(http(`${stack.proxy.origin}/api/nothing`));
     assert.equal(unknown.status, 404);
@@ -59,7 +86,17 @@ describe('proxy: trust boundaries', () => {
   it('serves an OpenAPI 3.1 document generated from the schemas', async () => {
     const doc = (await record(http(`${stack.proxy.origin}/openapi.json`))).body;
     assert.equal(doc.openapi, '3.1.0');
-    for (const path of ['/api/checkouts', '/api/payments', '/api/payments/status/{statusToken}', '/api/payments/status/{statusToken}/events', '/api/orders', '/api/orders/{orderId}', '/api/bridge/chains', '/api/bridge/prepare', '/api/health']) {
+    for (const path of [
+      '/api/checkouts',
+      '/api/payments',
+      '/api/payments/status/{statusToken}',
+      '/api/payments/status/{statusToken}/events',
+      '/api/orders',
+      '/api/orders/{orderId}',
+      '/api/bridge/chains',
+      '/api/bridge/prepare',
+      '/api/health',
+    ]) {
       assert.ok(doc.paths[path], path);
     }
     const ref = doc.paths['/api/checkouts'].post.requestBody.content['application/json'].schema.$ref as string;
@@ -67,7 +104,10 @@ describe('proxy: trust boundaries', () => {
     const checkoutBody = doc.components.schemas.CreateCheckoutRequest;
     assert.deepEqual(checkoutBody.required.sort(), ['amount', 'currencyCode', 'reference']);
     assert.equal(checkoutBody.additionalProperties, false);
-    assert.deepEqual(doc.paths['/api/payments'].post.parameters.map((p: { name: string }) => p.name), ['Idempotency-Key']);
+    assert.deepEqual(
+      doc.paths['/api/payments'].post.parameters.map((p: { name: string }) => p.name),
+      ['Idempotency-Key'],
+    );
     assert.deepEqual(doc.paths['/api/payments'].get.security, [{ operatorToken: [] }]);
     assert.ok(!JSON.stringify(doc).includes('execute'), 'no execute operation');
   });
@@ -84,7 +124,18 @@ describe('proxy: trust boundaries', () => {
     await stream.waitForClose();
     await record(stack.operator('/api/payments'));
     await record(stack.operator('/api/health'));
-    await record(stack.operator('/api/orders', { body: { customerName: 'A', chainId: 31337, amount: '1', mintWallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', customerOrder: 'scan-1', stableCoin: 'eUSD' } }));
+    await record(
+      stack.operator('/api/orders', {
+        body: {
+          customerName: 'A',
+          chainId: 31337,
+          amount: '1',
+          mintWallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+          customerOrder: 'scan-1',
+          stableCoin: 'eUSD',
+        },
+      }),
+    );
     await record(stack.operator('/api/orders/unknown'));
     await record(stack.browser('/api/bridge/chains'));
     await record(http(`${stack.proxy.origin}/hooks/payments/wrong-secret-wrong-secret-wrong-secret`, { body: {} }));
@@ -109,7 +160,10 @@ describe('proxy: trust boundaries', () => {
       const leak = texts.find((text) => text.includes(secret));
       assert.equal(leak, undefined, `a secret leaked: ${leak?.slice(0, 300)}`);
     }
-    assert.ok(stack.logs.some((line) => line.includes('/hooks/payments/') && line.includes('…')), `the webhook path is logged cut short: ${stack.logs.filter((line) => line.includes('/hooks/')).join('\n')}`);
+    assert.ok(
+      stack.logs.some((line) => line.includes('/hooks/payments/') && line.includes('…')),
+      `the webhook path is logged cut short: ${stack.logs.filter((line) => line.includes('/hooks/')).join('\n')}`,
+    );
     const unstructured = stack.logs.filter((line) => typeof JSON.parse(line).level !== 'string');
     assert.deepEqual(unstructured, [], 'every line is structured JSON with a level');
   });

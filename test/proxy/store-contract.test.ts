@@ -56,11 +56,26 @@ function contract(name: string, open: () => Promise<{ store: Store; close(): Pro
     after(() => close());
 
     /** Starts a payment the way the starter does: claim, then record. */
-    const started = async (input: { checkoutId?: string | null; key?: string; status?: string; createdAt?: number } = {}) => {
+    const started = async (
+      input: { checkoutId?: string | null; key?: string; status?: string; createdAt?: number } = {},
+    ) => {
       const key = input.key ?? randomUUID();
-      const claim = await store.beginAttempt({ idempotencyKey: key, fingerprint: 'f', checkoutId: input.checkoutId ?? null, statusToken: `tok-${key}`, now: Date.now(), staleAfterMs: STALE });
+      const claim = await store.beginAttempt({
+        idempotencyKey: key,
+        fingerprint: 'f',
+        checkoutId: input.checkoutId ?? null,
+        statusToken: `tok-${key}`,
+        now: Date.now(),
+        staleAfterMs: STALE,
+      });
       assert.equal(claim.outcome, 'started');
-      const made = payment({ idempotencyKey: key, statusToken: `tok-${key}`, checkoutId: input.checkoutId ?? null, status: input.status ?? 'PENDING', createdAt: input.createdAt ?? Date.now() });
+      const made = payment({
+        idempotencyKey: key,
+        statusToken: `tok-${key}`,
+        checkoutId: input.checkoutId ?? null,
+        status: input.status ?? 'PENDING',
+        createdAt: input.createdAt ?? Date.now(),
+      });
       await store.recordPayment(made);
       return made;
     };
@@ -75,7 +90,14 @@ function contract(name: string, open: () => Promise<{ store: Store; close(): Pro
 
     it('claims a key once: the second claim is a replay of the first', async () => {
       const first = await started();
-      const replay = await store.beginAttempt({ idempotencyKey: first.idempotencyKey, fingerprint: 'f', checkoutId: null, statusToken: 'other', now: Date.now(), staleAfterMs: STALE });
+      const replay = await store.beginAttempt({
+        idempotencyKey: first.idempotencyKey,
+        fingerprint: 'f',
+        checkoutId: null,
+        statusToken: 'other',
+        now: Date.now(),
+        staleAfterMs: STALE,
+      });
       assert.equal(replay.outcome, 'replay');
       assert.equal(replay.outcome === 'replay' && replay.attempt.transactionId, first.transactionId);
       assert.equal((await store.getAttempt(first.idempotencyKey))?.state, 'succeeded');
@@ -85,7 +107,16 @@ function contract(name: string, open: () => Promise<{ store: Store; close(): Pro
       const chk = checkout();
       await store.insertCheckout(chk);
       const claims = await Promise.all(
-        Array.from({ length: 30 }, (_, i) => store.beginAttempt({ idempotencyKey: `race-${chk.checkoutId}-${i}`, fingerprint: 'f', checkoutId: chk.checkoutId, statusToken: `t-${chk.checkoutId}-${i}`, now: Date.now(), staleAfterMs: STALE })),
+        Array.from({ length: 30 }, (_, i) =>
+          store.beginAttempt({
+            idempotencyKey: `race-${chk.checkoutId}-${i}`,
+            fingerprint: 'f',
+            checkoutId: chk.checkoutId,
+            statusToken: `t-${chk.checkoutId}-${i}`,
+            now: Date.now(),
+            staleAfterMs: STALE,
+          }),
+        ),
       );
       assert.equal(claims.filter((claim) => claim.outcome === 'started').length, 1);
       assert.ok(claims.every((claim) => claim.outcome === 'started' || claim.outcome === 'checkout-taken'));
@@ -95,7 +126,15 @@ function contract(name: string, open: () => Promise<{ store: Store; close(): Pro
     it('frees a checkout after an abandoned or a stale attempt, and after a failed payment; not after a live or paid one', async () => {
       const chk = checkout();
       await store.insertCheckout(chk);
-      const claim = (key: string, now = Date.now()) => store.beginAttempt({ idempotencyKey: key, fingerprint: 'f', checkoutId: chk.checkoutId, statusToken: `t-${key}`, now, staleAfterMs: STALE });
+      const claim = (key: string, now = Date.now()) =>
+        store.beginAttempt({
+          idempotencyKey: key,
+          fingerprint: 'f',
+          checkoutId: chk.checkoutId,
+          statusToken: `t-${key}`,
+          now,
+          staleAfterMs: STALE,
+        });
       assert.equal((await claim(`a-${chk.checkoutId}`, Date.now() - 2 * STALE)).outcome, 'started');
       assert.equal((await claim(`b-${chk.checkoutId}`)).outcome, 'started', 'the stale pending attempt is discarded');
       assert.equal(await store.getAttempt(`a-${chk.checkoutId}`), undefined);
@@ -104,9 +143,17 @@ function contract(name: string, open: () => Promise<{ store: Store; close(): Pro
       assert.equal((await store.getCheckout(chk.checkoutId))!.currentAttempt, null);
       const live = await started({ checkoutId: chk.checkoutId });
       assert.equal((await claim(`d-${chk.checkoutId}`)).outcome, 'checkout-taken', 'a live payment holds the checkout');
-      await store.applyUpdate(live.transactionId, { ...live, status: 'FAILED', networkStatus: 'CANCELLED' }, Date.now());
+      await store.applyUpdate(
+        live.transactionId,
+        { ...live, status: 'FAILED', networkStatus: 'CANCELLED' },
+        Date.now(),
+      );
       const paid = await started({ checkoutId: chk.checkoutId });
-      await store.applyUpdate(paid.transactionId, { ...paid, status: 'COMPLETED', completedAt: new Date().toISOString() }, Date.now());
+      await store.applyUpdate(
+        paid.transactionId,
+        { ...paid, status: 'COMPLETED', completedAt: new Date().toISOString() },
+        Date.now(),
+      );
       assert.equal((await claim(`e-${chk.checkoutId}`)).outcome, 'checkout-paid');
     });
 
@@ -122,11 +169,31 @@ function contract(name: string, open: () => Promise<{ store: Store; close(): Pro
       const quiet = await store.applyUpdate(made.transactionId, { ...made }, made.lastCheckedAt! + 1);
       assert.equal(quiet, undefined, 'nothing visible changed');
       assert.equal((await store.paymentById(made.transactionId))!.lastCheckedAt, made.lastCheckedAt! + 1);
-      const authorised = await store.applyUpdate(made.transactionId, { ...made, networkStatus: 'AUTHORISED', providerId: 'bank_x' }, Date.now());
+      const authorised = await store.applyUpdate(
+        made.transactionId,
+        { ...made, networkStatus: 'AUTHORISED', providerId: 'bank_x' },
+        Date.now(),
+      );
       assert.equal(authorised?.networkStatus, 'AUTHORISED');
-      const done = await store.applyUpdate(made.transactionId, { ...made, status: 'COMPLETED', networkStatus: 'PAYMENT_EXECUTED_CREDITED', completedAt: new Date().toISOString() }, Date.now());
+      const done = await store.applyUpdate(
+        made.transactionId,
+        {
+          ...made,
+          status: 'COMPLETED',
+          networkStatus: 'PAYMENT_EXECUTED_CREDITED',
+          completedAt: new Date().toISOString(),
+        },
+        Date.now(),
+      );
       assert.equal(done?.status, 'COMPLETED');
-      assert.equal(await store.applyUpdate(made.transactionId, { ...made, status: 'FAILED', networkStatus: 'REJECTED' }, Date.now()), undefined);
+      assert.equal(
+        await store.applyUpdate(
+          made.transactionId,
+          { ...made, status: 'FAILED', networkStatus: 'REJECTED' },
+          Date.now(),
+        ),
+        undefined,
+      );
       assert.equal((await store.paymentById(made.transactionId))!.status, 'COMPLETED');
       assert.equal(await store.applyUpdate('unknown', { ...made }, Date.now()), undefined);
     });
@@ -137,16 +204,26 @@ function contract(name: string, open: () => Promise<{ store: Store; close(): Pro
       for (let i = 0; i < 5; i++) made.push(await started({ createdAt: base + i }));
       await store.applyUpdate(made[2]!.transactionId, { ...made[2]!, status: 'FAILED' }, Date.now());
       const first = await store.listPayments({ limit: 2 });
-      assert.deepEqual(first.payments.map((p) => p.transactionId), [made[4]!.transactionId, made[3]!.transactionId]);
+      assert.deepEqual(
+        first.payments.map((p) => p.transactionId),
+        [made[4]!.transactionId, made[3]!.transactionId],
+      );
       const second = await store.listPayments({ limit: 2, cursor: first.nextCursor! });
-      assert.deepEqual(second.payments.map((p) => p.transactionId), [made[2]!.transactionId, made[1]!.transactionId]);
+      assert.deepEqual(
+        second.payments.map((p) => p.transactionId),
+        [made[2]!.transactionId, made[1]!.transactionId],
+      );
       const failed = await store.listPayments({ status: 'FAILED', limit: 50 });
       assert.ok(failed.payments.some((p) => p.transactionId === made[2]!.transactionId));
       assert.ok(failed.payments.every((p) => p.status === 'FAILED'));
       const pending = (await store.pendingPayments(1_000)).map((p) => p.transactionId);
       assert.ok(!pending.includes(made[2]!.transactionId));
       const ours = pending.filter((id) => made.some((p) => p.transactionId === id));
-      assert.deepEqual(ours, [made[0]!, made[1]!, made[3]!, made[4]!].map((p) => p.transactionId), 'oldest first');
+      assert.deepEqual(
+        ours,
+        [made[0]!, made[1]!, made[3]!, made[4]!].map((p) => p.transactionId),
+        'oldest first',
+      );
     });
 
     it('remembers webhook deliveries', async () => {

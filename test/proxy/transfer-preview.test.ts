@@ -20,7 +20,16 @@ describe('transfer preview', () => {
     sandbox = await startSandbox();
     chains = chainListSchema.parse((await http(`${sandbox.reforge}/getTestChainsAndTokens`)).body);
     const [one, two] = chains;
-    prepared = (await http(`${sandbox.reforge}/prepareReforge`, { body: { sourceAmount: '12.5', sourceToken: one!.tokens.eGBR!.address, destinationToken: two!.tokens.eGBR!.address, destinationChainId: two!.chainId } })).body.tx;
+    prepared = (
+      await http(`${sandbox.reforge}/prepareReforge`, {
+        body: {
+          sourceAmount: '12.5',
+          sourceToken: one!.tokens.eGBR!.address,
+          destinationToken: two!.tokens.eGBR!.address,
+          destinationChainId: two!.chainId,
+        },
+      })
+    ).body.tx;
   });
   after(() => sandbox.stop());
 
@@ -33,7 +42,15 @@ describe('transfer preview', () => {
     assert.equal(preview.burn.amount, '12.5');
     assert.equal(preview.burn.units, 12_500_000_000_000_000_000n);
     assert.equal(preview.burn.token.symbol, 'eGBR');
-    assert.deepEqual({ chainId: preview.mint.chainId, symbol: preview.mint.token.symbol, amount: preview.mint.amount, to: preview.mint.to }, { chainId: two!.chainId, symbol: 'eGBR', amount: '12.5', to: SIGNER });
+    assert.deepEqual(
+      {
+        chainId: preview.mint.chainId,
+        symbol: preview.mint.token.symbol,
+        amount: preview.mint.amount,
+        to: preview.mint.to,
+      },
+      { chainId: two!.chainId, symbol: 'eGBR', amount: '12.5', to: SIGNER },
+    );
     const tx = Transaction.from(prepared);
     assert.equal(preview.maxFeeWei, tx.gasLimit * tx.maxFeePerGas!);
     assert.ok(Number(preview.maxFee) > 0 && Number(preview.maxFee) < 0.01, `a plausible fee: ${preview.maxFee} ETH`);
@@ -43,15 +60,32 @@ describe('transfer preview', () => {
     ['an unknown chain', (tx) => (tx.chainId = 1n), /chain 1, which is not among the supported chains/],
     ['a call to another contract', (tx) => (tx.to = SIGNER), /not a token on/],
     ['native value sent along', (tx) => (tx.value = 1n), /sends native currency/],
-    ['another method', (tx) => (tx.data = tokens.encodeFunctionData('transfer', [SIGNER, 1n])), /calls transfer, not reforge/],
-    ['a destination on the same chain', (tx, chains) => (tx.data = tokens.encodeFunctionData('reforge', [1n, chains[0]!.chainId, chains[0]!.tokens.eGBR!.address])), /not a supported destination/],
-    ['a different stablecoin at the destination', (tx, chains) => (tx.data = tokens.encodeFunctionData('reforge', [1n, chains[1]!.chainId, chains[1]!.tokens.eUSD!.address])), /is not eGBR/],
+    [
+      'another method',
+      (tx) => (tx.data = tokens.encodeFunctionData('transfer', [SIGNER, 1n])),
+      /calls transfer, not reforge/,
+    ],
+    [
+      'a destination on the same chain',
+      (tx, chains) =>
+        (tx.data = tokens.encodeFunctionData('reforge', [1n, chains[0]!.chainId, chains[0]!.tokens.eGBR!.address])),
+      /not a supported destination/,
+    ],
+    [
+      'a different stablecoin at the destination',
+      (tx, chains) =>
+        (tx.data = tokens.encodeFunctionData('reforge', [1n, chains[1]!.chainId, chains[1]!.tokens.eUSD!.address])),
+      /is not eGBR/,
+    ],
   ];
   for (const [what, tamper, message] of refusals) {
     it(`refuses ${what}`, () => {
       const tx = Transaction.from(prepared);
       tamper(tx, chains);
-      assert.throws(() => describeTransfer(tx.unsignedSerialized, chains), (error: unknown) => error instanceof PreviewError && message.test(error.message));
+      assert.throws(
+        () => describeTransfer(tx.unsignedSerialized, chains),
+        (error: unknown) => error instanceof PreviewError && message.test(error.message),
+      );
     });
   }
 
@@ -62,21 +96,26 @@ describe('transfer preview', () => {
 
   it('fast-check: any bytes are a preview of a real transfer or a PreviewError, never anything else', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 300 }), fc.nat({ max: 200 }), fc.integer({ min: 0, max: 255 }), (bytes, at, value) => {
-        const candidates = [`0x${Buffer.from(bytes).toString('hex')}`, `0x02${Buffer.from(bytes).toString('hex')}`];
-        const mutated = Buffer.from(prepared.slice(2), 'hex');
-        if (at < mutated.length) mutated[at] = value;
-        candidates.push(`0x${mutated.toString('hex')}`);
-        for (const candidate of candidates) {
-          try {
-            const preview = describeTransfer(candidate, chains);
-            assert.equal(preview.method, 'reforge(uint256,uint256,address)');
-            assert.equal(preview.burn.token.symbol, preview.mint.token.symbol);
-          } catch (error) {
-            assert.ok(error instanceof PreviewError, `${candidate}: ${String(error)}`);
+      fc.property(
+        fc.uint8Array({ maxLength: 300 }),
+        fc.nat({ max: 200 }),
+        fc.integer({ min: 0, max: 255 }),
+        (bytes, at, value) => {
+          const candidates = [`0x${Buffer.from(bytes).toString('hex')}`, `0x02${Buffer.from(bytes).toString('hex')}`];
+          const mutated = Buffer.from(prepared.slice(2), 'hex');
+          if (at < mutated.length) mutated[at] = value;
+          candidates.push(`0x${mutated.toString('hex')}`);
+          for (const candidate of candidates) {
+            try {
+              const preview = describeTransfer(candidate, chains);
+              assert.equal(preview.method, 'reforge(uint256,uint256,address)');
+              assert.equal(preview.burn.token.symbol, preview.mint.token.symbol);
+            } catch (error) {
+              assert.ok(error instanceof PreviewError, `${candidate}: ${String(error)}`);
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 500 },
     );
   });

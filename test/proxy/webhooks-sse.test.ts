@@ -7,10 +7,14 @@ import { eventually, SHOP_ORIGIN, startStack, type Stack } from '../support/stac
 describe('proxy: webhooks and live status', () => {
   let stack: Stack;
   const reads = async () => ((await stack.control('/metrics')).body['pay.read'] as number | undefined) ?? 0;
-  const newPayment = async () => (await stack.pay(await stack.checkout())).body as { transactionId: string; statusToken: string; flowUrl: string };
+  const newPayment = async () =>
+    (await stack.pay(await stack.checkout())).body as { transactionId: string; statusToken: string; flowUrl: string };
   const status = async (token: string) => (await stack.browser(`/api/payments/status/${token}`)).body.status as string;
   const postHook = (body: unknown, secret = stack.config.webhookSecret) =>
-    http(`${stack.proxy.origin}/hooks/payments/${secret}`, { raw: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+    http(`${stack.proxy.origin}/hooks/payments/${secret}`, {
+      raw: typeof body === 'string' ? body : JSON.stringify(body),
+      headers: { 'Content-Type': 'application/json' },
+    });
 
   before(async () => {
     stack = await startStack({ proxy: { sseHeartbeatMs: 200 } });
@@ -30,7 +34,14 @@ describe('proxy: webhooks and live status', () => {
   it('a forged webhook never changes a status: upstream is asked, and upstream says PENDING', async () => {
     const payment = await newPayment();
     const before = await reads();
-    const answer = await postHook({ event: 'payment.status_updated', transactionId: payment.transactionId, status: 'COMPLETED', amount: 42.5, currencyCode: 'EUR', timestamp: new Date().toISOString() });
+    const answer = await postHook({
+      event: 'payment.status_updated',
+      transactionId: payment.transactionId,
+      status: 'COMPLETED',
+      amount: 42.5,
+      currencyCode: 'EUR',
+      timestamp: new Date().toISOString(),
+    });
     assert.equal(answer.status, 200);
     await eventually(async () => ((await reads()) > before ? true : undefined), 5_000, 'the re-read');
     assert.equal(await status(payment.statusToken), 'PENDING');
@@ -38,13 +49,22 @@ describe('proxy: webhooks and live status', () => {
 
   it('deduplicates repeated deliveries, and ignores events for payments it does not know', async () => {
     const payment = await newPayment();
-    const event = { event: 'payment.status_updated', transactionId: payment.transactionId, status: 'PENDING', timestamp: '2026-01-01T00:00:00Z' };
+    const event = {
+      event: 'payment.status_updated',
+      transactionId: payment.transactionId,
+      status: 'PENDING',
+      timestamp: '2026-01-01T00:00:00Z',
+    };
     const before = await reads();
     await Promise.all([postHook(event), postHook(event), postHook(event)]);
     await eventually(async () => ((await reads()) > before ? true : undefined));
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal((await reads()) - before, 1, 'one re-read for three identical deliveries');
-    const unknown = await postHook({ event: 'payment.status_updated', transactionId: crypto.randomUUID(), status: 'COMPLETED' });
+    const unknown = await postHook({
+      event: 'payment.status_updated',
+      transactionId: crypto.randomUUID(),
+      status: 'COMPLETED',
+    });
     assert.equal(unknown.status, 200);
     for (const junk of ['not json', '{"transactionId": 5}', '[]']) assert.equal((await postHook(junk)).status, 200);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -55,7 +75,12 @@ describe('proxy: webhooks and live status', () => {
     const payment = await newPayment();
     const forged = await postHook({ transactionId: payment.transactionId, status: 'COMPLETED' }, 'x'.repeat(40));
     assert.equal(forged.status, 404);
-    for (const path of ['/hooks/', '/hooks/payments', '/hooks/orders/abc', `/hooks/payments/${stack.config.webhookSecret}/x`]) {
+    for (const path of [
+      '/hooks/',
+      '/hooks/payments',
+      '/hooks/orders/abc',
+      `/hooks/payments/${stack.config.webhookSecret}/x`,
+    ]) {
       assert.equal((await http(`${stack.proxy.origin}${path}`, { body: {} })).status, 404, path);
     }
     assert.equal((await http(`${stack.proxy.origin}/hooks/payments/${stack.config.webhookSecret}`)).status, 404, 'GET');
@@ -63,7 +88,9 @@ describe('proxy: webhooks and live status', () => {
 
   it('SSE: the current status at once, each change after, then closed after a final status', async () => {
     const payment = await newPayment();
-    const stream = openSse(`${stack.proxy.origin}/api/payments/status/${payment.statusToken}/events`, { Origin: SHOP_ORIGIN });
+    const stream = openSse(`${stack.proxy.origin}/api/payments/status/${payment.statusToken}/events`, {
+      Origin: SHOP_ORIGIN,
+    });
     await stream.waitForEvents(1);
     assert.equal(stream.status, 200);
     assert.match(String(stream.headers['content-type']), /text\/event-stream/);
@@ -74,7 +101,10 @@ describe('proxy: webhooks and live status', () => {
     assert.equal(stream.comments[0], 'keep-alive');
 
     const submitted = Date.now();
-    await http(payment.flowUrl, { raw: 'action=authorise&providerId=bank_xyz', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    await http(payment.flowUrl, {
+      raw: 'action=authorise&providerId=bank_xyz',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     await stream.waitForEvents(2);
     const last = stream.data().at(-1)!;
     assert.equal(last.status, 'COMPLETED');
@@ -89,7 +119,10 @@ describe('proxy: webhooks and live status', () => {
     await eventually(async () => ((await status(payment.statusToken)) === 'FAILED' ? true : undefined));
     const stream = openSse(`${stack.proxy.origin}/api/payments/status/${payment.statusToken}/events`);
     await stream.waitForClose();
-    assert.deepEqual(stream.data().map((view) => [view.status, view.networkStatus, view.retryable]), [['FAILED', 'REJECTED', true]]);
+    assert.deepEqual(
+      stream.data().map((view) => [view.status, view.networkStatus, view.retryable]),
+      [['FAILED', 'REJECTED', true]],
+    );
     const unknown = openSse(`${stack.proxy.origin}/api/payments/status/${'A'.repeat(43)}/events`);
     await unknown.waitForClose();
     assert.equal(unknown.status, 404);
@@ -97,7 +130,9 @@ describe('proxy: webhooks and live status', () => {
 
   it('many watchers of one payment: each gets the change, and upstream is read once for them', async () => {
     const payment = await newPayment();
-    const streams = Array.from({ length: 50 }, () => openSse(`${stack.proxy.origin}/api/payments/status/${payment.statusToken}/events`));
+    const streams = Array.from({ length: 50 }, () =>
+      openSse(`${stack.proxy.origin}/api/payments/status/${payment.statusToken}/events`),
+    );
     await Promise.all(streams.map((stream) => stream.waitForEvents(1)));
     const before = await reads();
     await stack.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
@@ -124,11 +159,17 @@ describe('proxy: webhooks and live status', () => {
   });
 
   it('the operator stream sees every change', async () => {
-    const stream = openSse(`${stack.proxy.origin}/api/payments/events`, { Authorization: `Bearer ${stack.config.operatorToken}` });
+    const stream = openSse(`${stack.proxy.origin}/api/payments/events`, {
+      Authorization: `Bearer ${stack.config.operatorToken}`,
+    });
     await stream.waitForComment();
     const payment = await newPayment();
     await stack.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
-    await eventually(() => (stream.data().some((view) => view.transactionId === payment.transactionId && view.status === 'COMPLETED') ? true : undefined));
+    await eventually(() =>
+      stream.data().some((view) => view.transactionId === payment.transactionId && view.status === 'COMPLETED')
+        ? true
+        : undefined,
+    );
     stream.close();
     const refused = openSse(`${stack.proxy.origin}/api/payments/events`);
     await refused.waitForClose();

@@ -17,13 +17,19 @@ const RELAYER = new Wallet(RELAYER_PRIVATE_KEY).address;
 
 describe('sandbox chains: the stablecoin contract', () => {
   it('the committed artefact is exactly what the sources compile to (npm run contracts)', () => {
-    assert.equal(compileArtefact(), readFileSync(ARTEFACT_PATH, 'utf8'), 'the artefact is stale: run npm run contracts and commit the result');
+    assert.equal(
+      compileArtefact(),
+      readFileSync(ARTEFACT_PATH, 'utf8'),
+      'the artefact is stale: run npm run contracts and commit the result',
+    );
   });
 
   it('REFORGE_TOKEN_ABI describes the compiled contract: every entry is in the artefact', () => {
     // "full" includes parameter names, indexed flags, mutability and return types.
     const compiled = new Set(
-      new Interface(STABLECOIN_ARTEFACT.abi as never).fragments.filter((fragment) => fragment.type !== 'constructor').map((fragment) => fragment.format('full')),
+      new Interface(STABLECOIN_ARTEFACT.abi as never).fragments
+        .filter((fragment) => fragment.type !== 'constructor')
+        .map((fragment) => fragment.format('full')),
     );
     for (const entry of REFORGE_TOKEN_ABI) {
       const fragment = Fragment.from(entry);
@@ -32,7 +38,13 @@ describe('sandbox chains: the stablecoin contract', () => {
   });
 
   it('refuses a chain configuration with a repeated chain id, before starting anything', async () => {
-    await assert.rejects(LocalChains.start([{ name: 'A', chainId: 5 }, { name: 'B', chainId: 5 }]), /chainId 5 is configured twice/);
+    await assert.rejects(
+      LocalChains.start([
+        { name: 'A', chainId: 5 },
+        { name: 'B', chainId: 5 },
+      ]),
+      /chainId 5 is configured twice/,
+    );
     await assert.rejects(LocalChains.start([{ name: 'A', chainId: 0 }]), /positive integer/);
   });
 });
@@ -55,7 +67,10 @@ describe('sandbox chains: three chains, one of them a main network', () => {
     providers.destroy();
     await sandbox.stop();
     for (const chain of sandbox.chains) {
-      await assert.rejects(fetch(chain.rpcUrl, { method: 'POST', body: '{}' }), `chain ${chain.chainId} is stopped with the sandbox`);
+      await assert.rejects(
+        fetch(chain.rpcUrl, { method: 'POST', body: '{}' }),
+        `chain ${chain.chainId} is stopped with the sandbox`,
+      );
     }
   });
 
@@ -64,11 +79,20 @@ describe('sandbox chains: three chains, one of them a main network', () => {
     for (const [index, chain] of sandbox.chains.entries()) {
       for (const [offset, symbol] of STABLECOINS.entries()) {
         const info = chain.tokens[symbol];
-        assert.equal(info.address, getCreateAddress({ from: RELAYER, nonce: index * 16 + offset }), 'the same address on every run');
+        assert.equal(
+          info.address,
+          getCreateAddress({ from: RELAYER, nonce: index * 16 + offset }),
+          'the same address on every run',
+        );
         all.add(info.address);
         const contract = token(chain, symbol, providers.get(chain.chainId));
         assert.deepEqual(
-          [await contract.name!(), await contract.symbol!(), Number(await contract.decimals!()), await contract.relayer!()],
+          [
+            await contract.name!(),
+            await contract.symbol!(),
+            Number(await contract.decimals!()),
+            await contract.relayer!(),
+          ],
           [TOKEN_NAMES[symbol], symbol, 18, RELAYER],
         );
         assert.deepEqual(info, { address: info.address, decimals: 18, symbol, name: TOKEN_NAMES[symbol] });
@@ -85,7 +109,11 @@ describe('sandbox chains: three chains, one of them a main network', () => {
       for (const symbol of STABLECOINS) {
         const contract = token(chain, symbol, provider);
         const balances = await Promise.all(accounts.map((account) => contract.balanceOf!(account) as Promise<bigint>));
-        assert.deepEqual(balances, accounts.map(() => parseUnits(OPENING_BALANCE, 18)), `${symbol} on ${chain.chainId}`);
+        assert.deepEqual(
+          balances,
+          accounts.map(() => parseUnits(OPENING_BALANCE, 18)),
+          `${symbol} on ${chain.chainId}`,
+        );
       }
       assert.ok((await provider.getBalance(accounts[9]!)) > parseUnits('1000', 18));
     }
@@ -94,8 +122,17 @@ describe('sandbox chains: three chains, one of them a main network', () => {
   it('lists main networks on getChainsAndTokens and test networks on getTestChainsAndTokens', async () => {
     const main = chainListSchema.parse((await http(`${sandbox.reforge}/getChainsAndTokens`)).body);
     const test = chainListSchema.parse((await http(`${sandbox.reforge}/getTestChainsAndTokens`)).body);
-    assert.deepEqual(main.map((chain) => [chain.name, chain.chainId]), [['Kassa Main', 31339]]);
-    assert.deepEqual(test.map((chain) => [chain.name, chain.chainId]), [['Kassa Local One', 31337], ['Kassa Local Two', 31338]]);
+    assert.deepEqual(
+      main.map((chain) => [chain.name, chain.chainId]),
+      [['Kassa Main', 31339]],
+    );
+    assert.deepEqual(
+      test.map((chain) => [chain.name, chain.chainId]),
+      [
+        ['Kassa Local One', 31337],
+        ['Kassa Local Two', 31338],
+      ],
+    );
     assert.deepEqual(main[0]!.tokens, sandbox.chains[2]!.tokens);
     assert.equal(main[0]!.rpcUrl, sandbox.chains[2]!.rpcUrl);
   });
@@ -103,10 +140,18 @@ describe('sandbox chains: three chains, one of them a main network', () => {
   it('does not prepare a transfer between a test and a main network', async () => {
     const [one, , mainChain] = sandbox.chains;
     const response = await http(`${sandbox.reforge}/prepareReforge`, {
-      body: { sourceAmount: '1', sourceToken: one!.tokens.eUSD.address, destinationToken: mainChain!.tokens.eUSD.address, destinationChainId: 31339 },
+      body: {
+        sourceAmount: '1',
+        sourceToken: one!.tokens.eUSD.address,
+        destinationToken: mainChain!.tokens.eUSD.address,
+        destinationChainId: 31339,
+      },
     });
     assert.equal(response.status, 400);
-    assert.equal(response.body.error, 'destinationChainId 31339 is a main network but the source chain is a test network');
+    assert.equal(
+      response.body.error,
+      'destinationChainId 31339 is a main network but the source chain is a test network',
+    );
   });
 
   it('reverts a zero burn and a burn to its own chain; only the relayer mints, once per burn id', async () => {
@@ -124,13 +169,21 @@ describe('sandbox chains: three chains, one of them a main network', () => {
     };
     assert.equal(await revertOf(holder.reforge!(0n, 31338, other)), 'ZeroAmount');
     assert.equal(await revertOf(holder.reforge!(1n, 31337, other)), 'SameChain');
-    assert.equal(await revertOf(holder.reforgeMint!(anvilAccount(3).address, 1n, `0x${'11'.repeat(32)}`)), 'NotRelayer');
+    assert.equal(
+      await revertOf(holder.reforgeMint!(anvilAccount(3).address, 1n, `0x${'11'.repeat(32)}`)),
+      'NotRelayer',
+    );
 
     // The relayer key itself, minting under a burn id it has never seen, then again under the same id.
     const asRelayer = token(chain, 'eEUR', new Wallet(RELAYER_PRIVATE_KEY, provider));
     const burnId = `0x${'22'.repeat(32)}`;
     const first = (await asRelayer.reforgeMint!(anvilAccount(4).address, 5n, burnId)) as ContractTransactionResponse;
-    await waitUntil(() => provider.getTransactionReceipt(first.hash), (receipt) => receipt?.status === 1, 5_000, 'first mint');
+    await waitUntil(
+      () => provider.getTransactionReceipt(first.hash),
+      (receipt) => receipt?.status === 1,
+      5_000,
+      'first mint',
+    );
     assert.equal(await asRelayer.settled!(burnId), true);
     assert.equal(await revertOf(asRelayer.reforgeMint!(anvilAccount(4).address, 5n, burnId)), 'AlreadySettled');
   });
@@ -143,7 +196,16 @@ describe('sandbox chains: three chains, one of them a main network', () => {
     const before = (await holder.balanceOf!(account.address)) as bigint;
     await (await holder.reforge!(parseUnits('3', 18), 31339, mainChain!.tokens.eSGD.address)).wait();
     assert.equal(await holder.balanceOf!(account.address), before - parseUnits('3', 18));
-    await waitUntil(() => holder.balanceOf!(account.address) as Promise<bigint>, (balance) => balance === before, 2_000, 'refund');
-    assert.equal(await token(mainChain!, 'eSGD', providers.get(31339)).balanceOf!(account.address), parseUnits(OPENING_BALANCE, 18), 'nothing arrives on the main network');
+    await waitUntil(
+      () => holder.balanceOf!(account.address) as Promise<bigint>,
+      (balance) => balance === before,
+      2_000,
+      'refund',
+    );
+    assert.equal(
+      await token(mainChain!, 'eSGD', providers.get(31339)).balanceOf!(account.address),
+      parseUnits(OPENING_BALANCE, 18),
+      'nothing arrives on the main network',
+    );
   });
 });

@@ -28,9 +28,18 @@ describe('sandbox chains: the relayer', () => {
   let one: LocalChain;
   let two: LocalChain;
 
-  const burn = async (provider: JsonRpcProvider, chain: LocalChain, account: number, amount: bigint, destinationChainId: number, destinationToken: string) => {
+  const burn = async (
+    provider: JsonRpcProvider,
+    chain: LocalChain,
+    account: number,
+    amount: bigint,
+    destinationChainId: number,
+    destinationToken: string,
+  ) => {
     const holder = token(chain, 'eUSD', anvilAccount(account, provider));
-    const receipt = (await (await holder.reforge!(amount, destinationChainId, destinationToken)).wait()) as TransactionReceipt;
+    const receipt = (await (
+      await holder.reforge!(amount, destinationChainId, destinationToken)
+    ).wait()) as TransactionReceipt;
     assert.equal(receipt.status, 1);
     return burnIdOf(receipt);
   };
@@ -49,22 +58,38 @@ describe('sandbox chains: the relayer', () => {
   it('mints each of many simultaneous burns exactly once on the destination chain', async () => {
     const amounts = [1n, 2n, 3n, 4n, 5n].map((n) => parseUnits(String(n), 18));
     const arriving = token(two, 'eUSD', two.provider);
-    const before = await Promise.all(amounts.map((_, i) => arriving.balanceOf!(anvilAccount(i).address) as Promise<bigint>));
-    const burnIds = await Promise.all(amounts.map((amount, i) => burn(one.provider, one, i, amount, two.chainId, two.tokens.eUSD.address)));
+    const before = await Promise.all(
+      amounts.map((_, i) => arriving.balanceOf!(anvilAccount(i).address) as Promise<bigint>),
+    );
+    const burnIds = await Promise.all(
+      amounts.map((amount, i) => burn(one.provider, one, i, amount, two.chainId, two.tokens.eUSD.address)),
+    );
     await Promise.all(
       amounts.map((amount, i) =>
-        waitUntil(() => arriving.balanceOf!(anvilAccount(i).address) as Promise<bigint>, (balance) => balance === before[i]! + amount, ARRIVAL_MS, `burn ${i} arrives`),
+        waitUntil(
+          () => arriving.balanceOf!(anvilAccount(i).address) as Promise<bigint>,
+          (balance) => balance === before[i]! + amount,
+          ARRIVAL_MS,
+          `burn ${i} arrives`,
+        ),
       ),
     );
     const minted = await mintedBurnIds(arriving);
-    for (const burnId of burnIds) assert.equal(minted.filter((idOf) => idOf === burnId).length, 1, `${burnId} minted once`);
+    for (const burnId of burnIds)
+      assert.equal(minted.filter((idOf) => idOf === burnId).length, 1, `${burnId} minted once`);
   });
 
   it('mints nothing again when a restarted relayer rescans every block from genesis', async () => {
     const burnId = await burn(one.provider, one, 6, parseUnits('7', 18), two.chainId, two.tokens.eUSD.address);
     const arriving = token(two, 'eUSD', two.provider);
-    await waitUntil(() => mintedBurnIds(arriving), (ids) => ids.includes(burnId), ARRIVAL_MS, 'first mint');
-    const relayerNonces = () => Promise.all([one, two].map((chain) => chain.provider.getTransactionCount(relayer.address, 'pending')));
+    await waitUntil(
+      () => mintedBurnIds(arriving),
+      (ids) => ids.includes(burnId),
+      ARRIVAL_MS,
+      'first mint',
+    );
+    const relayerNonces = () =>
+      Promise.all([one, two].map((chain) => chain.provider.getTransactionCount(relayer.address, 'pending')));
     const noncesBefore = await relayerNonces();
 
     const restarted = new Relayer(chains);
@@ -81,11 +106,28 @@ describe('sandbox chains: the relayer', () => {
     const start = (await source.balanceOf!(account.address)) as bigint;
     const toUnknownChain = await burn(one.provider, one, 7, parseUnits('10', 18), 999_999, two.tokens.eUSD.address);
     const toOtherCoin = await burn(one.provider, one, 7, parseUnits('1', 18), two.chainId, two.tokens.eEUR.address);
-    const toUnknownToken = await burn(one.provider, one, 7, parseUnits('2', 18), two.chainId, Wallet.createRandom().address);
-    await waitUntil(() => source.balanceOf!(account.address) as Promise<bigint>, (balance) => balance === start, ARRIVAL_MS, 'all three refunded');
+    const toUnknownToken = await burn(
+      one.provider,
+      one,
+      7,
+      parseUnits('2', 18),
+      two.chainId,
+      Wallet.createRandom().address,
+    );
+    await waitUntil(
+      () => source.balanceOf!(account.address) as Promise<bigint>,
+      (balance) => balance === start,
+      ARRIVAL_MS,
+      'all three refunded',
+    );
     const refunds = await mintedBurnIds(source);
-    for (const burnId of [toUnknownChain, toOtherCoin, toUnknownToken]) assert.equal(refunds.filter((idOf) => idOf === burnId).length, 1);
-    assert.equal(await token(two, 'eEUR', two.provider).balanceOf!(account.address), parseUnits('1000000', 18), 'no other coin arrives');
+    for (const burnId of [toUnknownChain, toOtherCoin, toUnknownToken])
+      assert.equal(refunds.filter((idOf) => idOf === burnId).length, 1);
+    assert.equal(
+      await token(two, 'eEUR', two.provider).balanceOf!(account.address),
+      parseUnits('1000000', 18),
+      'no other coin arrives',
+    );
   });
 });
 
@@ -128,13 +170,25 @@ describe('sandbox chains: completed orders are minted', () => {
     await client.orders(`orders/${orderId}`, { method: 'PUT', body: { orderStatus: 'Processing' } });
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(await eGBR.balanceOf!(wallet), 0n, 'nothing before completion');
-    assert.equal((await client.orders(`orders/${orderId}`, { method: 'PUT', body: { orderStatus: 'Completed' } })).status, 200);
-    await waitUntil(() => eGBR.balanceOf!(wallet) as Promise<bigint>, (balance) => balance === parseUnits('250.75', 18), ARRIVAL_MS, 'order minted');
+    assert.equal(
+      (await client.orders(`orders/${orderId}`, { method: 'PUT', body: { orderStatus: 'Completed' } })).status,
+      200,
+    );
+    await waitUntil(
+      () => eGBR.balanceOf!(wallet) as Promise<bigint>,
+      (balance) => balance === parseUnits('250.75', 18),
+      ARRIVAL_MS,
+      'order minted',
+    );
     // Setting Completed again is a no-op: still one mint, under the order's burn id.
     await client.orders(`orders/${orderId}`, { method: 'PUT', body: { orderStatus: 'Completed' } });
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(await eGBR.balanceOf!(wallet), parseUnits('250.75', 18));
     assert.deepEqual(await mintedBurnIds(eGBR), [id(`kassa-order:${orderId}`)]);
-    assert.equal(await token(sandbox.chains[0]!, 'eGBR', providers.get(31337)).balanceOf!(wallet), 0n, 'minted on the order\'s chain only');
+    assert.equal(
+      await token(sandbox.chains[0]!, 'eGBR', providers.get(31337)).balanceOf!(wallet),
+      0n,
+      "minted on the order's chain only",
+    );
   });
 });

@@ -46,14 +46,21 @@ describe('sandbox: control API', () => {
 
   it('changes webhook URL, description and expiration; destination only on sandbox keys', async () => {
     const sandboxKey = (await client.control('/keys', {})).body;
-    const changed = await client.control(`/keys/${sandboxKey.keyId}`, { description: 'new', destination: 'NL91ABNA0417164300' }, 'PATCH');
+    const changed = await client.control(
+      `/keys/${sandboxKey.keyId}`,
+      { description: 'new', destination: 'NL91ABNA0417164300' },
+      'PATCH',
+    );
     assert.equal(changed.status, 200);
     assert.equal(changed.body.destination, 'NL91ABNA0417164300');
     const live = (await client.control('/keys', { environment: 'live' })).body;
     const refused = await client.control(`/keys/${live.keyId}`, { destination: 'NL91ABNA0417164300' }, 'PATCH');
     assert.equal(refused.status, 400);
     assert.match(refused.body.error, /destination cannot be changed on a live key/);
-    assert.equal((await client.control(`/keys/${live.keyId}`, { name: 'x' }, 'PATCH')).body.error, 'Unknown field: name');
+    assert.equal(
+      (await client.control(`/keys/${live.keyId}`, { name: 'x' }, 'PATCH')).body.error,
+      'Unknown field: name',
+    );
     assert.equal((await client.control(`/keys/${live.keyId}`, {}, 'PATCH')).status, 400);
     assert.equal((await client.control('/keys/key_nope', { description: 'x' }, 'PATCH')).status, 404);
     assert.equal((await client.control('/keys', { environment: 'staging' })).status, 400);
@@ -78,7 +85,10 @@ describe('sandbox: control API', () => {
   });
 
   it('refuses bodies over 1 MB with 413', async () => {
-    const response = await http(`${sandbox.pay}/v1/auth/token`, { raw: JSON.stringify({ pad: 'x'.repeat(1_100_000) }), headers: { 'Content-Type': 'application/json' } });
+    const response = await http(`${sandbox.pay}/v1/auth/token`, {
+      raw: JSON.stringify({ pad: 'x'.repeat(1_100_000) }),
+      headers: { 'Content-Type': 'application/json' },
+    });
     assert.equal(response.status, 413);
   });
 });
@@ -132,29 +142,51 @@ describe('sandbox: injected upstream faults', () => {
 
   it('with stage "after", the request takes effect and only its answer is lost', async () => {
     await client.control('/faults', { service: 'orders', kind: 'reset', stage: 'after', path: '/orders' });
-    const order = { customerName: 'Ada', chainId: 31337, amount: '5', mintWallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', customerOrder: 'after-1', stableCoin: 'eUSD' };
+    const order = {
+      customerName: 'Ada',
+      chainId: 31337,
+      amount: '5',
+      mintWallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      customerOrder: 'after-1',
+      stableCoin: 'eUSD',
+    };
     await assert.rejects(client.orders('orders', { body: order }));
     const list = (await client.orders('orders')).body as Array<{ customerOrder: string }>;
-    assert.ok(list.some((entry) => entry.customerOrder === 'after-1'), 'the order was created although the answer was lost');
+    assert.ok(
+      list.some((entry) => entry.customerOrder === 'after-1'),
+      'the order was created although the answer was lost',
+    );
   });
 
   it('applies only to its service and path; lists and clears pending faults', async () => {
     await client.control('/faults', { service: 'reforge', kind: '500', times: 5 });
     await client.control('/faults', { service: 'pay', kind: '500', path: '/v1/payments/initiate', times: 5 });
-    assert.equal((await client.read(token, crypto.randomUUID())).status, 404, 'another path of the service is unaffected');
+    assert.equal(
+      (await client.read(token, crypto.randomUUID())).status,
+      404,
+      'another path of the service is unaffected',
+    );
     assert.equal((await client.orders('orders')).status, 200, 'another service is unaffected');
     const pending = (await client.control('/faults')).body as Array<{ service: string; remaining: number }>;
-    assert.deepEqual(pending.map(({ service, remaining }) => ({ service, remaining })), [
-      { service: 'reforge', remaining: 5 },
-      { service: 'pay', remaining: 5 },
-    ]);
+    assert.deepEqual(
+      pending.map(({ service, remaining }) => ({ service, remaining })),
+      [
+        { service: 'reforge', remaining: 5 },
+        { service: 'pay', remaining: 5 },
+      ],
+    );
     await client.control('/faults', undefined, 'DELETE');
     assert.deepEqual((await client.control('/faults')).body, []);
     assert.equal((await client.initiate(token, validPayment())).status, 201);
   });
 
   it('rejects malformed fault requests', async () => {
-    for (const body of [{ service: 'bank', kind: '500' }, { service: 'pay', kind: '418' }, { service: 'pay', kind: '500', times: 0 }, { service: 'pay', kind: '500', path: 'v1' }]) {
+    for (const body of [
+      { service: 'bank', kind: '500' },
+      { service: 'pay', kind: '418' },
+      { service: 'pay', kind: '500', times: 0 },
+      { service: 'pay', kind: '500', path: 'v1' },
+    ]) {
       const response = await client.control('/faults', body);
       assert.equal(response.status, 400, JSON.stringify(body));
       assert.equal(typeof response.body.error, 'string');

@@ -18,10 +18,20 @@ describe('sandbox: fast-check, no input gets a 5xx or crashes the emulator', () 
   let issued = 0;
 
   const send = async (path: string, method: string, raw: string | undefined, headers: Record<string, string> = {}) => {
-    const response = await http(`${sandbox.origin}${path}`, { method, raw, headers: { 'Content-Type': 'application/json', ...headers } });
-    assert.ok(response.status < 500, `${method} ${path} with ${raw?.slice(0, 200)} answered ${response.status}: ${response.text.slice(0, 200)}`);
+    const response = await http(`${sandbox.origin}${path}`, {
+      method,
+      raw,
+      headers: { 'Content-Type': 'application/json', ...headers },
+    });
+    assert.ok(
+      response.status < 500,
+      `${method} ${path} with ${raw?.slice(0, 200)} answered ${response.status}: ${response.text.slice(0, 200)}`,
+    );
     if (response.status >= 400 && (response.headers.get('content-type') ?? '').includes('json')) {
-      assert.ok(typeof response.body.error === 'string' || typeof response.body.message === 'string', `error body: ${response.text}`);
+      assert.ok(
+        typeof response.body.error === 'string' || typeof response.body.message === 'string',
+        `error body: ${response.text}`,
+      );
     }
     return response;
   };
@@ -67,11 +77,15 @@ describe('sandbox: fast-check, no input gets a 5xx or crashes the emulator', () 
 
   it('GET /pay/v1/payments/{id} and Authorization headers', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.string(), fc.oneof(fc.string(), fc.constant(`Bearer ${'a'.repeat(20)}`)), async (id, authorization) => {
-        const safeHeader = authorization.replace(/[^\t\x20-\x7e]/g, '');
-        await send(`/pay/v1/payments/${encodeURIComponent(id)}`, 'GET', undefined, { Authorization: safeHeader });
-        await tick();
-      }),
+      fc.asyncProperty(
+        fc.string(),
+        fc.oneof(fc.string(), fc.constant(`Bearer ${'a'.repeat(20)}`)),
+        async (id, authorization) => {
+          const safeHeader = authorization.replace(/[^\t\x20-\x7e]/g, '');
+          await send(`/pay/v1/payments/${encodeURIComponent(id)}`, 'GET', undefined, { Authorization: safeHeader });
+          await tick();
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -80,21 +94,33 @@ describe('sandbox: fast-check, no input gets a 5xx or crashes the emulator', () 
     const payment = (await client.initiate(token, validPayment())).body;
     await fc.assert(
       fc.asyncProperty(fc.dictionary(fc.constantFrom('action', 'providerId', 'x'), fc.string()), async (form) => {
-        const response = await http(payment.flowUrl, { raw: new URLSearchParams(form).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+        const response = await http(payment.flowUrl, {
+          raw: new URLSearchParams(form).toString(),
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        });
         assert.ok(response.status < 500, `flow answered ${response.status}`);
       }),
       { numRuns: RUNS },
     );
   });
 
-  const order = { customerName: 'Ada', chainId: 31337, amount: '5', mintWallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', customerOrder: 'o', stableCoin: 'eUSD' };
+  const order = {
+    customerName: 'Ada',
+    chainId: 31337,
+    amount: '5',
+    mintWallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    customerOrder: 'o',
+    stableCoin: 'eUSD',
+  };
 
   it('POST /stablecoin/v1/orders', async () => {
     let n = 0;
     await fc.assert(
       fc.asyncProperty(rawBody({ ...order, customerOrder: 'fuzz' }), async (raw) => {
         // A fresh customerOrder each run, so that uniqueness does not mask the field under test.
-        await send('/stablecoin/v1/orders', 'POST', raw.replace('"fuzz"', `"fuzz-${n++}"`), { 'x-api-key': sandbox.ordersApiKey });
+        await send('/stablecoin/v1/orders', 'POST', raw.replace('"fuzz"', `"fuzz-${n++}"`), {
+          'x-api-key': sandbox.ordersApiKey,
+        });
       }),
       { numRuns: RUNS },
     );
@@ -104,13 +130,18 @@ describe('sandbox: fast-check, no input gets a 5xx or crashes the emulator', () 
     const created = await client.orders('orders', { body: { ...order, customerOrder: 'fuzz-target' } });
     const id = created.body.orderId as string;
     await fc.assert(
-      fc.asyncProperty(rawBody({ amount: '2', orderStatus: 'Processing' }), fc.string(), fc.string(), async (raw, filter, otherId) => {
-        const key = { 'x-api-key': sandbox.ordersApiKey };
-        await send(`/stablecoin/v1/orders/${id}`, 'PUT', raw, key);
-        await send(`/stablecoin/v1/orders?filterStatus=${encodeURIComponent(filter)}`, 'GET', undefined, key);
-        await send(`/stablecoin/v1/orders/${encodeURIComponent(otherId) || 'x'}`, 'GET', undefined, key);
-        await send(`/stablecoin/v1/orders?orderId=${encodeURIComponent(otherId)}`, 'DELETE', raw, key);
-      }),
+      fc.asyncProperty(
+        rawBody({ amount: '2', orderStatus: 'Processing' }),
+        fc.string(),
+        fc.string(),
+        async (raw, filter, otherId) => {
+          const key = { 'x-api-key': sandbox.ordersApiKey };
+          await send(`/stablecoin/v1/orders/${id}`, 'PUT', raw, key);
+          await send(`/stablecoin/v1/orders?filterStatus=${encodeURIComponent(filter)}`, 'GET', undefined, key);
+          await send(`/stablecoin/v1/orders/${encodeURIComponent(otherId) || 'x'}`, 'GET', undefined, key);
+          await send(`/stablecoin/v1/orders?orderId=${encodeURIComponent(otherId)}`, 'DELETE', raw, key);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -119,19 +150,42 @@ describe('sandbox: fast-check, no input gets a 5xx or crashes the emulator', () 
     // Key changes go to a key of their own: the ready key must keep working for the check at the end.
     const target = (await client.control('/keys', {})).body.keyId as string;
     const routes: Array<[string, string, Record<string, unknown>]> = [
-      ['/_sandbox/keys', 'POST', { environment: 'sandbox', webhookUrl: 'http://127.0.0.1:9/h', name: 'n', description: 'd', destination: 'x', expiresAt: null }],
+      [
+        '/_sandbox/keys',
+        'POST',
+        {
+          environment: 'sandbox',
+          webhookUrl: 'http://127.0.0.1:9/h',
+          name: 'n',
+          description: 'd',
+          destination: 'x',
+          expiresAt: null,
+        },
+      ],
       [`/_sandbox/keys/${target}`, 'PATCH', { webhookUrl: null, description: 'd', expiresAt: null }],
       [`/_sandbox/keys/key_nope/expire-secret`, 'POST', { clientSecret: 'x' }],
       ['/_sandbox/account/freeze', 'POST', { reason: 'unpaid_invoices' }],
-      [`/_sandbox/payments/${crypto.randomUUID()}/outcome`, 'POST', { status: 'COMPLETED', networkStatus: 'X', providerId: 'bank_x' }],
-      ['/_sandbox/faults', 'POST', { service: 'reforge', kind: '500', times: 1, path: '/x', stage: 'before', delayMs: 0 }],
+      [
+        `/_sandbox/payments/${crypto.randomUUID()}/outcome`,
+        'POST',
+        { status: 'COMPLETED', networkStatus: 'X', providerId: 'bank_x' },
+      ],
+      [
+        '/_sandbox/faults',
+        'POST',
+        { service: 'reforge', kind: '500', times: 1, path: '/x', stage: 'before', delayMs: 0 },
+      ],
       ['/_sandbox/clock', 'POST', { advanceSeconds: 0 }],
     ];
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...routes), fc.integer({ min: 0, max: 99 }), async ([path, method, valid], seed) => {
-        const raw = fc.sample(rawBody(valid), { numRuns: 1, seed })[0];
-        await send(path, method, raw);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...routes),
+        fc.integer({ min: 0, max: 99 }),
+        async ([path, method, valid], seed) => {
+          const raw = fc.sample(rawBody(valid), { numRuns: 1, seed })[0];
+          await send(path, method, raw);
+        },
+      ),
       { numRuns: RUNS },
     );
     await client.control('/account/unfreeze', {});

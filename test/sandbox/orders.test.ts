@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startSandbox, type Sandbox } from '../../sandbox/server.ts';
-import { ORDER_STATUSES, ORDER_TRANSITIONS, orderListSchema, orderSchema, updateOrderResponseSchema } from '../../schemas/orders.ts';
+import {
+  ORDER_STATUSES,
+  ORDER_TRANSITIONS,
+  orderListSchema,
+  orderSchema,
+  updateOrderResponseSchema,
+} from '../../schemas/orders.ts';
 import { http } from '../support/http.ts';
 import { sandboxClient } from '../support/sandbox-client.ts';
 
@@ -34,7 +40,9 @@ describe('sandbox: stablecoin orders', () => {
 
   it('creates an order: 201 {message, orderId}, read back with every field', async () => {
     const before = Date.now();
-    const response = await client.orders('orders', { body: newOrder({ customerOrder: 'first', amount: 12, chainId: '31338', mintWallet: WALLET.toLowerCase() }) });
+    const response = await client.orders('orders', {
+      body: newOrder({ customerOrder: 'first', amount: 12, chainId: '31338', mintWallet: WALLET.toLowerCase() }),
+    });
     assert.equal(response.status, 201);
     assert.deepEqual(Object.keys(response.body).sort(), ['message', 'orderId']);
     assert.equal(response.body.message, 'Order created successfully');
@@ -58,7 +66,11 @@ describe('sandbox: stablecoin orders', () => {
   });
 
   const invalid: Array<[string, Record<string, unknown>, RegExp]> = [
-    ['an unknown stablecoin', { stableCoin: 'eJPY' }, /Invalid stableCoin: eJPY \(expected one of eUSD, eEUR, eGBR, eSGD\)/],
+    [
+      'an unknown stablecoin',
+      { stableCoin: 'eJPY' },
+      /Invalid stableCoin: eJPY \(expected one of eUSD, eEUR, eGBR, eSGD\)/,
+    ],
     ['a missing stablecoin', { stableCoin: undefined }, /stableCoin is required/],
     ['a zero amount', { amount: '0' }, /amount must be a positive decimal/],
     ['a negative amount', { amount: -1 }, /amount must be a positive decimal/],
@@ -87,7 +99,10 @@ describe('sandbox: stablecoin orders', () => {
   }
 
   it('refuses bodies that are not a JSON object', async () => {
-    const raw = await http(`${sandbox.orders}orders`, { raw: 'nope', headers: { 'x-api-key': sandbox.ordersApiKey, 'Content-Type': 'application/json' } });
+    const raw = await http(`${sandbox.orders}orders`, {
+      raw: 'nope',
+      headers: { 'x-api-key': sandbox.ordersApiKey, 'Content-Type': 'application/json' },
+    });
     assert.equal(raw.status, 400);
     assert.equal(raw.body.error, 'Request body must be valid JSON');
     assert.equal((await client.orders('orders', { body: [1] })).body.error, 'Request body must be a JSON object');
@@ -126,8 +141,13 @@ describe('sandbox: stablecoin orders', () => {
       const c = await create();
       await client.orders(`orders/${b}`, { method: 'PUT', body: { orderStatus: 'Processing' } });
       await client.orders(`orders/${c}`, { method: 'PUT', body: { orderStatus: 'Cancelled' } });
-      const all = orderListSchema.parse((await client.orders('orders')).body).filter((order) => [a, b, c].includes(order.orderId));
-      assert.deepEqual(all.map((order) => order.orderId), [a, b, c]);
+      const all = orderListSchema
+        .parse((await client.orders('orders')).body)
+        .filter((order) => [a, b, c].includes(order.orderId));
+      assert.deepEqual(
+        all.map((order) => order.orderId),
+        [a, b, c],
+      );
       const processing = orderListSchema.parse((await client.orders('orders?filterStatus=Processing')).body);
       assert.ok(processing.some((order) => order.orderId === b));
       assert.ok(processing.every((order) => order.orderStatus === 'Processing'));
@@ -145,7 +165,10 @@ describe('sandbox: stablecoin orders', () => {
     const id = await create();
     const created = (await client.orders(`orders/${id}`)).body;
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const response = await client.orders(`orders/${id}`, { method: 'PUT', body: { amount: 99.5, orderStatus: 'Processing' } });
+    const response = await client.orders(`orders/${id}`, {
+      method: 'PUT',
+      body: { amount: 99.5, orderStatus: 'Processing' },
+    });
     assert.equal(response.status, 200);
     const { message, updatedAttributes } = updateOrderResponseSchema.strict().parse(response.body);
     assert.equal(message, 'Order updated successfully');
@@ -159,11 +182,18 @@ describe('sandbox: stablecoin orders', () => {
   });
 
   it('enforces the documented transition table for every pair of statuses', async () => {
-    const path: Record<string, string[]> = { New: [], Processing: ['Processing'], Completed: ['Processing', 'Completed'], Failed: ['Processing', 'Failed'], Cancelled: ['Cancelled'] };
+    const path: Record<string, string[]> = {
+      New: [],
+      Processing: ['Processing'],
+      Completed: ['Processing', 'Completed'],
+      Failed: ['Processing', 'Failed'],
+      Cancelled: ['Cancelled'],
+    };
     for (const from of ORDER_STATUSES) {
       for (const to of ORDER_STATUSES) {
         const id = await create();
-        for (const step of path[from]!) await client.orders(`orders/${id}`, { method: 'PUT', body: { orderStatus: step } });
+        for (const step of path[from]!)
+          await client.orders(`orders/${id}`, { method: 'PUT', body: { orderStatus: step } });
         const response = await client.orders(`orders/${id}`, { method: 'PUT', body: { orderStatus: to } });
         const allowed = from === to || ORDER_TRANSITIONS[from].includes(to);
         assert.equal(response.status, allowed ? 200 : 400, `${from} -> ${to}`);
@@ -179,13 +209,23 @@ describe('sandbox: stablecoin orders', () => {
     assert.equal(late.status, 400);
     assert.match(late.body.error, /amount can change only while the order is New; it is Processing/);
     assert.match((await client.orders(`orders/${id}`, { method: 'PUT', body: {} })).body.error, /Nothing to update/);
-    assert.match((await client.orders(`orders/${id}`, { method: 'PUT', body: { orderStatus: 'Shipped' } })).body.error, /Invalid orderStatus: Shipped/);
-    assert.match((await client.orders(`orders/${id}`, { method: 'PUT', body: { customerName: 'x' } })).body.error, /Unknown field: customerName/);
+    assert.match(
+      (await client.orders(`orders/${id}`, { method: 'PUT', body: { orderStatus: 'Shipped' } })).body.error,
+      /Invalid orderStatus: Shipped/,
+    );
+    assert.match(
+      (await client.orders(`orders/${id}`, { method: 'PUT', body: { customerName: 'x' } })).body.error,
+      /Unknown field: customerName/,
+    );
   });
 
   it('deletes with the orderId in the path, the query or the body', async () => {
     const [inPath, inQuery, inBody] = [await create(), await create(), await create()];
-    for (const [path, body] of [[`orders/${inPath}`, undefined], [`orders?orderId=${inQuery}`, undefined], ['orders', { orderId: inBody }]] as const) {
+    for (const [path, body] of [
+      [`orders/${inPath}`, undefined],
+      [`orders?orderId=${inQuery}`, undefined],
+      ['orders', { orderId: inBody }],
+    ] as const) {
       const response = await client.orders(path, { method: 'DELETE', body });
       assert.equal(response.status, 200, path);
       assert.deepEqual(response.body, { message: 'Order deleted successfully' });
@@ -197,8 +237,15 @@ describe('sandbox: stablecoin orders', () => {
     const a = await create();
     const b = await create();
     assert.match((await client.orders('orders', { method: 'DELETE' })).body.error, /orderId is required/);
-    assert.match((await client.orders(`orders/${a}?orderId=${b}`, { method: 'DELETE' })).body.error, /more than once with different values/);
-    assert.equal((await client.orders(`orders/${a}?orderId=${a}`, { method: 'DELETE', body: { orderId: a } })).status, 200, 'the same id twice is fine');
+    assert.match(
+      (await client.orders(`orders/${a}?orderId=${b}`, { method: 'DELETE' })).body.error,
+      /more than once with different values/,
+    );
+    assert.equal(
+      (await client.orders(`orders/${a}?orderId=${a}`, { method: 'DELETE', body: { orderId: a } })).status,
+      200,
+      'the same id twice is fine',
+    );
     await client.orders(`orders/${b}`, { method: 'PUT', body: { orderStatus: 'Processing' } });
     const busy = await client.orders(`orders/${b}`, { method: 'DELETE' });
     assert.equal(busy.status, 400);

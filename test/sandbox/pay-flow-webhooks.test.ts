@@ -9,13 +9,17 @@ import { sandboxClient, validPayment } from '../support/sandbox-client.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
 const submitFlow = (flowUrl: string, form: Record<string, string>) =>
-  http(flowUrl, { raw: new URLSearchParams(form).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+  http(flowUrl, {
+    raw: new URLSearchParams(form).toString(),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  });
 
 describe('sandbox: the hosted flow page', () => {
   let sandbox: Sandbox;
   let client: ReturnType<typeof sandboxClient>;
   let token: string;
-  const start = async (overrides: Record<string, unknown> = {}) => (await client.initiate(token, validPayment(overrides))).body;
+  const start = async (overrides: Record<string, unknown> = {}) =>
+    (await client.initiate(token, validPayment(overrides))).body;
 
   before(async () => {
     sandbox = await startSandbox({ settlementDelayMs: 0 });
@@ -72,7 +76,11 @@ describe('sandbox: the hosted flow page', () => {
 
   it('asks again when no bank, a wrong bank or no action is sent, changing nothing', async () => {
     const payment = await start();
-    const forms: Array<Record<string, string>> = [{ action: 'authorise' }, { action: 'authorise', providerId: 'bank_northwind' }, { providerId: 'bank_xyz' }];
+    const forms: Array<Record<string, string>> = [
+      { action: 'authorise' },
+      { action: 'authorise', providerId: 'bank_northwind' },
+      { providerId: 'bank_xyz' },
+    ];
     for (const form of forms) {
       const answer = await submitFlow(payment.flowUrl, form);
       assert.equal(answer.status, 400);
@@ -111,14 +119,20 @@ describe('sandbox: the hosted flow page', () => {
 
   it('sets an outcome through the control API, and refuses a second one', async () => {
     const payment = await start();
-    const outcome = await client.control(`/payments/${payment.transactionId}/outcome`, { status: 'FAILED', networkStatus: 'REJECTED' });
+    const outcome = await client.control(`/payments/${payment.transactionId}/outcome`, {
+      status: 'FAILED',
+      networkStatus: 'REJECTED',
+    });
     assert.equal(outcome.status, 200);
     assert.equal(outcome.body.status, 'FAILED');
     assert.equal(outcome.body.networkStatus, 'REJECTED');
     assert.equal(outcome.body.providerId, 'bank_xyz');
     const again = await client.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
     assert.equal(again.status, 409);
-    assert.equal((await client.control(`/payments/${crypto.randomUUID()}/outcome`, { status: 'COMPLETED' })).status, 404);
+    assert.equal(
+      (await client.control(`/payments/${crypto.randomUUID()}/outcome`, { status: 'COMPLETED' })).status,
+      404,
+    );
     assert.equal((await client.control(`/payments/${payment.transactionId}/outcome`, { status: 'DONE' })).status, 400);
   });
 });
@@ -170,17 +184,31 @@ describe('sandbox: the payment.status_updated webhook', () => {
       const gaps = [deliveries[1]!.at - deliveries[0]!.at, deliveries[2]!.at - deliveries[1]!.at];
       assert.ok(gaps[0]! >= 950 && gaps[0]! < 2_000, `first retry after ~1 s, got ${gaps[0]} ms`);
       assert.ok(gaps[1]! >= 4_950 && gaps[1]! < 6_500, `second retry after ~5 s, got ${gaps[1]} ms`);
-      assert.ok(deliveries.every((delivery) => delivery.body === deliveries[0]!.body), 'every attempt carries the same event');
+      assert.ok(
+        deliveries.every((delivery) => delivery.body === deliveries[0]!.body),
+        'every attempt carries the same event',
+      );
       // The receiver sees the third attempt before the emulator has logged its answer.
-      const log = await eventually(async () => {
-        const attempts = (await client.control('/webhooks')).body as Array<{ attempt: number; status: number; ok: boolean }>;
-        return attempts.length >= 3 ? attempts : undefined;
-      }, 5_000, 'three logged attempts');
-      assert.deepEqual(log.map(({ attempt, status, ok }) => ({ attempt, status, ok })), [
-        { attempt: 1, status: 500, ok: false },
-        { attempt: 2, status: 503, ok: false },
-        { attempt: 3, status: 200, ok: true },
-      ]);
+      const log = await eventually(
+        async () => {
+          const attempts = (await client.control('/webhooks')).body as Array<{
+            attempt: number;
+            status: number;
+            ok: boolean;
+          }>;
+          return attempts.length >= 3 ? attempts : undefined;
+        },
+        5_000,
+        'three logged attempts',
+      );
+      assert.deepEqual(
+        log.map(({ attempt, status, ok }) => ({ attempt, status, ok })),
+        [
+          { attempt: 1, status: 500, ok: false },
+          { attempt: 2, status: 503, ok: false },
+          { attempt: 3, status: 200, ok: true },
+        ],
+      );
     } finally {
       await sandbox.stop();
       await receiver.close();
@@ -189,7 +217,11 @@ describe('sandbox: the payment.status_updated webhook', () => {
 
   it('gives up after one attempt and three retries; a slow answer counts as a failure', async () => {
     const receiver = await startReceiver({ delayMs: 300 });
-    const sandbox = await startSandbox({ settlementDelayMs: 0, webhookUrl: receiver.url, webhooks: { retryDelaysMs: [10, 20, 30], timeoutMs: 100 } });
+    const sandbox = await startSandbox({
+      settlementDelayMs: 0,
+      webhookUrl: receiver.url,
+      webhooks: { retryDelaysMs: [10, 20, 30], timeoutMs: 100 },
+    });
     const client = sandboxClient(sandbox);
     try {
       const token = await client.token();
@@ -197,9 +229,19 @@ describe('sandbox: the payment.status_updated webhook', () => {
       await client.control(`/payments/${payment.transactionId}/outcome`, { status: 'FAILED' });
       await receiver.waitFor(4);
       await new Promise((resolve) => setTimeout(resolve, 400));
-      const log = (await client.control('/webhooks')).body as Array<{ attempt: number; ok: boolean; error: string | null }>;
-      assert.deepEqual(log.map((entry) => entry.attempt), [1, 2, 3, 4]);
-      assert.ok(log.every((entry) => !entry.ok && /within 100 ms/.test(entry.error ?? '')), JSON.stringify(log));
+      const log = (await client.control('/webhooks')).body as Array<{
+        attempt: number;
+        ok: boolean;
+        error: string | null;
+      }>;
+      assert.deepEqual(
+        log.map((entry) => entry.attempt),
+        [1, 2, 3, 4],
+      );
+      assert.ok(
+        log.every((entry) => !entry.ok && /within 100 ms/.test(entry.error ?? '')),
+        JSON.stringify(log),
+      );
       assert.equal(receiver.received.length, 4);
     } finally {
       await sandbox.stop();
@@ -236,12 +278,22 @@ describe('sandbox: the payment.status_updated webhook', () => {
     const sandbox = await startSandbox();
     const client = sandboxClient(sandbox);
     try {
-      for (const webhookUrl of ['http://merchant.example/hook', 'ftp://127.0.0.1/hook', 'not a url', 'https://user:pw@merchant.example/x']) {
+      for (const webhookUrl of [
+        'http://merchant.example/hook',
+        'ftp://127.0.0.1/hook',
+        'not a url',
+        'https://user:pw@merchant.example/x',
+      ]) {
         const response = await client.control('/keys', { webhookUrl });
         assert.equal(response.status, 400, webhookUrl);
         assert.match(response.body.error, /webhookUrl must be an absolute https URL/);
       }
-      for (const webhookUrl of ['https://merchant.example/hooks/x', 'http://127.0.0.1:9/h', 'http://localhost/h', 'http://[::1]:8/h']) {
+      for (const webhookUrl of [
+        'https://merchant.example/hooks/x',
+        'http://127.0.0.1:9/h',
+        'http://localhost/h',
+        'http://[::1]:8/h',
+      ]) {
         assert.equal((await client.control('/keys', { webhookUrl })).status, 201, webhookUrl);
       }
     } finally {

@@ -42,7 +42,10 @@ describe('sandbox: payments', () => {
   });
 
   it('accepts GBP and omits metadata when none is sent', async () => {
-    const created = await client.initiate(token, validPayment({ currencyCode: 'GBP', metadata: undefined, amount: 0.01 }));
+    const created = await client.initiate(
+      token,
+      validPayment({ currencyCode: 'GBP', metadata: undefined, amount: 0.01 }),
+    );
     assert.equal(created.status, 201);
     const record = (await client.read(token, created.body.transactionId)).body;
     assert.equal(record.currencyCode, 'GBP');
@@ -62,7 +65,11 @@ describe('sandbox: payments', () => {
     ['an empty reference', validPayment({ reference: '' }), 'reference must not be empty'],
     ['a long reference', validPayment({ reference: 'R'.repeat(36) }), /at most 35 characters/],
     ['a reference with other characters', validPayment({ reference: 'order #42' }), /reference may hold only/],
-    ['a plain-http redirect off loopback', validPayment({ redirectUrl: 'http://shop.example/return' }), /redirectUrl must be an absolute https URL/],
+    [
+      'a plain-http redirect off loopback',
+      validPayment({ redirectUrl: 'http://shop.example/return' }),
+      /redirectUrl must be an absolute https URL/,
+    ],
     ['a relative redirect', validPayment({ redirectUrl: '/return' }), /redirectUrl must be an absolute https URL/],
     ['metadata that is not a string', validPayment({ metadata: { cart: 1 } }), 'metadata must be a string'],
     ['metadata over 4096 characters', validPayment({ metadata: 'm'.repeat(4097) }), /metadata must be at most 4096/],
@@ -79,7 +86,10 @@ describe('sandbox: payments', () => {
   }
 
   it('answers 400 for a body that is not JSON', async () => {
-    const response = await http(`${sandbox.pay}/v1/payments/initiate`, { raw: '{"amount":', headers: { Authorization: `Bearer ${token}` } });
+    const response = await http(`${sandbox.pay}/v1/payments/initiate`, {
+      raw: '{"amount":',
+      headers: { Authorization: `Bearer ${token}` },
+    });
     assert.equal(response.status, 400);
     assert.equal(response.body.error, 'Request body must be valid JSON');
   });
@@ -89,10 +99,15 @@ describe('sandbox: payments', () => {
     const missing = await http(url, { body: validPayment() });
     assert.equal(missing.status, 401);
     assert.match(missing.body.error, /Missing bearer token/);
-    const forged = await http(url, { body: validPayment(), headers: { Authorization: `Bearer ${token.slice(0, -4)}AAAA` } });
+    const forged = await http(url, {
+      body: validPayment(),
+      headers: { Authorization: `Bearer ${token.slice(0, -4)}AAAA` },
+    });
     assert.equal(forged.status, 401);
     assert.equal(forged.body.error, 'Invalid access token');
-    const garbage = await http(`${sandbox.pay}/v1/payments/${crypto.randomUUID()}`, { headers: { Authorization: 'Bearer not.a.jwt' } });
+    const garbage = await http(`${sandbox.pay}/v1/payments/${crypto.randomUUID()}`, {
+      headers: { Authorization: 'Bearer not.a.jwt' },
+    });
     assert.equal(garbage.status, 401);
   });
 
@@ -128,10 +143,14 @@ describe('sandbox: payments', () => {
     const first = await client.initiate(keyToken, validPayment());
     const statuses = [first.status];
     for (let i = 0; i < 99; i++) {
-      const response = i % 2 ? await client.initiate(keyToken, validPayment()) : await client.read(keyToken, first.body.transactionId);
+      const response =
+        i % 2 ? await client.initiate(keyToken, validPayment()) : await client.read(keyToken, first.body.transactionId);
       statuses.push(response.status);
     }
-    assert.ok(statuses.every((status) => status === 200 || status === 201), 'the first 100 pass');
+    assert.ok(
+      statuses.every((status) => status === 200 || status === 201),
+      'the first 100 pass',
+    );
     const limited = await client.read(keyToken, first.body.transactionId);
     assert.equal(limited.status, 429);
     assert.ok(Number(limited.headers.get('retry-after')) >= 1);
@@ -150,7 +169,11 @@ describe('sandbox: payments', () => {
       const created = await ownClient.initiate(fresh, validPayment());
       await ownClient.read(fresh, created.body.transactionId);
       await ownClient.read(fresh, created.body.transactionId);
-      assert.deepEqual((await ownClient.control('/metrics')).body, { 'pay.token': 1, 'pay.initiate': 1, 'pay.read': 2 });
+      assert.deepEqual((await ownClient.control('/metrics')).body, {
+        'pay.token': 1,
+        'pay.initiate': 1,
+        'pay.read': 2,
+      });
       await ownClient.control('/metrics', undefined, 'DELETE');
       assert.deepEqual((await ownClient.control('/metrics')).body, {});
     } finally {

@@ -10,7 +10,8 @@ describe('sandbox: POST /v1/auth/token', () => {
   let sandbox: Sandbox;
   let client: ReturnType<typeof sandboxClient>;
   const exchange = (body: unknown) => http(`${sandbox.pay}/v1/auth/token`, { body });
-  const newKey = async (body: Record<string, unknown> = {}) => (await client.control('/keys', body)).body as { keyId: string; clientSecret: string };
+  const newKey = async (body: Record<string, unknown> = {}) =>
+    (await client.control('/keys', body)).body as { keyId: string; clientSecret: string };
 
   before(async () => {
     sandbox = await startSandbox();
@@ -36,11 +37,17 @@ describe('sandbox: POST /v1/auth/token', () => {
   it('refuses grant types other than client_credentials', async () => {
     const response = await exchange({ grant_type: 'password', client_secret: sandbox.clientSecret });
     assert.equal(response.status, 400);
-    assert.deepEqual(response.body, { error: 'unsupported_grant_type', error_description: "Only 'client_credentials' grant type is supported" });
+    assert.deepEqual(response.body, {
+      error: 'unsupported_grant_type',
+      error_description: "Only 'client_credentials' grant type is supported",
+    });
   });
 
   it('answers malformed bodies with invalid_request', async () => {
-    const notJson = await http(`${sandbox.pay}/v1/auth/token`, { raw: '{grant_type', headers: { 'Content-Type': 'application/json' } });
+    const notJson = await http(`${sandbox.pay}/v1/auth/token`, {
+      raw: '{grant_type',
+      headers: { 'Content-Type': 'application/json' },
+    });
     assert.equal(notJson.status, 400);
     assert.equal(notJson.body.error, 'invalid_request');
     const array = await exchange([1, 2]);
@@ -49,10 +56,16 @@ describe('sandbox: POST /v1/auth/token', () => {
   });
 
   it('answers 401 invalid_client for unknown and missing secrets', async () => {
-    for (const body of [{ grant_type: 'client_credentials', client_secret: 'cs_sandbox_nope' }, { grant_type: 'client_credentials' }]) {
+    for (const body of [
+      { grant_type: 'client_credentials', client_secret: 'cs_sandbox_nope' },
+      { grant_type: 'client_credentials' },
+    ]) {
       const response = await exchange(body);
       assert.equal(response.status, 401);
-      assert.deepEqual(tokenErrorSchema.parse(response.body), { error: 'invalid_client', error_description: 'Invalid client credentials' });
+      assert.deepEqual(tokenErrorSchema.parse(response.body), {
+        error: 'invalid_client',
+        error_description: 'Invalid client credentials',
+      });
     }
   });
 
@@ -80,14 +93,20 @@ describe('sandbox: POST /v1/auth/token', () => {
     assert.equal((await exchange({ grant_type: 'client_credentials', client_secret: newSecret })).status, 200);
     // The last secret cannot be expired, and a secret of another key is refused.
     assert.equal((await client.control(`/keys/${key.keyId}/expire-secret`, { clientSecret: newSecret })).status, 400);
-    assert.equal((await client.control(`/keys/${key.keyId}/expire-secret`, { clientSecret: sandbox.clientSecret })).status, 400);
+    assert.equal(
+      (await client.control(`/keys/${key.keyId}/expire-secret`, { clientSecret: sandbox.clientSecret })).status,
+      400,
+    );
   });
 
   it('refuses revoked keys at once, for new tokens and for tokens already issued', async () => {
     const key = await newKey();
     const token = await client.token(key.clientSecret);
     await client.control(`/keys/${key.keyId}/revoke`, {});
-    assert.equal((await exchange({ grant_type: 'client_credentials', client_secret: key.clientSecret })).body.error, 'invalid_client');
+    assert.equal(
+      (await exchange({ grant_type: 'client_credentials', client_secret: key.clientSecret })).body.error,
+      'invalid_client',
+    );
     const read = await client.read(token, crypto.randomUUID());
     assert.equal(read.status, 401);
   });
@@ -110,7 +129,10 @@ describe('sandbox: POST /v1/auth/token', () => {
     assert.equal(body.freeze_reason, 'unpaid_invoices');
     assert.ok(Math.abs(Date.parse(body.frozen_at!) - Date.now()) < 5_000);
     await client.control('/account/unfreeze', {});
-    assert.equal((await exchange({ grant_type: 'client_credentials', client_secret: sandbox.clientSecret })).status, 200);
+    assert.equal(
+      (await exchange({ grant_type: 'client_credentials', client_secret: sandbox.clientSecret })).status,
+      200,
+    );
   });
 
   it('allows 10 token requests per minute per key, then 429 with Retry-After, then again after the window', async () => {

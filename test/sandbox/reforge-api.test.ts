@@ -39,7 +39,12 @@ describe('sandbox: the reforge service', () => {
   const balance = (chain: SandboxChain, address: string, symbol: 'eUSD' | 'eEUR' = 'eUSD') =>
     token(chain, symbol, providers.get(chain.chainId)).balanceOf!(address) as Promise<bigint>;
   const arrival = (chain: SandboxChain, address: string, expected: bigint) =>
-    waitUntil(() => balance(chain, address), (value) => value === expected, ARRIVAL_MS, 'tokens arrive on the destination chain');
+    waitUntil(
+      () => balance(chain, address),
+      (value) => value === expected,
+      ARRIVAL_MS,
+      'tokens arrive on the destination chain',
+    );
 
   before(async () => {
     sandbox = await startSandbox();
@@ -69,7 +74,10 @@ describe('sandbox: the reforge service', () => {
 
   it('prepares an unsigned EIP-1559 burn that a local wallet signs and sends; the tokens arrive on the destination chain', async () => {
     const account = anvilAccount(1, providers.get(one.chainId));
-    const [sourceBefore, destinationBefore] = await Promise.all([balance(one, account.address), balance(two, account.address)]);
+    const [sourceBefore, destinationBefore] = await Promise.all([
+      balance(one, account.address),
+      balance(two, account.address),
+    ]);
     const serialized = await prepare();
     const tx = Transaction.from(serialized);
     assert.equal(tx.type, 2);
@@ -85,11 +93,23 @@ describe('sandbox: the reforge service', () => {
     assert.deepEqual([...call.args], [parseUnits('12.5', 18), 31338n, two.tokens.eUSD.address]);
 
     // What a wallet does with it: its own nonce, the prepared to/data/value/gas/chainId.
-    const sent = await account.sendTransaction({ to: tx.to, data: tx.data, value: tx.value, gasLimit: tx.gasLimit, chainId: tx.chainId });
+    const sent = await account.sendTransaction({
+      to: tx.to,
+      data: tx.data,
+      value: tx.value,
+      gasLimit: tx.gasLimit,
+      chainId: tx.chainId,
+    });
     const receipt = (await sent.wait()) as TransactionReceipt;
     assert.equal(receipt.status, 1);
-    assert.equal(await balance(one, account.address), sourceBefore - parseUnits('12.5', 18), 'burned on the source chain');
-    const burn = receipt.logs.map((log) => TOKEN_INTERFACE.parseLog(log)).find((event) => event?.name === 'ReforgeBurn')!;
+    assert.equal(
+      await balance(one, account.address),
+      sourceBefore - parseUnits('12.5', 18),
+      'burned on the source chain',
+    );
+    const burn = receipt.logs
+      .map((log) => TOKEN_INTERFACE.parseLog(log))
+      .find((event) => event?.name === 'ReforgeBurn')!;
     const burnMined = Date.now();
 
     await arrival(two, account.address, destinationBefore + parseUnits('12.5', 18));
@@ -103,9 +123,21 @@ describe('sandbox: the reforge service', () => {
   });
 
   it('accepts the amount as a JSON number, the chain id as a string, and the source chain by its RPC URL', async () => {
-    const tx = Transaction.from(await prepare({ sourceAmount: 0.25, destinationChainId: '31338', sourceRpcUrl: `${one.rpcUrl}/` }));
-    assert.deepEqual([...TOKEN_INTERFACE.parseTransaction({ data: tx.data })!.args], [parseUnits('0.25', 18), 31338n, two.tokens.eUSD.address]);
-    const smallest = Transaction.from(await prepare({ sourceAmount: '0.000000000000000001', sourceToken: two.tokens.eEUR.address, destinationToken: one.tokens.eEUR.address, destinationChainId: 31337 }));
+    const tx = Transaction.from(
+      await prepare({ sourceAmount: 0.25, destinationChainId: '31338', sourceRpcUrl: `${one.rpcUrl}/` }),
+    );
+    assert.deepEqual(
+      [...TOKEN_INTERFACE.parseTransaction({ data: tx.data })!.args],
+      [parseUnits('0.25', 18), 31338n, two.tokens.eUSD.address],
+    );
+    const smallest = Transaction.from(
+      await prepare({
+        sourceAmount: '0.000000000000000001',
+        sourceToken: two.tokens.eEUR.address,
+        destinationToken: one.tokens.eEUR.address,
+        destinationChainId: 31337,
+      }),
+    );
     assert.equal(smallest.chainId, 31338n);
     assert.equal(TOKEN_INTERFACE.parseTransaction({ data: smallest.data })!.args[0], 1n);
   });
@@ -118,22 +150,66 @@ describe('sandbox: the reforge service', () => {
     ['an amount with an exponent', () => ({ sourceAmount: '1e3' }), /sourceAmount must be a positive decimal/],
     ['an amount that is not a number', () => ({ sourceAmount: 'ten' }), /sourceAmount must be a positive decimal/],
     ['an amount of the wrong type', () => ({ sourceAmount: true }), 'sourceAmount must be a decimal string or number'],
-    ['more decimals than the token has', () => ({ sourceAmount: '0.0000000000000000001' }), "sourceAmount has more decimal places than eUSD's 18"],
+    [
+      'more decimals than the token has',
+      () => ({ sourceAmount: '0.0000000000000000001' }),
+      "sourceAmount has more decimal places than eUSD's 18",
+    ],
     ['an amount beyond uint256', () => ({ sourceAmount: '9'.repeat(80) }), 'sourceAmount is too large'],
     ['a missing sourceToken', () => ({ sourceToken: undefined }), 'sourceToken is required'],
     ['a sourceToken that is not an address', () => ({ sourceToken: '0x1234' }), /Invalid sourceToken/],
-    ['an unknown sourceToken', () => ({ sourceToken: Wallet.createRandom().address }), /^Unknown sourceToken: 0x[0-9a-fA-F]{40} is not a token on any supported chain \(31337, 31338\)$/],
+    [
+      'an unknown sourceToken',
+      () => ({ sourceToken: Wallet.createRandom().address }),
+      /^Unknown sourceToken: 0x[0-9a-fA-F]{40} is not a token on any supported chain \(31337, 31338\)$/,
+    ],
     ['a missing destinationToken', () => ({ destinationToken: undefined }), 'destinationToken is required'],
     ['a missing destinationChainId', () => ({ destinationChainId: undefined }), 'destinationChainId is required'],
-    ['a fractional destinationChainId', () => ({ destinationChainId: 1.5 }), 'destinationChainId must be a positive integer'],
-    ['a destinationChainId with letters', () => ({ destinationChainId: '0x7a6a' }), 'destinationChainId must be a positive integer'],
-    ['an unsupported destinationChainId', () => ({ destinationChainId: 1 }), 'Unsupported destinationChainId: 1 (supported: 31337, 31338)'],
-    ['the same chain', () => ({ destinationChainId: 31337, destinationToken: one.tokens.eUSD.address }), 'destinationChainId 31337 is the source chain: reforge moves tokens to another chain'],
-    ['a destinationToken not on the destination chain', () => ({ destinationToken: one.tokens.eUSD.address }), () => `destinationToken ${one.tokens.eUSD.address} is not a token on chain 31338`],
-    ['a destinationToken of another stablecoin', () => ({ destinationToken: two.tokens.eEUR.address }), 'destinationToken is eEUR but sourceToken is eUSD: reforge burns and mints the same stablecoin'],
-    ['a sourceRpcUrl of no supported chain', () => ({ sourceRpcUrl: 'http://127.0.0.1:1/' }), "sourceRpcUrl is not the RPC URL of a supported chain (the listings give each chain's rpcUrl)"],
-    ['a sourceRpcUrl that is not a URL', () => ({ sourceRpcUrl: 'not a url' }), /sourceRpcUrl is not the RPC URL of a supported chain/],
-    ['a sourceRpcUrl of another chain', () => ({ sourceRpcUrl: two.rpcUrl }), () => `sourceToken ${one.tokens.eUSD.address} is on chain 31337, not on chain 31338 of sourceRpcUrl`],
+    [
+      'a fractional destinationChainId',
+      () => ({ destinationChainId: 1.5 }),
+      'destinationChainId must be a positive integer',
+    ],
+    [
+      'a destinationChainId with letters',
+      () => ({ destinationChainId: '0x7a6a' }),
+      'destinationChainId must be a positive integer',
+    ],
+    [
+      'an unsupported destinationChainId',
+      () => ({ destinationChainId: 1 }),
+      'Unsupported destinationChainId: 1 (supported: 31337, 31338)',
+    ],
+    [
+      'the same chain',
+      () => ({ destinationChainId: 31337, destinationToken: one.tokens.eUSD.address }),
+      'destinationChainId 31337 is the source chain: reforge moves tokens to another chain',
+    ],
+    [
+      'a destinationToken not on the destination chain',
+      () => ({ destinationToken: one.tokens.eUSD.address }),
+      () => `destinationToken ${one.tokens.eUSD.address} is not a token on chain 31338`,
+    ],
+    [
+      'a destinationToken of another stablecoin',
+      () => ({ destinationToken: two.tokens.eEUR.address }),
+      'destinationToken is eEUR but sourceToken is eUSD: reforge burns and mints the same stablecoin',
+    ],
+    [
+      'a sourceRpcUrl of no supported chain',
+      () => ({ sourceRpcUrl: 'http://127.0.0.1:1/' }),
+      "sourceRpcUrl is not the RPC URL of a supported chain (the listings give each chain's rpcUrl)",
+    ],
+    [
+      'a sourceRpcUrl that is not a URL',
+      () => ({ sourceRpcUrl: 'not a url' }),
+      /sourceRpcUrl is not the RPC URL of a supported chain/,
+    ],
+    [
+      'a sourceRpcUrl of another chain',
+      () => ({ sourceRpcUrl: two.rpcUrl }),
+      () => `sourceToken ${one.tokens.eUSD.address} is on chain 31337, not on chain 31338 of sourceRpcUrl`,
+    ],
     ['an unknown field', () => ({ slippage: 1 }), 'Unknown field: slippage'],
   ];
   for (const [what, overrides, message] of invalid) {
@@ -147,22 +223,36 @@ describe('sandbox: the reforge service', () => {
   }
 
   it('refuses prepare bodies that are not a JSON object', async () => {
-    assert.equal((await http(`${sandbox.reforge}/prepareReforge`, { raw: '{', headers: { 'Content-Type': 'application/json' } })).body.error, 'Request body must be valid JSON');
+    assert.equal(
+      (await http(`${sandbox.reforge}/prepareReforge`, { raw: '{', headers: { 'Content-Type': 'application/json' } }))
+        .body.error,
+      'Request body must be valid JSON',
+    );
     assert.equal((await api('/prepareReforge', [1])).body.error, 'Request body must be a JSON object');
-    assert.equal((await http(`${sandbox.reforge}/prepareReforge`, { method: 'POST' })).body.error, 'sourceAmount is required');
+    assert.equal(
+      (await http(`${sandbox.reforge}/prepareReforge`, { method: 'POST' })).body.error,
+      'sourceAmount is required',
+    );
   });
 
   it('executeReforge signs and broadcasts with the sent key, answering the transaction response', async () => {
     const account = anvilAccount(2);
     const before = await balance(two, account.address);
-    const response = await api('/executeReforge', { tx: await prepare({ sourceAmount: '3' }), walletData: { rpcUrl: one.rpcUrl, privateKey: account.privateKey } });
+    const response = await api('/executeReforge', {
+      tx: await prepare({ sourceAmount: '3' }),
+      walletData: { rpcUrl: one.rpcUrl, privateKey: account.privateKey },
+    });
     assert.equal(response.status, 200, response.text);
     const { tx } = executeReforgeResponseSchema.parse(response.body);
     assert.equal(tx.from, account.address);
     assert.equal(tx.to, one.tokens.eUSD.address);
     assert.equal(tx.chainId, 31337);
     assert.equal(tx.value, '0');
-    assert.equal(tx.nonce, await providers.get(one.chainId).getTransactionCount(account.address) - 1, 'the account\'s own nonce');
+    assert.equal(
+      tx.nonce,
+      (await providers.get(one.chainId).getTransactionCount(account.address)) - 1,
+      "the account's own nonce",
+    );
     assert.ok(!response.text.includes(account.privateKey.slice(2)), 'the key is not echoed');
     await arrival(two, account.address, before + parseUnits('3', 18));
   });
@@ -170,7 +260,10 @@ describe('sandbox: the reforge service', () => {
   it('executeReforgeAsync answers once mined, with the receipt and its ReforgeBurn log', async () => {
     const account = anvilAccount(2);
     const before = await balance(one, account.address);
-    const response = await api('/executeReforgeAsync', { tx: await prepare({ sourceAmount: '4' }), walletData: { rpcUrl: one.rpcUrl, privateKey: account.privateKey.slice(2) } });
+    const response = await api('/executeReforgeAsync', {
+      tx: await prepare({ sourceAmount: '4' }),
+      walletData: { rpcUrl: one.rpcUrl, privateKey: account.privateKey.slice(2) },
+    });
     assert.equal(response.status, 200, response.text);
     const { receipt } = executeReforgeAsyncResponseSchema.parse(response.body);
     assert.equal(receipt.status, 1);
@@ -185,8 +278,16 @@ describe('sandbox: the reforge service', () => {
     const account = anvilAccount(8);
     const before = await balance(two, account.address);
     const txs = await Promise.all([1, 2, 3].map((n) => prepare({ sourceAmount: String(n) })));
-    const responses = await Promise.all(txs.map((tx) => api('/executeReforge', { tx, walletData: { rpcUrl: one.rpcUrl, privateKey: account.privateKey } })));
-    assert.deepEqual(responses.map((response) => response.status), [200, 200, 200], responses.map((response) => response.text).join('\n'));
+    const responses = await Promise.all(
+      txs.map((tx) =>
+        api('/executeReforge', { tx, walletData: { rpcUrl: one.rpcUrl, privateKey: account.privateKey } }),
+      ),
+    );
+    assert.deepEqual(
+      responses.map((response) => response.status),
+      [200, 200, 200],
+      responses.map((response) => response.text).join('\n'),
+    );
     assert.deepEqual(new Set(responses.map((response) => response.body.tx.nonce)).size, 3);
     await arrival(two, account.address, before + parseUnits('6', 18));
   });
@@ -195,22 +296,77 @@ describe('sandbox: the reforge service', () => {
     ['a missing tx', async () => ({ tx: undefined }), 'tx is required'],
     ['a tx that is not hex', async () => ({ tx: 'hello' }), 'tx must be 0x-prefixed hex bytes'],
     ['a tx that does not decode', async () => ({ tx: '0x02c0ffee' }), /^Invalid tx: not a serialized transaction/],
-    ['a signed tx', async () => ({ tx: await anvilAccount(2).signTransaction(Transaction.from(await prepare())) }), /^Invalid tx: it is already signed/],
-    ['a tx that is not a reforge burn', async () => ({ tx: Transaction.from({ ...Transaction.from(await prepare()).toJSON(), data: TOKEN_INTERFACE.encodeFunctionData('transfer', [anvilAccount(3).address, 1n]) }).unsignedSerialized }), 'Invalid tx: not a reforge burn on a stablecoin of chain 31337 (prepare it with prepareReforge)'],
-    ['a tx for an unsupported chain', async () => ({ tx: Transaction.from({ ...Transaction.from(await prepare()).toJSON(), chainId: 5 }).unsignedSerialized }), 'Invalid tx: chain 5 is not supported (supported: 31337, 31338)'],
+    [
+      'a signed tx',
+      async () => ({ tx: await anvilAccount(2).signTransaction(Transaction.from(await prepare())) }),
+      /^Invalid tx: it is already signed/,
+    ],
+    [
+      'a tx that is not a reforge burn',
+      async () => ({
+        tx: Transaction.from({
+          ...Transaction.from(await prepare()).toJSON(),
+          data: TOKEN_INTERFACE.encodeFunctionData('transfer', [anvilAccount(3).address, 1n]),
+        }).unsignedSerialized,
+      }),
+      'Invalid tx: not a reforge burn on a stablecoin of chain 31337 (prepare it with prepareReforge)',
+    ],
+    [
+      'a tx for an unsupported chain',
+      async () => ({
+        tx: Transaction.from({ ...Transaction.from(await prepare()).toJSON(), chainId: 5 }).unsignedSerialized,
+      }),
+      'Invalid tx: chain 5 is not supported (supported: 31337, 31338)',
+    ],
     ['a missing walletData', async () => ({ walletData: undefined }), 'walletData is required'],
-    ['an rpcUrl of another chain', async () => ({ walletData: { rpcUrl: two.rpcUrl, privateKey: anvilAccount(2).privateKey } }), 'walletData.rpcUrl is the RPC URL of chain 31338, but tx is for chain 31337'],
-    ['an rpcUrl of no supported chain', async () => ({ walletData: { rpcUrl: 'https://rpc.example', privateKey: anvilAccount(2).privateKey } }), /^walletData.rpcUrl is not the RPC URL of a supported chain/],
-    ['a missing private key', async () => ({ walletData: { rpcUrl: one.rpcUrl } }), 'walletData.privateKey is required'],
-    ['a signer without a private key', async () => ({ walletData: { rpcUrl: one.rpcUrl, signer: { provider: {} } } }), /^walletData.signer cannot sign over HTTP/],
-    ['a private key that is not 32 bytes of hex', async () => ({ walletData: { rpcUrl: one.rpcUrl, privateKey: 'secret-0123' } }), 'walletData.privateKey must be 32 bytes of hex (64 hex digits, 0x optional)'],
-    ['a private key off the curve', async () => ({ walletData: { rpcUrl: one.rpcUrl, privateKey: `0x${'ff'.repeat(32)}` } }), 'walletData.privateKey is not a valid secp256k1 private key'],
-    ['a key whose account holds no tokens', async () => ({ walletData: { rpcUrl: one.rpcUrl, privateKey: Wallet.createRandom().privateKey } }), /^The transaction would fail: execution reverted: ERC20InsufficientBalance\(sender=0x[0-9a-fA-F]{40}, balance=0, needed=12500000000000000000\)$/],
-    ['an unknown walletData field', async () => ({ walletData: { rpcUrl: one.rpcUrl, privateKey: anvilAccount(2).privateKey, mnemonic: 'x' } }), 'Unknown field: walletData.mnemonic'],
+    [
+      'an rpcUrl of another chain',
+      async () => ({ walletData: { rpcUrl: two.rpcUrl, privateKey: anvilAccount(2).privateKey } }),
+      'walletData.rpcUrl is the RPC URL of chain 31338, but tx is for chain 31337',
+    ],
+    [
+      'an rpcUrl of no supported chain',
+      async () => ({ walletData: { rpcUrl: 'https://rpc.example', privateKey: anvilAccount(2).privateKey } }),
+      /^walletData.rpcUrl is not the RPC URL of a supported chain/,
+    ],
+    [
+      'a missing private key',
+      async () => ({ walletData: { rpcUrl: one.rpcUrl } }),
+      'walletData.privateKey is required',
+    ],
+    [
+      'a signer without a private key',
+      async () => ({ walletData: { rpcUrl: one.rpcUrl, signer: { provider: {} } } }),
+      /^walletData.signer cannot sign over HTTP/,
+    ],
+    [
+      'a private key that is not 32 bytes of hex',
+      async () => ({ walletData: { rpcUrl: one.rpcUrl, privateKey: 'secret-0123' } }),
+      'walletData.privateKey must be 32 bytes of hex (64 hex digits, 0x optional)',
+    ],
+    [
+      'a private key off the curve',
+      async () => ({ walletData: { rpcUrl: one.rpcUrl, privateKey: `0x${'ff'.repeat(32)}` } }),
+      'walletData.privateKey is not a valid secp256k1 private key',
+    ],
+    [
+      'a key whose account holds no tokens',
+      async () => ({ walletData: { rpcUrl: one.rpcUrl, privateKey: Wallet.createRandom().privateKey } }),
+      /^The transaction would fail: execution reverted: ERC20InsufficientBalance\(sender=0x[0-9a-fA-F]{40}, balance=0, needed=12500000000000000000\)$/,
+    ],
+    [
+      'an unknown walletData field',
+      async () => ({ walletData: { rpcUrl: one.rpcUrl, privateKey: anvilAccount(2).privateKey, mnemonic: 'x' } }),
+      'Unknown field: walletData.mnemonic',
+    ],
   ];
   for (const [what, overrides, message] of executeErrors) {
     it(`refuses to execute ${what}: 400 {error} on both forms`, async () => {
-      const body = { tx: await prepare(), walletData: { rpcUrl: one.rpcUrl, privateKey: anvilAccount(2).privateKey }, ...(await overrides()) };
+      const body = {
+        tx: await prepare(),
+        walletData: { rpcUrl: one.rpcUrl, privateKey: anvilAccount(2).privateKey },
+        ...(await overrides()),
+      };
       for (const path of ['/executeReforge', '/executeReforgeAsync']) {
         const response = await api(path, body);
         assert.equal(response.status, 400, `${path}: ${response.text}`);
@@ -225,7 +381,10 @@ describe('sandbox: the reforge service', () => {
     const poor = Wallet.createRandom();
     const holder = anvilAccount(9, providers.get(one.chainId));
     await (await token(one, 'eUSD', holder).transfer!(poor.address, parseUnits('20', 18))).wait();
-    const response = await api('/executeReforge', { tx: await prepare(), walletData: { rpcUrl: one.rpcUrl, privateKey: poor.privateKey } });
+    const response = await api('/executeReforge', {
+      tx: await prepare(),
+      walletData: { rpcUrl: one.rpcUrl, privateKey: poor.privateKey },
+    });
     assert.equal(response.status, 400);
     assert.match(response.body.error, /insufficient funds/);
     assert.ok(!response.text.includes(poor.privateKey.slice(2)));

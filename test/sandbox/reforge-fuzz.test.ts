@@ -9,11 +9,16 @@ import { http } from '../support/http.ts';
 
 /** Bytes of a valid serialized transaction with some of them overwritten. */
 const corrupted = (hex: string) =>
-  fc.array(fc.record({ at: fc.nat({ max: (hex.length - 2) / 2 - 1 }), byte: fc.integer({ min: 0, max: 255 }) }), { minLength: 1, maxLength: 4 }).map((edits) => {
-    const bytes = Buffer.from(hex.slice(2), 'hex');
-    for (const { at, byte } of edits) bytes[at] = byte;
-    return `0x${bytes.toString('hex')}`;
-  });
+  fc
+    .array(fc.record({ at: fc.nat({ max: (hex.length - 2) / 2 - 1 }), byte: fc.integer({ min: 0, max: 255 }) }), {
+      minLength: 1,
+      maxLength: 4,
+    })
+    .map((edits) => {
+      const bytes = Buffer.from(hex.slice(2), 'hex');
+      for (const { at, byte } of edits) bytes[at] = byte;
+      return `0x${bytes.toString('hex')}`;
+    });
 
 describe('sandbox: fast-check, no reforge input gets a 5xx or crashes the emulator', () => {
   let sandbox: Sandbox;
@@ -21,8 +26,15 @@ describe('sandbox: fast-check, no reforge input gets a 5xx or crashes the emulat
   let valid: { prepare: Record<string, unknown>; execute: Record<string, unknown> };
 
   const send = async (path: string, raw: string) => {
-    const response = await http(`${sandbox.reforge}${path}`, { method: 'POST', raw, headers: { 'Content-Type': 'application/json' } });
-    assert.ok(response.status < 500, `${path} with ${raw.slice(0, 300)} answered ${response.status}: ${response.text.slice(0, 300)}`);
+    const response = await http(`${sandbox.reforge}${path}`, {
+      method: 'POST',
+      raw,
+      headers: { 'Content-Type': 'application/json' },
+    });
+    assert.ok(
+      response.status < 500,
+      `${path} with ${raw.slice(0, 300)} answered ${response.status}: ${response.text.slice(0, 300)}`,
+    );
     if (response.status !== 200) {
       assert.equal(response.status, 400);
       assert.equal(typeof response.body.error, 'string', response.text);
@@ -34,10 +46,17 @@ describe('sandbox: fast-check, no reforge input gets a 5xx or crashes the emulat
     sandbox = await startSandbox();
     const [one, two] = sandbox.chains;
     valid = {
-      prepare: { sourceAmount: '1.5', sourceToken: one!.tokens.eEUR.address, destinationToken: two!.tokens.eEUR.address, destinationChainId: two!.chainId, sourceRpcUrl: one!.rpcUrl },
+      prepare: {
+        sourceAmount: '1.5',
+        sourceToken: one!.tokens.eEUR.address,
+        destinationToken: two!.tokens.eEUR.address,
+        destinationChainId: two!.chainId,
+        sourceRpcUrl: one!.rpcUrl,
+      },
       execute: {},
     };
-    prepared = (await http(`${sandbox.reforge}/prepareReforge`, { body: { ...valid.prepare, sourceAmount: '0.001' } })).body.tx;
+    prepared = (await http(`${sandbox.reforge}/prepareReforge`, { body: { ...valid.prepare, sourceAmount: '0.001' } }))
+      .body.tx;
     valid.execute = { tx: prepared, walletData: { rpcUrl: one!.rpcUrl, privateKey: anvilAccount(9).privateKey } };
   });
   after(async () => {
@@ -65,7 +84,10 @@ describe('sandbox: fast-check, no reforge input gets a 5xx or crashes the emulat
         fc.constantFrom(...tokens),
         fc.constantFrom(...tokens),
         async (sourceAmount, destinationChainId, sourceToken, destinationToken) => {
-          const response = await send('/prepareReforge', JSON.stringify({ sourceAmount, destinationChainId, sourceToken, destinationToken }));
+          const response = await send(
+            '/prepareReforge',
+            JSON.stringify({ sourceAmount, destinationChainId, sourceToken, destinationToken }),
+          );
           if (response.status === 200) assert.equal(Transaction.from(response.body.tx).signature, null);
         },
       ),
@@ -77,7 +99,11 @@ describe('sandbox: fast-check, no reforge input gets a 5xx or crashes the emulat
     const withTx = (tx: string) => JSON.stringify({ ...valid.execute, tx });
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof(rawBody(valid.execute), corrupted(prepared).map(withTx), fc.uint8Array({ maxLength: 300 }).map((bytes) => withTx(`0x${Buffer.from(bytes).toString('hex')}`))),
+        fc.oneof(
+          rawBody(valid.execute),
+          corrupted(prepared).map(withTx),
+          fc.uint8Array({ maxLength: 300 }).map((bytes) => withTx(`0x${Buffer.from(bytes).toString('hex')}`)),
+        ),
         fc.constantFrom('/executeReforge', '/executeReforgeAsync'),
         (raw, path) => send(path, raw).then(() => undefined),
       ),

@@ -10,7 +10,27 @@ export const anyValue = fc.oneof(
   fc.double(),
   fc.integer(),
   fc.bigInt({ min: 0n, max: 2n ** 300n }).map(String),
-  fc.constantFrom(null, true, '', ' ', '0', '-1', '1e400', '0.0', '00', '1.', '.5', 'NaN', '0x', '0x00', '\u0000', '€', '💸', 'x'.repeat(5000), '__proto__'),
+  fc.constantFrom(
+    null,
+    true,
+    '',
+    ' ',
+    '0',
+    '-1',
+    '1e400',
+    '0.0',
+    '00',
+    '1.',
+    '.5',
+    'NaN',
+    '0x',
+    '0x00',
+    '\u0000',
+    '€',
+    '💸',
+    'x'.repeat(5000),
+    '__proto__',
+  ),
 );
 
 /**
@@ -18,13 +38,25 @@ export const anyValue = fc.oneof(
  * deeper into validation than random JSON does.
  */
 export const mutatedBody = (valid: Record<string, unknown>) =>
-  fc.record({ field: fc.constantFrom(...Object.keys(valid), '__proto__', 'constructor', 'extra'), value: anyValue, drop: fc.boolean() }).map(({ field, value, drop }) => {
-    const body: Record<string, unknown> = { ...valid };
-    if (drop) delete body[field];
-    else Object.defineProperty(body, field, { value, enumerable: true, writable: true, configurable: true });
-    return JSON.stringify(body);
-  });
+  fc
+    .record({
+      field: fc.constantFrom(...Object.keys(valid), '__proto__', 'constructor', 'extra'),
+      value: anyValue,
+      drop: fc.boolean(),
+    })
+    .map(({ field, value, drop }) => {
+      const body: Record<string, unknown> = { ...valid };
+      if (drop) delete body[field];
+      else Object.defineProperty(body, field, { value, enumerable: true, writable: true, configurable: true });
+      return JSON.stringify(body);
+    });
 
 /** Request body text: arbitrary JSON, arbitrary text, a mutated valid body, empty, or truncated JSON. */
 export const rawBody = (valid: Record<string, unknown>) =>
-  fc.oneof(fc.jsonValue().map((value) => JSON.stringify(value)), fc.string(), mutatedBody(valid), fc.constant(''), fc.constant(JSON.stringify(valid).slice(0, 12)));
+  fc.oneof(
+    fc.jsonValue().map((value) => JSON.stringify(value)),
+    fc.string(),
+    mutatedBody(valid),
+    fc.constant(''),
+    fc.constant(JSON.stringify(valid).slice(0, 12)),
+  );

@@ -31,7 +31,12 @@ export function token(chain: SandboxChain, symbol: Stablecoin, runner: ContractR
 }
 
 /** Polls `read` until `done` holds for its value; the value, or a rejection after `timeoutMs`. */
-export async function waitUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
+export async function waitUntil<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();

@@ -21,7 +21,11 @@ interface Instance {
 /** An instance as its own process (`node proxy/main.ts`), as in a real deployment. */
 async function spawnInstance(env: Record<string, string>, lines: string[]): Promise<Instance> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'proxy', 'main.ts')], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'proxy', 'main.ts')],
+    { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   let buffered = '';
   child.stdout!.on('data', (chunk: Buffer) => {
     buffered += chunk.toString();
@@ -30,7 +34,15 @@ async function spawnInstance(env: Record<string, string>, lines: string[]): Prom
     lines.push(...parts.filter(Boolean));
   });
   const origin = `http://127.0.0.1:${port}`;
-  await eventually(() => http(`${origin}/healthz`).then((response) => (response.status === 200 ? true : undefined), () => undefined), 20_000, 'a proxy process to listen');
+  await eventually(
+    () =>
+      http(`${origin}/healthz`).then(
+        (response) => (response.status === 200 ? true : undefined),
+        () => undefined,
+      ),
+    20_000,
+    'a proxy process to listen',
+  );
   return {
     origin,
     async stop() {
@@ -47,7 +59,12 @@ async function spawnInstance(env: Record<string, string>, lines: string[]): Prom
  * one emulator. The emulator's webhook goes to the first instance. Instances run in this process
  * (tests can look inside them) or, with `processes`, each in its own (benchmarks: real parallelism).
  */
-export async function startFleet(options: { instances: number; logLevel?: string; sandbox?: Sandbox; processes?: boolean }) {
+export async function startFleet(options: {
+  instances: number;
+  logLevel?: string;
+  sandbox?: Sandbox;
+  processes?: boolean;
+}) {
   const sandbox = options.sandbox ?? (await startSandbox({ settlementDelayMs: 0 }));
   const redis = await startRedis();
   const dir = mkdtempSync(join(tmpdir(), 'kassa-fleet-'));
@@ -64,7 +81,11 @@ export async function startFleet(options: { instances: number; logLevel?: string
   const start = async (index: number): Promise<Instance> => {
     logs[index] = [];
     if (options.processes) return spawnInstance(env, logs[index]!);
-    return startProxy(config, { logSink: (line) => logs[index]!.push(line), tokenRefusalHoldMs: 200, followerSweepMs: 1_000 });
+    return startProxy(config, {
+      logSink: (line) => logs[index]!.push(line),
+      tokenRefusalHoldMs: 200,
+      followerSweepMs: 1_000,
+    });
   };
   const instances: Array<Instance | undefined> = [];
   for (let i = 0; i < options.instances; i++) instances.push(await start(i));
@@ -83,17 +104,26 @@ export async function startFleet(options: { instances: number; logLevel?: string
     logs,
     at,
     origin: (index: number) => at(index).origin,
-    merchant: (index: number, path: string, body: unknown) => http(`${at(index).origin}${path}`, { body, headers: { Authorization: `Bearer ${config.merchantKey}` } }),
-    browser: (index: number, path: string, init: { body?: unknown; headers?: Record<string, string>; method?: string } = {}) =>
-      http(`${at(index).origin}${path}`, { ...init, headers: { Origin: SHOP_ORIGIN, ...init.headers } }),
+    merchant: (index: number, path: string, body: unknown) =>
+      http(`${at(index).origin}${path}`, { body, headers: { Authorization: `Bearer ${config.merchantKey}` } }),
+    browser: (
+      index: number,
+      path: string,
+      init: { body?: unknown; headers?: Record<string, string>; method?: string } = {},
+    ) => http(`${at(index).origin}${path}`, { ...init, headers: { Origin: SHOP_ORIGIN, ...init.headers } }),
     async checkout(index = 0): Promise<string> {
-      const response = await fleet.merchant(index, '/api/checkouts', { amount: '25.00', currencyCode: 'EUR', reference: 'FLEET-1' });
+      const response = await fleet.merchant(index, '/api/checkouts', {
+        amount: '25.00',
+        currencyCode: 'EUR',
+        reference: 'FLEET-1',
+      });
       if (response.status !== 201) throw new Error(`checkout: ${response.status} ${response.text}`);
       return response.body.checkoutId as string;
     },
     pay: (index: number, checkoutId: string, key = `key-${randomBytes(8).toString('hex')}`) =>
       fleet.browser(index, '/api/payments', { body: { checkoutId }, headers: { 'Idempotency-Key': key } }),
-    control: (path: string, body?: unknown, method?: string) => http(`${sandbox.control}${path}`, { method: method ?? (body === undefined ? 'GET' : 'POST'), body }),
+    control: (path: string, body?: unknown, method?: string) =>
+      http(`${sandbox.control}${path}`, { method: method ?? (body === undefined ? 'GET' : 'POST'), body }),
     metric: async (name: string) => ((await fleet.control('/metrics')).body[name] as number | undefined) ?? 0,
     /** Stops one instance, as a crash or a scale-down would. */
     async kill(index: number) {

@@ -6,7 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureDebianPackage } from './debian-package.ts';
 import { freePort } from './free-port.ts';
 
-export const ensureRedisServer = (): string => ensureDebianPackage(['/usr/bin/redis-server'], 'redis-server', 'KASSA_REDIS_SERVER');
+export const ensureRedisServer = (): string =>
+  ensureDebianPackage(['/usr/bin/redis-server'], 'redis-server', 'KASSA_REDIS_SERVER');
 
 /**
  * A real redis-server on a loopback port with its own directory, persisting with AOF so that a
@@ -20,7 +21,22 @@ export async function startRedis() {
 
   const start = () =>
     new Promise<void>((resolve, reject) => {
-      const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '', '--protected-mode', 'yes'];
+      const args = [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'everysec',
+        '--save',
+        '',
+        '--protected-mode',
+        'yes',
+      ];
       const process_ = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
       child = process_;
       let output = '';
@@ -49,7 +65,11 @@ export async function startRedis() {
     running.kill('SIGTERM');
     // Polled, not awaited as an event: the child is unreferenced, and re-referencing it does not
     // hold the process, which could then end mid-wait.
-    for (const deadline = Date.now() + 5_000; running.exitCode === null && running.signalCode === null; await sleep(20)) {
+    for (
+      const deadline = Date.now() + 5_000;
+      running.exitCode === null && running.signalCode === null;
+      await sleep(20)
+    ) {
       if (Date.now() > deadline) running.kill('SIGKILL');
     }
   };

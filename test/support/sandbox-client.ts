@@ -9,7 +9,9 @@ export function sandboxClient(sandbox: Sandbox) {
   return {
     control,
     async token(clientSecret = sandbox.clientSecret): Promise<string> {
-      const response = await http(`${sandbox.pay}/v1/auth/token`, { body: { grant_type: 'client_credentials', client_secret: clientSecret } });
+      const response = await http(`${sandbox.pay}/v1/auth/token`, {
+        body: { grant_type: 'client_credentials', client_secret: clientSecret },
+      });
       if (response.status !== 200) throw new Error(`token exchange failed: ${response.status} ${response.text}`);
       return response.body.access_token as string;
     },
@@ -20,7 +22,8 @@ export function sandboxClient(sandbox: Sandbox) {
       return http(`${sandbox.pay}/v1/payments/${transactionId}`, { headers: { Authorization: `Bearer ${token}` } });
     },
     orders(path: string, init: { method?: string; body?: unknown; apiKey?: string | null } = {}) {
-      const headers: Record<string, string> = init.apiKey === null ? {} : { 'x-api-key': init.apiKey ?? sandbox.ordersApiKey };
+      const headers: Record<string, string> =
+        init.apiKey === null ? {} : { 'x-api-key': init.apiKey ?? sandbox.ordersApiKey };
       return http(`${sandbox.orders}${path}`, { method: init.method, body: init.body, headers });
     },
   };

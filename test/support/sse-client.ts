@@ -39,7 +39,8 @@ export function openSse(url: string, headers: Record<string, string> = {}) {
             fields[name!] = (fields[name!] ? `${fields[name!]}\n` : '') + rest.join(':').replace(/^ /, '');
           }
         }
-        if (fields.data !== undefined) events.push({ event: fields.event ?? 'message', data: fields.data, id: fields.id, at: Date.now() });
+        if (fields.data !== undefined)
+          events.push({ event: fields.event ?? 'message', data: fields.data, id: fields.id, at: Date.now() });
       }
       wake();
     });
@@ -58,7 +59,8 @@ export function openSse(url: string, headers: Record<string, string> = {}) {
   const until = async (check: () => boolean, timeoutMs: number, what: string) => {
     const deadline = Date.now() + timeoutMs;
     while (!check()) {
-      if (Date.now() > deadline) throw new Error(`SSE: timed out waiting for ${what}; got ${JSON.stringify(events.map((e) => e.data))}`);
+      if (Date.now() > deadline)
+        throw new Error(`SSE: timed out waiting for ${what}; got ${JSON.stringify(events.map((e) => e.data))}`);
       await new Promise<void>((resolve) => {
         const done = () => {
           waiters.delete(done);
@@ -83,7 +85,8 @@ export function openSse(url: string, headers: Record<string, string> = {}) {
       return responseHeaders;
     },
     data: () => events.map((event) => JSON.parse(event.data) as Record<string, unknown>),
-    waitForEvents: (count: number, timeoutMs = 5_000) => until(() => events.length >= count, timeoutMs, `${count} events`),
+    waitForEvents: (count: number, timeoutMs = 5_000) =>
+      until(() => events.length >= count, timeoutMs, `${count} events`),
     waitForClose: (timeoutMs = 5_000) => until(() => closed, timeoutMs, 'the stream to close'),
     waitForComment: (timeoutMs = 5_000) => until(() => comments.length > 0, timeoutMs, 'a heartbeat'),
     close: () => req.destroy(),

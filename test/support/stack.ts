@@ -66,12 +66,21 @@ export async function startStack(options: StackOptions = {}) {
   };
   const logs: string[] = [];
   let config: ProxyConfig = loadConfig(env);
-  let proxy: RunningProxy = await startProxy(config, { logSink: (line) => logs.push(line), tokenRefusalHoldMs: 200, ...options.proxy });
+  let proxy: RunningProxy = await startProxy(config, {
+    logSink: (line) => logs.push(line),
+    tokenRefusalHoldMs: 200,
+    ...options.proxy,
+  });
   const webhookUrl = () => `${proxy.origin}/hooks/payments/${config.webhookSecret}`;
   await http(`${sandbox.control}/keys/${sandbox.keyId}`, { method: 'PATCH', body: { webhookUrl: webhookUrl() } });
 
-  const call = (token: string | undefined) => (path: string, init: { method?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {}) =>
-    http(`${proxy.origin}${path}`, { ...init, headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...init.headers } });
+  const call =
+    (token: string | undefined) =>
+    (path: string, init: { method?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {}) =>
+      http(`${proxy.origin}${path}`, {
+        ...init,
+        headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...init.headers },
+      });
 
   const stack = {
     sandbox,
@@ -87,10 +96,14 @@ export async function startStack(options: StackOptions = {}) {
     merchant: (path: string, init?: Parameters<ReturnType<typeof call>>[1]) => call(config.merchantKey)(path, init),
     operator: (path: string, init?: Parameters<ReturnType<typeof call>>[1]) => call(config.operatorToken)(path, init),
     /** As the customer's browser on the shop's page: the shop's Origin, no credentials. */
-    browser: (path: string, init: { method?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {}) =>
-      call(undefined)(path, { ...init, headers: { Origin: SHOP_ORIGIN, ...init.headers } }),
+    browser: (
+      path: string,
+      init: { method?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+    ) => call(undefined)(path, { ...init, headers: { Origin: SHOP_ORIGIN, ...init.headers } }),
     async checkout(body: Record<string, unknown> = {}): Promise<string> {
-      const response = await stack.merchant('/api/checkouts', { body: { amount: '42.50', currencyCode: 'EUR', reference: 'ORDER-1', ...body } });
+      const response = await stack.merchant('/api/checkouts', {
+        body: { amount: '42.50', currencyCode: 'EUR', reference: 'ORDER-1', ...body },
+      });
       if (response.status !== 201) throw new Error(`checkout: ${response.status} ${response.text}`);
       return response.body.checkoutId as string;
     },
@@ -106,7 +119,11 @@ export async function startStack(options: StackOptions = {}) {
       await whileDown?.();
       Object.assign(env, envChanges);
       config = loadConfig(env);
-      proxy = await startProxy(config, { logSink: (line) => logs.push(line), tokenRefusalHoldMs: 200, ...options.proxy });
+      proxy = await startProxy(config, {
+        logSink: (line) => logs.push(line),
+        tokenRefusalHoldMs: 200,
+        ...options.proxy,
+      });
       await http(`${sandbox.control}/keys/${sandbox.keyId}`, { method: 'PATCH', body: { webhookUrl: webhookUrl() } });
     },
     async stop(): Promise<void> {
@@ -121,7 +138,11 @@ export async function startStack(options: StackOptions = {}) {
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
 /** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 5_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 5_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -20,7 +20,12 @@ export async function startReceiver(options: { answers?: number[]; delayMs?: num
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      received.push({ at: Date.now(), path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      received.push({
+        at: Date.now(),
+        path: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       waiters.splice(0).forEach((wake) => wake());
       const status = answers.shift() ?? 200;
       setTimeout(() => {

@@ -25,8 +25,16 @@ describe('wallet panel: following a transfer to its receipt', () => {
   async function sendBurn(account: number): Promise<TransferRecord> {
     const signer = anvilAccount(account, one.provider);
     const units = parseUnits('1', 18);
-    const [nonceBefore, sourceBlock, destinationBlock] = await Promise.all([one.provider.getTransactionCount(signer.address), one.provider.getBlockNumber(), two.provider.getBlockNumber()]);
-    const sent = (await token(one, 'eUSD', signer).getFunction('reforge')(units, two.chainId, two.tokens.eUSD.address)) as TransactionResponse;
+    const [nonceBefore, sourceBlock, destinationBlock] = await Promise.all([
+      one.provider.getTransactionCount(signer.address),
+      one.provider.getBlockNumber(),
+      two.provider.getBlockNumber(),
+    ]);
+    const sent = (await token(one, 'eUSD', signer).getFunction('reforge')(
+      units,
+      two.chainId,
+      two.tokens.eUSD.address,
+    )) as TransactionResponse;
     return {
       v: 1,
       hash: sent.hash,
@@ -51,7 +59,13 @@ describe('wallet panel: following a transfer to its receipt', () => {
   it('finds the receipt and the burn id of the ReforgeBurn log, and says so once', async () => {
     const record = await sendBurn(4);
     const mined: Mined[] = [];
-    const result = await followToReceipt(record, new ChainRpc(one), DEFAULT_TIMEOUTS, { onRepriced: () => assert.fail('not repriced'), onMined: (found) => mined.push(found) }, new AbortController().signal);
+    const result = await followToReceipt(
+      record,
+      new ChainRpc(one),
+      DEFAULT_TIMEOUTS,
+      { onRepriced: () => assert.fail('not repriced'), onMined: (found) => mined.push(found) },
+      new AbortController().signal,
+    );
     const receipt = await one.provider.getTransactionReceipt(record.hash);
     assert.equal(result.hash, record.hash);
     assert.equal(result.blockNumber, receipt!.blockNumber);
@@ -72,7 +86,13 @@ describe('wallet panel: following a transfer to its receipt', () => {
     }
     const reported: string[] = [];
     await assert.rejects(
-      followToReceipt(record, new StoppedDuringRead(one), DEFAULT_TIMEOUTS, { onRepriced: () => reported.push('repriced'), onMined: () => reported.push('mined') }, stop.signal),
+      followToReceipt(
+        record,
+        new StoppedDuringRead(one),
+        DEFAULT_TIMEOUTS,
+        { onRepriced: () => reported.push('repriced'), onMined: () => reported.push('mined') },
+        stop.signal,
+      ),
       { name: 'AbortError' },
     );
     assert.ok(await one.provider.getTransactionReceipt(record.hash), 'the burn itself was mined');

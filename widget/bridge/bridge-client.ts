@@ -30,7 +30,8 @@ export class BridgeClient extends ProxyClient {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(request),
     });
-    if (typeof body.tx !== 'string' || !/^0x02[0-9a-fA-F]*$/.test(body.tx)) throw new ProxyError('unavailable', 200, 'The prepared transaction is missing or not an EIP-1559 transaction');
+    if (typeof body.tx !== 'string' || !/^0x02[0-9a-fA-F]*$/.test(body.tx))
+      throw new ProxyError('unavailable', 200, 'The prepared transaction is missing or not an EIP-1559 transaction');
     return body.tx;
   }
 }
@@ -56,6 +57,14 @@ function isChainEntry(value: unknown): value is ChainEntry {
     Number.isInteger(native.decimals) &&
     typeof chain.tokens === 'object' &&
     chain.tokens !== null &&
-    Object.values(chain.tokens).every((token) => typeof token?.symbol === 'string' && typeof token.name === 'string' && ADDRESS.test(token.address) && Number.isInteger(token.decimals) && token.decimals >= 0 && token.decimals <= 77)
+    Object.values(chain.tokens).every(
+      (token) =>
+        typeof token?.symbol === 'string' &&
+        typeof token.name === 'string' &&
+        ADDRESS.test(token.address) &&
+        Number.isInteger(token.decimals) &&
+        token.decimals >= 0 &&
+        token.decimals <= 77,
+    )
   );
 }

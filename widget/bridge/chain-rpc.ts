@@ -75,7 +75,13 @@ export class ChainRpc {
   /** The endpoint must serve the chain the listing says: a wrong URL must not pass for it. */
   private verify(stage: BridgeStage): Promise<void> {
     this.verified ??= this.send<string>('eth_chainId', [], stage).then((id) => {
-      if (hexToBigInt(id) !== BigInt(this.chain.chainId)) throw new BridgeError('rpc', stage, `${this.chain.rpcUrl} serves chain ${hexToBigInt(id)}, not ${this.chain.chainId}`, { chainId: this.chain.chainId });
+      if (hexToBigInt(id) !== BigInt(this.chain.chainId))
+        throw new BridgeError(
+          'rpc',
+          stage,
+          `${this.chain.rpcUrl} serves chain ${hexToBigInt(id)}, not ${this.chain.chainId}`,
+          { chainId: this.chain.chainId },
+        );
     });
     // A failed check is tried again on the next call (the chain may have been briefly unreachable).
     this.verified.catch(() => (this.verified = undefined));
@@ -83,7 +89,11 @@ export class ChainRpc {
   }
 
   private async send<T>(method: string, params: unknown[], stage: BridgeStage): Promise<T> {
-    const fail = (message: string, code?: number) => new BridgeError('rpc', stage, `${this.chain.name} (${method}): ${message}`, { chainId: this.chain.chainId, ...(code === undefined ? {} : { code }) });
+    const fail = (message: string, code?: number) =>
+      new BridgeError('rpc', stage, `${this.chain.name} (${method}): ${message}`, {
+        chainId: this.chain.chainId,
+        ...(code === undefined ? {} : { code }),
+      });
     let response: Response;
     try {
       response = await fetch(this.chain.rpcUrl, {
@@ -97,9 +107,14 @@ export class ChainRpc {
     } catch (error) {
       throw fail((error as Error).message);
     }
-    const body = (await response.json().catch(() => undefined)) as { result?: T; error?: { code?: number; message?: string } } | undefined;
+    const body = (await response.json().catch(() => undefined)) as
+      { result?: T; error?: { code?: number; message?: string } } | undefined;
     if (!response.ok || !body || typeof body !== 'object') throw fail(`HTTP ${response.status}`);
-    if (body.error) throw fail(String(body.error.message ?? 'error'), typeof body.error.code === 'number' ? body.error.code : undefined);
+    if (body.error)
+      throw fail(
+        String(body.error.message ?? 'error'),
+        typeof body.error.code === 'number' ? body.error.code : undefined,
+      );
     if (!('result' in body)) throw fail('no result');
     return body.result as T;
   }
@@ -109,8 +124,15 @@ export class ChainRpc {
   }
 
   async tokenBalance(token: string, owner: string, stage: BridgeStage, block: BlockTag = 'latest'): Promise<bigint> {
-    const result = await this.request<string>('eth_call', [{ to: token, data: BALANCE_OF + addressWord(owner).slice(2) }, tag(block)], stage);
-    if (!/^0x[0-9a-fA-F]{1,64}$/.test(result)) throw new BridgeError('rpc', stage, `${this.chain.name}: balanceOf answered ${result.slice(0, 80)}`, { chainId: this.chain.chainId });
+    const result = await this.request<string>(
+      'eth_call',
+      [{ to: token, data: BALANCE_OF + addressWord(owner).slice(2) }, tag(block)],
+      stage,
+    );
+    if (!/^0x[0-9a-fA-F]{1,64}$/.test(result))
+      throw new BridgeError('rpc', stage, `${this.chain.name}: balanceOf answered ${result.slice(0, 80)}`, {
+        chainId: this.chain.chainId,
+      });
     return BigInt(result);
   }
 
@@ -135,7 +157,14 @@ export class ChainRpc {
     return this.request<RpcBlock | null>('eth_getBlockByNumber', [tag(number), true], stage);
   }
 
-  logs(filter: { address: string; topics: Array<string | null>; fromBlock: bigint }, stage: BridgeStage): Promise<RpcLog[]> {
-    return this.request<RpcLog[]>('eth_getLogs', [{ address: filter.address, topics: filter.topics, fromBlock: tag(filter.fromBlock), toBlock: 'latest' }], stage);
+  logs(
+    filter: { address: string; topics: Array<string | null>; fromBlock: bigint },
+    stage: BridgeStage,
+  ): Promise<RpcLog[]> {
+    return this.request<RpcLog[]>(
+      'eth_getLogs',
+      [{ address: filter.address, topics: filter.topics, fromBlock: tag(filter.fromBlock), toBlock: 'latest' }],
+      stage,
+    );
   }
 }

@@ -40,7 +40,8 @@ export type BridgeErrorKind =
   | 'timeout';
 
 /** Where the transfer was when it stopped. */
-export type BridgeStage = 'chains' | 'connect' | 'balance' | 'prepare' | 'preview' | 'switch' | 'send' | 'mined' | 'arrival';
+export type BridgeStage =
+  'chains' | 'connect' | 'balance' | 'prepare' | 'preview' | 'switch' | 'send' | 'mined' | 'arrival';
 
 export class BridgeError extends Error {
   constructor(
@@ -72,7 +73,15 @@ interface Coded {
   error?: unknown;
 }
 
-const SPECIFIC_CODES: ReadonlySet<number> = new Set([USER_REJECTED, UNAUTHORIZED, 4200, DISCONNECTED, CHAIN_DISCONNECTED, UNRECOGNIZED_CHAIN, REQUEST_PENDING]);
+const SPECIFIC_CODES: ReadonlySet<number> = new Set([
+  USER_REJECTED,
+  UNAUTHORIZED,
+  4200,
+  DISCONNECTED,
+  CHAIN_DISCONNECTED,
+  UNRECOGNIZED_CHAIN,
+  REQUEST_PENDING,
+]);
 
 /** Every object inside a wallet error, outermost first (wallets nest the original under data or cause). */
 function layers(error: unknown): Coded[] {
@@ -101,12 +110,15 @@ export function walletErrorCode(error: unknown): number | undefined {
 /** A wallet error's message (nested ones included), for developers and for recognising a few cases by text. */
 export function walletErrorMessage(error: unknown): string {
   const parts: string[] = [];
-  for (const layer of layers(error)) if (typeof layer.message === 'string' && !parts.includes(layer.message)) parts.push(layer.message);
+  for (const layer of layers(error))
+    if (typeof layer.message === 'string' && !parts.includes(layer.message)) parts.push(layer.message);
   return (parts.length ? parts.join(': ') : String(error)).slice(0, 500);
 }
 
-const INSUFFICIENT_FUNDS = /insufficient funds|not enough (eth|funds|balance) for gas|gas required exceeds allowance|exceeds balance/i;
-const UNKNOWN_CHAIN = /unrecogni[sz]ed chain|not been added|unknown chain|chain .*not (supported|configured|found)|try adding the chain/i;
+const INSUFFICIENT_FUNDS =
+  /insufficient funds|not enough (eth|funds|balance) for gas|gas required exceeds allowance|exceeds balance/i;
+const UNKNOWN_CHAIN =
+  /unrecogni[sz]ed chain|not been added|unknown chain|chain .*not (supported|configured|found)|try adding the chain/i;
 
 /** Whether the wallet refused to switch because it does not know the chain (so it should be added). */
 export function isUnknownChain(error: unknown): boolean {

@@ -20,13 +20,17 @@ export async function ensureChain(session: WalletSession, chain: AddableChain, o
       await session.request('wallet_addEthereumChain', [
         { chainId, chainName: chain.name, nativeCurrency: chain.nativeCurrency, rpcUrls: [chain.rpcUrl] },
       ]);
-      if ((await readChain(session)) !== chain.chainId) await session.request('wallet_switchEthereumChain', [{ chainId }]);
+      if ((await readChain(session)) !== chain.chainId)
+        await session.request('wallet_switchEthereumChain', [{ chainId }]);
     } catch (added) {
       throw fromWalletError(added, 'switch');
     }
   }
   const now = await readChain(session);
-  if (now !== chain.chainId) throw new BridgeError('wrong-chain', 'switch', `The wallet is on chain ${now ?? 'unknown'}, not ${chain.chainId}`, { chainId: chain.chainId });
+  if (now !== chain.chainId)
+    throw new BridgeError('wrong-chain', 'switch', `The wallet is on chain ${now ?? 'unknown'}, not ${chain.chainId}`, {
+      chainId: chain.chainId,
+    });
 }
 
 async function readChain(session: WalletSession): Promise<number | undefined> {
@@ -58,6 +62,11 @@ export async function sendThroughWallet(session: WalletSession, tx: Transaction)
   } catch (error) {
     throw fromWalletError(error, 'send');
   }
-  if (typeof hash !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(hash)) throw new BridgeError('wallet-error', 'send', `The wallet answered ${String(hash).slice(0, 80)} instead of a transaction hash`);
+  if (typeof hash !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(hash))
+    throw new BridgeError(
+      'wallet-error',
+      'send',
+      `The wallet answered ${String(hash).slice(0, 80)} instead of a transaction hash`,
+    );
   return hash;
 }

@@ -60,7 +60,12 @@ const sleep = (ms: number, signal: AbortSignal) =>
  * Polls `step` until it returns a value, backing off from 0.4 s to 4 s. A chain RPC that fails is
  * retried until it has failed for RPC_OUTAGE_MS in a row; `deadline` ends the wait with `onTimeout`.
  */
-async function poll<T>(step: () => Promise<T | undefined>, deadline: number, onTimeout: () => BridgeError, signal: AbortSignal): Promise<T> {
+async function poll<T>(
+  step: () => Promise<T | undefined>,
+  deadline: number,
+  onTimeout: () => BridgeError,
+  signal: AbortSignal,
+): Promise<T> {
   let interval = POLL_FIRST_MS;
   let failingSince: number | undefined;
   for (;;) {
@@ -88,7 +93,13 @@ async function poll<T>(step: () => Promise<T | undefined>, deadline: number, onT
  * status 0), `replaced` (another transaction took its nonce), `dropped` (the chain forgot it),
  * `timeout` or `rpc`. A wallet's "speed up" (same call, other fees, new hash) is followed through.
  */
-export async function followToReceipt(record: TransferRecord, source: ChainRpc, timeouts: BridgeTimeouts, events: FollowEvents, signal: AbortSignal): Promise<Mined> {
+export async function followToReceipt(
+  record: TransferRecord,
+  source: ChainRpc,
+  timeouts: BridgeTimeouts,
+  events: FollowEvents,
+  signal: AbortSignal,
+): Promise<Mined> {
   const stage: BridgeStage = 'mined';
   const deadline = record.sentAt + timeouts.mined;
   let lastSeen = record.sentAt;
@@ -117,32 +128,64 @@ export async function followToReceipt(record: TransferRecord, source: ChainRpc, 
           // Mined in the meantime after all (the nonce moved because of it)?
           const late = await source.receipt(record.hash, stage);
           if (late) return late;
-          throw new BridgeError('replaced', stage, `Transaction ${record.hash} was replaced: nonce ${nonce} is taken by another transaction`);
+          throw new BridgeError(
+            'replaced',
+            stage,
+            `Transaction ${record.hash} was replaced: nonce ${nonce} is taken by another transaction`,
+          );
         }
       }
-      if (Date.now() - lastSeen > timeouts.dropped) throw new BridgeError('dropped', stage, `Transaction ${record.hash} is unknown to ${source.chain.name} and was not mined`);
+      if (Date.now() - lastSeen > timeouts.dropped)
+        throw new BridgeError(
+          'dropped',
+          stage,
+          `Transaction ${record.hash} is unknown to ${source.chain.name} and was not mined`,
+        );
       return undefined;
     },
     deadline,
-    () => new BridgeError('timeout', stage, `No receipt for ${record.hash} on ${source.chain.name} within ${timeouts.mined} ms`),
+    () =>
+      new BridgeError(
+        'timeout',
+        stage,
+        `No receipt for ${record.hash} on ${source.chain.name} within ${timeouts.mined} ms`,
+      ),
     signal,
   );
-  if (hexToBigInt(receipt.status) !== 1n) throw new BridgeError('reverted', stage, `Transaction ${record.hash} was reverted on ${source.chain.name}`);
+  if (hexToBigInt(receipt.status) !== 1n)
+    throw new BridgeError('reverted', stage, `Transaction ${record.hash} was reverted on ${source.chain.name}`);
   const burn = receipt.logs.map((log) => burnOf(log, record)).find((found) => found !== undefined);
   if (!burn) throw new BridgeError('reverted', stage, `Transaction ${record.hash} was mined but burned nothing`);
-  const mined = { hash: receipt.transactionHash, blockNumber: Number(hexToBigInt(receipt.blockNumber)), burnId: burn, gasUsed: hexToBigInt(receipt.gasUsed) };
+  const mined = {
+    hash: receipt.transactionHash,
+    blockNumber: Number(hexToBigInt(receipt.blockNumber)),
+    burnId: burn,
+    gasUsed: hexToBigInt(receipt.gasUsed),
+  };
   events.onMined(mined);
   return mined;
 }
 
 /** The burn id of this transfer's `ReforgeBurn` log, when `log` is it (same token, sender, amount, destination). */
 function burnOf(log: RpcLog, record: TransferRecord): string | undefined {
-  if (log.address.toLowerCase() !== record.sourceToken.toLowerCase() || log.topics[0] !== BURN.topicHash) return undefined;
+  if (log.address.toLowerCase() !== record.sourceToken.toLowerCase() || log.topics[0] !== BURN.topicHash)
+    return undefined;
   try {
     const parsed = token.parseLog({ topics: log.topics, data: log.data });
     if (!parsed) return undefined;
-    const [from, amount, destinationChainId, , burnId] = parsed.args as unknown as [string, bigint, bigint, string, string];
-    if (from.toLowerCase() !== record.from.toLowerCase() || amount !== BigInt(record.units) || destinationChainId !== BigInt(record.destinationChainId)) return undefined;
+    const [from, amount, destinationChainId, , burnId] = parsed.args as unknown as [
+      string,
+      bigint,
+      bigint,
+      string,
+      string,
+    ];
+    if (
+      from.toLowerCase() !== record.from.toLowerCase() ||
+      amount !== BigInt(record.units) ||
+      destinationChainId !== BigInt(record.destinationChainId)
+    )
+      return undefined;
     return burnId;
   } catch {
     return undefined;
@@ -153,7 +196,11 @@ function burnOf(log: RpcLog, record: TransferRecord): string | undefined {
  * The hash of a mined transaction from the same account that carries the same call as this one (a
  * speed-up), looked for in the blocks since sending; undefined when the nonce went to something else.
  */
-async function findReplacement(record: TransferRecord, source: ChainRpc, stage: BridgeStage): Promise<string | undefined> {
+async function findReplacement(
+  record: TransferRecord,
+  source: ChainRpc,
+  stage: BridgeStage,
+): Promise<string | undefined> {
   const latest = await source.blockNumber(stage);
   const first = BigInt(record.sourceBlock) + 1n;
   const from = latest - REPLACEMENT_SCAN_BLOCKS > first ? latest - REPLACEMENT_SCAN_BLOCKS : first;
@@ -161,8 +208,17 @@ async function findReplacement(record: TransferRecord, source: ChainRpc, stage: 
     const block = await source.block(number, stage);
     for (const tx of block?.transactions ?? []) {
       if (tx.from.toLowerCase() !== record.from.toLowerCase()) continue;
-      const sameNonce = record.nonce === undefined ? hexToBigInt(tx.nonce) >= BigInt(record.nonceBefore) : hexToBigInt(tx.nonce) === BigInt(record.nonce);
-      if (sameNonce && tx.to?.toLowerCase() === record.to.toLowerCase() && tx.input.toLowerCase() === record.data.toLowerCase() && hexToBigInt(tx.value) === 0n) return tx.hash;
+      const sameNonce =
+        record.nonce === undefined
+          ? hexToBigInt(tx.nonce) >= BigInt(record.nonceBefore)
+          : hexToBigInt(tx.nonce) === BigInt(record.nonce);
+      if (
+        sameNonce &&
+        tx.to?.toLowerCase() === record.to.toLowerCase() &&
+        tx.input.toLowerCase() === record.data.toLowerCase() &&
+        hexToBigInt(tx.value) === 0n
+      )
+        return tx.hash;
     }
   }
   return undefined;
@@ -173,10 +229,20 @@ async function findReplacement(record: TransferRecord, source: ChainRpc, stage: 
  * with the same burn id and amount, and the account's balance there risen by the amount at that
  * block. Rejects with `timeout` or `rpc`.
  */
-export async function followToArrival(record: TransferRecord & { burnId: string }, destination: ChainRpc, timeouts: BridgeTimeouts, minedAt: number, signal: AbortSignal): Promise<Arrived> {
+export async function followToArrival(
+  record: TransferRecord & { burnId: string },
+  destination: ChainRpc,
+  timeouts: BridgeTimeouts,
+  minedAt: number,
+  signal: AbortSignal,
+): Promise<Arrived> {
   const stage: BridgeStage = 'arrival';
   const units = BigInt(record.units);
-  const filter = { address: record.destinationToken, topics: [MINT.topicHash, addressWord(record.from), record.burnId], fromBlock: BigInt(record.destinationBlock) };
+  const filter = {
+    address: record.destinationToken,
+    topics: [MINT.topicHash, addressWord(record.from), record.burnId],
+    fromBlock: BigInt(record.destinationBlock),
+  };
   return poll<Arrived>(
     async () => {
       const logs = await destination.logs(filter, stage);
@@ -186,12 +252,22 @@ export async function followToArrival(record: TransferRecord & { burnId: string 
         const block = hexToBigInt(log.blockNumber);
         const balance = await destination.tokenBalance(record.destinationToken, record.from, stage);
         if (!(await rose(destination, record, block, balance))) continue;
-        return { burnId: record.burnId, destinationHash: log.transactionHash, destinationBlock: Number(block), balance };
+        return {
+          burnId: record.burnId,
+          destinationHash: log.transactionHash,
+          destinationBlock: Number(block),
+          balance,
+        };
       }
       return undefined;
     },
     minedAt + timeouts.arrival,
-    () => new BridgeError('timeout', stage, `No ReforgeMint for burn ${record.burnId} on ${destination.chain.name} within ${timeouts.arrival} ms`),
+    () =>
+      new BridgeError(
+        'timeout',
+        stage,
+        `No ReforgeMint for burn ${record.burnId} on ${destination.chain.name} within ${timeouts.arrival} ms`,
+      ),
     signal,
   );
 }

@@ -37,7 +37,9 @@ export class TransferStore {
   read(): TransferRecord | undefined {
     try {
       const record = JSON.parse(sessionStorage.getItem(PREFIX + this.key) ?? 'null') as TransferRecord | null;
-      return record?.v === 1 && typeof record.hash === 'string' && /^0x[0-9a-fA-F]{64}$/.test(record.hash) ? record : undefined;
+      return record?.v === 1 && typeof record.hash === 'string' && /^0x[0-9a-fA-F]{64}$/.test(record.hash)
+        ? record
+        : undefined;
     } catch {
       return undefined;
     }

@@ -9,7 +9,8 @@ import type { DiscoveredWallet } from './wallets.ts';
 export const shorten = (value: string) => (value.length > 14 ? `${value.slice(0, 6)}…${value.slice(-4)}` : value);
 
 /** An amount with its symbol, in the locale's notation: `12.5 eUSD`, `1.000.000 eUSD`. */
-export const tokenAmount = (amount: string, symbol: string, locale: string) => `${formatTokenAmount(amount, locale)} ${symbol}`;
+export const tokenAmount = (amount: string, symbol: string, locale: string) =>
+  `${formatTokenAmount(amount, locale)} ${symbol}`;
 
 /** A wallet's icon: its `data:` image (checked when announced), else its initial; decorative either way, its name is beside it. */
 export function walletIcon(wallet: DiscoveredWallet, name: string): TemplateResult {
@@ -23,18 +24,27 @@ export function walletIcon(wallet: DiscoveredWallet, name: string): TemplateResu
  * decoder the extension's approval window uses too): what is burned where, what is minted where and
  * to whom, the contract and method called, the chain, and the most the fee can be.
  */
-export function previewView(preview: TransferPreview, m: BridgeMessages, locale: string, walletChainId: number | undefined): TemplateResult {
+export function previewView(
+  preview: TransferPreview,
+  m: BridgeMessages,
+  locale: string,
+  walletChainId: number | undefined,
+): TemplateResult {
   const { burn, mint, chain } = preview;
   return html`<section part="preview" class="preview" aria-labelledby="preview-title">
     <p id="preview-title" class="title">${m.previewTitle}</p>
     <dl>
       <div>
         <dt>${m.burn}</dt>
-        <dd data-field="burn">${fill(m.amountOn, { amount: tokenAmount(burn.amount, burn.token.symbol, locale), chain: chain.name })}</dd>
+        <dd data-field="burn">
+          ${fill(m.amountOn, { amount: tokenAmount(burn.amount, burn.token.symbol, locale), chain: chain.name })}
+        </dd>
       </div>
       <div>
         <dt>${m.mint}</dt>
-        <dd data-field="mint">${fill(m.amountOn, { amount: tokenAmount(mint.amount, mint.token.symbol, locale), chain: mint.chainName })}</dd>
+        <dd data-field="mint">
+          ${fill(m.amountOn, { amount: tokenAmount(mint.amount, mint.token.symbol, locale), chain: mint.chainName })}
+        </dd>
       </div>
       <div>
         <dt>${m.recipient}</dt>
@@ -42,7 +52,9 @@ export function previewView(preview: TransferPreview, m: BridgeMessages, locale:
       </div>
       <div>
         <dt>${m.contract}</dt>
-        <dd data-field="contract"><span class="mono">${preview.contract}</span> (${fill(m.contractOf, { symbol: burn.token.symbol })})</dd>
+        <dd data-field="contract">
+          <span class="mono">${preview.contract}</span> (${fill(m.contractOf, { symbol: burn.token.symbol })})
+        </dd>
       </div>
       <div>
         <dt>${m.method}</dt>
@@ -65,12 +77,18 @@ export type StepState = 'done' | 'current' | 'pending' | 'failed';
 
 /** The steps of a transfer under way (sent, confirmed, arrived), each with its state in words for screen readers. */
 export function stepsView(steps: Array<[label: string, state: StepState]>, m: BridgeMessages): TemplateResult {
-  const words: Record<StepState, string> = { done: m.stepDone, current: m.stepCurrent, pending: m.stepPending, failed: m.stepFailed };
+  const words: Record<StepState, string> = {
+    done: m.stepDone,
+    current: m.stepCurrent,
+    pending: m.stepPending,
+    failed: m.stepFailed,
+  };
   return html`<ol part="steps" class="steps">
     ${steps.map(
       ([label, state]) =>
         html`<li class=${state} data-state=${state} aria-current=${state === 'current' ? 'step' : nothing}>
-          <span class="mark" aria-hidden="true"></span><span>${label}<span class="visually-hidden">: ${words[state]}</span></span>
+          <span class="mark" aria-hidden="true"></span
+          ><span>${label}<span class="visually-hidden">: ${words[state]}</span></span>
         </li>`,
     )}
   </ol>`;

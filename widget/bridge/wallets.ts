@@ -30,9 +30,16 @@ export const INJECTED_RDNS = 'injected';
  * SVG icon cannot run script or fetch anything. Longer than 256 KB is not an icon.
  */
 const SAFE_ICON = /^data:image\/(?:png|jpeg|gif|webp|avif|svg\+xml)[;,]/i;
-export const safeIcon = (icon: unknown): string => (typeof icon === 'string' && icon.length <= 262_144 && SAFE_ICON.test(icon) ? icon : '');
+export const safeIcon = (icon: unknown): string =>
+  typeof icon === 'string' && icon.length <= 262_144 && SAFE_ICON.test(icon) ? icon : '';
 
-const text = (value: unknown, max: number): string => (typeof value === 'string' ? value.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, max) : '');
+const text = (value: unknown, max: number): string =>
+  typeof value === 'string'
+    ? value
+        .replace(/[\u0000-\u001f\u007f]/g, '')
+        .trim()
+        .slice(0, max)
+    : '';
 
 /** A valid announcement's wallet, or undefined: a page may receive anything on this event. */
 function walletOf(detail: unknown): DiscoveredWallet | undefined {
@@ -90,7 +97,10 @@ export class WalletDiscovery implements ReactiveController {
   private refresh(): void {
     const announced = [...this.announced.values()];
     const injected = (window as { ethereum?: Eip1193Provider }).ethereum;
-    this.wallets = announced.length || !injected || typeof injected.request !== 'function' ? announced : [{ info: { uuid: INJECTED_RDNS, name: '', icon: '', rdns: INJECTED_RDNS }, provider: injected }];
+    this.wallets =
+      announced.length || !injected || typeof injected.request !== 'function'
+        ? announced
+        : [{ info: { uuid: INJECTED_RDNS, name: '', icon: '', rdns: INJECTED_RDNS }, provider: injected }];
     this.host.requestUpdate();
   }
 }
@@ -147,7 +157,11 @@ export class WalletSession {
    * Connects: asks the wallet for its accounts (the wallet asks the user: `eth_requestAccounts`),
    * or with `silently`, takes the accounts it already granted this page (`eth_accounts`, no prompt).
    */
-  static async connect(wallet: DiscoveredWallet, events: SessionEvents, silently = false): Promise<WalletSession | undefined> {
+  static async connect(
+    wallet: DiscoveredWallet,
+    events: SessionEvents,
+    silently = false,
+  ): Promise<WalletSession | undefined> {
     let accounts: unknown;
     try {
       accounts = await wallet.provider.request({ method: silently ? 'eth_accounts' : 'eth_requestAccounts' });

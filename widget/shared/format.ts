@@ -24,7 +24,10 @@ export function formatSeconds(seconds: number, locale: string): string {
 export function formatTokenAmount(amount: string, locale: string): string {
   const [whole = '0', fraction = ''] = amount.split('.');
   try {
-    if (fraction.length <= 20) return new Intl.NumberFormat(locale, { maximumFractionDigits: fraction.length }).format(amount as Intl.StringNumericLiteral);
+    if (fraction.length <= 20)
+      return new Intl.NumberFormat(locale, { maximumFractionDigits: fraction.length }).format(
+        amount as Intl.StringNumericLiteral,
+      );
     const format = new Intl.NumberFormat(locale);
     const separator = format.formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
     return `${format.format(BigInt(whole))}${separator}${fraction}`;
@@ -37,5 +40,7 @@ export function formatTokenAmount(amount: string, locale: string): string {
 export function formatDuration(ms: number, locale: string): string {
   const seconds = Math.max(1, Math.round(ms / 1000));
   if (seconds <= 120) return formatSeconds(seconds, locale);
-  return new Intl.NumberFormat(locale, { style: 'unit', unit: 'minute', unitDisplay: 'long' }).format(Math.round(seconds / 60));
+  return new Intl.NumberFormat(locale, { style: 'unit', unit: 'minute', unitDisplay: 'long' }).format(
+    Math.round(seconds / 60),
+  );
 }

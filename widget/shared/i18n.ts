@@ -22,7 +22,11 @@ export function resolveLocale(host: Element, own: string | undefined): string {
 }
 
 function nearestLang(node: Element): string | undefined {
-  for (let at: Element | null = node; at; at = at.parentElement ?? ((at.getRootNode() as Partial<ShadowRoot>).host ?? null)) {
+  for (
+    let at: Element | null = node;
+    at;
+    at = at.parentElement ?? (at.getRootNode() as Partial<ShadowRoot>).host ?? null
+  ) {
     const lang = at.getAttribute('lang');
     if (lang) return lang;
   }

@@ -1,4 +1,10 @@
-import type { CheckoutView, CreatedPayment, CreatePaymentRequest, PaymentStatusView, PublicConfig } from '../../schemas/proxy-api.ts';
+import type {
+  CheckoutView,
+  CreatedPayment,
+  CreatePaymentRequest,
+  PaymentStatusView,
+  PublicConfig,
+} from '../../schemas/proxy-api.ts';
 
 /**
  * What went wrong talking to the proxy, in the terms a customer-facing message needs:
@@ -46,7 +52,10 @@ export class ProxyClient {
    * Retries with the same key answer the same payment. `replayed`: the checkout already had a live
    * payment (200), which is answered instead of a new one.
    */
-  async createPayment(request: CreatePaymentRequest, idempotencyKey: string): Promise<CreatedPayment & { replayed: boolean }> {
+  async createPayment(
+    request: CreatePaymentRequest,
+    idempotencyKey: string,
+  ): Promise<CreatedPayment & { replayed: boolean }> {
     const { body, status } = await this.call<CreatedPayment>('/api/payments', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey },
@@ -68,14 +77,20 @@ export class ProxyClient {
     let response: Response;
     try {
       // No cookies or other credentials: the proxy's browser routes are capability-based.
-      response = await fetch(this.origin + path, { ...init, credentials: 'omit', cache: 'no-store', signal: AbortSignal.timeout(TIMEOUT_MS) });
+      response = await fetch(this.origin + path, {
+        ...init,
+        credentials: 'omit',
+        cache: 'no-store',
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
     } catch (error) {
       throw new ProxyError('unreachable', 0, (error as Error).message);
     }
     const body = (await response.json().catch(() => undefined)) as (T & { error?: unknown }) | undefined;
     if (response.ok && body) return { body, status: response.status };
     const message = typeof body?.error === 'string' ? body.error : `HTTP ${response.status}`;
-    const kind = response.status === 429 ? 'rate-limited' : response.status >= 500 || !body ? 'unavailable' : 'rejected';
+    const kind =
+      response.status === 429 ? 'rate-limited' : response.status >= 500 || !body ? 'unavailable' : 'rejected';
     throw new ProxyError(kind, response.status, message, retryAfter(response));
   }
 }

@@ -34,7 +34,11 @@ const DARK: Palette = {
 };
 
 const palette = (colors: Palette): CSSResult =>
-  unsafeCSS(Object.entries(colors).map(([name, value]) => `--_${name}: var(--kassa-color-${name}, ${value});`).join(''));
+  unsafeCSS(
+    Object.entries(colors)
+      .map(([name, value]) => `--_${name}: var(--kassa-color-${name}, ${value});`)
+      .join(''),
+  );
 
 /**
  * Design tokens for a Kassa element's shadow root: colours, light by default, dark with

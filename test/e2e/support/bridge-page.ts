@@ -16,7 +16,10 @@ export interface RecordedRequest {
 }
 
 /** anvil's default accounts 0 and 1 and their well-known phrase: the key material no request may carry. */
-export const ANVIL_KEYS = ['ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80', '59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'];
+export const ANVIL_KEYS = [
+  'ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+  '59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
+];
 const PHRASE = /\b(?:[a-z]{3,8}\s+){11,23}[a-z]{3,8}\b/i;
 const ANVIL_PHRASE = /test\s+test\s+test/i;
 
@@ -48,7 +51,9 @@ const BINDING = 'kassaTestWallet';
 
 /** Notes every `kassa-bridge-*` event in `window.kassaBridgeEvents`. */
 function recordBridgeEvents(): void {
-  const seen: Array<{ type: string; detail: unknown }> = ((window as unknown as { kassaBridgeEvents: unknown[] }).kassaBridgeEvents = []);
+  const seen: Array<{ type: string; detail: unknown }> = ((
+    window as unknown as { kassaBridgeEvents: unknown[] }
+  ).kassaBridgeEvents = []);
   for (const type of ['kassa-bridge-submitted', 'kassa-bridge-mined', 'kassa-bridge-arrived', 'kassa-bridge-error']) {
     document.addEventListener(type, (event) => seen.push({ type, detail: (event as CustomEvent).detail }));
   }
@@ -75,18 +80,34 @@ export async function openWalletPage(
   options: { windowEthereum?: string; announce?: boolean } = {},
 ): Promise<WalletPage> {
   const context = await browser.newContext();
-  context.on('request', (request) => requests.push({ url: request.url(), method: request.method(), headers: request.headers(), postData: request.postData() }));
+  context.on('request', (request) =>
+    requests.push({
+      url: request.url(),
+      method: request.method(),
+      headers: request.headers(),
+      postData: request.postData(),
+    }),
+  );
   const page = await context.newPage();
   const problems = watchProblems(page);
   await page.exposeBinding(BINDING, (_source, request: WalletRequest) => hub.handle(request));
-  await page.addInitScript({ content: pageScript(installTestWallets, { binding: BINDING, wallets: wallets.map((wallet) => wallet.announcement), ...options }) });
+  await page.addInitScript({
+    content: pageScript(installTestWallets, {
+      binding: BINDING,
+      wallets: wallets.map((wallet) => wallet.announcement),
+      ...options,
+    }),
+  });
   await page.addInitScript({ content: pageScript(recordBridgeEvents, undefined) });
   await page.goto(url);
   return {
     page,
     context,
     problems,
-    events: () => page.evaluate(() => (window as unknown as { kassaBridgeEvents: Array<{ type: string; detail: any }> }).kassaBridgeEvents),
+    events: () =>
+      page.evaluate(
+        () => (window as unknown as { kassaBridgeEvents: Array<{ type: string; detail: any }> }).kassaBridgeEvents,
+      ),
   };
 }
 
@@ -105,5 +126,11 @@ export const previewField = (page: Page, field: string) => bridgeText(page, `[da
 
 /** Emits a wallet event in the page, as the wallet would (the user changed account or network in it). */
 export async function emitWalletEvent(page: Page, wallet: string, [event, data]: [string, unknown]): Promise<void> {
-  await page.evaluate(([id, name, value]) => (window as unknown as { kassaTestWallets: Record<string, { emit(event: string, data: unknown): void }> }).kassaTestWallets[id as string]!.emit(name as string, value), [wallet, event, data] as const);
+  await page.evaluate(
+    ([id, name, value]) =>
+      (
+        window as unknown as { kassaTestWallets: Record<string, { emit(event: string, data: unknown): void }> }
+      ).kassaTestWallets[id as string]!.emit(name as string, value),
+    [wallet, event, data] as const,
+  );
 }

@@ -10,8 +10,23 @@ import type { ChainEntry } from '../../../schemas/reforge.ts';
 import type { BridgePhase, KassaBridge } from '../../../widget/kassa-bridge.ts';
 import '../../../widget/kassa-bridge.ts';
 import { part, phase as elementPhase, stackInfo, text, until } from '../../components/support.ts';
-import type { ChainActionPayload, InstalledWalletInfo, Tampering, TamperingPayload, WalletActionPayload, WalletRequestPayload, WalletSetup, WalletsPayload } from './wallet-commands.ts';
-import { installTestWallets, walletIconUri, type InstalledWallet, type WalletAnswer, type WalletRequest } from './wallet-provider.ts';
+import type {
+  ChainActionPayload,
+  InstalledWalletInfo,
+  Tampering,
+  TamperingPayload,
+  WalletActionPayload,
+  WalletRequestPayload,
+  WalletSetup,
+  WalletsPayload,
+} from './wallet-commands.ts';
+import {
+  installTestWallets,
+  walletIconUri,
+  type InstalledWallet,
+  type WalletAnswer,
+  type WalletRequest,
+} from './wallet-provider.ts';
 
 export { part, text, until };
 
@@ -36,7 +51,10 @@ export type WalletOptions = Partial<WalletSetup> & { id: string; account: number
  * Installs test wallets in this page (announced with EIP-6963, unless `announce` is false), their
  * signing half in the test process; removed after the test.
  */
-export async function installWallets(wallets: WalletOptions[], options: { windowEthereum?: string; announce?: boolean } = {}): Promise<InstalledWalletInfo[]> {
+export async function installWallets(
+  wallets: WalletOptions[],
+  options: { windowEthereum?: string; announce?: boolean } = {},
+): Promise<InstalledWalletInfo[]> {
   const setups: WalletSetup[] = wallets.map((wallet) => ({
     name: `${wallet.id[0]!.toUpperCase()}${wallet.id.slice(1)} Wallet`,
     rdns: `test.kassa.${wallet.id}`,
@@ -44,8 +62,12 @@ export async function installWallets(wallets: WalletOptions[], options: { window
     chainId: ONE,
     ...wallet,
   }));
-  const infos = await executeServerCommand<InstalledWalletInfo[], WalletsPayload>('bridge:wallets', { stack: BRIDGE_STACK, wallets: setups });
-  (window as unknown as Record<string, unknown>)[BINDING] = (request: WalletRequest) => executeServerCommand<WalletAnswer, WalletRequestPayload>('bridge:wallet', { ...request, stack: BRIDGE_STACK });
+  const infos = await executeServerCommand<InstalledWalletInfo[], WalletsPayload>('bridge:wallets', {
+    stack: BRIDGE_STACK,
+    wallets: setups,
+  });
+  (window as unknown as Record<string, unknown>)[BINDING] = (request: WalletRequest) =>
+    executeServerCommand<WalletAnswer, WalletRequestPayload>('bridge:wallet', { ...request, stack: BRIDGE_STACK });
   installTestWallets({ binding: BINDING, wallets: infos, ...options });
   cleanups.push(() => infos.forEach((info) => registry()[info.id]?.remove()));
   return infos;
@@ -62,15 +84,19 @@ export async function userInWallet(id: string, action: 'use-account' | 'move-to'
 }
 
 /** The methods a test wallet was called with, in order. */
-export const walletCalls = async (id: string) => (await walletAction<Array<{ method: string; params: unknown }>>(id, 'calls')).map((call) => call.method);
+export const walletCalls = async (id: string) =>
+  (await walletAction<Array<{ method: string; params: unknown }>>(id, 'calls')).map((call) => call.method);
 
-export const chainAction = <T = unknown>(payload: Omit<ChainActionPayload, 'stack'>) => executeServerCommand<T, ChainActionPayload>('bridge:chain', { stack: BRIDGE_STACK, ...payload });
+export const chainAction = <T = unknown>(payload: Omit<ChainActionPayload, 'stack'>) =>
+  executeServerCommand<T, ChainActionPayload>('bridge:chain', { stack: BRIDGE_STACK, ...payload });
 
 /** An account's balance of a token on a chain, read in the test process (base units). */
-export const balanceOf = async (chainId: number, token: string, account: string) => BigInt(await chainAction<string>({ chainId, action: 'balance', token, account }));
+export const balanceOf = async (chainId: number, token: string, account: string) =>
+  BigInt(await chainAction<string>({ chainId, action: 'balance', token, account }));
 
 /** A proxy in front of the stack's that alters each prepared transaction. */
-export const tamperingProxy = (tampering: Tampering) => executeServerCommand<string, TamperingPayload>('bridge:tampering-proxy', { stack: BRIDGE_STACK, tampering });
+export const tamperingProxy = (tampering: Tampering) =>
+  executeServerCommand<string, TamperingPayload>('bridge:tampering-proxy', { stack: BRIDGE_STACK, tampering });
 
 /** The stack's proxy and its chain listing. */
 export async function bridgeStack(): Promise<{ proxy: string; chains: ChainEntry[] }> {
@@ -80,7 +106,10 @@ export async function bridgeStack(): Promise<{ proxy: string; chains: ChainEntry
 }
 
 /** A <kassa-bridge> on the panel's stack (or `proxy`), with these attributes, removed after the test. */
-export async function mountPanel(attributes: Record<string, string> = {}, parent: ParentNode = document.body): Promise<KassaBridge> {
+export async function mountPanel(
+  attributes: Record<string, string> = {},
+  parent: ParentNode = document.body,
+): Promise<KassaBridge> {
   const proxy = attributes.proxy ?? (await stackInfo(BRIDGE_STACK)).proxy;
   const element = document.createElement('kassa-bridge');
   for (const [name, value] of Object.entries({ ...attributes, proxy })) element.setAttribute(name, value);
@@ -90,14 +119,22 @@ export async function mountPanel(attributes: Record<string, string> = {}, parent
 }
 
 /** Waits until the panel shows this phase (in its language). */
-export const phase = (element: KassaBridge, expected: BridgePhase, timeoutMs = 15_000) => elementPhase(element, expected, timeoutMs);
+export const phase = (element: KassaBridge, expected: BridgePhase, timeoutMs = 15_000) =>
+  elementPhase(element, expected, timeoutMs);
 
 /** Waits until the status line reads `expected` (a string, or a pattern). */
 export const status = (element: KassaBridge, expected: string | RegExp, timeoutMs = 15_000) =>
-  until(() => (typeof expected === 'string' ? text(element, 'status') === expected : expected.test(text(element, 'status'))) && element, () => `status ${expected} (now "${text(element, 'status')}", phase ${element.phase})`, timeoutMs);
+  until(
+    () =>
+      (typeof expected === 'string' ? text(element, 'status') === expected : expected.test(text(element, 'status'))) &&
+      element,
+    () => `status ${expected} (now "${text(element, 'status')}", phase ${element.phase})`,
+    timeoutMs,
+  );
 
 /** An element inside the panel's shadow root. */
-export const inside = <E extends Element = HTMLElement>(element: KassaBridge, selector: string) => element.shadowRoot!.querySelector<E>(selector);
+export const inside = <E extends Element = HTMLElement>(element: KassaBridge, selector: string) =>
+  element.shadowRoot!.querySelector<E>(selector);
 
 /** A button's name as assistive technology reads it: its aria-label, else its text without aria-hidden parts. */
 export function accessibleName(button: HTMLElement): string {
@@ -112,12 +149,16 @@ export function accessibleName(button: HTMLElement): string {
 export function button(element: KassaBridge, label: string): HTMLButtonElement {
   const buttons = [...element.shadowRoot!.querySelectorAll('button')];
   const found = buttons.find((candidate) => accessibleName(candidate) === label);
-  if (!found) throw new Error(`no button "${label}" (phase ${element.phase}; buttons: ${buttons.map(accessibleName).join(', ')})`);
+  if (!found)
+    throw new Error(
+      `no button "${label}" (phase ${element.phase}; buttons: ${buttons.map(accessibleName).join(', ')})`,
+    );
   return found;
 }
 
 /** Whether keyboard focus is on this element of the panel (a boolean: chai cannot print DOM nodes in its failures). */
-export const focused = (element: KassaBridge, target: Element | null | undefined) => !!target && element.shadowRoot!.activeElement === target;
+export const focused = (element: KassaBridge, target: Element | null | undefined) =>
+  !!target && element.shadowRoot!.activeElement === target;
 
 /** Types into the amount field as a user does. */
 export async function typeAmount(element: KassaBridge, value: string): Promise<void> {
@@ -129,7 +170,11 @@ export async function typeAmount(element: KassaBridge, value: string): Promise<v
 }
 
 /** Chooses an option of one of the panel's selects (`source`, `destination`, `token`). */
-export async function choose(element: KassaBridge, select: 'source' | 'destination' | 'token', value: string | number): Promise<void> {
+export async function choose(
+  element: KassaBridge,
+  select: 'source' | 'destination' | 'token',
+  value: string | number,
+): Promise<void> {
   const field = inside<HTMLSelectElement>(element, `#${select}`)!;
   field.value = String(value);
   field.dispatchEvent(new Event('change', { bubbles: true, composed: true }));

@@ -5,7 +5,15 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.KASSA_CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -18,7 +26,11 @@ export function watchProblems(page: Page): string[] {
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message: ConsoleMessage) => {
-    if (message.type() === 'error' && !/Failed to load resource|ERR_FAILED|ERR_CONNECTION_REFUSED|EventSource/.test(message.text())) problems.push(`console: ${message.text()}`);
+    if (
+      message.type() === 'error' &&
+      !/Failed to load resource|ERR_FAILED|ERR_CONNECTION_REFUSED|EventSource/.test(message.text())
+    )
+      problems.push(`console: ${message.text()}`);
     if (/Content Security Policy|Trusted Type/i.test(message.text())) problems.push(`policy: ${message.text()}`);
   });
   return problems;
@@ -33,8 +45,13 @@ export async function waitForPhase(page: Page, phase: string, timeout = 10_000):
     await page.locator(`kassa-checkout[phase="${phase}"]`).waitFor({ timeout });
   } catch (error) {
     const shown = await phaseOf(page).catch(() => 'unknown');
-    const status = await page.locator('kassa-checkout [part~="status"]').textContent({ timeout: 1_000 }).catch(() => '');
-    throw new Error(`phase ${phase} not shown within ${timeout} ms: the element shows ${shown} ("${status}")`, { cause: error });
+    const status = await page
+      .locator('kassa-checkout [part~="status"]')
+      .textContent({ timeout: 1_000 })
+      .catch(() => '');
+    throw new Error(`phase ${phase} not shown within ${timeout} ms: the element shows ${shown} ("${status}")`, {
+      cause: error,
+    });
   }
 }
 

@@ -6,14 +6,24 @@ import { startStack, type Stack, type StackOptions } from '../../support/stack.t
  * The demo shop (demo/shop-server.ts) in front of a real proxy and emulator, configured the way a
  * merchant configures them: the shop's origin allowed, its pages as return URLs.
  */
-export async function startShopStack(options: { settlementMs?: number; env?: Record<string, string>; proxy?: StackOptions['proxy'] } = {}) {
+export async function startShopStack(
+  options: { settlementMs?: number; env?: Record<string, string>; proxy?: StackOptions['proxy'] } = {},
+) {
   let stack: Stack | undefined;
-  const shop: Listening = await startShop({ port: 0, proxy: () => ({ origin: stack!.proxy.origin, merchantKey: stack!.config.merchantKey }) });
+  const shop: Listening = await startShop({
+    port: 0,
+    proxy: () => ({ origin: stack!.proxy.origin, merchantKey: stack!.config.merchantKey }),
+  });
   try {
     stack = await startStack({
       sandbox: { settlementDelayMs: options.settlementMs ?? 1_000 },
       proxy: options.proxy,
-      env: { KASSA_ALLOWED_ORIGINS: shop.origin, KASSA_RETURN_URLS: `${shop.origin}/,${shop.origin}/donate`, KASSA_OPEN_AMOUNT: '1..500 EUR', ...options.env },
+      env: {
+        KASSA_ALLOWED_ORIGINS: shop.origin,
+        KASSA_RETURN_URLS: `${shop.origin}/,${shop.origin}/donate`,
+        KASSA_OPEN_AMOUNT: '1..500 EUR',
+        ...options.env,
+      },
     });
   } catch (error) {
     await shop.close();
@@ -24,7 +34,9 @@ export async function startShopStack(options: { settlementMs?: number; env?: Rec
     stack: started,
     shop,
     /** The payments the proxy holds, as its operator sees them. */
-    async payments(): Promise<Array<{ transactionId: string; checkoutId: string | null; amount: string; status: string }>> {
+    async payments(): Promise<
+      Array<{ transactionId: string; checkoutId: string | null; amount: string; status: string }>
+    > {
       return (await started.operator('/api/payments?limit=200')).body.payments;
     },
     async stop(): Promise<void> {

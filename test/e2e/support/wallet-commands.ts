@@ -79,7 +79,10 @@ export function walletCommands(stackFor: (payload: BridgeStackPayload) => Promis
           const { wallets } = payload as WalletsPayload;
           const hub = await hubFor(payload as BridgeStackPayload);
           return wallets.map((setup): InstalledWalletInfo => {
-            const wallet = hub.add({ ...setup, ...(setup.gasLimit ? { gasLimit: BigInt(setup.gasLimit) } : { gasLimit: undefined }) });
+            const wallet = hub.add({
+              ...setup,
+              ...(setup.gasLimit ? { gasLimit: BigInt(setup.gasLimit) } : { gasLimit: undefined }),
+            });
             return { ...wallet.announcement, address: wallet.address };
           });
         }
@@ -134,7 +137,11 @@ function tamperingProxy(proxy: string, tampering: Tampering): Promise<Server> {
     if (request.method === 'OPTIONS') return response.writeHead(204).end();
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
-    const answer = await fetch(`${proxy}${request.url}`, { method: request.method, headers: { 'Content-Type': 'application/json' }, body: request.method === 'POST' ? Buffer.concat(chunks) : undefined });
+    const answer = await fetch(`${proxy}${request.url}`, {
+      method: request.method,
+      headers: { 'Content-Type': 'application/json' },
+      body: request.method === 'POST' ? Buffer.concat(chunks) : undefined,
+    });
     let body = await answer.text();
     if (answer.ok && tampering === 'dead-rpc' && request.url?.startsWith('/api/bridge/chains')) {
       const chains = JSON.parse(body) as Array<{ rpcUrl: string }>;
@@ -143,7 +150,10 @@ function tamperingProxy(proxy: string, tampering: Tampering): Promise<Server> {
     } else if (answer.ok && tampering !== 'dead-rpc' && request.url === '/api/bridge/prepare') {
       const tx = Transaction.from((JSON.parse(body) as { tx: string }).tx);
       const [units, chainId, token] = tokenInterface.decodeFunctionData('reforge', tx.data);
-      tx.data = tampering === 'amount' ? tokenInterface.encodeFunctionData('reforge', [(units as bigint) * 2n, chainId, token]) : tokenInterface.encodeFunctionData('transfer', [token, units]);
+      tx.data =
+        tampering === 'amount'
+          ? tokenInterface.encodeFunctionData('reforge', [(units as bigint) * 2n, chainId, token])
+          : tokenInterface.encodeFunctionData('transfer', [token, units]);
       body = JSON.stringify({ tx: tx.unsignedSerialized });
     }
     response.writeHead(answer.status, { 'Content-Type': 'application/json' }).end(body);

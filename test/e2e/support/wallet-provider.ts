@@ -51,7 +51,10 @@ export interface InstalledWallet {
 }
 
 export function installTestWallets(options: InstallOptions): void {
-  const target = window as unknown as Record<string, unknown> & { kassaTestWallets?: Record<string, InstalledWallet>; ethereum?: unknown };
+  const target = window as unknown as Record<string, unknown> & {
+    kassaTestWallets?: Record<string, InstalledWallet>;
+    ethereum?: unknown;
+  };
   const registry: Record<string, InstalledWallet> = (target.kassaTestWallets ??= {});
   for (const info of options.wallets) {
     const listeners = new Map<string, Set<(data: unknown) => void>>();
@@ -66,11 +69,16 @@ export function installTestWallets(options: InstallOptions): void {
     };
     const provider = {
       async request(args: { method: string; params?: unknown }): Promise<unknown> {
-        if (!args || typeof args.method !== 'string') throw Object.assign(new Error('Invalid request'), { code: -32600 });
+        if (!args || typeof args.method !== 'string')
+          throw Object.assign(new Error('Invalid request'), { code: -32600 });
         const send = target[options.binding] as (request: WalletRequest) => Promise<WalletAnswer>;
         const answer = await send({ wallet: info.id, method: args.method, params: args.params ?? [] });
         for (const [event, data] of answer.events ?? []) emit(event, data);
-        if (answer.error) throw Object.assign(new Error(answer.error.message), { code: answer.error.code, ...(answer.error.data === undefined ? {} : { data: answer.error.data }) });
+        if (answer.error)
+          throw Object.assign(new Error(answer.error.message), {
+            code: answer.error.code,
+            ...(answer.error.data === undefined ? {} : { data: answer.error.data }),
+          });
         return answer.result;
       },
       on(event: string, listener: (data: unknown) => void) {
@@ -83,7 +91,10 @@ export function installTestWallets(options: InstallOptions): void {
         return provider;
       },
     };
-    const detail = Object.freeze({ info: Object.freeze({ uuid: info.uuid, name: info.name, icon: info.icon, rdns: info.rdns }), provider });
+    const detail = Object.freeze({
+      info: Object.freeze({ uuid: info.uuid, name: info.name, icon: info.icon, rdns: info.rdns }),
+      provider,
+    });
     const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }));
     registry[info.id] = {
       provider,

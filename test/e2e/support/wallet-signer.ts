@@ -93,7 +93,13 @@ export class TestWallet {
   /** What the page announces (no key, no account). */
   get announcement(): TestWalletAnnouncement {
     const { id, name, icon, rdns } = this.options;
-    return { id, name, icon, rdns, uuid: `00000000-0000-4000-8000-${Buffer.from(id).toString('hex').padEnd(12, '0').slice(0, 12)}` };
+    return {
+      id,
+      name,
+      icon,
+      rdns,
+      uuid: `00000000-0000-4000-8000-${Buffer.from(id).toString('hex').padEnd(12, '0').slice(0, 12)}`,
+    };
   }
 
   /** The user picks another account in the wallet; returns the event the page must see. */
@@ -123,7 +129,14 @@ export class TestWallet {
       case 'wallet_switchEthereumChain': {
         const wanted = Number(BigInt((list[0] as { chainId: string }).chainId));
         if (this.options.rejectSwitch) return error(4001, 'User rejected the request.');
-        if (!this.known.has(wanted)) return { error: { code: -32603, message: `Unrecognized chain ID "${hexId(wanted)}". Try adding the chain using wallet_addEthereumChain first.`, data: { originalError: { code: 4902 } } } };
+        if (!this.known.has(wanted))
+          return {
+            error: {
+              code: -32603,
+              message: `Unrecognized chain ID "${hexId(wanted)}". Try adding the chain using wallet_addEthereumChain first.`,
+              data: { originalError: { code: 4902 } },
+            },
+          };
         if (this.options.ignoreSwitch) return { result: null };
         this.chainId = wanted;
         return { result: null, events: [['chainChanged', hexId(wanted)]] };
@@ -133,7 +146,8 @@ export class TestWallet {
         this.added.push(chain);
         const wanted = Number(BigInt(chain.chainId));
         const served = this.hub.chains.find((candidate) => candidate.chainId === wanted);
-        if (!served || chain.rpcUrls?.[0] !== served.rpcUrl) return error(-32602, 'This test wallet adds only the sandbox chains, at their RPC URL');
+        if (!served || chain.rpcUrls?.[0] !== served.rpcUrl)
+          return error(-32602, 'This test wallet adds only the sandbox chains, at their RPC URL');
         this.known.add(wanted);
         if (this.options.staysAfterAdd) return { result: null };
         this.chainId = wanted;
@@ -148,9 +162,11 @@ export class TestWallet {
 
   private async send(request: Record<string, string>): Promise<WalletAnswer> {
     if (!this.connected) return error(4100, 'Not connected');
-    if (request.from?.toLowerCase() !== this.address.toLowerCase()) return error(4100, `Unknown account ${request.from}`);
+    if (request.from?.toLowerCase() !== this.address.toLowerCase())
+      return error(4100, `Unknown account ${request.from}`);
     // As MetaMask does: a transaction for another chain than the wallet's is refused.
-    if (request.chainId !== undefined && Number(BigInt(request.chainId)) !== this.chainId) return error(-32602, `chainId ${request.chainId} is not the current chain ${hexId(this.chainId)}`);
+    if (request.chainId !== undefined && Number(BigInt(request.chainId)) !== this.chainId)
+      return error(-32602, `chainId ${request.chainId} is not the current chain ${hexId(this.chainId)}`);
     if (this.options.rejectSend) return error(4001, 'User denied transaction signature.');
     const provider = this.hub.provider(this.chainId);
     const signer = this.signer.connect(provider);
@@ -170,7 +186,11 @@ export class TestWallet {
       if (behaviour === 'broadcast') await provider.broadcastTransaction(raw);
       else if (behaviour === 'hold') this.held = { raw, chainId: this.chainId };
       else if (behaviour === 'speed-up') {
-        const faster = await signer.signTransaction({ ...populated, maxFeePerGas: BigInt(populated.maxFeePerGas!) * 2n, maxPriorityFeePerGas: BigInt(populated.maxPriorityFeePerGas!) * 2n + 1n });
+        const faster = await signer.signTransaction({
+          ...populated,
+          maxFeePerGas: BigInt(populated.maxFeePerGas!) * 2n,
+          maxPriorityFeePerGas: BigInt(populated.maxPriorityFeePerGas!) * 2n + 1n,
+        });
         await provider.broadcastTransaction(faster);
       }
     } catch (failure) {
@@ -246,7 +266,9 @@ export class TestWalletHub {
 
   /** An account's balance of a token (by address) on a chain, in base units. */
   async tokenBalance(chainId: number, token: string, account: string): Promise<bigint> {
-    return (await new Contract(token, REFORGE_TOKEN_ABI, this.provider(chainId)).getFunction('balanceOf')(account)) as bigint;
+    return (await new Contract(token, REFORGE_TOKEN_ABI, this.provider(chainId)).getFunction('balanceOf')(
+      account,
+    )) as bigint;
   }
 
   async nonce(chainId: number, account: string): Promise<number> {

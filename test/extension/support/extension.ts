@@ -29,9 +29,15 @@ function newest(dir: string): number {
 export function ensureExtensionBuilt(): void {
   const manifest = join(EXTENSION_DIST, 'manifest.json');
   if (process.env.KASSA_EXTENSION_PREBUILT === '1' && existsSync(manifest)) return;
-  const sources = Math.max(...['extension', 'lib', 'schemas', join('widget', 'shared')].map((dir) => newest(join(root, dir))));
+  const sources = Math.max(
+    ...['extension', 'lib', 'schemas', join('widget', 'shared')].map((dir) => newest(join(root, dir))),
+  );
   if (existsSync(manifest) && statSync(manifest).mtimeMs >= sources) return;
-  const result = spawnSync(join(root, 'node_modules', '.bin', 'vite'), ['build', '--config', 'extension/vite.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync(
+    join(root, 'node_modules', '.bin', 'vite'),
+    ['build', '--config', 'extension/vite.config.ts', '--logLevel', 'warn'],
+    { cwd: root, stdio: 'inherit' },
+  );
   if (result.status !== 0) throw new Error('building the extension failed');
 }
 
@@ -81,7 +87,8 @@ export async function launchExtension(options: { userDataDir?: string } = {}): P
   context.setDefaultTimeout(TIMEOUT);
   // Errors of the extension's pages and its service worker go to the test log, for diagnosing failures.
   context.on('console', (message) => {
-    if (message.type() === 'error' && message.location().url.startsWith('chrome-extension://')) process.stderr.write(`[extension console] ${message.location().url}: ${message.text()}\n`);
+    if (message.type() === 'error' && message.location().url.startsWith('chrome-extension://'))
+      process.stderr.write(`[extension console] ${message.location().url}: ${message.text()}\n`);
   });
   context.on('weberror', (error) => process.stderr.write(`[extension error] ${error.error().message}\n`));
   const requests: RecordedRequest[] = [];
@@ -93,11 +100,20 @@ export async function launchExtension(options: { userDataDir?: string } = {}): P
         return 'service worker';
       }
     })();
-    requests.push({ url: request.url(), method: request.method(), headers: request.headers(), postData: request.postData() ?? '', from: frame });
+    requests.push({
+      url: request.url(),
+      method: request.method(),
+      headers: request.headers(),
+      postData: request.postData() ?? '',
+      from: frame,
+    });
   });
-  const worker = context.serviceWorkers().find((candidate) => candidate.url().startsWith('chrome-extension://')) ?? (await context.waitForEvent('serviceworker', { timeout: TIMEOUT }));
+  const worker =
+    context.serviceWorkers().find((candidate) => candidate.url().startsWith('chrome-extension://')) ??
+    (await context.waitForEvent('serviceworker', { timeout: TIMEOUT }));
   const id = new URL(worker.url()).host;
-  const currentWorker = () => context.serviceWorkers().find((candidate) => candidate.url().startsWith(`chrome-extension://${id}/`)) ?? worker;
+  const currentWorker = () =>
+    context.serviceWorkers().find((candidate) => candidate.url().startsWith(`chrome-extension://${id}/`)) ?? worker;
   return {
     context,
     get worker() {
@@ -111,7 +127,8 @@ export async function launchExtension(options: { userDataDir?: string } = {}): P
       await page.goto(`chrome-extension://${id}/${path}`);
       return page;
     },
-    storage: (area = 'local') => currentWorker().evaluate((name) => chrome.storage[name as 'local' | 'session'].get(null), area),
+    storage: (area = 'local') =>
+      currentWorker().evaluate((name) => chrome.storage[name as 'local' | 'session'].get(null), area),
     close: () => context.close(),
     async dispose() {
       await context.close().catch(() => undefined);
@@ -131,14 +148,21 @@ export async function configure(extension: LoadedExtension, proxyUrl: string, op
     .filter({ hasText: 'Saved.' })
     .waitFor()
     .catch(async (error: Error) => {
-      const shown = await page.getByRole('status').allTextContents().catch(() => []);
+      const shown = await page
+        .getByRole('status')
+        .allTextContents()
+        .catch(() => []);
       throw new Error(`settings not saved; the page says: ${JSON.stringify(shown)}`, { cause: error });
     });
   await page.close();
 }
 
 /** Imports a funded key into the vault through the Wallet tab and waits until its address shows. */
-export async function importVaultKey(extension: LoadedExtension, account: { privateKey: string; address: string }, password: string): Promise<void> {
+export async function importVaultKey(
+  extension: LoadedExtension,
+  account: { privateKey: string; address: string },
+  password: string,
+): Promise<void> {
   const wallet = await extension.openPage('ui/popup.html?tab=wallet');
   const importer = wallet.getByRole('form', { name: 'Import a key' });
   await importer.getByLabel('Private key (64 hex digits)').fill(account.privateKey);
@@ -152,11 +176,15 @@ export async function importVaultKey(extension: LoadedExtension, account: { priv
 
 /** Every place a secret shows up in the recorded requests (URL, headers, body), any case, with or without 0x. */
 export function leaks(requests: RecordedRequest[], secrets: string[]): string[] {
-  const needles = secrets.filter(Boolean).flatMap((secret) => [secret.toLowerCase(), secret.toLowerCase().replace(/^0x/, '')]);
+  const needles = secrets
+    .filter(Boolean)
+    .flatMap((secret) => [secret.toLowerCase(), secret.toLowerCase().replace(/^0x/, '')]);
   const found: string[] = [];
   for (const request of requests) {
     const haystack = [request.url, JSON.stringify(request.headers), request.postData].join('\n').toLowerCase();
-    for (const needle of needles) if (needle.length >= 8 && haystack.includes(needle)) found.push(`${request.method} ${request.url} (${request.from}) carries a secret`);
+    for (const needle of needles)
+      if (needle.length >= 8 && haystack.includes(needle))
+        found.push(`${request.method} ${request.url} (${request.from}) carries a secret`);
   }
   return found;
 }

@@ -4,7 +4,8 @@ export default {
   wallets: 'Wallets',
   chooseWallet: 'Verbinden Sie ein Wallet, um Stablecoins zu übertragen.',
   lookingForWallets: 'Suche nach Wallets in diesem Browser …',
-  noWallet: 'In diesem Browser wurde kein Wallet gefunden. Installieren Sie eine Wallet-Erweiterung oder öffnen Sie diese Seite im Browser Ihres Wallets.',
+  noWallet:
+    'In diesem Browser wurde kein Wallet gefunden. Installieren Sie eine Wallet-Erweiterung oder öffnen Sie diese Seite im Browser Ihres Wallets.',
   browserWallet: 'Browser-Wallet',
   connecting: 'Bestätigen Sie die Verbindung in {wallet} …',
   connectRejected: 'Sie haben die Verbindung in Ihrem Wallet abgelehnt.',
@@ -62,17 +63,24 @@ export default {
   walletRejected: 'Sie haben die Anfrage in Ihrem Wallet abgelehnt. Es wurde nichts gesendet.',
   walletUnauthorized: 'Ihr Wallet hat die Nutzung dieses Kontos nicht erlaubt. Verbinden Sie es erneut.',
   walletDisconnected: 'Ihr Wallet hat die Verbindung verloren. Verbinden Sie es erneut.',
-  walletBusy: 'In Ihrem Wallet ist bereits eine Anfrage offen. Schließen Sie sie dort ab und versuchen Sie es dann erneut.',
+  walletBusy:
+    'In Ihrem Wallet ist bereits eine Anfrage offen. Schließen Sie sie dort ab und versuchen Sie es dann erneut.',
   walletError: 'Ihr Wallet konnte die Übertragung nicht senden. Es wurde nichts gesendet.',
-  wrongChain: 'Ihr Wallet ist noch in einem anderen Netzwerk, daher wurde nichts gesendet. Wechseln Sie zu {chain} und versuchen Sie es erneut.',
+  wrongChain:
+    'Ihr Wallet ist noch in einem anderen Netzwerk, daher wurde nichts gesendet. Wechseln Sie zu {chain} und versuchen Sie es erneut.',
   insufficientGas: 'Nicht genug {symbol} auf {chain} für die Netzwerkgebühr (bis zu {fee}). Es wurde nichts gesendet.',
-  previewRefused: 'Kassa hat abgebrochen: Die vorbereitete Transaktion ist nicht die gewünschte Übertragung und wurde daher nicht an Ihr Wallet gegeben.',
+  previewRefused:
+    'Kassa hat abgebrochen: Die vorbereitete Transaktion ist nicht die gewünschte Übertragung und wurde daher nicht an Ihr Wallet gegeben.',
   accountChanged: 'Ihr Wallet hat das Konto gewechselt. Prüfen Sie die Übertragung erneut.',
-  reverted: 'Die Übertragung ist auf {chain} fehlgeschlagen: Die Transaktion wurde rückgängig gemacht. Es wurden keine Token bewegt; nur die Netzwerkgebühr wurde verbraucht.',
-  dropped: '{chain} hat die Transaktion verworfen, bevor sie bestätigt wurde. Es wurden keine Token bewegt; Sie können es erneut versuchen.',
-  replaced: 'Ihr Wallet hat die Transaktion durch eine andere ersetzt, daher fand diese Übertragung nicht statt. Prüfen Sie die Aktivitäten in Ihrem Wallet.',
+  reverted:
+    'Die Übertragung ist auf {chain} fehlgeschlagen: Die Transaktion wurde rückgängig gemacht. Es wurden keine Token bewegt; nur die Netzwerkgebühr wurde verbraucht.',
+  dropped:
+    '{chain} hat die Transaktion verworfen, bevor sie bestätigt wurde. Es wurden keine Token bewegt; Sie können es erneut versuchen.',
+  replaced:
+    'Ihr Wallet hat die Transaktion durch eine andere ersetzt, daher fand diese Übertragung nicht statt. Prüfen Sie die Aktivitäten in Ihrem Wallet.',
   minedTimeout: '{chain} hat die Transaktion nach {wait} noch nicht bestätigt. Sie kann noch durchgehen.',
-  arrivalTimeout: 'Die Token sind nach {wait} noch nicht auf {chain} angekommen. Das Verbrennen ist auf der Chain festgehalten; sie kommen an, sobald die Brücke nachzieht.',
+  arrivalTimeout:
+    'Die Token sind nach {wait} noch nicht auf {chain} angekommen. Das Verbrennen ist auf der Chain festgehalten; sie kommen an, sobald die Brücke nachzieht.',
   rpcError: '{chain} ist gerade nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
   prepareRefused: 'Der Übertragungsdienst hat diese Übertragung abgelehnt.',
   unreachable: 'Der Übertragungsdienst ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',

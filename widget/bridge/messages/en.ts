@@ -70,13 +70,17 @@ const en = {
   walletError: 'Your wallet could not send the transfer. Nothing was sent.',
   wrongChain: 'Your wallet is still on another network, so nothing was sent. Switch it to {chain} and try again.',
   insufficientGas: 'Not enough {symbol} on {chain} to pay the network fee (up to {fee}). Nothing was sent.',
-  previewRefused: 'Kassa stopped: the prepared transaction is not the transfer you asked for, so it was not sent to your wallet.',
+  previewRefused:
+    'Kassa stopped: the prepared transaction is not the transfer you asked for, so it was not sent to your wallet.',
   accountChanged: 'Your wallet switched accounts. Review the transfer again.',
-  reverted: 'The transfer failed on {chain}: the transaction was reverted. No tokens were moved; only the network fee was spent.',
+  reverted:
+    'The transfer failed on {chain}: the transaction was reverted. No tokens were moved; only the network fee was spent.',
   dropped: '{chain} dropped the transaction before confirming it. No tokens were moved; you can try again.',
-  replaced: 'Your wallet replaced the transaction with another one, so this transfer did not happen. Check the activity in your wallet.',
+  replaced:
+    'Your wallet replaced the transaction with another one, so this transfer did not happen. Check the activity in your wallet.',
   minedTimeout: '{chain} has not confirmed the transaction after {wait}. It may still go through.',
-  arrivalTimeout: 'The tokens have not arrived on {chain} after {wait}. The burn is recorded on chain, and they will arrive when the bridge catches up.',
+  arrivalTimeout:
+    'The tokens have not arrived on {chain} after {wait}. The burn is recorded on chain, and they will arrive when the bridge catches up.',
   rpcError: '{chain} cannot be reached right now. Check your connection and try again.',
   prepareRefused: 'The transfer service refused this transfer.',
   unreachable: "We can't reach the transfer service. Check your connection and try again.",

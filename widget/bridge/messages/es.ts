@@ -4,7 +4,8 @@ export default {
   wallets: 'Billeteras',
   chooseWallet: 'Conecta una billetera para mover stablecoins.',
   lookingForWallets: 'Buscando billeteras en este navegador…',
-  noWallet: 'No se ha encontrado ninguna billetera en este navegador. Instala una extensión de billetera o abre esta página en el navegador de tu billetera.',
+  noWallet:
+    'No se ha encontrado ninguna billetera en este navegador. Instala una extensión de billetera o abre esta página en el navegador de tu billetera.',
   browserWallet: 'Billetera del navegador',
   connecting: 'Aprueba la conexión en {wallet}…',
   connectRejected: 'Has rechazado la conexión en tu billetera.',
@@ -65,14 +66,20 @@ export default {
   walletBusy: 'Tu billetera ya tiene una solicitud abierta. Termínala o ciérrala en tu billetera e inténtalo de nuevo.',
   walletError: 'Tu billetera no ha podido enviar la transferencia. No se ha enviado nada.',
   wrongChain: 'Tu billetera sigue en otra red, así que no se ha enviado nada. Cámbiala a {chain} e inténtalo de nuevo.',
-  insufficientGas: 'No tienes suficiente {symbol} en {chain} para pagar la comisión de red (hasta {fee}). No se ha enviado nada.',
-  previewRefused: 'Kassa se ha detenido: la transacción preparada no es la transferencia que pediste, así que no se ha pasado a tu billetera.',
+  insufficientGas:
+    'No tienes suficiente {symbol} en {chain} para pagar la comisión de red (hasta {fee}). No se ha enviado nada.',
+  previewRefused:
+    'Kassa se ha detenido: la transacción preparada no es la transferencia que pediste, así que no se ha pasado a tu billetera.',
   accountChanged: 'Tu billetera ha cambiado de cuenta. Revisa la transferencia de nuevo.',
-  reverted: 'La transferencia ha fallado en {chain}: la transacción se ha revertido. No se ha movido ningún token; solo se ha gastado la comisión de red.',
-  dropped: '{chain} ha descartado la transacción antes de confirmarla. No se ha movido ningún token; puedes intentarlo de nuevo.',
-  replaced: 'Tu billetera ha sustituido la transacción por otra, así que esta transferencia no se ha realizado. Revisa la actividad de tu billetera.',
+  reverted:
+    'La transferencia ha fallado en {chain}: la transacción se ha revertido. No se ha movido ningún token; solo se ha gastado la comisión de red.',
+  dropped:
+    '{chain} ha descartado la transacción antes de confirmarla. No se ha movido ningún token; puedes intentarlo de nuevo.',
+  replaced:
+    'Tu billetera ha sustituido la transacción por otra, así que esta transferencia no se ha realizado. Revisa la actividad de tu billetera.',
   minedTimeout: '{chain} no ha confirmado la transacción después de {wait}. Todavía puede completarse.',
-  arrivalTimeout: 'Los tokens no han llegado a {chain} después de {wait}. La quema está registrada en la cadena y llegarán cuando el puente se ponga al día.',
+  arrivalTimeout:
+    'Los tokens no han llegado a {chain} después de {wait}. La quema está registrada en la cadena y llegarán cuando el puente se ponga al día.',
   rpcError: 'No se puede conectar con {chain} en este momento. Comprueba tu conexión e inténtalo de nuevo.',
   prepareRefused: 'El servicio de transferencias ha rechazado esta transferencia.',
   unreachable: 'No podemos conectar con el servicio de transferencias. Comprueba tu conexión e inténtalo de nuevo.',

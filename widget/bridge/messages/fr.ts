@@ -4,7 +4,8 @@ export default {
   wallets: 'Portefeuilles',
   chooseWallet: 'Connectez un portefeuille pour transférer des stablecoins.',
   lookingForWallets: 'Recherche de portefeuilles dans ce navigateur…',
-  noWallet: 'Aucun portefeuille trouvé dans ce navigateur. Installez une extension de portefeuille, ou ouvrez cette page dans le navigateur de votre portefeuille.',
+  noWallet:
+    'Aucun portefeuille trouvé dans ce navigateur. Installez une extension de portefeuille, ou ouvrez cette page dans le navigateur de votre portefeuille.',
   browserWallet: 'Portefeuille du navigateur',
   connecting: 'Acceptez la connexion dans {wallet}…',
   connectRejected: 'Vous avez refusé la connexion dans votre portefeuille.',
@@ -64,15 +65,22 @@ export default {
   walletDisconnected: 'Votre portefeuille a perdu sa connexion. Connectez-le à nouveau.',
   walletBusy: 'Une demande est déjà ouverte dans votre portefeuille. Terminez-la ou fermez-la, puis réessayez.',
   walletError: 'Votre portefeuille n’a pas pu envoyer le transfert. Rien n’a été envoyé.',
-  wrongChain: 'Votre portefeuille est toujours sur un autre réseau, donc rien n’a été envoyé. Passez-le sur {chain} et réessayez.',
-  insufficientGas: 'Pas assez de {symbol} sur {chain} pour payer les frais de réseau (jusqu’à {fee}). Rien n’a été envoyé.',
-  previewRefused: 'Kassa s’est arrêté : la transaction préparée n’est pas le transfert demandé, elle n’a donc pas été transmise à votre portefeuille.',
+  wrongChain:
+    'Votre portefeuille est toujours sur un autre réseau, donc rien n’a été envoyé. Passez-le sur {chain} et réessayez.',
+  insufficientGas:
+    'Pas assez de {symbol} sur {chain} pour payer les frais de réseau (jusqu’à {fee}). Rien n’a été envoyé.',
+  previewRefused:
+    'Kassa s’est arrêté : la transaction préparée n’est pas le transfert demandé, elle n’a donc pas été transmise à votre portefeuille.',
   accountChanged: 'Votre portefeuille a changé de compte. Vérifiez à nouveau le transfert.',
-  reverted: 'Le transfert a échoué sur {chain} : la transaction a été annulée. Aucun jeton n’a été déplacé ; seuls les frais de réseau ont été dépensés.',
-  dropped: '{chain} a abandonné la transaction avant de la confirmer. Aucun jeton n’a été déplacé ; vous pouvez réessayer.',
-  replaced: 'Votre portefeuille a remplacé la transaction par une autre, ce transfert n’a donc pas eu lieu. Vérifiez l’activité de votre portefeuille.',
+  reverted:
+    'Le transfert a échoué sur {chain} : la transaction a été annulée. Aucun jeton n’a été déplacé ; seuls les frais de réseau ont été dépensés.',
+  dropped:
+    '{chain} a abandonné la transaction avant de la confirmer. Aucun jeton n’a été déplacé ; vous pouvez réessayer.',
+  replaced:
+    'Votre portefeuille a remplacé la transaction par une autre, ce transfert n’a donc pas eu lieu. Vérifiez l’activité de votre portefeuille.',
   minedTimeout: '{chain} n’a pas confirmé la transaction après {wait}. Elle peut encore aboutir.',
-  arrivalTimeout: 'Les jetons ne sont pas arrivés sur {chain} après {wait}. La destruction est enregistrée sur la chaîne ; ils arriveront quand le pont aura rattrapé son retard.',
+  arrivalTimeout:
+    'Les jetons ne sont pas arrivés sur {chain} après {wait}. La destruction est enregistrée sur la chaîne ; ils arriveront quand le pont aura rattrapé son retard.',
   rpcError: '{chain} est injoignable pour le moment. Vérifiez votre connexion et réessayez.',
   prepareRefused: 'Le service de transfert a refusé ce transfert.',
   unreachable: 'Impossible de joindre le service de transfert. Vérifiez votre connexion et réessayez.',

@@ -4,7 +4,8 @@ export default {
   wallets: 'Wallets',
   chooseWallet: 'Verbind een wallet om stablecoins over te zetten.',
   lookingForWallets: 'Zoeken naar wallets in deze browser…',
-  noWallet: 'Geen wallet gevonden in deze browser. Installeer een wallet-extensie, of open deze pagina in de browser van je wallet.',
+  noWallet:
+    'Geen wallet gevonden in deze browser. Installeer een wallet-extensie, of open deze pagina in de browser van je wallet.',
   browserWallet: 'Browserwallet',
   connecting: 'Keur de verbinding goed in {wallet}…',
   connectRejected: 'Je hebt de verbinding in je wallet geweigerd.',
@@ -64,15 +65,21 @@ export default {
   walletDisconnected: 'Je wallet heeft de verbinding verloren. Verbind opnieuw.',
   walletBusy: 'Er staat al een verzoek open in je wallet. Rond het daar af of sluit het, en probeer het dan opnieuw.',
   walletError: 'Je wallet kon de overboeking niet versturen. Er is niets verstuurd.',
-  wrongChain: 'Je wallet staat nog op een ander netwerk, dus er is niets verstuurd. Schakel over naar {chain} en probeer het opnieuw.',
+  wrongChain:
+    'Je wallet staat nog op een ander netwerk, dus er is niets verstuurd. Schakel over naar {chain} en probeer het opnieuw.',
   insufficientGas: 'Niet genoeg {symbol} op {chain} voor de netwerkkosten (tot {fee}). Er is niets verstuurd.',
-  previewRefused: 'Kassa is gestopt: de voorbereide transactie is niet de overboeking die je vroeg, dus die is niet aan je wallet gegeven.',
+  previewRefused:
+    'Kassa is gestopt: de voorbereide transactie is niet de overboeking die je vroeg, dus die is niet aan je wallet gegeven.',
   accountChanged: 'Je wallet is van account gewisseld. Controleer de overboeking opnieuw.',
-  reverted: 'De overboeking is mislukt op {chain}: de transactie is teruggedraaid. Er zijn geen tokens verplaatst; alleen de netwerkkosten zijn betaald.',
-  dropped: '{chain} heeft de transactie laten vallen voordat die werd bevestigd. Er zijn geen tokens verplaatst; je kunt het opnieuw proberen.',
-  replaced: 'Je wallet heeft de transactie door een andere vervangen, dus deze overboeking is niet gebeurd. Bekijk de activiteit in je wallet.',
+  reverted:
+    'De overboeking is mislukt op {chain}: de transactie is teruggedraaid. Er zijn geen tokens verplaatst; alleen de netwerkkosten zijn betaald.',
+  dropped:
+    '{chain} heeft de transactie laten vallen voordat die werd bevestigd. Er zijn geen tokens verplaatst; je kunt het opnieuw proberen.',
+  replaced:
+    'Je wallet heeft de transactie door een andere vervangen, dus deze overboeking is niet gebeurd. Bekijk de activiteit in je wallet.',
   minedTimeout: '{chain} heeft de transactie na {wait} nog niet bevestigd. Ze kan nog doorgaan.',
-  arrivalTimeout: 'De tokens zijn na {wait} nog niet aangekomen op {chain}. De verbranding staat vast op de chain; ze komen aan zodra de brug is bijgewerkt.',
+  arrivalTimeout:
+    'De tokens zijn na {wait} nog niet aangekomen op {chain}. De verbranding staat vast op de chain; ze komen aan zodra de brug is bijgewerkt.',
   rpcError: '{chain} is nu niet bereikbaar. Controleer je verbinding en probeer het opnieuw.',
   prepareRefused: 'De overboekingsdienst heeft deze overboeking geweigerd.',
   unreachable: 'We kunnen de overboekingsdienst niet bereiken. Controleer je verbinding en probeer het opnieuw.',
