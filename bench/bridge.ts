@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright';
 import { startDemo } from '../demo/demo.ts';
 import { ensureWidgetBuilt, WIDGET_BUNDLE } from '../demo/widget-build.ts';
-import { launchChromium } from '../test/e2e/support/browser.ts';
+import { launchChromium } from '../test/support/browser.ts';
 
 const BRIDGE_BUDGET = 110 * 1024;
 const MAIN_BUDGET = 15 * 1024;

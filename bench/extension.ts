@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { ensureExtensionBuilt, EXTENSION_DIST, launchExtension } from '../test/extension/support/extension.ts';
+import { ensureExtensionBuilt, EXTENSION_DIST, launchExtension } from '../test/support/extension.ts';
 
 const RUNS = 15;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

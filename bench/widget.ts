@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { startDemo } from '../demo/demo.ts';
 import { ensureWidgetBuilt, WIDGET_BUNDLE } from '../demo/widget-build.ts';
-import { launchChromium } from '../test/e2e/support/browser.ts';
+import { launchChromium } from '../test/support/browser.ts';
 
 const RUNS = 15;
 const BUDGET = 15 * 1024;

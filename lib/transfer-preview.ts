@@ -8,8 +8,23 @@
  * shown as something it is not.
  */
 import { formatUnits, getAddress, Interface, Transaction } from 'ethers';
-import type { ChainEntry, TokenInfo } from '../schemas/reforge.ts';
-import { REFORGE_TOKEN_ABI } from '../schemas/reforge-abi.ts';
+import { REFORGE_TOKEN_ABI } from './reforge-abi.ts';
+
+/** A token as the chain listing names it (schemas/reforge.ts's TokenInfo has this shape). */
+export interface TokenInfo {
+  address: string;
+  decimals: number;
+  symbol: string;
+  name: string;
+}
+
+/** What the preview needs of a chain listing entry (schemas/reforge.ts's ChainEntry has more). */
+export interface ChainEntry {
+  name: string;
+  chainId: number;
+  nativeCurrency: { symbol: string; decimals: number };
+  tokens: Record<string, TokenInfo>;
+}
 
 export interface TransferPreview {
   /** The chain the transaction runs on: the wallet must be on it to sign. */

@@ -9,7 +9,7 @@ import { compareDecimals, isDecimal, numberToDecimal } from '../lib/money.ts';
 import { evmAddressSchema } from './orders.ts';
 import { URL_MAX } from './pay.ts';
 
-export { REFORGE_TOKEN_ABI } from './reforge-abi.ts';
+export { REFORGE_TOKEN_ABI } from '../lib/reforge-abi.ts';
 
 /** The longest amount or chain id text accepted: far beyond any real value, short of abuse. */
 const MAX_NUMBER_TEXT = 100;

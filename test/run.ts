@@ -51,7 +51,7 @@ const selected = requested.length ? requested.map((file) => join(root, file)) : 
 const componentTests = selected.filter((file) => file.startsWith(componentDir + '/'));
 const nodeTests = selected.filter((file) => !file.startsWith(componentDir + '/'));
 
-if (!requested.length) run('type-check', process.execPath, [join(root, 'node_modules', 'tsc7', 'bin', 'tsc'), '-p', 'tsconfig.json', '--noEmit']);
+if (!requested.length) run('type-check', process.execPath, [join(root, 'node_modules', 'tsc7', 'bin', 'tsc'), '-b']);
 if (nodeTests.some((file) => file.startsWith(e2eDir + '/') || file.startsWith(extensionDir + '/'))) {
   run('build the widget (vite build)', bin('vite'), ['build', '--logLevel', 'warn']);
   // Suites side by side must not rebuild (and so empty) dist/widget under each other after an edit.

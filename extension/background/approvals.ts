@@ -53,7 +53,7 @@ export function askUser<T>(request: ApprovalRequest, onApprove: (answer: Approva
       request,
       busy: false,
       onApprove,
-      resolve: resolve as (value: unknown) => void,
+      resolve: resolve,
       reject,
     };
     pending.set(entry.id, entry);

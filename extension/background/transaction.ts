@@ -8,7 +8,7 @@ import { getAddress, Interface, isAddress, isHexString, Transaction } from 'ethe
 import { z } from 'zod';
 import { describeTransfer, PreviewError, type TransferPreview } from '../../lib/transfer-preview.ts';
 import { describeZodError } from '../../lib/zod-message.ts';
-import { REFORGE_TOKEN_ABI } from '../../schemas/reforge-abi.ts';
+import { REFORGE_TOKEN_ABI } from '../../lib/reforge-abi.ts';
 import type { ChainEntry } from '../../schemas/reforge.ts';
 import { ProviderRpcError, RPC } from '../eip1193.ts';
 import { rpc } from './rpc.ts';

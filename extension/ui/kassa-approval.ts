@@ -2,9 +2,7 @@ import { css, html, LitElement, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { describeTransfer, type TransferPreview } from '../../lib/transfer-preview.ts';
 // The wallet panel's template and words for the preview: the two must read the same.
-import en from '../../widget/bridge/messages/en.ts';
-import { previewStyles } from '../../widget/bridge/styles.ts';
-import { previewView } from '../../widget/bridge/views.ts';
+import { bridgeMessagesEn as en, previewStyles, previewView } from '../../widget/ui.ts';
 import { APPROVAL_PORT } from '../channels.ts';
 import type { ApprovalView } from '../messages.ts';
 import { ask, messageOf } from './client.ts';

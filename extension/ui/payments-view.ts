@@ -1,7 +1,7 @@
 import { html, LitElement, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { paymentListSchema, type OperatorPayment } from '../../schemas/proxy-api.ts';
-import { formatMoney } from '../../widget/shared/format.ts';
+import { formatMoney } from '../../widget/ui.ts';
 import { PAYMENTS_PORT, paymentsPortMessageSchema } from '../messages.ts';
 import { ask, messageOf } from './client.ts';
 import { pageStyles } from './styles.ts';
@@ -35,7 +35,7 @@ export class KassaPaymentsView extends LitElement {
       const parsed = paymentsPortMessageSchema.safeParse(message);
       if (!parsed.success) return;
       if (parsed.data.type === 'stream') this.stream = parsed.data.state;
-      else this.apply(parsed.data.payment as Partial<OperatorPayment>);
+      else this.apply(parsed.data.payment);
     });
   }
 

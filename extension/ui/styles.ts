@@ -1,8 +1,8 @@
 import { css } from 'lit';
-import { controls, tokens } from '../../widget/shared/theme.ts';
+import { controls, tokens } from '../../widget/ui.ts';
 
 /**
- * The extension pages' layout on top of the widget's tokens and controls (widget/shared/theme.ts):
+ * The extension pages' layout on top of the widget's tokens and controls (widget/ui.ts):
  * the same colours, font, radius and button, light or dark with the system.
  */
 const pageLayout = css`

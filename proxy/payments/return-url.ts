@@ -1,6 +1,5 @@
+import { STATUS_QUERY_PARAM } from '../../lib/status-token.ts';
 import { HttpProblem } from '../http-problem.ts';
-
-export const STATUS_PARAM = 'kassa_status';
 
 /**
  * Where the bank sends the customer back: one of the configured return URLs (the first by default).
@@ -28,7 +27,7 @@ export function returnUrlFor(requested: string | undefined, allowed: readonly st
     candidate.hash = '';
     url = candidate;
   }
-  url.searchParams.delete(STATUS_PARAM);
-  url.searchParams.append(STATUS_PARAM, statusToken);
+  url.searchParams.delete(STATUS_QUERY_PARAM);
+  url.searchParams.append(STATUS_QUERY_PARAM, statusToken);
   return url.href;
 }

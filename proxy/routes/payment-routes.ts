@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { isRecord, readJsonBody } from '../../lib/json-body.ts';
+import { isStatusToken } from '../../lib/status-token.ts';
 import { describeZodError } from '../../lib/zod-message.ts';
 import { isTerminalStatus } from '../../schemas/pay.ts';
 import {
@@ -17,8 +18,6 @@ import { statusView } from '../payments/status-view.ts';
 import type { ProxyServices } from '../services.ts';
 import type { Payment } from '../store/store.ts';
 import { stateStream } from './sse.ts';
-
-const STATUS_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /** The customer's routes: start a payment, read its status, follow it live. Browser-facing, so CORS-guarded. */
 export function paymentRoutes(services: ProxyServices): Hono {
@@ -46,7 +45,7 @@ export function paymentRoutes(services: ProxyServices): Hono {
 
   const paymentFor = async (c: Context): Promise<Payment> => {
     const token = c.req.param('statusToken') ?? '';
-    const payment = STATUS_TOKEN.test(token) ? await store.paymentByToken(token) : undefined;
+    const payment = isStatusToken(token) ? await store.paymentByToken(token) : undefined;
     if (!payment) throw new HttpProblem(404, 'Unknown payment status link');
     return payment;
   };

@@ -75,14 +75,14 @@ export function startAnvil(chainId: number): Promise<AnvilNode> {
       clearTimeout(timer);
       // anvil logs every RPC call; the pipes are drained and dropped so it never blocks on a full one.
       output = '';
-      child.stdout!.off('data', onData).resume();
-      child.stderr!.off('data', onData).resume();
+      child.stdout.off('data', onData).resume();
+      child.stderr.off('data', onData).resume();
       child.off('exit', onEarlyExit);
       resolve({ chainId, rpcUrl: `http://${ready[1]}:${ready[2]}`, stop: () => stop(child, exited, killOnExit) });
     };
     const onEarlyExit = (code: number | null) => fail(`exited before listening (code ${code})`);
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.once('exit', onEarlyExit);
     child.once('error', (error) => fail(`could not start: ${error.message}`));
   });

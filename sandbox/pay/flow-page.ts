@@ -24,7 +24,7 @@ export function flowPage(ledger: PaymentLedger): Hono {
     const transactionId = c.req.param('transactionId');
     const payment = ledger.read(transactionId);
     if (!payment) return c.html(page('Payment not found', html`<p>This payment link is not valid.</p>`), 404);
-    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    const form = await c.req.parseBody().catch((): Record<string, string | File> => ({}));
     const action = form['action'];
     const bank = SANDBOX_BANKS.find((candidate) => candidate.providerId === form['providerId']);
     try {

@@ -15,7 +15,7 @@ import {
   typeAmount,
   until,
   walletAction,
-} from '../e2e/support/bridge-panel.ts';
+} from './bridge-panel.ts';
 
 interface AxeResults {
   violations: Array<{ id: string; help: string; nodes: Array<{ failureSummary: string }> }>;
@@ -123,7 +123,7 @@ describe('<kassa-bridge>: accessibility', () => {
     button(element, 'Confirm in wallet').click();
     await phase(element, 'arrived');
     expect(part(element, 'status') === status, 'the same element').to.equal(true);
-    expect(status.textContent!.trim()).to.equal('0.01 eUSD arrived on Kassa Local Two.');
+    expect(status.textContent.trim()).to.equal('0.01 eUSD arrived on Kassa Local Two.');
   });
 
   it('keyboard only: Tab to a wallet, Enter connects, type the amount, Enter reviews, and the same button confirms; focus is always visible', async () => {
@@ -151,7 +151,7 @@ describe('<kassa-bridge>: accessibility', () => {
       await phase(element, 'review');
       const main = part(element, 'button')!;
       main.focus();
-      expect(main.textContent!.trim()).to.equal('Confirm in wallet');
+      expect(main.textContent.trim()).to.equal('Confirm in wallet');
       await sendKeys({ press: 'Enter' });
       await until(() => element.phase !== 'review', 'the transfer to start');
       expect(focused(element, part(element, 'button')), 'focus stays on the button while busy').to.equal(true);

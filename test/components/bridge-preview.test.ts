@@ -16,7 +16,7 @@ import {
   TWO,
   until,
   userInWallet,
-} from '../e2e/support/bridge-panel.ts';
+} from './bridge-panel.ts';
 import { record } from './support.ts';
 
 /** Intl's spaces (no-break, narrow no-break) as plain spaces, so the expectations stay readable. */
@@ -26,7 +26,7 @@ const plain = (value: string) => value.replace(/[\u00a0\u202f]/g, ' ');
 function fields(element: HTMLElement): Record<string, string> {
   const found: Record<string, string> = {};
   for (const field of element.shadowRoot!.querySelectorAll<HTMLElement>('[part="preview"] [data-field]'))
-    found[field.dataset.field!] = plain(field.textContent!.replace(/\s+/g, ' ').trim());
+    found[field.dataset.field!] = plain(field.textContent.replace(/\s+/g, ' ').trim());
   return found;
 }
 
@@ -146,9 +146,9 @@ describe('<kassa-bridge>: languages', () => {
         () => plain(text(element, 'balance')) === expected.balance,
         () => `${expected.balance} (now ${text(element, 'balance')})`,
       );
-      expect(
-        [...element.shadowRoot!.querySelectorAll('label')].map((label) => label.textContent!.trim()),
-      ).to.deep.equal(expected.labels);
+      expect([...element.shadowRoot!.querySelectorAll('label')].map((label) => label.textContent.trim())).to.deep.equal(
+        expected.labels,
+      );
       const input = inside<HTMLInputElement>(element, '#amount')!;
       input.value = locale === 'en' ? '1234.5' : '1234,5';
       input.dispatchEvent(new Event('input'));

@@ -27,7 +27,7 @@ import {
   walletAction,
   walletCalls,
   withoutAutomine,
-} from '../e2e/support/bridge-panel.ts';
+} from './bridge-panel.ts';
 
 /** Every state of <kassa-bridge>, reached for real: real proxy, emulator, anvil chains, and test wallets that sign in the test process. */
 describe('<kassa-bridge>: states', () => {
@@ -41,7 +41,7 @@ describe('<kassa-bridge>: states', () => {
       await phase(element, 'connect');
       expect(text(element, 'status')).to.equal('Connect a wallet to move stablecoins.');
       const wallets = [...element.shadowRoot!.querySelectorAll('[part="wallet"]')];
-      expect(wallets.map((wallet) => wallet.textContent!.trim())).to.deep.equal(['Alpha Wallet', 'Beta Wallet']);
+      expect(wallets.map((wallet) => wallet.textContent.trim())).to.deep.equal(['Alpha Wallet', 'Beta Wallet']);
       expect(wallets.map((wallet) => wallet.querySelector('img')!.getAttribute('src'))).to.deep.equal([
         alpha!.icon,
         beta!.icon,
@@ -226,7 +226,7 @@ describe('<kassa-bridge>: states', () => {
       expect(
         [...part(element, 'steps')!.querySelectorAll('li')].map((step) => [
           step.dataset.state,
-          step.textContent!.replace(/\s+/g, ' ').trim(),
+          step.textContent.replace(/\s+/g, ' ').trim(),
         ]),
       ).to.deep.equal([
         ['done', 'Sent to Kassa Local One: done'],

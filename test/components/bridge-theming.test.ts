@@ -1,14 +1,5 @@
 import { expect } from 'chai';
-import {
-  button,
-  connected,
-  inside,
-  installWallets,
-  mountPanel,
-  part,
-  phase,
-  reviewed,
-} from '../e2e/support/bridge-panel.ts';
+import { button, connected, inside, installWallets, mountPanel, part, phase, reviewed } from './bridge-panel.ts';
 
 const rgb = (hex: string) => `rgb(${[1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16)).join(', ')})`;
 

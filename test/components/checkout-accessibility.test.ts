@@ -98,7 +98,7 @@ describe('<kassa-checkout>: accessibility', () => {
     await created;
     await phase(element, 'authorising');
     expect(part(element, 'status')).to.equal(status);
-    expect(status.textContent!.trim()).to.equal('Finish the payment at your bank.');
+    expect(status.textContent.trim()).to.equal('Finish the payment at your bank.');
   });
 
   it('keyboard: Tab reaches the button with a visible focus ring, Enter pays, and focus stays on it while busy', async () => {

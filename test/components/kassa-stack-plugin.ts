@@ -1,5 +1,5 @@
 import type { TestRunnerPlugin } from '@web/test-runner';
-import { walletCommands } from '../e2e/support/wallet-commands.ts';
+import { walletCommands } from '../support/wallet/wallet-commands.ts';
 import { http } from '../support/http.ts';
 import { SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
 import {

@@ -40,7 +40,7 @@ const config: TestRunnerConfig = {
       },
     }),
   ],
-  plugins: [esbuildPlugin({ ts: true, tsconfig: `${root}/tsconfig.json` }), kassaStackPlugin()],
+  plugins: [esbuildPlugin({ ts: true, tsconfig: `${root}/tsconfig.test.json` }), kassaStackPlugin()],
 };
 
 export default config;

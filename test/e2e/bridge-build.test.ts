@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright';
-import { launchChromium, waitForPhase, watchProblems } from './support/browser.ts';
+import { launchChromium, waitForPhase, watchProblems } from '../support/browser.ts';
 import { bridgePhase } from './support/bridge-page.ts';
-import { startShopStack, type ShopStack } from './support/shop-stack.ts';
+import { startShopStack, type ShopStack } from '../support/shop-stack.ts';
 
 const dist = join(import.meta.dirname, '..', '..', 'dist', 'widget');
 const BUDGET = 110 * 1024;

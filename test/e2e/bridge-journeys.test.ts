@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { parseUnits } from 'ethers';
 import type { Browser } from 'playwright';
 import type { SandboxChain } from '../../sandbox/server.ts';
-import { launchChromium } from './support/browser.ts';
+import { launchChromium } from '../support/browser.ts';
 import {
   ANVIL_KEYS,
   bridgePhase,
@@ -21,9 +21,9 @@ import {
   previewField,
   type RecordedRequest,
 } from './support/bridge-page.ts';
-import { startShopStack, type ShopStack } from './support/shop-stack.ts';
-import { walletIconUri } from './support/wallet-provider.ts';
-import { TestWalletHub, type TestWallet, type TestWalletOptions } from './support/wallet-signer.ts';
+import { startShopStack, type ShopStack } from '../support/shop-stack.ts';
+import { walletIconUri } from '../support/wallet/wallet-provider.ts';
+import { TestWalletHub, type TestWallet, type TestWalletOptions } from '../support/wallet/wallet-signer.ts';
 
 const ONE = 31337;
 const TWO = 31338;
@@ -160,13 +160,13 @@ describe('e2e: the wallet panel', () => {
     assert.equal(await bridgeText(page, '[part="hash"]'), submitted.hash);
     const receipt = await hub.provider(ONE).getTransactionReceipt(submitted.hash);
     assert.equal(receipt?.status, 1);
-    assert.equal(mined.blockNumber, receipt!.blockNumber);
+    assert.equal(mined.blockNumber, receipt.blockNumber);
     assert.match(mined.burnId, /^0x[0-9a-f]{64}$/);
     assert.equal(arrived.burnId, mined.burnId);
     assert.equal(arrived.balance, '1000012.5');
     const mint = await hub.provider(TWO).getTransactionReceipt(arrived.destinationHash);
     assert.equal(mint?.status, 1);
-    assert.equal(mint!.blockNumber, arrived.destinationBlock);
+    assert.equal(mint.blockNumber, arrived.destinationBlock);
     assert.deepEqual(problems, []);
     await page.context().close();
   });

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright';
 import { answerAtBank } from './support/bank.ts';
-import { launchChromium, partText, waitForPhase, watchProblems } from './support/browser.ts';
-import { startShopStack, type ShopStack } from './support/shop-stack.ts';
+import { launchChromium, partText, waitForPhase, watchProblems } from '../support/browser.ts';
+import { startShopStack, type ShopStack } from '../support/shop-stack.ts';
 
 describe('e2e: paying through the shop', () => {
   let env: ShopStack;
@@ -69,7 +69,7 @@ describe('e2e: paying through the shop', () => {
     }>;
     assert.equal(delivery?.status, 200);
     const completedAt = await page.evaluate(() => (window as unknown as { completedAt: number }).completedAt);
-    const webhookAt = Date.parse(delivery!.startedAt) + delivery!.durationMs;
+    const webhookAt = Date.parse(delivery.startedAt) + delivery.durationMs;
     assert.ok(completedAt - webhookAt < 1_000, `completed shown ${completedAt - webhookAt} ms after the webhook`);
     assert.deepEqual(problems, []);
   });

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright';
 import { answerAtBank } from './support/bank.ts';
-import { launchChromium, partText, waitForPhase, watchProblems } from './support/browser.ts';
-import { startShopStack, type ShopStack } from './support/shop-stack.ts';
+import { launchChromium, partText, waitForPhase, watchProblems } from '../support/browser.ts';
+import { startShopStack, type ShopStack } from '../support/shop-stack.ts';
 
 describe('e2e: when things go wrong', () => {
   let env: ShopStack;

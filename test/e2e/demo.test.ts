@@ -9,7 +9,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { answerAtBank } from './support/bank.ts';
-import { launchChromium, partText, waitForPhase, watchProblems } from './support/browser.ts';
+import { launchChromium, partText, waitForPhase, watchProblems } from '../support/browser.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 /** What the demo's keys look like (demo/demo.ts, sandbox key-registry): none may be shown. */
@@ -27,8 +27,8 @@ function startDemo(...args: string[]): { child: ChildProcess; output: () => stri
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (data: Buffer) => (output += data.toString()));
-  child.stderr!.on('data', (data: Buffer) => (output += data.toString()));
+  child.stdout.on('data', (data: Buffer) => (output += data.toString()));
+  child.stderr.on('data', (data: Buffer) => (output += data.toString()));
   return { child, output: () => output };
 }
 

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright';
-import { launchChromium, waitForPhase } from './support/browser.ts';
-import { startShopStack, type ShopStack } from './support/shop-stack.ts';
+import { launchChromium, waitForPhase } from '../support/browser.ts';
+import { startShopStack, type ShopStack } from '../support/shop-stack.ts';
 
 const dist = join(import.meta.dirname, '..', '..', 'dist', 'widget');
 const BUDGET = 15 * 1024;

@@ -10,9 +10,9 @@ import { after, before, describe, it } from 'node:test';
 import { parseUnits } from 'ethers';
 import type { Page } from 'playwright';
 import { ensureWidgetBuilt } from '../../demo/widget-build.ts';
-import { startShopStack, type ShopStack } from '../e2e/support/shop-stack.ts';
+import { startShopStack, type ShopStack } from '../support/shop-stack.ts';
 import { anvilAccount, chainProviders, token } from '../support/chains.ts';
-import { configure, importVaultKey, launchExtension, leaks, type LoadedExtension } from './support/extension.ts';
+import { configure, importVaultKey, launchExtension, leaks, type LoadedExtension } from '../support/extension.ts';
 
 const PASSWORD = 'the demo shop password';
 const ACCOUNT = anvilAccount(2);

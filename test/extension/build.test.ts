@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { EXTENSION_ID, EXTENSION_KEY, extensionIdFromKey } from '../../extension/extension-id.ts';
-import { ensureExtensionBuilt, EXTENSION_DIST } from './support/extension.ts';
+import { ensureExtensionBuilt, EXTENSION_DIST } from '../support/extension.ts';
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright';
 import { EXTENSION_ID } from '../../extension/extension-id.ts';
 import { eventually, startStack, type Stack } from '../support/stack.ts';
-import { configure, launchExtension, leaks, type LoadedExtension } from './support/extension.ts';
+import { configure, launchExtension, leaks, type LoadedExtension } from '../support/extension.ts';
 
 const MINT_WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const text = (value: string | null) => (value ?? '').replace(/\s+/g, ' ').trim();

@@ -18,7 +18,7 @@ import type { Page } from 'playwright';
 import { REFORGE_TOKEN_ABI } from '../../schemas/reforge.ts';
 import { anvilAccount, chainProviders, token, waitUntil } from '../support/chains.ts';
 import { startStack, type Stack } from '../support/stack.ts';
-import { configure, importVaultKey, launchExtension, leaks, type LoadedExtension } from './support/extension.ts';
+import { configure, importVaultKey, launchExtension, leaks, type LoadedExtension } from '../support/extension.ts';
 
 const PASSWORD = 'a long enough password';
 const ACCOUNT = anvilAccount(3);
@@ -223,7 +223,7 @@ describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)',
     const { params } = await prepare('1');
     const refused = await call(page, 'eth_sendTransaction', params);
     assert.equal(refused.error?.code, 4100);
-    assert.match(refused.error!.message, /not connected/);
+    assert.match(refused.error.message, /not connected/);
     assert.equal((await call(page, 'personal_sign', ['0x00', ACCOUNT.address])).error?.code, 4200);
     assert.equal((await call(page, 'eth_signTypedData_v4', [ACCOUNT.address, '{}'])).error?.code, 4200);
     assert.equal((await call(page, 'eth_sendRawTransaction', ['0x00'])).error?.code, 4200);
@@ -288,7 +288,7 @@ describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)',
     const { params } = await prepare('2');
     const otherChain = await call(page, 'eth_sendTransaction', params);
     assert.equal(otherChain.error?.code, -32602);
-    assert.match(otherChain.error!.message, /switch chains first/);
+    assert.match(otherChain.error.message, /switch chains first/);
     assert.deepEqual(await call(page, 'wallet_switchEthereumChain', [{ chainId: toQuantity(31337) }]), {
       result: null,
     });
@@ -306,7 +306,7 @@ describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)',
     ]);
     assert.equal(transfer.error?.code, 4200);
     assert.match(
-      transfer.error!.message,
+      transfer.error.message,
       /Kassa signs only Kassa transfers: The transaction calls transfer, not reforge/,
     );
     const sendsEther = await call(page, 'eth_sendTransaction', [
@@ -321,7 +321,7 @@ describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)',
     const tooMuch = await prepare('2000000');
     const reverted = await call(page, 'eth_sendTransaction', tooMuch.params);
     assert.equal(reverted.error?.code, -32603);
-    assert.match(reverted.error!.message, /The transaction would fail: ERC20InsufficientBalance/);
+    assert.match(reverted.error.message, /The transaction would fail: ERC20InsufficientBalance/);
     assert.equal(
       extension.context.pages().filter((candidate) => candidate.url().includes('approval.html')).length,
       0,
@@ -411,7 +411,7 @@ describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)',
     const { params } = await prepare('1');
     const locked = await call(page, 'eth_sendTransaction', params);
     assert.equal(locked.error?.code, 4100);
-    assert.match(locked.error!.message, /locked/);
+    assert.match(locked.error.message, /locked/);
 
     const opening = approvalWindow();
     const asked = call(page, 'eth_requestAccounts');

@@ -193,7 +193,7 @@ describe('proxy: operator routes', () => {
     assert.equal(health.orders.state, 'ok');
     assert.equal(health.budgets?.tokenRequests.limit, 10);
     assert.equal(health.budgets?.paymentRequests.limit, 100);
-    assert.ok(health.budgets!.paymentRequests.used >= 5);
+    assert.ok(health.budgets.paymentRequests.used >= 5);
     assert.deepEqual((await http(`${stack.proxy.origin}/healthz`)).body, { ok: true });
   });
 

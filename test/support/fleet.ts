@@ -27,7 +27,7 @@ async function spawnInstance(env: Record<string, string>, lines: string[]): Prom
     { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   let buffered = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     buffered += chunk.toString();
     const parts = buffered.split('\n');
     buffered = parts.pop()!;
@@ -80,7 +80,7 @@ export async function startFleet(options: {
   const logs: string[][] = [];
   const start = async (index: number): Promise<Instance> => {
     logs[index] = [];
-    if (options.processes) return spawnInstance(env, logs[index]!);
+    if (options.processes) return spawnInstance(env, logs[index]);
     return startProxy(config, {
       logSink: (line) => logs[index]!.push(line),
       tokenRefusalHoldMs: 200,

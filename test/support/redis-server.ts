@@ -41,12 +41,12 @@ export async function startRedis() {
       child = process_;
       let output = '';
       const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000);
-      process_.stdout!.on('data', (chunk: Buffer) => {
+      process_.stdout.on('data', (chunk: Buffer) => {
         output += chunk.toString();
         if (output.includes('Ready to accept connections')) {
           clearTimeout(timer);
           // A test process ends when its work is done, whether or not this server still runs.
-          process_.stdout!.resume();
+          process_.stdout.resume();
           (process_.stdout as unknown as { unref?: () => void }).unref?.();
           (process_.stderr as unknown as { unref?: () => void }).unref?.();
           process_.unref();

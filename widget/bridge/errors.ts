@@ -89,7 +89,7 @@ function layers(error: unknown): Coded[] {
   const queue: unknown[] = [error];
   while (queue.length && found.length < 20) {
     const current = queue.shift();
-    if (!current || typeof current !== 'object' || found.includes(current as Coded)) continue;
+    if (!current || typeof current !== 'object' || found.includes(current)) continue;
     const coded = current as Coded;
     found.push(coded);
     const data = coded.data as Coded | undefined;

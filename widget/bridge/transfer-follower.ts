@@ -1,5 +1,5 @@
 import { Interface } from 'ethers';
-import { REFORGE_TOKEN_ABI } from '../../schemas/reforge-abi.ts';
+import { REFORGE_TOKEN_ABI } from '../../lib/reforge-abi.ts';
 import { addressWord, hexToBigInt, type ChainRpc, type RpcLog, type RpcReceipt } from './chain-rpc.ts';
 import { BridgeError, type BridgeStage } from './errors.ts';
 import type { TransferRecord } from './transfer-store.ts';

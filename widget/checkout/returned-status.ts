@@ -1,6 +1,5 @@
-/** The query parameter the proxy adds to the return URL (proxy/payments/return-url.ts). */
-const STATUS_PARAM = 'kassa_status';
-const STATUS_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+import { isStatusToken, STATUS_QUERY_PARAM } from '../../lib/status-token.ts';
+
 let unread = true;
 
 /**
@@ -13,9 +12,9 @@ export function takeReturnedStatusToken(): string | undefined {
   if (!unread) return undefined;
   unread = false;
   const url = new URL(location.href);
-  const token = url.searchParams.get(STATUS_PARAM);
+  const token = url.searchParams.get(STATUS_QUERY_PARAM);
   if (token === null) return undefined;
-  url.searchParams.delete(STATUS_PARAM);
+  url.searchParams.delete(STATUS_QUERY_PARAM);
   history.replaceState(history.state, '', url.href);
-  return STATUS_TOKEN.test(token) ? token : undefined;
+  return isStatusToken(token) ? token : undefined;
 }

@@ -4,9 +4,9 @@
  * recorded, and helpers to read what the panel shows.
  */
 import type { Browser, BrowserContext, Page } from 'playwright';
-import { watchProblems } from './browser.ts';
-import { installTestWallets, type WalletRequest } from './wallet-provider.ts';
-import type { TestWallet, TestWalletHub } from './wallet-signer.ts';
+import { watchProblems } from '../../support/browser.ts';
+import { installTestWallets, type WalletRequest } from '../../support/wallet/wallet-provider.ts';
+import type { TestWallet, TestWalletHub } from '../../support/wallet/wallet-signer.ts';
 
 export interface RecordedRequest {
   url: string;
@@ -130,7 +130,7 @@ export async function emitWalletEvent(page: Page, wallet: string, [event, data]:
     ([id, name, value]) =>
       (
         window as unknown as { kassaTestWallets: Record<string, { emit(event: string, data: unknown): void }> }
-      ).kassaTestWallets[id as string]!.emit(name as string, value),
+      ).kassaTestWallets[id]!.emit(name, value),
     [wallet, event, data] as const,
   );
 }

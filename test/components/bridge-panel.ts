@@ -6,10 +6,10 @@
  * what the user sees. The panel runs against the real proxy, emulator and anvil chains.
  */
 import { executeServerCommand } from '@web/test-runner-commands';
-import type { ChainEntry } from '../../../schemas/reforge.ts';
-import type { BridgePhase, KassaBridge } from '../../../widget/kassa-bridge.ts';
-import '../../../widget/kassa-bridge.ts';
-import { part, phase as elementPhase, stackInfo, text, until } from '../../components/support.ts';
+import type { ChainEntry } from '../../schemas/reforge.ts';
+import type { BridgePhase, KassaBridge } from '../../widget/kassa-bridge.ts';
+import '../../widget/kassa-bridge.ts';
+import { part, phase as elementPhase, stackInfo, text, until } from './support.ts';
 import type {
   ChainActionPayload,
   InstalledWalletInfo,
@@ -19,14 +19,14 @@ import type {
   WalletRequestPayload,
   WalletSetup,
   WalletsPayload,
-} from './wallet-commands.ts';
+} from '../support/wallet/wallet-commands.ts';
 import {
   installTestWallets,
   walletIconUri,
   type InstalledWallet,
   type WalletAnswer,
   type WalletRequest,
-} from './wallet-provider.ts';
+} from '../support/wallet/wallet-provider.ts';
 
 export { part, text, until };
 
@@ -142,7 +142,7 @@ export function accessibleName(button: HTMLElement): string {
   if (label) return label;
   const copy = button.cloneNode(true) as HTMLElement;
   copy.querySelectorAll('[aria-hidden="true"]').forEach((hidden) => hidden.remove());
-  return copy.textContent!.replace(/\s+/g, ' ').trim();
+  return copy.textContent.replace(/\s+/g, ' ').trim();
 }
 
 /** The panel's button with this name. */

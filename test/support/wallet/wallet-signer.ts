@@ -5,10 +5,10 @@
  * user or wallet can show are switches: refusing, staying on the wrong chain, not knowing a chain
  * (4902), holding a transaction back, dropping it, replacing it, speeding it up.
  */
-import { Contract, Transaction, Wallet, type JsonRpcProvider, type TransactionRequest } from 'ethers';
+import { Contract, Transaction, type Wallet, type JsonRpcProvider, type TransactionRequest } from 'ethers';
 import { chainProvider } from '../../../sandbox/chains/provider.ts';
 import { REFORGE_TOKEN_ABI } from '../../../schemas/reforge.ts';
-import { anvilAccount } from '../../support/chains.ts';
+import { anvilAccount } from '../chains.ts';
 import type { TestWalletAnnouncement, WalletAnswer, WalletRequest } from './wallet-provider.ts';
 
 export interface WalletChain {

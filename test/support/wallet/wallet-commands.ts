@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Interface, Transaction } from 'ethers';
 import { REFORGE_TOKEN_ABI } from '../../../schemas/reforge.ts';
-import type { Stack } from '../../support/stack.ts';
+import type { Stack } from '../stack.ts';
 import type { WalletAnswer, WalletRequest } from './wallet-provider.ts';
 import { TestWalletHub, type TestWalletOptions } from './wallet-signer.ts';
 

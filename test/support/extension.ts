@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright';
 
-const root = join(import.meta.dirname, '..', '..', '..');
+const root = join(import.meta.dirname, '..', '..');
 export const EXTENSION_DIST = join(root, 'dist', 'extension');
 export const TIMEOUT = 30_000;
 
@@ -127,8 +127,7 @@ export async function launchExtension(options: { userDataDir?: string } = {}): P
       await page.goto(`chrome-extension://${id}/${path}`);
       return page;
     },
-    storage: (area = 'local') =>
-      currentWorker().evaluate((name) => chrome.storage[name as 'local' | 'session'].get(null), area),
+    storage: (area = 'local') => currentWorker().evaluate((name) => chrome.storage[name].get(null), area),
     close: () => context.close(),
     async dispose() {
       await context.close().catch(() => undefined);

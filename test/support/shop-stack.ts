@@ -1,6 +1,6 @@
-import { startShop } from '../../../demo/shop-server.ts';
-import type { Listening } from '../../../lib/listen.ts';
-import { startStack, type Stack, type StackOptions } from '../../support/stack.ts';
+import { startShop } from '../../demo/shop-server.ts';
+import type { Listening } from '../../lib/listen.ts';
+import { startStack, type Stack, type StackOptions } from './stack.ts';
 
 /**
  * The demo shop (demo/shop-server.ts) in front of a real proxy and emulator, configured the way a

@@ -1,0 +1,245 @@
+// @ts-check
+/**
+ * `npm run lint`: ESLint, type-aware, with the rules that keep Kassa's parts apart. Prettier owns the
+ * formatting (`prettier --check`, the other half of `npm run lint`), so no rule here is about layout.
+ *
+ * The boundaries, as a newcomer would state them:
+ * - browser code (widget/, extension/) never imports server code (proxy/, sandbox/, server/,
+ *   server-kit/), Node's modules or globals; the widget takes only types from zod and schemas/, so
+ *   zod never reaches kassa.js; the extension takes from the widget only its public UI entry;
+ * - lib/ is the ground: it imports nothing of Kassa's and nothing server-only;
+ * - each part imports no other part it has no business with (the proxy never the sandbox, ...);
+ * - tests of one part never import another part's test support; what suites share is test/support/.
+ */
+import js from '@eslint/js';
+import lit from 'eslint-plugin-lit';
+import litA11y from 'eslint-plugin-lit-a11y';
+import wc from 'eslint-plugin-wc';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** Import patterns (gitignore style, matched against the import specifier) for each part of Kassa. */
+const PART = {
+  proxy: ['**/proxy/*', '**/proxy/**'],
+  sandbox: ['**/sandbox/*', '**/sandbox/**'],
+  server: ['**/server/*', '**/server/**'],
+  serverKit: ['**/server-kit/*', '**/server-kit/**'],
+  widget: ['**/widget/*', '**/widget/**'],
+  extension: ['**/extension/*', '**/extension/**'],
+  demo: ['**/demo/*', '**/demo/**'],
+  test: ['**/test/*', '**/test/**'],
+  bench: ['**/bench/*', '**/bench/**'],
+};
+/** Build configuration beside browser code runs in Node, at build time. */
+const BUILD_CONFIGS = ['extension/vite.config.ts', 'extension/manifest.config.ts'];
+const NODE_ONLY = [
+  'node:*',
+  'hono',
+  'hono/*',
+  '@hono/*',
+  'better-sqlite3',
+  'ioredis',
+  'ky',
+  'standardwebhooks',
+  'prom-client',
+];
+
+/** `no-restricted-imports` (the TypeScript one, which can let type-only imports through). */
+const restrict = (...groups) => ({
+  '@typescript-eslint/no-restricted-imports': [
+    'error',
+    {
+      patterns: groups.map(({ group, message, allowTypeImports = false }) => ({ group, message, allowTypeImports })),
+    },
+  ],
+});
+
+const serverCode = {
+  group: [...PART.proxy, ...PART.sandbox, ...PART.server, ...PART.serverKit, ...PART.demo, ...PART.test, ...PART.bench],
+  message: 'Browser code never imports server code, tests or benchmarks.',
+};
+const nodeOnly = { group: NODE_ONLY, message: 'Browser code never imports Node or server-only packages.' };
+const typesOnly = {
+  group: ['zod', '**/schemas/*', '**/schemas/**'],
+  message: 'The widget takes only types from zod and schemas/ (import type): zod must not reach kassa.js.',
+  allowTypeImports: true,
+};
+const browserGlobals = {
+  'no-restricted-globals': [
+    'error',
+    ...['process', 'Buffer', 'require', '__dirname', '__filename', 'global'].map((name) => ({
+      name,
+      message: 'Browser code has no Node globals.',
+    })),
+  ],
+};
+
+/** Test support of each suite folder is its own; shared support lives in test/support/. */
+const TEST_PARTS = ['components', 'e2e', 'extension', 'lib', 'proxy', 'sandbox', 'server', 'widget', 'package'];
+const testBoundaries = TEST_PARTS.map((part) => ({
+  files: [`test/${part}/**/*.ts`],
+  rules: restrict({
+    group: TEST_PARTS.filter((other) => other !== part).flatMap((other) => [
+      `**/${other}/support/*`,
+      `**/${other}/support/**`,
+    ]),
+    message: `Tests of test/${part}/ never import another suite's support; move what suites share to test/support/.`,
+  }),
+}));
+
+export default tseslint.config(
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'data/',
+      '.tmp/',
+      'sandbox/contracts/KassaStablecoin.json',
+      'custom-elements.json',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.node },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-import-type-side-effects': 'error',
+      // `void promise` is how Kassa marks a promise it deliberately does not wait for.
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          ignoreVoid: true,
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite'] },
+          ],
+        },
+      ],
+      // Interfaces (the stores, the coordination) are async; an implementation that needs no await stays async.
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  { files: ['demo/public/**/*.js'], languageOptions: { globals: { ...globals.browser } } },
+  // ---- browser code ----
+  {
+    files: ['widget/**/*.ts', 'extension/**/*.ts'],
+    ignores: BUILD_CONFIGS,
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { wc },
+    rules: {
+      ...wc.configs['flat/recommended'].rules,
+      ...wc.configs['flat/best-practice'].rules,
+      // LitElement always implements the lifecycle callbacks; Lit's own guides call super unguarded.
+      'wc/guard-super-call': 'off',
+      ...browserGlobals,
+    },
+  },
+  { ...lit.configs['flat/recommended'], files: ['widget/**/*.ts', 'extension/**/*.ts'] },
+  { ...litA11y.configs.recommended, files: ['widget/**/*.ts', 'extension/**/*.ts'] },
+  {
+    files: ['widget/**/*.ts'],
+    rules: restrict(serverCode, nodeOnly, typesOnly, {
+      group: PART.extension,
+      message: 'The widget never imports the extension.',
+    }),
+  },
+  {
+    files: ['extension/**/*.ts'],
+    ignores: BUILD_CONFIGS,
+    rules: restrict(serverCode, nodeOnly, {
+      group: [...PART.widget, '!**/widget/ui.ts'],
+      message: 'The extension takes from the widget only its public UI entry, widget/ui.ts.',
+    }),
+  },
+  // ---- the ground and the wire formats ----
+  {
+    files: ['lib/**/*.ts'],
+    languageOptions: { globals: { ...globals['shared-node-browser'] } },
+    rules: {
+      ...restrict(
+        { group: ['../*', '../**'], message: 'lib/ is the ground: it imports nothing of Kassa’s.' },
+        { group: NODE_ONLY, message: 'lib/ is browser-safe: server-only helpers live in server-kit/.' },
+      ),
+      ...browserGlobals,
+    },
+  },
+  {
+    files: ['schemas/**/*.ts'],
+    rules: restrict({
+      group: Object.values(PART).flat(),
+      message: 'schemas/ describes wire formats; it imports only lib/ and zod.',
+    }),
+  },
+  // ---- server parts ----
+  {
+    files: ['server-kit/**/*.ts'],
+    rules: restrict({
+      group: [...PART.proxy, ...PART.sandbox, ...PART.server, ...PART.widget, ...PART.extension, ...PART.test],
+      message: 'server-kit/ is shared by the proxy and the sandbox and imports neither.',
+    }),
+  },
+  {
+    files: ['proxy/**/*.ts'],
+    rules: restrict({
+      group: [...PART.sandbox, ...PART.server, ...PART.widget, ...PART.extension, ...PART.demo, ...PART.test],
+      message: 'The proxy imports only lib/, schemas/ and server-kit/.',
+    }),
+  },
+  {
+    files: ['sandbox/**/*.ts'],
+    rules: restrict({
+      group: [...PART.proxy, ...PART.server, ...PART.widget, ...PART.extension, ...PART.demo, ...PART.test],
+      message: 'The sandbox emulates the upstream services; it imports only lib/, schemas/ and server-kit/.',
+    }),
+  },
+  {
+    files: ['server/**/*.ts'],
+    rules: restrict(
+      {
+        group: [...PART.proxy, ...PART.sandbox, ...PART.serverKit, ...PART.widget, ...PART.extension, ...PART.test],
+        message: 'kassa/server runs in the merchant’s backend: it imports only lib/, schemas/ and standardwebhooks.',
+      },
+      { group: ['node:*'], message: 'kassa/server runs in any runtime with WebCrypto: no Node modules.' },
+    ),
+  },
+  // ---- tests and benchmarks ----
+  ...testBoundaries,
+  {
+    files: ['bench/**/*.ts'],
+    rules: restrict({
+      group: TEST_PARTS.flatMap((part) => [`**/test/${part}/*`, `**/test/${part}/**`]),
+      message: 'Benchmarks take shared test support from test/support/ only.',
+    }),
+  },
+  {
+    // Tests and benchmarks read JSON answers as they come; asserting on them is the test.
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  {
+    files: ['test/components/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser, ...globals.mocha } },
+  },
+);
