@@ -40,7 +40,8 @@ const config: TestRunnerConfig = {
       },
     }),
   ],
-  plugins: [esbuildPlugin({ ts: true, tsconfig: `${root}/tsconfig.test.json` }), kassaStackPlugin()],
+  // The compiler options esbuild needs (Lit's decorators, class fields) are in the base config.
+  plugins: [esbuildPlugin({ ts: true, tsconfig: `${root}/tsconfig.base.json` }), kassaStackPlugin()],
 };
 
 export default config;
