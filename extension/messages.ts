@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { ORDER_STATUSES } from '../schemas/orders.ts';
-
+import type { ChainEntry } from '../schemas/reforge.ts';
 import { AUTO_LOCK_MINUTES, NETWORKS, PASSWORD_MIN, type Network } from './channels.ts';
 
 export {
@@ -126,7 +126,7 @@ export type ApprovalView =
       from: string;
       /** The unsigned EIP-1559 transaction that approving signs (nonce filled in at signing). */
       tx: string;
-      chains: import('../schemas/reforge.ts').ChainEntry[];
+      chains: ChainEntry[];
     };
 
 /** On the payments port: a payment's new status (the proxy's `status` event), or the stream's state. */

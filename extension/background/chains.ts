@@ -22,20 +22,24 @@ export function forgetChains(): void {
   cached = undefined;
 }
 
-/**
- * The chain the wallet is on: the one chosen last, while the proxy still lists it, else the first
- * listed. Fails closed (4901) when there is no listing to check it against.
- */
-export async function currentChain(): Promise<ChainEntry> {
-  let chains: ChainEntry[];
+/** The listing, for the wallet: without one it is on no chain it can check (4901). */
+async function walletChains(): Promise<ChainEntry[]> {
   try {
-    chains = await listChains();
+    return await listChains();
   } catch (error) {
     throw new ProviderRpcError(
       RPC.chainDisconnected,
       `Kassa cannot read the chain listing from its proxy: ${(error as Error).message}`,
     );
   }
+}
+
+/**
+ * The chain the wallet is on: the one chosen last, while the proxy still lists it, else the first
+ * listed. Fails closed (4901) when there is no listing to check it against.
+ */
+export async function currentChain(): Promise<ChainEntry> {
+  const chains = await walletChains();
   const chosen = await readLocal<number>(KEYS.chainId);
   const chain = chains.find((entry) => entry.chainId === chosen) ?? chains[0];
   if (!chain) throw new ProviderRpcError(RPC.chainDisconnected, 'The proxy lists no chains');
@@ -44,12 +48,7 @@ export async function currentChain(): Promise<ChainEntry> {
 
 /** Moves the wallet to a listed chain; an unknown chain is 4902 (EIP-3326). */
 export async function switchChain(chainId: number): Promise<ChainEntry> {
-  const chains = await listChains().catch((error: Error) => {
-    throw new ProviderRpcError(
-      RPC.chainDisconnected,
-      `Kassa cannot read the chain listing from its proxy: ${error.message}`,
-    );
-  });
+  const chains = await walletChains();
   const chain = chains.find((entry) => entry.chainId === chainId);
   if (!chain)
     throw new ProviderRpcError(

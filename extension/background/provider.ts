@@ -111,12 +111,16 @@ async function requestAccounts(origin: string): Promise<string[]> {
 /** Origins with a transaction in the approval window: one at a time each, so a page cannot pile up windows. */
 const signing = new Set<string>();
 
-async function sendTransaction(origin: string, params: unknown): Promise<string> {
+function refuseWhileSigning(origin: string): void {
   if (signing.has(origin))
     throw new ProviderRpcError(
       RPC.alreadyPending,
       'A transaction from this site is already waiting for approval in Kassa',
     );
+}
+
+async function sendTransaction(origin: string, params: unknown): Promise<string> {
+  refuseWhileSigning(origin);
   if (!(await isConnected(origin)))
     throw new ProviderRpcError(
       RPC.unauthorized,
@@ -130,11 +134,8 @@ async function sendTransaction(origin: string, params: unknown): Promise<string>
   const chain = await currentChain();
   const chains = await listChains();
   const prepared = await prepareSend(params, chain, chains, account);
-  if (signing.has(origin))
-    throw new ProviderRpcError(
-      RPC.alreadyPending,
-      'A transaction from this site is already waiting for approval in Kassa',
-    );
+  // Another transaction of the site may have reached the window while this one was prepared.
+  refuseWhileSigning(origin);
   signing.add(origin);
   return askUser(
     { kind: 'transaction', origin, from: account, tx: prepared.tx.unsignedSerialized, chains },
@@ -170,9 +171,12 @@ const SIGNING_METHODS = new Set([
   'eth_sendRawTransaction',
 ]);
 
+/** The first of a request's params (EIP-1193 params are an array or an object); undefined when there is none. */
+const firstParam = (params: unknown): unknown => (Array.isArray(params) ? (params as unknown[])[0] : undefined);
+
 function chainIdParam(params: unknown): number {
-  const first = Array.isArray(params) ? (params[0] as { chainId?: unknown } | undefined) : undefined;
-  const text = first?.chainId;
+  const first = firstParam(params);
+  const text = first && typeof first === 'object' ? (first as { chainId?: unknown }).chainId : undefined;
   if (typeof text !== 'string' || !/^0x[1-9a-fA-F][0-9a-fA-F]{0,12}$/.test(text))
     throw new ProviderRpcError(RPC.invalidParams, 'Expected [{ chainId: "0x…" }] with a hex chain id');
   return Number(BigInt(text));
@@ -192,7 +196,7 @@ export async function handleProviderRequest(origin: string, method: string, para
     case 'eth_requestAccounts':
       return requestAccounts(origin);
     case 'wallet_requestPermissions': {
-      const wanted = Array.isArray(params) ? params[0] : undefined;
+      const wanted = firstParam(params);
       if (!wanted || typeof wanted !== 'object' || !Object.keys(wanted).every((name) => name === 'eth_accounts'))
         throw new ProviderRpcError(RPC.invalidParams, 'Kassa grants eth_accounts only');
       await requestAccounts(origin);

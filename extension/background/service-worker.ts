@@ -12,7 +12,7 @@ import {
   type Order,
 } from '../../schemas/orders.ts';
 import type { Health, PaymentList } from '../../schemas/proxy-api.ts';
-import { toRpcError } from '../eip1193.ts';
+import { RPC, toRpcError } from '../eip1193.ts';
 import {
   APPROVAL_PORT,
   PAYMENTS_PORT,
@@ -239,7 +239,7 @@ chrome.runtime.onConnect.addListener((port) => {
         }
       };
       if (params !== undefined && JSON.stringify(params).length > MAX_PARAMS_JSON)
-        return reply({ error: { code: -32602, message: 'The request is too large' } });
+        return reply({ error: { code: RPC.invalidParams, message: 'The request is too large' } });
       handleProviderRequest(origin, method, params).then(
         (result) => reply({ result: result ?? null }),
         (error: unknown) => reply({ error: toRpcError(error) }),

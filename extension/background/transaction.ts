@@ -4,7 +4,7 @@
  * shared transfer preview (lib/transfer-preview.ts) must describe it, or it is refused: Kassa signs
  * Kassa transfers only (fails closed), and the approval window shows that same preview.
  */
-import { getAddress, Interface, isAddress, isHexString, Transaction } from 'ethers';
+import { getAddress, Interface, isAddress, isHexString, Transaction, type Signature } from 'ethers';
 import { z } from 'zod';
 import { describeTransfer, PreviewError, type TransferPreview } from '../../lib/transfer-preview.ts';
 import { describeZodError } from '../../lib/zod-message.ts';
@@ -78,6 +78,17 @@ function revertReason(error: ProviderRpcError): string {
   return error.message;
 }
 
+/** What the shared transfer preview says `tx` does; a transaction it cannot describe is refused (4200). */
+function previewOf(tx: Transaction, chains: ChainEntry[], account: string): TransferPreview {
+  try {
+    return describeTransfer(tx.unsignedSerialized, chains, account);
+  } catch (error) {
+    if (error instanceof PreviewError)
+      throw new ProviderRpcError(RPC.unsupported, `Kassa signs only Kassa transfers: ${error.message}`);
+    throw error;
+  }
+}
+
 export async function prepareSend(
   rawParams: unknown,
   chain: ChainEntry,
@@ -110,26 +121,12 @@ export async function prepareSend(
   const data = request.data ?? request.input ?? '0x';
   const value = BigInt(request.value ?? 0);
   const call = { from: getAddress(account), to: request.to, data, value: `0x${value.toString(16)}` };
+  // The nonce is filled in only at signing, after the approval.
+  const unsigned = (fees: { gasLimit: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }) =>
+    Transaction.from({ type: 2, chainId: chain.chainId, to: request.to ?? null, data, value, nonce: 0, ...fees });
 
   // What the preview refuses is refused before any window opens or node is asked anything more.
-  const draft = Transaction.from({
-    type: 2,
-    chainId: chain.chainId,
-    to: request.to ?? null,
-    data,
-    value,
-    nonce: 0,
-    gasLimit: 0n,
-    maxFeePerGas: 0n,
-    maxPriorityFeePerGas: 0n,
-  });
-  try {
-    describeTransfer(draft.unsignedSerialized, chains, account);
-  } catch (error) {
-    if (error instanceof PreviewError)
-      throw new ProviderRpcError(RPC.unsupported, `Kassa signs only Kassa transfers: ${error.message}`);
-    throw error;
-  }
+  previewOf(unsigned({ gasLimit: 0n, maxFeePerGas: 0n, maxPriorityFeePerGas: 0n }), chains, account);
 
   // A transfer that would revert (too few tokens, say) is refused now, not after it costs gas.
   try {
@@ -160,33 +157,15 @@ export async function prepareSend(
     maxPriorityFeePerGas = tip;
     maxFeePerGas = BigInt(block?.baseFeePerGas ?? '0x0') * 2n + tip;
   }
-  const tx = Transaction.from({
-    type: 2,
-    chainId: chain.chainId,
-    to: request.to ?? null,
-    data,
-    value,
-    nonce: 0,
-    gasLimit,
-    maxFeePerGas,
-    maxPriorityFeePerGas,
-  });
-  let preview: TransferPreview;
-  try {
-    preview = describeTransfer(tx.unsignedSerialized, chains, account);
-  } catch (error) {
-    if (error instanceof PreviewError)
-      throw new ProviderRpcError(RPC.unsupported, `Kassa signs only Kassa transfers: ${error.message}`);
-    throw error;
-  }
-  return { tx, preview };
+  const tx = unsigned({ gasLimit, maxFeePerGas, maxPriorityFeePerGas });
+  return { tx, preview: previewOf(tx, chains, account) };
 }
 
 /** Signs the approved transaction with the next nonce and broadcasts it; the transaction hash. */
 export async function signAndSend(
   tx: Transaction,
   chain: ChainEntry,
-  key: { address: string; signingKey: { sign(digest: string): import('ethers').Signature } },
+  key: { address: string; signingKey: { sign(digest: string): Signature } },
 ): Promise<string> {
   const signed = tx.clone();
   signed.nonce = Number(BigInt((await rpc(chain, 'eth_getTransactionCount', [key.address, 'pending'])) as string));

@@ -4,6 +4,7 @@
  * on a port, and posts the answers and events back. The page's origin is not in any message: the
  * service worker reads it from the port's sender. It holds no state but the requests in flight.
  */
+import { RPC } from '../eip1193.ts';
 import {
   MAX_PARAMS_JSON,
   PROVIDER_PORT,
@@ -13,7 +14,8 @@ import {
   type PortReply,
 } from '../page-messages.ts';
 
-const DISCONNECTED = 4900;
+/** What the page hears once the extension was reloaded or removed under it. */
+const GONE = { code: RPC.disconnected, message: 'Kassa was disabled or updated: reload the page' };
 let port: chrome.runtime.Port | undefined;
 const inFlight = new Set<string | number>();
 let retries = 0;
@@ -38,15 +40,11 @@ function connect(): chrome.runtime.Port {
       toPage({
         type: 'response',
         id,
-        error: { code: DISCONNECTED, message: 'Kassa stopped before answering: try again' },
+        error: { code: RPC.disconnected, message: 'Kassa stopped before answering: try again' },
       });
     inFlight.clear();
     if (extensionGone()) {
-      toPage({
-        type: 'event',
-        event: 'disconnect',
-        data: { code: DISCONNECTED, message: 'Kassa was disabled or updated: reload the page' },
-      });
+      toPage({ type: 'event', event: 'disconnect', data: GONE });
       return;
     }
     // The worker restarts on its own; reconnect so the page keeps receiving events (lock, chain).
@@ -60,14 +58,9 @@ window.addEventListener('message', (event: MessageEvent) => {
   const request = pageRequestSchema.safeParse(event.data);
   if (!request.success) return;
   const { id, method, params } = request.data;
-  if (extensionGone())
-    return toPage({
-      type: 'response',
-      id,
-      error: { code: DISCONNECTED, message: 'Kassa was disabled or updated: reload the page' },
-    });
+  if (extensionGone()) return toPage({ type: 'response', id, error: GONE });
   if (params !== undefined && JSON.stringify(params).length > MAX_PARAMS_JSON)
-    return toPage({ type: 'response', id, error: { code: -32602, message: 'The request is too large' } });
+    return toPage({ type: 'response', id, error: { code: RPC.invalidParams, message: 'The request is too large' } });
   port ??= connect();
   inFlight.add(id);
   port.postMessage({ type: 'request', id, method, params });

@@ -102,14 +102,15 @@ export class KassaExtensionApp extends LitElement {
     if (!performance.getEntriesByName('kassa-view-ready').length) performance.mark('kassa-view-ready');
   }
 
-  private onKey(event: KeyboardEvent): void {
+  /** Arrow keys move between the tabs, as in any tab list. */
+  private readonly onKey = (event: KeyboardEvent): void => {
     const index = TABS.findIndex((tab) => tab.id === this.tab);
     const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
     if (!step) return;
     const next = TABS[(index + step + TABS.length) % TABS.length]!;
     void this.open(next.id);
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`#tab-${next.id}`)?.focus());
-  }
+  };
 
   private async openSidePanel(): Promise<void> {
     const window = await chrome.windows.getCurrent();

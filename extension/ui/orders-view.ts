@@ -14,7 +14,13 @@ import {
 import type { ChainEntry } from '../../schemas/reforge.ts';
 import type { WalletStatus } from '../messages.ts';
 import { ask, messageOf } from './client.ts';
+import type { FilterChangeDetail } from './filter-bar.ts';
+import './filter-bar.ts';
+import { formValues } from './form-values.ts';
+import { ListController } from './list-controller.ts';
 import { pageStyles } from './styles.ts';
+
+const ORDER_FIELDS = ['stableCoin', 'amount', 'mintWallet', 'chainId', 'customerName', 'customerOrder'] as const;
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -31,20 +37,20 @@ declare global {
 export class KassaOrdersView extends LitElement {
   static override styles = pageStyles;
 
-  @state() private orders: Order[] = [];
+  private readonly list = new ListController<Order, OrderStatus | ''>(this, {
+    filter: '',
+    load: async (filterStatus) =>
+      orderListSchema.parse(await ask({ kind: 'orders.list', filterStatus: filterStatus || undefined })),
+  });
   @state() private chains: ChainEntry[] = [];
-  @state() private filter: OrderStatus | '' = '';
   @state() private editing?: string;
   @state() private confirming?: string;
-  @state() private listError?: string;
   @state() private formError?: string;
   @state() private notice?: string;
   @state() private defaultWallet = '';
-  @state() private loading = true;
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void this.load();
     ask<ChainEntry[]>({ kind: 'chains.list' }).then(
       (chains) => (this.chains = chains),
       (error) => (this.formError = `The chain listing could not be read: ${messageOf(error)}`),
@@ -55,28 +61,11 @@ export class KassaOrdersView extends LitElement {
     );
   }
 
-  private async load(): Promise<void> {
-    this.loading = true;
-    try {
-      this.orders = orderListSchema.parse(await ask({ kind: 'orders.list', filterStatus: this.filter || undefined }));
-      this.listError = undefined;
-    } catch (error) {
-      this.listError = messageOf(error);
-    } finally {
-      this.loading = false;
-    }
-  }
-
-  private async create(event: SubmitEvent): Promise<void> {
+  private readonly create = async (event: SubmitEvent): Promise<void> => {
     event.preventDefault();
+    // Read before any await: once dispatch ends, a shadow-DOM event's target is null.
     const formElement = event.target as HTMLFormElement;
-    const form = new FormData(formElement);
-    const order = Object.fromEntries(
-      ['stableCoin', 'amount', 'mintWallet', 'chainId', 'customerName', 'customerOrder'].map((name) => [
-        name,
-        String(form.get(name) ?? ''),
-      ]),
-    );
+    const order = formValues(formElement, ORDER_FIELDS);
     this.notice = undefined;
     const parsed = createOrderRequestSchema.safeParse(order);
     if (!parsed.success) {
@@ -87,7 +76,7 @@ export class KassaOrdersView extends LitElement {
       this.formError = `Chain ${parsed.data.chainId} is not in the proxy's chain listing`;
       return;
     }
-    if (!this.filter && this.orders.some((existing) => existing.customerOrder === parsed.data.customerOrder)) {
+    if (!this.list.filter && this.list.items.some((existing) => existing.customerOrder === parsed.data.customerOrder)) {
       this.formError = `Customer order "${parsed.data.customerOrder}" is already used`;
       return;
     }
@@ -96,51 +85,39 @@ export class KassaOrdersView extends LitElement {
       this.formError = undefined;
       this.notice = `${created.message} (${created.orderId})`;
       formElement.reset();
-      await this.load();
+      await this.list.refresh();
     } catch (error) {
       this.formError = messageOf(error);
     }
-  }
+  };
 
-  private async saveOrder(event: SubmitEvent, order: Order): Promise<void> {
+  private saveOrder(event: SubmitEvent, order: Order): Promise<void> {
     event.preventDefault();
-    const form = new FormData(event.target as HTMLFormElement);
-    const amount = String(form.get('amount') ?? '').trim();
-    const orderStatus = String(form.get('orderStatus') ?? '');
+    const values = formValues(event.target as HTMLFormElement, ['amount', 'orderStatus']);
+    const amount = values.amount.trim();
     const change = {
       ...(amount !== order.amount ? { amount } : {}),
-      ...(orderStatus !== order.orderStatus ? { orderStatus } : {}),
+      ...(values.orderStatus !== order.orderStatus ? { orderStatus: values.orderStatus } : {}),
     };
-    const parsed = updateOrderRequestSchema.safeParse(change);
-    if (!parsed.success) {
-      this.listError = describeZodError(parsed.error);
-      return;
-    }
-    try {
-      const updated = await ask<{ message: string }>({
-        kind: 'orders.update',
-        orderId: order.orderId,
-        ...(change as { amount?: string; orderStatus?: OrderStatus }),
-      });
-      this.notice = updated.message;
-      this.listError = undefined;
-      this.editing = undefined;
-      await this.load();
-    } catch (error) {
-      this.listError = messageOf(error);
-    }
+    return this.list.act(
+      () => {
+        const parsed = updateOrderRequestSchema.safeParse(change);
+        if (!parsed.success) throw new Error(describeZodError(parsed.error));
+        return ask<{ message: string }>({ kind: 'orders.update', orderId: order.orderId, ...parsed.data });
+      },
+      (updated) => {
+        this.notice = updated.message;
+        this.editing = undefined;
+      },
+    );
   }
 
-  private async removeOrder(order: Order): Promise<void> {
+  private removeOrder(order: Order): Promise<void> {
     this.confirming = undefined;
-    try {
-      const deleted = await ask<{ message: string }>({ kind: 'orders.delete', orderId: order.orderId });
-      this.notice = deleted.message;
-      this.listError = undefined;
-      await this.load();
-    } catch (error) {
-      this.listError = messageOf(error);
-    }
+    return this.list.act(
+      () => ask<{ message: string }>({ kind: 'orders.delete', orderId: order.orderId }),
+      (deleted) => (this.notice = deleted.message),
+    );
   }
 
   private chainName(chainId: number): string {
@@ -170,86 +147,59 @@ export class KassaOrdersView extends LitElement {
     </tr>`;
   }
 
-  private rows() {
-    return this.orders.map(
-      (order) =>
-        html`<tr data-order=${order.orderId}>
-            <td>${order.customerOrder}<br /><span class="muted">${order.customerName}</span></td>
-            <td>${order.amount} ${order.stableCoin}</td>
-            <td>${this.chainName(order.chainId)}</td>
-            <td class="status">${order.orderStatus}</td>
-            <td>
-              <button
-                class="secondary small"
-                aria-label="Edit ${order.customerOrder}"
-                @click=${() => (this.editing = this.editing === order.orderId ? undefined : order.orderId)}
-              >
-                Edit
-              </button>
-              ${
-                this.confirming === order.orderId
-                  ? html`<button
-                      class="danger small"
-                      aria-label="Confirm delete ${order.customerOrder}"
-                      @click=${() => void this.removeOrder(order)}
-                    >
-                      Confirm
-                    </button>`
-                  : html`<button
-                      class="secondary small"
-                      aria-label="Delete ${order.customerOrder}"
-                      @click=${() => (this.confirming = order.orderId)}
-                    >
-                      Delete
-                    </button>`
-              }
-            </td>
-          </tr>
-          ${this.editing === order.orderId ? this.editor(order) : nothing}`,
-    );
+  /** An order's row, and under it its editor while open. */
+  private row(order: Order) {
+    return html`<tr data-order=${order.orderId}>
+        <td>${order.customerOrder}<br /><span class="muted">${order.customerName}</span></td>
+        <td>${order.amount} ${order.stableCoin}</td>
+        <td>${this.chainName(order.chainId)}</td>
+        <td class="status">${order.orderStatus}</td>
+        <td>
+          <button
+            class="secondary small"
+            aria-label="Edit ${order.customerOrder}"
+            @click=${() => (this.editing = this.editing === order.orderId ? undefined : order.orderId)}
+          >
+            Edit
+          </button>
+          ${
+            this.confirming === order.orderId
+              ? html`<button
+                  class="danger small"
+                  aria-label="Confirm delete ${order.customerOrder}"
+                  @click=${() => void this.removeOrder(order)}
+                >
+                  Confirm
+                </button>`
+              : html`<button
+                  class="secondary small"
+                  aria-label="Delete ${order.customerOrder}"
+                  @click=${() => (this.confirming = order.orderId)}
+                >
+                  Delete
+                </button>`
+          }
+        </td>
+      </tr>
+      ${this.editing === order.orderId ? this.editor(order) : nothing}`;
   }
 
   override render() {
     return html`
-      <div class="row">
-        <label
-          >Status
-          <select
-            name="filterStatus"
-            aria-label="Filter by status"
-            @change=${(event: Event) => {
-              this.filter = (event.target as HTMLSelectElement).value as OrderStatus | '';
-              void this.load();
-            }}
-          >
-            <option value="">All</option>
-            ${ORDER_STATUSES.map((status) => html`<option>${status}</option>`)}
-          </select>
-        </label>
-        <button class="secondary small" @click=${() => void this.load()}>Refresh</button>
-      </div>
+      <kassa-filter-bar
+        .choices=${ORDER_STATUSES}
+        .value=${this.list.filter}
+        @kassa-filter-change=${(event: CustomEvent<FilterChangeDetail>) =>
+          void this.list.setFilter(event.detail.value as OrderStatus | '')}
+        @kassa-refresh=${() => void this.list.refresh()}
+      ></kassa-filter-bar>
       ${this.notice ? html`<p role="status" class="ok">${this.notice}</p>` : nothing}
-      ${this.listError ? html`<p role="alert" class="error" id="list-error">${this.listError}</p>` : nothing}
-      ${
-        this.loading && !this.orders.length
-          ? html`<p class="muted">Loading…</p>`
-          : this.orders.length === 0
-            ? html`<p class="muted">No orders${this.filter ? ` with status ${this.filter}` : ''}.</p>`
-            : html`<table aria-label="Orders">
-                <thead>
-                  <tr>
-                    <th>Order</th>
-                    <th>Amount</th>
-                    <th>Chain</th>
-                    <th>Status</th>
-                    <th></th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${this.rows()}
-                </tbody>
-              </table>`
-      }
+      ${this.list.render({
+        label: 'Orders',
+        headings: ['Order', 'Amount', 'Chain', 'Status', ''],
+        row: (order) => this.row(order),
+        empty: (filter) => `No orders${filter ? ` with status ${filter}` : ''}.`,
+      })}
       <details>
         <summary>New order</summary>
         <form aria-label="New order" novalidate @submit=${this.create}>

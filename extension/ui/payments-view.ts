@@ -3,11 +3,15 @@ import { customElement, state } from 'lit/decorators.js';
 import { paymentListSchema, type OperatorPayment } from '../../schemas/proxy-api.ts';
 import { formatMoney } from '../../widget/ui.ts';
 import { PAYMENTS_PORT, paymentsPortMessageSchema } from '../messages.ts';
-import { ask, messageOf } from './client.ts';
+import { ask } from './client.ts';
+import type { FilterChangeDetail } from './filter-bar.ts';
+import './filter-bar.ts';
+import { ListController } from './list-controller.ts';
 import { pageStyles } from './styles.ts';
 
 const STATUSES = ['PENDING', 'COMPLETED', 'FAILED'] as const;
 const STREAM_TEXT = { live: 'Live', reconnecting: 'Reconnecting…', unavailable: 'Live status unavailable' } as const;
+const LIMIT = 50;
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -20,16 +24,16 @@ declare global {
 export class KassaPaymentsView extends LitElement {
   static override styles = pageStyles;
 
-  @state() private payments: OperatorPayment[] = [];
-  @state() private filter = '';
-  @state() private error?: string;
-  @state() private loading = true;
+  private readonly list = new ListController<OperatorPayment>(this, {
+    filter: '',
+    load: async (status) =>
+      paymentListSchema.parse(await ask({ kind: 'payments.list', status: status || undefined, limit: LIMIT })).payments,
+  });
   @state() private stream: keyof typeof STREAM_TEXT = 'reconnecting';
   private port?: chrome.runtime.Port;
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void this.load();
     this.port = chrome.runtime.connect({ name: PAYMENTS_PORT });
     this.port.onMessage.addListener((message: unknown) => {
       const parsed = paymentsPortMessageSchema.safeParse(message);
@@ -47,82 +51,42 @@ export class KassaPaymentsView extends LitElement {
   /** A status change: the row changes in place, or a new payment appears on top if the filter allows. */
   private apply(change: Partial<OperatorPayment>): void {
     if (typeof change.transactionId !== 'string') return;
-    const index = this.payments.findIndex((payment) => payment.transactionId === change.transactionId);
-    const matches = !this.filter || change.status === this.filter;
+    const payments = this.list.items;
+    const index = payments.findIndex((payment) => payment.transactionId === change.transactionId);
+    const matches = !this.list.filter || change.status === this.list.filter;
     if (index === -1) {
-      if (matches && typeof change.status === 'string') this.payments = [change as OperatorPayment, ...this.payments];
+      if (matches && typeof change.status === 'string') this.list.items = [change as OperatorPayment, ...payments];
       return;
     }
-    const merged = { ...this.payments[index]!, ...change };
-    this.payments = matches
-      ? this.payments.map((payment, at) => (at === index ? merged : payment))
-      : this.payments.filter((_, at) => at !== index);
-  }
-
-  private async load(): Promise<void> {
-    this.loading = true;
-    try {
-      const list = paymentListSchema.parse(
-        await ask({ kind: 'payments.list', status: this.filter || undefined, limit: 50 }),
-      );
-      this.payments = list.payments;
-      this.error = undefined;
-    } catch (error) {
-      this.error = messageOf(error);
-    } finally {
-      this.loading = false;
-    }
+    const merged = { ...payments[index]!, ...change };
+    this.list.items = matches
+      ? payments.map((payment, at) => (at === index ? merged : payment))
+      : payments.filter((_, at) => at !== index);
   }
 
   override render() {
     return html`
-      <div class="row">
-        <label
-          >Status
-          <select
-            aria-label="Filter by status"
-            @change=${(event: Event) => {
-              this.filter = (event.target as HTMLSelectElement).value;
-              void this.load();
-            }}
-          >
-            <option value="">All</option>
-            ${STATUSES.map((status) => html`<option value=${status}>${status}</option>`)}
-          </select>
-        </label>
-        <button class="secondary small" @click=${() => void this.load()}>Refresh</button>
-      </div>
+      <kassa-filter-bar
+        .choices=${STATUSES}
+        .value=${this.list.filter}
+        @kassa-filter-change=${(event: CustomEvent<FilterChangeDetail>) => void this.list.setFilter(event.detail.value)}
+        @kassa-refresh=${() => void this.list.refresh()}
+      ></kassa-filter-bar>
       <p class="muted" aria-live="polite">${STREAM_TEXT[this.stream]}</p>
-      ${this.error ? html`<p role="alert" class="error">${this.error}</p>` : nothing}
-      ${
-        this.loading && !this.payments.length
-          ? html`<p class="muted">Loading…</p>`
-          : this.payments.length === 0
-            ? html`<p class="muted">No payments${this.filter ? ` with status ${this.filter}` : ''}.</p>`
-            : html`<table aria-label="Payments">
-                <thead>
-                  <tr>
-                    <th>Reference</th>
-                    <th>Amount</th>
-                    <th>Status</th>
-                    <th>Updated</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${this.payments.map(
-                    (payment) =>
-                      html`<tr data-transaction=${payment.transactionId}>
-                        <td>${payment.reference}</td>
-                        <td>${formatMoney(payment.amount, payment.currencyCode, navigator.language)}</td>
-                        <td class="status">
-                          ${payment.status}${payment.networkStatus ? html`<br /><span class="muted">${payment.networkStatus}</span>` : nothing}
-                        </td>
-                        <td>${new Date(payment.updatedAt).toLocaleTimeString()}</td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>`
-      }
+      ${this.list.render({
+        label: 'Payments',
+        headings: ['Reference', 'Amount', 'Status', 'Updated'],
+        row: (payment) =>
+          html`<tr data-transaction=${payment.transactionId}>
+            <td>${payment.reference}</td>
+            <td>${formatMoney(payment.amount, payment.currencyCode, navigator.language)}</td>
+            <td class="status">
+              ${payment.status}${payment.networkStatus ? html`<br /><span class="muted">${payment.networkStatus}</span>` : nothing}
+            </td>
+            <td>${new Date(payment.updatedAt).toLocaleTimeString()}</td>
+          </tr>`,
+        empty: (filter) => `No payments${filter ? ` with status ${filter}` : ''}.`,
+      })}
     `;
   }
 }

@@ -4,6 +4,7 @@ import type { Health } from '../../schemas/proxy-api.ts';
 import { NETWORKS, type Network } from '../channels.ts';
 import type { SettingsView } from '../messages.ts';
 import { ask, messageOf } from './client.ts';
+import { formValues } from './form-values.ts';
 import { pageStyles } from './styles.ts';
 
 declare global {
@@ -32,19 +33,18 @@ export class KassaSettingsView extends LitElement {
     );
   }
 
-  private async save(event: SubmitEvent): Promise<void> {
+  private readonly save = async (event: SubmitEvent): Promise<void> => {
     event.preventDefault();
     // Read before any await: once dispatch ends, a shadow-DOM event's target is null.
     const formElement = event.target as HTMLFormElement;
-    const form = new FormData(formElement);
-    const token = String(form.get('operatorToken') ?? '');
+    const { proxyUrl, operatorToken, network } = formValues(formElement, ['proxyUrl', 'operatorToken', 'network']);
     this.busy = true;
     try {
       this.settings = await ask<SettingsView>({
         kind: 'settings.save',
-        proxyUrl: String(form.get('proxyUrl') ?? ''),
-        ...(token ? { operatorToken: token } : {}),
-        network: String(form.get('network')) as Network,
+        proxyUrl,
+        ...(operatorToken ? { operatorToken } : {}),
+        network: network as Network,
       });
       formElement.querySelector<HTMLInputElement>('[name=operatorToken]')!.value = '';
       this.message = { tone: 'ok', text: 'Saved.' };
@@ -53,7 +53,7 @@ export class KassaSettingsView extends LitElement {
     } finally {
       this.busy = false;
     }
-  }
+  };
 
   private async test(): Promise<void> {
     this.busy = true;

@@ -4,7 +4,13 @@ import type { ChainEntry } from '../../schemas/reforge.ts';
 import { AUTO_LOCK_MINUTES, PASSWORD_MIN } from '../channels.ts';
 import type { CreatedKey, WalletStatus } from '../messages.ts';
 import { ask, messageOf } from './client.ts';
+import { formValues } from './form-values.ts';
 import { pageStyles } from './styles.ts';
+
+const IMPORT_KINDS = [
+  { kind: 'privateKey', label: 'Private key' },
+  { kind: 'mnemonic', label: 'Recovery phrase' },
+] as const;
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -26,7 +32,7 @@ export class KassaWalletView extends LitElement {
   @state() private error?: string;
   @state() private notice?: string;
   @state() private busy = false;
-  @state() private importKind: 'privateKey' | 'mnemonic' = 'privateKey';
+  @state() private importKind: (typeof IMPORT_KINDS)[number]['kind'] = 'privateKey';
   @state() private phrase?: string;
 
   override connectedCallback(): void {
@@ -63,58 +69,65 @@ export class KassaWalletView extends LitElement {
     }
   }
 
-  private passwords(form: FormData): string {
-    const password = String(form.get('password') ?? '');
+  /** The new password of a create or import form, typed twice. */
+  private newPassword(form: HTMLFormElement): string {
+    const { password, confirm } = formValues(form, ['password', 'confirm']);
     if (password.length < PASSWORD_MIN) throw new Error(`The password must be at least ${PASSWORD_MIN} characters`);
-    if (password !== String(form.get('confirm') ?? '')) throw new Error('The two passwords differ');
+    if (password !== confirm) throw new Error('The two passwords differ');
     return password;
   }
 
-  private create(event: SubmitEvent): void {
+  private readonly create = (event: SubmitEvent): void => {
     event.preventDefault();
-    const form = new FormData(event.target as HTMLFormElement);
+    const form = event.target as HTMLFormElement;
     void this.act(async () => {
-      const created = await ask<CreatedKey>({ kind: 'vault.create', password: this.passwords(form) });
+      const created = await ask<CreatedKey>({ kind: 'vault.create', password: this.newPassword(form) });
       this.phrase = created.mnemonic;
     });
-  }
+  };
 
-  private import(event: SubmitEvent): void {
+  private readonly import = (event: SubmitEvent): void => {
     event.preventDefault();
-    const form = new FormData(event.target as HTMLFormElement);
-    const secret = String(form.get('secret') ?? '');
+    const form = event.target as HTMLFormElement;
+    const { secret } = formValues(form, ['secret']);
     void this.act(
       () =>
         ask({
           kind: 'vault.import',
-          password: this.passwords(form),
+          password: this.newPassword(form),
           ...(this.importKind === 'privateKey' ? { privateKey: secret } : { mnemonic: secret }),
         }),
       'Key imported.',
     );
-  }
+  };
 
-  private unlock(event: SubmitEvent): void {
+  private readonly unlock = (event: SubmitEvent): void => {
     event.preventDefault();
     const input = (event.target as HTMLFormElement).querySelector<HTMLInputElement>('[name=password]')!;
     const password = input.value;
     input.value = '';
     void this.act(() => ask({ kind: 'vault.unlock', password }));
-  }
+  };
 
-  private removeKey(event: SubmitEvent): void {
+  private readonly removeKey = (event: SubmitEvent): void => {
     event.preventDefault();
-    const password = String(new FormData(event.target as HTMLFormElement).get('password') ?? '');
+    const { password } = formValues(event.target as HTMLFormElement, ['password']);
     void this.act(() => ask({ kind: 'vault.remove', password }), 'The key was removed from this browser.');
-  }
+  };
 
-  private setAutoLock(event: SubmitEvent): void {
+  private readonly setAutoLock = (event: SubmitEvent): void => {
     event.preventDefault();
-    const minutes = Number(new FormData(event.target as HTMLFormElement).get('minutes'));
+    const minutes = Number(formValues(event.target as HTMLFormElement, ['minutes']).minutes);
     void this.act(
       () => ask({ kind: 'vault.autoLock', minutes }),
       `Kassa now locks after ${minutes} minutes without use.`,
     );
+  };
+
+  /** The two fields of a new password. */
+  private newPasswordFields() {
+    return html`<label>Password <input name="password" type="password" autocomplete="new-password" /></label>
+      <label>Repeat the password <input name="confirm" type="password" autocomplete="new-password" /></label>`;
   }
 
   private empty() {
@@ -125,38 +138,30 @@ export class KassaWalletView extends LitElement {
       </p>
       <form aria-label="Create a key" class="card" novalidate @submit=${this.create}>
         <h3>Create a new key</h3>
-        <label>Password <input name="password" type="password" autocomplete="new-password" /></label>
-        <label>Repeat the password <input name="confirm" type="password" autocomplete="new-password" /></label>
+        ${this.newPasswordFields()}
         <button type="submit">Create key</button>
       </form>
       <form aria-label="Import a key" class="card" novalidate @submit=${this.import}>
         <h3>Import a key</h3>
         <div class="row" role="radiogroup" aria-label="What to import">
-          <label class="choice"
-            ><input
-              type="radio"
-              name="kind"
-              .checked=${this.importKind === 'privateKey'}
-              @change=${() => (this.importKind = 'privateKey')}
-            />
-            Private key</label
-          >
-          <label class="choice"
-            ><input
-              type="radio"
-              name="kind"
-              .checked=${this.importKind === 'mnemonic'}
-              @change=${() => (this.importKind = 'mnemonic')}
-            />
-            Recovery phrase</label
-          >
+          ${IMPORT_KINDS.map(
+            ({ kind, label }) =>
+              html`<label class="choice"
+                ><input
+                  type="radio"
+                  name="kind"
+                  .checked=${this.importKind === kind}
+                  @change=${() => (this.importKind = kind)}
+                />
+                ${label}</label
+              >`,
+          )}
         </div>
         <label
           >${this.importKind === 'privateKey' ? 'Private key (64 hex digits)' : 'Recovery phrase (12 to 24 words)'}
           <textarea name="secret" rows="2" autocomplete="off" spellcheck="false"></textarea>
         </label>
-        <label>Password <input name="password" type="password" autocomplete="new-password" /></label>
-        <label>Repeat the password <input name="confirm" type="password" autocomplete="new-password" /></label>
+        ${this.newPasswordFields()}
         <button type="submit">Import key</button>
       </form>
     `;

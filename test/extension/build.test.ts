@@ -19,11 +19,27 @@ function files(dir: string): string[] {
   });
 }
 
+/** The fields of the built manifest.json that these tests read. */
+interface BuiltManifest {
+  manifest_version: number;
+  key: string;
+  permissions: string[];
+  host_permissions: string[];
+  web_accessible_resources?: unknown;
+  externally_connectable?: unknown;
+  content_security_policy: { extension_pages: string };
+  background: { type?: string };
+  action: { default_popup: string };
+  side_panel: { default_path: string };
+  icons: Record<string, string>;
+  content_scripts: Array<{ js: string[]; world?: string; run_at: string; all_frames?: boolean; matches: string[] }>;
+}
+
 describe('extension: the build', () => {
-  let manifest: Record<string, any>;
+  let manifest: BuiltManifest;
   before(() => {
     ensureExtensionBuilt();
-    manifest = JSON.parse(readFileSync(join(EXTENSION_DIST, 'manifest.json'), 'utf8'));
+    manifest = JSON.parse(readFileSync(join(EXTENSION_DIST, 'manifest.json'), 'utf8')) as BuiltManifest;
   });
 
   it('is Manifest V3 with a fixed key, whose ID is derived as Chromium derives it', async () => {
@@ -51,18 +67,11 @@ describe('extension: the build', () => {
     assert.ok(statSync(join(EXTENSION_DIST, manifest.action.default_popup)).isFile());
     assert.ok(statSync(join(EXTENSION_DIST, manifest.side_panel.default_path)).isFile());
     assert.ok(statSync(join(EXTENSION_DIST, 'ui', 'approval.html')).isFile());
-    for (const icon of Object.values(manifest.icons) as string[])
-      assert.ok(statSync(join(EXTENSION_DIST, icon)).isFile(), icon);
+    for (const icon of Object.values(manifest.icons)) assert.ok(statSync(join(EXTENSION_DIST, icon)).isFile(), icon);
   });
 
   it('runs the provider in the page’s world and a relay in the isolated world, both self-contained at document_start', () => {
-    const scripts = manifest.content_scripts as Array<{
-      js: string[];
-      world?: string;
-      run_at: string;
-      all_frames?: boolean;
-      matches: string[];
-    }>;
+    const scripts = manifest.content_scripts;
     assert.equal(scripts.length, 2);
     const [inpage, bridge] = scripts;
     assert.equal(inpage!.world, 'MAIN');

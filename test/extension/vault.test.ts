@@ -10,7 +10,7 @@ import { HDNodeWallet, Wallet } from 'ethers';
 import type { Page } from 'playwright';
 import { anvilAccount } from '../support/chains.ts';
 import { startStack, type Stack } from '../support/stack.ts';
-import { configure, launchExtension, leaks, TIMEOUT, type LoadedExtension } from '../support/extension.ts';
+import { configure, launchExtension, leaks, type LoadedExtension } from '../support/extension.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';

@@ -1,0 +1,69 @@
+import { css, html, LitElement } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
+import { pageStyles } from './styles.ts';
+
+export interface FilterChangeDetail {
+  /** The value chosen; '' for all. */
+  value: string;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'kassa-filter-bar': KassaFilterBar;
+  }
+  interface HTMLElementEventMap {
+    'kassa-filter-change': CustomEvent<FilterChangeDetail>;
+    'kassa-refresh': CustomEvent<undefined>;
+  }
+}
+
+/**
+ * The bar above an operator list: a choice that filters it ("All" first) and a Refresh button. It
+ * holds no list: the view listens and reads its list again.
+ *
+ * @fires kassa-filter-change - Another value was chosen (`FilterChangeDetail`; '' for all).
+ * @fires kassa-refresh - The Refresh button was pressed.
+ *
+ * @csspart select - The filter's choice.
+ * @csspart refresh - The Refresh button.
+ */
+@customElement('kassa-filter-bar')
+export class KassaFilterBar extends LitElement {
+  static override styles = [
+    ...pageStyles,
+    css`
+      :host {
+        display: block;
+      }
+    `,
+  ];
+
+  /** What the list is filtered by, as the choice's label shows it. */
+  @property() label = 'Status';
+  /** The values to choose from, besides "All". */
+  @property({ attribute: false }) choices: readonly string[] = [];
+  /** The value chosen; '' for all. */
+  @property() value = '';
+
+  private emit(type: 'kassa-filter-change' | 'kassa-refresh', detail?: FilterChangeDetail): void {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+
+  private readonly onChange = (event: Event): void => {
+    this.value = (event.target as HTMLSelectElement).value;
+    this.emit('kassa-filter-change', { value: this.value });
+  };
+
+  override render() {
+    return html`<div class="row">
+      <label
+        >${this.label}
+        <select part="select" aria-label="Filter by ${this.label.toLowerCase()}" @change=${this.onChange}>
+          <option value="" ?selected=${!this.value}>All</option>
+          ${this.choices.map((choice) => html`<option value=${choice} ?selected=${choice === this.value}>${choice}</option>`)}
+        </select>
+      </label>
+      <button part="refresh" class="secondary small" @click=${() => this.emit('kassa-refresh')}>Refresh</button>
+    </div>`;
+  }
+}
