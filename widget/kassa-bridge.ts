@@ -9,6 +9,14 @@ import { bridgeCatalogs } from './bridge/bridge-catalogs.ts';
 import { BridgeClient, type BridgeNetwork } from './bridge/bridge-client.ts';
 import { ChainRpc } from './bridge/chain-rpc.ts';
 import { BridgeError, type BridgeErrorKind, type BridgeStage } from './bridge/errors.ts';
+import type {
+  BridgeArrivedDetail,
+  BridgeErrorDetail,
+  BridgeMinedDetail,
+  BridgePhase,
+  BridgeSubmittedDetail,
+  BridgeTransferDetail,
+} from './bridge/events.ts';
 import type { BridgeMessages } from './bridge/messages/en.ts';
 import { ensureChain, sendThroughWallet } from './bridge/send-transfer.ts';
 import { bridgeStyles, previewStyles } from './bridge/styles.ts';
@@ -30,71 +38,17 @@ import { LocaleController } from './shared/locale-controller.ts';
 import { ProxyError } from './shared/proxy-client.ts';
 import { controls, statusStyles, tokens } from './shared/theme.ts';
 
-export type { BridgeErrorKind, BridgeStage } from './bridge/errors.ts';
-export type { BridgeTimeouts } from './bridge/transfer-follower.ts';
-
-/** What the user sees; `phase` reflects it as an attribute for the page's own styling. */
-export type BridgePhase =
-  | 'loading'
-  | 'connect'
-  | 'connecting'
-  | 'ready'
-  | 'preparing'
-  | 'review'
-  | 'switching'
-  | 'signing'
-  | 'submitted'
-  | 'mined'
-  | 'arrived'
-  | 'failed'
-  | 'error';
-
-/** A transfer, as every `kassa-bridge-*` event of it names it. */
-export interface BridgeTransferDetail {
-  /** The burn transaction on the source chain (after a wallet's speed-up, the new one). */
-  hash: string;
-  /** The account that signed; the tokens arrive at the same address. */
-  from: string;
-  sourceChainId: number;
-  destinationChainId: number;
-  symbol: string;
-  /** Whole tokens, a decimal string (`"12.5"`). */
-  amount: string;
-}
-
-/** `kassa-bridge-submitted`: the wallet signed and broadcast the transfer. */
-export type BridgeSubmittedDetail = BridgeTransferDetail;
-
-/** `kassa-bridge-mined`: the burn is in a block of the source chain. */
-export interface BridgeMinedDetail extends BridgeTransferDetail {
-  blockNumber: number;
-  /** The burn's id: the destination chain's mint carries it (`ReforgeMint`). */
-  burnId: string;
-}
-
-/** `kassa-bridge-arrived`: the tokens were minted to the same address on the destination chain. */
-export interface BridgeArrivedDetail extends BridgeTransferDetail {
-  burnId: string;
-  /** The mint transaction on the destination chain, and its block. */
-  destinationHash: string;
-  destinationBlock: number;
-  /** The account's balance of the token on the destination chain now, whole tokens. */
-  balance: string;
-}
-
-/** `kassa-bridge-error`: something stopped the panel or the transfer; `message` is for developers. */
-export interface BridgeErrorDetail {
-  kind: BridgeErrorKind;
-  stage: BridgeStage;
-  message: string;
-  /** The wallet's EIP-1193 code, or the RPC's error code. */
-  code?: number;
-  /** The proxy's HTTP status, when the proxy answered. */
-  status?: number;
-  retryAfter?: number;
-  /** The transfer's transaction, once there is one. */
-  hash?: string;
-}
+export type {
+  BridgeArrivedDetail,
+  BridgeErrorDetail,
+  BridgeErrorKind,
+  BridgeMinedDetail,
+  BridgePhase,
+  BridgeStage,
+  BridgeSubmittedDetail,
+  BridgeTimeouts,
+  BridgeTransferDetail,
+} from './bridge/events.ts';
 
 declare global {
   interface HTMLElementTagNameMap {

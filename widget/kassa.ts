@@ -19,8 +19,8 @@ export type {
   BridgeSubmittedDetail,
   BridgeTimeouts,
   BridgeTransferDetail,
-  KassaBridge,
-} from './kassa-bridge.ts';
+} from './bridge/events.ts';
+export type { KassaBridge } from './kassa-bridge.ts';
 
 /**
  * Elements loaded on first use, each as its own chunk: the wallet panel brings ethers, which a page
