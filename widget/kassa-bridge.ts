@@ -4,7 +4,7 @@ import { customElement, property, state } from 'lit/decorators.js';
 import { fromUnits } from '../lib/money.ts';
 import { describeTransfer, PreviewError, type TransferPreview } from '../lib/transfer-preview.ts';
 import type { ChainEntry, TokenInfo } from '../schemas/reforge.ts';
-import { exampleAmount, readAmount, unitsAsInput, type AmountProblem } from './bridge/amount.ts';
+import { exampleAmount, readAmount, tokenAmount, unitsAsInput, type AmountProblem } from './bridge/amount.ts';
 import { bridgeCatalogs } from './bridge/bridge-catalogs.ts';
 import { BridgeClient, type BridgeNetwork } from './bridge/bridge-client.ts';
 import { ChainRpc } from './bridge/chain-rpc.ts';
@@ -29,7 +29,7 @@ import {
   type Mined,
 } from './bridge/transfer-follower.ts';
 import { TransferStore, type TransferRecord } from './bridge/transfer-store.ts';
-import { previewView, shorten, stepsView, tokenAmount, walletIcon, type StepState } from './bridge/views.ts';
+import { previewView, shorten, stepsView, walletIcon, type StepState } from './bridge/views.ts';
 import { INJECTED_RDNS, WalletDiscovery, WalletSession, type DiscoveredWallet } from './bridge/wallets.ts';
 import { formatDuration } from './shared/format.ts';
 import { fill } from './shared/i18n.ts';

@@ -1,16 +1,12 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { TransferPreview } from '../../lib/transfer-preview.ts';
-import { formatTokenAmount } from '../shared/format.ts';
+import { tokenAmount } from './amount.ts';
 import { fill } from '../shared/i18n.ts';
 import type { BridgeMessages } from './messages/en.ts';
 import type { DiscoveredWallet } from './wallets.ts';
 
 /** `0xf39F…2266`: an address or hash short enough for a header; the full one goes in `title`. */
 export const shorten = (value: string) => (value.length > 14 ? `${value.slice(0, 6)}…${value.slice(-4)}` : value);
-
-/** An amount with its symbol, in the locale's notation: `12.5 eUSD`, `1.000.000 eUSD`. */
-export const tokenAmount = (amount: string, symbol: string, locale: string) =>
-  `${formatTokenAmount(amount, locale)} ${symbol}`;
 
 /** A wallet's icon: its `data:` image (checked when announced), else its initial; decorative either way, its name is beside it. */
 export function walletIcon(wallet: DiscoveredWallet, name: string): TemplateResult {
