@@ -235,33 +235,33 @@ export class KassaBridge extends LitElement {
     switch (phase) {
       case 'ready':
       case 'preparing':
-        return [{ label: m.review, run: () => void transfer.review(), busy: phase === 'preparing' }];
+        return [[m.review, () => void transfer.review(), phase === 'preparing']];
       case 'review':
       case 'switching':
       case 'signing': {
         const busy = phase !== 'review';
         return [
-          { label: m.confirm, run: () => void transfer.confirm(), busy },
-          { label: m.back, run: () => transfer.back(), busy, part: 'secondary' },
+          [m.confirm, () => void transfer.confirm(), busy],
+          [m.back, () => transfer.back(), busy, 'secondary'],
         ];
       }
       case 'submitted':
       case 'mined':
-        return [{ label: m.inProgress, run: () => undefined, busy: true }];
+        return [[m.inProgress, () => undefined, true]];
       case 'arrived':
-        return [{ label: m.newTransfer, run: () => transfer.startOver() }];
+        return [[m.newTransfer, () => transfer.startOver()]];
       case 'failed': {
         const kind = transfer.failure?.kind;
         return kind === 'timeout' || kind === 'rpc'
           ? [
-              { label: m.keepWaiting, run: () => transfer.retry() },
-              { label: m.newTransfer, run: () => transfer.startOver(), part: 'secondary' },
+              [m.keepWaiting, () => transfer.retry()],
+              [m.newTransfer, () => transfer.startOver(), false, 'secondary'],
             ]
-          : [{ label: m.tryAgain, run: () => transfer.retry() }];
+          : [[m.tryAgain, () => transfer.retry()]];
       }
       case 'error': {
-        const { problem, coolingDown } = this.problems;
-        return problem?.retry ? [{ label: m.tryAgain, run: problem.retry, busy: coolingDown }] : [];
+        const retry = this.problems.retryAction(m.tryAgain);
+        return retry ? [retry] : [];
       }
       default:
         return [];

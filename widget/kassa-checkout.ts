@@ -410,15 +410,13 @@ export class KassaCheckout extends LitElement {
       case 'ready':
       case 'creating':
       case 'redirecting':
-        return { label: m.pay, run: () => void this.pay(), busy: this.phase !== 'ready' };
+        return [m.pay, () => void this.pay(), this.phase !== 'ready'];
       case 'authorising':
-        return { label: m.continue, run: () => void this.pay() };
+        return [m.continue, () => void this.pay()];
       case 'failed':
-        return this.canPayAgain() ? { label: m.tryAgain, run: () => this.payAgain() } : undefined;
-      case 'error': {
-        const { problem, coolingDown } = this.problems;
-        return problem?.retry ? { label: m.tryAgain, run: problem.retry, busy: coolingDown } : undefined;
-      }
+        return this.canPayAgain() ? [m.tryAgain, () => this.payAgain()] : undefined;
+      case 'error':
+        return this.problems.retryAction(m.tryAgain);
       default:
         return undefined;
     }

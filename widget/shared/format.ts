@@ -10,16 +10,12 @@ export function formatMoney(amount: string, currency: string, locale: string): s
   }
 }
 
-/** A wait in words, with the language's plural: `30 seconds`, `1 Sekunde`. */
-export function formatSeconds(seconds: number, locale: string): string {
-  return new Intl.NumberFormat(locale, { style: 'unit', unit: 'second', unitDisplay: 'long' }).format(seconds);
-}
-
-/** A duration in words: whole seconds up to two minutes, whole minutes beyond (`90 seconds`, `10 minutes`). */
+/**
+ * A duration in words, with the language's plural: whole seconds up to two minutes, whole minutes
+ * beyond (`90 seconds`, `1 Sekunde`, `10 minutes`).
+ */
 export function formatDuration(ms: number, locale: string): string {
   const seconds = Math.max(1, Math.round(ms / 1000));
-  if (seconds <= 120) return formatSeconds(seconds, locale);
-  return new Intl.NumberFormat(locale, { style: 'unit', unit: 'minute', unitDisplay: 'long' }).format(
-    Math.round(seconds / 60),
-  );
+  const [value, unit] = seconds <= 120 ? [seconds, 'second'] : [Math.round(seconds / 60), 'minute'];
+  return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' }).format(value);
 }

@@ -3,6 +3,7 @@ import { formatDuration } from './format.ts';
 import { fill } from './i18n.ts';
 import { emit } from './kassa-event.ts';
 import { ProxyError } from './proxy-client.ts';
+import type { Action } from './views.ts';
 
 /** The messages every element has for what can go wrong between it and the proxy. */
 export interface ProblemMessages {
@@ -115,6 +116,12 @@ export class ProblemController<M extends ProblemMessages, E> implements Reactive
   misconfigured(detail: E): void {
     this.show({ message: 'misconfigured' });
     this.report(detail);
+  }
+
+  /** "Try again" for the problem, busy while the proxy's wait lasts; none when there is nothing to try. */
+  retryAction(label: string): Action | undefined {
+    const retry = this.problem?.retry;
+    return retry && [label, retry, this.coolingDown];
   }
 
   /** The problem as the status line reads it: the text (with how long to wait, where that helps) and its tone. */

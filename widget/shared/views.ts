@@ -1,14 +1,11 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Tone } from './problem-controller.ts';
 
-/** A button of an element: its label, what it does, and whether it is busy (then a click does nothing). */
-export interface Action {
-  label: string;
-  run: () => void;
-  busy?: boolean;
-  /** `button`, the main one (with a spinner while busy), or `secondary`. */
-  part?: 'button' | 'secondary';
-}
+/**
+ * A button of an element: its label, what it does, whether it is busy (then a click does nothing),
+ * and its part: `button`, the main one (with a spinner while busy), or `secondary`.
+ */
+export type Action = [label: string, run: () => void, busy?: boolean, part?: 'button' | 'secondary'];
 
 const spinner = html`<span class="spinner" aria-hidden="true"></span>`;
 
@@ -23,7 +20,7 @@ export function statusView(text: string, tone: Tone, busy: boolean): TemplateRes
 }
 
 /** An element's button; a busy one stays focusable (`aria-disabled`), so focus is not lost while it works. */
-export function actionView({ label, run, busy = false, part = 'button' }: Action): TemplateResult {
+export function actionView([label, run, busy = false, part = 'button']: Action): TemplateResult {
   return html`<button
     part=${part}
     type="button"
