@@ -99,7 +99,7 @@ export class TransferController implements ReactiveController {
     if (focusInside) void focusAfterUpdate(this.host, '#amount');
   }
 
-  /** The wallet's account changed: a preview for the old account is dropped (it would mint there). */
+  /** The wallet changed account or chain: a preview made for another account is dropped (it would mint there), and the balance is read again. */
   walletChanged(): void {
     const previewedFor = this.prepared?.preview.mint.to;
     const account = this.options.wallet.session?.account;

@@ -28,7 +28,7 @@ export interface Problem<M> {
 }
 
 export interface ProblemOptions<M> {
-  /** The element's error event, `kassa-error` or `kassa-bridge-error`, whose detail is `E`. */
+  /** The element's error event: `kassa-error`, `kassa-bridge-error`. */
   event: `kassa-${string}error`;
   /** What the element says when the proxy refuses (a 4xx other than 429), by HTTP status... */
   refusals: Partial<Record<number, keyof M & string>>;
@@ -77,7 +77,7 @@ export class ProblemController<M extends ProblemMessages, E> implements Reactive
     this.problem = problem;
     this.until = Date.now() + (problem.wait ?? 0) * 1000;
     clearTimeout(this.timer);
-    this.hostConnected();
+    this.hostConnected(); // schedules the render that frees "Try again", as when the element connects
     this.host.requestUpdate();
   }
 
@@ -92,18 +92,8 @@ export class ProblemController<M extends ProblemMessages, E> implements Reactive
    */
   proxyFailed(error: unknown, retry?: () => void): ProxyError {
     const failure = error instanceof ProxyError ? error : new ProxyError('unavailable', 0, String(error));
-    const { kind, status, retryAfter } = failure;
-    const message =
-      kind === 'unreachable'
-        ? 'unreachable'
-        : kind === 'rate-limited'
-          ? 'rateLimited'
-          : // A refusal that says when to come back (409 while a payment is being started) is a wait.
-            kind === 'unavailable' || retryAfter
-            ? 'unavailable'
-            : (this.options.refusals[status] ?? this.options.refused);
     const retryable = this.options.retryable?.(failure) ?? true;
-    this.show({ message, wait: retryAfter, retry: retryable ? retry : undefined });
+    this.show({ message: this.messageFor(failure), wait: failure.retryAfter, retry: retryable ? retry : undefined });
     return failure;
   }
 
@@ -122,6 +112,14 @@ export class ProblemController<M extends ProblemMessages, E> implements Reactive
   retryAction(label: string): Action | undefined {
     const retry = this.problem?.retry;
     return retry && [label, retry, this.coolingDown];
+  }
+
+  private messageFor({ kind, status, retryAfter }: ProxyError): keyof M & string {
+    if (kind === 'unreachable') return 'unreachable';
+    if (kind === 'rate-limited') return 'rateLimited';
+    // A refusal that says when to come back (409 while a payment is being started) is a wait.
+    if (kind === 'unavailable' || retryAfter) return 'unavailable';
+    return this.options.refusals[status] ?? this.options.refused;
   }
 
   /** The problem as the status line reads it: the text (with how long to wait, where that helps) and its tone. */
