@@ -1,44 +1,25 @@
-import { css, html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { CreatePaymentRequest, PaymentStatusView } from '../schemas/proxy-api.ts';
 import { AttemptStore } from './checkout/attempt-store.ts';
 import { isNavigableFlowUrl, openBankWindow } from './checkout/bank-page.ts';
 import { checkoutCatalogs } from './checkout/checkout-catalogs.ts';
+import type { CheckoutErrorDetail, CheckoutPhase, PaymentCreatedDetail } from './checkout/events.ts';
 import type { CheckoutMessages } from './checkout/messages/en.ts';
+import { CHECKOUT_PROBLEMS } from './checkout/problems.ts';
 import { takeReturnedStatusToken } from './checkout/returned-status.ts';
 import { StatusStreamController } from './checkout/status-stream-controller.ts';
+import { summaryStyles } from './checkout/styles.ts';
 import { formatMoney } from './shared/format.ts';
 import { fill } from './shared/i18n.ts';
 import { emit } from './shared/kassa-event.ts';
 import { LocaleController } from './shared/locale-controller.ts';
 import { ProblemController, type Problem, type Tone } from './shared/problem-controller.ts';
-import { ProxyClient, SCRIPT_ORIGIN, type ProxyError, type ProxyErrorKind } from './shared/proxy-client.ts';
+import { ProxyClient, SCRIPT_ORIGIN, type ProxyError } from './shared/proxy-client.ts';
 import { controls, statusStyles, tokens } from './shared/theme.ts';
 import { actionView, loadingView, statusView, type Action } from './shared/views.ts';
 
-/** What the customer sees; `phase` reflects it as an attribute for the page's own styling. */
-export type CheckoutPhase =
-  'loading' | 'ready' | 'creating' | 'redirecting' | 'authorising' | 'waiting' | 'completed' | 'failed' | 'error';
-
-/** `kassa-payment-created`: the proxy made (or, `replayed`, found) the payment for this checkout. */
-export interface PaymentCreatedDetail {
-  transactionId: string;
-  checkoutId: string | null;
-  environment: 'sandbox' | 'live';
-  /** The bank's page the customer is about to be sent to (already checked). */
-  flowUrl: string;
-  replayed: boolean;
-}
-
-/** `kassa-error`: something stopped the element; `message` is the proxy's text, for developers. */
-export interface CheckoutErrorDetail {
-  kind: ProxyErrorKind | 'untrusted-flow-url' | 'misconfigured';
-  /** The proxy's HTTP status; 0 when there was no answer or no request. */
-  status: number;
-  message: string;
-  /** Seconds until trying again makes sense, when known. */
-  retryAfter?: number;
-}
+export type * from './checkout/events.ts';
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -61,13 +42,6 @@ interface Summary {
 }
 
 const FAILURE_REASONS: Record<string, keyof CheckoutMessages> = { CANCELLED: 'cancelled', REJECTED: 'rejected' };
-/** What the customer is told when the proxy refuses, by HTTP status. */
-const REFUSALS: Record<number, keyof CheckoutMessages> = {
-  403: 'notAllowed',
-  404: 'unknown',
-  409: 'paid',
-  410: 'expired',
-};
 const BUSY: ReadonlySet<CheckoutPhase> = new Set(['loading', 'creating', 'redirecting', 'waiting']);
 
 /**
@@ -106,30 +80,7 @@ const BUSY: ReadonlySet<CheckoutPhase> = new Set(['loading', 'creating', 'redire
  */
 @customElement('kassa-checkout')
 export class KassaCheckout extends LitElement {
-  static override styles = [
-    tokens,
-    controls,
-    css`
-      .summary {
-        display: flex;
-        align-items: center;
-        justify-content: space-between;
-        gap: 0.5em;
-        flex-wrap: wrap;
-      }
-      .amount {
-        font-size: 1.75em;
-        font-weight: 650;
-        font-variant-numeric: tabular-nums;
-      }
-      .reference {
-        margin: 0;
-        color: var(--_muted);
-        font-size: 0.875em;
-      }
-    `,
-    statusStyles,
-  ];
+  static override styles = [tokens, controls, summaryStyles, statusStyles];
 
   /** The origin of the shop's Kassa proxy; by default the origin kassa.js was loaded from. */
   @property() proxy = SCRIPT_ORIGIN;
@@ -165,14 +116,7 @@ export class KassaCheckout extends LitElement {
   @state() private payment?: PaymentStatusView;
 
   private readonly i18n = new LocaleController(this, checkoutCatalogs);
-  private readonly problems = new ProblemController<CheckoutMessages, CheckoutErrorDetail>(this, {
-    event: 'kassa-error',
-    refusals: REFUSALS,
-    refused: 'refused',
-    tones: { paid: 'success' },
-    // Refusals stand (an unknown checkout stays unknown), except a key to replace (422) or a wait.
-    retryable: ({ kind, status, retryAfter }) => kind !== 'rejected' || status === 422 || !!retryAfter,
-  });
+  private readonly problems = new ProblemController<CheckoutMessages, CheckoutErrorDetail>(this, CHECKOUT_PROBLEMS);
   private readonly stream = new StatusStreamController(this, {
     onStatus: (view) => this.showStatus(view),
     onFailure: (error) => {

@@ -6,7 +6,7 @@
 import { defineOnUse } from './define-on-use.ts';
 
 export { KassaCheckout } from './kassa-checkout.ts';
-export type { CheckoutErrorDetail, CheckoutPhase, PaymentCreatedDetail } from './kassa-checkout.ts';
+export type { CheckoutErrorDetail, CheckoutPhase, PaymentCreatedDetail } from './checkout/events.ts';
 export type { PaymentStatusView } from '../schemas/proxy-api.ts';
 
 export type {
