@@ -177,7 +177,9 @@ export class FormController implements ReactiveController {
 
   /** The user left the amount field: from now on an empty amount is a problem. */
   leave(): void {
-    this.touched = this.touched || this.amountText !== '';
+    // Also called when the field is taken out of the page while focused (mid-render): no update then.
+    if (this.touched || !this.amountText) return;
+    this.touched = true;
     this.host.requestUpdate();
   }
 
