@@ -1,42 +1,25 @@
-import { css, html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { CreatePaymentRequest, PaymentStatusView } from '../schemas/proxy-api.ts';
 import { AttemptStore } from './checkout/attempt-store.ts';
 import { isNavigableFlowUrl, openBankWindow } from './checkout/bank-page.ts';
 import { checkoutCatalogs } from './checkout/checkout-catalogs.ts';
+import type { CheckoutErrorDetail, CheckoutPhase, PaymentCreatedDetail } from './checkout/events.ts';
 import type { CheckoutMessages } from './checkout/messages/en.ts';
+import { CHECKOUT_PROBLEMS } from './checkout/problems.ts';
 import { takeReturnedStatusToken } from './checkout/returned-status.ts';
 import { StatusStreamController } from './checkout/status-stream-controller.ts';
-import { formatMoney, formatSeconds } from './shared/format.ts';
+import { summaryStyles } from './checkout/styles.ts';
+import { formatMoney } from './shared/format.ts';
 import { fill } from './shared/i18n.ts';
 import { emit } from './shared/kassa-event.ts';
 import { LocaleController } from './shared/locale-controller.ts';
-import { ProxyClient, ProxyError, type ProxyErrorKind } from './shared/proxy-client.ts';
+import { ProblemController, type Problem, type Tone } from './shared/problem-controller.ts';
+import { ProxyClient, SCRIPT_ORIGIN, type ProxyError } from './shared/proxy-client.ts';
 import { controls, statusStyles, tokens } from './shared/theme.ts';
+import { actionView, loadingView, statusView, type Action } from './shared/views.ts';
 
-/** What the customer sees; `phase` reflects it as an attribute for the page's own styling. */
-export type CheckoutPhase =
-  'loading' | 'ready' | 'creating' | 'redirecting' | 'authorising' | 'waiting' | 'completed' | 'failed' | 'error';
-
-/** `kassa-payment-created`: the proxy made (or, `replayed`, found) the payment for this checkout. */
-export interface PaymentCreatedDetail {
-  transactionId: string;
-  checkoutId: string | null;
-  environment: 'sandbox' | 'live';
-  /** The bank's page the customer is about to be sent to (already checked). */
-  flowUrl: string;
-  replayed: boolean;
-}
-
-/** `kassa-error`: something stopped the element; `message` is the proxy's text, for developers. */
-export interface CheckoutErrorDetail {
-  kind: ProxyErrorKind | 'untrusted-flow-url' | 'misconfigured';
-  /** The proxy's HTTP status; 0 when there was no answer or no request. */
-  status: number;
-  message: string;
-  /** Seconds until trying again makes sense, when known. */
-  retryAfter?: number;
-}
+export type * from './checkout/events.ts';
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -58,26 +41,8 @@ interface Summary {
   environment: string;
 }
 
-interface Problem {
-  message: keyof CheckoutMessages;
-  tone: 'danger' | 'success';
-  /** Seconds the proxy asked to wait. */
-  wait?: number;
-  /** What "Try again" does; no button without it. */
-  retry?: () => void;
-}
-
 const FAILURE_REASONS: Record<string, keyof CheckoutMessages> = { CANCELLED: 'cancelled', REJECTED: 'rejected' };
-/** What the customer is told when the proxy refuses, by HTTP status. */
-const REFUSALS: Record<number, keyof CheckoutMessages> = {
-  403: 'notAllowed',
-  404: 'unknown',
-  409: 'paid',
-  410: 'expired',
-};
 const BUSY: ReadonlySet<CheckoutPhase> = new Set(['loading', 'creating', 'redirecting', 'waiting']);
-/** kassa.js is served by the proxy, so by default the proxy is where this module came from. */
-const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
 
 /**
  * A "Pay by bank" checkout. It shows the amount of a checkout the shop's server created, starts the
@@ -115,30 +80,7 @@ const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
  */
 @customElement('kassa-checkout')
 export class KassaCheckout extends LitElement {
-  static override styles = [
-    tokens,
-    controls,
-    css`
-      .summary {
-        display: flex;
-        align-items: center;
-        justify-content: space-between;
-        gap: 0.5em;
-        flex-wrap: wrap;
-      }
-      .amount {
-        font-size: 1.75em;
-        font-weight: 650;
-        font-variant-numeric: tabular-nums;
-      }
-      .reference {
-        margin: 0;
-        color: var(--_muted);
-        font-size: 0.875em;
-      }
-    `,
-    statusStyles,
-  ];
+  static override styles = [tokens, controls, summaryStyles, statusStyles];
 
   /** The origin of the shop's Kassa proxy; by default the origin kassa.js was loaded from. */
   @property() proxy = SCRIPT_ORIGIN;
@@ -172,10 +114,9 @@ export class KassaCheckout extends LitElement {
 
   @state() private summary?: Summary;
   @state() private payment?: PaymentStatusView;
-  @state() private problem?: Problem;
-  @state() private coolingDown = false;
 
   private readonly i18n = new LocaleController(this, checkoutCatalogs);
+  private readonly problems = new ProblemController<CheckoutMessages, CheckoutErrorDetail>(this, CHECKOUT_PROBLEMS);
   private readonly stream = new StatusStreamController(this, {
     onStatus: (view) => this.showStatus(view),
     onFailure: (error) => {
@@ -190,7 +131,6 @@ export class KassaCheckout extends LitElement {
   private bankWindow?: Window;
   /** Each load() bumps it; answers that arrive for an older one are dropped. */
   private generation = 0;
-  private coolDownTimer?: ReturnType<typeof setTimeout>;
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -223,7 +163,8 @@ export class KassaCheckout extends LitElement {
     const generation = ++this.generation;
     this.stream.stop();
     this.closeBankWindow();
-    this.summary = this.payment = this.problem = undefined;
+    this.summary = this.payment = undefined;
+    this.problems.clear();
     this.phase = 'loading';
     try {
       this.client = new ProxyClient(this.proxy);
@@ -249,12 +190,12 @@ export class KassaCheckout extends LitElement {
         const checkout = await this.client.checkout(this.checkout);
         if (generation !== this.generation) return;
         this.summary = checkout;
-        if (checkout.state === 'paid') return this.show({ message: 'paid', tone: 'success' });
-        if (checkout.state === 'expired') return this.show({ message: 'expired', tone: 'danger' });
+        if (checkout.state === 'paid') return this.show({ message: 'paid' });
+        if (checkout.state === 'expired') return this.show({ message: 'expired' });
       } else {
         const config = await this.client.config();
         if (generation !== this.generation) return;
-        if (!config.openAmount) return this.show({ message: 'notAllowed', tone: 'danger' });
+        if (!config.openAmount) return this.show({ message: 'notAllowed' });
         this.summary = {
           amount: this.amount,
           currencyCode: this.currency || config.openAmount.currencyCode,
@@ -279,7 +220,7 @@ export class KassaCheckout extends LitElement {
     // Opened in the click itself, or the browser blocks it.
     const popup = this.mode === 'popup' ? openBankWindow() : undefined;
     const attempt = attempts.begin();
-    this.problem = undefined;
+    this.problems.clear();
     this.phase = 'creating';
     let created;
     try {
@@ -295,8 +236,8 @@ export class KassaCheckout extends LitElement {
     if (!isNavigableFlowUrl(created.flowUrl, client.origin)) {
       popup?.close();
       attempts.clear();
-      this.show({ message: 'untrusted', tone: 'danger' });
-      emit<CheckoutErrorDetail>(this, 'kassa-error', {
+      this.show({ message: 'untrusted' });
+      this.problems.report({
         kind: 'untrusted-flow-url',
         status: 0,
         message: `Refused to open the payment page ${created.flowUrl}`,
@@ -360,38 +301,19 @@ export class KassaCheckout extends LitElement {
   }
 
   private fail(error: unknown, retry: () => void): void {
-    const problem = error instanceof ProxyError ? error : new ProxyError('unavailable', 0, String(error));
-    const { kind, status, retryAfter } = problem;
-    const message: keyof CheckoutMessages =
-      kind === 'unreachable'
-        ? 'unreachable'
-        : kind === 'rate-limited'
-          ? 'rateLimited'
-          : kind === 'unavailable' || (status === 409 && retryAfter)
-            ? 'unavailable'
-            : (REFUSALS[status] ?? 'refused');
-    // Refusals stand (an unknown checkout stays unknown), except a key to replace (422) or a wait (409).
-    const retryable = kind !== 'rejected' || status === 422 || message === 'unavailable';
-    this.show({
-      message,
-      tone: message === 'paid' ? 'success' : 'danger',
-      wait: retryAfter,
-      retry: retryable ? retry : undefined,
-    });
-    emit<CheckoutErrorDetail>(this, 'kassa-error', { kind, status, message: problem.message, retryAfter });
+    const { kind, status, message, retryAfter } = this.problems.proxyFailed(error, retry);
+    this.phase = 'error';
+    this.problems.report({ kind, status, message, retryAfter });
   }
 
   private misconfigured(message: string): void {
-    this.show({ message: 'misconfigured', tone: 'danger' });
-    emit<CheckoutErrorDetail>(this, 'kassa-error', { kind: 'misconfigured', status: 0, message });
+    this.phase = 'error';
+    this.problems.misconfigured({ kind: 'misconfigured', status: 0, message });
   }
 
-  private show(problem: Problem): void {
-    this.problem = problem;
+  private show(problem: Problem<CheckoutMessages>): void {
+    this.problems.show(problem);
     this.phase = 'error';
-    clearTimeout(this.coolDownTimer);
-    this.coolingDown = !!problem.wait;
-    if (problem.wait) this.coolDownTimer = setTimeout(() => (this.coolingDown = false), problem.wait * 1000);
   }
 
   private closeBankWindow(): void {
@@ -400,8 +322,7 @@ export class KassaCheckout extends LitElement {
   }
 
   /** The status line: its text, tone and whether a spinner shows. */
-  private statusLine(m: CheckoutMessages): [text: string, tone: string, busy: boolean] {
-    const locale = this.i18n.locale;
+  private statusLine(m: CheckoutMessages): [text: string, tone: Tone, busy: boolean] {
     switch (this.phase) {
       case 'creating':
       case 'redirecting':
@@ -415,14 +336,8 @@ export class KassaCheckout extends LitElement {
         const reason = m[FAILURE_REASONS[this.payment?.networkStatus ?? ''] ?? 'bankError'];
         return [`${m.failed} ${reason}${this.canPayAgain() ? '' : ` ${m.contactShop}`}`, 'danger', false];
       }
-      case 'error': {
-        const { message, tone, wait } = this.problem!;
-        const text =
-          message === 'rateLimited' || message === 'unavailable'
-            ? `${m[message]} ${wait ? fill(m.waitFor, { wait: formatSeconds(wait, locale) }) : m.tryShortly}`
-            : m[message];
-        return [text, tone, false];
-      }
+      case 'error':
+        return [...this.problems.line(m, this.i18n.locale), false];
       default:
         return ['', '', this.phase === 'loading'];
     }
@@ -434,29 +349,27 @@ export class KassaCheckout extends LitElement {
   }
 
   /** The one button: its label, what it does, and whether it is busy. */
-  private button(m: CheckoutMessages): [label: string, run: () => void, busy: boolean] | undefined {
+  private button(m: CheckoutMessages): Action | undefined {
     switch (this.phase) {
       case 'ready':
       case 'creating':
       case 'redirecting':
         return [m.pay, () => void this.pay(), this.phase !== 'ready'];
       case 'authorising':
-        return [m.continue, () => void this.pay(), false];
+        return [m.continue, () => void this.pay()];
       case 'failed':
-        return this.canPayAgain() ? [m.tryAgain, () => this.payAgain(), false] : undefined;
+        return this.canPayAgain() ? [m.tryAgain, () => this.payAgain()] : undefined;
       case 'error':
-        return this.problem?.retry ? [m.tryAgain, this.problem.retry, this.coolingDown] : undefined;
+        return this.problems.retryAction(m.tryAgain);
       default:
         return undefined;
     }
   }
 
   override render(): TemplateResult {
-    // Until the customer's language has loaded, show the surface only (no flash of English).
-    if (!this.i18n.ready) return html`<div part="container" class="surface" aria-busy="true"></div>`;
+    if (!this.i18n.ready) return loadingView();
     const m = this.i18n.messages;
     const { summary } = this;
-    const [text, tone, spinning] = this.statusLine(m);
     const button = this.button(m);
     return html`<div part="container" class="surface" aria-busy=${this.phase === 'loading' ? 'true' : 'false'}>
       ${
@@ -470,21 +383,7 @@ export class KassaCheckout extends LitElement {
               ${summary.reference ? html`<p part="reference" class="reference">${fill(m.reference, { reference: summary.reference })}</p>` : nothing}`
           : nothing
       }
-      <p part="status" class="status ${tone}" role="status" aria-live="polite">
-        ${spinning ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${text}
-      </p>
-      ${
-        button
-          ? html`<button
-              part="button"
-              type="button"
-              aria-disabled=${button[2] ? 'true' : 'false'}
-              @click=${() => button[2] || button[1]()}
-            >
-              ${button[2] ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${button[0]}
-            </button>`
-          : nothing
-      }
+      ${statusView(...this.statusLine(m))} ${button ? actionView(button) : nothing}
     </div>`;
   }
 }

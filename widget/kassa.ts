@@ -6,7 +6,7 @@
 import { defineOnUse } from './define-on-use.ts';
 
 export { KassaCheckout } from './kassa-checkout.ts';
-export type { CheckoutErrorDetail, CheckoutPhase, PaymentCreatedDetail } from './kassa-checkout.ts';
+export type { CheckoutErrorDetail, CheckoutPhase, PaymentCreatedDetail } from './checkout/events.ts';
 export type { PaymentStatusView } from '../schemas/proxy-api.ts';
 
 export type {
@@ -19,8 +19,8 @@ export type {
   BridgeSubmittedDetail,
   BridgeTimeouts,
   BridgeTransferDetail,
-  KassaBridge,
-} from './kassa-bridge.ts';
+} from './bridge/events.ts';
+export type { KassaBridge } from './kassa-bridge.ts';
 
 /**
  * Elements loaded on first use, each as its own chunk: the wallet panel brings ethers, which a page

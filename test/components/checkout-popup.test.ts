@@ -16,9 +16,9 @@ import {
 /** Lets window.open work as ever, and keeps what it opened. */
 function watchPopups(target: Window = window): Array<Window | null> {
   const opened: Array<Window | null> = [];
-  const open = target.open;
+  const open = target.open.bind(target);
   target.open = (...args) => {
-    const popup = open.apply(target, args);
+    const popup = open(...args);
     opened.push(popup);
     return popup;
   };
@@ -27,10 +27,10 @@ function watchPopups(target: Window = window): Array<Window | null> {
 
 describe('<kassa-checkout mode="popup">', () => {
   let opened: Array<Window | null>;
-  const open = window.open;
+  const open = Object.getOwnPropertyDescriptor(window, 'open')!;
   beforeEach(() => (opened = watchPopups()));
   afterEach(() => {
-    window.open = open;
+    Object.defineProperty(window, 'open', open);
     opened.forEach((popup) => popup?.close());
   });
 

@@ -30,7 +30,7 @@ export const createCheckout = (body?: Record<string, unknown>, stack = 'main') =
 
 /** The emulator's control API (settle a payment, inject faults, ...). */
 export const control = (path: string, body?: unknown, stack = 'main') =>
-  executeServerCommand<{ status: number; body: any }, ControlPayload>('kassa:control', { stack, path, body });
+  executeServerCommand<{ status: number; body: unknown }, ControlPayload>('kassa:control', { stack, path, body });
 
 /** The customer's answer on the bank's page; `location` is where the bank sends them back. */
 export const bank = (flowUrl: string, action: BankPayload['action'], providerId?: string) =>

@@ -14,6 +14,29 @@ export function decimalSeparator(locale: string): string {
 }
 
 /**
+ * A token amount for a locale, exactly, without a currency sign (the token's symbol goes beside it):
+ * `1,000,000` in en, `1.000.000` in de, `0.000000000000000001`. `amount` is a decimal string and is
+ * never rounded: Intl formats up to 20 fraction digits from the string itself; longer fractions (a
+ * token with more decimals than that) keep their digits after the locale's decimal separator.
+ */
+function formatTokenAmount(amount: string, locale: string): string {
+  const [whole = '0', fraction = ''] = amount.split('.');
+  try {
+    if (fraction.length <= 20)
+      return new Intl.NumberFormat(locale, { maximumFractionDigits: fraction.length }).format(
+        amount as Intl.StringNumericLiteral,
+      );
+    return `${new Intl.NumberFormat(locale).format(BigInt(whole))}${decimalSeparator(locale)}${fraction}`;
+  } catch {
+    return amount;
+  }
+}
+
+/** An amount with its symbol, in the locale's notation: `12.5 eUSD`, `1.000.000 eUSD`. */
+export const tokenAmount = (amount: string, symbol: string, locale: string) =>
+  `${formatTokenAmount(amount, locale)} ${symbol}`;
+
+/**
  * What the user typed, as an amount of a token with `decimals` decimals: a plain decimal with `.` or
  * the locale's own separator (`12,5` in de), no grouping, no sign, no exponent, at most `decimals`
  * fraction digits (trailing zeros aside), above zero and, when the balance is known, within it.

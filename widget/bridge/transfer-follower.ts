@@ -49,11 +49,13 @@ export interface FollowEvents {
   onMined(mined: Mined): void;
 }
 
+/** Waits `ms`, or rejects as soon as `signal` is aborted (with its reason, an AbortError by default). */
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
+    const stop = () => reject(signal.reason as Error);
+    if (signal.aborted) return stop();
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+    signal.addEventListener('abort', () => (clearTimeout(timer), stop()), { once: true });
   });
 
 /**

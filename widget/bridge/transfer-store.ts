@@ -1,4 +1,4 @@
-import type { BridgeTransferDetail } from '../kassa-bridge.ts';
+import type { BridgeTransferDetail } from './events.ts';
 
 /**
  * The transfer under way, kept in the tab's sessionStorage from the moment the wallet gives its hash

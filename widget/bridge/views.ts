@@ -1,22 +1,214 @@
+/**
+ * The wallet panel's templates: the wallet bar and list, the form, what a transaction does, and a
+ * transfer under way. Each takes the controllers it shows; the element puts them together by phase.
+ */
 import { html, nothing, type TemplateResult } from 'lit';
+import { fromUnits } from '../../lib/money.ts';
 import type { TransferPreview } from '../../lib/transfer-preview.ts';
-import { formatTokenAmount } from '../shared/format.ts';
 import { fill } from '../shared/i18n.ts';
+import { exampleAmount, tokenAmount, type AmountProblem } from './amount.ts';
+import type { BridgePhase } from './events.ts';
+import type { FormController } from './form-controller.ts';
 import type { BridgeMessages } from './messages/en.ts';
-import type { DiscoveredWallet } from './wallets.ts';
+import { allows } from './phases.ts';
+import type { TransferController } from './transfer-controller.ts';
+import type { WalletController } from './wallet-controller.ts';
+import { INJECTED_RDNS, type DiscoveredWallet } from './wallets.ts';
+
+const AMOUNT_MESSAGES: Record<Exclude<AmountProblem, 'empty'>, keyof BridgeMessages> = {
+  invalid: 'amountInvalid',
+  decimals: 'amountDecimals',
+  zero: 'amountZero',
+  insufficient: 'insufficientBalance',
+};
 
 /** `0xf39F…2266`: an address or hash short enough for a header; the full one goes in `title`. */
 export const shorten = (value: string) => (value.length > 14 ? `${value.slice(0, 6)}…${value.slice(-4)}` : value);
-
-/** An amount with its symbol, in the locale's notation: `12.5 eUSD`, `1.000.000 eUSD`. */
-export const tokenAmount = (amount: string, symbol: string, locale: string) =>
-  `${formatTokenAmount(amount, locale)} ${symbol}`;
 
 /** A wallet's icon: its `data:` image (checked when announced), else its initial; decorative either way, its name is beside it. */
 export function walletIcon(wallet: DiscoveredWallet, name: string): TemplateResult {
   return wallet.info.icon
     ? html`<img class="icon" src=${wallet.info.icon} alt="" width="24" height="24" />`
     : html`<span class="icon initial" aria-hidden="true">${name.slice(0, 1).toUpperCase()}</span>`;
+}
+
+/** A wallet's name; `window.ethereum`, which has none, is "Browser wallet". */
+export const walletName = (wallet: DiscoveredWallet, m: BridgeMessages) =>
+  wallet.info.rdns === INJECTED_RDNS && !wallet.info.name ? m.browserWallet : wallet.info.name;
+
+/** The connected wallet's bar: the wallet, the account, its network, and "Disconnect". */
+export function walletBar(
+  wallets: WalletController,
+  form: FormController,
+  phase: BridgePhase,
+  m: BridgeMessages,
+): TemplateResult | typeof nothing {
+  const session = wallets.session;
+  if (!session) return nothing;
+  const name = walletName(session.wallet, m);
+  const id = session.chainId;
+  const where = id === undefined ? '' : (form.chain(id)?.name ?? fill(m.otherChain, { chainId: String(id) }));
+  return html`<div part="account" class="bar">
+    <span class="who">${walletIcon(session.wallet, name)}<span>${name}</span></span>
+    <span class="mono" title=${session.account} data-field="account">${shorten(session.account)}</span>
+    ${where ? html`<span class="where" data-field="wallet-chain">${fill(m.walletOn, { chain: where })}</span>` : nothing}
+    ${allows(phase, 'disconnect') ? html`<button type="button" class="link" @click=${() => wallets.disconnect()}>${m.disconnect}</button>` : nothing}
+  </div>`;
+}
+
+/** The wallets to choose from, with a spinner on the one connecting. */
+export function walletList(wallets: WalletController, m: BridgeMessages): TemplateResult {
+  if (!wallets.wallets.length) return html``;
+  return html`<ul part="wallets" class="wallets" aria-label=${m.wallets}>
+    ${wallets.wallets.map((wallet) => {
+      const name = walletName(wallet, m);
+      const busy = wallets.connectingTo === wallet;
+      return html`<li>
+        <button
+          part="wallet"
+          type="button"
+          class="wallet"
+          data-rdns=${wallet.info.rdns}
+          aria-disabled=${wallets.connectingTo ? 'true' : 'false'}
+          @click=${() => void wallets.connect(wallet)}
+        >
+          ${walletIcon(wallet, name)}<span>${name}</span>${busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}
+        </button>
+      </li>`;
+    })}
+  </ul>`;
+}
+
+/** The amount's problem as the user reads it, or '' (nothing said about an empty field not yet touched). */
+function amountProblem(form: FormController, m: BridgeMessages, locale: string): string {
+  const token = form.token(form.sourceId);
+  const { reading } = form;
+  if (reading.ok || !token || (!form.touched && reading.problem === 'empty')) return '';
+  const problem = reading.problem === 'empty' ? 'zero' : reading.problem;
+  return fill(m[AMOUNT_MESSAGES[problem]], {
+    example: exampleAmount(locale),
+    symbol: token.symbol,
+    decimals: String(token.decimals),
+    balance: form.balanceText(locale),
+  });
+}
+
+/** The chains, the token and the amount; usable in the `ready` phase only. Enter in the amount reviews. */
+export function formView(
+  form: FormController,
+  phase: BridgePhase,
+  m: BridgeMessages,
+  locale: string,
+  review: () => void,
+): TemplateResult {
+  const disabled = !allows(phase, 'edit');
+  const problem = amountProblem(form, m, locale);
+  const balanceText = form.balanceText(locale);
+  const balance =
+    form.balance === undefined
+      ? m.balanceLoading
+      : balanceText
+        ? fill(m.balance, { amount: balanceText })
+        : m.balanceUnavailable;
+  const select = (id: 'source' | 'destination' | 'token', label: string, options: TemplateResult[]) =>
+    html`<div class="field${id === 'token' ? ' wide' : ''}">
+      <label for=${id}>${label}</label>
+      <select
+        id=${id}
+        ?disabled=${disabled}
+        @change=${(event: Event) => form.choose(id, (event.target as HTMLSelectElement).value)}
+      >
+        ${options}
+      </select>
+    </div>`;
+  const chainOptions = (selected: number) =>
+    form.chains.map(
+      (chain) => html`<option value=${chain.chainId} ?selected=${chain.chainId === selected}>${chain.name}</option>`,
+    );
+  const tokenOptions = form.symbols().map((symbol) => {
+    const label = `${symbol} · ${form.token(form.sourceId, symbol)?.name ?? ''}`;
+    return html`<option value=${symbol} ?selected=${symbol === form.symbol}>${label}</option>`;
+  });
+  return html`<div part="form" class="fields">
+    ${select('source', m.from, chainOptions(form.sourceId))}
+    <button
+      type="button"
+      class="secondary small"
+      aria-label=${m.swap}
+      title=${m.swap}
+      ?disabled=${disabled}
+      @click=${() => form.swap()}
+    >
+      <span aria-hidden="true">⇄</span>
+    </button>
+    ${select('destination', m.to, chainOptions(form.destinationId))} ${select('token', m.token, tokenOptions)}
+    <div class="field wide">
+      <label for="amount">${m.amount}</label>
+      <div class="amount-row">
+        <input
+          id="amount"
+          part="amount"
+          inputmode="decimal"
+          autocomplete="off"
+          spellcheck="false"
+          .value=${form.amountText}
+          ?readonly=${disabled}
+          aria-invalid=${problem ? 'true' : 'false'}
+          aria-describedby=${problem ? 'amount-problem amount-balance' : 'amount-balance'}
+          @input=${(event: Event) => form.type((event.target as HTMLInputElement).value)}
+          @blur=${() => form.leave()}
+          @keydown=${(event: KeyboardEvent) => event.key === 'Enter' && review()}
+        />
+        <span aria-hidden="true">${form.symbol}</span>
+        <button
+          part="max"
+          type="button"
+          class="secondary small"
+          ?disabled=${disabled || typeof form.balance !== 'bigint'}
+          @click=${() => form.useMax()}
+        >
+          ${m.max}
+        </button>
+      </div>
+      ${problem ? html`<p id="amount-problem" class="hint danger">${problem}</p>` : nothing}
+      <p id="amount-balance" part="balance" class="hint">${balance}</p>
+    </div>
+  </div>`;
+}
+
+/** A transfer under way (or done, or failed): what moves where, its steps, its hash, the new balance. */
+export function progressView(
+  transfer: TransferController,
+  form: FormController,
+  phase: BridgePhase,
+  m: BridgeMessages,
+  locale: string,
+): TemplateResult | typeof nothing {
+  const { record, arrived } = transfer;
+  if (!record) return nothing;
+  const source = form.chain(record.sourceChainId)?.name ?? String(record.sourceChainId);
+  const destination = form.chain(record.destinationChainId)?.name ?? String(record.destinationChainId);
+  const failedAt = phase === 'failed' ? (transfer.failure?.stage === 'arrival' ? 2 : 1) : -1;
+  const reached = phase === 'arrived' ? 3 : transfer.mined ? 2 : 1;
+  const state = (index: number): StepState => {
+    if (index === failedAt) return 'failed';
+    if (index < reached) return 'done';
+    return index === reached && phase !== 'failed' ? 'current' : 'pending';
+  };
+  const token = form.token(record.destinationChainId, record.symbol);
+  return html`<section part="progress" class="progress" aria-label=${m.transaction}>
+    <p class="title">${tokenAmount(record.amount, record.symbol, locale)} · ${source} → ${destination}</p>
+    ${stepsView(
+      [
+        [fill(m.stepSent, { chain: source }), 'done'],
+        [fill(m.stepMined, { chain: source }), state(1)],
+        [fill(m.stepArrived, { chain: destination }), state(2)],
+      ],
+      m,
+    )}
+    <p class="note">${m.transaction}: <span part="hash" class="mono">${record.hash}</span></p>
+    ${arrived && token ? html`<p class="note" data-field="new-balance">${fill(m.newBalance, { chain: destination, balance: tokenAmount(fromUnits(arrived.balance, token.decimals), token.symbol, locale) })}</p>` : nothing}
+  </section>`;
 }
 
 /**

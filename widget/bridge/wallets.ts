@@ -4,8 +4,8 @@ import { BridgeError, fromWalletError } from './errors.ts';
 /** An EIP-1193 provider: what a wallet gives the page. */
 export interface Eip1193Provider {
   request(args: { method: string; params?: readonly unknown[] | Record<string, unknown> }): Promise<unknown>;
-  on?(event: string, listener: (...args: any[]) => void): unknown;
-  removeListener?(event: string, listener: (...args: any[]) => void): unknown;
+  on?(event: string, listener: (...args: unknown[]) => void): unknown;
+  removeListener?(event: string, listener: (...args: unknown[]) => void): unknown;
 }
 
 /** EIP-6963's description of a wallet. */
@@ -36,6 +36,8 @@ export const safeIcon = (icon: unknown): string =>
 const text = (value: unknown, max: number): string =>
   typeof value === 'string'
     ? value
+        // Control characters are what this strips from what a page announces.
+        // eslint-disable-next-line no-control-regex
         .replace(/[\u0000-\u001f\u007f]/g, '')
         .trim()
         .slice(0, max)
@@ -208,9 +210,9 @@ export class WalletSession {
     this.events.onChange();
   };
 
-  private readonly onDisconnect = (error?: { code?: number }) => {
+  private readonly onDisconnect = (error?: unknown) => {
     // 1013 (MetaMask: "try again later") is a reconnect, not the end of the session.
-    if (error?.code === 1013) return;
+    if ((error as { code?: unknown } | undefined)?.code === 1013) return;
     this.events.onDisconnect();
   };
 }

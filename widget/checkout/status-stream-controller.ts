@@ -97,22 +97,25 @@ export class StatusStreamController implements ReactiveController {
   private poll(delayMs: number): void {
     this.transport = 'polling';
     const token = this.token;
-    this.timer = setTimeout(async () => {
-      try {
-        const view = await this.client!.status(token!);
-        if (token !== this.token || this.transport !== 'polling') return;
-        this.interval = this.deliver(view) ? POLL_MIN_MS : Math.min(POLL_MAX_MS, this.interval * POLL_GROWTH);
-      } catch (error) {
-        if (token !== this.token || this.transport !== 'polling') return;
-        const problem = error as ProxyError;
-        if (problem.kind === 'rejected') {
-          this.stop();
-          return this.options.onFailure(problem);
-        }
-        this.interval = Math.min(POLL_MAX_MS, Math.max(this.interval * 2, (problem.retryAfter ?? 0) * 1000));
+    this.timer = setTimeout(() => void this.read(token), delayMs);
+  }
+
+  /** One poll: the status now, then the next poll (sooner after a change, later after none or an error). */
+  private async read(token: string | undefined): Promise<void> {
+    try {
+      const view = await this.client!.status(token!);
+      if (token !== this.token || this.transport !== 'polling') return;
+      this.interval = this.deliver(view) ? POLL_MIN_MS : Math.min(POLL_MAX_MS, this.interval * POLL_GROWTH);
+    } catch (error) {
+      if (token !== this.token || this.transport !== 'polling') return;
+      const problem = error as ProxyError;
+      if (problem.kind === 'rejected') {
+        this.stop();
+        return this.options.onFailure(problem);
       }
-      if (this.token) this.poll(this.interval);
-    }, delayMs);
+      this.interval = Math.min(POLL_MAX_MS, Math.max(this.interval * 2, (problem.retryAfter ?? 0) * 1000));
+    }
+    if (this.token) this.poll(this.interval);
   }
 
   /** Hands a status on unless it is the one already handed on; true when it was new. */

@@ -46,7 +46,7 @@ export class LocaleController<M> implements ReactiveController {
       return;
     }
     this.ready = false;
-    this.catalogs[language]()
+    void this.catalogs[language]()
       .then(
         (catalog) => catalog.default,
         // A catalog that cannot load (offline, blocked) leaves the element in English, not blank.

@@ -31,6 +31,9 @@ export class ProxyError extends Error {
 
 const TIMEOUT_MS = 20_000;
 
+/** kassa.js is served by the proxy, so by default an element's proxy is where this module came from. */
+export const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
+
 /** The browser side of the proxy's customer routes (proxy/routes/payment-routes.ts). */
 export class ProxyClient {
   /** The proxy's origin, without a trailing slash. */

@@ -1,0 +1,378 @@
+import { Transaction } from 'ethers';
+import type { ReactiveController } from 'lit';
+import { fromUnits } from '../../lib/money.ts';
+import { describeTransfer, PreviewError } from '../../lib/transfer-preview.ts';
+import { emit } from '../shared/kassa-event.ts';
+import { tokenAmount } from './amount.ts';
+import type { BridgeClient } from './bridge-client.ts';
+import { BridgeError, type BridgeErrorKind } from './errors.ts';
+import type { BridgeArrivedDetail, BridgeMinedDetail, BridgeSubmittedDetail, BridgeTransferDetail } from './events.ts';
+import type { FormController } from './form-controller.ts';
+import type { BridgeMessages } from './messages/en.ts';
+import { allows, focusAfterUpdate, type BridgeHost } from './phases.ts';
+import { preparedMismatch } from './prepared-check.ts';
+import { errorDetail, kindMessage, proxyErrorDetail, type BridgeProblems } from './problems.ts';
+import { sendTransfer, type Prepared } from './send-transfer.ts';
+import { DEFAULT_TIMEOUTS, followToArrival, followToReceipt, type Arrived, type Mined } from './transfer-follower.ts';
+import type { TransferRecord, TransferStore } from './transfer-store.ts';
+import type { WalletController } from './wallet-controller.ts';
+
+export interface TransferOptions {
+  problems: BridgeProblems;
+  wallet: WalletController;
+  form: FormController;
+  /** The locale amounts in messages are written in. */
+  locale(): string;
+}
+
+/** The balances checked before sending: their messages say what is missing. */
+const SEND_MESSAGES: Partial<Record<BridgeErrorKind, keyof BridgeMessages>> = {
+  'insufficient-balance': 'insufficientBalance',
+  'insufficient-gas': 'insufficientGas',
+};
+
+const detailOf = ({ hash, from, sourceChainId, destinationChainId, symbol, amount }: TransferRecord) =>
+  ({ hash, from, sourceChainId, destinationChainId, symbol, amount }) satisfies BridgeTransferDetail;
+
+/**
+ * A transfer, from the form to its arrival: has the proxy prepare it and checks what came back,
+ * sends it through the wallet once the user confirms, keeps it in the tab (so a reload follows it
+ * on instead of sending it again), follows it to its receipt and its arrival, and stops following
+ * when the panel leaves the page or starts over.
+ */
+export class TransferController implements ReactiveController {
+  prepared?: Prepared;
+  /** The transfer sent (or kept across a reload), from then on. */
+  record?: TransferRecord;
+  mined?: Mined;
+  arrived?: Arrived;
+  failure?: BridgeError;
+  private client?: BridgeClient;
+  private store?: TransferStore;
+  private following?: AbortController;
+  /** Each reset bumps it; answers for an older listing are dropped. */
+  private generation = 0;
+
+  constructor(
+    private readonly host: BridgeHost,
+    private readonly options: TransferOptions,
+  ) {
+    host.addController(this);
+  }
+
+  hostConnected(): void {
+    // Put back into the page while a transfer was being followed: follow it again.
+    if (this.record && !this.following && allows(this.host.phase, 'resume')) this.follow(this.record);
+  }
+
+  hostDisconnected(): void {
+    this.stopFollowing();
+  }
+
+  /** A new listing: nothing prepared, sent or followed any more. */
+  reset(): void {
+    this.generation++;
+    this.stopFollowing();
+    this.client = this.store = undefined;
+    this.forget();
+  }
+
+  /** The listing is in: follows the transfer this tab kept when both its chains are listed, else opens the form. */
+  resume(client: BridgeClient, store: TransferStore): void {
+    const { form } = this.options;
+    this.client = client;
+    this.store = store;
+    const kept = store.read();
+    if (kept && form.chain(kept.sourceChainId) && form.chain(kept.destinationChainId)) {
+      form.select(kept);
+      return this.follow(kept);
+    }
+    store.clear();
+    this.toForm();
+  }
+
+  /** A wallet connected while the panel waited for one: the form, for its chain. */
+  walletConnected(focusInside: boolean): void {
+    if (!allows(this.host.phase, 'open-form')) return;
+    this.options.form.start(this.options.wallet.session?.chainId);
+    this.host.phase = 'ready';
+    if (focusInside) void focusAfterUpdate(this.host, '#amount');
+  }
+
+  /** The wallet changed account or chain: a preview made for another account is dropped (it would mint there), and the balance is read again. */
+  walletChanged(): void {
+    const previewedFor = this.prepared?.preview.mint.to;
+    const account = this.options.wallet.session?.account;
+    if (allows(this.host.phase, 'confirm') && previewedFor && previewedFor.toLowerCase() !== account?.toLowerCase()) {
+      this.prepared = undefined;
+      this.host.phase = 'ready';
+      this.options.problems.show({ message: 'accountChanged' });
+    }
+    if (allows(this.host.phase, 'reread')) void this.options.form.refreshBalance();
+    this.host.requestUpdate();
+  }
+
+  walletLost(): void {
+    if (!allows(this.host.phase, 'lose-wallet')) return;
+    this.prepared = undefined;
+    this.options.problems.clear();
+    this.host.phase = 'connect';
+  }
+
+  /** Has the proxy prepare the transfer in the form, and shows it if it is exactly the one asked for. */
+  async review(): Promise<void> {
+    const { host, client, options } = this;
+    const { form, problems } = options;
+    const session = options.wallet.session;
+    if (!allows(host.phase, 'review') || !session || !client) return;
+    const source = form.chain(form.sourceId);
+    const destination = form.chain(form.destinationId);
+    const sourceToken = form.token(form.sourceId);
+    const destinationToken = form.token(form.destinationId);
+    if (!source || !destination || !sourceToken || !destinationToken) return;
+    const generation = this.generation;
+    const account = session.account;
+    const stale = () => generation !== this.generation || host.phase !== 'preparing';
+    form.touched = true;
+    problems.clear();
+    host.phase = 'preparing';
+    // The balance is checked before preparing: read it now if it is not known yet.
+    if (typeof form.balance !== 'bigint') await form.refreshBalance();
+    if (stale()) return;
+    if (typeof form.balance !== 'bigint') {
+      host.phase = 'ready';
+      return problems.show({ message: 'rpcError', values: { chain: source.name } });
+    }
+    const reading = form.read();
+    if (!reading.ok) {
+      host.phase = 'ready';
+      if (reading.problem === 'insufficient')
+        problems.report(
+          errorDetail(
+            new BridgeError(
+              'insufficient-balance',
+              'balance',
+              `The balance is ${form.balance} base units, the transfer needs more`,
+            ),
+          ),
+        );
+      return focusAfterUpdate(host, '#amount');
+    }
+    let serialized: string;
+    try {
+      serialized = await client.prepare({
+        sourceAmount: reading.amount,
+        sourceToken: sourceToken.address,
+        destinationToken: destinationToken.address,
+        destinationChainId: destination.chainId,
+      });
+    } catch (error) {
+      if (stale()) return;
+      host.phase = 'ready';
+      return problems.report(proxyErrorDetail(problems.proxyFailed(error), 'prepare'));
+    }
+    if (stale()) return;
+    try {
+      const preview = describeTransfer(serialized, form.chains, account);
+      // Fail closed: what the proxy prepared must be exactly what the user asked for.
+      const asked = { source, destination, sourceToken, destinationToken, units: reading.units, account };
+      const mismatch = preparedMismatch(preview, asked);
+      if (mismatch) throw new PreviewError(`The prepared transaction's ${mismatch} is not the one asked for`);
+      this.prepared = { tx: Transaction.from(serialized), preview, source, destination };
+      host.phase = 'review';
+    } catch (error) {
+      host.phase = 'ready';
+      this.fail(
+        new BridgeError('preview-refused', 'preview', error instanceof PreviewError ? error.message : String(error)),
+      );
+    }
+  }
+
+  back(): void {
+    if (!allows(this.host.phase, 'back')) return;
+    this.prepared = undefined;
+    this.options.problems.clear();
+    this.host.phase = 'ready';
+    void focusAfterUpdate(this.host, '[part~="button"]');
+  }
+
+  /** Checks, puts the wallet on the transaction's chain, has it sign and send, and follows the transfer. Once. */
+  async confirm(): Promise<void> {
+    const { host, prepared, store, options } = this;
+    const { form, wallet } = options;
+    const session = wallet.session;
+    if (!allows(host.phase, 'confirm') || !prepared || !session || !store || store.read()) return;
+    const { preview, source } = prepared;
+    const generation = this.generation;
+    options.problems.clear();
+    host.phase = 'signing';
+    let record: TransferRecord;
+    try {
+      record = await sendTransfer(session, prepared, (chain) => form.rpc(chain), {
+        switching: () => (host.phase = 'switching'),
+        signing: () => (host.phase = 'signing'),
+        current: () => wallet.session === session,
+      });
+    } catch (error) {
+      if (generation !== this.generation) return;
+      const problem = error instanceof BridgeError ? error : new BridgeError('wallet-error', 'send', String(error));
+      if (problem.kind === 'wallet-unauthorized' || problem.kind === 'wallet-disconnected') {
+        this.prepared = undefined;
+        host.phase = wallet.session ? 'ready' : 'connect';
+      } else if (problem.kind === 'insufficient-balance') {
+        this.prepared = undefined;
+        host.phase = 'ready';
+        void form.refreshBalance();
+      } else {
+        host.phase = 'review';
+      }
+      const gas: Record<string, string> =
+        problem.kind === 'insufficient-gas'
+          ? {
+              symbol: source.nativeCurrency.symbol,
+              fee: tokenAmount(preview.maxFee, preview.chain.nativeSymbol, options.locale()),
+            }
+          : {};
+      return this.fail(problem, { chain: source.name, ...gas });
+    }
+    store.save(record);
+    emit<BridgeSubmittedDetail>(host, 'kassa-bridge-submitted', detailOf(record));
+    if (generation === this.generation) this.follow(record);
+  }
+
+  /** After a failure: follow on (a timeout, an RPC outage) or start again with the same choices. */
+  retry(): void {
+    const { failure, record } = this;
+    if (!allows(this.host.phase, 'retry')) return;
+    if (record && failure && (failure.kind === 'timeout' || failure.kind === 'rpc')) {
+      record.sentAt = Date.now();
+      return this.follow(record);
+    }
+    this.startOver(false);
+  }
+
+  /** A new transfer: the form again, with the chains and token kept (and the amount, after a failure). */
+  startOver(clearAmount = true): void {
+    if (!allows(this.host.phase, 'start-over')) return;
+    this.stopFollowing();
+    this.store?.clear();
+    this.forget();
+    if (clearAmount) this.options.form.clearAmount();
+    this.toForm();
+  }
+
+  /** Follows a sent transfer (just sent, or kept across a reload) to its receipt and its arrival. */
+  private follow(record: TransferRecord): void {
+    const { host, options } = this;
+    const { form } = options;
+    this.following?.abort();
+    const following = (this.following = new AbortController());
+    const source = form.chain(record.sourceChainId)!;
+    const destination = form.chain(record.destinationChainId)!;
+    const timeouts = { ...DEFAULT_TIMEOUTS, ...host.timeouts };
+    this.forget();
+    this.record = record;
+    this.mined = record.burnId
+      ? { hash: record.hash, blockNumber: Number(record.blockNumber), burnId: record.burnId, gasUsed: 0n }
+      : undefined;
+    host.phase = record.burnId ? 'mined' : 'submitted';
+    void (async () => {
+      try {
+        if (!record.burnId) {
+          const mined = await followToReceipt(
+            record,
+            form.rpc(source),
+            timeouts,
+            {
+              onRepriced: () => {
+                this.store?.save(record);
+                host.requestUpdate();
+              },
+              onMined: (mined) => {
+                record.burnId = mined.burnId;
+                record.blockNumber = String(mined.blockNumber);
+                record.hash = mined.hash;
+                this.store?.save(record);
+              },
+            },
+            following.signal,
+          );
+          if (following.signal.aborted) return;
+          this.mined = mined;
+          host.phase = 'mined';
+          emit<BridgeMinedDetail>(host, 'kassa-bridge-mined', {
+            ...detailOf(record),
+            blockNumber: mined.blockNumber,
+            burnId: mined.burnId,
+          });
+        }
+        const arrived = await followToArrival(
+          record as TransferRecord & { burnId: string },
+          form.rpc(destination),
+          timeouts,
+          Date.now(),
+          following.signal,
+        );
+        if (following.signal.aborted) return;
+        this.store?.clear();
+        this.arrived = arrived;
+        host.phase = 'arrived';
+        const token = form.token(record.destinationChainId, record.symbol);
+        emit<BridgeArrivedDetail>(host, 'kassa-bridge-arrived', {
+          ...detailOf(record),
+          burnId: arrived.burnId,
+          destinationHash: arrived.destinationHash,
+          destinationBlock: arrived.destinationBlock,
+          balance: fromUnits(arrived.balance, token?.decimals ?? 18),
+        });
+        if (options.wallet.session) void form.refreshBalance();
+      } catch (error) {
+        if (following.signal.aborted) return;
+        const problem =
+          error instanceof BridgeError
+            ? error
+            : new BridgeError('rpc', this.mined ? 'arrival' : 'mined', String(error));
+        // A transfer that may still complete is kept (a reload goes on following it); one that cannot is let go.
+        if (problem.kind !== 'timeout' && problem.kind !== 'rpc') this.store?.clear();
+        this.failure = problem;
+        host.phase = 'failed';
+        options.problems.report(errorDetail(problem, record.hash));
+      } finally {
+        if (this.following === following) this.following = undefined;
+      }
+    })();
+  }
+
+  /** Shows a problem (in the current phase) and reports it. */
+  private fail(problem: BridgeError, values: Record<string, string> = {}): void {
+    const { form, problems } = this.options;
+    problems.show({
+      message: SEND_MESSAGES[problem.kind] ?? kindMessage(problem.kind, 'walletError'),
+      values: {
+        chain: form.chain(form.sourceId)?.name ?? '',
+        symbol: form.symbol,
+        balance: form.balanceText(this.options.locale()),
+        ...values,
+      },
+    });
+    problems.report(errorDetail(problem));
+  }
+
+  /** The form, once a wallet is connected; else the wallets. */
+  private toForm(): void {
+    const connected = !!this.options.wallet.session;
+    this.host.phase = connected ? 'ready' : 'connect';
+    if (connected) void this.options.form.refreshBalance();
+  }
+
+  /** Nothing prepared, sent, or in trouble. */
+  private forget(): void {
+    this.prepared = this.record = this.mined = this.arrived = this.failure = undefined;
+    this.options.problems.clear();
+  }
+
+  private stopFollowing(): void {
+    this.following?.abort();
+    this.following = undefined;
+  }
+}

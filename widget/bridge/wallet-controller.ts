@@ -1,0 +1,143 @@
+import type { ReactiveController } from 'lit';
+import type { BridgeError } from './errors.ts';
+import { allows, type BridgeHost } from './phases.ts';
+import { errorDetail, kindMessage, type BridgeProblems } from './problems.ts';
+import { WalletDiscovery, WalletSession, type DiscoveredWallet } from './wallets.ts';
+
+/** sessionStorage key prefix (then the proxy's origin) under which the chosen wallet's rdns is kept. */
+const WALLET_KEY = 'kassa-bridge-wallet:';
+
+export interface WalletOptions {
+  problems: BridgeProblems;
+  /** The proxy's origin: the chosen wallet is remembered per proxy. */
+  origin(): string | undefined;
+  /** A wallet connected; `focusInside`: keyboard focus was in the panel when the user chose it. */
+  onConnected(focusInside: boolean): void;
+  /** The wallet's account or chain changed (by the user, in the wallet). */
+  onChange(): void;
+  /** The wallet disconnected, or no longer grants an account. */
+  onGone(): void;
+}
+
+/**
+ * The user's wallet: the wallets the browser offers, connecting the one the user chooses, the
+ * session with it, reconnecting it without a prompt after a reload (when it still grants this page),
+ * and disconnecting.
+ */
+export class WalletController implements ReactiveController {
+  session?: WalletSession;
+  /** The wallet being connected, until it answers. */
+  connectingTo?: DiscoveredWallet;
+  private readonly discovery: WalletDiscovery;
+  /** Wallets already tried for a silent reconnect (each is tried once). */
+  private readonly tried = new Set<string>();
+  /** Each reset bumps it; a wallet that answers for an older listing is let go. */
+  private generation = 0;
+
+  constructor(
+    private readonly host: BridgeHost,
+    private readonly options: WalletOptions,
+  ) {
+    host.addController(this);
+    this.discovery = new WalletDiscovery(host);
+  }
+
+  /** The wallets found so far, in the order they announced themselves. */
+  get wallets(): DiscoveredWallet[] {
+    return this.discovery.wallets;
+  }
+
+  /** False until the wallets present at load have had time to answer. */
+  get settled(): boolean {
+    return this.discovery.settled;
+  }
+
+  hostUpdated(): void {
+    // After this update, not during it: connecting changes state.
+    void Promise.resolve().then(() => this.restore());
+  }
+
+  /** A new listing (another proxy or network): a connection still under way is let go when it answers. */
+  reset(): void {
+    this.generation++;
+  }
+
+  async connect(wallet: DiscoveredWallet, silently = false): Promise<void> {
+    const { host, options } = this;
+    if (this.session || this.connectingTo || !allows(host.phase, 'connect')) return;
+    const generation = this.generation;
+    const focusInside = host.matches(':focus-within');
+    this.connectingTo = wallet;
+    options.problems.clear();
+    if (!silently && host.phase === 'connect') host.phase = 'connecting';
+    let session: WalletSession | undefined;
+    try {
+      session = await WalletSession.connect(
+        wallet,
+        { onChange: () => options.onChange(), onDisconnect: () => this.lost() },
+        silently,
+      );
+    } catch (error) {
+      this.connected(undefined);
+      if (generation !== this.generation) return;
+      const problem = error as BridgeError;
+      options.problems.show({
+        message: problem.kind === 'wallet-rejected' ? 'connectRejected' : kindMessage(problem.kind, 'walletError'),
+      });
+      options.problems.report(errorDetail(problem));
+      return;
+    }
+    const stale = generation !== this.generation;
+    if (stale) session?.close();
+    this.connected(stale ? undefined : session);
+    if (!this.session) return;
+    try {
+      sessionStorage.setItem(WALLET_KEY + options.origin(), wallet.info.rdns || wallet.info.name);
+    } catch {
+      // not remembered across reloads
+    }
+    options.onConnected(focusInside);
+  }
+
+  disconnect(): void {
+    if (!allows(this.host.phase, 'disconnect')) return;
+    try {
+      sessionStorage.removeItem(WALLET_KEY + this.options.origin());
+    } catch {
+      // nothing kept
+    }
+    this.lost();
+  }
+
+  /** The connection is over, with a session or without one. */
+  private connected(session: WalletSession | undefined): void {
+    this.connectingTo = undefined;
+    this.session = session;
+    if (!session && this.host.phase === 'connecting') this.host.phase = 'connect';
+    this.host.requestUpdate();
+  }
+
+  /** After a reload, the wallet chosen before (by its rdns) is reconnected without a prompt, if it still grants this page. */
+  private restore(): void {
+    const origin = this.options.origin();
+    if (this.session || this.connectingTo || !origin || !allows(this.host.phase, 'restore')) return;
+    let remembered: string | null = null;
+    try {
+      remembered = sessionStorage.getItem(WALLET_KEY + origin);
+    } catch {
+      return;
+    }
+    if (!remembered) return;
+    const wallet = this.wallets.find((candidate) => (candidate.info.rdns || candidate.info.name) === remembered);
+    if (!wallet || this.tried.has(wallet.info.uuid)) return;
+    this.tried.add(wallet.info.uuid);
+    void this.connect(wallet, true);
+  }
+
+  private lost(): void {
+    this.session?.close();
+    this.session = undefined;
+    this.host.requestUpdate();
+    this.options.onGone();
+  }
+}
