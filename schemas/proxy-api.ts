@@ -70,7 +70,24 @@ export const checkoutSchema = z
   .meta({ id: 'Checkout' });
 export type CheckoutView = z.infer<typeof checkoutSchema>;
 
-export const createCheckoutResponseSchema = checkoutSchema.meta({ id: 'CreatedCheckout' });
+/**
+ * What the merchant's server sees of a checkout (its key on GET /api/checkouts/{id}, the answer to
+ * POST /api/checkouts, and the `data` of checkout events): the customer's view, the merchant's own
+ * metadata, and the payment that settled it.
+ */
+export const merchantCheckoutSchema = checkoutSchema
+  .extend({
+    metadata: z.record(z.string(), z.unknown()).nullable(),
+    createdAt: z.string(),
+    /** The checkout's latest payment attempt, once one has been made. */
+    transactionId: z.string().nullable(),
+    /** When its payment completed: set once the checkout is paid. */
+    paidAt: z.string().nullable(),
+  })
+  .meta({ id: 'MerchantCheckout' });
+export type MerchantCheckout = z.infer<typeof merchantCheckoutSchema>;
+
+export const createCheckoutResponseSchema = merchantCheckoutSchema.meta({ id: 'CreatedCheckout' });
 
 // ---- payments (browser) ----
 

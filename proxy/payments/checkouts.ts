@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { CheckoutView } from '../../schemas/proxy-api.ts';
+import type { CheckoutView, MerchantCheckout } from '../../schemas/proxy-api.ts';
 import type { Environment } from '../../schemas/pay.ts';
-import type { Checkout, Store } from '../store/store.ts';
+import type { Attempt, Checkout, Payment, Store } from '../store/store.ts';
 
 export interface NewCheckout {
   amount: string;
@@ -11,8 +11,9 @@ export interface NewCheckout {
 }
 
 /**
- * Checkouts are how the merchant's server, not the browser, decides what is paid: a page can ask to pay only what the merchant's server created.
- * The id is unguessable: a page that has it may pay it, and nothing more.
+ * Checkouts are how the merchant's server, not the browser, decides what is paid: a page can ask to
+ * pay only what the merchant's server created. The id is unguessable: a page that has it may pay it,
+ * and nothing more.
  */
 export class Checkouts {
   constructor(
@@ -40,24 +41,62 @@ export class Checkouts {
     return this.store.getCheckout(checkoutId);
   }
 
+  /** What the customer's page may see. */
   async view(checkout: Checkout, environment: Environment, now = Date.now()): Promise<CheckoutView> {
-    return {
-      checkoutId: checkout.checkoutId,
-      amount: checkout.amount,
-      currencyCode: checkout.currencyCode,
-      reference: checkout.reference,
-      expiresAt: new Date(checkout.expiresAt).toISOString(),
-      state: await this.state(checkout, now),
-      environment,
-    };
+    const { attempt, payment } = await this.latest(checkout);
+    return customerView(checkout, environment, checkoutState(checkout, attempt, payment, now));
   }
 
-  private async state(checkout: Checkout, now: number): Promise<CheckoutView['state']> {
+  /** What the merchant's server sees: the customer's view, its metadata and the payment that settled it. */
+  async merchantView(checkout: Checkout, environment: Environment, now = Date.now()): Promise<MerchantCheckout> {
+    const { attempt, payment } = await this.latest(checkout);
+    return merchantCheckoutView(checkout, environment, attempt, payment, now);
+  }
+
+  private async latest(checkout: Checkout): Promise<{ attempt?: Attempt | undefined; payment?: Payment | undefined }> {
     const attempt = checkout.currentAttempt ? await this.store.getAttempt(checkout.currentAttempt) : undefined;
     const payment = attempt?.transactionId ? await this.store.paymentById(attempt.transactionId) : undefined;
-    if (payment?.status === 'COMPLETED') return 'paid';
-    if (checkout.expiresAt <= now) return 'expired';
-    if (attempt?.state === 'pending' || (payment && payment.status !== 'FAILED')) return 'pending';
-    return 'open';
+    return { attempt, payment };
   }
+}
+
+/** A checkout's state from its latest attempt and that attempt's payment. */
+export function checkoutState(
+  checkout: Checkout,
+  attempt: Attempt | undefined,
+  payment: Payment | undefined,
+  now: number,
+): CheckoutView['state'] {
+  if (payment?.status === 'COMPLETED') return 'paid';
+  if (checkout.expiresAt <= now) return 'expired';
+  if (attempt?.state === 'pending' || (payment && payment.status !== 'FAILED')) return 'pending';
+  return 'open';
+}
+
+const customerView = (checkout: Checkout, environment: Environment, state: CheckoutView['state']): CheckoutView => ({
+  checkoutId: checkout.checkoutId,
+  amount: checkout.amount,
+  currencyCode: checkout.currencyCode,
+  reference: checkout.reference,
+  expiresAt: new Date(checkout.expiresAt).toISOString(),
+  state,
+  environment,
+});
+
+/** The merchant's view of a checkout; also the `data` of checkout events, built inside a store transaction. */
+export function merchantCheckoutView(
+  checkout: Checkout,
+  environment: Environment,
+  attempt: Attempt | undefined,
+  payment: Payment | undefined,
+  now: number,
+): MerchantCheckout {
+  const state = checkoutState(checkout, attempt, payment, now);
+  return {
+    ...customerView(checkout, environment, state),
+    metadata: checkout.metadata === null ? null : (JSON.parse(checkout.metadata) as Record<string, unknown>),
+    createdAt: new Date(checkout.createdAt).toISOString(),
+    transactionId: payment?.transactionId ?? null,
+    paidAt: state === 'paid' ? (payment?.completedAt ?? payment?.updatedAt ?? null) : null,
+  };
 }

@@ -22,7 +22,7 @@ export function merchantRoutes({ config, checkouts, tokens, logger }: ProxyServi
         amount: checkout.amount,
         currencyCode: checkout.currencyCode,
       });
-      return c.json(await checkouts.view(checkout, await tokens.environment()), 201);
+      return c.json(await checkouts.merchantView(checkout, await tokens.environment()), 201);
     },
   );
   return app;
