@@ -7,6 +7,7 @@ import { requestLog } from './middleware/request-log.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { openApiDocument } from './openapi.ts';
 import { bridgeRoutes } from './routes/bridge-routes.ts';
+import { eventRoutes } from './routes/event-routes.ts';
 import { merchantRoutes } from './routes/merchant-routes.ts';
 import { operatorRoutes } from './routes/operator-routes.ts';
 import { paymentRoutes } from './routes/payment-routes.ts';
@@ -52,6 +53,7 @@ export function createApp(services: ProxyServices): Hono<ProxyEnv> {
   app.route('/', paymentRoutes(services));
   app.route('/', bridgeRoutes(services));
   app.route('/', operatorRoutes(services));
+  app.route('/', eventRoutes(services));
   app.route('/', webhookRoutes(services));
   app.route('/', widgetRoutes(services));
   const openapi = openApiDocument(KASSA_VERSION);

@@ -46,6 +46,14 @@ export interface ProxyConfig {
   redisUrl: string | null;
   /** Prefix of every Redis key, so several shops (or tests) can share one Redis. */
   redisPrefix: string;
+  /** Where signed events go, and the secrets they are signed with (the next one while rotating); null: no events. */
+  events: MerchantEvents | null;
+}
+
+export interface MerchantEvents {
+  url: string;
+  /** `whsec_…`; while a merchant rotates, the current secret and the next, both signing every event. */
+  secrets: string[];
 }
 
 export class ConfigError extends Error {
@@ -193,6 +201,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
   }
 
+  const events = parseEvents(source);
+
   const logLevel = source.KASSA_LOG_LEVEL ?? 'info';
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel))
     throw new ConfigError('KASSA_LOG_LEVEL', 'must be debug, info, warn or error');
@@ -246,7 +256,38 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           source.KASSA_REDIS_PREFIX,
         )
       : 'kassa:',
+    events,
   };
+}
+
+/** `whsec_` and the base64 of 24 to 64 random bytes, as Standard Webhooks secrets are written. */
+const eventSecret = z.string().refine((value) => {
+  const match = /^whsec_([A-Za-z0-9+/]+={0,2})$/.exec(value);
+  if (!match || match[1]!.length % 4 !== 0) return false;
+  const bytes = Buffer.from(match[1]!, 'base64').length;
+  return bytes >= 24 && bytes <= 64;
+}, 'must be whsec_ followed by the base64 of 24 to 64 random bytes (openssl rand -base64 32)');
+
+function parseEvents(source: Record<string, string | undefined>): MerchantEvents | null {
+  const url = source.KASSA_EVENTS_URL?.trim();
+  const secret = source.KASSA_EVENTS_SECRET?.trim();
+  const next = source.KASSA_EVENTS_SECRET_NEXT?.trim();
+  if (!url) {
+    if (secret || next) throw new ConfigError('KASSA_EVENTS_URL', 'is required when KASSA_EVENTS_SECRET is set');
+    return null;
+  }
+  if (!isHttpsOrLoopback(url))
+    throw new ConfigError(
+      'KASSA_EVENTS_URL',
+      'must be an absolute https URL without credentials (plain http only for loopback)',
+    );
+  if (!secret) throw new ConfigError('KASSA_EVENTS_SECRET', 'is required when KASSA_EVENTS_URL is set');
+  const secrets = [required('KASSA_EVENTS_SECRET', eventSecret, secret)];
+  if (next) {
+    secrets.push(required('KASSA_EVENTS_SECRET_NEXT', eventSecret, next));
+    if (next === secret) throw new ConfigError('KASSA_EVENTS_SECRET_NEXT', 'must differ from KASSA_EVENTS_SECRET');
+  }
+  return { url: new URL(url).href, secrets };
 }
 
 /** Every configured value that must never appear in a response, a log line or a built file. */
@@ -259,6 +300,7 @@ export function secretsOf(config: ProxyConfig): string[] {
     config.operatorToken,
     config.webhookSecret,
     ...(redisPassword ? [redisPassword] : []),
+    ...(config.events?.secrets ?? []),
   ];
 }
 

@@ -2,6 +2,10 @@ import ky from 'ky';
 import { ChainDirectory } from './bridge/chain-directory.ts';
 import type { ProxyConfig } from './config.ts';
 import type { Coordination } from './coordination/coordination.ts';
+import { EventDeliverer } from './events/event-deliverer.ts';
+import { paymentEventRule } from './events/event-rules.ts';
+import { EventSigner } from './events/event-signer.ts';
+import { retrySchedule } from './events/retry-schedule.ts';
 import { localCoordination } from './coordination/local.ts';
 import type { Logger } from './logger.ts';
 import { Checkouts } from './payments/checkouts.ts';
@@ -37,6 +41,8 @@ export interface ProxyServices {
   statusCache: StatusCache;
   /** Comment lines on open SSE streams, so that proxies in between do not close them (15 s). */
   sseHeartbeatMs: number;
+  /** Delivers the merchant's events; null when KASSA_EVENTS_URL is not set. */
+  events: EventDeliverer | null;
 }
 
 export interface ServiceOverrides {
@@ -47,6 +53,13 @@ export interface ServiceOverrides {
   /** How often pending payments are looked over (5 s). */
   followerSweepMs?: number;
   sseHeartbeatMs?: number;
+  /** Shrinks the event retry schedule (tests: 0.001 turns 5 s into 5 ms). */
+  eventRetryScale?: number;
+  /** How often the outbox is polled (1 s) and expired checkouts settled (5 s). */
+  eventPollMs?: number;
+  eventSweepMs?: number;
+  /** How long a merchant's endpoint has to answer (10 s). */
+  eventTimeoutMs?: number;
 }
 
 export function createServices(config: ProxyConfig, logger: Logger, overrides: ServiceOverrides = {}): ProxyServices {
@@ -78,7 +91,27 @@ export function createServices(config: ProxyConfig, logger: Logger, overrides: S
     flowHosts: config.flowHosts,
     openAmount: config.openAmount,
   });
-  const refresher = new PaymentRefresher({ store, pay, bus: coordination.bus, gate: coordination.readGate, logger });
+  const events = config.events
+    ? new EventDeliverer({
+        outbox: store.outbox,
+        url: config.events.url,
+        signer: new EventSigner(config.events.secrets),
+        logger,
+        environment: () => tokens.environment(),
+        schedule: retrySchedule(overrides.eventRetryScale),
+        pollMs: overrides.eventPollMs,
+        sweepMs: overrides.eventSweepMs,
+        timeoutMs: overrides.eventTimeoutMs,
+      })
+    : null;
+  const refresher = new PaymentRefresher({
+    store,
+    pay,
+    bus: coordination.bus,
+    gate: coordination.readGate,
+    logger,
+    events: events ? { rule: paymentEventRule(), written: () => events.wake() } : undefined,
+  });
   const watch = new PaymentWatch(store, refresher);
   const follower = new PaymentFollower({ store, refresher, logger, sweepMs: overrides.followerSweepMs });
   const statusCache = new StatusCache(coordination.bus);
@@ -99,5 +132,6 @@ export function createServices(config: ProxyConfig, logger: Logger, overrides: S
     follower,
     statusCache,
     sseHeartbeatMs: overrides.sseHeartbeatMs ?? 15_000,
+    events,
   };
 }

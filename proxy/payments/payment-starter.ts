@@ -186,6 +186,7 @@ export class PaymentStarter {
       completedAt: null,
       createdAt: now,
       lastCheckedAt: now,
+      revision: 1,
     };
     await store.recordPayment(payment);
     logger.info('payment started', {

@@ -12,7 +12,7 @@ import {
 import { HttpProblem } from '../http-problem.ts';
 import { refusePrivateKeys } from '../middleware/refuse-private-keys.ts';
 import { requireBearer } from '../middleware/require-bearer.ts';
-import { statusView } from '../payments/status-view.ts';
+import { operatorView } from '../payments/status-view.ts';
 import type { ProxyServices } from '../services.ts';
 import { InvalidCursorError, type Payment } from '../store/store.ts';
 import { upstreamProblem } from '../upstream-problem.ts';
@@ -36,20 +36,15 @@ export function operatorRoutes(services: ProxyServices): Hono {
       throw upstreamProblem(error, 'client');
     }
   };
-  const operatorView = async (payment: Payment): Promise<OperatorPayment> => ({
-    ...statusView(payment, payment.checkoutId ? await store.getCheckout(payment.checkoutId) : undefined),
-    networkPaymentId: payment.networkPaymentId,
-    paymentRail: payment.paymentRail,
-    providerId: payment.providerId,
-    lastCheckedAt: payment.lastCheckedAt === null ? null : new Date(payment.lastCheckedAt).toISOString(),
-  });
+  const viewOf = async (payment: Payment): Promise<OperatorPayment> =>
+    operatorView(payment, payment.checkoutId ? await store.getCheckout(payment.checkoutId) : undefined);
 
   app.get('/api/payments', operator, async (c) => {
     const query = paymentListQuerySchema.safeParse(c.req.query());
     if (!query.success) throw new HttpProblem(400, describeZodError(query.error));
     try {
       const page = await store.listPayments(query.data);
-      return c.json({ payments: await Promise.all(page.payments.map(operatorView)), nextCursor: page.nextCursor });
+      return c.json({ payments: await Promise.all(page.payments.map(viewOf)), nextCursor: page.nextCursor });
     } catch (error) {
       if (error instanceof InvalidCursorError) throw new HttpProblem(400, error.message);
       throw error;

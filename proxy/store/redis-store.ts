@@ -2,6 +2,9 @@ import type { Redis } from 'ioredis';
 import { isTerminalStatus } from '../../schemas/pay.ts';
 import { Cas, optimistically } from './redis-cas.ts';
 import { guarded } from './redis-connection.ts';
+import { idOfMember, indexMember, redisKeys, type RedisKeys } from './redis-keys.ts';
+import { addEvents, RedisOutbox } from './redis-outbox.ts';
+import type { PaymentEventRule } from './outbox.ts';
 import {
   decideAttempt,
   decodeCursor,
@@ -22,8 +25,8 @@ const WEBHOOK_MEMORY_SECONDS = 30 * 24 * 3600;
 type StoredPayment = Omit<Payment, 'lastCheckedAt'>;
 
 const parse = <T>(raw: string | null): T | undefined => (raw === null ? undefined : (JSON.parse(raw) as T));
-/** Index members are `<createdAt, 16 digits>:<transactionId>`. */
-const transactionIdOf = (member: string) => member.slice(17);
+/** Payments recorded before revisions were kept count as revision 1. */
+const revised = (payment: StoredPayment): StoredPayment => ({ ...payment, revision: payment.revision ?? 1 });
 
 /**
  * The store for a fleet of proxies: every record a JSON value under `<prefix>…`, with lexicographic
@@ -35,30 +38,28 @@ const transactionIdOf = (member: string) => member.slice(17);
 export class RedisStore implements Store {
   constructor(
     private readonly redis: Redis,
-    private readonly prefix: string,
-  ) {}
+    prefix: string,
+  ) {
+    this.key = redisKeys(prefix);
+    this.outbox = new RedisOutbox(redis, this.key);
+  }
 
-  private readonly key = {
-    checkout: (id: string) => `${this.prefix}checkout:${id}`,
-    attempt: (key: string) => `${this.prefix}attempt:${key}`,
-    payment: (id: string) => `${this.prefix}payment:${id}`,
-    checked: (id: string) => `${this.prefix}checked:${id}`,
-    token: (statusToken: string) => `${this.prefix}status-token:${statusToken}`,
-    webhook: (dedupeKey: string) => `${this.prefix}webhook:${dedupeKey}`,
-    all: () => `${this.prefix}payments:all`,
-    status: (status: string) => `${this.prefix}payments:status:${status}`,
-    open: () => `${this.prefix}payments:open`,
-  };
+  private readonly key: RedisKeys;
+  readonly outbox: RedisOutbox;
 
   /** Index members sort like (createdAt, transactionId), the order of the operator's list. */
   private member(payment: Pick<Payment, 'createdAt' | 'transactionId'>): string {
-    return `${String(payment.createdAt).padStart(16, '0')}:${payment.transactionId}`;
+    return indexMember(payment.createdAt, payment.transactionId);
   }
 
   async insertCheckout(checkout: Checkout): Promise<void> {
     const key = this.key.checkout(checkout.checkoutId);
     const created = await guarded(() =>
-      new Cas().expect(key, null).set(key, JSON.stringify(checkout)).commit(this.redis),
+      new Cas()
+        .expect(key, null)
+        .set(key, JSON.stringify(checkout))
+        .zaddScored(this.key.expiring(), checkout.checkoutId, checkout.expiresAt)
+        .commit(this.redis),
     );
     if (!created) throw new Error(`checkout ${checkout.checkoutId} exists`);
   }
@@ -179,25 +180,37 @@ export class RedisStore implements Store {
     return guarded(async () => (await this.load([transactionId]))[0]);
   }
 
-  applyUpdate(transactionId: string, update: PaymentUpdate, checkedAt: number): Promise<Payment | undefined> {
+  applyUpdate(
+    transactionId: string,
+    update: PaymentUpdate,
+    checkedAt: number,
+    rule?: PaymentEventRule,
+  ): Promise<Payment | undefined> {
     const paymentKey = this.key.payment(transactionId);
     return guarded(() =>
       optimistically(async () => {
         const raw = await this.redis.get(paymentKey);
-        const current = parse<StoredPayment>(raw);
-        if (!current) return { value: undefined };
+        const stored = parse<StoredPayment>(raw);
+        if (!stored) return { value: undefined };
+        const current = revised(stored);
         const next = mergeUpdate({ ...current, lastCheckedAt: null }, update);
         const checked = String(checkedAt);
         if (!next) {
           await this.redis.set(this.key.checked(transactionId), checked);
           return { value: undefined };
         }
-        const { lastCheckedAt: _, ...stored } = next;
+        const { lastCheckedAt: _, ...changed } = next;
         const member = this.member(current);
         const cas = new Cas()
           .expect(paymentKey, raw)
-          .set(paymentKey, JSON.stringify(stored))
+          .set(paymentKey, JSON.stringify(changed))
           .set(this.key.checked(transactionId), checked);
+        if (rule) {
+          const checkout = next.checkoutId
+            ? parse<Checkout>(await this.redis.get(this.key.checkout(next.checkoutId)))
+            : undefined;
+          addEvents(cas, this.key, rule({ ...current, lastCheckedAt: null }, next, checkout));
+        }
         if (next.status !== current.status)
           cas.zrem(this.key.status(current.status), member).zadd(this.key.status(next.status), member);
         if (isTerminalStatus(next.status)) cas.zrem(this.key.open(), member);
@@ -225,7 +238,7 @@ export class RedisStore implements Store {
       const page = members.slice(0, query.limit);
       // The index and the records are read one after the other: a payment that changed status in
       // between no longer belongs to this list. The cursor is the index position, not the record's.
-      const payments = (await this.load(page.map(transactionIdOf))).filter(
+      const payments = (await this.load(page.map(idOfMember))).filter(
         (payment) => !query.status || payment.status === query.status,
       );
       const last = page[page.length - 1];
@@ -233,7 +246,7 @@ export class RedisStore implements Store {
         payments,
         nextCursor:
           members.length > query.limit && last
-            ? encodeCursor({ createdAt: Number(last.slice(0, 16)), transactionId: transactionIdOf(last) })
+            ? encodeCursor({ createdAt: Number(last.slice(0, 16)), transactionId: idOfMember(last) })
             : null,
       };
     });
@@ -242,7 +255,7 @@ export class RedisStore implements Store {
   pendingPayments(limit: number): Promise<Payment[]> {
     return guarded(async () => {
       const members = await this.redis.zrangebylex(this.key.open(), '-', '+', 'LIMIT', 0, limit);
-      return (await this.load(members.map(transactionIdOf))).filter((payment) => !isTerminalStatus(payment.status));
+      return (await this.load(members.map(idOfMember))).filter((payment) => !isTerminalStatus(payment.status));
     });
   }
 
@@ -282,7 +295,7 @@ export class RedisStore implements Store {
     for (let i = 0; i < transactionIds.length; i++) {
       const stored = parse<StoredPayment>(values[2 * i] ?? null);
       const checked = values[2 * i + 1];
-      if (stored) payments.push({ ...stored, lastCheckedAt: checked ? Number(checked) : null });
+      if (stored) payments.push({ ...revised(stored), lastCheckedAt: checked ? Number(checked) : null });
     }
     return payments;
   }

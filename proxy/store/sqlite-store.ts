@@ -2,6 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './sqlite-migrations.ts';
+import type { PaymentEventRule } from './outbox.ts';
+import { insertEvents, SqliteOutbox } from './sqlite-outbox.ts';
+import { toAttempt, toCheckout, toPayment, type Row } from './sqlite-rows.ts';
 import {
   decideAttempt,
   decodeCursor,
@@ -16,51 +19,6 @@ import {
   type Store,
 } from './store.ts';
 
-type Row = Record<string, unknown>;
-
-const toCheckout = (row: Row): Checkout => ({
-  checkoutId: row.checkout_id as string,
-  amount: row.amount as string,
-  currencyCode: row.currency_code as string,
-  reference: row.reference as string,
-  metadata: (row.metadata as string | null) ?? null,
-  createdAt: row.created_at as number,
-  expiresAt: row.expires_at as number,
-  currentAttempt: (row.current_attempt as string | null) ?? null,
-});
-
-const toAttempt = (row: Row): Attempt => ({
-  idempotencyKey: row.idempotency_key as string,
-  fingerprint: row.fingerprint as string,
-  checkoutId: (row.checkout_id as string | null) ?? null,
-  statusToken: row.status_token as string,
-  state: row.state as Attempt['state'],
-  transactionId: (row.transaction_id as string | null) ?? null,
-  createdAt: row.created_at as number,
-});
-
-const toPayment = (row: Row): Payment => ({
-  transactionId: row.transaction_id as string,
-  statusToken: row.status_token as string,
-  idempotencyKey: row.idempotency_key as string,
-  checkoutId: (row.checkout_id as string | null) ?? null,
-  amount: row.amount as string,
-  currencyCode: row.currency_code as string,
-  reference: row.reference as string,
-  environment: row.environment as Payment['environment'],
-  flowUrl: row.flow_url as string,
-  status: row.status as string,
-  networkStatus: (row.network_status as string | null) ?? null,
-  networkPaymentId: (row.network_payment_id as string | null) ?? null,
-  paymentRail: (row.payment_rail as string | null) ?? null,
-  providerId: (row.provider_id as string | null) ?? null,
-  initiatedAt: row.initiated_at as string,
-  updatedAt: row.updated_at as string,
-  completedAt: (row.completed_at as string | null) ?? null,
-  createdAt: row.created_at as number,
-  lastCheckedAt: (row.last_checked_at as number | null) ?? null,
-});
-
 /**
  * The embedded store: one SQLite file in WAL mode, migrated at open. better-sqlite3 is synchronous,
  * so each method is one transaction that nothing else in the process can interleave with.
@@ -69,6 +27,7 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   /** Preparing is costlier than running: each statement is prepared once and kept. */
   private readonly statements = new Map<string, Database.Statement>();
+  readonly outbox: SqliteOutbox;
 
   constructor(path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -78,6 +37,7 @@ export class SqliteStore implements Store {
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 5000');
     this.migrate();
+    this.outbox = new SqliteOutbox(this.db, (text) => this.sql(text));
   }
 
   private migrate(): void {
@@ -101,8 +61,7 @@ export class SqliteStore implements Store {
   }
 
   async getCheckout(checkoutId: string): Promise<Checkout | undefined> {
-    const row = this.sql('SELECT * FROM checkouts WHERE checkout_id = ?').get(checkoutId) as Row | undefined;
-    return row && toCheckout(row);
+    return this.checkout(checkoutId);
   }
 
   async beginAttempt(input: {
@@ -164,9 +123,9 @@ export class SqliteStore implements Store {
     this.db.transaction(() => {
       this.sql(
         `INSERT INTO payments (transaction_id, status_token, idempotency_key, checkout_id, amount, currency_code, reference, environment, flow_url,
-             status, network_status, network_payment_id, payment_rail, provider_id, initiated_at, updated_at, completed_at, created_at, last_checked_at)
+             status, network_status, network_payment_id, payment_rail, provider_id, initiated_at, updated_at, completed_at, created_at, last_checked_at, revision)
            VALUES (@transactionId, @statusToken, @idempotencyKey, @checkoutId, @amount, @currencyCode, @reference, @environment, @flowUrl,
-             @status, @networkStatus, @networkPaymentId, @paymentRail, @providerId, @initiatedAt, @updatedAt, @completedAt, @createdAt, @lastCheckedAt)`,
+             @status, @networkStatus, @networkPaymentId, @paymentRail, @providerId, @initiatedAt, @updatedAt, @completedAt, @createdAt, @lastCheckedAt, @revision)`,
       ).run(payment);
       this.sql("UPDATE attempts SET state = 'succeeded', transaction_id = ? WHERE idempotency_key = ?").run(
         payment.transactionId,
@@ -185,12 +144,18 @@ export class SqliteStore implements Store {
     return row && toPayment(row);
   }
 
-  async applyUpdate(transactionId: string, update: PaymentUpdate, checkedAt: number): Promise<Payment | undefined> {
+  async applyUpdate(
+    transactionId: string,
+    update: PaymentUpdate,
+    checkedAt: number,
+    rule?: PaymentEventRule,
+  ): Promise<Payment | undefined> {
     return this.db
       .transaction(() => {
         const row = this.sql('SELECT * FROM payments WHERE transaction_id = ?').get(transactionId) as Row | undefined;
         if (!row) return undefined;
-        const next = mergeUpdate(toPayment(row), update);
+        const previous = toPayment(row);
+        const next = mergeUpdate(previous, update);
         if (!next) {
           this.sql('UPDATE payments SET last_checked_at = ? WHERE transaction_id = ?').run(checkedAt, transactionId);
           return undefined;
@@ -198,9 +163,14 @@ export class SqliteStore implements Store {
         next.lastCheckedAt = checkedAt;
         this.sql(
           `UPDATE payments SET status = @status, network_status = @networkStatus, network_payment_id = @networkPaymentId, payment_rail = @paymentRail,
-               provider_id = @providerId, updated_at = @updatedAt, completed_at = @completedAt, last_checked_at = @lastCheckedAt
+               provider_id = @providerId, updated_at = @updatedAt, completed_at = @completedAt, last_checked_at = @lastCheckedAt,
+               revision = @revision
              WHERE transaction_id = @transactionId`,
         ).run(next);
+        if (rule) {
+          const checkout = next.checkoutId ? this.checkout(next.checkoutId) : undefined;
+          insertEvents((text) => this.sql(text), rule(previous, next, checkout));
+        }
         return next;
       })
       .immediate();
@@ -264,6 +234,11 @@ export class SqliteStore implements Store {
     let statement = this.statements.get(text);
     if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
     return statement;
+  }
+
+  private checkout(checkoutId: string): Checkout | undefined {
+    const row = this.sql('SELECT * FROM checkouts WHERE checkout_id = ?').get(checkoutId) as Row | undefined;
+    return row && toCheckout(row);
   }
 
   private attempt(idempotencyKey: string): Attempt | undefined {

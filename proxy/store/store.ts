@@ -4,6 +4,7 @@
  * Both implement this interface and pass the same test suite.
  */
 import { isTerminalStatus, type Environment } from '../../schemas/pay.ts';
+import type { Outbox, PaymentEventRule } from './outbox.ts';
 
 export interface Checkout {
   checkoutId: string;
@@ -52,6 +53,8 @@ export interface Payment {
   createdAt: number;
   /** When the proxy last read it from upstream (epoch ms). */
   lastCheckedAt: number | null;
+  /** 1 when recorded, one more with each change: the `sequence` of its events. */
+  revision: number;
 }
 
 /** The fields an upstream read can change. */
@@ -101,8 +104,14 @@ export interface Store {
   /**
    * Applies what upstream says now. A final status never changes again. Returns the payment when
    * something a customer can see changed, undefined otherwise; `lastCheckedAt` is set either way.
+   * The events `rule` gives for a change are written to the outbox in the same transaction.
    */
-  applyUpdate(transactionId: string, update: PaymentUpdate, checkedAt: number): Promise<Payment | undefined>;
+  applyUpdate(
+    transactionId: string,
+    update: PaymentUpdate,
+    checkedAt: number,
+    rule?: PaymentEventRule,
+  ): Promise<Payment | undefined>;
   markChecked(transactionId: string, checkedAt: number): Promise<void>;
   listPayments(query: {
     status?: string | undefined;
@@ -119,6 +128,9 @@ export interface Store {
     receivedAt: number;
     body: string;
   }): Promise<boolean>;
+
+  /** The merchant's events, in the same store as the changes that cause them. */
+  readonly outbox: Outbox;
 
   /** Throws when the store cannot serve requests. */
   ping(): Promise<void>;
@@ -180,7 +192,7 @@ export function decodeCursor(cursor: string): { createdAt: number; transactionId
  */
 export function mergeUpdate(current: Payment, update: PaymentUpdate): Payment | undefined {
   if (isTerminalStatus(current.status)) return undefined;
-  const next: Payment = { ...current, ...update };
+  const next: Payment = { ...current, ...update, revision: current.revision + 1 };
   const visible: Array<keyof PaymentUpdate> = [
     'status',
     'networkStatus',

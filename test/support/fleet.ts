@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../proxy/config.ts';
 import { spawn } from 'node:child_process';
-import { startProxy, type RunningProxy } from '../../proxy/server.ts';
+import { startProxy, type RunningProxy, type StartProxyOptions } from '../../proxy/server.ts';
 import { startSandbox, type Sandbox } from '../../sandbox/server.ts';
 import { http } from './http.ts';
 import { startRedis } from './redis-server.ts';
@@ -64,6 +64,9 @@ export async function startFleet(options: {
   logLevel?: string;
   sandbox?: Sandbox;
   processes?: boolean;
+  /** Extra settings of every instance, by their environment names. */
+  env?: Record<string, string>;
+  proxy?: StartProxyOptions;
 }) {
   const sandbox = options.sandbox ?? (await startSandbox({ settlementDelayMs: 0 }));
   const redis = await startRedis();
@@ -75,6 +78,7 @@ export async function startFleet(options: {
     KASSA_RATE_LIMIT: '0',
     KASSA_CREATE_RATE_LIMIT: '0',
     KASSA_LOG_LEVEL: options.logLevel ?? 'info',
+    ...options.env,
   };
   const config = loadConfig(env);
   const logs: string[][] = [];
@@ -85,6 +89,7 @@ export async function startFleet(options: {
       logSink: (line) => logs[index]!.push(line),
       tokenRefusalHoldMs: 200,
       followerSweepMs: 1_000,
+      ...options.proxy,
     });
   };
   const instances: Array<Instance | undefined> = [];
