@@ -11,15 +11,17 @@ import { startRedis } from './redis-server.ts';
 import { freePort } from './free-port.ts';
 import { eventually, proxyEnvFor, SHOP_ORIGIN } from './stack.ts';
 
-interface Instance {
+export interface Instance {
   origin: string;
   stop(): Promise<void>;
+  /** Process instances only: ends it with SIGKILL, as a crash would (no shutdown, nothing flushed). */
+  crash?: () => Promise<void>;
   /** In-process instances only: their services, for tests that look inside. */
   services?: RunningProxy['services'];
 }
 
 /** An instance as its own process (`node proxy/main.ts`), as in a real deployment. */
-async function spawnInstance(env: Record<string, string>, lines: string[]): Promise<Instance> {
+export async function spawnInstance(env: Record<string, string>, lines: string[]): Promise<Instance> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
@@ -43,15 +45,13 @@ async function spawnInstance(env: Record<string, string>, lines: string[]): Prom
     20_000,
     'a proxy process to listen',
   );
-  return {
-    origin,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
+  const end = async (signal: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    await exited;
   };
+  return { origin, stop: () => end('SIGTERM'), crash: () => end('SIGKILL') };
 }
 
 /**
