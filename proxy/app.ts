@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { requestId } from 'hono/request-id';
 import { HttpProblem } from './http-problem.ts';
+import { refusePrivateKeys } from './middleware/refuse-private-keys.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { openApiDocument } from './openapi.ts';
@@ -48,6 +49,8 @@ export function createApp(services: ProxyServices): Hono<ProxyEnv> {
   app.use('*', securityHeaders());
   app.use('/api/*', tooLarge(API_BODY_LIMIT));
   app.use('/hooks/*', tooLarge(HOOK_BODY_LIMIT));
+  // Every route that takes a body refuses key material; some routes add rules of their own.
+  app.use('/api/*', refusePrivateKeys());
 
   app.route('/', merchantRoutes(services));
   app.route('/', paymentRoutes(services));
@@ -86,8 +89,19 @@ export function createApp(services: ProxyServices): Hono<ProxyEnv> {
       c.header('Retry-After', '2');
       return c.json({ error: 'Kassa cannot reach its store right now; try again in a moment' }, 503);
     }
+    if (isClientAbort(error)) {
+      // The client hung up while sending: nothing went wrong in the proxy, and no one reads the answer.
+      logger.info('request aborted by the client', { method: c.req.method, path: c.req.routePath });
+      return c.json({ error: 'The request was aborted before its body arrived' }, 400);
+    }
     logger.error('unhandled error', { error, method: c.req.method, path: c.req.routePath });
     return c.json({ error: 'Internal error' }, 500);
   });
   return app;
+}
+
+/** A request body cut off by the client (Node's `aborted`, a reset connection), not a proxy fault. */
+function isClientAbort(error: Error): boolean {
+  const code = (error as Error & { code?: unknown }).code;
+  return error.message === 'aborted' || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE';
 }

@@ -8,7 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { compareDecimals, isDecimal } from '../lib/money.ts';
 import { isHttpsOrLoopback } from '../lib/url-rules.ts';
-import { AMOUNT_LIMITS, isPaymentCurrency } from '../schemas/pay.ts';
+import { AMOUNT_LIMITS, isPaymentCurrency, URL_MAX } from '../schemas/pay.ts';
+
+/** `&kassa_status=` and a status token. */
+const RETURN_URL_ROOM = 64;
 
 export interface OpenAmount {
   min: string;
@@ -173,6 +176,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (!isHttpsOrLoopback(value)) throw new Error('must be an absolute https URL (plain http only for loopback)');
     const url = new URL(value);
     if (url.hash) throw new Error('must not carry a fragment');
+    // The payment's status parameter is added to it, and the payment service takes URL_MAX at most.
+    if (url.href.length > URL_MAX - RETURN_URL_ROOM)
+      throw new Error(
+        `must be at most ${URL_MAX - RETURN_URL_ROOM} characters, to leave room for the payment's status`,
+      );
     return url.href;
   });
   if (returnUrls.length === 0)

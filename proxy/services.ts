@@ -53,6 +53,8 @@ export interface ServiceOverrides {
   /** How often pending payments are looked over (5 s). */
   followerSweepMs?: number;
   sseHeartbeatMs?: number;
+  /** When a pending payment attempt counts as abandoned by a crashed process (60 s). */
+  staleAttemptMs?: number;
   /** Shrinks the event retry schedule (tests: 0.001 turns 5 s into 5 ms). */
   eventRetryScale?: number;
   /** How often the outbox is polled (1 s) and expired checkouts settled (5 s). */
@@ -90,6 +92,7 @@ export function createServices(config: ProxyConfig, logger: Logger, overrides: S
     returnUrls: config.returnUrls,
     flowHosts: config.flowHosts,
     openAmount: config.openAmount,
+    staleAttemptMs: overrides.staleAttemptMs,
   });
   const events = config.events
     ? new EventDeliverer({

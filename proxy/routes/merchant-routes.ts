@@ -12,7 +12,7 @@ export function merchantRoutes({ config, checkouts, tokens, logger }: ProxyServi
   app.post(
     '/api/checkouts',
     requireBearer({ token: config.merchantKey, realm: 'KASSA_MERCHANT_KEY' }),
-    refusePrivateKeys(),
+    refusePrivateKeys({ freeText: ['metadata'] }),
     async (c) => {
       const parsed = await parseJsonBody(c, createCheckoutRequestSchema);
       if (!parsed.ok) throw new HttpProblem(400, parsed.error);

@@ -69,7 +69,7 @@ export function operatorRoutes(services: ProxyServices): Hono {
     return c.json(await orderCall(() => orders.list(status?.data)));
   });
 
-  app.post('/api/orders', operator, refusePrivateKeys(), async (c) => {
+  app.post('/api/orders', operator, refusePrivateKeys({ freeText: ['customerName'] }), async (c) => {
     const parsed = await parseJsonBody(c, createOrderRequestSchema);
     if (!parsed.ok) throw new HttpProblem(400, parsed.error);
     return c.json(await orderCall(() => orders.create(parsed.data)), 201);
@@ -79,7 +79,7 @@ export function operatorRoutes(services: ProxyServices): Hono {
     c.json(await orderCall(() => orders.get(c.req.param('orderId')))),
   );
 
-  app.put('/api/orders/:orderId', operator, refusePrivateKeys(), async (c) => {
+  app.put('/api/orders/:orderId', operator, refusePrivateKeys({ freeText: ['customerName'] }), async (c) => {
     const parsed = await parseJsonBody(c, updateOrderRequestSchema);
     if (!parsed.ok) throw new HttpProblem(400, parsed.error);
     return c.json(await orderCall(() => orders.update(c.req.param('orderId'), parsed.data)));

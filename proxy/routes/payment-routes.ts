@@ -55,7 +55,7 @@ export function paymentRoutes(services: ProxyServices): Hono {
     statusView(payment, payment.checkoutId ? await store.getCheckout(payment.checkoutId) : undefined);
 
   app.options('/api/payments', browser);
-  app.post('/api/payments', browser, creates, refusePrivateKeys(), async (c) => {
+  app.post('/api/payments', browser, creates, refusePrivateKeys({ freeText: ['returnUrl'] }), async (c) => {
     const key = c.req.header('Idempotency-Key');
     if (!key || !IDEMPOTENCY_KEY_PATTERN.test(key)) {
       throw new HttpProblem(

@@ -105,7 +105,9 @@ export class RedisStore implements Store {
           transactionId: null,
           createdAt: input.now,
         };
-        const cas = new Cas().expect(attemptKey, null).set(attemptKey, JSON.stringify(attempt));
+        const cas = new Cas()
+          .expect(attemptKey, decision.discardExisting ? existingRaw : null)
+          .set(attemptKey, JSON.stringify(attempt));
         if (checkout) {
           const checkoutKey = this.key.checkout(checkout.checkoutId);
           cas
@@ -113,7 +115,8 @@ export class RedisStore implements Store {
             .set(checkoutKey, JSON.stringify({ ...checkout, currentAttempt: input.idempotencyKey }));
           if (currentKey) cas.expect(currentKey, currentRaw);
           if (paymentKey) cas.expect(paymentKey, paymentRaw);
-          if (decision.discardCurrent && currentKey) cas.del(currentKey);
+          // The stale attempt may be this very key's, just replaced above: not deleted then.
+          if (decision.discardCurrent && currentKey && currentKey !== attemptKey) cas.del(currentKey);
         }
         return (await cas.commit(this.redis)) ? { value: { outcome: 'started' } } : undefined;
       }),

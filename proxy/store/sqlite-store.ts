@@ -94,6 +94,10 @@ export class SqliteStore implements Store {
         if (decision.outcome !== 'started') return decision;
         if (decision.discardCurrent)
           this.sql('DELETE FROM attempts WHERE idempotency_key = ?').run(current!.idempotencyKey);
+        if (decision.discardExisting) {
+          this.sql('DELETE FROM attempts WHERE idempotency_key = ?').run(input.idempotencyKey);
+          this.sql('UPDATE checkouts SET current_attempt = NULL WHERE current_attempt = ?').run(input.idempotencyKey);
+        }
         this.sql(
           `INSERT INTO attempts (idempotency_key, fingerprint, checkout_id, status_token, state, transaction_id, created_at)
              VALUES (?, ?, ?, ?, 'pending', NULL, ?)`,

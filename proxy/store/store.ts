@@ -148,17 +148,24 @@ export function decideAttempt(input: {
   currentStatus: string | undefined;
   now: number;
   staleAfterMs: number;
-}): Exclude<BeginAttempt, { outcome: 'started' }> | { outcome: 'started'; discardCurrent: boolean } {
+}):
+  | Exclude<BeginAttempt, { outcome: 'started' }>
+  | { outcome: 'started'; discardCurrent: boolean; discardExisting: boolean } {
   const { existing, current, currentStatus } = input;
-  if (existing) return { outcome: 'replay', attempt: existing };
+  const stale = (attempt: Attempt) =>
+    attempt.state === 'pending' && attempt.createdAt <= input.now - input.staleAfterMs;
+  // A key whose attempt is still pending long after any initiate could take belonged to a process that
+  // died mid-request: it is released, so the customer's retry with that key goes ahead.
+  const discardExisting = !!existing && stale(existing);
+  if (existing && !discardExisting) return { outcome: 'replay', attempt: existing };
   if (current?.state === 'pending') {
-    if (current.createdAt > input.now - input.staleAfterMs) return { outcome: 'checkout-taken', attempt: current };
-    return { outcome: 'started', discardCurrent: true };
+    if (!stale(current)) return { outcome: 'checkout-taken', attempt: current };
+    return { outcome: 'started', discardCurrent: true, discardExisting };
   }
   if (current && currentStatus === 'COMPLETED') return { outcome: 'checkout-paid' };
   if (current && currentStatus !== undefined && !isTerminalStatus(currentStatus))
     return { outcome: 'checkout-taken', attempt: current };
-  return { outcome: 'started', discardCurrent: false };
+  return { outcome: 'started', discardCurrent: false, discardExisting };
 }
 
 /** The store cannot be reached (Redis down, disk failing): requests get 503, nothing half-written. */
