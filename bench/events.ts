@@ -7,6 +7,7 @@
  *   scaled down (5 s becomes 5 ms) so that the run measures the outbox, not the waiting.
  */
 import { randomBytes } from 'node:crypto';
+import { localCoordination } from '../proxy/coordination/local.ts';
 import { startStack } from '../test/support/stack.ts';
 import { startReceiver } from '../test/support/webhook-receiver.ts';
 import { ms, percentile } from './stats.ts';
@@ -24,8 +25,11 @@ async function latency(): Promise<void> {
       return 200;
     },
   });
+  // A merchant whose payment quota covers the run: the figure is the events' path, not the quota's.
   const stack = await startStack({
     env: { KASSA_EVENTS_URL: receiver.url, KASSA_EVENTS_SECRET: secret(), KASSA_LOG_LEVEL: 'warn' },
+    sandbox: { paymentsPerMinute: 100_000 },
+    proxy: { coordination: localCoordination(100_000) },
   });
   const hookIn = new Map<string, number>();
   const original = stack.proxy.services.refresher.refreshNow.bind(stack.proxy.services.refresher);

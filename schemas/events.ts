@@ -5,7 +5,7 @@
  * OpenAPI document lists them under `webhooks`, and kassa/server's `verifyEvent` parses with them.
  */
 import { z } from 'zod';
-import { merchantCheckoutSchema, operatorPaymentSchema } from './proxy-api.ts';
+import { merchantCheckoutSchema, operatorPaymentSchema, pageLimitSchema } from './proxy-api.ts';
 
 export const EVENT_TYPES = ['checkout.paid', 'checkout.expired', 'payment.completed', 'payment.failed'] as const;
 export type KassaEventType = (typeof EVENT_TYPES)[number];
@@ -111,12 +111,7 @@ export type EventDetail = z.infer<typeof eventDetailSchema>;
 export const eventListQuerySchema = z.object({
   status: z.enum(EVENT_STATUSES, { error: `status must be one of ${EVENT_STATUSES.join(', ')}` }).optional(),
   type: z.enum(EVENT_TYPES, { error: `type must be one of ${EVENT_TYPES.join(', ')}` }).optional(),
-  limit: z.coerce
-    .number({ error: 'limit must be a whole number from 1 to 200' })
-    .int('limit must be a whole number from 1 to 200')
-    .min(1, 'limit must be a whole number from 1 to 200')
-    .max(200, 'limit must be a whole number from 1 to 200')
-    .default(50),
+  limit: pageLimitSchema,
   cursor: z.string().max(200).optional(),
 });
 export type EventListQuery = z.input<typeof eventListQuerySchema>;

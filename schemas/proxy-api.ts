@@ -173,17 +173,20 @@ export const operatorPaymentSchema = paymentStatusSchema
   .meta({ id: 'OperatorPayment' });
 export type OperatorPayment = z.infer<typeof operatorPaymentSchema>;
 
+/** `limit` of the operator's paged lists. */
+export const pageLimitSchema = z.coerce
+  .number({ error: 'limit must be a whole number from 1 to 200' })
+  .int('limit must be a whole number from 1 to 200')
+  .min(1, 'limit must be a whole number from 1 to 200')
+  .max(200, 'limit must be a whole number from 1 to 200')
+  .default(50);
+
 export const paymentListQuerySchema = z.object({
   status: z
     .string()
     .regex(/^[A-Z_]{1,32}$/, 'status must be an upper-case status such as PENDING')
     .optional(),
-  limit: z.coerce
-    .number({ error: 'limit must be a whole number from 1 to 200' })
-    .int('limit must be a whole number from 1 to 200')
-    .min(1)
-    .max(200)
-    .default(50),
+  limit: pageLimitSchema,
   cursor: z.string().max(200).optional(),
 });
 
