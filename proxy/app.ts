@@ -12,6 +12,7 @@ import { eventRoutes } from './routes/event-routes.ts';
 import { merchantRoutes } from './routes/merchant-routes.ts';
 import { operatorRoutes } from './routes/operator-routes.ts';
 import { paymentRoutes } from './routes/payment-routes.ts';
+import { probeRoutes } from './routes/probe-routes.ts';
 import { webhookRoutes } from './routes/webhook-routes.ts';
 import { widgetRoutes } from './routes/widget-routes.ts';
 import type { ProxyEnv } from './proxy-env.ts';
@@ -61,12 +62,7 @@ export function createApp(services: ProxyServices): Hono<ProxyEnv> {
   app.route('/', widgetRoutes(services));
   const openapi = openApiDocument(KASSA_VERSION);
   app.get('/openapi.json', (c) => c.json(openapi));
-  app.get('/healthz', async (c) =>
-    services.store.ping().then(
-      () => c.json({ ok: true }),
-      () => c.json({ ok: false, error: 'The store is unavailable' }, 503),
-    ),
-  );
+  app.route('/', probeRoutes(services));
 
   app.notFound((c) =>
     c.json(
