@@ -12,6 +12,7 @@ import { eventRoutes } from './routes/event-routes.ts';
 import { merchantRoutes } from './routes/merchant-routes.ts';
 import { operatorRoutes } from './routes/operator-routes.ts';
 import { paymentRoutes } from './routes/payment-routes.ts';
+import { paymentSearchRoutes } from './routes/payment-search-routes.ts';
 import { probeRoutes } from './routes/probe-routes.ts';
 import { webhookRoutes } from './routes/webhook-routes.ts';
 import { widgetRoutes } from './routes/widget-routes.ts';
@@ -56,6 +57,7 @@ export function createApp(services: ProxyServices): Hono<ProxyEnv> {
   app.route('/', merchantRoutes(services));
   app.route('/', paymentRoutes(services));
   app.route('/', bridgeRoutes(services));
+  app.route('/', paymentSearchRoutes(services));
   app.route('/', operatorRoutes(services));
   app.route('/', eventRoutes(services));
   app.route('/', webhookRoutes(services));

@@ -64,6 +64,16 @@ function component(schema: z.ZodType, io: 'input' | 'output', components: Record
   return retarget(rest);
 }
 
+const PAYMENT_SEARCH = {
+  status: 'PENDING, COMPLETED, FAILED',
+  checkoutId: 'The checkout a payment was made for',
+  reference: 'The payment reference, exactly',
+  from: 'Created at or after (ISO 8601)',
+  to: 'Created before (ISO 8601)',
+  minAmount: 'At least this amount (decimal)',
+  maxAmount: 'At most this amount (decimal)',
+};
+
 const OPERATIONS: Record<string, Record<string, Operation>> = {
   '/api/checkouts': {
     post: {
@@ -124,14 +134,17 @@ const OPERATIONS: Record<string, Record<string, Operation>> = {
       status: 201,
     },
     get: {
-      summary: 'List payments, newest first',
+      summary: 'Search payments, newest first',
       auth: 'operator',
       response: paymentListSchema,
-      query: {
-        status: 'PENDING, COMPLETED, FAILED',
-        limit: '1 to 200 (50)',
-        cursor: 'nextCursor of the previous page',
-      },
+      query: { ...PAYMENT_SEARCH, limit: '1 to 200 (50)', cursor: 'nextCursor of the previous page' },
+    },
+  },
+  '/api/payments/export': {
+    get: {
+      summary: 'The same search as CSV (RFC 4180, every field of OperatorPayment), streamed',
+      auth: 'operator',
+      query: PAYMENT_SEARCH,
     },
   },
   '/api/payments/events': {

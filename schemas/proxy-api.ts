@@ -186,9 +186,24 @@ export const paymentListQuerySchema = z.object({
     .string()
     .regex(/^[A-Z_]{1,32}$/, 'status must be an upper-case status such as PENDING')
     .optional(),
+  checkoutId: z.string().max(100, 'checkoutId must be at most 100 characters').optional(),
+  reference: referenceSchema.optional(),
+  /** Created at or after this moment (ISO 8601). */
+  from: z.iso.datetime({ offset: true, error: 'from must be an ISO 8601 date and time' }).optional(),
+  /** Created before this moment (ISO 8601). */
+  to: z.iso.datetime({ offset: true, error: 'to must be an ISO 8601 date and time' }).optional(),
+  minAmount: z
+    .string()
+    .refine((value) => isDecimal(value), 'minAmount must be a decimal amount such as 10.50')
+    .optional(),
+  maxAmount: z
+    .string()
+    .refine((value) => isDecimal(value), 'maxAmount must be a decimal amount such as 10.50')
+    .optional(),
   limit: pageLimitSchema,
   cursor: z.string().max(200).optional(),
 });
+export type PaymentListQuery = z.output<typeof paymentListQuerySchema>;
 
 export const paymentListSchema = z
   .object({ payments: z.array(operatorPaymentSchema), nextCursor: z.string().nullable() })

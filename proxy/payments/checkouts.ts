@@ -1,6 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { CheckoutView, MerchantCheckout } from '../../schemas/proxy-api.ts';
 import type { Environment } from '../../schemas/pay.ts';
+import { HttpProblem } from '../http-problem.ts';
 import type { Attempt, Checkout, Payment, Store } from '../store/store.ts';
 
 export interface NewCheckout {
@@ -21,7 +22,11 @@ export class Checkouts {
     private readonly ttlSeconds: number,
   ) {}
 
-  async create(input: NewCheckout): Promise<Checkout> {
+  /**
+   * Creates a checkout. Under an Idempotency-Key, a retry with the same request gets the checkout the
+   * first one made (`replayed`); the same key with another request is refused (422).
+   */
+  async create(input: NewCheckout, idempotencyKey?: string): Promise<{ checkout: Checkout; replayed: boolean }> {
     const now = Date.now();
     const checkout: Checkout = {
       checkoutId: `chk_${randomBytes(18).toString('base64url')}`,
@@ -33,8 +38,19 @@ export class Checkouts {
       expiresAt: now + this.ttlSeconds * 1000,
       currentAttempt: null,
     };
-    await this.store.insertCheckout(checkout);
-    return checkout;
+    const fingerprint = createHash('sha256')
+      .update(JSON.stringify([input.amount, input.currencyCode, input.reference, input.metadata ?? null]))
+      .digest('base64url');
+    const claim = await this.store.insertCheckout(
+      checkout,
+      idempotencyKey === undefined ? undefined : { idempotencyKey, fingerprint },
+    );
+    if (claim.created) return { checkout, replayed: false };
+    if (claim.fingerprint !== fingerprint)
+      throw new HttpProblem(422, 'This Idempotency-Key was already used for a different checkout');
+    const first = await this.store.getCheckout(claim.checkoutId);
+    if (!first) throw new HttpProblem(409, 'The checkout of this Idempotency-Key is being created; try again shortly');
+    return { checkout: first, replayed: true };
   }
 
   get(checkoutId: string): Promise<Checkout | undefined> {

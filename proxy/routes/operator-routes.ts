@@ -2,19 +2,11 @@ import { Hono } from 'hono';
 import { parseJsonBody } from '../../server-kit/json-body.ts';
 import { describeZodError } from '../../lib/zod-message.ts';
 import { createOrderRequestSchema, orderStatusSchema, updateOrderRequestSchema } from '../../schemas/orders.ts';
-import {
-  bridgeNetworkSchema,
-  paymentListQuerySchema,
-  type Health,
-  type OperatorPayment,
-  type PaymentStatusView,
-} from '../../schemas/proxy-api.ts';
+import { bridgeNetworkSchema, type Health, type PaymentStatusView } from '../../schemas/proxy-api.ts';
 import { HttpProblem } from '../http-problem.ts';
 import { refusePrivateKeys } from '../middleware/refuse-private-keys.ts';
 import { requireBearer } from '../middleware/require-bearer.ts';
-import { operatorView } from '../payments/status-view.ts';
 import type { ProxyServices } from '../services.ts';
-import { InvalidCursorError, type Payment } from '../store/store.ts';
 import { upstreamProblem } from '../upstream-problem.ts';
 import { stateStream } from './sse.ts';
 import { KASSA_VERSION } from '../version.ts';
@@ -36,20 +28,6 @@ export function operatorRoutes(services: ProxyServices): Hono {
       throw upstreamProblem(error, 'client');
     }
   };
-  const viewOf = async (payment: Payment): Promise<OperatorPayment> =>
-    operatorView(payment, payment.checkoutId ? await store.getCheckout(payment.checkoutId) : undefined);
-
-  app.get('/api/payments', operator, async (c) => {
-    const query = paymentListQuerySchema.safeParse(c.req.query());
-    if (!query.success) throw new HttpProblem(400, describeZodError(query.error));
-    try {
-      const page = await store.listPayments(query.data);
-      return c.json({ payments: await Promise.all(page.payments.map(viewOf)), nextCursor: page.nextCursor });
-    } catch (error) {
-      if (error instanceof InvalidCursorError) throw new HttpProblem(400, error.message);
-      throw error;
-    }
-  });
 
   app.get('/api/payments/events', operator, (c) =>
     stateStream<PaymentStatusView>(c, {

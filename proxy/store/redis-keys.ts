@@ -3,6 +3,7 @@ export function redisKeys(prefix: string) {
   return {
     checkout: (id: string) => `${prefix}checkout:${id}`,
     attempt: (key: string) => `${prefix}attempt:${key}`,
+    checkoutIdempotency: (key: string) => `${prefix}checkout-key:${key}`,
     payment: (id: string) => `${prefix}payment:${id}`,
     checked: (id: string) => `${prefix}checked:${id}`,
     token: (statusToken: string) => `${prefix}status-token:${statusToken}`,
@@ -10,6 +11,8 @@ export function redisKeys(prefix: string) {
     all: () => `${prefix}payments:all`,
     status: (status: string) => `${prefix}payments:status:${status}`,
     open: () => `${prefix}payments:open`,
+    byCheckout: (checkoutId: string) => `${prefix}payments:checkout:${checkoutId}`,
+    byReference: (reference: string) => `${prefix}payments:reference:${reference}`,
     /** Checkouts whose expiry is not settled yet, scored by when they expire. */
     expiring: () => `${prefix}checkouts:expiring`,
     event: (id: string) => `${prefix}event:${id}`,

@@ -13,13 +13,20 @@ import {
   type Attempt,
   type BeginAttempt,
   type Checkout,
+  type CheckoutClaim,
+  type CheckoutKey,
+  CHECKOUT_KEY_KEPT_MS,
   type Payment,
+  matchesSearch,
   type PaymentPage,
+  type PaymentSearch,
   type PaymentUpdate,
   type Store,
 } from './store.ts';
 
 const WEBHOOK_MEMORY_SECONDS = 30 * 24 * 3600;
+/** At most this many index entries are read to fill one page of a search. */
+const SEARCH_SCAN_MAX = 20_000;
 
 /** A payment without `lastCheckedAt`, which lives in a key of its own (see below). */
 type StoredPayment = Omit<Payment, 'lastCheckedAt'>;
@@ -52,16 +59,29 @@ export class RedisStore implements Store {
     return indexMember(payment.createdAt, payment.transactionId);
   }
 
-  async insertCheckout(checkout: Checkout): Promise<void> {
-    const key = this.key.checkout(checkout.checkoutId);
-    const created = await guarded(() =>
-      new Cas()
-        .expect(key, null)
-        .set(key, JSON.stringify(checkout))
-        .zaddScored(this.key.expiring(), checkout.checkoutId, checkout.expiresAt)
-        .commit(this.redis),
-    );
-    if (!created) throw new Error(`checkout ${checkout.checkoutId} exists`);
+  async insertCheckout(checkout: Checkout, key?: CheckoutKey): Promise<CheckoutClaim> {
+    const checkoutKey = this.key.checkout(checkout.checkoutId);
+    const idempotencyKey = key && this.key.checkoutIdempotency(key.idempotencyKey);
+    return guarded(async () => {
+      const cas = new Cas()
+        .expect(checkoutKey, null)
+        .set(checkoutKey, JSON.stringify(checkout))
+        .zaddScored(this.key.expiring(), checkout.checkoutId, checkout.expiresAt);
+      if (key && idempotencyKey)
+        cas
+          .expect(idempotencyKey, null)
+          .setExpiring(
+            idempotencyKey,
+            JSON.stringify({ checkoutId: checkout.checkoutId, fingerprint: key.fingerprint }),
+            CHECKOUT_KEY_KEPT_MS,
+          );
+      if (await cas.commit(this.redis)) return { created: true } as const;
+      const seen = idempotencyKey
+        ? parse<{ checkoutId: string; fingerprint: string }>(await this.redis.get(idempotencyKey))
+        : undefined;
+      if (!seen) throw new Error(`checkout ${checkout.checkoutId} exists`);
+      return { created: false, ...seen } as const;
+    });
   }
 
   getCheckout(checkoutId: string): Promise<Checkout | undefined> {
@@ -162,7 +182,9 @@ export class RedisStore implements Store {
           .set(this.key.payment(payment.transactionId), JSON.stringify(stored))
           .set(this.key.token(payment.statusToken), payment.transactionId)
           .zadd(this.key.all(), member)
-          .zadd(this.key.status(payment.status), member);
+          .zadd(this.key.status(payment.status), member)
+          .zadd(this.key.byReference(payment.reference), member);
+        if (payment.checkoutId) cas.zadd(this.key.byCheckout(payment.checkoutId), member);
         if (lastCheckedAt !== null) cas.set(this.key.checked(payment.transactionId), String(lastCheckedAt));
         if (!isTerminalStatus(payment.status)) cas.zadd(this.key.open(), member);
         if (attempt)
@@ -228,29 +250,57 @@ export class RedisStore implements Store {
     });
   }
 
-  listPayments(query: {
-    status?: string | undefined;
-    limit: number;
-    cursor?: string | undefined;
-  }): Promise<PaymentPage> {
+  listPayments(query: PaymentSearch): Promise<PaymentPage> {
     const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+    // The narrowest index that holds every match; time bounds are ranges of its members.
+    const index = query.checkoutId
+      ? this.key.byCheckout(query.checkoutId)
+      : query.reference
+        ? this.key.byReference(query.reference)
+        : query.status
+          ? this.key.status(query.status)
+          : this.key.all();
+    const min = query.from === undefined ? '-' : `[${indexMember(query.from, '')}`;
+    let max = after ? `(${this.member(after)}` : query.to === undefined ? '+' : `(${indexMember(query.to, '')}`;
     return guarded(async () => {
-      const index = query.status ? this.key.status(query.status) : this.key.all();
-      const max = after ? `(${this.member(after)}` : '+';
-      const members = await this.redis.zrevrangebylex(index, max, '-', 'LIMIT', 0, query.limit + 1);
-      const page = members.slice(0, query.limit);
-      // The index and the records are read one after the other: a payment that changed status in
-      // between no longer belongs to this list. The cursor is the index position, not the record's.
-      const payments = (await this.load(page.map(idOfMember))).filter(
-        (payment) => !query.status || payment.status === query.status,
-      );
-      const last = page[page.length - 1];
+      const payments: Payment[] = [];
+      let scanned = 0;
+      let more = false;
+      let lastSeen: string | undefined;
+      // The index and the records are read one after the other: a payment that changed in between
+      // is checked against the search as it is now. The cursor is an index position.
+      while (!more && scanned < SEARCH_SCAN_MAX) {
+        const batch = Math.min(1_000, Math.max(query.limit + 1, 100));
+        const members = await this.redis.zrevrangebylex(index, max, min, 'LIMIT', 0, batch);
+        if (members.length === 0) break;
+        scanned += members.length;
+        const loaded = new Map((await this.load(members.map(idOfMember))).map((p) => [p.transactionId, p]));
+        for (const member of members) {
+          const payment = loaded.get(idOfMember(member));
+          if (!payment || !matchesSearch(payment, query)) {
+            lastSeen = member;
+            continue;
+          }
+          if (payments.length === query.limit) {
+            more = true;
+            break;
+          }
+          payments.push(payment);
+          lastSeen = member;
+        }
+        if (members.length < batch) break;
+        max = `(${members[members.length - 1]!}`;
+      }
+      // A page cut short by the scan limit still offers the rest, from where the scan stopped.
+      const resumeAt = more ? payments[payments.length - 1] : scanned >= SEARCH_SCAN_MAX ? lastSeen : undefined;
       return {
         payments,
         nextCursor:
-          members.length > query.limit && last
-            ? encodeCursor({ createdAt: Number(last.slice(0, 16)), transactionId: idOfMember(last) })
-            : null,
+          resumeAt === undefined
+            ? null
+            : typeof resumeAt === 'string'
+              ? encodeCursor({ createdAt: Number(resumeAt.slice(0, 16)), transactionId: idOfMember(resumeAt) })
+              : encodeCursor(resumeAt),
       };
     });
   }

@@ -86,4 +86,15 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX event_attempts_by_event ON event_attempts (event_id, at);
   `,
+  // Idempotency-Keys of checkout creation, and the operator's search by checkout and by reference.
+  `
+  CREATE INDEX payments_by_checkout ON payments (checkout_id, created_at DESC);
+  CREATE INDEX payments_by_reference ON payments (reference, created_at DESC);
+  CREATE TABLE checkout_keys (
+    idempotency_key TEXT PRIMARY KEY,
+    fingerprint     TEXT NOT NULL,
+    checkout_id     TEXT NOT NULL,
+    created_at      INTEGER NOT NULL
+  );
+  `,
 ];

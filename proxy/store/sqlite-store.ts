@@ -13,8 +13,12 @@ import {
   type Attempt,
   type BeginAttempt,
   type Checkout,
+  type CheckoutClaim,
+  type CheckoutKey,
+  CHECKOUT_KEY_KEPT_MS,
   type Payment,
   type PaymentPage,
+  type PaymentSearch,
   type PaymentUpdate,
   type Store,
 } from './store.ts';
@@ -53,11 +57,26 @@ export class SqliteStore implements Store {
     }
   }
 
-  async insertCheckout(checkout: Checkout): Promise<void> {
-    this.sql(
-      `INSERT INTO checkouts (checkout_id, amount, currency_code, reference, metadata, created_at, expires_at, current_attempt)
-         VALUES (@checkoutId, @amount, @currencyCode, @reference, @metadata, @createdAt, @expiresAt, @currentAttempt)`,
-    ).run(checkout);
+  async insertCheckout(checkout: Checkout, key?: CheckoutKey): Promise<CheckoutClaim> {
+    return this.db
+      .transaction((): CheckoutClaim => {
+        if (key) {
+          const seen = this.sql(
+            'SELECT checkout_id, fingerprint FROM checkout_keys WHERE idempotency_key = ? AND created_at > ?',
+          ).get(key.idempotencyKey, checkout.createdAt - CHECKOUT_KEY_KEPT_MS) as Row | undefined;
+          if (seen)
+            return { created: false, checkoutId: seen.checkout_id as string, fingerprint: seen.fingerprint as string };
+          this.sql(
+            `INSERT OR REPLACE INTO checkout_keys (idempotency_key, fingerprint, checkout_id, created_at) VALUES (?, ?, ?, ?)`,
+          ).run(key.idempotencyKey, key.fingerprint, checkout.checkoutId, checkout.createdAt);
+        }
+        this.sql(
+          `INSERT INTO checkouts (checkout_id, amount, currency_code, reference, metadata, created_at, expires_at, current_attempt)
+             VALUES (@checkoutId, @amount, @currencyCode, @reference, @metadata, @createdAt, @expiresAt, @currentAttempt)`,
+        ).run(checkout);
+        return { created: true };
+      })
+      .immediate();
   }
 
   async getCheckout(checkoutId: string): Promise<Checkout | undefined> {
@@ -184,17 +203,22 @@ export class SqliteStore implements Store {
     this.sql('UPDATE payments SET last_checked_at = ? WHERE transaction_id = ?').run(checkedAt, transactionId);
   }
 
-  async listPayments(query: {
-    status?: string | undefined;
-    limit: number;
-    cursor?: string | undefined;
-  }): Promise<PaymentPage> {
+  async listPayments(query: PaymentSearch): Promise<PaymentPage> {
     const where: string[] = [];
     const params: unknown[] = [];
-    if (query.status) {
-      where.push('status = ?');
-      params.push(query.status);
-    }
+    const filter = (clause: string, value: unknown) => {
+      if (value === undefined || value === '') return;
+      where.push(clause);
+      params.push(value);
+    };
+    filter('status = ?', query.status);
+    filter('checkout_id = ?', query.checkoutId);
+    filter('reference = ?', query.reference);
+    filter('created_at >= ?', query.from);
+    filter('created_at < ?', query.to);
+    // Amounts have at most two decimals: as REAL they compare exactly as the decimals do.
+    filter('CAST(amount AS REAL) >= CAST(? AS REAL)', query.minAmount);
+    filter('CAST(amount AS REAL) <= CAST(? AS REAL)', query.maxAmount);
     if (query.cursor) {
       const after = decodeCursor(query.cursor);
       where.push('(created_at, transaction_id) < (?, ?)');

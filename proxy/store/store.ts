@@ -3,6 +3,7 @@
  * received webhook events. SQLite is the embedded default (sqlite-store.ts); Redis serves a fleet.
  * Both implement this interface and pass the same test suite.
  */
+import { compareDecimals } from '../../lib/money.ts';
 import { isTerminalStatus, type Environment } from '../../schemas/pay.ts';
 import type { Outbox, PaymentEventRule } from './outbox.ts';
 
@@ -18,6 +19,17 @@ export interface Checkout {
   /** The idempotency key of the checkout's latest payment attempt. */
   currentAttempt: string | null;
 }
+
+/** The merchant's Idempotency-Key for creating a checkout, and what was asked under it. */
+export interface CheckoutKey {
+  idempotencyKey: string;
+  fingerprint: string;
+}
+
+export type CheckoutClaim = { created: true } | { created: false; checkoutId: string; fingerprint: string };
+
+/** How long a checkout's Idempotency-Key is remembered (at least the 24 h a retrying server needs). */
+export const CHECKOUT_KEY_KEPT_MS = 7 * 24 * 3_600_000;
 
 /** One browser request to pay, under its Idempotency-Key. */
 export interface Attempt {
@@ -72,13 +84,43 @@ export type BeginAttempt =
   | { outcome: 'checkout-taken'; attempt: Attempt }
   | { outcome: 'checkout-paid' };
 
+/** The operator's search: all optional but `limit`. Times are epoch ms; amounts decimal strings. */
+export interface PaymentSearch {
+  status?: string | undefined;
+  checkoutId?: string | undefined;
+  reference?: string | undefined;
+  from?: number | undefined;
+  to?: number | undefined;
+  minAmount?: string | undefined;
+  maxAmount?: string | undefined;
+  limit: number;
+  cursor?: string | undefined;
+}
+
+/** Whether a payment passes the filters a store could not apply through an index. */
+export function matchesSearch(payment: Payment, search: PaymentSearch): boolean {
+  return (
+    (!search.status || payment.status === search.status) &&
+    (!search.checkoutId || payment.checkoutId === search.checkoutId) &&
+    (!search.reference || payment.reference === search.reference) &&
+    (search.from === undefined || payment.createdAt >= search.from) &&
+    (search.to === undefined || payment.createdAt < search.to) &&
+    (!search.minAmount || compareDecimals(payment.amount, search.minAmount) >= 0) &&
+    (!search.maxAmount || compareDecimals(payment.amount, search.maxAmount) <= 0)
+  );
+}
+
 export interface PaymentPage {
   payments: Payment[];
   nextCursor: string | null;
 }
 
 export interface Store {
-  insertCheckout(checkout: Checkout): Promise<void>;
+  /**
+   * Stores a new checkout. Under an Idempotency-Key, atomically: a key seen before leaves the store as
+   * it is and names the checkout it made, so a retried request never makes a second one.
+   */
+  insertCheckout(checkout: Checkout, key?: CheckoutKey): Promise<CheckoutClaim>;
   getCheckout(checkoutId: string): Promise<Checkout | undefined>;
 
   /**
@@ -113,11 +155,8 @@ export interface Store {
     rule?: PaymentEventRule,
   ): Promise<Payment | undefined>;
   markChecked(transactionId: string, checkedAt: number): Promise<void>;
-  listPayments(query: {
-    status?: string | undefined;
-    limit: number;
-    cursor?: string | undefined;
-  }): Promise<PaymentPage>;
+  /** Newest first; every filter given must hold. */
+  listPayments(query: PaymentSearch): Promise<PaymentPage>;
   /** Payments not yet final, oldest first. */
   pendingPayments(limit: number): Promise<Payment[]>;
 

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
 import { http } from '../support/http.ts';
 import { eventually, startStack, type Stack } from '../support/stack.ts';
 
@@ -50,5 +52,169 @@ describe('proxy operations: liveness and readiness', () => {
     );
     assert.equal(refused.body.reason, 'invalid_client');
     assert.ok(!JSON.stringify(refused.body).includes(stack.config.payClientSecrets[0]!));
+  });
+});
+
+/** RFC 4180, as a spreadsheet reads it: quoted fields may hold commas, quotes (doubled) and line breaks. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (char === '"') quoted = false;
+      else field += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') {
+      row.push(field);
+      field = '';
+    } else if (char === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
+    } else field += char;
+  }
+  assert.equal(field + row.join(''), '', 'the file ends with CRLF');
+  return rows;
+}
+
+describe('proxy operations: checkout idempotency, payment search and export', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  after(() => stack.stop());
+
+  it('20 concurrent retries under one Idempotency-Key make one checkout; another body under it is a 422', async () => {
+    const body = { amount: '19.99', currencyCode: 'EUR', reference: 'IDEM-1', metadata: { cart: 3 } };
+    const key = `idem-${randomBytes(8).toString('hex')}`;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => stack.merchant('/api/checkouts', { body, headers: { 'Idempotency-Key': key } })),
+    );
+    assert.ok(
+      answers.every((answer) => answer.status === 201),
+      answers.map((a) => a.status).join(),
+    );
+    assert.equal(new Set(answers.map((answer) => answer.body.checkoutId)).size, 1);
+    assert.equal(answers.filter((answer) => answer.headers.get('idempotent-replayed') === 'true').length, 19);
+    const other = await stack.merchant('/api/checkouts', {
+      body: { ...body, amount: '20.00' },
+      headers: { 'Idempotency-Key': key },
+    });
+    assert.equal(other.status, 422);
+    const bad = await stack.merchant('/api/checkouts', { body, headers: { 'Idempotency-Key': 'no' } });
+    assert.equal(bad.status, 400);
+    const without = await Promise.all([
+      stack.merchant('/api/checkouts', { body }),
+      stack.merchant('/api/checkouts', { body }),
+    ]);
+    assert.notEqual(without[0].body.checkoutId, without[1].body.checkoutId, 'no key: two checkouts');
+  });
+
+  it('searches by checkout, reference, time and amount, and exports the same search as CSV', async () => {
+    const started = new Date(Date.now() - 1_000).toISOString();
+    const made: Array<{ transactionId: string; checkoutId: string; amount: string; reference: string }> = [];
+    for (const [amount, reference] of [
+      ['5.00', 'SEARCH-A'],
+      ['15.50', 'SEARCH-B'],
+      ['25.00', "SEARCH, 'C'"],
+      ['35.00', 'SEARCH-B'],
+      ['45.00', '+SUM(A1)'],
+    ] as const) {
+      const checkoutId = await stack.checkout({ amount, reference });
+      const payment = (await stack.pay(checkoutId)).body as { transactionId: string };
+      made.push({ transactionId: payment.transactionId, checkoutId, amount, reference });
+    }
+    const search = async (query: Record<string, string>) => {
+      const answer = await stack.operator(`/api/payments?${new URLSearchParams({ from: started, ...query })}`);
+      assert.equal(answer.status, 200, answer.text);
+      return (answer.body.payments as Array<{ transactionId: string }>).map((payment) => payment.transactionId);
+    };
+    const ids = (...indexes: number[]) => indexes.map((index) => made[index]!.transactionId);
+    assert.deepEqual(await search({ checkoutId: made[1]!.checkoutId }), ids(1));
+    assert.deepEqual(await search({ reference: 'SEARCH-B' }), ids(3, 1));
+    assert.deepEqual(await search({ minAmount: '15.50', maxAmount: '25' }), ids(2, 1));
+    assert.deepEqual(await search({ minAmount: '40' }), ids(4));
+    assert.deepEqual(await search({ reference: 'SEARCH-B', minAmount: '20' }), ids(3));
+    assert.deepEqual(await search({ to: started }), []);
+    const paged = await search({ limit: '2' });
+    assert.deepEqual(paged, ids(4, 3));
+    for (const query of ['from=yesterday', 'minAmount=lots', 'limit=0', 'cursor=x', 'reference=%00']) {
+      assert.equal((await stack.operator(`/api/payments?${query}`)).status, 400, query);
+    }
+
+    const csv = await stack.operator(`/api/payments/export?${new URLSearchParams({ from: started })}`);
+    assert.equal(csv.status, 200);
+    assert.match(csv.headers.get('content-type') ?? '', /^text\/csv/);
+    assert.match(csv.headers.get('content-disposition') ?? '', /attachment; filename="kassa-payments-/);
+    const [header, ...rows] = parseCsv(csv.text);
+    assert.equal(header![0], 'transactionId');
+    assert.ok(header!.includes('lastCheckedAt') && header!.includes('networkPaymentId'));
+    assert.deepEqual(
+      rows.map((row) => row[0]),
+      ids(4, 3, 2, 1, 0),
+    );
+    const quoted = rows.find((row) => row[0] === made[2]!.transactionId)!;
+    assert.equal(quoted[header!.indexOf('reference')], "SEARCH, 'C'");
+    assert.equal(quoted[header!.indexOf('amount')], '25.00');
+    // A reference a spreadsheet would run as a formula is exported as text.
+    const formula = rows.find((row) => row[0] === made[4]!.transactionId)!;
+    assert.equal(formula[header!.indexOf('reference')], "'+SUM(A1)");
+  });
+
+  it('exports many pages of seeded payments, every one once', async () => {
+    const count = 3_000;
+    const marker = `SEED-${randomBytes(3).toString('hex').toUpperCase()}`;
+    const now = Date.now();
+    for (let i = 0; i < count; i++)
+      await stack.proxy.services.store.recordPayment({
+        transactionId: `seed-${marker}-${i}`,
+        statusToken: `${marker}-${i}-${randomBytes(16).toString('base64url')}`,
+        idempotencyKey: `seed-${marker}-${i}`,
+        checkoutId: null,
+        amount: `${(i % 100) + 1}.00`,
+        currencyCode: 'EUR',
+        reference: marker,
+        environment: 'sandbox',
+        flowUrl: 'http://127.0.0.1:1/flow',
+        status: i % 3 === 0 ? 'COMPLETED' : 'PENDING',
+        networkStatus: null,
+        networkPaymentId: null,
+        paymentRail: null,
+        providerId: null,
+        initiatedAt: new Date(now).toISOString(),
+        updatedAt: new Date(now).toISOString(),
+        completedAt: null,
+        createdAt: now - i,
+        lastCheckedAt: null,
+        revision: 1,
+      });
+    const csv = await stack.operator(`/api/payments/export?reference=${marker}`);
+    const rows = parseCsv(csv.text).slice(1);
+    assert.equal(rows.length, count);
+    assert.equal(new Set(rows.map((row) => row[0])).size, count);
+    const completed = await stack.operator(`/api/payments/export?reference=${marker}&status=COMPLETED`);
+    assert.equal(parseCsv(completed.text).length - 1, count / 3);
+  });
+
+  it('the new routes never answer 5xx, whatever the query', async () => {
+    const names = ['status', 'checkoutId', 'reference', 'from', 'to', 'minAmount', 'maxAmount', 'limit', 'cursor'];
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(fc.constantFrom(...names), fc.string({ maxLength: 40 })), async (query) => {
+        const search = new URLSearchParams(query);
+        for (const path of ['/api/payments', '/api/payments/export']) {
+          const answer = await stack.operator(`${path}?${search}`);
+          assert.ok(answer.status < 500, `${path}?${search}: ${answer.status} ${answer.text.slice(0, 200)}`);
+        }
+      }),
+      { numRuns: 80 },
+    );
   });
 });
