@@ -33,9 +33,10 @@ async function latency(): Promise<void> {
   });
   const hookIn = new Map<string, number>();
   const original = stack.proxy.services.refresher.refreshNow.bind(stack.proxy.services.refresher);
-  // The moment the webhook reaches the proxy's route, which asks the refresher to re-read at once.
+  // The moment a webhook reaches the proxy's route, which asks the refresher to re-read at once; the
+  // bank's steps each send one, and the last before the event is the one that carried the completion.
   stack.proxy.services.refresher.refreshNow = (transactionId, reason) => {
-    if (reason === 'webhook' && !hookIn.has(transactionId)) hookIn.set(transactionId, Date.now());
+    if (reason === 'webhook' && !arrived.has(transactionId)) hookIn.set(transactionId, Date.now());
     return original(transactionId, reason);
   };
   try {
