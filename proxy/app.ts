@@ -4,6 +4,7 @@ import { createMiddleware } from 'hono/factory';
 import { requestId } from 'hono/request-id';
 import { HttpProblem } from './http-problem.ts';
 import { refusePrivateKeys } from './middleware/refuse-private-keys.ts';
+import { httpMetrics } from './middleware/http-metrics.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { openApiDocument } from './openapi.ts';
@@ -11,6 +12,7 @@ import { bridgeRoutes } from './routes/bridge-routes.ts';
 import { eventRoutes } from './routes/event-routes.ts';
 import { merchantRoutes } from './routes/merchant-routes.ts';
 import { operatorRoutes } from './routes/operator-routes.ts';
+import { metricsRoutes } from './routes/metrics-routes.ts';
 import { paymentRoutes } from './routes/payment-routes.ts';
 import { paymentSearchRoutes } from './routes/payment-search-routes.ts';
 import { probeRoutes } from './routes/probe-routes.ts';
@@ -49,6 +51,7 @@ export function createApp(services: ProxyServices): Hono<ProxyEnv> {
     requestLog({ logger, redactPaths: [/(\/hooks\/payments\/)([^/]+)/, /(\/api\/payments\/status\/)([^/]+)/] }),
   );
   app.use('*', securityHeaders());
+  app.use('*', httpMetrics({ metrics: services.metrics }));
   app.use('/api/*', tooLarge(API_BODY_LIMIT));
   app.use('/hooks/*', tooLarge(HOOK_BODY_LIMIT));
   // Every route that takes a body refuses key material; some routes add rules of their own.
@@ -65,6 +68,7 @@ export function createApp(services: ProxyServices): Hono<ProxyEnv> {
   const openapi = openApiDocument(KASSA_VERSION);
   app.get('/openapi.json', (c) => c.json(openapi));
   app.route('/', probeRoutes(services));
+  app.route('/', metricsRoutes(services));
 
   app.notFound((c) =>
     c.json(

@@ -51,6 +51,8 @@ export interface ProxyConfig {
   redisPrefix: string;
   /** Where signed events go, and the secrets they are signed with (the next one while rotating); null: no events. */
   events: MerchantEvents | null;
+  /** A Prometheus scraper's own bearer token for /metrics (the operator token works too). */
+  metricsToken: string | null;
 }
 
 export interface MerchantEvents {
@@ -265,6 +267,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         )
       : 'kassa:',
     events,
+    metricsToken: source.KASSA_METRICS_TOKEN
+      ? required('KASSA_METRICS_TOKEN', secret, source.KASSA_METRICS_TOKEN)
+      : null,
   };
 }
 
@@ -309,6 +314,7 @@ export function secretsOf(config: ProxyConfig): string[] {
     config.webhookSecret,
     ...(redisPassword ? [redisPassword] : []),
     ...(config.events?.secrets ?? []),
+    ...(config.metricsToken ? [config.metricsToken] : []),
   ];
 }
 

@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import ky from 'ky';
 import { ChainDirectory } from './bridge/chain-directory.ts';
 import type { ProxyConfig } from './config.ts';
@@ -17,7 +18,9 @@ import { StatusCache } from './payments/status-cache.ts';
 import { SqliteStore } from './store/sqlite-store.ts';
 import type { Store } from './store/store.ts';
 import { OrdersClient } from './upstream/orders-client.ts';
+import { ProxyMetrics } from './metrics.ts';
 import { PayClient } from './upstream/pay-client.ts';
+import type { UpstreamService } from './upstream/upstream-error.ts';
 import { ReforgeClient } from './upstream/reforge-client.ts';
 import { TokenManager } from './upstream/token-manager.ts';
 import { UpstreamHealth } from './upstream/upstream-health.ts';
@@ -43,6 +46,7 @@ export interface ProxyServices {
   sseHeartbeatMs: number;
   /** Delivers the merchant's events; null when KASSA_EVENTS_URL is not set. */
   events: EventDeliverer | null;
+  metrics: ProxyMetrics;
 }
 
 export interface ServiceOverrides {
@@ -62,16 +66,26 @@ export interface ServiceOverrides {
   eventSweepMs?: number;
   /** How long a merchant's endpoint has to answer (10 s). */
   eventTimeoutMs?: number;
+  /** The Redis connections of a fleet, whose commands /metrics counts. */
+  redisConnections?: Redis[];
 }
 
 export function createServices(config: ProxyConfig, logger: Logger, overrides: ServiceOverrides = {}): ProxyServices {
   const store = overrides.store ?? new SqliteStore(config.dbPath);
   const coordination = overrides.coordination ?? localCoordination();
   const health = new UpstreamHealth(logger);
-  const upstream = (prefixUrl: string) =>
-    ky.create({ prefixUrl, timeout: config.upstreamTimeoutMs, retry: 0, throwHttpErrors: false });
+  const metrics = new ProxyMetrics({ store, coordination, events: config.events !== null });
+  for (const redis of overrides.redisConnections ?? []) countCommands(redis, metrics);
+  const upstream = (prefixUrl: string, service: UpstreamService) =>
+    ky.create({
+      prefixUrl,
+      timeout: config.upstreamTimeoutMs,
+      retry: 0,
+      throwHttpErrors: false,
+      fetch: metrics.instrumentedFetch(service, new URL(prefixUrl).pathname),
+    });
   const tokens = new TokenManager({
-    api: upstream(config.payBaseUrl),
+    api: upstream(config.payBaseUrl, 'pay'),
     secrets: config.payClientSecrets,
     store: coordination.tokens,
     budget: coordination.tokenBudget,
@@ -79,9 +93,14 @@ export function createServices(config: ProxyConfig, logger: Logger, overrides: S
     logger,
     refusalHoldMs: overrides.tokenRefusalHoldMs,
   });
-  const pay = new PayClient({ api: upstream(config.payBaseUrl), tokens, budget: coordination.paymentBudget, health });
-  const orders = new OrdersClient(upstream(config.ordersBaseUrl), config.ordersApiKey, health);
-  const chains = new ChainDirectory(new ReforgeClient(upstream(config.reforgeBaseUrl), health));
+  const pay = new PayClient({
+    api: upstream(config.payBaseUrl, 'pay'),
+    tokens,
+    budget: coordination.paymentBudget,
+    health,
+  });
+  const orders = new OrdersClient(upstream(config.ordersBaseUrl, 'orders'), config.ordersApiKey, health);
+  const chains = new ChainDirectory(new ReforgeClient(upstream(config.reforgeBaseUrl, 'reforge'), health));
   const checkouts = new Checkouts(store, config.checkoutTtlSeconds);
   const starter = new PaymentStarter({
     store,
@@ -136,5 +155,15 @@ export function createServices(config: ProxyConfig, logger: Logger, overrides: S
     statusCache,
     sseHeartbeatMs: overrides.sseHeartbeatMs ?? 15_000,
     events,
+    metrics,
+  };
+}
+
+/** Counts each command a Redis connection sends, for /metrics. */
+function countCommands(redis: Redis, metrics: ProxyMetrics): void {
+  const send = redis.sendCommand.bind(redis);
+  redis.sendCommand = (...args: Parameters<Redis['sendCommand']>) => {
+    metrics.redisCommands.inc();
+    return send(...args);
   };
 }

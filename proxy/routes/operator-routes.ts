@@ -18,7 +18,7 @@ const started = Date.now();
  * health. Every route needs KASSA_OPERATOR_TOKEN; none is reachable with the merchant key alone.
  */
 export function operatorRoutes(services: ProxyServices): Hono {
-  const { config, store, orders, chains, coordination, health, sseHeartbeatMs, logger } = services;
+  const { config, store, orders, chains, coordination, health, sseHeartbeatMs, logger, metrics } = services;
   const app = new Hono();
   const operator = requireBearer({ token: config.operatorToken, realm: 'KASSA_OPERATOR_TOKEN' });
   const orderCall = async <T>(call: () => Promise<T>): Promise<T> => {
@@ -36,6 +36,7 @@ export function operatorRoutes(services: ProxyServices): Hono {
       current: async () => undefined,
       key: (view) => `${view.transactionId}.${view.status}.${view.networkStatus ?? ''}.${view.updatedAt}`,
       heartbeatMs: sseHeartbeatMs,
+      open: metrics.sseConnections,
       logger,
     }),
   );

@@ -33,6 +33,7 @@ export function paymentRoutes(services: ProxyServices): Hono {
     tokens,
     statusCache,
     sseHeartbeatMs,
+    metrics,
     logger,
   } = services;
   const app = new Hono();
@@ -108,6 +109,7 @@ export function paymentRoutes(services: ProxyServices): Hono {
       key: (view) => `${view.status}.${view.networkStatus ?? ''}.${view.updatedAt}.${view.retryable}`,
       final: (view) => isTerminalStatus(view.status),
       heartbeatMs: sseHeartbeatMs,
+      open: metrics.sseConnections,
       logger,
     });
   });

@@ -42,12 +42,15 @@ function readHint(body: string): { transactionId: string | null; kept: string } 
  * hint: it is recorded (which deduplicates it) and answered at once, then the payment is re-read from
  * the payment service; nothing in the event itself ever changes a status.
  */
-export function webhookRoutes({ config, store, refresher, logger }: ProxyServices): Hono {
+export function webhookRoutes({ config, store, refresher, logger, metrics }: ProxyServices): Hono {
   const app = new Hono();
   const expected = digest(config.webhookSecret);
 
   app.post('/hooks/payments/:secret', async (c) => {
-    if (!timingSafeEqual(digest(c.req.param('secret')), expected)) return c.json({ error: 'Not found' }, 404);
+    if (!timingSafeEqual(digest(c.req.param('secret')), expected)) {
+      metrics.webhook('forged');
+      return c.json({ error: 'Not found' }, 404);
+    }
     const body = await c.req.text().catch(() => '');
     const { transactionId, kept } = readHint(body);
     // Recorded before the answer: if the store is down, the 503 makes the service retry (1 s, 5 s, 15 s)
@@ -58,6 +61,7 @@ export function webhookRoutes({ config, store, refresher, logger }: ProxyService
       receivedAt: Date.now(),
       body: kept,
     });
+    metrics.webhook(fresh ? 'accepted' : 'duplicate');
     if (fresh)
       void followHint(transactionId).catch((error: unknown) =>
         logger.error('webhook handling failed', { error, transactionId }),

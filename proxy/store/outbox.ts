@@ -78,6 +78,8 @@ export interface Outbox {
    * the rule settles, marks it and writes its events in one transaction. Returns how many it settled.
    */
   expireCheckouts(now: number, limit: number, rule: ExpiryRule): Promise<number>;
+  /** Events not yet delivered nor given up, and when the oldest of them was created (null: none). */
+  depth(): Promise<{ pending: number; oldestCreatedAt: number | null }>;
   /** Forgets delivered events (and their attempts) created before `before`; returns how many. */
   purgeDelivered(before: number): Promise<number>;
 }

@@ -215,6 +215,18 @@ export class RedisOutbox implements Outbox {
     );
   }
 
+  depth(): Promise<{ pending: number; oldestCreatedAt: number | null }> {
+    return guarded(async () => {
+      const [pending, [first]] = await Promise.all([
+        this.redis.zcard(this.key.eventsDue()),
+        this.redis.zrange(this.key.eventsDue(), 0, 0),
+      ]);
+      // The set is ordered by when events are due; the one due first is as old as any that matters.
+      const oldest = first ? parse<StoredEvent>(await this.redis.get(this.key.event(first))) : undefined;
+      return { pending, oldestCreatedAt: oldest?.createdAt ?? null };
+    });
+  }
+
   /** Redis forgets delivered events by itself (DELIVERED_KEPT_MS); this tidies the list's index. */
   purgeDelivered(before: number): Promise<number> {
     return guarded(async () => {

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { isTerminalStatus } from '../../schemas/pay.ts';
+import { isTerminalStatus, PAYMENT_STATUSES } from '../../schemas/pay.ts';
 import { Cas, optimistically } from './redis-cas.ts';
 import { guarded } from './redis-connection.ts';
 import { idOfMember, indexMember, redisKeys, type RedisKeys } from './redis-keys.ts';
@@ -18,8 +18,10 @@ import {
   CHECKOUT_KEY_KEPT_MS,
   type Payment,
   matchesSearch,
+  PENDING_AGE_BUCKETS,
   type PaymentPage,
   type PaymentSearch,
+  type PaymentStats,
   type PaymentUpdate,
   type Store,
 } from './store.ts';
@@ -302,6 +304,23 @@ export class RedisStore implements Store {
               ? encodeCursor({ createdAt: Number(resumeAt.slice(0, 16)), transactionId: idOfMember(resumeAt) })
               : encodeCursor(resumeAt),
       };
+    });
+  }
+
+  paymentStats(now: number): Promise<PaymentStats> {
+    return guarded(async () => {
+      const counts = await Promise.all(PAYMENT_STATUSES.map((status) => this.redis.zcard(this.key.status(status))));
+      const byStatus = Object.fromEntries(PAYMENT_STATUSES.map((status, index) => [status, counts[index] ?? 0]));
+      const pendingByAge = {} as PaymentStats['pendingByAge'];
+      let lower = 0;
+      // The open index's members begin with their creation time: each bucket is one range count.
+      for (const { label, below } of PENDING_AGE_BUCKETS) {
+        const min = below === Infinity ? '-' : `(${indexMember(now - below, '~')}`;
+        const max = `[${indexMember(now - lower, '~')}`;
+        pendingByAge[label] = await this.redis.zlexcount(this.key.open(), min, max);
+        lower = below;
+      }
+      return { byStatus, pendingByAge };
     });
   }
 

@@ -163,6 +163,13 @@ export class SqliteOutbox implements Outbox {
       .immediate();
   }
 
+  async depth(): Promise<{ pending: number; oldestCreatedAt: number | null }> {
+    const row = this.sql(
+      "SELECT COUNT(*) AS pending, MIN(created_at) AS oldest FROM events WHERE status = 'pending'",
+    ).get() as { pending: number; oldest: number | null };
+    return { pending: row.pending, oldestCreatedAt: row.oldest };
+  }
+
   async purgeDelivered(before: number): Promise<number> {
     return this.sql("DELETE FROM events WHERE status = 'delivered' AND created_at < ?").run(before).changes;
   }

@@ -17,8 +17,10 @@ import {
   type CheckoutKey,
   CHECKOUT_KEY_KEPT_MS,
   type Payment,
+  PENDING_AGE_BUCKETS,
   type PaymentPage,
   type PaymentSearch,
+  type PaymentStats,
   type PaymentUpdate,
   type Store,
 } from './store.ts';
@@ -229,6 +231,30 @@ export class SqliteStore implements Store {
     ).all(...params, query.limit + 1) as Row[];
     const payments = rows.slice(0, query.limit).map(toPayment);
     return { payments, nextCursor: rows.length > query.limit ? encodeCursor(payments[payments.length - 1]!) : null };
+  }
+
+  async paymentStats(now: number): Promise<PaymentStats> {
+    const byStatus = Object.fromEntries(
+      (
+        this.sql('SELECT status, COUNT(*) AS n FROM payments GROUP BY status').all() as Array<{
+          status: string;
+          n: number;
+        }>
+      ).map((row) => [row.status, row.n]),
+    );
+    const pendingByAge = Object.fromEntries(
+      PENDING_AGE_BUCKETS.map(({ label }) => [label, 0]),
+    ) as PaymentStats['pendingByAge'];
+    let lower = 0;
+    for (const { label, below } of PENDING_AGE_BUCKETS) {
+      // Ages in [lower, below): created in (now - below, now - lower].
+      const row = this.sql(
+        "SELECT COUNT(*) AS n FROM payments WHERE status NOT IN ('COMPLETED', 'FAILED') AND created_at <= ? AND created_at > ?",
+      ).get(now - lower, below === Infinity ? -1 : now - below) as { n: number };
+      pendingByAge[label] = row.n;
+      lower = below;
+    }
+    return { byStatus, pendingByAge };
   }
 
   async pendingPayments(limit: number): Promise<Payment[]> {

@@ -110,6 +110,20 @@ export function matchesSearch(payment: Payment, search: PaymentSearch): boolean 
   );
 }
 
+/** Upper bounds (ms) of the age buckets of payments not yet final; the last bucket is everything older. */
+export const PENDING_AGE_BUCKETS = [
+  { label: 'under_1m', below: 60_000 },
+  { label: '1m_15m', below: 900_000 },
+  { label: '15m_1h', below: 3_600_000 },
+  { label: '1h_1d', below: 86_400_000 },
+  { label: 'over_1d', below: Infinity },
+] as const;
+
+export interface PaymentStats {
+  byStatus: Record<string, number>;
+  pendingByAge: Record<(typeof PENDING_AGE_BUCKETS)[number]['label'], number>;
+}
+
 export interface PaymentPage {
   payments: Payment[];
   nextCursor: string | null;
@@ -157,6 +171,8 @@ export interface Store {
   markChecked(transactionId: string, checkedAt: number): Promise<void>;
   /** Newest first; every filter given must hold. */
   listPayments(query: PaymentSearch): Promise<PaymentPage>;
+  /** How many payments are in each status, and how old the ones not yet final are (for /metrics). */
+  paymentStats(now: number): Promise<PaymentStats>;
   /** Payments not yet final, oldest first. */
   pendingPayments(limit: number): Promise<Payment[]>;
 

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { http } from '../support/http.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
 import { eventually, startStack, type Stack } from '../support/stack.ts';
 
 describe('proxy operations: liveness and readiness', () => {
@@ -216,5 +218,86 @@ describe('proxy operations: checkout idempotency, payment search and export', ()
       }),
       { numRuns: 80 },
     );
+  });
+});
+
+describe('proxy operations: /metrics', () => {
+  let stack: Stack;
+  const metricsToken = `mt_${randomBytes(16).toString('hex')}`;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  before(async () => {
+    receiver = await startReceiver();
+    stack = await startStack({
+      env: {
+        KASSA_METRICS_TOKEN: metricsToken,
+        KASSA_EVENTS_URL: receiver.url,
+        KASSA_EVENTS_SECRET: `whsec_${randomBytes(32).toString('base64')}`,
+      },
+    });
+  });
+  after(async () => {
+    await stack.stop();
+    await receiver.close();
+  });
+
+  it('serves every named series in Prometheus text format, to the metrics or operator token only', async () => {
+    const checkoutId = await stack.checkout();
+    const { transactionId, statusToken } = (await stack.pay(checkoutId)).body as {
+      transactionId: string;
+      statusToken: string;
+    };
+    await stack.control(`/payments/${transactionId}/outcome`, { status: 'COMPLETED' });
+    await eventually(async () =>
+      (await stack.browser(`/api/payments/status/${statusToken}`)).body.status === 'COMPLETED' ? true : undefined,
+    );
+    await http(`${stack.proxy.origin}/hooks/payments/not-the-secret`, { body: {} });
+    await receiver.waitFor(2);
+
+    assert.equal((await http(`${stack.proxy.origin}/metrics`)).status, 401);
+    assert.equal(
+      (
+        await http(`${stack.proxy.origin}/metrics`, {
+          headers: { Authorization: `Bearer ${stack.config.merchantKey}` },
+        })
+      ).status,
+      401,
+      'the merchant key does not open it',
+    );
+    const operator = await stack.operator('/metrics');
+    assert.equal(operator.status, 200);
+    const scraped = await http(`${stack.proxy.origin}/metrics`, {
+      headers: { Authorization: `Bearer ${metricsToken}` },
+    });
+    assert.equal(scraped.status, 200);
+    assert.match(scraped.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
+    const families = new Map(parsePrometheusTextFormat(scraped.text).map((family) => [family.name, family]));
+    const series = (name: string) => {
+      const family = families.get(name);
+      assert.ok(family, `${name} is served`);
+      return family.metrics;
+    };
+    const labelled = (name: string, labels: Record<string, string>) =>
+      series(name).find((sample) => Object.entries(labels).every(([key, value]) => sample.labels?.[key] === value));
+
+    assert.ok(labelled('kassa_http_requests_total', { route: '/api/payments/status/:statusToken', status: '200' }));
+    assert.ok(!scraped.text.includes(statusToken), 'no token becomes a label');
+    assert.ok(series('kassa_http_request_duration_seconds').some((sample) => sample.buckets));
+    assert.ok(
+      labelled('kassa_upstream_calls_total', { service: 'pay', operation: 'v1/payments/initiate', outcome: '2xx' }),
+    );
+    assert.ok(labelled('kassa_upstream_calls_total', { service: 'pay', operation: 'v1/payments/:id' }));
+    assert.ok(series('kassa_upstream_call_duration_seconds').length > 0);
+    assert.ok(labelled('kassa_token_exchanges_total', { outcome: 'ok' }));
+    assert.equal(labelled('kassa_upstream_budget_limit', { budget: 'payment' })?.value, '100');
+    assert.ok(Number(labelled('kassa_upstream_budget_used', { budget: 'payment' })?.value) >= 2);
+    assert.ok(series('kassa_sse_connections'));
+    assert.ok(Number(labelled('kassa_webhooks_received_total', { result: 'accepted' })?.value) >= 1);
+    assert.equal(labelled('kassa_webhooks_received_total', { result: 'forged' })?.value, '1');
+    assert.ok(Number(labelled('kassa_payments', { status: 'COMPLETED' })?.value) >= 1);
+    assert.ok(labelled('kassa_payments_pending_by_age', { age: 'over_1d' }));
+    assert.equal(series('kassa_events_outbox_depth')[0]?.value, '0', 'delivered: nothing waits');
+    assert.equal(series('kassa_events_outbox_oldest_seconds')[0]?.value, '0');
+    assert.ok(families.has('kassa_process_cpu_seconds_total') && families.has('kassa_nodejs_eventloop_lag_seconds'));
+    assert.ok(!scraped.text.includes(metricsToken) && !scraped.text.includes(stack.config.operatorToken));
   });
 });
