@@ -6,7 +6,7 @@ import type { Coordination } from './coordination/coordination.ts';
 import { EventDeliverer } from './events/event-deliverer.ts';
 import { paymentEventRule } from './events/event-rules.ts';
 import { EventSigner } from './events/event-signer.ts';
-import { retrySchedule } from './events/retry-schedule.ts';
+import { retrySchedule, type RetrySchedule } from './events/retry-schedule.ts';
 import { localCoordination } from './coordination/local.ts';
 import type { Logger } from './logger.ts';
 import { Checkouts } from './payments/checkouts.ts';
@@ -59,8 +59,10 @@ export interface ServiceOverrides {
   sseHeartbeatMs?: number;
   /** When a pending payment attempt counts as abandoned by a crashed process (60 s). */
   staleAttemptMs?: number;
-  /** Shrinks the event retry schedule (tests: 0.001 turns 5 s into 5 ms). */
+  /** Shrinks the event retry schedule (tests: 0.001 turns 5 s into 5 ms), give-up horizon included. */
   eventRetryScale?: number;
+  /** Replaces the event retry schedule altogether (benchmarks: short delays, the real horizon). */
+  eventRetrySchedule?: RetrySchedule;
   /** How often the outbox is polled (1 s) and expired checkouts settled (5 s). */
   eventPollMs?: number;
   eventSweepMs?: number;
@@ -120,7 +122,7 @@ export function createServices(config: ProxyConfig, logger: Logger, overrides: S
         signer: new EventSigner(config.events.secrets),
         logger,
         environment: () => tokens.environment(),
-        schedule: retrySchedule(overrides.eventRetryScale),
+        schedule: overrides.eventRetrySchedule ?? retrySchedule(overrides.eventRetryScale),
         pollMs: overrides.eventPollMs,
         sweepMs: overrides.eventSweepMs,
         timeoutMs: overrides.eventTimeoutMs,
