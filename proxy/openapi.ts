@@ -27,6 +27,9 @@ import {
   errorSchema,
   healthSchema,
   merchantCheckoutSchema,
+  resolvePaymentRequestSchema,
+  resolvedPaymentSchema,
+  unverifiableListSchema,
   paymentListSchema,
   paymentStatusSchema,
   publicConfigSchema,
@@ -138,6 +141,21 @@ const OPERATIONS: Record<string, Record<string, Operation>> = {
       auth: 'operator',
       response: paymentListSchema,
       query: { ...PAYMENT_SEARCH, limit: '1 to 200 (50)', cursor: 'nextCursor of the previous page' },
+    },
+  },
+  '/api/payments/unverifiable': {
+    get: {
+      summary: 'Payments the payment service can no longer be asked about, to settle by hand',
+      auth: 'operator',
+      response: unverifiableListSchema,
+    },
+  },
+  '/api/payments/{transactionId}/resolve': {
+    post: {
+      summary: 'Settle a payment that is not final against the bank statement (audited, announced)',
+      auth: 'operator',
+      request: resolvePaymentRequestSchema,
+      response: resolvedPaymentSchema,
     },
   },
   '/api/payments/export': {

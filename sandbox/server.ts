@@ -130,7 +130,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       errorBody: (kind) => ({ message: kind === '429' ? 'Too Many Requests' : 'Internal server error' }),
     }),
   );
-  app.route('/pay', payApi({ clock, keys, account, tokens, ledger, metrics, paymentsPerMinute: options.paymentsPerMinute }));
+  app.route(
+    '/pay',
+    payApi({ clock, keys, account, tokens, ledger, metrics, paymentsPerMinute: options.paymentsPerMinute }),
+  );
   app.route('/pay/flow', flowPage(ledger));
   app.route('/stablecoin/v1', ordersApi({ book: orderBook, apiKeys: orderApiKeys, metrics }));
   app.route('/xchain/v1/reforge', reforgeApi({ chains, executor: new ReforgeExecutor(chains), metrics }));

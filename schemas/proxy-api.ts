@@ -205,6 +205,41 @@ export const paymentListQuerySchema = z.object({
 });
 export type PaymentListQuery = z.output<typeof paymentListQuerySchema>;
 
+export const unverifiablePaymentSchema = z
+  .object({
+    payment: operatorPaymentSchema,
+    /** Why Kassa cannot ask the payment service about it. */
+    reason: z.string(),
+    since: z.string(),
+    /** The last webhook Kassa received for it (its public fields): what the service last said. */
+    lastWebhook: z.object({ receivedAt: z.string(), event: z.record(z.string(), z.unknown()) }).nullable(),
+  })
+  .meta({ id: 'UnverifiablePayment' });
+export type UnverifiablePayment = z.infer<typeof unverifiablePaymentSchema>;
+
+export const unverifiableListSchema = z
+  .object({ payments: z.array(unverifiablePaymentSchema) })
+  .meta({ id: 'UnverifiableList' });
+
+export const resolvePaymentRequestSchema = z
+  .strictObject({
+    status: z.enum(['COMPLETED', 'FAILED'], { error: 'status must be COMPLETED or FAILED' }),
+    note: z
+      .string({ error: 'note is required: say what the bank statement shows' })
+      .trim()
+      .min(3, 'note is required: say what the bank statement shows')
+      .max(500, 'note must be at most 500 characters'),
+  })
+  .meta({ id: 'ResolvePaymentRequest' });
+
+export const resolutionSchema = z
+  .object({ previousStatus: z.string(), status: z.string(), note: z.string(), resolvedAt: z.string() })
+  .meta({ id: 'Resolution' });
+
+export const resolvedPaymentSchema = z
+  .object({ payment: operatorPaymentSchema, resolutions: z.array(resolutionSchema) })
+  .meta({ id: 'ResolvedPayment' });
+
 export const paymentListSchema = z
   .object({ payments: z.array(operatorPaymentSchema), nextCursor: z.string().nullable() })
   .meta({ id: 'PaymentList' });

@@ -8,13 +8,14 @@ export interface FollowerOptions {
   logger: Logger;
   /** How often the pending payments are looked over. */
   sweepMs?: number;
-  /** Payments pending longer than this are left to watchers: their bank session is long over. */
+  /** Payments pending longer than this (30 days) are no longer reconciled: the payment service has expired them. */
   maxAgeMs?: number;
 }
 
 /**
- * The safety net for lost webhooks, and what makes a restart lose nothing: every pending payment is
- * re-read from upstream now and then (refreshInterval), from the first sweep after start, on the
+ * The safety net for lost webhooks, and what makes a restart lose nothing: first the re-reads that
+ * webhooks asked for and the budget could not take at the time (oldest first), then every pending
+ * payment on the reconciliation schedule (refreshInterval), from the first sweep after start, on the
  * budget that new payments do not need.
  */
 export class PaymentFollower {
@@ -45,8 +46,11 @@ export class PaymentFollower {
 
   private async sweep(): Promise<void> {
     const { store, refresher, logger } = this.options;
-    const oldest = Date.now() - (this.options.maxAgeMs ?? 24 * 3600_000);
+    const oldest = Date.now() - (this.options.maxAgeMs ?? 30 * 24 * 3600_000);
     try {
+      // Each waits for the budget as a webhook's read would; one that fails again stays queued.
+      for (const transactionId of await store.reconciliation.queuedRereads(100))
+        await refresher.refreshNow(transactionId, 'queued');
       const pending = await store.pendingPayments(1_000);
       for (const payment of pending) {
         if (payment.createdAt < oldest) continue;

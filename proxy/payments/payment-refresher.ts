@@ -2,24 +2,37 @@ import { isTerminalStatus, type PaymentRecord } from '../../schemas/pay.ts';
 import type { ReadGate, StatusBus } from '../coordination/coordination.ts';
 import type { Logger } from '../logger.ts';
 import type { PaymentEventRule } from '../store/outbox.ts';
-import type { Payment, Store } from '../store/store.ts';
+import type { Payment, PaymentUpdate, Store } from '../store/store.ts';
 import type { PayClient } from '../upstream/pay-client.ts';
 import { UpstreamError } from '../upstream/upstream-error.ts';
 import { statusView } from './status-view.ts';
 
-export type RefreshReason = 'webhook' | 'watch' | 'follow';
+/** Why a payment is re-read: a webhook, a watching page, the follower, or a webhook's queued re-read. */
+export type RefreshReason = 'webhook' | 'watch' | 'follow' | 'queued';
 
 /** However many browsers watch a payment, it is re-read at most this often on their account. */
 export const MIN_WATCH_INTERVAL_MS = 5_000;
 
 /**
+ * The reconciliation schedule of payments nobody watches (the safety net for lost webhooks): by age,
+ * every 30 s for the first 10 minutes, then every 5 minutes, hourly after 2 hours, daily after a day.
+ */
+export const RECONCILE_STEPS = [
+  { below: 600_000, every: 30_000 },
+  { below: 7_200_000, every: 300_000 },
+  { below: 86_400_000, every: 3_600_000 },
+  { below: Infinity, every: 86_400_000 },
+] as const;
+
+/**
  * How often a pending payment is worth re-reading: often while the customer is likely at the bank,
- * rarely once it has been pending a while. Watched payments: every 5 s to 60 s; unwatched ones
- * (the safety net for lost webhooks): every 30 s to 10 minutes.
+ * rarely once it has been pending a while. Watched payments: every 5 s to 60 s; unwatched ones on the
+ * reconciliation schedule.
  */
 export function refreshInterval(payment: Payment, watched: boolean, now = Date.now()): number {
   const age = now - payment.createdAt;
-  return watched ? clamp(age / 4, MIN_WATCH_INTERVAL_MS, 60_000) : clamp(age / 4, 30_000, 600_000);
+  if (watched) return clamp(age / 4, MIN_WATCH_INTERVAL_MS, 60_000);
+  return RECONCILE_STEPS.find((step) => age < step.below)!.every;
 }
 
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
@@ -104,21 +117,35 @@ export class PaymentRefresher {
   private async readAndApply(transactionId: string, reason: RefreshReason): Promise<void> {
     const { store, pay, logger } = this.options;
     let record: PaymentRecord | null;
+    const owed = reason === 'webhook' || reason === 'queued';
     try {
       record = await pay.read(transactionId, reason === 'follow' ? 'background' : 'foreground');
     } catch (error) {
       // Background reads give way when the budget is tight; that is routine, not a warning.
       const routine = reason === 'follow' && error instanceof UpstreamError && error.failure === 'rate_limited';
       logger[routine ? 'debug' : 'warn']('payment re-read failed', { transactionId, reason, error });
+      // A webhook said something changed: the read is owed, and kept until it can be made.
+      if (owed) {
+        await store.reconciliation.queueReread(transactionId, Date.now());
+        if (reason === 'webhook') logger.info('payment re-read queued', { transactionId });
+      }
       return;
     }
     const now = Date.now();
+    if (owed) await store.reconciliation.dequeueReread(transactionId);
+    if (record) await store.reconciliation.clearUnverifiable(transactionId);
     if (!record) {
-      logger.warn('payment service does not know a payment Kassa recorded', { transactionId });
+      logger.warn('payment service does not know a payment Kassa recorded; marked unverifiable', { transactionId });
       await store.markChecked(transactionId, now);
+      await store.reconciliation.markUnverifiable({
+        transactionId,
+        reason:
+          'The payment service does not know this payment any more (404): the key it was made with may have been revoked or replaced. Settle it against the bank statement.',
+        since: now,
+      });
       return;
     }
-    const changed = await store.applyUpdate(
+    await this.apply(
       transactionId,
       {
         status: record.status,
@@ -130,9 +157,23 @@ export class PaymentRefresher {
         completedAt: record.completedTimestamp,
       },
       now,
-      this.options.events?.rule,
+      reason,
     );
-    if (!changed) return;
+  }
+
+  /**
+   * Applies a change (what upstream says, or the operator's resolution): stored with its events in
+   * one transaction, then told to every page and operator watching. Undefined when nothing changed.
+   */
+  async apply(
+    transactionId: string,
+    update: PaymentUpdate,
+    now: number,
+    reason: RefreshReason | 'resolved',
+  ): Promise<Payment | undefined> {
+    const { store, logger } = this.options;
+    const changed = await store.applyUpdate(transactionId, update, now, this.options.events?.rule);
+    if (!changed) return undefined;
     this.options.events?.written();
     logger.info('payment status changed', {
       transactionId,
@@ -142,5 +183,6 @@ export class PaymentRefresher {
     });
     const checkout = changed.checkoutId ? await store.getCheckout(changed.checkoutId) : undefined;
     await this.options.bus.publish(statusView(changed, checkout, now));
+    return changed;
   }
 }

@@ -9,6 +9,7 @@ import {
 } from '../../schemas/events.ts';
 import { parseJsonBody } from '../../server-kit/json-body.ts';
 import { HttpProblem } from '../http-problem.ts';
+import { refusePrivateKeys } from '../middleware/refuse-private-keys.ts';
 import { requireBearer } from '../middleware/require-bearer.ts';
 import type { ProxyServices } from '../services.ts';
 import { InvalidEventCursorError, type EventAttemptRecord, type StoredEvent } from '../store/outbox.ts';
@@ -70,7 +71,7 @@ export function eventRoutes({ config, store, events: deliverer }: ProxyServices)
     return c.json(detail(found.event, found.attempts));
   });
 
-  app.post('/api/events/redeliver', operator, async (c) => {
+  app.post('/api/events/redeliver', operator, refusePrivateKeys(), async (c) => {
     if (!config.events) throw new HttpProblem(409, 'Events are not sent: set KASSA_EVENTS_URL and KASSA_EVENTS_SECRET');
     const parsed = await parseJsonBody(c, bulkRedeliverRequestSchema);
     if (!parsed.ok) throw new HttpProblem(400, parsed.error);
@@ -79,7 +80,7 @@ export function eventRoutes({ config, store, events: deliverer }: ProxyServices)
     return c.json({ redelivered });
   });
 
-  app.post('/api/events/:eventId/redeliver', operator, async (c) => {
+  app.post('/api/events/:eventId/redeliver', operator, refusePrivateKeys(), async (c) => {
     if (!config.events) throw new HttpProblem(409, 'Events are not sent: set KASSA_EVENTS_URL and KASSA_EVENTS_SECRET');
     const event = await store.outbox.redeliver(eventId(c.req.param('eventId')), Date.now());
     if (!event) throw new HttpProblem(404, 'Unknown event');

@@ -64,7 +64,7 @@ export function operatorRoutes(services: ProxyServices): Hono {
     return c.json(await orderCall(() => orders.update(c.req.param('orderId'), parsed.data)));
   });
 
-  app.delete('/api/orders/:orderId', operator, async (c) =>
+  app.delete('/api/orders/:orderId', operator, refusePrivateKeys(), async (c) =>
     c.json(await orderCall(() => orders.delete(c.req.param('orderId')))),
   );
 

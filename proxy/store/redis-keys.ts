@@ -21,6 +21,10 @@ export function redisKeys(prefix: string) {
     eventsDue: () => `${prefix}events:due`,
     /** Every event, lexicographic `<createdAt, 16 digits>:<eventId>`: the operator's list. */
     eventsAll: () => `${prefix}events:all`,
+    rereads: () => `${prefix}rereads`,
+    unverifiable: () => `${prefix}unverifiable`,
+    lastWebhook: (transactionId: string) => `${prefix}last-webhook:${transactionId}`,
+    resolutions: (transactionId: string) => `${prefix}resolutions:${transactionId}`,
     /** Failed events, scored by when they were created: the bulk replay. */
     eventsFailed: () => `${prefix}events:failed`,
   };

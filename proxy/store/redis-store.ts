@@ -4,6 +4,7 @@ import { Cas, optimistically } from './redis-cas.ts';
 import { guarded } from './redis-connection.ts';
 import { idOfMember, indexMember, redisKeys, type RedisKeys } from './redis-keys.ts';
 import { addEvents, RedisOutbox } from './redis-outbox.ts';
+import { LAST_WEBHOOK_KEPT_SECONDS, RedisReconciliation } from './redis-reconciliation.ts';
 import type { PaymentEventRule } from './outbox.ts';
 import {
   decideAttempt,
@@ -51,10 +52,12 @@ export class RedisStore implements Store {
   ) {
     this.key = redisKeys(prefix);
     this.outbox = new RedisOutbox(redis, this.key);
+    this.reconciliation = new RedisReconciliation(redis, this.key);
   }
 
   private readonly key: RedisKeys;
   readonly outbox: RedisOutbox;
+  readonly reconciliation: RedisReconciliation;
 
   /** Index members sort like (createdAt, transactionId), the order of the operator's list. */
   private member(payment: Pick<Payment, 'createdAt' | 'transactionId'>): string {
@@ -337,16 +340,25 @@ export class RedisStore implements Store {
     receivedAt: number;
     body: string;
   }): Promise<boolean> {
-    return guarded(
-      async () =>
+    return guarded(async () => {
+      const fresh =
         (await this.redis.set(
           this.key.webhook(event.dedupeKey),
           JSON.stringify(event),
           'EX',
           WEBHOOK_MEMORY_SECONDS,
           'NX',
-        )) === 'OK',
-    );
+        )) === 'OK';
+      // The payment's last webhook, for the operator of a payment that cannot be verified.
+      if (fresh && event.transactionId)
+        await this.redis.set(
+          this.key.lastWebhook(event.transactionId),
+          JSON.stringify({ receivedAt: event.receivedAt, body: event.body }),
+          'EX',
+          LAST_WEBHOOK_KEPT_SECONDS,
+        );
+      return fresh;
+    });
   }
 
   ping(): Promise<void> {

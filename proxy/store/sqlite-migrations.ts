@@ -86,10 +86,30 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX event_attempts_by_event ON event_attempts (event_id, at);
   `,
-  // Idempotency-Keys of checkout creation, and the operator's search by checkout and by reference.
+  // Idempotency-Keys of checkout creation, the operator's search by checkout and by reference, and
+  // reconciliation: queued re-reads, unverifiable payments and their resolutions.
   `
   CREATE INDEX payments_by_checkout ON payments (checkout_id, created_at DESC);
   CREATE INDEX payments_by_reference ON payments (reference, created_at DESC);
+  CREATE INDEX webhook_events_by_payment ON webhook_events (transaction_id, received_at DESC);
+  CREATE TABLE rereads (
+    transaction_id TEXT PRIMARY KEY,
+    queued_at      INTEGER NOT NULL
+  );
+  CREATE INDEX rereads_oldest_first ON rereads (queued_at);
+  CREATE TABLE unverifiable (
+    transaction_id TEXT PRIMARY KEY,
+    reason         TEXT NOT NULL,
+    since          INTEGER NOT NULL
+  );
+  CREATE TABLE resolutions (
+    transaction_id  TEXT NOT NULL,
+    previous_status TEXT NOT NULL,
+    status          TEXT NOT NULL,
+    note            TEXT NOT NULL,
+    resolved_at     INTEGER NOT NULL
+  );
+  CREATE INDEX resolutions_by_payment ON resolutions (transaction_id, resolved_at);
   CREATE TABLE checkout_keys (
     idempotency_key TEXT PRIMARY KEY,
     fingerprint     TEXT NOT NULL,

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { MIGRATIONS } from './sqlite-migrations.ts';
 import type { PaymentEventRule } from './outbox.ts';
 import { insertEvents, SqliteOutbox } from './sqlite-outbox.ts';
+import { SqliteReconciliation } from './sqlite-reconciliation.ts';
 import { toAttempt, toCheckout, toPayment, type Row } from './sqlite-rows.ts';
 import {
   decideAttempt,
@@ -34,6 +35,7 @@ export class SqliteStore implements Store {
   /** Preparing is costlier than running: each statement is prepared once and kept. */
   private readonly statements = new Map<string, Database.Statement>();
   readonly outbox: SqliteOutbox;
+  readonly reconciliation: SqliteReconciliation;
 
   constructor(path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -44,6 +46,7 @@ export class SqliteStore implements Store {
     this.db.pragma('busy_timeout = 5000');
     this.migrate();
     this.outbox = new SqliteOutbox(this.db, (text) => this.sql(text));
+    this.reconciliation = new SqliteReconciliation((text) => this.sql(text));
   }
 
   private migrate(): void {

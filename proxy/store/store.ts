@@ -6,6 +6,7 @@
 import { compareDecimals } from '../../lib/money.ts';
 import { isTerminalStatus, type Environment } from '../../schemas/pay.ts';
 import type { Outbox, PaymentEventRule } from './outbox.ts';
+import type { Reconciliation } from './reconciliation.ts';
 
 export interface Checkout {
   checkoutId: string;
@@ -186,6 +187,8 @@ export interface Store {
 
   /** The merchant's events, in the same store as the changes that cause them. */
   readonly outbox: Outbox;
+  /** Re-reads owed, payments that cannot be verified, and the operator's resolutions. */
+  readonly reconciliation: Reconciliation;
 
   /** Throws when the store cannot serve requests. */
   ping(): Promise<void>;

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import { localCoordination } from '../../proxy/coordination/local.ts';
 import { http } from '../support/http.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 import { eventually, startStack, type Stack } from '../support/stack.ts';
@@ -299,5 +300,102 @@ describe('proxy operations: /metrics', () => {
     assert.equal(series('kassa_events_outbox_oldest_seconds')[0]?.value, '0');
     assert.ok(families.has('kassa_process_cpu_seconds_total') && families.has('kassa_nodejs_eventloop_lag_seconds'));
     assert.ok(!scraped.text.includes(metricsToken) && !scraped.text.includes(stack.config.operatorToken));
+  });
+});
+
+describe('proxy operations: reconciliation', () => {
+  let stack: Stack;
+  before(async () => {
+    // A quota that covers the run; the payment service's own refusals are injected as faults.
+    stack = await startStack({
+      sandbox: { paymentsPerMinute: 100_000 },
+      proxy: { coordination: localCoordination(100_000) },
+    });
+  });
+  after(() => stack.stop());
+
+  it('webhook re-reads the service refuses are queued, not dropped: every payment reaches its status', async () => {
+    const payments: Array<{ transactionId: string; statusToken: string }> = [];
+    for (let i = 0; i < 100; i++) payments.push((await stack.pay(await stack.checkout())).body);
+    // From now on the payment service answers 429 to the next 400 reads: each webhook's read fails all
+    // its 4 tries.
+    await stack.control('/faults', { service: 'pay', kind: '429', times: 400, path: '/v1/payments/' });
+    await Promise.all(
+      payments.map(({ transactionId }) => stack.control(`/payments/${transactionId}/outcome`, { status: 'COMPLETED' })),
+    );
+    // Unwatched payments this young are otherwise read every 30 s: only the queue gets them there sooner.
+    await eventually(
+      async () => {
+        const statuses = await Promise.all(
+          payments.map(
+            async ({ statusToken }) => (await stack.browser(`/api/payments/status/${statusToken}`)).body.status,
+          ),
+        );
+        return statuses.every((status) => status === 'COMPLETED') ? true : undefined;
+      },
+      25_000,
+      'every payment completed',
+    );
+    assert.ok(
+      stack.logs.some((line) => line.includes('payment re-read queued')),
+      'some reads were queued',
+    );
+    assert.deepEqual(await stack.proxy.services.store.reconciliation.queuedRereads(10), [], 'the queue is empty');
+    await stack.control('/faults', undefined, 'DELETE');
+  });
+
+  it('a payment of a replaced key is unverifiable, with the last webhook, and the operator resolves it', async () => {
+    const { transactionId } = (await stack.pay(await stack.checkout())).body as { transactionId: string };
+    const oldKey = stack.sandbox.keyId;
+    const created = await stack.control('/keys', { environment: 'sandbox' });
+    await stack.control(`/keys/${created.body.keyId}/approve`, {});
+    await stack.restart({ KASSA_PAY_CLIENT_SECRET: created.body.clientSecret });
+    await stack.control(`/keys/${oldKey}/revoke`, {});
+    await stack.control(`/payments/${transactionId}/outcome`, { status: 'COMPLETED' });
+    const listed = await eventually(
+      async () => {
+        const answer = await stack.operator('/api/payments/unverifiable');
+        return answer.body.payments.find(
+          (entry: { payment: { transactionId: string } }) => entry.payment.transactionId === transactionId,
+        );
+      },
+      10_000,
+      'the payment to be unverifiable',
+    );
+    assert.match(listed.reason, /does not know this payment/);
+    assert.equal(listed.payment.status, 'PENDING');
+    assert.equal(listed.lastWebhook.event.status, 'COMPLETED', 'what the service last said');
+
+    assert.equal(
+      (await stack.operator(`/api/payments/${transactionId}/resolve`, { body: { status: 'PAID', note: 'x' } })).status,
+      400,
+    );
+    const resolved = await stack.operator(`/api/payments/${transactionId}/resolve`, {
+      body: { status: 'COMPLETED', note: 'On the bank statement of 23 November, line 14' },
+    });
+    assert.equal(resolved.status, 200, resolved.text);
+    assert.equal(resolved.body.payment.status, 'COMPLETED');
+    assert.deepEqual(
+      resolved.body.resolutions.map((entry: { previousStatus: string; status: string; note: string }) => [
+        entry.previousStatus,
+        entry.status,
+        entry.note,
+      ]),
+      [['PENDING', 'COMPLETED', 'On the bank statement of 23 November, line 14']],
+    );
+    const after = await stack.operator('/api/payments/unverifiable');
+    assert.ok(
+      !after.body.payments.some(
+        (entry: { payment: { transactionId: string } }) => entry.payment.transactionId === transactionId,
+      ),
+    );
+    const again = await stack.operator(`/api/payments/${transactionId}/resolve`, {
+      body: { status: 'FAILED', note: 'second thoughts' },
+    });
+    assert.equal(again.status, 409, 'a final status never changes');
+    assert.equal(
+      (await stack.operator('/api/payments/nope/resolve', { body: { status: 'FAILED', note: 'abc' } })).status,
+      404,
+    );
   });
 });
