@@ -5,7 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it, mock } from 'node:test';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { KassaEventError, verifyEvent, type KassaEvent } from '../../server/index.ts';
@@ -238,5 +240,27 @@ describe('verifyEvent (kassa/server)', () => {
       }),
       { numRuns: FUZZ_RUNS * 4 },
     );
+  });
+
+  it('the example in docs/events.md verifies with the example secret, at its time only', () => {
+    const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'events.md'), 'utf8');
+    const example = /```http\n([\s\S]*?)\n\n(\{.*\})\n```/.exec(doc);
+    assert.ok(example, 'the example request');
+    const headers = Object.fromEntries(
+      example[1]!
+        .split('\n')
+        .slice(1)
+        .map((line) => line.split(': ') as [string, string]),
+    );
+    const exampleSecret = /example secret `(whsec_[^`]+)`/.exec(doc)![1]!;
+    refused(() => verifyEvent(example[2]!, headers, exampleSecret), 'timestamp');
+    mock.timers.enable({ apis: ['Date'], now: Number(headers['webhook-timestamp']) * 1000 + 30_000 });
+    try {
+      const event = verifyEvent(example[2]!, headers, exampleSecret);
+      assert.equal(event.type, 'checkout.paid');
+      assert.equal(event.sequence, 2);
+    } finally {
+      mock.timers.reset();
+    }
   });
 });
