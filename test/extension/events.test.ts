@@ -46,6 +46,8 @@ describe('extension: the Events view', { timeout: 180_000 }, () => {
     receiver = await startEndpoint();
     stack = await startStack({ env: { KASSA_EVENTS_URL: receiver.endpoint.url, KASSA_EVENTS_SECRET: secret } });
     bare = await startStack({ reuseSandbox: stack.sandbox });
+    // One emulator, one webhook address: the payment service tells the proxy that sends events.
+    await stack.control(`/keys/${stack.sandbox.keyId}`, { webhookUrl: stack.webhookUrl() }, 'PATCH');
     extension = await launchExtension();
   });
   after(async () => {
