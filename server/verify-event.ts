@@ -10,8 +10,12 @@ import { KassaEventError } from './kassa-error.ts';
 /** How far an event's `webhook-timestamp` may be from this clock: older ones could be replays. */
 export const EVENT_TOLERANCE_SECONDS = 5 * 60;
 
-/** A request's headers: a Fetch `Headers`, or a plain record in any case (Node's `req.headers`, Express). */
-export type EventHeaders = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
+/**
+ * A request's headers: a Fetch `Headers` (or anything with its `get`), or a plain record in any case
+ * (Node's `req.headers`, Express).
+ */
+export type EventHeaders =
+  Headers | { get(name: string): string | null } | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 const SECRET_PATTERN = /^whsec_[A-Za-z0-9+/]+={0,2}$/;
 const SECRET_BYTES = { min: 24, max: 64 };
@@ -21,8 +25,13 @@ const SIGNATURE_PATTERN = /^v\d+[a-z]*,[A-Za-z0-9+/=]+( v\d+[a-z]*,[A-Za-z0-9+/=
 
 function header(headers: EventHeaders, name: string): string {
   let value: string | readonly string[] | undefined | null;
-  if (typeof Headers !== 'undefined' && headers instanceof Headers) value = headers.get(name);
-  else {
+  if (typeof (headers as { get?: unknown }).get === 'function') {
+    try {
+      value = (headers as { get(name: string): string | null }).get(name);
+    } catch {
+      throw new KassaEventError('headers', `${name} could not be read`);
+    }
+  } else {
     const record = headers as Record<string, string | readonly string[] | undefined>;
     for (const key of Object.keys(record)) {
       if (key.toLowerCase() !== name) continue;

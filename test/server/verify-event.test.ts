@@ -81,6 +81,8 @@ describe('verifyEvent (kassa/server)', () => {
     assert.equal(event.type, 'checkout.paid');
     if (event.type === 'checkout.paid') assert.equal(event.data.checkoutId, 'chk_1');
     assert.deepEqual(verifyEvent(body, new Headers(headers), secret), paid);
+    // Another fetch implementation's headers: anything with get().
+    assert.deepEqual(verifyEvent(body, { get: (name: string) => new Headers(headers).get(name) }, secret), paid);
     const shouted = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toUpperCase(), value]));
     assert.deepEqual(verifyEvent(new TextEncoder().encode(body), shouted, secret), paid);
   });
