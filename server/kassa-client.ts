@@ -24,7 +24,10 @@ export interface KassaClientOptions {
 }
 
 export interface CreateCheckoutOptions {
-  /** Sent as the Idempotency-Key header: the same key for a retry of the same order. */
+  /**
+   * Sent as the Idempotency-Key header: a retry with the same key and body gets the same checkout;
+   * another body under the key is refused (422).
+   */
   idempotencyKey?: string;
 }
 

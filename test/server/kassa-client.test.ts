@@ -44,6 +44,15 @@ describe('createKassaClient (kassa/server) against a real proxy', () => {
     assert.deepEqual(read, created);
   });
 
+  it('a retry with the same idempotencyKey gets the same checkout; another body under it is refused', async () => {
+    const request = { amount: '12.00', currencyCode: 'EUR', reference: 'ORDER-RETRY' };
+    const key = `order-retry-${Date.now()}`;
+    const first = await client().checkouts.create(request, { idempotencyKey: key });
+    const again = await client().checkouts.create(request, { idempotencyKey: key });
+    assert.equal(again.checkoutId, first.checkoutId);
+    await rejectsWith(client().checkouts.create({ ...request, amount: '13.00' }, { idempotencyKey: key }), 422, /./);
+  });
+
   it('sees the checkout paid once the customer paid it', async () => {
     const { checkoutId } = await client().checkouts.create({ amount: 5, currencyCode: 'EUR', reference: 'ORDER-2' });
     const payment = await stack.pay(checkoutId);
