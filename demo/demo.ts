@@ -28,17 +28,23 @@ export interface DemoOptions {
 }
 
 const secret = (prefix: string) => `${prefix}_${randomBytes(24).toString('base64url')}`;
+/** A Standard Webhooks secret, as KASSA_EVENTS_SECRET takes it. */
+export const eventsSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 export async function startDemo(options: DemoOptions) {
   const sandbox = await startSandbox({ port: options.sandboxPort, settlementDelayMs: options.settlementMs ?? 1_000 });
   const dir = mkdtempSync(join(tmpdir(), 'kassa-demo-'));
   let proxy: Awaited<ReturnType<typeof startProxy>> | undefined;
   let shop: Awaited<ReturnType<typeof startShop>> | undefined;
+  // Shared by the proxy, which signs its events with it, and the shop's server, which verifies them.
+  const eventsKey = eventsSecret();
   try {
-    // The shop listens first: with port 0 (tests, the benchmark) its origin is known only then.
+    // The shop listens first: with port 0 (tests, the benchmark) its origin, where the proxy sends
+    // its events, is known only then.
     shop = await startShop({
       port: options.shopPort,
       proxy: () => ({ origin: proxy!.origin, merchantKey: config.merchantKey }),
+      eventsSecret: eventsKey,
     });
     const config = loadConfig({
       PORT: String(options.proxyPort),
@@ -54,6 +60,8 @@ export async function startDemo(options: DemoOptions) {
       KASSA_RETURN_URLS: `${shop.origin}/,${shop.origin}/donate`,
       KASSA_FLOW_HOSTS: new URL(sandbox.origin).host,
       KASSA_OPEN_AMOUNT: '1..500 EUR',
+      KASSA_EVENTS_URL: `${shop.origin}/kassa/events`,
+      KASSA_EVENTS_SECRET: eventsKey,
       KASSA_DB: join(dir, 'kassa.db'),
       KASSA_LOG_LEVEL: options.logLevel ?? 'warn',
     });

@@ -1,7 +1,8 @@
 /**
  * The demo shop: a merchant's own web server, on its own origin. Its server side creates a checkout
- * through the proxy with the merchant key (which never reaches the page), and its pages embed
- * <kassa-checkout> with one script tag from the proxy, under a strict Content-Security-Policy.
+ * through the proxy with kassa/server and the merchant key (which never reaches the page), receives
+ * the proxy's signed events and marks an order paid only on a verified `checkout.paid`; its pages
+ * embed <kassa-checkout> with one script tag from the proxy, under a strict Content-Security-Policy.
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -9,7 +10,8 @@ import { Hono, type Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { html } from 'hono/html';
 import { listen, type Listening } from '../server-kit/listen.ts';
-import type { CheckoutView } from '../schemas/proxy-api.ts';
+import { createKassaClient, KassaError, type MerchantCheckout } from '../server/index.ts';
+import { shopEvents } from './shop-events.ts';
 
 export interface ShopProxy {
   /** The proxy's origin, as the customer's browser reaches it. */
@@ -25,7 +27,14 @@ export interface ShopOptions {
   proxy: () => ShopProxy;
   /** What an order costs. */
   price?: { amount: string; currencyCode: string };
+  /**
+   * KASSA_EVENTS_SECRET, shared with the proxy: events arrive at POST /kassa/events. Without it the
+   * shop takes no events and no order is ever confirmed by its server.
+   */
+  eventsSecret?: string;
 }
+
+const CONFIRMED = "Paid, confirmed by the shop's server";
 
 const COOKIE = 'kassa_demo_checkout';
 /** The demo moves test stablecoins only: the sandbox's chains are test networks. */
@@ -62,29 +71,27 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
   const price = options.price ?? { amount: '42.50', currencyCode: 'EUR' };
   const app = new Hono();
 
-  const proxyCall = async (path: string, body?: unknown): Promise<{ status: number; body: unknown }> => {
+  const events = shopEvents({ secret: () => options.eventsSecret ?? [] });
+  /** A client per call: the proxy's origin may change when it restarts. */
+  const kassa = () => {
     const { origin, merchantKey } = options.proxy();
-    const response = await fetch(`${origin}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: body === undefined ? {} : { Authorization: `Bearer ${merchantKey}`, 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: await response.json().catch(() => undefined) };
+    return createKassaClient({ proxyUrl: origin, merchantKey });
   };
 
   /** The order in this browser's cart: kept in a cookie until it expires or the customer starts a new one. */
-  const currentCheckout = async (c: Context): Promise<CheckoutView> => {
+  const currentCheckout = async (c: Context): Promise<MerchantCheckout> => {
     const kept = getCookie(c, COOKIE);
     if (kept) {
-      const found = await proxyCall(`/api/checkouts/${encodeURIComponent(kept)}`);
-      const checkout = found.body as CheckoutView;
-      if (found.status === 200 && checkout.state !== 'expired') return checkout;
+      const checkout = await kassa()
+        .checkouts.get(kept)
+        .catch((error: unknown) => {
+          if (error instanceof KassaError && error.status === 404) return undefined;
+          throw error;
+        });
+      if (checkout && checkout.state !== 'expired') return checkout;
     }
     const reference = `ORDER-${randomBytes(3).toString('hex').toUpperCase()}`;
-    const created = await proxyCall('/api/checkouts', { ...price, reference, metadata: { cart: ['Kassa T-shirt'] } });
-    if (created.status !== 201)
-      throw new Error(`The proxy did not create a checkout: ${created.status} ${JSON.stringify(created.body)}`);
-    const checkout = created.body as CheckoutView;
+    const checkout = await kassa().checkouts.create({ ...price, reference, metadata: { cart: ['Kassa T-shirt'] } });
     setCookie(c, COOKIE, checkout.checkoutId, { httpOnly: true, sameSite: 'Lax', path: '/' });
     return checkout;
   };
@@ -97,12 +104,11 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
   const chainRpcOrigins = async (): Promise<string[]> => {
     const { origin } = options.proxy();
     if (rpcOrigins && rpcOrigins.proxy === origin && Date.now() - rpcOrigins.at < 60_000) return rpcOrigins.origins;
-    const listed = await proxyCall(`/api/bridge/chains?network=${BRIDGE_NETWORK}`);
-    if (listed.status !== 200 || !Array.isArray(listed.body))
+    const listed = await fetch(`${origin}/api/bridge/chains?network=${BRIDGE_NETWORK}`);
+    const chains: unknown = await listed.json().catch(() => undefined);
+    if (listed.status !== 200 || !Array.isArray(chains))
       throw new Error(`The proxy did not list the chains: ${listed.status}`);
-    const origins = [
-      ...new Set((listed.body as Array<{ rpcUrl: string }>).map((chain) => new URL(chain.rpcUrl).origin)),
-    ];
+    const origins = [...new Set((chains as Array<{ rpcUrl: string }>).map((chain) => new URL(chain.rpcUrl).origin))];
     rpcOrigins = { at: Date.now(), proxy: origin, origins };
     return origins;
   };
@@ -183,10 +189,26 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
       html`<h1>Order ${checkout.reference}</h1>
         <p>One Kassa T-shirt, organic cotton, size M.</p>
         <kassa-checkout proxy="${options.proxy().origin}" checkout="${checkout.checkoutId}"></kassa-checkout>
+        <p id="confirmation" role="status" data-confirmed="${events.confirmed(checkout.checkoutId) ? 'yes' : 'no'}">
+          ${events.confirmed(checkout.checkoutId) ? CONFIRMED : ''}
+        </p>
         <form method="post" action="/new-order">
           <button type="submit" class="secondary">Start a new order</button>
         </form>`,
+      // 'self': the page asks the shop's own server whether it has confirmed the payment.
+      { connect: ["'self'"], img: [] },
     );
+  });
+
+  // The proxy's signed events; the merchant key is not involved, the events secret is.
+  app.post('/kassa/events', (c) => events.receive(c));
+
+  /** Asked by the order page: has this server confirmed the order in the cookie? */
+  app.get('/order/confirmation', (c) => {
+    const kept = getCookie(c, COOKIE);
+    const confirmed = kept ? events.confirmed(kept) : undefined;
+    c.header('Cache-Control', 'no-store');
+    return c.json({ confirmed: confirmed !== undefined, message: confirmed ? CONFIRMED : null });
   });
 
   app.post('/new-order', (c) => {

@@ -7,6 +7,7 @@
  * the recovery phrase of a new key is shown once, right after it is made, and never again.
  */
 import { z } from 'zod';
+import { EVENT_STATUSES, EVENT_TYPES } from '../schemas/events.ts';
 import { ORDER_STATUSES } from '../schemas/orders.ts';
 import type { ChainEntry } from '../schemas/reforge.ts';
 import { AUTO_LOCK_MINUTES, NETWORKS, PASSWORD_MIN, type Network } from './channels.ts';
@@ -27,6 +28,7 @@ const password = z
   .max(256, 'The password must be at most 256 characters');
 const orderId = z.string().min(1, 'orderId is required').max(200);
 const decimalText = z.string().max(64);
+const eventId = z.string().min(1, 'The event id is required').max(200);
 
 export const uiRequestSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('settings.get') }),
@@ -44,6 +46,16 @@ export const uiRequestSchema = z.discriminatedUnion('kind', [
     limit: z.number().int().min(1).max(200).optional(),
   }),
   z.object({ kind: z.literal('orders.list'), filterStatus: z.enum(ORDER_STATUSES).optional() }),
+  z.object({
+    kind: z.literal('events.list'),
+    status: z.enum(EVENT_STATUSES).optional(),
+    type: z.enum(EVENT_TYPES).optional(),
+    limit: z.number().int().min(1).max(200).optional(),
+  }),
+  z.object({ kind: z.literal('events.get'), id: eventId }),
+  z.object({ kind: z.literal('events.redeliver'), id: eventId }),
+  // Only failed events are replayed in bulk, from a moment the operator picks.
+  z.object({ kind: z.literal('events.redeliverFailed'), since: z.iso.datetime({ offset: true }) }),
   // The order is validated in full (createOrderRequestSchema) by the page and again by the worker.
   z.object({ kind: z.literal('orders.create'), order: z.record(z.string(), z.unknown()) }),
   z.object({

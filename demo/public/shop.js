@@ -49,3 +49,24 @@ for (const type of TYPES) {
     events.append(item);
   });
 }
+
+// The order page asks the shop's own server whether it has confirmed the payment: only the proxy's
+// signed `checkout.paid` event, verified there, confirms it; what the browser saw does not.
+const confirmation = document.getElementById('confirmation');
+if (confirmation && confirmation.dataset.confirmed !== 'yes') {
+  const poll = async () => {
+    try {
+      const response = await fetch('/order/confirmation', { headers: { Accept: 'application/json' } });
+      const answer = await response.json();
+      if (answer.confirmed) {
+        confirmation.textContent = answer.message;
+        confirmation.dataset.confirmed = 'yes';
+        return;
+      }
+    } catch {
+      // The shop restarting: ask again.
+    }
+    setTimeout(poll, 1000);
+  };
+  void poll();
+}

@@ -5,6 +5,7 @@
  * (extension/page-messages.ts), as an EIP-1193 provider.
  */
 import { describeZodError } from '../../lib/zod-message.ts';
+import { eventDetailSchema, eventListSchema, eventSummarySchema, redeliverResultSchema } from '../../schemas/events.ts';
 import {
   createOrderRequestSchema,
   orderListSchema,
@@ -93,6 +94,16 @@ function query(values: Record<string, string | number | undefined>): string {
 
 class InvalidInput extends Error {}
 
+/** The proxy's answer as its schema says, or a plain refusal (a proxy too old for the route, say). */
+function proxyAnswer<T>(
+  schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } },
+  value: unknown,
+): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new Error('The proxy answered something other than what it documents: is it up to date?');
+  return parsed.data;
+}
+
 async function handleUi(request: UiRequest): Promise<unknown> {
   switch (request.kind) {
     case 'settings.get':
@@ -109,6 +120,31 @@ async function handleUi(request: UiRequest): Promise<unknown> {
     case 'orders.list':
       return orderListSchema.parse(
         await operatorCall<unknown>(`/api/orders${query({ filterStatus: request.filterStatus })}`),
+      );
+    case 'events.list':
+      return proxyAnswer(
+        eventListSchema,
+        await operatorCall<unknown>(
+          `/api/events${query({ status: request.status, type: request.type, limit: request.limit })}`,
+        ),
+      );
+    case 'events.get':
+      return proxyAnswer(
+        eventDetailSchema,
+        await operatorCall<unknown>(`/api/events/${encodeURIComponent(request.id)}`),
+      );
+    case 'events.redeliver':
+      return proxyAnswer(
+        eventSummarySchema,
+        await operatorCall<unknown>(`/api/events/${encodeURIComponent(request.id)}/redeliver`, { method: 'POST' }),
+      );
+    case 'events.redeliverFailed':
+      return proxyAnswer(
+        redeliverResultSchema,
+        await operatorCall<unknown>('/api/events/redeliver', {
+          method: 'POST',
+          body: { status: 'failed', since: request.since },
+        }),
       );
     case 'orders.create': {
       const parsed = createOrderRequestSchema.safeParse(request.order);

@@ -1,4 +1,4 @@
-import { css, html, LitElement } from 'lit';
+import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import { pageStyles } from './styles.ts';
 
@@ -44,6 +44,8 @@ export class KassaFilterBar extends LitElement {
   @property({ attribute: false }) choices: readonly string[] = [];
   /** The value chosen; '' for all. */
   @property() value = '';
+  /** Leaves the Refresh button out (for a second bar above the same list). */
+  @property({ type: Boolean, attribute: 'no-refresh' }) noRefresh = false;
 
   private emit(type: 'kassa-filter-change' | 'kassa-refresh', detail?: FilterChangeDetail): void {
     this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
@@ -63,7 +65,13 @@ export class KassaFilterBar extends LitElement {
           ${this.choices.map((choice) => html`<option value=${choice} ?selected=${choice === this.value}>${choice}</option>`)}
         </select>
       </label>
-      <button part="refresh" class="secondary small" @click=${() => this.emit('kassa-refresh')}>Refresh</button>
+      ${
+        this.noRefresh
+          ? nothing
+          : html`<button part="refresh" class="secondary small" @click=${() => this.emit('kassa-refresh')}>
+              Refresh
+            </button>`
+      }
     </div>`;
   }
 }

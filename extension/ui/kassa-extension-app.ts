@@ -7,6 +7,7 @@ import { pageStyles } from './styles.ts';
 const TABS = [
   { id: 'payments', label: 'Payments', load: () => import('./payments-view.ts') },
   { id: 'orders', label: 'Orders', load: () => import('./orders-view.ts') },
+  { id: 'events', label: 'Events', load: () => import('./events-view.ts') },
   { id: 'wallet', label: 'Wallet', load: () => import('./wallet-view.ts') },
   { id: 'settings', label: 'Settings', load: () => import('./settings-view.ts') },
 ] as const;
@@ -19,7 +20,7 @@ declare global {
 }
 
 /**
- * The popup and the side panel: Payments, Orders, Wallet, Settings. The shell renders at once; each
+ * The popup and the side panel: Payments, Orders, Events, Wallet, Settings. The shell renders at once; each
  * view's code (and the schemas and ethers that orders and the wallet need) loads when it is opened.
  * It opens on Settings until a proxy is configured.
  */
@@ -125,6 +126,8 @@ export class KassaExtensionApp extends LitElement {
         return html`<kassa-payments-view></kassa-payments-view>`;
       case 'orders':
         return html`<kassa-orders-view></kassa-orders-view>`;
+      case 'events':
+        return html`<kassa-events-view></kassa-events-view>`;
       case 'wallet':
         return html`<kassa-wallet-view></kassa-wallet-view>`;
       case 'settings':

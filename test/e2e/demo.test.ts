@@ -19,6 +19,7 @@ const SECRET_SHAPES = [
   /\bcs_sandbox_[\w-]{20,}/,
   /\bok_[\w-]{20,}/,
   /hooks\/payments\/[\w-]{20,}/,
+  /\bwhsec_[\w+/=]{20,}/,
 ];
 
 function startDemo(...args: string[]): { child: ChildProcess; output: () => string } {
@@ -44,7 +45,7 @@ describe('e2e: npm start (the demo)', () => {
   const children: ChildProcess[] = [];
   after(() => children.forEach((child) => child.exitCode === null && child.kill('SIGKILL')));
 
-  it('prints where to go; a customer pays on the bank page and sees it completed; no secret shows', async () => {
+  it('prints where to go; a customer pays on the bank page, sees it completed and confirmed by the shop; no secret shows', async () => {
     const demo = startDemo('--shop-port', '0', '--proxy-port', '0', '--sandbox-port', '0');
     children.push(demo.child);
     await until(() => demo.output().includes('Ctrl+C stops it'), 'the demo to start');
@@ -65,6 +66,10 @@ describe('e2e: npm start (the demo)', () => {
       await waitForPhase(page, 'completed');
       assert.equal(await partText(page, 'status'), 'Payment received. Thank you!');
       assert.ok((await page.locator('#events li').count()) >= 2, 'the page lists the events');
+      // The shop's server heard it from the proxy too, as a signed checkout.paid event it verified.
+      await page
+        .locator('#confirmation', { hasText: "Paid, confirmed by the shop's server" })
+        .waitFor({ timeout: 20_000 });
       for (const shape of SECRET_SHAPES) assert.doesNotMatch(html, shape);
       assert.deepEqual(problems, []);
     } finally {

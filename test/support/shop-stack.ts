@@ -1,18 +1,22 @@
+import { eventsSecret } from '../../demo/demo.ts';
 import { startShop } from '../../demo/shop-server.ts';
 import type { Listening } from '../../server-kit/listen.ts';
 import { startStack, type Stack, type StackOptions } from './stack.ts';
 
 /**
  * The demo shop (demo/shop-server.ts) in front of a real proxy and emulator, configured the way a
- * merchant configures them: the shop's origin allowed, its pages as return URLs.
+ * merchant configures them: the shop's origin allowed, its pages as return URLs, its server as the
+ * receiver of the proxy's signed events.
  */
 export async function startShopStack(
   options: { settlementMs?: number; env?: Record<string, string>; proxy?: StackOptions['proxy'] } = {},
 ) {
   let stack: Stack | undefined;
+  const secret = eventsSecret();
   const shop: Listening = await startShop({
     port: 0,
     proxy: () => ({ origin: stack!.proxy.origin, merchantKey: stack!.config.merchantKey }),
+    eventsSecret: secret,
   });
   try {
     stack = await startStack({
@@ -22,6 +26,8 @@ export async function startShopStack(
         KASSA_ALLOWED_ORIGINS: shop.origin,
         KASSA_RETURN_URLS: `${shop.origin}/,${shop.origin}/donate`,
         KASSA_OPEN_AMOUNT: '1..500 EUR',
+        KASSA_EVENTS_URL: `${shop.origin}/kassa/events`,
+        KASSA_EVENTS_SECRET: secret,
         ...options.env,
       },
     });

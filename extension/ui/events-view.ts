@@ -1,0 +1,167 @@
+import { html, LitElement, nothing } from 'lit';
+import { customElement, state } from 'lit/decorators.js';
+import {
+  EVENT_STATUSES,
+  EVENT_TYPES,
+  type EventList,
+  type EventStatus,
+  type EventSummary,
+  type KassaEventType,
+} from '../../schemas/events.ts';
+import { ask } from './client.ts';
+import './event-detail.ts';
+import type { FilterChangeDetail } from './filter-bar.ts';
+import './filter-bar.ts';
+import { formValues } from './form-values.ts';
+import { ListController } from './list-controller.ts';
+import { pageStyles } from './styles.ts';
+
+const LIMIT = 50;
+
+interface EventFilter {
+  status: EventStatus | '';
+  type: KassaEventType | '';
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'kassa-events-view': KassaEventsView;
+  }
+}
+
+/** The datetime-local field's value a day ago, in local time, as the bulk form starts with. */
+function dayAgo(): string {
+  const at = new Date(Date.now() - 86_400_000);
+  return new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+}
+
+/**
+ * The events the proxy sends to the merchant's server, newest first: filtered by status and type,
+ * one event's attempts and payload in a detail pane, Redeliver per event and for every failed event
+ * since a moment. Says so when the proxy sends no events (no KASSA_EVENTS_URL).
+ */
+@customElement('kassa-events-view')
+export class KassaEventsView extends LitElement {
+  static override styles = pageStyles;
+
+  private readonly list = new ListController<EventSummary, EventFilter>(this, {
+    filter: { status: '', type: '' },
+    load: async ({ status, type }) => {
+      const list = await ask<EventList>({
+        kind: 'events.list',
+        status: status || undefined,
+        type: type || undefined,
+        limit: LIMIT,
+      });
+      this.endpoint = list.endpoint;
+      // The open event is read again with its list: its attempts change as the list's do.
+      void this.renderRoot?.querySelector('kassa-event-detail')?.load();
+      return list.events;
+    },
+  });
+  /** Where the proxy sends events; null when it sends none, undefined until the list is read. */
+  @state() private endpoint?: string | null;
+  @state() private selected?: string;
+  @state() private notice?: string;
+
+  private redeliver(event: EventSummary): Promise<void> {
+    return this.list.act(
+      () => ask<EventSummary>({ kind: 'events.redeliver', id: event.id }),
+      () => {
+        this.notice = `${event.type} ${event.id} is queued for delivery now.`;
+      },
+    );
+  }
+
+  private readonly redeliverFailed = (submit: SubmitEvent): Promise<void> => {
+    submit.preventDefault();
+    const { since } = formValues(submit.target as HTMLFormElement, ['since']);
+    return this.list.act(
+      () => {
+        const at = new Date(since);
+        if (!since || Number.isNaN(at.getTime())) throw new Error('Pick the date and time to redeliver from');
+        return ask<{ redelivered: number }>({ kind: 'events.redeliverFailed', since: at.toISOString() });
+      },
+      ({ redelivered }) =>
+        (this.notice = `${redelivered} failed event${redelivered === 1 ? '' : 's'} queued for delivery again.`),
+    );
+  };
+
+  private setFilter(change: Partial<EventFilter>): void {
+    void this.list.setFilter({ ...this.list.filter, ...change });
+  }
+
+  private row(event: EventSummary) {
+    return html`<tr data-event=${event.id} aria-selected=${this.selected === event.id ? 'true' : 'false'}>
+      <td>
+        <button class="secondary small" aria-label="Details of ${event.id}" @click=${() => (this.selected = event.id)}>
+          ${event.type}
+        </button>
+        <br /><span class="muted">${event.checkoutId ?? event.transactionId ?? ''}</span>
+      </td>
+      <td class="status">
+        ${event.status}${event.lastError ? html`<br /><span class="muted">${event.lastError}</span>` : nothing}
+      </td>
+      <td>${event.attempts}</td>
+      <td>${new Date(event.createdAt).toLocaleTimeString()}</td>
+      <td>
+        <button class="secondary small" aria-label="Redeliver ${event.id}" @click=${() => void this.redeliver(event)}>
+          Redeliver
+        </button>
+      </td>
+    </tr>`;
+  }
+
+  override render() {
+    const { status, type } = this.list.filter;
+    return html`
+      <kassa-filter-bar
+        label="Status"
+        .choices=${EVENT_STATUSES}
+        .value=${status}
+        @kassa-filter-change=${(event: CustomEvent<FilterChangeDetail>) =>
+          this.setFilter({ status: event.detail.value as EventStatus | '' })}
+        @kassa-refresh=${() => void this.list.refresh()}
+      ></kassa-filter-bar>
+      <kassa-filter-bar
+        label="Type"
+        no-refresh
+        .choices=${EVENT_TYPES}
+        .value=${type}
+        @kassa-filter-change=${(event: CustomEvent<FilterChangeDetail>) =>
+          this.setFilter({ type: event.detail.value as KassaEventType | '' })}
+      ></kassa-filter-bar>
+      ${
+        this.endpoint === null
+          ? html`<p role="note" class="card" id="not-configured">
+              Events are not configured: this proxy sends none. Set KASSA_EVENTS_URL and KASSA_EVENTS_SECRET on the
+              proxy for the merchant's server to receive signed events.
+            </p>`
+          : this.endpoint
+            ? html`<p class="muted">Sent to <span class="mono">${this.endpoint}</span></p>`
+            : nothing
+      }
+      ${this.notice ? html`<p role="status" class="ok">${this.notice}</p>` : nothing}
+      ${this.list.render({
+        label: 'Events',
+        headings: ['Event', 'Status', 'Attempts', 'Created', ''],
+        row: (event) => this.row(event),
+        empty: ({ status, type }) =>
+          `No events${status ? ` with status ${status}` : ''}${type ? ` of type ${type}` : ''}.`,
+      })}
+      ${
+        this.selected
+          ? html`<kassa-event-detail
+              event-id=${this.selected}
+              @kassa-close=${() => (this.selected = undefined)}
+              @kassa-redelivered=${() => void this.list.refresh()}
+            ></kassa-event-detail>`
+          : nothing
+      }
+      <form class="row" aria-label="Redeliver failed events" @submit=${this.redeliverFailed}>
+        <label>Failed since <input type="datetime-local" name="since" .value=${dayAgo()} /></label>
+        <button type="submit" class="small">Redeliver failed</button>
+      </form>
+    `;
+  }
+}
