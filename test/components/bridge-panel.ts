@@ -37,8 +37,13 @@ export const TWO = 31338;
 const BINDING = 'kassaBridgeTestWallet';
 
 const cleanups: Array<() => void> = [];
-afterEach(() => {
+afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+  // The history outlives the page: each test starts with none (a transfer left under way would be resumed).
+  await new Promise((resolve) => {
+    const request = indexedDB.deleteDatabase('kassa-bridge');
+    request.onsuccess = request.onerror = request.onblocked = resolve;
+  });
 });
 
 type Registry = Record<string, InstalledWallet>;

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { parseUnits } from 'ethers';
+import { formatUnits, parseUnits } from 'ethers';
 import type { Browser } from 'playwright';
 import type { SandboxChain } from '../../sandbox/server.ts';
 import { launchChromium } from '../support/browser.ts';
@@ -321,6 +321,69 @@ describe('e2e: the wallet panel', () => {
     assert.equal(hotel.calls.filter((call) => call.method === 'eth_requestAccounts').length, 1);
     const final = await balances(hotel.address);
     assert.equal(final.two - initial.two, parseUnits('5', 18));
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  it('the arrival shows a receipt; after a reload the history shows the transfer arrived, with both hashes and the balances', async () => {
+    const india = wallet({ id: 'india', account: 9 });
+    const { page, problems, events, context } = await open([india]);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await reviewTransfer(page, india, '4.5');
+    await page.getByRole('button', { name: 'Confirm in wallet' }).click();
+    await bridgePhase(page, 'arrived');
+    const [submitted, , arrived] = (await events()).map((event) => event.detail);
+    const after = await balances(india.address);
+    const whole = (units: bigint) => new Intl.NumberFormat('en').format(Number(units / 10n ** 17n) / 10);
+    await page.locator('kassa-bridge [data-field="source-balance"]').waitFor();
+    const receipt = {
+      source: await bridgeText(page, '[part="receipt"] [data-field="source-hash"] .hash'),
+      destination: await bridgeText(page, '[part="receipt"] [data-field="destination-hash"] .hash'),
+      sourceBalance: await bridgeText(page, '[data-field="source-balance"]'),
+      destinationBalance: await bridgeText(page, '[data-field="destination-balance"]'),
+    };
+    assert.deepEqual(receipt, {
+      source: submitted.hash,
+      destination: arrived.destinationHash,
+      sourceBalance: `${whole(after.one)} eUSD`,
+      destinationBalance: `${whole(after.two)} eUSD`,
+    });
+    // The fee: 4 significant digits, the exact figure on hover, and what the chain says was paid.
+    const burn = await hub.provider(ONE).getTransactionReceipt(submitted.hash);
+    const paid = burn!.gasUsed * burn!.gasPrice;
+    const fee = page.locator('kassa-bridge [data-field="paid-fee"]');
+    const rounded = new Intl.NumberFormat('en', { maximumSignificantDigits: 4 }).format(
+      formatUnits(paid, 18) as Intl.StringNumericLiteral,
+    );
+    assert.equal((await fee.textContent())!.trim(), `${rounded} ETH`);
+    assert.ok(rounded.replace(/^0\.0*/, '').length <= 4, rounded);
+    assert.equal(await fee.getAttribute('title'), `${formatUnits(paid, 18)} ETH`);
+    // No explorer listed for the sandbox's chains: no link.
+    assert.equal(await page.locator('kassa-bridge [part="receipt"] a').count(), 0);
+    await page.getByRole('button', { name: /^Copy Received on Kassa Local Two$/ }).click();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), arrived.destinationHash);
+    await page.locator('kassa-bridge .copied', { hasText: 'Copied' }).waitFor();
+
+    await page.reload();
+    await bridgePhase(page, 'ready');
+    const entry = page.locator(`kassa-bridge [part="history"] li[data-id="${submitted.hash}"]`);
+    await entry.waitFor();
+    assert.equal(await entry.getAttribute('data-state'), 'arrived');
+    assert.match(await entry.innerText(), /4\.5 eUSD · Kassa Local One → Kassa Local Two\s+Arrived/);
+    await entry.getByRole('button').click();
+    await page.locator('kassa-bridge [part="detail"]').waitFor();
+    assert.equal(await bridgeText(page, '[part="detail"] [data-field="source-hash"] .hash'), submitted.hash);
+    assert.equal(
+      await bridgeText(page, '[part="detail"] [data-field="destination-hash"] .hash'),
+      arrived.destinationHash,
+    );
+    assert.equal(await bridgeText(page, '[part="detail"] [data-field="source-balance"]'), receipt.sourceBalance);
+    assert.equal(
+      await bridgeText(page, '[part="detail"] [data-field="destination-balance"]'),
+      receipt.destinationBalance,
+    );
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.locator('kassa-bridge #amount').waitFor();
     assert.deepEqual(problems, []);
     await context.close();
   });

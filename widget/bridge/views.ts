@@ -9,6 +9,8 @@ import { fill } from '../shared/i18n.ts';
 import { exampleAmount, tokenAmount, type AmountProblem } from './amount.ts';
 import type { BridgePhase } from './events.ts';
 import type { FormController } from './form-controller.ts';
+import type { HistoryController } from './history-controller.ts';
+import { receiptView } from './history-views.ts';
 import type { BridgeMessages } from './messages/en.ts';
 import { allows } from './phases.ts';
 import type { TransferController } from './transfer-controller.ts';
@@ -180,16 +182,17 @@ export function formView(
 export function progressView(
   transfer: TransferController,
   form: FormController,
+  history: HistoryController,
   phase: BridgePhase,
   m: BridgeMessages,
   locale: string,
 ): TemplateResult | typeof nothing {
-  const { record, arrived } = transfer;
+  const { record, arrived, refunded } = transfer;
   if (!record) return nothing;
   const source = form.chain(record.sourceChainId)?.name ?? String(record.sourceChainId);
   const destination = form.chain(record.destinationChainId)?.name ?? String(record.destinationChainId);
   const failedAt = phase === 'failed' ? (transfer.failure?.stage === 'arrival' ? 2 : 1) : -1;
-  const reached = phase === 'arrived' ? 3 : transfer.mined ? 2 : 1;
+  const reached = phase === 'arrived' || phase === 'refunded' ? 3 : transfer.mined ? 2 : 1;
   const state = (index: number): StepState => {
     if (index === failedAt) return 'failed';
     if (index < reached) return 'done';
@@ -202,12 +205,33 @@ export function progressView(
       [
         [fill(m.stepSent, { chain: source }), 'done'],
         [fill(m.stepMined, { chain: source }), state(1)],
-        [fill(m.stepArrived, { chain: destination }), state(2)],
+        refunded
+          ? [fill(m.stepRefunded, { chain: source }), 'done']
+          : [fill(m.stepArrived, { chain: destination }), state(2)],
       ],
       m,
     )}
-    <p class="note">${m.transaction}: <span part="hash" class="mono">${record.hash}</span></p>
+    <p class="note">${m.transaction}: <span part="hash" class="mono hash">${record.hash}</span></p>
     ${arrived && token ? html`<p class="note" data-field="new-balance">${fill(m.newBalance, { chain: destination, balance: tokenAmount(fromUnits(arrived.balance, token.decimals), token.symbol, locale) })}</p>` : nothing}
+    ${
+      arrived || refunded
+        ? receiptView(
+            {
+              record,
+              state: refunded ? 'refunded' : 'arrived',
+              ...history.entryOf(record),
+              ...(arrived
+                ? { destinationHash: arrived.destinationHash, destinationBalance: String(arrived.balance) }
+                : {}),
+              ...(refunded ? { refundHash: refunded.refundHash, sourceBalance: String(refunded.balance) } : {}),
+            },
+            form,
+            history,
+            m,
+            locale,
+          )
+        : nothing
+    }
   </section>`;
 }
 
