@@ -1,5 +1,5 @@
 /**
- * The proxy on Redis (issue 8), for one and for three instances in the same run: status reads per
+ * The proxy on Redis, for one and for three instances in the same run: status reads per
  * second, and the webhook-to-subscriber latency with 3,000 SSE subscribers spread over the instances.
  * Each instance is its own process, as deployed; they all share this machine's cores (and the load
  * generator's), so the figures show what the shared store and pub/sub cost, not what more machines add.

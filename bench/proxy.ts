@@ -1,5 +1,5 @@
 /**
- * The proxy's figures (issue 4), in one run:
+ * The proxy's figures, in one run:
  * - status reads per second through the proxy, against a bare node:http server answering the same
  *   JSON (target: a ratio of at least 0.5);
  * - with 1,000 SSE subscribers on one payment: webhook to each subscriber's event (target: p95 under

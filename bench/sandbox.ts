@@ -1,7 +1,7 @@
 /**
  * The sandbox's cold start (both chains up, contracts deployed, accounts funded: `startSandbox`
  * resolving) and the reforge latency from a mined burn to the mint observed on the destination
- * chain. Targets (issue 3): under 3 s and under 2 s.
+ * chain. Targets: under 3 s and under 2 s.
  */
 import { Contract, parseUnits, Transaction, Wallet, type TransactionReceipt } from 'ethers';
 import { chainProvider, waitForReceipt } from '../sandbox/chains/provider.ts';

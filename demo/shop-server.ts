@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { Hono, type Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { html } from 'hono/html';
-import { listen, type Listening } from '../lib/listen.ts';
+import { listen, type Listening } from '../server-kit/listen.ts';
 import type { CheckoutView } from '../schemas/proxy-api.ts';
 
 export interface ShopProxy {
@@ -62,7 +62,7 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
   const price = options.price ?? { amount: '42.50', currencyCode: 'EUR' };
   const app = new Hono();
 
-  const proxyCall = async (path: string, body?: unknown): Promise<{ status: number; body: any }> => {
+  const proxyCall = async (path: string, body?: unknown): Promise<{ status: number; body: unknown }> => {
     const { origin, merchantKey } = options.proxy();
     const response = await fetch(`${origin}${path}`, {
       method: body === undefined ? 'GET' : 'POST',
@@ -77,14 +77,16 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
     const kept = getCookie(c, COOKIE);
     if (kept) {
       const found = await proxyCall(`/api/checkouts/${encodeURIComponent(kept)}`);
-      if (found.status === 200 && found.body.state !== 'expired') return found.body as CheckoutView;
+      const checkout = found.body as CheckoutView;
+      if (found.status === 200 && checkout.state !== 'expired') return checkout;
     }
     const reference = `ORDER-${randomBytes(3).toString('hex').toUpperCase()}`;
     const created = await proxyCall('/api/checkouts', { ...price, reference, metadata: { cart: ['Kassa T-shirt'] } });
     if (created.status !== 201)
       throw new Error(`The proxy did not create a checkout: ${created.status} ${JSON.stringify(created.body)}`);
-    setCookie(c, COOKIE, created.body.checkoutId, { httpOnly: true, sameSite: 'Lax', path: '/' });
-    return created.body as CheckoutView;
+    const checkout = created.body as CheckoutView;
+    setCookie(c, COOKIE, checkout.checkoutId, { httpOnly: true, sameSite: 'Lax', path: '/' });
+    return checkout;
   };
 
   /**

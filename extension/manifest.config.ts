@@ -10,6 +10,7 @@
  *   and the RPC URLs of the chains it lists, which are not known when the extension is built, and the
  *   content scripts run on every page a wallet may be used on (as any injected wallet's do).
  */
+import packageJson from '../package.json' with { type: 'json' };
 import { defineManifest } from '@crxjs/vite-plugin';
 import { EXTENSION_KEY } from './extension-id.ts';
 
@@ -19,7 +20,7 @@ const icons = { 16: 'icons/icon-16.png', 32: 'icons/icon-32.png', 48: 'icons/ico
 export default defineManifest({
   manifest_version: 3,
   name: 'Kassa',
-  version: '0.1.0',
+  version: packageJson.version,
   description:
     'Kassa for operators and users: payments and stablecoin orders through your Kassa proxy, and a local key vault that signs Kassa transfers.',
   key: EXTENSION_KEY,

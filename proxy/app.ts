@@ -12,20 +12,24 @@ import { operatorRoutes } from './routes/operator-routes.ts';
 import { paymentRoutes } from './routes/payment-routes.ts';
 import { webhookRoutes } from './routes/webhook-routes.ts';
 import { widgetRoutes } from './routes/widget-routes.ts';
+import type { ProxyEnv } from './proxy-env.ts';
 import type { ProxyServices } from './services.ts';
+import { KASSA_VERSION } from './version.ts';
 import { StoreUnavailableError } from './store/store.ts';
 
 const API_BODY_LIMIT = 32 * 1024;
 const HOOK_BODY_LIMIT = 64 * 1024;
 
 /** The proxy's HTTP surface. Every error is `{ "error": "..." }` with a 4xx, or a logged 5xx. */
-export function createApp(services: ProxyServices): Hono {
+export function createApp(services: ProxyServices): Hono<ProxyEnv> {
   const { logger } = services;
-  const app = new Hono();
+  const app = new Hono<ProxyEnv>();
   const tooLarge = (limit: number) => {
     const limited = bodyLimit({
       maxSize: limit,
-      onError: (c) => c.json({ error: `Request body is larger than ${limit} bytes` }, 413),
+      onError: () => {
+        throw new HttpProblem(413, `Request body is larger than ${limit} bytes`);
+      },
     });
     // Reading `body` makes the node adapter build a full Request; reads (the hot path) have none.
     return createMiddleware(async function bodyLimitForWrites(c, next) {
@@ -50,7 +54,7 @@ export function createApp(services: ProxyServices): Hono {
   app.route('/', operatorRoutes(services));
   app.route('/', webhookRoutes(services));
   app.route('/', widgetRoutes(services));
-  const openapi = openApiDocument('0.1.0');
+  const openapi = openApiDocument(KASSA_VERSION);
   app.get('/openapi.json', (c) => c.json(openapi));
   app.get('/healthz', async (c) =>
     services.store.ping().then(

@@ -1,4 +1,4 @@
-import { listen } from '../lib/listen.ts';
+import { listen } from '../server-kit/listen.ts';
 import { createApp } from './app.ts';
 import { backendFor } from './backend.ts';
 import { secretsOf, type ProxyConfig } from './config.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { listen } from '../lib/listen.ts';
+import { listen } from '../server-kit/listen.ts';
 import { GENERIC_PROCESSING_ERROR } from '../schemas/pay.ts';
 import { DEFAULT_CHAINS, LocalChains, type ChainConfig, type SandboxChain } from './chains/local-chains.ts';
 import { Relayer } from './chains/relayer.ts';

@@ -6,13 +6,17 @@ import { z } from 'zod';
 import { getAddress, isAddress } from 'ethers';
 import { isDecimal, numberToDecimal, compareDecimals } from '../lib/money.ts';
 
+/** A rejected value as an error message may quote it: short, and readable whatever its type. */
+const shownInput = (input: unknown): string =>
+  (typeof input === 'string' ? input : String(JSON.stringify(input))).slice(0, 16);
+
 export const STABLECOINS = ['eUSD', 'eEUR', 'eGBR', 'eSGD'] as const;
 export type Stablecoin = (typeof STABLECOINS)[number];
 export const stablecoinSchema = z.enum(STABLECOINS, {
   error: (iss) =>
     iss.input === undefined
       ? 'stableCoin is required'
-      : `Invalid stableCoin: ${String(iss.input).slice(0, 16)} (expected one of ${STABLECOINS.join(', ')})`,
+      : `Invalid stableCoin: ${shownInput(iss.input)} (expected one of ${STABLECOINS.join(', ')})`,
 });
 
 export const ORDER_STATUSES = ['New', 'Processing', 'Completed', 'Failed', 'Cancelled'] as const;
@@ -22,7 +26,7 @@ export const orderStatusSchema = (field: string) =>
     error: (iss) =>
       iss.input === undefined
         ? `${field} is required`
-        : `Invalid ${field}: ${String(iss.input).slice(0, 16)} (expected one of ${ORDER_STATUSES.join(', ')})`,
+        : `Invalid ${field}: ${shownInput(iss.input)} (expected one of ${ORDER_STATUSES.join(', ')})`,
   });
 
 /** Which status may follow which; a status may always be "set" to itself (a no-op). */
@@ -90,7 +94,7 @@ const boundedText = (field: string, max: number) =>
     .trim()
     .min(1, `${field} must not be empty`)
     .max(max, `${field} must be at most ${max} characters`)
-    .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), `${field} must not contain control characters`);
+    .refine((value) => !/\p{Cc}/u.test(value), `${field} must not contain control characters`);
 
 // ---- POST /orders ----
 

@@ -1,5 +1,5 @@
 /**
- * `npm test`: every test of every part. Finds (or, as root, installs) Chromium, type-checks, builds
+ * `npm test`: every test of every part. Finds (or, as root, installs) Chromium, type-checks, lints, builds
  * the widget when end-to-end journeys are to run (they load dist/widget/kassa.js) and the extension
  * when its suites are (they load dist/extension), then runs the node
  * suites (sandbox, proxy, end-to-end journeys, extension) with node's test runner and the component
@@ -51,7 +51,11 @@ const selected = requested.length ? requested.map((file) => join(root, file)) : 
 const componentTests = selected.filter((file) => file.startsWith(componentDir + '/'));
 const nodeTests = selected.filter((file) => !file.startsWith(componentDir + '/'));
 
-if (!requested.length) run('type-check', process.execPath, [join(root, 'node_modules', 'tsc7', 'bin', 'tsc'), '-b']);
+if (!requested.length) {
+  run('type-check', process.execPath, [join(root, 'node_modules', 'tsc7', 'bin', 'tsc'), '-b']);
+  run('lint (ESLint)', bin('eslint'), ['--max-warnings', '0', '.']);
+  run('format check (Prettier)', bin('prettier'), ['--check', '--log-level', 'warn', '.']);
+}
 if (nodeTests.some((file) => file.startsWith(e2eDir + '/') || file.startsWith(extensionDir + '/'))) {
   run('build the widget (vite build)', bin('vite'), ['build', '--logLevel', 'warn']);
   // Suites side by side must not rebuild (and so empty) dist/widget under each other after an edit.

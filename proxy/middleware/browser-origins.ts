@@ -1,4 +1,5 @@
 import { createMiddleware } from 'hono/factory';
+import { HttpProblem } from '../http-problem.ts';
 
 export interface BrowserOriginsOptions {
   /** The merchant's origins (KASSA_ALLOWED_ORIGINS). */
@@ -24,7 +25,7 @@ export const browserOrigins = (options: BrowserOriginsOptions) => {
   return createMiddleware(async function browserOrigins(c, next) {
     const origin = c.req.header('Origin');
     if (origin !== undefined && !allowed.has(origin))
-      return c.json({ error: 'This origin may not use this shop’s payment routes' }, 403);
+      throw new HttpProblem(403, 'This origin may not use this shop’s payment routes');
     if (origin) {
       c.header('Access-Control-Allow-Origin', origin);
       // A page must see how long to wait after a 429 or 503, not only the status.

@@ -1,4 +1,5 @@
 import { createMiddleware } from 'hono/factory';
+import { HttpProblem } from '../http-problem.ts';
 
 export interface RefusePrivateKeysOptions {
   /**
@@ -33,7 +34,7 @@ export function findKeyMaterial(value: unknown, scanValues: boolean): string | u
 }
 
 /**
- * Kassa never takes a private key (trust boundary 2): a JSON body that carries one anywhere is refused
+ * Kassa never takes a private key (keys stay on the user's device): a JSON body that carries one anywhere is refused
  * before any handler sees it, and the key itself is neither logged nor echoed.
  */
 export const refusePrivateKeys = (options: RefusePrivateKeysOptions = {}) =>
@@ -47,11 +48,9 @@ export const refusePrivateKeys = (options: RefusePrivateKeysOptions = {}) =>
     }
     const where = findKeyMaterial(body, options.scanValues ?? false);
     if (where) {
-      return c.json(
-        {
-          error: `Private keys must never be sent to Kassa: sign in your own wallet instead (found at ${where.slice(0, 100)})`,
-        },
+      throw new HttpProblem(
         400,
+        `Private keys must never be sent to Kassa: sign in your own wallet instead (found at ${where.slice(0, 100)})`,
       );
     }
     await next();

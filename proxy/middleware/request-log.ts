@@ -1,5 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import type { Logger } from '../logger.ts';
+import type { ProxyEnv } from '../proxy-env.ts';
 
 export interface RequestLogOptions {
   logger: Logger;
@@ -9,7 +10,7 @@ export interface RequestLogOptions {
 
 /** One structured line per request: method, path with capabilities cut short, status, duration. */
 export const requestLog = (options: RequestLogOptions) =>
-  createMiddleware(async function requestLog(c, next) {
+  createMiddleware<ProxyEnv>(async function requestLog(c, next) {
     const started = performance.now();
     await next();
     let path = c.req.path;
@@ -21,7 +22,7 @@ export const requestLog = (options: RequestLogOptions) =>
       path,
       status,
       ms: Math.round((performance.now() - started) * 10) / 10,
-      requestId: c.get('requestId' as never),
+      requestId: c.get('requestId'),
     };
     if (status >= 500) options.logger.error('request', fields);
     else options.logger.info('request', fields);

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
+import { HttpProblem } from '../http-problem.ts';
 
 export interface RequireBearerOptions {
   /** The one token this route accepts. */
@@ -16,8 +17,9 @@ export const requireBearer = (options: RequireBearerOptions) => {
   return createMiddleware(async function requireBearer(c, next) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('Authorization') ?? '');
     if (!match || !timingSafeEqual(digest(match[1]!), expected)) {
-      c.header('WWW-Authenticate', `Bearer realm="${options.realm}"`);
-      return c.json({ error: `Send Authorization: Bearer <${options.realm}>` }, 401);
+      throw new HttpProblem(401, `Send Authorization: Bearer <${options.realm}>`, {
+        'WWW-Authenticate': `Bearer realm="${options.realm}"`,
+      });
     }
     await next();
   });

@@ -11,7 +11,7 @@ export interface NewCheckout {
 }
 
 /**
- * Checkouts are how the merchant's server, not the browser, decides what is paid (trust boundary 3).
+ * Checkouts are how the merchant's server, not the browser, decides what is paid: a page can ask to pay only what the merchant's server created.
  * The id is unguessable: a page that has it may pay it, and nothing more.
  */
 export class Checkouts {

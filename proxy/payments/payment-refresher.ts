@@ -25,7 +25,7 @@ const clamp = (value: number, min: number, max: number) => Math.min(max, Math.ma
 
 /**
  * The only way a payment's status changes in the proxy: by reading it from the payment service.
- * Webhooks are hints that trigger a read (trust boundary 4); watchers and the follower trigger reads
+ * Webhooks are unsigned, so they are hints that trigger a read, never a status in themselves; watchers and the follower trigger reads
  * too, gated so that one payment is not read more than once per interval however many ask.
  */
 export class PaymentRefresher {

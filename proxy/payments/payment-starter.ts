@@ -105,7 +105,7 @@ export class PaymentStarter {
       if (!checkout) throw new HttpProblem(404, 'Unknown checkout');
       const metadata = JSON.stringify({
         kassa: { checkoutId: checkout.checkoutId },
-        merchant: checkout.metadata ? JSON.parse(checkout.metadata) : null,
+        merchant: checkout.metadata ? (JSON.parse(checkout.metadata) as unknown) : null,
       });
       return {
         checkoutId: checkout.checkoutId as string | null,

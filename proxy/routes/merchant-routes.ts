@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { parseJsonBody } from '../../lib/json-body.ts';
+import { parseJsonBody } from '../../server-kit/json-body.ts';
 import { createCheckoutRequestSchema } from '../../schemas/proxy-api.ts';
 import { HttpProblem } from '../http-problem.ts';
 import { refusePrivateKeys } from '../middleware/refuse-private-keys.ts';

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { parseJsonBody } from '../../lib/json-body.ts';
+import { parseJsonBody } from '../../server-kit/json-body.ts';
 import { describeZodError } from '../../lib/zod-message.ts';
 import { createOrderRequestSchema, orderStatusSchema, updateOrderRequestSchema } from '../../schemas/orders.ts';
 import {
@@ -17,8 +17,8 @@ import type { ProxyServices } from '../services.ts';
 import { InvalidCursorError, type Payment } from '../store/store.ts';
 import { upstreamProblem } from '../upstream-problem.ts';
 import { stateStream } from './sse.ts';
+import { KASSA_VERSION } from '../version.ts';
 
-const VERSION = '0.1.0';
 const started = Date.now();
 
 /**
@@ -107,7 +107,7 @@ export function operatorRoutes(services: ProxyServices): Hono {
     );
     const body: Health = {
       status: storeOk && !health.degraded ? 'ok' : 'degraded',
-      version: VERSION,
+      version: KASSA_VERSION,
       uptimeSeconds: Math.round((Date.now() - started) / 1000),
       store: storeOk ? 'ok' : 'unavailable',
       payments: { ...health.pay },

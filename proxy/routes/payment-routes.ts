@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import { isRecord, readJsonBody } from '../../lib/json-body.ts';
+import { isRecord, readJsonBody } from '../../server-kit/json-body.ts';
 import { isStatusToken } from '../../lib/status-token.ts';
 import { describeZodError } from '../../lib/zod-message.ts';
 import { isTerminalStatus } from '../../schemas/pay.ts';

@@ -56,9 +56,11 @@ export async function stateStream<T extends object>(c: Context, options: SseOpti
   res.write('retry: 3000\n\n');
 
   let lastKey: string | undefined;
-  let heartbeat: NodeJS.Timeout | undefined;
-  let lifetime: NodeJS.Timeout | undefined;
   let stop = () => {};
+  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), options.heartbeatMs ?? 15_000);
+  const lifetime = setTimeout(() => end(), options.maxLifetimeMs ?? 30 * 60_000);
+  heartbeat.unref();
+  lifetime.unref();
   const end = () => {
     clearInterval(heartbeat);
     clearTimeout(lifetime);
@@ -75,10 +77,6 @@ export async function stateStream<T extends object>(c: Context, options: SseOpti
 
   res.once('close', end);
   stop = options.listen(send);
-  heartbeat = setInterval(() => res.write(': keep-alive\n\n'), options.heartbeatMs ?? 15_000);
-  lifetime = setTimeout(end, options.maxLifetimeMs ?? 30 * 60_000);
-  heartbeat.unref();
-  lifetime.unref();
   try {
     const current = await options.current();
     if (current) send(current);

@@ -7,7 +7,7 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /**
  * `POST /hooks/payments/<KASSA_WEBHOOK_SECRET>`. Upstream events are unsigned, so an event is only a
- * hint (trust boundary 4): it is recorded (which deduplicates it) and answered at once, then the
+ * hint (webhooks are unsigned, so only the upstream's own answer counts): it is recorded (which deduplicates it) and answered at once, then the
  * payment is re-read from the payment service; nothing in the event itself ever changes a status.
  */
 /** The payment an event names, if its body can be read at all. */

@@ -12,7 +12,7 @@ import type { UpstreamHealth } from './upstream-health.ts';
 /**
  * The cross-chain transfer service, reads and prepare only. Prepare computes an unsigned transaction
  * and changes nothing, so it is retried like a read. The execute operations, which want a private
- * key, are never called: wallets sign on the user's device (trust boundary 2).
+ * key, are never called: wallets sign on the user's device (a private key never leaves it).
  */
 export class ReforgeClient {
   constructor(

@@ -140,7 +140,7 @@ function checkConfigs(configs: readonly ChainConfig[]): void {
     if (!name.trim()) throw new Error(`chains: chain ${chainId} needs a name`);
     if (names.has(name)) throw new Error(`chains: the name "${name}" is configured twice`);
     if (network !== undefined && network !== 'test' && network !== 'main')
-      throw new Error(`chains: network must be "test" or "main", not "${network}"`);
+      throw new Error(`chains: network must be "test" or "main", not "${String(network)}"`);
     ids.add(chainId);
     names.add(name);
   }

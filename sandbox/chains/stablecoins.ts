@@ -64,7 +64,7 @@ export async function deployStablecoins(
       maxFeePerGas,
       maxPriorityFeePerGas: priorityFee,
     });
-    hashes.push(await provider.send('eth_sendRawTransaction', [signed]));
+    hashes.push((await provider.send('eth_sendRawTransaction', [signed])) as string);
   }
   const receipts = await Promise.all(hashes.map((hash) => waitForReceipt(provider, hash, DEPLOY_TIMEOUT_MS)));
 

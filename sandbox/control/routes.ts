@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import { parseJsonBody } from '../../lib/json-body.ts';
+import { parseJsonBody } from '../../server-kit/json-body.ts';
 import {
   clockRequestSchema,
   createKeyRequestSchema,

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { isRecord, parseJsonBody, readJsonBody } from '../../lib/json-body.ts';
+import { isRecord, parseJsonBody, readJsonBody } from '../../server-kit/json-body.ts';
 import { describeZodError } from '../../lib/zod-message.ts';
 import { createOrderRequestSchema, orderStatusSchema, updateOrderRequestSchema } from '../../schemas/orders.ts';
 import type { Metrics } from '../metrics.ts';

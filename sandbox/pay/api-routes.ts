@@ -1,11 +1,10 @@
 import { Hono } from 'hono';
-import { getConnInfo } from '@hono/node-server/conninfo';
-import type { Context } from 'hono';
-import { isRecord, parseJsonBody, readJsonBody } from '../../lib/json-body.ts';
+import { isRecord, parseJsonBody, readJsonBody } from '../../server-kit/json-body.ts';
 import { initiateRequestSchema, type TokenError } from '../../schemas/pay.ts';
 import type { SandboxClock } from '../clock.ts';
 import type { Metrics } from '../metrics.ts';
-import { SlidingWindowLimiter } from '../rate-limiter.ts';
+import { clientAddress } from '../../server-kit/client-address.ts';
+import { SlidingWindowLimiter } from '../../server-kit/sliding-window.ts';
 import type { AccessTokens } from './access-tokens.ts';
 import type { AccountState } from './account-state.ts';
 import type { KeyRegistry } from './key-registry.ts';
@@ -25,8 +24,8 @@ const INVALID_CLIENT: TokenError = { error: 'invalid_client', error_description:
 /** `/v1/auth/token` and the payment endpoints, with the limits the seed states. */
 export function payApi(deps: PayApiDeps): Hono<{ Variables: { keyId: string } }> {
   const app = new Hono<{ Variables: { keyId: string } }>();
-  const tokenLimit = new SlidingWindowLimiter(10, 60_000, deps.clock);
-  const paymentLimit = new SlidingWindowLimiter(100, 60_000, deps.clock);
+  const tokenLimit = new SlidingWindowLimiter(10, 60_000, () => deps.clock.now());
+  const paymentLimit = new SlidingWindowLimiter(100, 60_000, () => deps.clock.now());
 
   app.post('/v1/auth/token', async (c) => {
     deps.metrics.count('pay.token');
@@ -110,12 +109,4 @@ export function payApi(deps: PayApiDeps): Hono<{ Variables: { keyId: string } }>
   });
 
   return app;
-}
-
-function clientAddress(c: Context): string {
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
 }

@@ -69,7 +69,7 @@ export class WebhookSender {
       status = response.status;
       await response.body?.cancel();
     } catch (cause) {
-      const reason = controller.signal.reason ?? cause;
+      const reason: unknown = controller.signal.reason ?? cause;
       error = reason instanceof Error ? reason.message : String(reason);
     } finally {
       clearTimeout(timeout);

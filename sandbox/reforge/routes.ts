@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { parseJsonBody } from '../../lib/json-body.ts';
+import { parseJsonBody } from '../../server-kit/json-body.ts';
 import { executeReforgeRequestSchema, prepareReforgeRequestSchema } from '../../schemas/reforge.ts';
 import type { LocalChains } from '../chains/local-chains.ts';
 import type { Metrics } from '../metrics.ts';

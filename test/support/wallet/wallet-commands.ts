@@ -3,7 +3,7 @@
  * wallet panel: the page holds only wallet-provider.ts's providers; requests come here, where
  * wallet-signer.ts signs with anvil keys that stay in this process.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Interface, Transaction } from 'ethers';
 import { REFORGE_TOKEN_ABI } from '../../../schemas/reforge.ts';
@@ -131,23 +131,23 @@ const tokenInterface = new Interface(REFORGE_TOKEN_ABI);
  * panel must refuse to hand to the wallet; or the listing names an RPC URL where nothing answers.
  */
 function tamperingProxy(proxy: string, tampering: Tampering): Promise<Server> {
-  const server = createServer(async (request, response) => {
+  const answer = async (request: IncomingMessage, response: ServerResponse) => {
     response.setHeader('Access-Control-Allow-Origin', '*');
     response.setHeader('Access-Control-Allow-Headers', 'Content-Type');
     if (request.method === 'OPTIONS') return response.writeHead(204).end();
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
-    const answer = await fetch(`${proxy}${request.url}`, {
+    const upstream = await fetch(`${proxy}${request.url}`, {
       method: request.method,
       headers: { 'Content-Type': 'application/json' },
       body: request.method === 'POST' ? Buffer.concat(chunks) : undefined,
     });
-    let body = await answer.text();
-    if (answer.ok && tampering === 'dead-rpc' && request.url?.startsWith('/api/bridge/chains')) {
+    let body = await upstream.text();
+    if (upstream.ok && tampering === 'dead-rpc' && request.url?.startsWith('/api/bridge/chains')) {
       const chains = JSON.parse(body) as Array<{ rpcUrl: string }>;
       chains[0]!.rpcUrl = 'http://127.0.0.1:9';
       body = JSON.stringify(chains);
-    } else if (answer.ok && tampering !== 'dead-rpc' && request.url === '/api/bridge/prepare') {
+    } else if (upstream.ok && tampering !== 'dead-rpc' && request.url === '/api/bridge/prepare') {
       const tx = Transaction.from((JSON.parse(body) as { tx: string }).tx);
       const [units, chainId, token] = tokenInterface.decodeFunctionData('reforge', tx.data);
       tx.data =
@@ -156,7 +156,10 @@ function tamperingProxy(proxy: string, tampering: Tampering): Promise<Server> {
           : tokenInterface.encodeFunctionData('transfer', [token, units]);
       body = JSON.stringify({ tx: tx.unsignedSerialized });
     }
-    response.writeHead(answer.status, { 'Content-Type': 'application/json' }).end(body);
+    response.writeHead(upstream.status, { 'Content-Type': 'application/json' }).end(body);
+  };
+  const server = createServer((request, response) => {
+    answer(request, response).catch(() => response.destroy());
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }

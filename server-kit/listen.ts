@@ -13,7 +13,7 @@ export interface Listening {
 
 /** Serves a fetch handler (a Hono app's) on loopback; port 0 picks a free port. */
 export async function listen(
-  fetch: (request: Request, env: any) => Response | Promise<Response>,
+  fetch: (request: Request) => Response | Promise<Response>,
   options: { port?: number; hostname?: string } = {},
 ): Promise<Listening> {
   const hostname = options.hostname ?? '127.0.0.1';

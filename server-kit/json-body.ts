@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { describeZodError } from './zod-message.ts';
+import { describeZodError } from '../lib/zod-message.ts';
 
 export type JsonBody = { ok: true; value: unknown } | { ok: false; error: string };
 
