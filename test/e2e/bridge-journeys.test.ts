@@ -22,6 +22,7 @@ import {
   type RecordedRequest,
 } from './support/bridge-page.ts';
 import { startShopStack, type ShopStack } from '../support/shop-stack.ts';
+import { sandboxClient } from '../support/sandbox-client.ts';
 import { walletIconUri } from '../support/wallet/wallet-provider.ts';
 import { TestWalletHub, type TestWallet, type TestWalletOptions } from '../support/wallet/wallet-signer.ts';
 
@@ -58,6 +59,8 @@ describe('e2e: the wallet panel', () => {
       chainId: ONE,
       ...options,
     });
+
+  const control = (path: string, body: unknown) => sandboxClient(env.stack.sandbox).control(path, body);
 
   const open = (wallets: TestWallet[], options?: { windowEthereum?: string }) =>
     openWalletPage(browser, `${env.shop.origin}/wallet`, hub, wallets, requests, options);
@@ -386,6 +389,97 @@ describe('e2e: the wallet panel', () => {
     await page.locator('kassa-bridge #amount').waitFor();
     assert.deepEqual(problems, []);
     await context.close();
+  });
+
+  /** Transfers `amount` eUSD from chain one with the destination's relayer held, the panel calling it delayed after 1 s. */
+  async function heldTransfer(chosen: TestWallet, amount: string) {
+    const opened = await open([chosen]);
+    await opened.page.locator('kassa-bridge').evaluate((panel: HTMLElement & { timeouts: object }) => {
+      panel.timeouts = { delayed: 1_000 };
+    });
+    await control('/relayer/hold', { chainId: TWO });
+    await reviewTransfer(opened.page, chosen, amount);
+    await opened.page.getByRole('button', { name: 'Confirm in wallet' }).click();
+    await bridgePhase(opened.page, 'delayed');
+    assert.match(
+      await bridgeText(opened.page, '[part="status"]'),
+      /^This is taking longer than usual\. Your tokens are safe: they arrive on Kassa Local Two, or the bridge refunds them to you on Kassa Local One\./,
+    );
+    const seen = await opened.events();
+    assert.deepEqual(
+      seen.map((event) => event.type),
+      ['kassa-bridge-submitted', 'kassa-bridge-mined', 'kassa-bridge-delayed'],
+    );
+    const delayed = seen[2]!.detail;
+    assert.equal(delayed.burnId, seen[1]!.detail.burnId);
+    assert.ok(delayed.waited >= 1_000, String(delayed.waited));
+    return { ...opened, burnId: delayed.burnId as string, hash: delayed.hash as string };
+  }
+
+  it('a held relayer makes the transfer delayed (kept so in the history across a reload); released, it arrives', async () => {
+    const juliet = wallet({ id: 'juliet', account: 5 });
+    const initial = await balances(juliet.address);
+    try {
+      const { page, problems, context, events, hash } = await heldTransfer(juliet, '6');
+      await page.reload();
+      await bridgePhase(page, 'delayed');
+      assert.equal(await bridgeText(page, '[part="hash"]'), hash, 'the same transfer, followed again');
+      await control('/relayer/release', { chainId: TWO });
+      await bridgePhase(page, 'arrived');
+      assert.deepEqual(
+        (await events()).map((event) => event.type),
+        ['kassa-bridge-arrived'],
+      );
+      assert.equal((await balances(juliet.address)).two - initial.two, parseUnits('6', 18));
+      await page.getByRole('button', { name: 'New transfer' }).click();
+      const entry = page.locator(`kassa-bridge [part="history"] li[data-id="${hash}"]`);
+      await entry.and(page.locator('[data-state="arrived"]')).waitFor();
+      assert.deepEqual(problems, []);
+      await context.close();
+    } finally {
+      await control('/relayer/release', { chainId: TWO });
+    }
+  });
+
+  it('a forced refund makes the held transfer refunded, with the refund transaction', async () => {
+    const kilo = wallet({ id: 'kilo', account: 6 });
+    const initial = await balances(kilo.address);
+    try {
+      const { page, problems, context, events, burnId, hash } = await heldTransfer(kilo, '8');
+      assert.equal((await control('/relayer/refund', { burnId })).status, 200);
+      await bridgePhase(page, 'refunded');
+      assert.equal(
+        await bridgeText(page, '[part="status"]'),
+        'The bridge could not deliver to Kassa Local Two and refunded 8 eUSD to you on Kassa Local One.',
+      );
+      const refunded = (await events()).at(-1)!;
+      assert.equal(refunded.type, 'kassa-bridge-refunded');
+      assert.equal(refunded.detail.burnId, burnId);
+      const refund = await hub.provider(ONE).getTransactionReceipt(refunded.detail.refundHash);
+      assert.equal(refund?.status, 1);
+      assert.equal(refunded.detail.refundBlock, refund.blockNumber);
+      assert.equal(await bridgeText(page, '[data-field="refund-hash"] .hash'), refunded.detail.refundHash);
+      assert.equal(await bridgeText(page, '[data-field="source-hash"] .hash'), hash);
+      assert.equal(await page.locator('kassa-bridge [data-field="destination-hash"]').count(), 0);
+      const final = await balances(kilo.address);
+      assert.equal(final.one, initial.one, 'all back on the source chain');
+      assert.equal(final.two, initial.two, 'nothing arrived');
+      assert.equal(refunded.detail.balance, formatUnits(final.one, 18).replace(/\.0$/, ''));
+      await control('/relayer/release', { chainId: TWO });
+      await page.reload();
+      const entry = page.locator(`kassa-bridge [part="history"] li[data-id="${hash}"]`);
+      await entry.waitFor();
+      assert.equal(await entry.getAttribute('data-state'), 'refunded');
+      await entry.getByRole('button').click();
+      assert.equal(
+        await bridgeText(page, '[part="detail"] [data-field="refund-hash"] .hash'),
+        refunded.detail.refundHash,
+      );
+      assert.deepEqual(problems, []);
+      await context.close();
+    } finally {
+      await control('/relayer/release', { chainId: TWO });
+    }
   });
 
   it('no request of any page carried a private key or a recovery phrase', () => {

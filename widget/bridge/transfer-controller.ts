@@ -296,7 +296,7 @@ export class TransferController implements ReactiveController {
     this.mined = record.burnId
       ? { hash: record.hash, blockNumber: Number(record.blockNumber), burnId: record.burnId, gasUsed: 0n, fee: 0n }
       : undefined;
-    host.phase = record.burnId ? 'mined' : 'submitted';
+    host.phase = record.delayedAt ? 'delayed' : record.burnId ? 'mined' : 'submitted';
     let delay: ReturnType<typeof setTimeout> | undefined;
     void (async () => {
       try {
@@ -332,8 +332,9 @@ export class TransferController implements ReactiveController {
         }
         const burned = record as TransferRecord & { burnId: string };
         // Late: say so, and what the user can do, while following on for the arrival or a refund.
-        const late = () => !signal.aborted && host.phase === 'mined' && announceDelay(host, history, burned);
-        delay = setTimeout(late, Math.max(0, record.sentAt + timeouts.delayed - Date.now()));
+        const late = () =>
+          !signal.aborted && host.phase === 'mined' && announceDelay(host, history, burned, this.store);
+        if (!record.delayedAt) delay = setTimeout(late, Math.max(0, record.sentAt + timeouts.delayed - Date.now()));
         const outcome = await followToArrival(burned, { source, destination }, timeouts, Date.now(), signal);
         if (signal.aborted) return;
         this.store?.clear();

@@ -6,7 +6,7 @@ import type { FormController } from './form-controller.ts';
 import type { HistoryController } from './history-controller.ts';
 import type { BridgeHost } from './phases.ts';
 import type { Arrived, Refunded } from './transfer-follower.ts';
-import type { TransferRecord } from './transfer-store.ts';
+import type { TransferRecord, TransferStore } from './transfer-store.ts';
 
 type Burned = TransferRecord & { burnId: string };
 
@@ -14,7 +14,15 @@ export const detailOf = ({ hash, from, sourceChainId, destinationChainId, symbol
   ({ hash, from, sourceChainId, destinationChainId, symbol, amount }) satisfies BridgeTransferDetail;
 
 /** Mined but not arrived in the usual time: the panel says so, the history keeps it, the page hears it. */
-export function announceDelay(host: BridgeHost, history: HistoryController, record: Burned): void {
+export function announceDelay(
+  host: BridgeHost,
+  history: HistoryController,
+  record: Burned,
+  store: TransferStore | undefined,
+): void {
+  // Kept with the transfer: a reload shows it delayed at once, not after the time allowed again.
+  record.delayedAt = Date.now();
+  store?.save(record);
   host.phase = 'delayed';
   void history.update(record, { state: 'delayed' });
   emit<BridgeDelayedDetail>(host, 'kassa-bridge-delayed', {

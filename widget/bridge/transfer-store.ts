@@ -30,6 +30,8 @@ export interface TransferRecord extends BridgeTransferDetail {
   burnId?: string;
   blockNumber?: string;
   fee?: string;
+  /** When the panel called it delayed (it stays so across a reload, until it arrives or is refunded). */
+  delayedAt?: number;
 }
 
 const PREFIX = 'kassa-bridge:';
