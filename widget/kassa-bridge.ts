@@ -16,6 +16,7 @@ import type {
 } from './bridge/events.ts';
 import { FormController } from './bridge/form-controller.ts';
 import { HistoryController } from './bridge/history-controller.ts';
+import { firstRunView, helpLink } from './bridge/first-run-view.ts';
 import { detailView, historyList } from './bridge/history-views.ts';
 import type { BridgeMessages } from './bridge/messages/en.ts';
 import { allows } from './bridge/phases.ts';
@@ -68,6 +69,8 @@ declare global {
  * @csspart account - The connected wallet's bar: wallet, account, network, "Disconnect".
  * @csspart wallets - The list of wallets to connect.
  * @csspart wallet - Each wallet's button.
+ * @csspart first-run - No wallet in this browser: the chains and tokens, what a wallet is, the help link.
+ * @csspart help - The link to the merchant's help page (`help-url`).
  * @csspart form - The chain, token and amount fields.
  * @csspart amount - The amount field.
  * @csspart max - The "Max" button.
@@ -109,6 +112,9 @@ export class KassaBridge extends LitElement {
 
   /** A BCP 47 locale (`de`, `fr-BE`); by default the nearest `lang` attribute, else the browser's language. */
   @property() locale = '';
+
+  /** A page of the merchant's on getting a wallet, linked where the browser has none. */
+  @property({ attribute: 'help-url' }) helpUrl = '';
 
   /** `light`, `dark`, or `auto` (the default: the system's preference). */
   @property({ reflect: true }) theme: 'auto' | 'light' | 'dark' = 'auto';
@@ -285,6 +291,10 @@ export class KassaBridge extends LitElement {
             ]
           : [[m.tryAgain, () => transfer.retry()]];
       }
+      case 'connect':
+        return !this.wallet.wallets.length && this.wallet.settled
+          ? [[m.lookAgain, () => this.wallet.lookAgain(), false, 'secondary']]
+          : [];
       case 'error': {
         const retry = this.problems.retryAction(m.tryAgain);
         return retry ? [retry] : [];
@@ -301,7 +311,9 @@ export class KassaBridge extends LitElement {
     switch (phase) {
       case 'connect':
       case 'connecting':
-        return walletList(this.wallet, m);
+        return !this.wallet.wallets.length && this.wallet.settled
+          ? firstRunView(form, m, locale, helpLink(this.helpUrl, document.baseURI))
+          : walletList(this.wallet, m);
       case 'ready':
       case 'preparing': {
         const { selected } = this.history;

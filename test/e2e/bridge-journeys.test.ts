@@ -62,7 +62,7 @@ describe('e2e: the wallet panel', () => {
 
   const control = (path: string, body: unknown) => sandboxClient(env.stack.sandbox).control(path, body);
 
-  const open = (wallets: TestWallet[], options?: { windowEthereum?: string }) =>
+  const open = (wallets: TestWallet[], options?: { windowEthereum?: string; announce?: boolean }) =>
     openWalletPage(browser, `${env.shop.origin}/wallet`, hub, wallets, requests, options);
 
   const balances = async (account: string, symbol: 'eUSD' | 'eEUR' | 'eGBR' | 'eSGD' = 'eUSD') => ({
@@ -480,6 +480,37 @@ describe('e2e: the wallet panel', () => {
     } finally {
       await control('/relayer/release', { chainId: TWO });
     }
+  });
+
+  it('first run without a wallet: the chains and tokens, what a wallet is, the help link; a wallet announcing itself later connects without a reload', async () => {
+    const lima = wallet({ id: 'lima', account: 7 });
+    const { page, problems, context } = await open([lima], { announce: false });
+    await bridgePhase(page, 'connect');
+    await page.locator('kassa-bridge [part="first-run"]').waitFor();
+    assert.equal(
+      await bridgeText(page, '[data-field="offered"]'),
+      'Move eUSD, eEUR, eGBR, and eSGD between Kassa Local One and Kassa Local Two.',
+    );
+    assert.match(await bridgeText(page, '[part="first-run"]'), /What is a wallet\? A wallet is an app/);
+    const help = page.getByRole('link', { name: 'How to get a wallet' });
+    assert.equal(await help.getAttribute('href'), `${env.shop.origin}/wallet/extension`);
+    const steps = await (await fetch(`${env.shop.origin}/wallet/extension`)).text();
+    assert.match(steps, /Load unpacked/);
+    assert.match(steps, /dist\/extension\//);
+    // "Look again" asks the wallets once more; still none.
+    await page.getByRole('button', { name: 'Look for wallets again' }).click();
+    await page.locator('kassa-bridge [part="first-run"]').waitFor();
+
+    await page.evaluate(() =>
+      (
+        window as unknown as { kassaTestWallets: Record<string, { announce(): void }> }
+      ).kassaTestWallets.lima!.announce(),
+    );
+    await page.getByRole('button', { name: 'Lima Wallet' }).click();
+    await bridgePhase(page, 'ready');
+    assert.equal(await page.locator('kassa-bridge [part="first-run"]').count(), 0);
+    assert.deepEqual(problems, []);
+    await context.close();
   });
 
   it('no request of any page carried a private key or a recovery phrase', () => {
