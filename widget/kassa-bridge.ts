@@ -343,7 +343,8 @@ export class KassaBridge extends LitElement {
     if (!this.i18n.ready) return loadingView();
     const m = this.i18n.messages;
     return html`<div part="container" class="surface" aria-busy=${this.phase === 'loading' ? 'true' : 'false'}>
-      ${walletBar(this.wallet, this.form, this.phase, m)} ${this.body(m)} ${statusView(...this.statusLine(m))}
+      ${walletBar(this.wallet, this.form, this.history, this.phase, m)} ${this.body(m)}
+      ${statusView(...this.statusLine(m))}
       <div class="actions">${this.buttons(m).map((action) => actionView(action))}</div>
     </div>`;
   }

@@ -93,7 +93,7 @@ describe('e2e: the wallet panel', () => {
     await bridgePhase(page, 'ready');
     assert.match(
       await bridgeText(page, '[part="account"]'),
-      new RegExp(`Alpha Wallet ${alpha.address.slice(0, 6)}…${alpha.address.slice(-4)} on Kassa Local One`),
+      new RegExp(`Alpha Wallet ${alpha.address.slice(0, 6)}…${alpha.address.slice(-4)} Copy on Kassa Local One`),
     );
     await page.locator('kassa-bridge [part="balance"]', { hasText: 'Balance: 1,000,000 eUSD' }).waitFor();
     await page.getByLabel('Amount').fill('12.5');

@@ -164,12 +164,7 @@ export function historyList(
       ${history.entries.slice(0, 10).map((entry) => {
         const line = summary(entry, form, locale);
         return html`<li data-id=${entry.id} data-state=${entry.state}>
-          <button
-            type="button"
-            class="entry"
-            aria-label=${fill(m.openReceipt, { summary: line })}
-            @click=${() => history.show(entry.id)}
-          >
+          <button type="button" class="entry" @click=${() => history.show(entry.id)}>
             <span class="what">${line}</span>
             <span class="state ${entry.state}">${m[STATE_WORDS[entry.state]]}</span>
             <time class="when" datetime=${new Date(entry.sentAt).toISOString()}>${when.format(entry.sentAt)}</time>

@@ -249,6 +249,9 @@ export const previewStyles = css`
     font-size: 0.875em;
     overflow-wrap: anywhere;
   }
+  .mono.method {
+    overflow-wrap: break-word;
+  }
   .preview {
     display: grid;
     gap: 0.5em;

@@ -10,7 +10,7 @@ import { exampleAmount, tokenAmount, type AmountProblem } from './amount.ts';
 import type { BridgePhase } from './events.ts';
 import type { FormController } from './form-controller.ts';
 import type { HistoryController } from './history-controller.ts';
-import { receiptView } from './history-views.ts';
+import { copyButton, receiptView, significant } from './history-views.ts';
 import type { BridgeMessages } from './messages/en.ts';
 import { allows } from './phases.ts';
 import type { TransferController } from './transfer-controller.ts';
@@ -42,6 +42,7 @@ export const walletName = (wallet: DiscoveredWallet, m: BridgeMessages) =>
 export function walletBar(
   wallets: WalletController,
   form: FormController,
+  history: HistoryController,
   phase: BridgePhase,
   m: BridgeMessages,
 ): TemplateResult | typeof nothing {
@@ -52,7 +53,10 @@ export function walletBar(
   const where = id === undefined ? '' : (form.chain(id)?.name ?? fill(m.otherChain, { chainId: String(id) }));
   return html`<div part="account" class="bar">
     <span class="who">${walletIcon(session.wallet, name)}<span>${name}</span></span>
-    <span class="mono" title=${session.account} data-field="account">${shorten(session.account)}</span>
+    <span class="address"
+      ><span class="mono" title=${session.account} data-field="account">${shorten(session.account)}</span>
+      ${copyButton(history, session.account, m.address, m)}</span
+    >
     ${where ? html`<span class="where" data-field="wallet-chain">${fill(m.walletOn, { chain: where })}</span>` : nothing}
     ${allows(phase, 'disconnect') ? html`<button type="button" class="link" @click=${() => wallets.disconnect()}>${m.disconnect}</button>` : nothing}
   </div>`;
@@ -274,7 +278,7 @@ export function previewView(
       </div>
       <div>
         <dt>${m.method}</dt>
-        <dd data-field="method" class="mono">${preview.method}</dd>
+        <dd data-field="method" class="mono method">${methodView(preview.method)}</dd>
       </div>
       <div>
         <dt>${m.network}</dt>
@@ -282,12 +286,18 @@ export function previewView(
       </div>
       <div>
         <dt>${m.maxFee}</dt>
-        <dd data-field="fee">${tokenAmount(preview.maxFee, chain.nativeSymbol, locale)}</dd>
+        <dd data-field="fee" title=${tokenAmount(preview.maxFee, chain.nativeSymbol, locale)}>
+          ${significant(preview.maxFee, chain.nativeSymbol, locale)}
+        </dd>
       </div>
     </dl>
     ${walletChainId !== chain.chainId ? html`<p class="note" data-field="switch">${fill(m.switchNote, { chain: chain.name })}</p>` : nothing}
   </section>`;
 }
+
+/** `reforge(uint256,uint256,address)`, allowed to wrap only after `(` and each `,`, never mid-word. */
+const methodView = (method: string) =>
+  method.split(/(?<=[(,])/).map((piece, index) => (index ? html`<wbr />${piece}` : piece));
 
 export type StepState = 'done' | 'current' | 'pending' | 'failed';
 

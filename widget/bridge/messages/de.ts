@@ -115,7 +115,6 @@ export default {
   copyWhat: '{what} kopieren',
   address: 'Adresse',
   explorer: 'Im Explorer ansehen',
-  openReceipt: 'Beleg für {summary}',
   walletHelpTitle: 'Was ist ein Wallet?',
   walletHelp:
     'Ein Wallet ist eine App oder Browser-Erweiterung, die Ihre Schlüssel verwahrt und Ihre Übertragungen signiert. Kassa sieht Ihre Schlüssel nie.',

@@ -115,7 +115,6 @@ const en = {
   copyWhat: 'Copy {what}',
   address: 'address',
   explorer: 'View in explorer',
-  openReceipt: 'Receipt of {summary}',
   walletHelpTitle: 'What is a wallet?',
   walletHelp:
     'A wallet is an app or browser extension that keeps your keys and signs your transfers. Kassa never sees your keys.',

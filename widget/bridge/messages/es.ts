@@ -114,7 +114,6 @@ export default {
   copyWhat: 'Copiar {what}',
   address: 'la dirección',
   explorer: 'Ver en el explorador',
-  openReceipt: 'Recibo de {summary}',
   walletHelpTitle: '¿Qué es un monedero?',
   walletHelp:
     'Un monedero es una aplicación o extensión del navegador que guarda tus claves y firma tus transferencias. Kassa nunca ve tus claves.',

@@ -115,7 +115,6 @@ export default {
   copyWhat: 'Copier {what}',
   address: 'l’adresse',
   explorer: 'Voir dans l’explorateur',
-  openReceipt: 'Reçu de {summary}',
   walletHelpTitle: 'Qu’est-ce qu’un portefeuille ?',
   walletHelp:
     'Un portefeuille est une application ou une extension de navigateur qui garde vos clés et signe vos transferts. Kassa ne voit jamais vos clés.',

@@ -114,7 +114,6 @@ export default {
   copyWhat: '{what} kopiëren',
   address: 'adres',
   explorer: 'Bekijken in explorer',
-  openReceipt: 'Bewijs van {summary}',
   walletHelpTitle: 'Wat is een wallet?',
   walletHelp:
     'Een wallet is een app of browserextensie die je sleutels bewaart en je overboekingen ondertekent. Kassa ziet je sleutels nooit.',
