@@ -99,7 +99,7 @@ export class HistoryStore {
   }
 
   /** The account's transfers in `scope`, newest first, at most `limit`. */
-  async list(scope: string, account: string, limit = 50): Promise<HistoryEntry[]> {
+  async list(scope: string, account: string, limit = 10): Promise<HistoryEntry[]> {
     const who = account.toLowerCase();
     const range = IDBKeyRange.bound([scope, who, -Infinity], [scope, who, Infinity]);
     const kept = [...this.memory.values()].filter((entry) => entry.scope === scope && entry.account === who);
