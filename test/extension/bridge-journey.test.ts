@@ -78,7 +78,7 @@ describe('extension: the demo shop’s <kassa-bridge> with Kassa as the wallet',
     await bridgePhase(page, 'ready');
     assert.match(
       await bridgeText(page, '[part="account"]'),
-      new RegExp(`Kassa ${ACCOUNT.address.slice(0, 6)}…${ACCOUNT.address.slice(-4)} on Kassa Local One`),
+      new RegExp(`Kassa ${ACCOUNT.address.slice(0, 6)}…${ACCOUNT.address.slice(-4)} Copy on Kassa Local One`),
     );
 
     await page.getByLabel('Amount').fill('12.5');
