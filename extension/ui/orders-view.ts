@@ -254,6 +254,7 @@ export class KassaOrdersView extends LitElement {
       ${this.notice ? html`<p role="status" class="ok">${this.notice}</p>` : nothing}
       ${this.list.render({
         label: m.orders,
+        loading: m.loading,
         headings: [m.orderHeading, m.amount, m.chain, m.status, ''],
         row: (order) => this.row(order),
         empty: (filter) => (filter ? fill(m.noOrdersWith, { status: filter }) : m.noOrders),

@@ -314,6 +314,24 @@ describe('extension: operator views', { timeout: 180_000 }, () => {
     });
   });
 
+  it('speaks the language chosen in Settings, in every view and after reopening; “As the browser” goes back', async () => {
+    const page = await extension.openPage('ui/popup.html?tab=settings');
+    await page.getByLabel('Language').selectOption('de');
+    await page.getByRole('tab', { name: 'Zahlungen' }).waitFor();
+    await page.getByRole('heading', { name: 'Einstellungen' }).waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'de');
+    const again = await extension.openPage('ui/popup.html?tab=orders');
+    await again.getByRole('tab', { name: 'Bestellungen', selected: true }).waitFor();
+    await again.getByText('Neue Bestellung').waitFor();
+    await again.getByRole('tab', { name: 'Wallet' }).click();
+    await again.getByRole('heading', { name: /^Wallet/ }).waitFor();
+    await again.getByText(/^(Kassa bewahrt einen Schlüssel|Gesperrt|Entsperrt)/).first().waitFor();
+    await again.close();
+    await page.getByLabel('Sprache').selectOption('auto');
+    await page.getByRole('tab', { name: 'Payments' }).waitFor();
+    await page.close();
+  });
+
   it('the side panel shows the same views, without the “open in side panel” button', async () => {
     const panel = await extension.openPage('ui/sidepanel.html');
     await panel.getByRole('tab', { name: 'Payments', selected: true }).waitFor();

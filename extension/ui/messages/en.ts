@@ -105,6 +105,17 @@ const en = {
   problemChain: 'Choose a chain from the list.',
   problemCoin: 'Choose a stablecoin from the list.',
   problemStatus: 'Choose a status from the list.',
+  payments: 'Payments',
+  reference: 'Reference',
+  updated: 'Updated',
+  noPayments: 'No payments.',
+  noPaymentsWith: 'No payments with status {status}.',
+  streamLive: 'Live',
+  streamReconnecting: 'Reconnecting…',
+  streamUnavailable: 'Live status unavailable',
+  all: 'All',
+  refresh: 'Refresh',
+  filterBy: 'Filter by status',
 };
 export default en;
 export type ExtensionMessages = typeof en;
