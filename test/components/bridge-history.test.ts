@@ -2,6 +2,7 @@ import { emulateMedia } from '@web/test-runner-commands';
 import { expect } from 'chai';
 import type { KassaBridge } from '../../widget/kassa-bridge.ts';
 import {
+  axeViolations,
   BRIDGE_STACK,
   button,
   connected,
@@ -20,24 +21,6 @@ import { control, record } from './support.ts';
 
 const LOCALES = ['en', 'de', 'fr', 'es', 'nl'] as const;
 
-interface AxeResults {
-  violations: Array<{ id: string; help: string; nodes: Array<{ failureSummary: string }> }>;
-}
-type Axe = { run(context: Element, options?: object): Promise<AxeResults> };
-
-async function axe(): Promise<Axe> {
-  const global = window as Window & { axe?: Axe };
-  if (!global.axe)
-    await new Promise((resolve, reject) => {
-      const script = document.createElement('script');
-      script.src = '/node_modules/axe-core/axe.min.js';
-      script.onload = resolve;
-      script.onerror = reject;
-      document.head.append(script);
-    });
-  return global.axe!;
-}
-
 /** Axe finds nothing, and no message is missing (a `{placeholder}` left), in each of the five languages. */
 async function accessibleInEveryLanguage(element: KassaBridge, selector: string): Promise<void> {
   for (const locale of LOCALES) {
@@ -47,11 +30,7 @@ async function accessibleInEveryLanguage(element: KassaBridge, selector: string)
     await until(() => inside(element, selector), `${selector} in ${locale}`);
     const shown = element.shadowRoot!.textContent;
     expect(shown, `${locale}: a message is missing`).not.to.match(/\{\w+\}/);
-    const { violations } = await (await axe()).run(element, { resultTypes: ['violations'] });
-    const found = violations.map(
-      ({ id, help, nodes }) => `${id} (${help}): ${nodes.map((node) => node.failureSummary).join('; ')}`,
-    );
-    expect(found, `${element.phase} ${element.theme} ${locale}`).to.deep.equal([]);
+    expect(await axeViolations(element), `${element.phase} ${element.theme} ${locale}`).to.deep.equal([]);
   }
   element.locale = 'en';
   await element.updateComplete;

@@ -211,3 +211,25 @@ export async function withoutAutomine<T>(chainId: number, run: () => Promise<T>)
     await chainAction({ chainId, action: 'automine', on: true });
   }
 }
+
+interface AxeResults {
+  violations: Array<{ id: string; help: string; nodes: Array<{ failureSummary: string }> }>;
+}
+type Axe = { run(context: Element, options?: object): Promise<AxeResults> };
+
+/** What axe-core finds wrong in `element`, one line a rule (loaded into the page on first use). */
+export async function axeViolations(element: Element): Promise<string[]> {
+  const global = window as Window & { axe?: Axe };
+  if (!global.axe)
+    await new Promise((resolve, reject) => {
+      const script = document.createElement('script');
+      script.src = '/node_modules/axe-core/axe.min.js';
+      script.onload = resolve;
+      script.onerror = reject;
+      document.head.append(script);
+    });
+  const { violations } = await global.axe!.run(element, { resultTypes: ['violations'] });
+  return violations.map(
+    ({ id, help, nodes }) => `${id} (${help}): ${nodes.map((node) => node.failureSummary).join('; ')}`,
+  );
+}
