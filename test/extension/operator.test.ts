@@ -325,7 +325,10 @@ describe('extension: operator views', { timeout: 180_000 }, () => {
     await again.getByText('Neue Bestellung').waitFor();
     await again.getByRole('tab', { name: 'Wallet' }).click();
     await again.getByRole('heading', { name: /^Wallet/ }).waitFor();
-    await again.getByText(/^(Kassa bewahrt einen Schlüssel|Gesperrt|Entsperrt)/).first().waitFor();
+    await again
+      .getByText(/^(Kassa bewahrt einen Schlüssel|Gesperrt|Entsperrt)/)
+      .first()
+      .waitFor();
     await again.close();
     await page.getByLabel('Sprache').selectOption('auto');
     await page.getByRole('tab', { name: 'Payments' }).waitFor();
