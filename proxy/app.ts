@@ -3,13 +3,19 @@ import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { requestId } from 'hono/request-id';
 import { HttpProblem } from './http-problem.ts';
+import { refusePrivateKeys } from './middleware/refuse-private-keys.ts';
+import { httpMetrics } from './middleware/http-metrics.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { openApiDocument } from './openapi.ts';
 import { bridgeRoutes } from './routes/bridge-routes.ts';
+import { eventRoutes } from './routes/event-routes.ts';
 import { merchantRoutes } from './routes/merchant-routes.ts';
 import { operatorRoutes } from './routes/operator-routes.ts';
+import { metricsRoutes } from './routes/metrics-routes.ts';
 import { paymentRoutes } from './routes/payment-routes.ts';
+import { paymentSearchRoutes } from './routes/payment-search-routes.ts';
+import { probeRoutes } from './routes/probe-routes.ts';
 import { webhookRoutes } from './routes/webhook-routes.ts';
 import { widgetRoutes } from './routes/widget-routes.ts';
 import type { ProxyEnv } from './proxy-env.ts';
@@ -45,23 +51,24 @@ export function createApp(services: ProxyServices): Hono<ProxyEnv> {
     requestLog({ logger, redactPaths: [/(\/hooks\/payments\/)([^/]+)/, /(\/api\/payments\/status\/)([^/]+)/] }),
   );
   app.use('*', securityHeaders());
+  app.use('*', httpMetrics({ metrics: services.metrics }));
   app.use('/api/*', tooLarge(API_BODY_LIMIT));
   app.use('/hooks/*', tooLarge(HOOK_BODY_LIMIT));
+  // Every route that takes a body refuses key material; some routes add rules of their own.
+  app.use('/api/*', refusePrivateKeys());
 
   app.route('/', merchantRoutes(services));
   app.route('/', paymentRoutes(services));
   app.route('/', bridgeRoutes(services));
+  app.route('/', paymentSearchRoutes(services));
   app.route('/', operatorRoutes(services));
+  app.route('/', eventRoutes(services));
   app.route('/', webhookRoutes(services));
   app.route('/', widgetRoutes(services));
   const openapi = openApiDocument(KASSA_VERSION);
   app.get('/openapi.json', (c) => c.json(openapi));
-  app.get('/healthz', async (c) =>
-    services.store.ping().then(
-      () => c.json({ ok: true }),
-      () => c.json({ ok: false, error: 'The store is unavailable' }, 503),
-    ),
-  );
+  app.route('/', probeRoutes(services));
+  app.route('/', metricsRoutes(services));
 
   app.notFound((c) =>
     c.json(
@@ -84,8 +91,19 @@ export function createApp(services: ProxyServices): Hono<ProxyEnv> {
       c.header('Retry-After', '2');
       return c.json({ error: 'Kassa cannot reach its store right now; try again in a moment' }, 503);
     }
+    if (isClientAbort(error)) {
+      // The client hung up while sending: nothing went wrong in the proxy, and no one reads the answer.
+      logger.info('request aborted by the client', { method: c.req.method, path: c.req.routePath });
+      return c.json({ error: 'The request was aborted before its body arrived' }, 400);
+    }
     logger.error('unhandled error', { error, method: c.req.method, path: c.req.routePath });
     return c.json({ error: 'Internal error' }, 500);
   });
   return app;
+}
+
+/** A request body cut off by the client (Node's `aborted`, a reset connection), not a proxy fault. */
+function isClientAbort(error: Error): boolean {
+  const code = (error as Error & { code?: unknown }).code;
+  return error.message === 'aborted' || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE';
 }

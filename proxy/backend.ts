@@ -12,12 +12,13 @@ import type { ServiceOverrides } from './services.ts';
 export async function backendFor(
   config: ProxyConfig,
   logger: Logger,
-): Promise<Pick<ServiceOverrides, 'store' | 'coordination'>> {
+): Promise<Pick<ServiceOverrides, 'store' | 'coordination' | 'redisConnections'>> {
   if (!config.redisUrl) return {};
   const connections = await connectRedis(config.redisUrl);
   logger.info('state on Redis', { prefix: config.redisPrefix });
   return {
     store: new RedisStore(connections.command, config.redisPrefix),
     coordination: redisCoordination(connections, config.redisPrefix, logger),
+    redisConnections: [connections.command],
   };
 }

@@ -8,7 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { compareDecimals, isDecimal } from '../lib/money.ts';
 import { isHttpsOrLoopback } from '../lib/url-rules.ts';
-import { AMOUNT_LIMITS, isPaymentCurrency } from '../schemas/pay.ts';
+import { AMOUNT_LIMITS, isPaymentCurrency, URL_MAX } from '../schemas/pay.ts';
+
+/** `&kassa_status=` and a status token. */
+const RETURN_URL_ROOM = 64;
 
 export interface OpenAmount {
   min: string;
@@ -46,6 +49,16 @@ export interface ProxyConfig {
   redisUrl: string | null;
   /** Prefix of every Redis key, so several shops (or tests) can share one Redis. */
   redisPrefix: string;
+  /** Where signed events go, and the secrets they are signed with (the next one while rotating); null: no events. */
+  events: MerchantEvents | null;
+  /** A Prometheus scraper's own bearer token for /metrics (the operator token works too). */
+  metricsToken: string | null;
+}
+
+export interface MerchantEvents {
+  url: string;
+  /** `whsec_…`; while a merchant rotates, the current secret and the next, both signing every event. */
+  secrets: string[];
 }
 
 export class ConfigError extends Error {
@@ -165,6 +178,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (!isHttpsOrLoopback(value)) throw new Error('must be an absolute https URL (plain http only for loopback)');
     const url = new URL(value);
     if (url.hash) throw new Error('must not carry a fragment');
+    // The payment's status parameter is added to it, and the payment service takes URL_MAX at most.
+    if (url.href.length > URL_MAX - RETURN_URL_ROOM)
+      throw new Error(
+        `must be at most ${URL_MAX - RETURN_URL_ROOM} characters, to leave room for the payment's status`,
+      );
     return url.href;
   });
   if (returnUrls.length === 0)
@@ -192,6 +210,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       throw new ConfigError('KASSA_OPEN_AMOUNT', (error as Error).message);
     }
   }
+
+  const events = parseEvents(source);
 
   const logLevel = source.KASSA_LOG_LEVEL ?? 'info';
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel))
@@ -246,7 +266,41 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           source.KASSA_REDIS_PREFIX,
         )
       : 'kassa:',
+    events,
+    metricsToken: source.KASSA_METRICS_TOKEN
+      ? required('KASSA_METRICS_TOKEN', secret, source.KASSA_METRICS_TOKEN)
+      : null,
   };
+}
+
+/** `whsec_` and the base64 of 24 to 64 random bytes, as Standard Webhooks secrets are written. */
+const eventSecret = z.string().refine((value) => {
+  const match = /^whsec_([A-Za-z0-9+/]+={0,2})$/.exec(value);
+  if (!match || match[1]!.length % 4 !== 0) return false;
+  const bytes = Buffer.from(match[1]!, 'base64').length;
+  return bytes >= 24 && bytes <= 64;
+}, 'must be whsec_ followed by the base64 of 24 to 64 random bytes (openssl rand -base64 32)');
+
+function parseEvents(source: Record<string, string | undefined>): MerchantEvents | null {
+  const url = source.KASSA_EVENTS_URL?.trim();
+  const secret = source.KASSA_EVENTS_SECRET?.trim();
+  const next = source.KASSA_EVENTS_SECRET_NEXT?.trim();
+  if (!url) {
+    if (secret || next) throw new ConfigError('KASSA_EVENTS_URL', 'is required when KASSA_EVENTS_SECRET is set');
+    return null;
+  }
+  if (!isHttpsOrLoopback(url))
+    throw new ConfigError(
+      'KASSA_EVENTS_URL',
+      'must be an absolute https URL without credentials (plain http only for loopback)',
+    );
+  if (!secret) throw new ConfigError('KASSA_EVENTS_SECRET', 'is required when KASSA_EVENTS_URL is set');
+  const secrets = [required('KASSA_EVENTS_SECRET', eventSecret, secret)];
+  if (next) {
+    secrets.push(required('KASSA_EVENTS_SECRET_NEXT', eventSecret, next));
+    if (next === secret) throw new ConfigError('KASSA_EVENTS_SECRET_NEXT', 'must differ from KASSA_EVENTS_SECRET');
+  }
+  return { url: new URL(url).href, secrets };
 }
 
 /** Every configured value that must never appear in a response, a log line or a built file. */
@@ -259,6 +313,8 @@ export function secretsOf(config: ProxyConfig): string[] {
     config.operatorToken,
     config.webhookSecret,
     ...(redisPassword ? [redisPassword] : []),
+    ...(config.events?.secrets ?? []),
+    ...(config.metricsToken ? [config.metricsToken] : []),
   ];
 }
 

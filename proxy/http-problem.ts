@@ -4,7 +4,7 @@
  */
 export class HttpProblem extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 502 | 503 | 504,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 502 | 503 | 504,
     message: string,
     readonly headers: Record<string, string> = {},
     readonly details?: unknown,

@@ -1,5 +1,13 @@
 import { z } from 'zod';
 import {
+  bulkRedeliverRequestSchema,
+  EVENT_SCHEMAS,
+  eventDetailSchema,
+  eventListSchema,
+  eventSummarySchema,
+  redeliverResultSchema,
+} from '../schemas/events.ts';
+import {
   createOrderRequestSchema,
   createOrderResponseSchema,
   deleteOrderResponseSchema,
@@ -18,6 +26,7 @@ import {
   createPaymentResponseSchema,
   errorSchema,
   healthSchema,
+  merchantCheckoutSchema,
   paymentListSchema,
   paymentStatusSchema,
   publicConfigSchema,
@@ -55,17 +64,64 @@ function component(schema: z.ZodType, io: 'input' | 'output', components: Record
   return retarget(rest);
 }
 
+const PAYMENT_SEARCH = {
+  status: 'PENDING, COMPLETED, FAILED',
+  checkoutId: 'The checkout a payment was made for',
+  reference: 'The payment reference, exactly',
+  from: 'Created at or after (ISO 8601)',
+  to: 'Created before (ISO 8601)',
+  minAmount: 'At least this amount (decimal)',
+  maxAmount: 'At most this amount (decimal)',
+};
+
 const OPERATIONS: Record<string, Record<string, Operation>> = {
   '/api/checkouts': {
     post: {
       summary: 'Create a checkout (the merchant server decides the amount)',
       auth: 'merchant',
       request: createCheckoutRequestSchema,
-      response: checkoutSchema,
+      response: merchantCheckoutSchema,
       status: 201,
     },
   },
-  '/api/checkouts/{checkoutId}': { get: { summary: 'Read a checkout', auth: 'browser', response: checkoutSchema } },
+  '/api/checkouts/{checkoutId}': {
+    get: {
+      summary: 'Read a checkout (with the merchant key: the merchant’s view, MerchantCheckout)',
+      auth: 'browser',
+      response: checkoutSchema,
+    },
+  },
+  '/api/events': {
+    get: {
+      summary: 'The merchant’s events, newest first, with their delivery status',
+      auth: 'operator',
+      response: eventListSchema,
+      query: {
+        status: 'pending, delivered or failed',
+        type: 'An event type, such as checkout.paid',
+        limit: '1 to 200 (50)',
+        cursor: 'nextCursor of the previous page',
+      },
+    },
+  },
+  '/api/events/{eventId}': {
+    get: {
+      summary: 'One event, its payload and every delivery attempt',
+      auth: 'operator',
+      response: eventDetailSchema,
+    },
+  },
+  '/api/events/{eventId}/redeliver': {
+    post: { summary: 'Send an event again now', auth: 'operator', response: eventSummarySchema, status: 202 },
+  },
+  '/api/events/redeliver': {
+    post: {
+      summary: 'Send every failed event created since a moment again',
+      auth: 'operator',
+      request: bulkRedeliverRequestSchema,
+      response: redeliverResultSchema,
+    },
+  },
   '/api/config': {
     get: { summary: 'What the widget needs to know about this proxy', auth: 'browser', response: publicConfigSchema },
   },
@@ -78,14 +134,17 @@ const OPERATIONS: Record<string, Record<string, Operation>> = {
       status: 201,
     },
     get: {
-      summary: 'List payments, newest first',
+      summary: 'Search payments, newest first',
       auth: 'operator',
       response: paymentListSchema,
-      query: {
-        status: 'PENDING, COMPLETED, FAILED',
-        limit: '1 to 200 (50)',
-        cursor: 'nextCursor of the previous page',
-      },
+      query: { ...PAYMENT_SEARCH, limit: '1 to 200 (50)', cursor: 'nextCursor of the previous page' },
+    },
+  },
+  '/api/payments/export': {
+    get: {
+      summary: 'The same search as CSV (RFC 4180, every field of OperatorPayment), streamed',
+      auth: 'operator',
+      query: PAYMENT_SEARCH,
     },
   },
   '/api/payments/events': {
@@ -237,6 +296,25 @@ export function openApiDocument(version: string): Record<string, unknown> {
       };
     }
   }
+  // What the proxy posts to the merchant's KASSA_EVENTS_URL, signed (Standard Webhooks).
+  const webhooks = Object.fromEntries(
+    Object.entries(EVENT_SCHEMAS).map(([type, schema]) => [
+      type,
+      {
+        post: {
+          summary: schema.description ?? type,
+          parameters: ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => ({
+            name,
+            in: 'header',
+            required: true,
+            schema: { type: 'string' },
+          })),
+          requestBody: { required: true, content: { 'application/json': { schema: json(schema, 'output') } } },
+          responses: { '2XX': { description: 'Received; any other answer is retried on schedule' } },
+        },
+      },
+    ]),
+  );
   return {
     openapi: '3.1.0',
     info: {
@@ -245,6 +323,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
       description: 'The server a merchant self-hosts: the only holder of upstream secrets.',
     },
     paths,
+    webhooks,
     components: {
       schemas,
       securitySchemes: {

@@ -27,6 +27,7 @@ export async function startProxy(config: ProxyConfig, options: StartProxyOptions
   const app = createApp(services);
   const server = await listen(app.fetch, { port: config.port, hostname: config.host });
   services.follower.start();
+  services.events?.start();
   logger.info('proxy listening', { origin: server.origin });
   return {
     origin: server.origin,
@@ -36,6 +37,7 @@ export async function startProxy(config: ProxyConfig, options: StartProxyOptions
       services.watch.stop();
       await server.close();
       await services.follower.stop();
+      await services.events?.stop();
       await services.coordination.close();
       await services.store.close();
     },

@@ -1,7 +1,12 @@
+import type { Redis } from 'ioredis';
 import ky from 'ky';
 import { ChainDirectory } from './bridge/chain-directory.ts';
 import type { ProxyConfig } from './config.ts';
 import type { Coordination } from './coordination/coordination.ts';
+import { EventDeliverer } from './events/event-deliverer.ts';
+import { paymentEventRule } from './events/event-rules.ts';
+import { EventSigner } from './events/event-signer.ts';
+import { retrySchedule, type RetrySchedule } from './events/retry-schedule.ts';
 import { localCoordination } from './coordination/local.ts';
 import type { Logger } from './logger.ts';
 import { Checkouts } from './payments/checkouts.ts';
@@ -13,7 +18,9 @@ import { StatusCache } from './payments/status-cache.ts';
 import { SqliteStore } from './store/sqlite-store.ts';
 import type { Store } from './store/store.ts';
 import { OrdersClient } from './upstream/orders-client.ts';
+import { ProxyMetrics } from './metrics.ts';
 import { PayClient } from './upstream/pay-client.ts';
+import type { UpstreamService } from './upstream/upstream-error.ts';
 import { ReforgeClient } from './upstream/reforge-client.ts';
 import { TokenManager } from './upstream/token-manager.ts';
 import { UpstreamHealth } from './upstream/upstream-health.ts';
@@ -37,6 +44,9 @@ export interface ProxyServices {
   statusCache: StatusCache;
   /** Comment lines on open SSE streams, so that proxies in between do not close them (15 s). */
   sseHeartbeatMs: number;
+  /** Delivers the merchant's events; null when KASSA_EVENTS_URL is not set. */
+  events: EventDeliverer | null;
+  metrics: ProxyMetrics;
 }
 
 export interface ServiceOverrides {
@@ -47,16 +57,37 @@ export interface ServiceOverrides {
   /** How often pending payments are looked over (5 s). */
   followerSweepMs?: number;
   sseHeartbeatMs?: number;
+  /** When a pending payment attempt counts as abandoned by a crashed process (60 s). */
+  staleAttemptMs?: number;
+  /** Shrinks the event retry schedule (tests: 0.001 turns 5 s into 5 ms), give-up horizon included. */
+  eventRetryScale?: number;
+  /** Replaces the event retry schedule altogether (benchmarks: short delays, the real horizon). */
+  eventRetrySchedule?: RetrySchedule;
+  /** How often the outbox is polled (1 s) and expired checkouts settled (5 s). */
+  eventPollMs?: number;
+  eventSweepMs?: number;
+  /** How long a merchant's endpoint has to answer (10 s). */
+  eventTimeoutMs?: number;
+  /** The Redis connections of a fleet, whose commands /metrics counts. */
+  redisConnections?: Redis[];
 }
 
 export function createServices(config: ProxyConfig, logger: Logger, overrides: ServiceOverrides = {}): ProxyServices {
   const store = overrides.store ?? new SqliteStore(config.dbPath);
   const coordination = overrides.coordination ?? localCoordination();
   const health = new UpstreamHealth(logger);
-  const upstream = (prefixUrl: string) =>
-    ky.create({ prefixUrl, timeout: config.upstreamTimeoutMs, retry: 0, throwHttpErrors: false });
+  const metrics = new ProxyMetrics({ store, coordination, events: config.events !== null });
+  for (const redis of overrides.redisConnections ?? []) countCommands(redis, metrics);
+  const upstream = (prefixUrl: string, service: UpstreamService) =>
+    ky.create({
+      prefixUrl,
+      timeout: config.upstreamTimeoutMs,
+      retry: 0,
+      throwHttpErrors: false,
+      fetch: metrics.instrumentedFetch(service, new URL(prefixUrl).pathname),
+    });
   const tokens = new TokenManager({
-    api: upstream(config.payBaseUrl),
+    api: upstream(config.payBaseUrl, 'pay'),
     secrets: config.payClientSecrets,
     store: coordination.tokens,
     budget: coordination.tokenBudget,
@@ -64,9 +95,14 @@ export function createServices(config: ProxyConfig, logger: Logger, overrides: S
     logger,
     refusalHoldMs: overrides.tokenRefusalHoldMs,
   });
-  const pay = new PayClient({ api: upstream(config.payBaseUrl), tokens, budget: coordination.paymentBudget, health });
-  const orders = new OrdersClient(upstream(config.ordersBaseUrl), config.ordersApiKey, health);
-  const chains = new ChainDirectory(new ReforgeClient(upstream(config.reforgeBaseUrl), health));
+  const pay = new PayClient({
+    api: upstream(config.payBaseUrl, 'pay'),
+    tokens,
+    budget: coordination.paymentBudget,
+    health,
+  });
+  const orders = new OrdersClient(upstream(config.ordersBaseUrl, 'orders'), config.ordersApiKey, health);
+  const chains = new ChainDirectory(new ReforgeClient(upstream(config.reforgeBaseUrl, 'reforge'), health));
   const checkouts = new Checkouts(store, config.checkoutTtlSeconds);
   const starter = new PaymentStarter({
     store,
@@ -77,8 +113,29 @@ export function createServices(config: ProxyConfig, logger: Logger, overrides: S
     returnUrls: config.returnUrls,
     flowHosts: config.flowHosts,
     openAmount: config.openAmount,
+    staleAttemptMs: overrides.staleAttemptMs,
   });
-  const refresher = new PaymentRefresher({ store, pay, bus: coordination.bus, gate: coordination.readGate, logger });
+  const events = config.events
+    ? new EventDeliverer({
+        outbox: store.outbox,
+        url: config.events.url,
+        signer: new EventSigner(config.events.secrets),
+        logger,
+        environment: () => tokens.environment(),
+        schedule: overrides.eventRetrySchedule ?? retrySchedule(overrides.eventRetryScale),
+        pollMs: overrides.eventPollMs,
+        sweepMs: overrides.eventSweepMs,
+        timeoutMs: overrides.eventTimeoutMs,
+      })
+    : null;
+  const refresher = new PaymentRefresher({
+    store,
+    pay,
+    bus: coordination.bus,
+    gate: coordination.readGate,
+    logger,
+    events: events ? { rule: paymentEventRule(), written: () => events.wake() } : undefined,
+  });
   const watch = new PaymentWatch(store, refresher);
   const follower = new PaymentFollower({ store, refresher, logger, sweepMs: overrides.followerSweepMs });
   const statusCache = new StatusCache(coordination.bus);
@@ -99,5 +156,16 @@ export function createServices(config: ProxyConfig, logger: Logger, overrides: S
     follower,
     statusCache,
     sseHeartbeatMs: overrides.sseHeartbeatMs ?? 15_000,
+    events,
+    metrics,
+  };
+}
+
+/** Counts each command a Redis connection sends, for /metrics. */
+function countCommands(redis: Redis, metrics: ProxyMetrics): void {
+  const send = redis.sendCommand.bind(redis);
+  redis.sendCommand = (...args: Parameters<Redis['sendCommand']>) => {
+    metrics.redisCommands.inc();
+    return send(...args);
   };
 }

@@ -35,6 +35,8 @@ export interface SandboxOptions {
   webhookUrl?: string | null;
   /** The local EVM chains, one anvil each; two test chains (31337, 31338) by default. */
   chains?: ChainConfig[];
+  /** Raises the payment endpoints' limit of 100 per minute (benchmarks of a merchant with a larger quota). */
+  paymentsPerMinute?: number;
 }
 
 export interface Sandbox {
@@ -129,7 +131,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       errorBody: (kind) => ({ message: kind === '429' ? 'Too Many Requests' : 'Internal server error' }),
     }),
   );
-  app.route('/pay', payApi({ clock, keys, account, tokens, ledger, metrics }));
+  app.route('/pay', payApi({ clock, keys, account, tokens, ledger, metrics, paymentsPerMinute: options.paymentsPerMinute }));
   app.route('/pay/flow', flowPage(ledger));
   app.route('/stablecoin/v1', ordersApi({ book: orderBook, apiKeys: orderApiKeys, metrics }));
   app.route('/xchain/v1/reforge', reforgeApi({ chains, executor: new ReforgeExecutor(chains), metrics }));

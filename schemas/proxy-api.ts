@@ -70,7 +70,24 @@ export const checkoutSchema = z
   .meta({ id: 'Checkout' });
 export type CheckoutView = z.infer<typeof checkoutSchema>;
 
-export const createCheckoutResponseSchema = checkoutSchema.meta({ id: 'CreatedCheckout' });
+/**
+ * What the merchant's server sees of a checkout (its key on GET /api/checkouts/{id}, the answer to
+ * POST /api/checkouts, and the `data` of checkout events): the customer's view, the merchant's own
+ * metadata, and the payment that settled it.
+ */
+export const merchantCheckoutSchema = checkoutSchema
+  .extend({
+    metadata: z.record(z.string(), z.unknown()).nullable(),
+    createdAt: z.string(),
+    /** The checkout's latest payment attempt, once one has been made. */
+    transactionId: z.string().nullable(),
+    /** When its payment completed: set once the checkout is paid. */
+    paidAt: z.string().nullable(),
+  })
+  .meta({ id: 'MerchantCheckout' });
+export type MerchantCheckout = z.infer<typeof merchantCheckoutSchema>;
+
+export const createCheckoutResponseSchema = merchantCheckoutSchema.meta({ id: 'CreatedCheckout' });
 
 // ---- payments (browser) ----
 
@@ -156,19 +173,37 @@ export const operatorPaymentSchema = paymentStatusSchema
   .meta({ id: 'OperatorPayment' });
 export type OperatorPayment = z.infer<typeof operatorPaymentSchema>;
 
+/** `limit` of the operator's paged lists. */
+export const pageLimitSchema = z.coerce
+  .number({ error: 'limit must be a whole number from 1 to 200' })
+  .int('limit must be a whole number from 1 to 200')
+  .min(1, 'limit must be a whole number from 1 to 200')
+  .max(200, 'limit must be a whole number from 1 to 200')
+  .default(50);
+
 export const paymentListQuerySchema = z.object({
   status: z
     .string()
     .regex(/^[A-Z_]{1,32}$/, 'status must be an upper-case status such as PENDING')
     .optional(),
-  limit: z.coerce
-    .number({ error: 'limit must be a whole number from 1 to 200' })
-    .int('limit must be a whole number from 1 to 200')
-    .min(1)
-    .max(200)
-    .default(50),
+  checkoutId: z.string().max(100, 'checkoutId must be at most 100 characters').optional(),
+  reference: referenceSchema.optional(),
+  /** Created at or after this moment (ISO 8601). */
+  from: z.iso.datetime({ offset: true, error: 'from must be an ISO 8601 date and time' }).optional(),
+  /** Created before this moment (ISO 8601). */
+  to: z.iso.datetime({ offset: true, error: 'to must be an ISO 8601 date and time' }).optional(),
+  minAmount: z
+    .string()
+    .refine((value) => isDecimal(value), 'minAmount must be a decimal amount such as 10.50')
+    .optional(),
+  maxAmount: z
+    .string()
+    .refine((value) => isDecimal(value), 'maxAmount must be a decimal amount such as 10.50')
+    .optional(),
+  limit: pageLimitSchema,
   cursor: z.string().max(200).optional(),
 });
+export type PaymentListQuery = z.output<typeof paymentListQuerySchema>;
 
 export const paymentListSchema = z
   .object({ payments: z.array(operatorPaymentSchema), nextCursor: z.string().nullable() })

@@ -15,7 +15,7 @@ import { ensureRedisServer } from './support/redis-server.ts';
 
 const root = join(import.meta.dirname, '..');
 /** The proxy suites that exercise its store; `npm test` runs them on SQLite and on Redis. */
-const STORE_SUITES = ['payments', 'webhooks-sse', 'resilience', 'operator-bridge', 'security', 'fuzz'];
+const STORE_SUITES = ['payments', 'webhooks-sse', 'resilience', 'operator-bridge', 'security', 'fuzz', 'events', 'operations'];
 const requested = process.argv.slice(2);
 
 function run(step: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): void {

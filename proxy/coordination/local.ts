@@ -127,10 +127,11 @@ export class LocalStatusBus implements StatusBus {
 /** Upstream windows are 60 s; ours is a second longer so clock skew cannot push us over. */
 export const BUDGET_WINDOW_MS = 61_000;
 
-export function localCoordination(): Coordination & { bus: LocalStatusBus } {
+/** One process's coordination; `paymentsPerMinute` is the payment service's quota (100 unless raised). */
+export function localCoordination(paymentsPerMinute = 100): Coordination & { bus: LocalStatusBus } {
   return {
     tokenBudget: new LocalBudget(10, BUDGET_WINDOW_MS),
-    paymentBudget: new LocalBudget(100, BUDGET_WINDOW_MS),
+    paymentBudget: new LocalBudget(paymentsPerMinute, BUDGET_WINDOW_MS),
     tokens: new LocalTokenStore(),
     readGate: new LocalReadGate(),
     bus: new LocalStatusBus(),

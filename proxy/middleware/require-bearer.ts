@@ -11,12 +11,20 @@ export interface RequireBearerOptions {
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
+/** Whether an Authorization header carries `Bearer <token>`, compared in constant time. */
+export const bearerCheck = (token: string) => {
+  const expected = digest(token);
+  return (authorization: string | undefined): boolean => {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+    return !!match && timingSafeEqual(digest(match[1]!), expected);
+  };
+};
+
 /** `Authorization: Bearer <token>`, compared in constant time. */
 export const requireBearer = (options: RequireBearerOptions) => {
-  const expected = digest(options.token);
+  const matches = bearerCheck(options.token);
   return createMiddleware(async function requireBearer(c, next) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('Authorization') ?? '');
-    if (!match || !timingSafeEqual(digest(match[1]!), expected)) {
+    if (!matches(c.req.header('Authorization'))) {
       throw new HttpProblem(401, `Send Authorization: Bearer <${options.realm}>`, {
         'WWW-Authenticate': `Bearer realm="${options.realm}"`,
       });

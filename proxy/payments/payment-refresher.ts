@@ -1,6 +1,7 @@
 import { isTerminalStatus, type PaymentRecord } from '../../schemas/pay.ts';
 import type { ReadGate, StatusBus } from '../coordination/coordination.ts';
 import type { Logger } from '../logger.ts';
+import type { PaymentEventRule } from '../store/outbox.ts';
 import type { Payment, Store } from '../store/store.ts';
 import type { PayClient } from '../upstream/pay-client.ts';
 import { UpstreamError } from '../upstream/upstream-error.ts';
@@ -37,7 +38,15 @@ export class PaymentRefresher {
   private readonly nextAsk = new Map<string, number>();
 
   constructor(
-    private readonly options: { store: Store; pay: PayClient; bus: StatusBus; gate: ReadGate; logger: Logger },
+    private readonly options: {
+      store: Store;
+      pay: PayClient;
+      bus: StatusBus;
+      gate: ReadGate;
+      logger: Logger;
+      /** The merchant's events: the rule that writes them with each change, and who to tell once written. */
+      events?: { rule: PaymentEventRule; written(): void } | undefined;
+    },
   ) {}
 
   /**
@@ -121,8 +130,10 @@ export class PaymentRefresher {
         completedAt: record.completedTimestamp,
       },
       now,
+      this.options.events?.rule,
     );
     if (!changed) return;
+    this.options.events?.written();
     logger.info('payment status changed', {
       transactionId,
       status: changed.status,

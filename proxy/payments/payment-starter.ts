@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createHash, randomBytes } from 'node:crypto';
+import { ZodError } from 'zod';
 import { compareDecimals, decimalToNumber } from '../../lib/money.ts';
 import type { CreatedPayment } from '../../schemas/proxy-api.ts';
 import type { OpenAmount } from '../config.ts';
@@ -9,6 +10,7 @@ import type { StatusBus } from '../coordination/coordination.ts';
 import type { Attempt, Payment, Store } from '../store/store.ts';
 import { upstreamProblem } from '../upstream-problem.ts';
 import type { PayClient } from '../upstream/pay-client.ts';
+import { UpstreamError } from '../upstream/upstream-error.ts';
 import type { Checkouts } from './checkouts.ts';
 import { isAllowedFlowUrl } from './flow-hosts.ts';
 import { returnUrlFor } from './return-url.ts';
@@ -33,9 +35,10 @@ export interface PaymentStarterOptions {
   returnUrls: readonly string[];
   flowHosts: readonly string[];
   openAmount: OpenAmount | null;
+  /** An attempt still pending after this long belonged to a process that died during initiate (60 s). */
+  staleAttemptMs?: number | undefined;
 }
 
-/** An attempt still pending after this long belonged to a process that died during initiate. */
 const STALE_ATTEMPT_MS = 60_000;
 /** How long a second request waits for the first one with the same key or checkout. */
 const WAIT_FOR_ATTEMPT_MS = 20_000;
@@ -72,7 +75,7 @@ export class PaymentStarter {
         checkoutId: what.checkoutId,
         statusToken,
         now: Date.now(),
-        staleAfterMs: STALE_ATTEMPT_MS,
+        staleAfterMs: this.options.staleAttemptMs ?? STALE_ATTEMPT_MS,
       });
       if (claim.outcome === 'checkout-paid') throw new HttpProblem(409, 'This checkout is already paid');
       if (claim.outcome === 'replay' && claim.attempt.fingerprint !== fingerprint) {
@@ -153,7 +156,25 @@ export class PaymentStarter {
       });
     } catch (error) {
       await store.abandonAttempt(idempotencyKey);
-      logger.warn('payment initiation failed', { error, checkoutId: what.checkoutId });
+      if (error instanceof ZodError) {
+        // Kassa's own request broke the payment service's rules: a bug or a setting, never the customer's.
+        const issue = error.issues[0];
+        logger.error('payment request does not fit the payment service', {
+          field: issue?.path.join('.'),
+          problem: issue?.message,
+          checkoutId: what.checkoutId,
+        });
+        throw new HttpProblem(500, 'The payment could not be started: the shop’s payment settings need attention');
+      }
+      // A failure after the service may have created the payment leaves an unused PENDING payment there,
+      // which no customer can reach (docs/proxy.md, "Payments that never started").
+      const uncertain = !(error instanceof UpstreamError) || error.failure === 'unavailable';
+      logger.warn('payment initiation failed', {
+        error,
+        checkoutId: what.checkoutId,
+        reference: what.reference,
+        ...(uncertain ? { orphanPossible: true } : {}),
+      });
       throw upstreamProblem(error, 'customer');
     }
     const { payment: started, environment } = initiated;
@@ -186,6 +207,7 @@ export class PaymentStarter {
       completedAt: null,
       createdAt: now,
       lastCheckedAt: now,
+      revision: 1,
     };
     await store.recordPayment(payment);
     logger.info('payment started', {

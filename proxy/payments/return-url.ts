@@ -1,4 +1,5 @@
 import { STATUS_QUERY_PARAM } from '../../lib/status-token.ts';
+import { URL_MAX } from '../../schemas/pay.ts';
 import { HttpProblem } from '../http-problem.ts';
 
 /**
@@ -29,5 +30,11 @@ export function returnUrlFor(requested: string | undefined, allowed: readonly st
   }
   url.searchParams.delete(STATUS_QUERY_PARAM);
   url.searchParams.append(STATUS_QUERY_PARAM, statusToken);
+  // Checked on the URL as it will be sent: encoding and the status parameter make it longer than asked.
+  if (url.href.length > URL_MAX)
+    throw new HttpProblem(
+      400,
+      `returnUrl is too long: with the payment's status it would be ${url.href.length} characters, and at most ${URL_MAX} can be sent`,
+    );
   return url.href;
 }

@@ -1,4 +1,4 @@
-import type { PaymentStatusView } from '../../schemas/proxy-api.ts';
+import type { OperatorPayment, PaymentStatusView } from '../../schemas/proxy-api.ts';
 import type { Checkout, Payment } from '../store/store.ts';
 
 /**
@@ -23,5 +23,16 @@ export function statusView(payment: Payment, checkout: Checkout | undefined, now
     initiatedAt: payment.initiatedAt,
     updatedAt: payment.updatedAt,
     completedAt: payment.completedAt,
+  };
+}
+
+/** What the operator (and the merchant's payment events) see of a payment. */
+export function operatorView(payment: Payment, checkout: Checkout | undefined, now = Date.now()): OperatorPayment {
+  return {
+    ...statusView(payment, checkout, now),
+    networkPaymentId: payment.networkPaymentId,
+    paymentRail: payment.paymentRail,
+    providerId: payment.providerId,
+    lastCheckedAt: payment.lastCheckedAt === null ? null : new Date(payment.lastCheckedAt).toISOString(),
   };
 }

@@ -2,19 +2,11 @@ import { Hono } from 'hono';
 import { parseJsonBody } from '../../server-kit/json-body.ts';
 import { describeZodError } from '../../lib/zod-message.ts';
 import { createOrderRequestSchema, orderStatusSchema, updateOrderRequestSchema } from '../../schemas/orders.ts';
-import {
-  bridgeNetworkSchema,
-  paymentListQuerySchema,
-  type Health,
-  type OperatorPayment,
-  type PaymentStatusView,
-} from '../../schemas/proxy-api.ts';
+import { bridgeNetworkSchema, type Health, type PaymentStatusView } from '../../schemas/proxy-api.ts';
 import { HttpProblem } from '../http-problem.ts';
 import { refusePrivateKeys } from '../middleware/refuse-private-keys.ts';
 import { requireBearer } from '../middleware/require-bearer.ts';
-import { statusView } from '../payments/status-view.ts';
 import type { ProxyServices } from '../services.ts';
-import { InvalidCursorError, type Payment } from '../store/store.ts';
 import { upstreamProblem } from '../upstream-problem.ts';
 import { stateStream } from './sse.ts';
 import { KASSA_VERSION } from '../version.ts';
@@ -26,7 +18,7 @@ const started = Date.now();
  * health. Every route needs KASSA_OPERATOR_TOKEN; none is reachable with the merchant key alone.
  */
 export function operatorRoutes(services: ProxyServices): Hono {
-  const { config, store, orders, chains, coordination, health, sseHeartbeatMs, logger } = services;
+  const { config, store, orders, chains, coordination, health, sseHeartbeatMs, logger, metrics } = services;
   const app = new Hono();
   const operator = requireBearer({ token: config.operatorToken, realm: 'KASSA_OPERATOR_TOKEN' });
   const orderCall = async <T>(call: () => Promise<T>): Promise<T> => {
@@ -36,25 +28,6 @@ export function operatorRoutes(services: ProxyServices): Hono {
       throw upstreamProblem(error, 'client');
     }
   };
-  const operatorView = async (payment: Payment): Promise<OperatorPayment> => ({
-    ...statusView(payment, payment.checkoutId ? await store.getCheckout(payment.checkoutId) : undefined),
-    networkPaymentId: payment.networkPaymentId,
-    paymentRail: payment.paymentRail,
-    providerId: payment.providerId,
-    lastCheckedAt: payment.lastCheckedAt === null ? null : new Date(payment.lastCheckedAt).toISOString(),
-  });
-
-  app.get('/api/payments', operator, async (c) => {
-    const query = paymentListQuerySchema.safeParse(c.req.query());
-    if (!query.success) throw new HttpProblem(400, describeZodError(query.error));
-    try {
-      const page = await store.listPayments(query.data);
-      return c.json({ payments: await Promise.all(page.payments.map(operatorView)), nextCursor: page.nextCursor });
-    } catch (error) {
-      if (error instanceof InvalidCursorError) throw new HttpProblem(400, error.message);
-      throw error;
-    }
-  });
 
   app.get('/api/payments/events', operator, (c) =>
     stateStream<PaymentStatusView>(c, {
@@ -63,6 +36,7 @@ export function operatorRoutes(services: ProxyServices): Hono {
       current: async () => undefined,
       key: (view) => `${view.transactionId}.${view.status}.${view.networkStatus ?? ''}.${view.updatedAt}`,
       heartbeatMs: sseHeartbeatMs,
+      open: metrics.sseConnections,
       logger,
     }),
   );
@@ -74,7 +48,7 @@ export function operatorRoutes(services: ProxyServices): Hono {
     return c.json(await orderCall(() => orders.list(status?.data)));
   });
 
-  app.post('/api/orders', operator, refusePrivateKeys(), async (c) => {
+  app.post('/api/orders', operator, refusePrivateKeys({ freeText: ['customerName'] }), async (c) => {
     const parsed = await parseJsonBody(c, createOrderRequestSchema);
     if (!parsed.ok) throw new HttpProblem(400, parsed.error);
     return c.json(await orderCall(() => orders.create(parsed.data)), 201);
@@ -84,7 +58,7 @@ export function operatorRoutes(services: ProxyServices): Hono {
     c.json(await orderCall(() => orders.get(c.req.param('orderId')))),
   );
 
-  app.put('/api/orders/:orderId', operator, refusePrivateKeys(), async (c) => {
+  app.put('/api/orders/:orderId', operator, refusePrivateKeys({ freeText: ['customerName'] }), async (c) => {
     const parsed = await parseJsonBody(c, updateOrderRequestSchema);
     if (!parsed.ok) throw new HttpProblem(400, parsed.error);
     return c.json(await orderCall(() => orders.update(c.req.param('orderId'), parsed.data)));

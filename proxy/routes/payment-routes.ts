@@ -13,6 +13,7 @@ import { HttpProblem } from '../http-problem.ts';
 import { browserOrigins } from '../middleware/browser-origins.ts';
 import { clientRateLimit } from '../middleware/client-rate-limit.ts';
 import { refusePrivateKeys } from '../middleware/refuse-private-keys.ts';
+import { bearerCheck } from '../middleware/require-bearer.ts';
 import type { PaymentRequest } from '../payments/payment-starter.ts';
 import { statusView } from '../payments/status-view.ts';
 import type { ProxyServices } from '../services.ts';
@@ -32,9 +33,11 @@ export function paymentRoutes(services: ProxyServices): Hono {
     tokens,
     statusCache,
     sseHeartbeatMs,
+    metrics,
     logger,
   } = services;
   const app = new Hono();
+  const isMerchant = bearerCheck(config.merchantKey);
   const browser = browserOrigins({
     origins: config.allowedOrigins,
     methods: ['GET', 'POST'],
@@ -53,7 +56,7 @@ export function paymentRoutes(services: ProxyServices): Hono {
     statusView(payment, payment.checkoutId ? await store.getCheckout(payment.checkoutId) : undefined);
 
   app.options('/api/payments', browser);
-  app.post('/api/payments', browser, creates, refusePrivateKeys(), async (c) => {
+  app.post('/api/payments', browser, creates, refusePrivateKeys({ freeText: ['returnUrl'] }), async (c) => {
     const key = c.req.header('Idempotency-Key');
     if (!key || !IDEMPOTENCY_KEY_PATTERN.test(key)) {
       throw new HttpProblem(
@@ -106,16 +109,26 @@ export function paymentRoutes(services: ProxyServices): Hono {
       key: (view) => `${view.status}.${view.networkStatus ?? ''}.${view.updatedAt}.${view.retryable}`,
       final: (view) => isTerminalStatus(view.status),
       heartbeatMs: sseHeartbeatMs,
+      open: metrics.sseConnections,
       logger,
     });
   });
 
   app.options('/api/checkouts/:checkoutId', browser);
   app.get('/api/checkouts/:checkoutId', browser, reads, async (c) => {
+    const authorization = c.req.header('Authorization');
+    // The merchant's server reads the same URL with its key and gets its own view; a wrong key is refused.
+    if (authorization !== undefined && !isMerchant(authorization))
+      throw new HttpProblem(401, 'Send Authorization: Bearer <KASSA_MERCHANT_KEY>, or no Authorization at all');
     const checkout = await checkouts.get(c.req.param('checkoutId'));
     if (!checkout) throw new HttpProblem(404, 'Unknown checkout');
     c.header('Cache-Control', 'no-store');
-    return c.json(await checkouts.view(checkout, await tokens.environment()));
+    const environment = await tokens.environment();
+    return c.json(
+      authorization === undefined
+        ? await checkouts.view(checkout, environment)
+        : await checkouts.merchantView(checkout, environment),
+    );
   });
 
   app.options('/api/config', browser);

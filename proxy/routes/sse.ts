@@ -18,6 +18,8 @@ export interface SseOptions<T extends object> {
   logger: Logger;
   /** Streams end after this long; the client reconnects and gets the current state at once. */
   maxLifetimeMs?: number;
+  /** Counts the streams open now (for /metrics). */
+  open?: { inc(): void; dec(): void };
 }
 
 /**
@@ -61,7 +63,10 @@ export async function stateStream<T extends object>(c: Context, options: SseOpti
   const lifetime = setTimeout(() => end(), options.maxLifetimeMs ?? 30 * 60_000);
   heartbeat.unref();
   lifetime.unref();
+  options.open?.inc();
   const end = () => {
+    if (res.writableEnded) return;
+    options.open?.dec();
     clearInterval(heartbeat);
     clearTimeout(lifetime);
     stop();

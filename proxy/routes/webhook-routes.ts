@@ -1,43 +1,67 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import { isTerminalStatus } from '../../schemas/pay.ts';
+import { JSON_MAX_DEPTH, nestsDeeperThan } from '../../server-kit/json-body.ts';
+import { findKeyMaterial } from '../middleware/refuse-private-keys.ts';
 import type { ProxyServices } from '../services.ts';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
+/** The fields of the payment service's event; nothing else of a body is ever stored. */
+const PUBLIC_FIELDS = ['event', 'transactionId', 'networkPaymentId', 'status', 'amount', 'currencyCode', 'timestamp'];
+
 /**
- * `POST /hooks/payments/<KASSA_WEBHOOK_SECRET>`. Upstream events are unsigned, so an event is only a
- * hint (webhooks are unsigned, so only the upstream's own answer counts): it is recorded (which deduplicates it) and answered at once, then the
- * payment is re-read from the payment service; nothing in the event itself ever changes a status.
+ * What is kept of a webhook body: its public fields, when they are plain values and carry no key
+ * material (a body that does is answered like any other, as the service requires, but not kept).
  */
-/** The payment an event names, if its body can be read at all. */
-function transactionIdOf(body: string): string | null {
+function readHint(body: string): { transactionId: string | null; kept: string } {
+  let event: unknown;
   try {
-    const event = JSON.parse(body) as { transactionId?: unknown };
-    return typeof event.transactionId === 'string' && /^[A-Za-z0-9-]{1,100}$/.test(event.transactionId)
-      ? event.transactionId
-      : null;
+    event = nestsDeeperThan(body, JSON_MAX_DEPTH) ? undefined : JSON.parse(body);
   } catch {
-    return null;
+    event = undefined;
   }
+  if (typeof event !== 'object' || event === null || Array.isArray(event)) return { transactionId: null, kept: '{}' };
+  const fields = event as Record<string, unknown>;
+  const transactionId =
+    typeof fields.transactionId === 'string' && /^[A-Za-z0-9-]{1,100}$/.test(fields.transactionId)
+      ? fields.transactionId
+      : null;
+  if (findKeyMaterial(event, true)) return { transactionId, kept: '{"refused":"key material"}' };
+  const kept = Object.fromEntries(
+    PUBLIC_FIELDS.flatMap((name) => {
+      const value = fields[name];
+      return typeof value === 'string' || typeof value === 'number' ? [[name, value]] : [];
+    }),
+  );
+  return { transactionId, kept: JSON.stringify(kept).slice(0, 2_048) };
 }
 
-export function webhookRoutes({ config, store, refresher, logger }: ProxyServices): Hono {
+/**
+ * `POST /hooks/payments/<KASSA_WEBHOOK_SECRET>`. Upstream events are unsigned, so an event is only a
+ * hint: it is recorded (which deduplicates it) and answered at once, then the payment is re-read from
+ * the payment service; nothing in the event itself ever changes a status.
+ */
+export function webhookRoutes({ config, store, refresher, logger, metrics }: ProxyServices): Hono {
   const app = new Hono();
   const expected = digest(config.webhookSecret);
 
   app.post('/hooks/payments/:secret', async (c) => {
-    if (!timingSafeEqual(digest(c.req.param('secret')), expected)) return c.json({ error: 'Not found' }, 404);
+    if (!timingSafeEqual(digest(c.req.param('secret')), expected)) {
+      metrics.webhook('forged');
+      return c.json({ error: 'Not found' }, 404);
+    }
     const body = await c.req.text().catch(() => '');
-    const transactionId = transactionIdOf(body);
+    const { transactionId, kept } = readHint(body);
     // Recorded before the answer: if the store is down, the 503 makes the service retry (1 s, 5 s, 15 s)
     // instead of the hint being lost. A repeated delivery is answered and dropped here.
     const fresh = await store.recordWebhook({
       dedupeKey: createHash('sha256').update(body).digest('hex'),
       transactionId,
       receivedAt: Date.now(),
-      body: body.slice(0, 8_192),
+      body: kept,
     });
+    metrics.webhook(fresh ? 'accepted' : 'duplicate');
     if (fresh)
       void followHint(transactionId).catch((error: unknown) =>
         logger.error('webhook handling failed', { error, transactionId }),

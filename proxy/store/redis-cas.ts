@@ -19,6 +19,12 @@ for _, op in ipairs(spec.ops) do
   elseif op[1] == 'del' then redis.call('DEL', key)
   elseif op[1] == 'zadd' then redis.call('ZADD', key, 0, op[3])
   elseif op[1] == 'zrem' then redis.call('ZREM', key, op[3])
+  elseif op[1] == 'zscore' then redis.call('ZADD', key, op[4], op[3])
+  elseif op[1] == 'setpx' then redis.call('SET', key, op[3], 'PX', op[4])
+  elseif op[1] == 'pexpire' then redis.call('PEXPIRE', key, op[3])
+  elseif op[1] == 'rpushcap' then
+    redis.call('RPUSH', key, op[3])
+    redis.call('LTRIM', key, -op[4], -1)
   end
 end
 return 1
@@ -37,7 +43,15 @@ function compareAndSet(redis: Redis): (...args: Array<string | number>) => Promi
   ).kassaCompareAndSet.bind(redis);
 }
 
-type Op = ['set', number, string] | ['del', number] | ['zadd', number, string] | ['zrem', number, string];
+type Op =
+  | ['set', number, string]
+  | ['setpx', number, string, number]
+  | ['pexpire', number, number]
+  | ['del', number]
+  | ['zadd', number, string]
+  | ['zscore', number, string, number]
+  | ['zrem', number, string]
+  | ['rpushcap', number, string, number];
 
 export class Cas {
   readonly keys: string[] = [];
@@ -64,6 +78,29 @@ export class Cas {
   /** Sorted sets here are lexicographic indexes: every member has score 0. */
   zadd(key: string, member: string): this {
     this.ops.push(['zadd', this.slot(key), member]);
+    return this;
+  }
+
+  /** A sorted set ordered by score (when an event is due), not lexicographically. */
+  zaddScored(key: string, member: string, score: number): this {
+    this.ops.push(['zscore', this.slot(key), member, score]);
+    return this;
+  }
+
+  /** Sets a value that Redis forgets after `ms`. */
+  setExpiring(key: string, value: string, ms: number): this {
+    this.ops.push(['setpx', this.slot(key), value, ms]);
+    return this;
+  }
+
+  expire(key: string, ms: number): this {
+    this.ops.push(['pexpire', this.slot(key), ms]);
+    return this;
+  }
+
+  /** Appends to a list that keeps only its last `cap` entries. */
+  rpushCapped(key: string, value: string, cap: number): this {
+    this.ops.push(['rpushcap', this.slot(key), value, cap]);
     return this;
   }
 

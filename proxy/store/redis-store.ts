@@ -1,7 +1,10 @@
 import type { Redis } from 'ioredis';
-import { isTerminalStatus } from '../../schemas/pay.ts';
+import { isTerminalStatus, PAYMENT_STATUSES } from '../../schemas/pay.ts';
 import { Cas, optimistically } from './redis-cas.ts';
 import { guarded } from './redis-connection.ts';
+import { idOfMember, indexMember, redisKeys, type RedisKeys } from './redis-keys.ts';
+import { addEvents, RedisOutbox } from './redis-outbox.ts';
+import type { PaymentEventRule } from './outbox.ts';
 import {
   decideAttempt,
   decodeCursor,
@@ -10,20 +13,29 @@ import {
   type Attempt,
   type BeginAttempt,
   type Checkout,
+  type CheckoutClaim,
+  type CheckoutKey,
+  CHECKOUT_KEY_KEPT_MS,
   type Payment,
+  matchesSearch,
+  PENDING_AGE_BUCKETS,
   type PaymentPage,
+  type PaymentSearch,
+  type PaymentStats,
   type PaymentUpdate,
   type Store,
 } from './store.ts';
 
 const WEBHOOK_MEMORY_SECONDS = 30 * 24 * 3600;
+/** At most this many index entries are read to fill one page of a search. */
+const SEARCH_SCAN_MAX = 20_000;
 
 /** A payment without `lastCheckedAt`, which lives in a key of its own (see below). */
 type StoredPayment = Omit<Payment, 'lastCheckedAt'>;
 
 const parse = <T>(raw: string | null): T | undefined => (raw === null ? undefined : (JSON.parse(raw) as T));
-/** Index members are `<createdAt, 16 digits>:<transactionId>`. */
-const transactionIdOf = (member: string) => member.slice(17);
+/** Payments recorded before revisions were kept count as revision 1. */
+const revised = (payment: StoredPayment): StoredPayment => ({ ...payment, revision: payment.revision ?? 1 });
 
 /**
  * The store for a fleet of proxies: every record a JSON value under `<prefix>…`, with lexicographic
@@ -35,32 +47,43 @@ const transactionIdOf = (member: string) => member.slice(17);
 export class RedisStore implements Store {
   constructor(
     private readonly redis: Redis,
-    private readonly prefix: string,
-  ) {}
+    prefix: string,
+  ) {
+    this.key = redisKeys(prefix);
+    this.outbox = new RedisOutbox(redis, this.key);
+  }
 
-  private readonly key = {
-    checkout: (id: string) => `${this.prefix}checkout:${id}`,
-    attempt: (key: string) => `${this.prefix}attempt:${key}`,
-    payment: (id: string) => `${this.prefix}payment:${id}`,
-    checked: (id: string) => `${this.prefix}checked:${id}`,
-    token: (statusToken: string) => `${this.prefix}status-token:${statusToken}`,
-    webhook: (dedupeKey: string) => `${this.prefix}webhook:${dedupeKey}`,
-    all: () => `${this.prefix}payments:all`,
-    status: (status: string) => `${this.prefix}payments:status:${status}`,
-    open: () => `${this.prefix}payments:open`,
-  };
+  private readonly key: RedisKeys;
+  readonly outbox: RedisOutbox;
 
   /** Index members sort like (createdAt, transactionId), the order of the operator's list. */
   private member(payment: Pick<Payment, 'createdAt' | 'transactionId'>): string {
-    return `${String(payment.createdAt).padStart(16, '0')}:${payment.transactionId}`;
+    return indexMember(payment.createdAt, payment.transactionId);
   }
 
-  async insertCheckout(checkout: Checkout): Promise<void> {
-    const key = this.key.checkout(checkout.checkoutId);
-    const created = await guarded(() =>
-      new Cas().expect(key, null).set(key, JSON.stringify(checkout)).commit(this.redis),
-    );
-    if (!created) throw new Error(`checkout ${checkout.checkoutId} exists`);
+  async insertCheckout(checkout: Checkout, key?: CheckoutKey): Promise<CheckoutClaim> {
+    const checkoutKey = this.key.checkout(checkout.checkoutId);
+    const idempotencyKey = key && this.key.checkoutIdempotency(key.idempotencyKey);
+    return guarded(async () => {
+      const cas = new Cas()
+        .expect(checkoutKey, null)
+        .set(checkoutKey, JSON.stringify(checkout))
+        .zaddScored(this.key.expiring(), checkout.checkoutId, checkout.expiresAt);
+      if (key && idempotencyKey)
+        cas
+          .expect(idempotencyKey, null)
+          .setExpiring(
+            idempotencyKey,
+            JSON.stringify({ checkoutId: checkout.checkoutId, fingerprint: key.fingerprint }),
+            CHECKOUT_KEY_KEPT_MS,
+          );
+      if (await cas.commit(this.redis)) return { created: true } as const;
+      const seen = idempotencyKey
+        ? parse<{ checkoutId: string; fingerprint: string }>(await this.redis.get(idempotencyKey))
+        : undefined;
+      if (!seen) throw new Error(`checkout ${checkout.checkoutId} exists`);
+      return { created: false, ...seen } as const;
+    });
   }
 
   getCheckout(checkoutId: string): Promise<Checkout | undefined> {
@@ -104,7 +127,9 @@ export class RedisStore implements Store {
           transactionId: null,
           createdAt: input.now,
         };
-        const cas = new Cas().expect(attemptKey, null).set(attemptKey, JSON.stringify(attempt));
+        const cas = new Cas()
+          .expect(attemptKey, decision.discardExisting ? existingRaw : null)
+          .set(attemptKey, JSON.stringify(attempt));
         if (checkout) {
           const checkoutKey = this.key.checkout(checkout.checkoutId);
           cas
@@ -112,7 +137,8 @@ export class RedisStore implements Store {
             .set(checkoutKey, JSON.stringify({ ...checkout, currentAttempt: input.idempotencyKey }));
           if (currentKey) cas.expect(currentKey, currentRaw);
           if (paymentKey) cas.expect(paymentKey, paymentRaw);
-          if (decision.discardCurrent && currentKey) cas.del(currentKey);
+          // The stale attempt may be this very key's, just replaced above: not deleted then.
+          if (decision.discardCurrent && currentKey && currentKey !== attemptKey) cas.del(currentKey);
         }
         return (await cas.commit(this.redis)) ? { value: { outcome: 'started' } } : undefined;
       }),
@@ -158,7 +184,9 @@ export class RedisStore implements Store {
           .set(this.key.payment(payment.transactionId), JSON.stringify(stored))
           .set(this.key.token(payment.statusToken), payment.transactionId)
           .zadd(this.key.all(), member)
-          .zadd(this.key.status(payment.status), member);
+          .zadd(this.key.status(payment.status), member)
+          .zadd(this.key.byReference(payment.reference), member);
+        if (payment.checkoutId) cas.zadd(this.key.byCheckout(payment.checkoutId), member);
         if (lastCheckedAt !== null) cas.set(this.key.checked(payment.transactionId), String(lastCheckedAt));
         if (!isTerminalStatus(payment.status)) cas.zadd(this.key.open(), member);
         if (attempt)
@@ -179,25 +207,37 @@ export class RedisStore implements Store {
     return guarded(async () => (await this.load([transactionId]))[0]);
   }
 
-  applyUpdate(transactionId: string, update: PaymentUpdate, checkedAt: number): Promise<Payment | undefined> {
+  applyUpdate(
+    transactionId: string,
+    update: PaymentUpdate,
+    checkedAt: number,
+    rule?: PaymentEventRule,
+  ): Promise<Payment | undefined> {
     const paymentKey = this.key.payment(transactionId);
     return guarded(() =>
       optimistically(async () => {
         const raw = await this.redis.get(paymentKey);
-        const current = parse<StoredPayment>(raw);
-        if (!current) return { value: undefined };
+        const stored = parse<StoredPayment>(raw);
+        if (!stored) return { value: undefined };
+        const current = revised(stored);
         const next = mergeUpdate({ ...current, lastCheckedAt: null }, update);
         const checked = String(checkedAt);
         if (!next) {
           await this.redis.set(this.key.checked(transactionId), checked);
           return { value: undefined };
         }
-        const { lastCheckedAt: _, ...stored } = next;
+        const { lastCheckedAt: _, ...changed } = next;
         const member = this.member(current);
         const cas = new Cas()
           .expect(paymentKey, raw)
-          .set(paymentKey, JSON.stringify(stored))
+          .set(paymentKey, JSON.stringify(changed))
           .set(this.key.checked(transactionId), checked);
+        if (rule) {
+          const checkout = next.checkoutId
+            ? parse<Checkout>(await this.redis.get(this.key.checkout(next.checkoutId)))
+            : undefined;
+          addEvents(cas, this.key, rule({ ...current, lastCheckedAt: null }, next, checkout));
+        }
         if (next.status !== current.status)
           cas.zrem(this.key.status(current.status), member).zadd(this.key.status(next.status), member);
         if (isTerminalStatus(next.status)) cas.zrem(this.key.open(), member);
@@ -212,37 +252,82 @@ export class RedisStore implements Store {
     });
   }
 
-  listPayments(query: {
-    status?: string | undefined;
-    limit: number;
-    cursor?: string | undefined;
-  }): Promise<PaymentPage> {
+  listPayments(query: PaymentSearch): Promise<PaymentPage> {
     const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+    // The narrowest index that holds every match; time bounds are ranges of its members.
+    const index = query.checkoutId
+      ? this.key.byCheckout(query.checkoutId)
+      : query.reference
+        ? this.key.byReference(query.reference)
+        : query.status
+          ? this.key.status(query.status)
+          : this.key.all();
+    const min = query.from === undefined ? '-' : `[${indexMember(query.from, '')}`;
+    let max = after ? `(${this.member(after)}` : query.to === undefined ? '+' : `(${indexMember(query.to, '')}`;
     return guarded(async () => {
-      const index = query.status ? this.key.status(query.status) : this.key.all();
-      const max = after ? `(${this.member(after)}` : '+';
-      const members = await this.redis.zrevrangebylex(index, max, '-', 'LIMIT', 0, query.limit + 1);
-      const page = members.slice(0, query.limit);
-      // The index and the records are read one after the other: a payment that changed status in
-      // between no longer belongs to this list. The cursor is the index position, not the record's.
-      const payments = (await this.load(page.map(transactionIdOf))).filter(
-        (payment) => !query.status || payment.status === query.status,
-      );
-      const last = page[page.length - 1];
+      const payments: Payment[] = [];
+      let scanned = 0;
+      let more = false;
+      let lastSeen: string | undefined;
+      // The index and the records are read one after the other: a payment that changed in between
+      // is checked against the search as it is now. The cursor is an index position.
+      while (!more && scanned < SEARCH_SCAN_MAX) {
+        const batch = Math.min(1_000, Math.max(query.limit + 1, 100));
+        const members = await this.redis.zrevrangebylex(index, max, min, 'LIMIT', 0, batch);
+        if (members.length === 0) break;
+        scanned += members.length;
+        const loaded = new Map((await this.load(members.map(idOfMember))).map((p) => [p.transactionId, p]));
+        for (const member of members) {
+          const payment = loaded.get(idOfMember(member));
+          if (!payment || !matchesSearch(payment, query)) {
+            lastSeen = member;
+            continue;
+          }
+          if (payments.length === query.limit) {
+            more = true;
+            break;
+          }
+          payments.push(payment);
+          lastSeen = member;
+        }
+        if (members.length < batch) break;
+        max = `(${members[members.length - 1]!}`;
+      }
+      // A page cut short by the scan limit still offers the rest, from where the scan stopped.
+      const resumeAt = more ? payments[payments.length - 1] : scanned >= SEARCH_SCAN_MAX ? lastSeen : undefined;
       return {
         payments,
         nextCursor:
-          members.length > query.limit && last
-            ? encodeCursor({ createdAt: Number(last.slice(0, 16)), transactionId: transactionIdOf(last) })
-            : null,
+          resumeAt === undefined
+            ? null
+            : typeof resumeAt === 'string'
+              ? encodeCursor({ createdAt: Number(resumeAt.slice(0, 16)), transactionId: idOfMember(resumeAt) })
+              : encodeCursor(resumeAt),
       };
+    });
+  }
+
+  paymentStats(now: number): Promise<PaymentStats> {
+    return guarded(async () => {
+      const counts = await Promise.all(PAYMENT_STATUSES.map((status) => this.redis.zcard(this.key.status(status))));
+      const byStatus = Object.fromEntries(PAYMENT_STATUSES.map((status, index) => [status, counts[index] ?? 0]));
+      const pendingByAge = {} as PaymentStats['pendingByAge'];
+      let lower = 0;
+      // The open index's members begin with their creation time: each bucket is one range count.
+      for (const { label, below } of PENDING_AGE_BUCKETS) {
+        const min = below === Infinity ? '-' : `(${indexMember(now - below, '~')}`;
+        const max = `[${indexMember(now - lower, '~')}`;
+        pendingByAge[label] = await this.redis.zlexcount(this.key.open(), min, max);
+        lower = below;
+      }
+      return { byStatus, pendingByAge };
     });
   }
 
   pendingPayments(limit: number): Promise<Payment[]> {
     return guarded(async () => {
       const members = await this.redis.zrangebylex(this.key.open(), '-', '+', 'LIMIT', 0, limit);
-      return (await this.load(members.map(transactionIdOf))).filter((payment) => !isTerminalStatus(payment.status));
+      return (await this.load(members.map(idOfMember))).filter((payment) => !isTerminalStatus(payment.status));
     });
   }
 
@@ -282,7 +367,7 @@ export class RedisStore implements Store {
     for (let i = 0; i < transactionIds.length; i++) {
       const stored = parse<StoredPayment>(values[2 * i] ?? null);
       const checked = values[2 * i + 1];
-      if (stored) payments.push({ ...stored, lastCheckedAt: checked ? Number(checked) : null });
+      if (stored) payments.push({ ...revised(stored), lastCheckedAt: checked ? Number(checked) : null });
     }
     return payments;
   }

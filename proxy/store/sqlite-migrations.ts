@@ -53,4 +53,48 @@ export const MIGRATIONS: readonly string[] = [
     body           TEXT NOT NULL
   );
   `,
+  // The merchant's events: a revision per payment (the events' sequence), checkouts whose expiry has
+  // been settled (those expired before this version are settled already: no event for old news), and
+  // the outbox with every delivery attempt.
+  `
+  ALTER TABLE payments ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;
+  ALTER TABLE checkouts ADD COLUMN expiry_settled INTEGER NOT NULL DEFAULT 0;
+  UPDATE checkouts SET expiry_settled = 1 WHERE expires_at <= CAST(strftime('%s', 'now') AS INTEGER) * 1000;
+  CREATE INDEX checkouts_expiring ON checkouts (expiry_settled, expires_at);
+  CREATE TABLE events (
+    event_id        TEXT PRIMARY KEY,
+    type            TEXT NOT NULL,
+    transaction_id  TEXT,
+    checkout_id     TEXT,
+    sequence        INTEGER NOT NULL,
+    created_at      INTEGER NOT NULL,
+    payload         TEXT NOT NULL,
+    status          TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER,
+    delivered_at    INTEGER,
+    last_error      TEXT
+  );
+  CREATE INDEX events_due ON events (status, next_attempt_at);
+  CREATE INDEX events_newest_first ON events (created_at DESC, event_id DESC);
+  CREATE TABLE event_attempts (
+    event_id    TEXT NOT NULL REFERENCES events (event_id) ON DELETE CASCADE,
+    at          INTEGER NOT NULL,
+    duration_ms REAL NOT NULL,
+    status_code INTEGER,
+    error       TEXT
+  );
+  CREATE INDEX event_attempts_by_event ON event_attempts (event_id, at);
+  `,
+  // Idempotency-Keys of checkout creation, and the operator's search by checkout and by reference.
+  `
+  CREATE INDEX payments_by_checkout ON payments (checkout_id, created_at DESC);
+  CREATE INDEX payments_by_reference ON payments (reference, created_at DESC);
+  CREATE TABLE checkout_keys (
+    idempotency_key TEXT PRIMARY KEY,
+    fingerprint     TEXT NOT NULL,
+    checkout_id     TEXT NOT NULL,
+    created_at      INTEGER NOT NULL
+  );
+  `,
 ];

@@ -2,6 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './sqlite-migrations.ts';
+import type { PaymentEventRule } from './outbox.ts';
+import { insertEvents, SqliteOutbox } from './sqlite-outbox.ts';
+import { toAttempt, toCheckout, toPayment, type Row } from './sqlite-rows.ts';
 import {
   decideAttempt,
   decodeCursor,
@@ -10,56 +13,17 @@ import {
   type Attempt,
   type BeginAttempt,
   type Checkout,
+  type CheckoutClaim,
+  type CheckoutKey,
+  CHECKOUT_KEY_KEPT_MS,
   type Payment,
+  PENDING_AGE_BUCKETS,
   type PaymentPage,
+  type PaymentSearch,
+  type PaymentStats,
   type PaymentUpdate,
   type Store,
 } from './store.ts';
-
-type Row = Record<string, unknown>;
-
-const toCheckout = (row: Row): Checkout => ({
-  checkoutId: row.checkout_id as string,
-  amount: row.amount as string,
-  currencyCode: row.currency_code as string,
-  reference: row.reference as string,
-  metadata: (row.metadata as string | null) ?? null,
-  createdAt: row.created_at as number,
-  expiresAt: row.expires_at as number,
-  currentAttempt: (row.current_attempt as string | null) ?? null,
-});
-
-const toAttempt = (row: Row): Attempt => ({
-  idempotencyKey: row.idempotency_key as string,
-  fingerprint: row.fingerprint as string,
-  checkoutId: (row.checkout_id as string | null) ?? null,
-  statusToken: row.status_token as string,
-  state: row.state as Attempt['state'],
-  transactionId: (row.transaction_id as string | null) ?? null,
-  createdAt: row.created_at as number,
-});
-
-const toPayment = (row: Row): Payment => ({
-  transactionId: row.transaction_id as string,
-  statusToken: row.status_token as string,
-  idempotencyKey: row.idempotency_key as string,
-  checkoutId: (row.checkout_id as string | null) ?? null,
-  amount: row.amount as string,
-  currencyCode: row.currency_code as string,
-  reference: row.reference as string,
-  environment: row.environment as Payment['environment'],
-  flowUrl: row.flow_url as string,
-  status: row.status as string,
-  networkStatus: (row.network_status as string | null) ?? null,
-  networkPaymentId: (row.network_payment_id as string | null) ?? null,
-  paymentRail: (row.payment_rail as string | null) ?? null,
-  providerId: (row.provider_id as string | null) ?? null,
-  initiatedAt: row.initiated_at as string,
-  updatedAt: row.updated_at as string,
-  completedAt: (row.completed_at as string | null) ?? null,
-  createdAt: row.created_at as number,
-  lastCheckedAt: (row.last_checked_at as number | null) ?? null,
-});
 
 /**
  * The embedded store: one SQLite file in WAL mode, migrated at open. better-sqlite3 is synchronous,
@@ -69,6 +33,7 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   /** Preparing is costlier than running: each statement is prepared once and kept. */
   private readonly statements = new Map<string, Database.Statement>();
+  readonly outbox: SqliteOutbox;
 
   constructor(path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -78,6 +43,7 @@ export class SqliteStore implements Store {
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 5000');
     this.migrate();
+    this.outbox = new SqliteOutbox(this.db, (text) => this.sql(text));
   }
 
   private migrate(): void {
@@ -93,16 +59,30 @@ export class SqliteStore implements Store {
     }
   }
 
-  async insertCheckout(checkout: Checkout): Promise<void> {
-    this.sql(
-      `INSERT INTO checkouts (checkout_id, amount, currency_code, reference, metadata, created_at, expires_at, current_attempt)
-         VALUES (@checkoutId, @amount, @currencyCode, @reference, @metadata, @createdAt, @expiresAt, @currentAttempt)`,
-    ).run(checkout);
+  async insertCheckout(checkout: Checkout, key?: CheckoutKey): Promise<CheckoutClaim> {
+    return this.db
+      .transaction((): CheckoutClaim => {
+        if (key) {
+          const seen = this.sql(
+            'SELECT checkout_id, fingerprint FROM checkout_keys WHERE idempotency_key = ? AND created_at > ?',
+          ).get(key.idempotencyKey, checkout.createdAt - CHECKOUT_KEY_KEPT_MS) as Row | undefined;
+          if (seen)
+            return { created: false, checkoutId: seen.checkout_id as string, fingerprint: seen.fingerprint as string };
+          this.sql(
+            `INSERT OR REPLACE INTO checkout_keys (idempotency_key, fingerprint, checkout_id, created_at) VALUES (?, ?, ?, ?)`,
+          ).run(key.idempotencyKey, key.fingerprint, checkout.checkoutId, checkout.createdAt);
+        }
+        this.sql(
+          `INSERT INTO checkouts (checkout_id, amount, currency_code, reference, metadata, created_at, expires_at, current_attempt)
+             VALUES (@checkoutId, @amount, @currencyCode, @reference, @metadata, @createdAt, @expiresAt, @currentAttempt)`,
+        ).run(checkout);
+        return { created: true };
+      })
+      .immediate();
   }
 
   async getCheckout(checkoutId: string): Promise<Checkout | undefined> {
-    const row = this.sql('SELECT * FROM checkouts WHERE checkout_id = ?').get(checkoutId) as Row | undefined;
-    return row && toCheckout(row);
+    return this.checkout(checkoutId);
   }
 
   async beginAttempt(input: {
@@ -135,6 +115,10 @@ export class SqliteStore implements Store {
         if (decision.outcome !== 'started') return decision;
         if (decision.discardCurrent)
           this.sql('DELETE FROM attempts WHERE idempotency_key = ?').run(current!.idempotencyKey);
+        if (decision.discardExisting) {
+          this.sql('DELETE FROM attempts WHERE idempotency_key = ?').run(input.idempotencyKey);
+          this.sql('UPDATE checkouts SET current_attempt = NULL WHERE current_attempt = ?').run(input.idempotencyKey);
+        }
         this.sql(
           `INSERT INTO attempts (idempotency_key, fingerprint, checkout_id, status_token, state, transaction_id, created_at)
              VALUES (?, ?, ?, ?, 'pending', NULL, ?)`,
@@ -164,9 +148,9 @@ export class SqliteStore implements Store {
     this.db.transaction(() => {
       this.sql(
         `INSERT INTO payments (transaction_id, status_token, idempotency_key, checkout_id, amount, currency_code, reference, environment, flow_url,
-             status, network_status, network_payment_id, payment_rail, provider_id, initiated_at, updated_at, completed_at, created_at, last_checked_at)
+             status, network_status, network_payment_id, payment_rail, provider_id, initiated_at, updated_at, completed_at, created_at, last_checked_at, revision)
            VALUES (@transactionId, @statusToken, @idempotencyKey, @checkoutId, @amount, @currencyCode, @reference, @environment, @flowUrl,
-             @status, @networkStatus, @networkPaymentId, @paymentRail, @providerId, @initiatedAt, @updatedAt, @completedAt, @createdAt, @lastCheckedAt)`,
+             @status, @networkStatus, @networkPaymentId, @paymentRail, @providerId, @initiatedAt, @updatedAt, @completedAt, @createdAt, @lastCheckedAt, @revision)`,
       ).run(payment);
       this.sql("UPDATE attempts SET state = 'succeeded', transaction_id = ? WHERE idempotency_key = ?").run(
         payment.transactionId,
@@ -185,12 +169,18 @@ export class SqliteStore implements Store {
     return row && toPayment(row);
   }
 
-  async applyUpdate(transactionId: string, update: PaymentUpdate, checkedAt: number): Promise<Payment | undefined> {
+  async applyUpdate(
+    transactionId: string,
+    update: PaymentUpdate,
+    checkedAt: number,
+    rule?: PaymentEventRule,
+  ): Promise<Payment | undefined> {
     return this.db
       .transaction(() => {
         const row = this.sql('SELECT * FROM payments WHERE transaction_id = ?').get(transactionId) as Row | undefined;
         if (!row) return undefined;
-        const next = mergeUpdate(toPayment(row), update);
+        const previous = toPayment(row);
+        const next = mergeUpdate(previous, update);
         if (!next) {
           this.sql('UPDATE payments SET last_checked_at = ? WHERE transaction_id = ?').run(checkedAt, transactionId);
           return undefined;
@@ -198,9 +188,14 @@ export class SqliteStore implements Store {
         next.lastCheckedAt = checkedAt;
         this.sql(
           `UPDATE payments SET status = @status, network_status = @networkStatus, network_payment_id = @networkPaymentId, payment_rail = @paymentRail,
-               provider_id = @providerId, updated_at = @updatedAt, completed_at = @completedAt, last_checked_at = @lastCheckedAt
+               provider_id = @providerId, updated_at = @updatedAt, completed_at = @completedAt, last_checked_at = @lastCheckedAt,
+               revision = @revision
              WHERE transaction_id = @transactionId`,
         ).run(next);
+        if (rule) {
+          const checkout = next.checkoutId ? this.checkout(next.checkoutId) : undefined;
+          insertEvents((text) => this.sql(text), rule(previous, next, checkout));
+        }
         return next;
       })
       .immediate();
@@ -210,17 +205,22 @@ export class SqliteStore implements Store {
     this.sql('UPDATE payments SET last_checked_at = ? WHERE transaction_id = ?').run(checkedAt, transactionId);
   }
 
-  async listPayments(query: {
-    status?: string | undefined;
-    limit: number;
-    cursor?: string | undefined;
-  }): Promise<PaymentPage> {
+  async listPayments(query: PaymentSearch): Promise<PaymentPage> {
     const where: string[] = [];
     const params: unknown[] = [];
-    if (query.status) {
-      where.push('status = ?');
-      params.push(query.status);
-    }
+    const filter = (clause: string, value: unknown) => {
+      if (value === undefined || value === '') return;
+      where.push(clause);
+      params.push(value);
+    };
+    filter('status = ?', query.status);
+    filter('checkout_id = ?', query.checkoutId);
+    filter('reference = ?', query.reference);
+    filter('created_at >= ?', query.from);
+    filter('created_at < ?', query.to);
+    // Amounts have at most two decimals: as REAL they compare exactly as the decimals do.
+    filter('CAST(amount AS REAL) >= CAST(? AS REAL)', query.minAmount);
+    filter('CAST(amount AS REAL) <= CAST(? AS REAL)', query.maxAmount);
     if (query.cursor) {
       const after = decodeCursor(query.cursor);
       where.push('(created_at, transaction_id) < (?, ?)');
@@ -231,6 +231,30 @@ export class SqliteStore implements Store {
     ).all(...params, query.limit + 1) as Row[];
     const payments = rows.slice(0, query.limit).map(toPayment);
     return { payments, nextCursor: rows.length > query.limit ? encodeCursor(payments[payments.length - 1]!) : null };
+  }
+
+  async paymentStats(now: number): Promise<PaymentStats> {
+    const byStatus = Object.fromEntries(
+      (
+        this.sql('SELECT status, COUNT(*) AS n FROM payments GROUP BY status').all() as Array<{
+          status: string;
+          n: number;
+        }>
+      ).map((row) => [row.status, row.n]),
+    );
+    const pendingByAge = Object.fromEntries(
+      PENDING_AGE_BUCKETS.map(({ label }) => [label, 0]),
+    ) as PaymentStats['pendingByAge'];
+    let lower = 0;
+    for (const { label, below } of PENDING_AGE_BUCKETS) {
+      // Ages in [lower, below): created in (now - below, now - lower].
+      const row = this.sql(
+        "SELECT COUNT(*) AS n FROM payments WHERE status NOT IN ('COMPLETED', 'FAILED') AND created_at <= ? AND created_at > ?",
+      ).get(now - lower, below === Infinity ? -1 : now - below) as { n: number };
+      pendingByAge[label] = row.n;
+      lower = below;
+    }
+    return { byStatus, pendingByAge };
   }
 
   async pendingPayments(limit: number): Promise<Payment[]> {
@@ -264,6 +288,11 @@ export class SqliteStore implements Store {
     let statement = this.statements.get(text);
     if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
     return statement;
+  }
+
+  private checkout(checkoutId: string): Checkout | undefined {
+    const row = this.sql('SELECT * FROM checkouts WHERE checkout_id = ?').get(checkoutId) as Row | undefined;
+    return row && toCheckout(row);
   }
 
   private attempt(idempotencyKey: string): Attempt | undefined {

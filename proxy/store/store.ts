@@ -3,7 +3,9 @@
  * received webhook events. SQLite is the embedded default (sqlite-store.ts); Redis serves a fleet.
  * Both implement this interface and pass the same test suite.
  */
+import { compareDecimals } from '../../lib/money.ts';
 import { isTerminalStatus, type Environment } from '../../schemas/pay.ts';
+import type { Outbox, PaymentEventRule } from './outbox.ts';
 
 export interface Checkout {
   checkoutId: string;
@@ -17,6 +19,17 @@ export interface Checkout {
   /** The idempotency key of the checkout's latest payment attempt. */
   currentAttempt: string | null;
 }
+
+/** The merchant's Idempotency-Key for creating a checkout, and what was asked under it. */
+export interface CheckoutKey {
+  idempotencyKey: string;
+  fingerprint: string;
+}
+
+export type CheckoutClaim = { created: true } | { created: false; checkoutId: string; fingerprint: string };
+
+/** How long a checkout's Idempotency-Key is remembered (at least the 24 h a retrying server needs). */
+export const CHECKOUT_KEY_KEPT_MS = 7 * 24 * 3_600_000;
 
 /** One browser request to pay, under its Idempotency-Key. */
 export interface Attempt {
@@ -52,6 +65,8 @@ export interface Payment {
   createdAt: number;
   /** When the proxy last read it from upstream (epoch ms). */
   lastCheckedAt: number | null;
+  /** 1 when recorded, one more with each change: the `sequence` of its events. */
+  revision: number;
 }
 
 /** The fields an upstream read can change. */
@@ -69,13 +84,57 @@ export type BeginAttempt =
   | { outcome: 'checkout-taken'; attempt: Attempt }
   | { outcome: 'checkout-paid' };
 
+/** The operator's search: all optional but `limit`. Times are epoch ms; amounts decimal strings. */
+export interface PaymentSearch {
+  status?: string | undefined;
+  checkoutId?: string | undefined;
+  reference?: string | undefined;
+  from?: number | undefined;
+  to?: number | undefined;
+  minAmount?: string | undefined;
+  maxAmount?: string | undefined;
+  limit: number;
+  cursor?: string | undefined;
+}
+
+/** Whether a payment passes the filters a store could not apply through an index. */
+export function matchesSearch(payment: Payment, search: PaymentSearch): boolean {
+  return (
+    (!search.status || payment.status === search.status) &&
+    (!search.checkoutId || payment.checkoutId === search.checkoutId) &&
+    (!search.reference || payment.reference === search.reference) &&
+    (search.from === undefined || payment.createdAt >= search.from) &&
+    (search.to === undefined || payment.createdAt < search.to) &&
+    (!search.minAmount || compareDecimals(payment.amount, search.minAmount) >= 0) &&
+    (!search.maxAmount || compareDecimals(payment.amount, search.maxAmount) <= 0)
+  );
+}
+
+/** Upper bounds (ms) of the age buckets of payments not yet final; the last bucket is everything older. */
+export const PENDING_AGE_BUCKETS = [
+  { label: 'under_1m', below: 60_000 },
+  { label: '1m_15m', below: 900_000 },
+  { label: '15m_1h', below: 3_600_000 },
+  { label: '1h_1d', below: 86_400_000 },
+  { label: 'over_1d', below: Infinity },
+] as const;
+
+export interface PaymentStats {
+  byStatus: Record<string, number>;
+  pendingByAge: Record<(typeof PENDING_AGE_BUCKETS)[number]['label'], number>;
+}
+
 export interface PaymentPage {
   payments: Payment[];
   nextCursor: string | null;
 }
 
 export interface Store {
-  insertCheckout(checkout: Checkout): Promise<void>;
+  /**
+   * Stores a new checkout. Under an Idempotency-Key, atomically: a key seen before leaves the store as
+   * it is and names the checkout it made, so a retried request never makes a second one.
+   */
+  insertCheckout(checkout: Checkout, key?: CheckoutKey): Promise<CheckoutClaim>;
   getCheckout(checkoutId: string): Promise<Checkout | undefined>;
 
   /**
@@ -101,14 +160,19 @@ export interface Store {
   /**
    * Applies what upstream says now. A final status never changes again. Returns the payment when
    * something a customer can see changed, undefined otherwise; `lastCheckedAt` is set either way.
+   * The events `rule` gives for a change are written to the outbox in the same transaction.
    */
-  applyUpdate(transactionId: string, update: PaymentUpdate, checkedAt: number): Promise<Payment | undefined>;
+  applyUpdate(
+    transactionId: string,
+    update: PaymentUpdate,
+    checkedAt: number,
+    rule?: PaymentEventRule,
+  ): Promise<Payment | undefined>;
   markChecked(transactionId: string, checkedAt: number): Promise<void>;
-  listPayments(query: {
-    status?: string | undefined;
-    limit: number;
-    cursor?: string | undefined;
-  }): Promise<PaymentPage>;
+  /** Newest first; every filter given must hold. */
+  listPayments(query: PaymentSearch): Promise<PaymentPage>;
+  /** How many payments are in each status, and how old the ones not yet final are (for /metrics). */
+  paymentStats(now: number): Promise<PaymentStats>;
   /** Payments not yet final, oldest first. */
   pendingPayments(limit: number): Promise<Payment[]>;
 
@@ -119,6 +183,9 @@ export interface Store {
     receivedAt: number;
     body: string;
   }): Promise<boolean>;
+
+  /** The merchant's events, in the same store as the changes that cause them. */
+  readonly outbox: Outbox;
 
   /** Throws when the store cannot serve requests. */
   ping(): Promise<void>;
@@ -136,17 +203,24 @@ export function decideAttempt(input: {
   currentStatus: string | undefined;
   now: number;
   staleAfterMs: number;
-}): Exclude<BeginAttempt, { outcome: 'started' }> | { outcome: 'started'; discardCurrent: boolean } {
+}):
+  | Exclude<BeginAttempt, { outcome: 'started' }>
+  | { outcome: 'started'; discardCurrent: boolean; discardExisting: boolean } {
   const { existing, current, currentStatus } = input;
-  if (existing) return { outcome: 'replay', attempt: existing };
+  const stale = (attempt: Attempt) =>
+    attempt.state === 'pending' && attempt.createdAt <= input.now - input.staleAfterMs;
+  // A key whose attempt is still pending long after any initiate could take belonged to a process that
+  // died mid-request: it is released, so the customer's retry with that key goes ahead.
+  const discardExisting = !!existing && stale(existing);
+  if (existing && !discardExisting) return { outcome: 'replay', attempt: existing };
   if (current?.state === 'pending') {
-    if (current.createdAt > input.now - input.staleAfterMs) return { outcome: 'checkout-taken', attempt: current };
-    return { outcome: 'started', discardCurrent: true };
+    if (!stale(current)) return { outcome: 'checkout-taken', attempt: current };
+    return { outcome: 'started', discardCurrent: true, discardExisting };
   }
   if (current && currentStatus === 'COMPLETED') return { outcome: 'checkout-paid' };
   if (current && currentStatus !== undefined && !isTerminalStatus(currentStatus))
     return { outcome: 'checkout-taken', attempt: current };
-  return { outcome: 'started', discardCurrent: false };
+  return { outcome: 'started', discardCurrent: false, discardExisting };
 }
 
 /** The store cannot be reached (Redis down, disk failing): requests get 503, nothing half-written. */
@@ -180,7 +254,7 @@ export function decodeCursor(cursor: string): { createdAt: number; transactionId
  */
 export function mergeUpdate(current: Payment, update: PaymentUpdate): Payment | undefined {
   if (isTerminalStatus(current.status)) return undefined;
-  const next: Payment = { ...current, ...update };
+  const next: Payment = { ...current, ...update, revision: current.revision + 1 };
   const visible: Array<keyof PaymentUpdate> = [
     'status',
     'networkStatus',

@@ -26,7 +26,7 @@ export interface PayClientOptions {
 /**
  * Initiate is retried only because Kassa's own idempotency stands in front of it: a retry can at worst
  * leave an orphaned PENDING payment upstream whose flowUrl no customer ever receives, so no money can
- * move twice (docs/proxy.md).
+ * move twice (docs/proxy.md, "Payments that never started").
  */
 const INITIATE_RETRIES: RetryPolicy = { attempts: 3, baseDelayMs: 300, maxDelayMs: 2_000, deadlineMs: 12_000 };
 const FOREGROUND: BudgetWait = { maxWaitMs: 5_000 };

@@ -115,7 +115,11 @@ describe('proxy fleet on Redis: limits and outages', () => {
         assert.match(status.body.error, /store/);
         assert.equal(status.headers.get('retry-after'), '2');
         assert.equal((await fleet.pay(1, 'chk_any')).status, 503);
-        assert.equal((await http(`${fleet.origin(0)}/healthz`)).status, 503);
+        // Not ready while its store is away (a load balancer stops sending customers), yet alive.
+        const ready = await http(`${fleet.origin(0)}/readyz`);
+        assert.equal(ready.status, 503);
+        assert.equal(ready.body.reason, 'store_unavailable');
+        assert.equal((await http(`${fleet.origin(0)}/livez`)).status, 200);
         // The bank settles while Redis is away: the webhook is refused (503), so the service retries it.
         await fleet.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
         await eventually(async () =>
@@ -123,7 +127,7 @@ describe('proxy fleet on Redis: limits and outages', () => {
         );
       });
       await eventually(
-        async () => ((await http(`${fleet.origin(0)}/healthz`)).status === 200 ? true : undefined),
+        async () => ((await http(`${fleet.origin(0)}/readyz`)).status === 200 ? true : undefined),
         5_000,
         'recovery',
       );

@@ -44,6 +44,7 @@ const payment = (overrides: Partial<Payment> = {}): Payment => ({
   completedAt: null,
   createdAt: Date.now(),
   lastCheckedAt: Date.now(),
+  revision: 1,
   ...overrides,
 });
 

@@ -4,22 +4,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../proxy/config.ts';
 import { spawn } from 'node:child_process';
-import { startProxy, type RunningProxy } from '../../proxy/server.ts';
+import { startProxy, type RunningProxy, type StartProxyOptions } from '../../proxy/server.ts';
 import { startSandbox, type Sandbox } from '../../sandbox/server.ts';
 import { http } from './http.ts';
 import { startRedis } from './redis-server.ts';
 import { freePort } from './free-port.ts';
 import { eventually, proxyEnvFor, SHOP_ORIGIN } from './stack.ts';
 
-interface Instance {
+export interface Instance {
   origin: string;
   stop(): Promise<void>;
+  /** Process instances only: ends it with SIGKILL, as a crash would (no shutdown, nothing flushed). */
+  crash?: () => Promise<void>;
   /** In-process instances only: their services, for tests that look inside. */
   services?: RunningProxy['services'];
 }
 
 /** An instance as its own process (`node proxy/main.ts`), as in a real deployment. */
-async function spawnInstance(env: Record<string, string>, lines: string[]): Promise<Instance> {
+export async function spawnInstance(env: Record<string, string>, lines: string[]): Promise<Instance> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
@@ -43,15 +45,13 @@ async function spawnInstance(env: Record<string, string>, lines: string[]): Prom
     20_000,
     'a proxy process to listen',
   );
-  return {
-    origin,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
+  const end = async (signal: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    await exited;
   };
+  return { origin, stop: () => end('SIGTERM'), crash: () => end('SIGKILL') };
 }
 
 /**
@@ -64,6 +64,9 @@ export async function startFleet(options: {
   logLevel?: string;
   sandbox?: Sandbox;
   processes?: boolean;
+  /** Extra settings of every instance, by their environment names. */
+  env?: Record<string, string>;
+  proxy?: StartProxyOptions;
 }) {
   const sandbox = options.sandbox ?? (await startSandbox({ settlementDelayMs: 0 }));
   const redis = await startRedis();
@@ -75,6 +78,7 @@ export async function startFleet(options: {
     KASSA_RATE_LIMIT: '0',
     KASSA_CREATE_RATE_LIMIT: '0',
     KASSA_LOG_LEVEL: options.logLevel ?? 'info',
+    ...options.env,
   };
   const config = loadConfig(env);
   const logs: string[][] = [];
@@ -85,6 +89,7 @@ export async function startFleet(options: {
       logSink: (line) => logs[index]!.push(line),
       tokenRefusalHoldMs: 200,
       followerSweepMs: 1_000,
+      ...options.proxy,
     });
   };
   const instances: Array<Instance | undefined> = [];

@@ -12,7 +12,9 @@ export interface ReceivedRequest {
  * A webhook endpoint on loopback that records every delivery and answers as scripted:
  * `answers` are the statuses of the first requests (then 200); `delayMs` holds answers back.
  */
-export async function startReceiver(options: { answers?: number[]; delayMs?: number } = {}) {
+export async function startReceiver(
+  options: { answers?: number[]; delayMs?: number; respond?: (request: ReceivedRequest) => number } = {},
+) {
   const answers = [...(options.answers ?? [])];
   const received: ReceivedRequest[] = [];
   const waiters: Array<() => void> = [];
@@ -20,14 +22,15 @@ export async function startReceiver(options: { answers?: number[]; delayMs?: num
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      received.push({
+      const request = {
         at: Date.now(),
         path: req.url ?? '',
         headers: req.headers,
         body: Buffer.concat(chunks).toString('utf8'),
-      });
+      };
+      received.push(request);
       waiters.splice(0).forEach((wake) => wake());
-      const status = answers.shift() ?? 200;
+      const status = answers.shift() ?? options.respond?.(request) ?? 200;
       setTimeout(() => {
         res.statusCode = status;
         res.end('ok');

@@ -1,0 +1,188 @@
+import type { Environment } from '../../schemas/pay.ts';
+import type { Logger } from '../logger.ts';
+import type { AttemptOutcome, EventAttemptRecord, Outbox, StoredEvent } from '../store/outbox.ts';
+import { KASSA_VERSION } from '../version.ts';
+import type { EventSigner } from './event-signer.ts';
+import { expiryRule } from './event-rules.ts';
+import { retrySchedule, type RetrySchedule } from './retry-schedule.ts';
+
+export interface EventDelivererOptions {
+  outbox: Outbox;
+  /** KASSA_EVENTS_URL. */
+  url: string;
+  signer: EventSigner;
+  logger: Logger;
+  /** The payment environment, for checkout events that have no payment. */
+  environment: () => Promise<Environment>;
+  schedule?: RetrySchedule;
+  /** How often the outbox is looked at when nothing wakes the deliverer (1 s). */
+  pollMs?: number;
+  /** How often checkouts past their expiry are settled (5 s). */
+  sweepMs?: number;
+  /** How long the receiver has to answer (10 s). */
+  timeoutMs?: number;
+  /** How long a claimed event is this instance's alone (30 s: longer than any attempt). */
+  leaseMs?: number;
+  /** Deliveries under way at once (16). */
+  concurrency?: number;
+}
+
+const defaults = { pollMs: 1_000, sweepMs: 5_000, timeoutMs: 10_000, leaseMs: 30_000, concurrency: 16 };
+/** Delivered events are kept this long for the operator, then purged. */
+const DELIVERED_KEPT_MS = 30 * 24 * 3_600_000;
+const PURGE_EVERY_MS = 3_600_000;
+
+/**
+ * Delivers the outbox to the merchant's endpoint, at least once: claims due events (a lease, so on a
+ * fleet one instance makes each attempt), posts each signed with a 10 s timeout, records the attempt,
+ * and schedules a retry or gives up. Woken at once when a change writes events, and polls besides,
+ * so events written by another instance or before a restart go out too.
+ */
+export class EventDeliverer {
+  private readonly settings: typeof defaults & EventDelivererOptions & { schedule: RetrySchedule };
+  private readonly inFlight = new Set<Promise<void>>();
+  private running = false;
+  private ticking = false;
+  private again = false;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private lastPurge = 0;
+
+  constructor(options: EventDelivererOptions) {
+    // Options left undefined take the defaults (a spread alone would overwrite them with undefined).
+    const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+    this.settings = { ...defaults, ...(given as EventDelivererOptions), schedule: options.schedule ?? retrySchedule() };
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.sweepTimer = setInterval(() => void this.sweep(), this.settings.sweepMs);
+    this.sweepTimer.unref();
+    void this.sweep();
+    this.wake();
+  }
+
+  /** Something was written to the outbox: look now rather than at the next poll. */
+  wake(): void {
+    if (!this.running) return;
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.pollTimer);
+    void this.tick();
+  }
+
+  /** Stops claiming and waits for the attempts under way (each ends within the timeout). */
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.pollTimer);
+    clearInterval(this.sweepTimer);
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async tick(): Promise<void> {
+    this.ticking = true;
+    try {
+      do {
+        this.again = false;
+        const capacity = this.settings.concurrency - this.inFlight.size;
+        if (capacity <= 0) break;
+        const events = await this.settings.outbox.claimDue(Date.now(), capacity, this.settings.leaseMs);
+        for (const event of events) {
+          const delivery: Promise<void> = this.deliver(event).finally(() => {
+            this.inFlight.delete(delivery);
+            this.wake();
+          });
+          this.inFlight.add(delivery);
+        }
+        if (events.length === capacity) this.again = true;
+      } while (this.again && this.running);
+    } catch (error) {
+      this.settings.logger.warn('event outbox unavailable', { error });
+    } finally {
+      this.ticking = false;
+      if (this.running) {
+        clearTimeout(this.pollTimer);
+        this.pollTimer = setTimeout(() => this.wake(), this.settings.pollMs);
+        this.pollTimer.unref();
+      }
+    }
+  }
+
+  private async deliver(event: StoredEvent): Promise<void> {
+    const { url, signer, timeoutMs, logger } = this.settings;
+    const at = Date.now();
+    const started = performance.now();
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': `Kassa/${KASSA_VERSION}`,
+          ...signer.sign(event.eventId, event.payload),
+        },
+        body: event.payload,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      statusCode = response.status;
+      await response.body?.cancel();
+      if (statusCode >= 300 && statusCode < 400) error = `HTTP ${statusCode}: redirects are not followed`;
+    } catch (cause) {
+      error = describeFailure(cause, timeoutMs);
+    }
+    const attempt: EventAttemptRecord = {
+      at,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      statusCode,
+      error,
+    };
+    const delivered = statusCode !== null && statusCode >= 200 && statusCode < 300;
+    const outcome: AttemptOutcome = delivered ? { status: 'delivered' } : this.next(event, Date.now());
+    const fields = { eventId: event.eventId, type: event.type, attempt: event.attempts + 1, statusCode, error };
+    if (delivered) logger.info('event delivered', { ...fields, ms: attempt.durationMs });
+    else if (outcome.status === 'failed') logger.error('event given up', fields);
+    else if (outcome.status === 'pending')
+      logger.warn('event delivery failed', { ...fields, retryAt: new Date(outcome.retryAt).toISOString() });
+    try {
+      await this.settings.outbox.settle(event.eventId, attempt, outcome);
+    } catch (cause) {
+      // Not recorded: the lease ends and the event is tried again, so it is late, never lost.
+      logger.warn('event attempt not recorded', { eventId: event.eventId, error: cause });
+    }
+  }
+
+  private next(event: StoredEvent, now: number): AttemptOutcome {
+    const { schedule } = this.settings;
+    const retryAt = now + schedule.delay(event.attempts + 1);
+    return retryAt - event.createdAt > schedule.giveUpAfterMs ? { status: 'failed' } : { status: 'pending', retryAt };
+  }
+
+  private async sweep(): Promise<void> {
+    const { outbox, logger } = this.settings;
+    try {
+      const now = Date.now();
+      const settled = await outbox.expireCheckouts(now, 100, expiryRule(await this.settings.environment()));
+      if (settled > 0) this.wake();
+      if (now - this.lastPurge > PURGE_EVERY_MS) {
+        this.lastPurge = now;
+        await outbox.purgeDelivered(now - DELIVERED_KEPT_MS);
+      }
+    } catch (error) {
+      logger.warn('checkout expiry sweep failed', { error });
+    }
+  }
+}
+
+/** A failed attempt in words, for the operator: no answer in time, or why no connection was made. */
+function describeFailure(cause: unknown, timeoutMs: number): string {
+  if (cause instanceof Error && (cause.name === 'TimeoutError' || cause.name === 'AbortError'))
+    return `no answer within ${timeoutMs / 1000} s`;
+  const inner = cause instanceof Error ? (cause.cause as { code?: string; message?: string } | undefined) : undefined;
+  const reason = inner?.code ?? inner?.message ?? (cause instanceof Error ? cause.message : String(cause));
+  return `could not deliver: ${reason}`;
+}

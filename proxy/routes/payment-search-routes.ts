@@ -1,0 +1,80 @@
+import { Hono, type Context } from 'hono';
+import { describeZodError } from '../../lib/zod-message.ts';
+import { paymentListQuerySchema, type OperatorPayment } from '../../schemas/proxy-api.ts';
+import { HttpProblem } from '../http-problem.ts';
+import { requireBearer } from '../middleware/require-bearer.ts';
+import { CSV_COLUMNS, csvLine, csvRow } from '../payments/payments-csv.ts';
+import { operatorView } from '../payments/status-view.ts';
+import type { ProxyServices } from '../services.ts';
+import { InvalidCursorError, type Payment, type PaymentSearch } from '../store/store.ts';
+
+/** Rows read from the store per page of an export. */
+const EXPORT_PAGE = 500;
+
+/**
+ * The operator's search of payments (status, checkout, reference, time range, amount range; newest
+ * first, paged) and the same search as a CSV file streamed page by page, for reconciliation against
+ * the bank statement.
+ */
+export function paymentSearchRoutes({ config, store, logger }: ProxyServices): Hono {
+  const app = new Hono();
+  const operator = requireBearer({ token: config.operatorToken, realm: 'KASSA_OPERATOR_TOKEN' });
+  const viewOf = async (payment: Payment): Promise<OperatorPayment> =>
+    operatorView(payment, payment.checkoutId ? await store.getCheckout(payment.checkoutId) : undefined);
+  const searchOf = (c: Context): PaymentSearch => {
+    const query = paymentListQuerySchema.safeParse(c.req.query());
+    if (!query.success) throw new HttpProblem(400, describeZodError(query.error));
+    const { from, to, ...rest } = query.data;
+    return {
+      ...rest,
+      from: from === undefined ? undefined : Date.parse(from),
+      to: to === undefined ? undefined : Date.parse(to),
+    };
+  };
+  const page = async (search: PaymentSearch) => {
+    try {
+      return await store.listPayments(search);
+    } catch (error) {
+      if (error instanceof InvalidCursorError) throw new HttpProblem(400, error.message);
+      throw error;
+    }
+  };
+
+  app.get('/api/payments', operator, async (c) => {
+    const found = await page(searchOf(c));
+    return c.json({ payments: await Promise.all(found.payments.map(viewOf)), nextCursor: found.nextCursor });
+  });
+
+  app.get('/api/payments/export', operator, async (c) => {
+    const search = { ...searchOf(c), limit: EXPORT_PAGE };
+    // The first page is read before the answer starts, so a bad cursor is still a clean 400.
+    const first = await page(search);
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        try {
+          controller.enqueue(encoder.encode(csvLine(CSV_COLUMNS)));
+          let current = first;
+          for (;;) {
+            // Checkouts are looked up once per page: one payment list, many payments per checkout.
+            const rows = await Promise.all(current.payments.map(viewOf));
+            controller.enqueue(encoder.encode(rows.map(csvRow).join('')));
+            if (!current.nextCursor) break;
+            current = await page({ ...search, cursor: current.nextCursor });
+          }
+          controller.close();
+        } catch (error) {
+          logger.error('payment export failed part way', { error });
+          controller.error(error);
+        }
+      },
+    });
+    const stamp = new Date().toISOString().replaceAll(':', '-').slice(0, 19);
+    return c.body(body, 200, {
+      'Content-Type': 'text/csv; charset=utf-8; header=present',
+      'Content-Disposition': `attachment; filename="kassa-payments-${stamp}.csv"`,
+      'Cache-Control': 'no-store',
+    });
+  });
+  return app;
+}

@@ -1,0 +1,104 @@
+/**
+ * The transactional outbox of the merchant's events. An event row is written in the same store
+ * transaction as the change that causes it (see `Store.applyUpdate` and `Outbox.expireCheckouts`), so
+ * a crash between the change and the delivery loses nothing; the deliverer (events/event-deliverer.ts)
+ * leases due events, posts them, and records each attempt here. SQLite and Redis implement it alike.
+ */
+import type { EventStatus, KassaEventType } from '../../schemas/events.ts';
+import type { Attempt, Checkout, Payment } from './store.ts';
+
+/** An event as written with the change that causes it. `payload` is the signed body, as sent. */
+export interface NewEvent {
+  eventId: string;
+  type: KassaEventType;
+  transactionId: string | null;
+  checkoutId: string | null;
+  sequence: number;
+  /** Epoch ms. */
+  createdAt: number;
+  payload: string;
+}
+
+export interface StoredEvent extends NewEvent {
+  status: EventStatus;
+  attempts: number;
+  /** When it is next due (epoch ms); while leased, when the lease ends. Null once delivered or failed. */
+  nextAttemptAt: number | null;
+  deliveredAt: number | null;
+  lastError: string | null;
+}
+
+export interface EventAttemptRecord {
+  at: number;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+}
+
+/** What follows an attempt: done, due again at `retryAt`, or given up. */
+export type AttemptOutcome = { status: 'delivered' } | { status: 'pending'; retryAt: number } | { status: 'failed' };
+
+/** The events a payment's change causes, decided inside the transaction that applies the change. */
+export type PaymentEventRule = (previous: Payment, next: Payment, checkout: Checkout | undefined) => NewEvent[];
+
+/** The events of a checkout past its expiry: none while its payment may still complete. */
+export type ExpiryRule = (
+  checkout: Checkout,
+  attempt: Attempt | undefined,
+  payment: Payment | undefined,
+) => { settled: false } | { settled: true; events: NewEvent[] };
+
+export interface EventPage {
+  events: StoredEvent[];
+  nextCursor: string | null;
+}
+
+export interface Outbox {
+  /**
+   * Leases up to `limit` due events until `now + leaseMs`, atomically, so that on a fleet each attempt
+   * is made by exactly one instance. An instance that dies mid-attempt leaves the event due again when
+   * its lease ends.
+   */
+  claimDue(now: number, limit: number, leaseMs: number): Promise<StoredEvent[]>;
+  /** Records an attempt and what follows it. */
+  settle(eventId: string, attempt: EventAttemptRecord, outcome: AttemptOutcome): Promise<void>;
+  listEvents(query: {
+    status?: EventStatus | undefined;
+    type?: KassaEventType | undefined;
+    limit: number;
+    cursor?: string | undefined;
+  }): Promise<EventPage>;
+  getEvent(eventId: string): Promise<{ event: StoredEvent; attempts: EventAttemptRecord[] } | undefined>;
+  /** Makes an event due now, whatever its status; undefined when there is no such event. */
+  redeliver(eventId: string, now: number): Promise<StoredEvent | undefined>;
+  /** Makes every failed event created since `since` due now; returns how many. */
+  redeliverFailed(since: number, now: number): Promise<number>;
+  /**
+   * Looks at up to `limit` checkouts past their expiry that have not been settled yet and, for each
+   * the rule settles, marks it and writes its events in one transaction. Returns how many it settled.
+   */
+  expireCheckouts(now: number, limit: number, rule: ExpiryRule): Promise<number>;
+  /** Events not yet delivered nor given up, and when the oldest of them was created (null: none). */
+  depth(): Promise<{ pending: number; oldestCreatedAt: number | null }>;
+  /** Forgets delivered events (and their attempts) created before `before`; returns how many. */
+  purgeDelivered(before: number): Promise<number>;
+}
+
+/** How many attempts of one event are kept for the operator to read. */
+export const ATTEMPTS_KEPT = 50;
+
+export class InvalidEventCursorError extends Error {
+  constructor() {
+    super('cursor is not one this list returned');
+  }
+}
+
+/** Event cursors are opaque: the position (createdAt, eventId) of the last event seen. */
+export const encodeEventCursor = (event: Pick<NewEvent, 'createdAt' | 'eventId'>): string =>
+  Buffer.from(`${event.createdAt}:${event.eventId}`).toString('base64url');
+
+export function decodeEventCursor(cursor: string): { createdAt: number; eventId: string } {
+  const match = /^(\d{1,16}):(evt_[A-Za-z0-9_-]{1,64})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) throw new InvalidEventCursorError();
+  return { createdAt: Number(match[1]), eventId: match[2]! };
+}

@@ -1,0 +1,34 @@
+/** Every Redis key the store and its outbox use, under the configured prefix. */
+export function redisKeys(prefix: string) {
+  return {
+    checkout: (id: string) => `${prefix}checkout:${id}`,
+    attempt: (key: string) => `${prefix}attempt:${key}`,
+    checkoutIdempotency: (key: string) => `${prefix}checkout-key:${key}`,
+    payment: (id: string) => `${prefix}payment:${id}`,
+    checked: (id: string) => `${prefix}checked:${id}`,
+    token: (statusToken: string) => `${prefix}status-token:${statusToken}`,
+    webhook: (dedupeKey: string) => `${prefix}webhook:${dedupeKey}`,
+    all: () => `${prefix}payments:all`,
+    status: (status: string) => `${prefix}payments:status:${status}`,
+    open: () => `${prefix}payments:open`,
+    byCheckout: (checkoutId: string) => `${prefix}payments:checkout:${checkoutId}`,
+    byReference: (reference: string) => `${prefix}payments:reference:${reference}`,
+    /** Checkouts whose expiry is not settled yet, scored by when they expire. */
+    expiring: () => `${prefix}checkouts:expiring`,
+    event: (id: string) => `${prefix}event:${id}`,
+    eventAttempts: (id: string) => `${prefix}event-attempts:${id}`,
+    /** Pending events, scored by when they are due (or their lease ends). */
+    eventsDue: () => `${prefix}events:due`,
+    /** Every event, lexicographic `<createdAt, 16 digits>:<eventId>`: the operator's list. */
+    eventsAll: () => `${prefix}events:all`,
+    /** Failed events, scored by when they were created: the bulk replay. */
+    eventsFailed: () => `${prefix}events:failed`,
+  };
+}
+
+export type RedisKeys = ReturnType<typeof redisKeys>;
+
+/** Index members sort like (createdAt, id): the order of the operator's lists. */
+export const indexMember = (createdAt: number, id: string): string => `${String(createdAt).padStart(16, '0')}:${id}`;
+/** The id in an index member. */
+export const idOfMember = (member: string): string => member.slice(17);

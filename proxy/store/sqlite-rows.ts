@@ -1,0 +1,48 @@
+/** SQLite rows as the store's records. */
+import type { Attempt, Checkout, Payment } from './store.ts';
+
+export type Row = Record<string, unknown>;
+
+export const toCheckout = (row: Row): Checkout => ({
+  checkoutId: row.checkout_id as string,
+  amount: row.amount as string,
+  currencyCode: row.currency_code as string,
+  reference: row.reference as string,
+  metadata: (row.metadata as string | null) ?? null,
+  createdAt: row.created_at as number,
+  expiresAt: row.expires_at as number,
+  currentAttempt: (row.current_attempt as string | null) ?? null,
+});
+
+export const toAttempt = (row: Row): Attempt => ({
+  idempotencyKey: row.idempotency_key as string,
+  fingerprint: row.fingerprint as string,
+  checkoutId: (row.checkout_id as string | null) ?? null,
+  statusToken: row.status_token as string,
+  state: row.state as Attempt['state'],
+  transactionId: (row.transaction_id as string | null) ?? null,
+  createdAt: row.created_at as number,
+});
+
+export const toPayment = (row: Row): Payment => ({
+  transactionId: row.transaction_id as string,
+  statusToken: row.status_token as string,
+  idempotencyKey: row.idempotency_key as string,
+  checkoutId: (row.checkout_id as string | null) ?? null,
+  amount: row.amount as string,
+  currencyCode: row.currency_code as string,
+  reference: row.reference as string,
+  environment: row.environment as Payment['environment'],
+  flowUrl: row.flow_url as string,
+  status: row.status as string,
+  networkStatus: (row.network_status as string | null) ?? null,
+  networkPaymentId: (row.network_payment_id as string | null) ?? null,
+  paymentRail: (row.payment_rail as string | null) ?? null,
+  providerId: (row.provider_id as string | null) ?? null,
+  initiatedAt: row.initiated_at as string,
+  updatedAt: row.updated_at as string,
+  completedAt: (row.completed_at as string | null) ?? null,
+  createdAt: row.created_at as number,
+  lastCheckedAt: (row.last_checked_at as number | null) ?? null,
+  revision: row.revision as number,
+});
