@@ -43,7 +43,7 @@ let accounts = 0;
 async function sent(
   amount: string,
   attributes: Record<string, string> = {},
-  account = 4,
+  account = 9,
   parent: ParentNode = document.body,
 ): Promise<KassaBridge> {
   const [wallet] = await installWallets([{ id: `history-${++accounts}`, account }]);
@@ -64,7 +64,7 @@ describe('<kassa-bridge>: history, receipts, recovery, first run', () => {
     // On a 360 px phone: nothing may scroll sideways, whatever the hashes' length.
     const phone = document.body.appendChild(document.createElement('div'));
     phone.style.inlineSize = '360px';
-    const element = await sent('1.25', {}, 4, phone);
+    const element = await sent('1.25', {}, 9, phone);
     await phase(element, 'arrived');
     await until(() => inside(element, '[data-field="source-balance"]'), 'the source balance');
     const fits = () => {
@@ -148,7 +148,7 @@ describe('<kassa-bridge>: history, receipts, recovery, first run', () => {
     element.setAttribute('help-url', 'javascript:alert(1)');
     await element.updateComplete;
     expect(part(element, 'help'), 'only an http(s) page is linked').to.equal(null);
-    const [late] = await installWallets([{ id: `history-${++accounts}`, account: 4 }], { announce: false });
+    const [late] = await installWallets([{ id: `history-${++accounts}`, account: 9 }], { announce: false });
     button(element, 'Look for wallets again').click();
     await until(() => part(element, 'first-run'), 'still none');
     (window as unknown as { kassaTestWallets: Record<string, { announce(): void }> }).kassaTestWallets[
