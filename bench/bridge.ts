@@ -13,7 +13,7 @@ import { startDemo } from '../demo/demo.ts';
 import { ensureWidgetBuilt, WIDGET_BUNDLE } from '../demo/widget-build.ts';
 import { launchChromium } from '../test/support/browser.ts';
 
-const BRIDGE_BUDGET = 110 * 1024;
+const BRIDGE_BUDGET = 65 * 1024;
 const MAIN_BUDGET = 15 * 1024;
 const RUNS = 7;
 const CHUNK = /\/kassa\/kassa-bridge-[\w-]+\.js$/;

@@ -245,9 +245,40 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
       'Wallet',
       html`<h1>Move stablecoins</h1>
         <p>Send test stablecoins from one local chain to the other. Your wallet signs; no key ever leaves it.</p>
-        <kassa-bridge proxy="${options.proxy().origin}" network="${BRIDGE_NETWORK}"></kassa-bridge>`,
+        <kassa-bridge
+          proxy="${options.proxy().origin}"
+          network="${BRIDGE_NETWORK}"
+          help-url="/wallet/extension"
+        ></kassa-bridge>
+        <p class="hint">No wallet in this browser? <a href="/wallet/extension">Install the Kassa extension</a>.</p>`,
       // Wallet icons are data: images (EIP-6963).
       { connect: await chainRpcOrigins(), img: ['data:'] },
+      true,
+    ),
+  );
+
+  // How to install the Kassa extension as the demo's wallet (the panel's help-url).
+  app.get('/wallet/extension', (c) =>
+    page(
+      c,
+      'Install the Kassa extension',
+      html`<h1>Install the Kassa extension</h1>
+        <p>The Kassa extension is a wallet for the demo: it keeps one key in this browser and signs Kassa transfers.</p>
+        <ol id="extension-steps">
+          <li>
+            <code>npm start</code> builds it and prints its folder: <code>dist/extension/</code> in the repository.
+          </li>
+          <li>Open <code>chrome://extensions</code> in Chromium or Chrome and switch on <em>Developer mode</em>.</li>
+          <li>Press <em>Load unpacked</em> and pick the <code>dist/extension/</code> folder.</li>
+          <li>
+            Open Kassa from the toolbar, <em>Import</em> one of the sandbox's test accounts (anvil's well-known
+            development keys, never for real money) or <em>Create</em> a key, and set a password.
+          </li>
+          <li>
+            Come back to <a href="/wallet">the wallet page</a>: Kassa shows up among the wallets, no reload needed.
+          </li>
+        </ol>`,
+      undefined,
       true,
     ),
   );

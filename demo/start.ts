@@ -7,7 +7,7 @@
 import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';
 import { startDemo } from './demo.ts';
-import { ensureWidgetBuilt } from './widget-build.ts';
+import { ensureExtensionBuilt, ensureWidgetBuilt, EXTENSION_DIR } from './widget-build.ts';
 
 const { values } = parseArgs({
   options: {
@@ -58,6 +58,7 @@ await ensureFree(ports.sandbox, 'sandbox', 'sandbox-port');
 
 try {
   if (ensureWidgetBuilt()) console.log('Built the widget (dist/widget/kassa.js).');
+  if (ensureExtensionBuilt()) console.log(`Built the Kassa extension (${EXTENSION_DIR}).`);
 } catch (error) {
   fail((error as Error).message);
 }
@@ -79,6 +80,9 @@ Kassa demo is running.
   Shop      ${demo.shop.origin}/        open this, press “Pay by bank”, then authorise on the bank page
   Donate    ${demo.shop.origin}/donate  an amount the customer chooses (1 to 500 EUR)
   Wallet    ${demo.shop.origin}/wallet  move test stablecoins between the local chains, signed by your own wallet
+  Extension ${EXTENSION_DIR}
+            the Kassa wallet: chrome://extensions → Developer mode → Load unpacked → this folder
+            (steps: ${demo.shop.origin}/wallet/extension)
   Proxy     ${demo.proxy.origin}         serves kassa.js, the payment API and the bridge routes
   Sandbox   ${demo.sandbox.origin}         the emulated bank, payment, order and cross-chain services
   Chains    ${demo.sandbox.chains.map((chain) => `${chain.name} (${chain.chainId}) ${chain.rpcUrl}`).join(', ')}

@@ -29,3 +29,25 @@ export function ensureWidgetBuilt(): boolean {
   if (result.status !== 0) throw new Error('building the widget failed (npm run build)');
   return true;
 }
+
+export const EXTENSION_DIR = join(root, 'dist', 'extension');
+
+/** Whether dist/extension/ is missing or older than the extension's sources (and the widget code it shows). */
+export function extensionIsStale(): boolean {
+  const manifest = join(EXTENSION_DIR, 'manifest.json');
+  if (!existsSync(manifest)) return true;
+  const built = statSync(manifest).mtimeMs;
+  return ['extension', 'widget', 'lib', 'package-lock.json'].some((path) => newestChange(join(root, path)) > built);
+}
+
+/** Runs `npm run build:extension` when dist/extension/ is missing or stale; true when it built. */
+export function ensureExtensionBuilt(): boolean {
+  if (!extensionIsStale()) return false;
+  const result = spawnSync(
+    join(root, 'node_modules', '.bin', 'vite'),
+    ['build', '--config', join(root, 'extension', 'vite.config.ts'), '--logLevel', 'warn'],
+    { cwd: root, stdio: 'inherit' },
+  );
+  if (result.status !== 0) throw new Error('building the extension failed (npm run build:extension)');
+  return true;
+}

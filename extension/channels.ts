@@ -14,4 +14,9 @@ export const NETWORKS = ['test', 'main'] as const;
 export type Network = (typeof NETWORKS)[number];
 
 export const PASSWORD_MIN = 8;
+
+/** The languages of the extension's pages, the widget's five; `auto` follows the browser. */
+export const UI_LANGUAGES = ['en', 'de', 'fr', 'es', 'nl'] as const;
+export type UiLanguage = (typeof UI_LANGUAGES)[number];
+export type LanguageChoice = UiLanguage | 'auto';
 export const AUTO_LOCK_MINUTES = { min: 1, max: 1440, default: 15 } as const;

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { EVENT_STATUSES, EVENT_TYPES } from '../schemas/events.ts';
 import { ORDER_STATUSES } from '../schemas/orders.ts';
 import type { ChainEntry } from '../schemas/reforge.ts';
-import { AUTO_LOCK_MINUTES, NETWORKS, PASSWORD_MIN, type Network } from './channels.ts';
+import { AUTO_LOCK_MINUTES, NETWORKS, PASSWORD_MIN, UI_LANGUAGES, type Network } from './channels.ts';
 
 export {
   APPROVAL_PORT,
@@ -19,7 +19,10 @@ export {
   PASSWORD_MIN,
   PAYMENTS_PORT,
   UI_CHANNEL,
+  UI_LANGUAGES,
+  type LanguageChoice,
   type Network,
+  type UiLanguage,
 } from './channels.ts';
 
 const password = z
@@ -40,6 +43,8 @@ export const uiRequestSchema = z.discriminatedUnion('kind', [
     network: z.enum(NETWORKS),
   }),
   z.object({ kind: z.literal('settings.test') }),
+  z.object({ kind: z.literal('language.get') }),
+  z.object({ kind: z.literal('language.set'), language: z.enum(['auto', ...UI_LANGUAGES]) }),
   z.object({
     kind: z.literal('payments.list'),
     status: z.string().max(32).optional(),
@@ -82,6 +87,8 @@ export const uiRequestSchema = z.discriminatedUnion('kind', [
     minutes: z.number().int().min(AUTO_LOCK_MINUTES.min).max(AUTO_LOCK_MINUTES.max),
   }),
   z.object({ kind: z.literal('wallet.switchChain'), chainId: z.number().int().positive() }),
+  /** `fresh`: read the chains now; else the last reading kept (if any). */
+  z.object({ kind: z.literal('wallet.activity'), fresh: z.boolean() }),
   z.object({ kind: z.literal('connections.revoke'), origin: z.string().max(2048) }),
   z.object({ kind: z.literal('approval.get'), id: z.string().max(100) }),
   z.object({
@@ -123,6 +130,29 @@ export interface WalletStatus {
   connectedOrigins: string[];
 }
 
+/** A transfer of Kassa's account, as the chains show it. */
+export interface ActivityTransfer {
+  hash: string;
+  burnId: string;
+  sourceChainId: number;
+  destinationChainId: number;
+  symbol: string;
+  /** Whole tokens. */
+  amount: string;
+  sentAt: number;
+  state: 'confirmed' | 'delayed' | 'arrived' | 'refunded';
+  destinationHash?: string;
+  refundHash?: string;
+}
+
+/** The wallet tab's balances (`amount` null where the chain cannot be read) and transfers. */
+export interface Activity {
+  account: string;
+  balances: Array<{ chainId: number; chain: string; symbol: string; amount: string | null }>;
+  transfers: ActivityTransfer[];
+  readAt: number;
+}
+
 export interface CreatedKey {
   address: string;
   /** Shown once, to be written down; the vault keeps it encrypted. */
@@ -130,11 +160,13 @@ export interface CreatedKey {
 }
 
 export type ApprovalView =
-  | { kind: 'connect'; id: string; origin: string; state: VaultState; address: string | null }
+  | { kind: 'connect'; id: string; origin: string; state: VaultState; address: string | null; lang?: string }
   | {
       kind: 'transaction';
       id: string;
       origin: string;
+      /** The asking page's language (its `<html lang>`), which the window speaks when Kassa does. */
+      lang?: string;
       from: string;
       /** The unsigned EIP-1559 transaction that approving signs (nonce filled in at signing). */
       tx: string;

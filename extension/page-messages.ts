@@ -27,7 +27,14 @@ export const pageRequestSchema = z.object({ target: z.literal(TO_CONTENT), id: r
 export type PageRequest = z.infer<typeof pageRequestSchema>;
 
 /** What the content script sends the service worker. */
-export const portRequestSchema = z.object({ type: z.literal('request'), id: requestId, method, params });
+export const portRequestSchema = z.object({
+  type: z.literal('request'),
+  id: requestId,
+  method,
+  params,
+  /** The page's `<html lang>`: an approval window it opens speaks it. */
+  lang: z.optional(z.string().check(z.maxLength(35))),
+});
 export type PortRequest = z.infer<typeof portRequestSchema>;
 
 export const rpcErrorSchema = z.object({

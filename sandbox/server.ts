@@ -5,6 +5,7 @@ import { listen } from '../server-kit/listen.ts';
 import { GENERIC_PROCESSING_ERROR } from '../schemas/pay.ts';
 import { DEFAULT_CHAINS, LocalChains, type ChainConfig, type SandboxChain } from './chains/local-chains.ts';
 import { Relayer } from './chains/relayer.ts';
+import { relayerControl } from './chains/relayer-routes.ts';
 import { SandboxClock } from './clock.ts';
 import { controlApi } from './control/routes.ts';
 import { FaultBook, faultInjection } from './faults.ts';
@@ -137,6 +138,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   app.route('/pay/flow', flowPage(ledger));
   app.route('/stablecoin/v1', ordersApi({ book: orderBook, apiKeys: orderApiKeys, metrics }));
   app.route('/xchain/v1/reforge', reforgeApi({ chains, executor: new ReforgeExecutor(chains), metrics }));
+  app.route('/_sandbox/relayer', relayerControl(relayer, chains));
   app.route('/_sandbox', controlApi({ clock, keys, account, ledger, webhooks, faults, metrics, orderApiKeys }));
   app.notFound((c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {

@@ -34,6 +34,8 @@ export const chainEntrySchema = z.object({
   /** Where a wallet sends this chain's transactions (EIP-3085 `rpcUrls`). */
   rpcUrl: z.string(),
   nativeCurrency: nativeCurrencySchema,
+  /** The chain's block explorer (EIP-3085 `blockExplorerUrls`), where it has one: receipts link to `${url}/tx/${hash}`. */
+  blockExplorerUrl: z.string().max(2048).optional(),
   /** Keyed by symbol (`eUSD`, ...): every stablecoin the chain carries. */
   tokens: z.record(z.string(), tokenInfoSchema),
 });

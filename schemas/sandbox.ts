@@ -109,6 +109,16 @@ export const clockRequestSchema = z.strictObject({
     .max(10 * 365 * 24 * 3600),
 });
 
+/** `POST /_sandbox/relayer/hold` and `/release`: the chain whose incoming mints wait (or go on). */
+export const relayerChainRequestSchema = z.strictObject({
+  chainId: z.number({ error: 'chainId must be a number' }).int().positive().max(Number.MAX_SAFE_INTEGER),
+});
+
+/** `POST /_sandbox/relayer/refund`: a held burn, refunded on its own chain instead of minted. */
+export const relayerRefundRequestSchema = z.strictObject({
+  burnId: z.string({ error: 'burnId must be a string' }).regex(/^0x[0-9a-fA-F]{64}$/, 'burnId must be 32 bytes in hex'),
+});
+
 export const webhookAttemptSchema = z.object({
   id: z.number().int(),
   transactionId: z.string(),

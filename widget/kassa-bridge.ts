@@ -6,13 +6,18 @@ import { bridgeCatalogs } from './bridge/bridge-catalogs.ts';
 import { BridgeClient, type BridgeNetwork } from './bridge/bridge-client.ts';
 import type {
   BridgeArrivedDetail,
+  BridgeDelayedDetail,
   BridgeErrorDetail,
   BridgeMinedDetail,
   BridgePhase,
+  BridgeRefundedDetail,
   BridgeSubmittedDetail,
   BridgeTimeouts,
 } from './bridge/events.ts';
 import { FormController } from './bridge/form-controller.ts';
+import { HistoryController } from './bridge/history-controller.ts';
+import { firstRunView, helpLink } from './bridge/first-run-view.ts';
+import { detailView, historyList } from './bridge/history-views.ts';
 import type { BridgeMessages } from './bridge/messages/en.ts';
 import { allows } from './bridge/phases.ts';
 import { BRIDGE_PROBLEMS, kindMessage, proxyErrorDetail } from './bridge/problems.ts';
@@ -39,7 +44,9 @@ declare global {
   interface HTMLElementEventMap {
     'kassa-bridge-submitted': CustomEvent<BridgeSubmittedDetail>;
     'kassa-bridge-mined': CustomEvent<BridgeMinedDetail>;
+    'kassa-bridge-delayed': CustomEvent<BridgeDelayedDetail>;
     'kassa-bridge-arrived': CustomEvent<BridgeArrivedDetail>;
+    'kassa-bridge-refunded': CustomEvent<BridgeRefundedDetail>;
     'kassa-bridge-error': CustomEvent<BridgeErrorDetail>;
   }
 }
@@ -53,13 +60,17 @@ declare global {
  *
  * @fires kassa-bridge-submitted - The wallet sent the transfer (`BridgeSubmittedDetail`: hash, account, chains, token, amount).
  * @fires kassa-bridge-mined - The burn is mined on the source chain (`BridgeMinedDetail`, with the block and burn id).
+ * @fires kassa-bridge-delayed - Mined, but not arrived in the usual time (`BridgeDelayedDetail`); the panel follows on.
  * @fires kassa-bridge-arrived - The tokens arrived on the destination chain (`BridgeArrivedDetail`, with the mint's hash and the new balance).
+ * @fires kassa-bridge-refunded - The bridge could not deliver and refunded the tokens on the source chain (`BridgeRefundedDetail`, with the refund's hash).
  * @fires kassa-bridge-error - Something stopped the panel or the transfer (`BridgeErrorDetail`: kind, stage, message).
  *
  * @csspart container - The surface around everything.
  * @csspart account - The connected wallet's bar: wallet, account, network, "Disconnect".
  * @csspart wallets - The list of wallets to connect.
  * @csspart wallet - Each wallet's button.
+ * @csspart first-run - No wallet in this browser: the chains and tokens, what a wallet is, the help link.
+ * @csspart help - The link to the merchant's help page (`help-url`).
  * @csspart form - The chain, token and amount fields.
  * @csspart amount - The amount field.
  * @csspart max - The "Max" button.
@@ -68,6 +79,9 @@ declare global {
  * @csspart progress - The transfer under way: summary, steps, transaction hash.
  * @csspart steps - The steps list (sent, confirmed, arrived).
  * @csspart hash - The transaction hash.
+ * @csspart receipt - A transfer's transactions (copy buttons, explorer links), balances afterwards and fee.
+ * @csspart history - The account's recent transfers.
+ * @csspart detail - A transfer of the history, opened.
  * @csspart status - The live status line (an aria-live region).
  * @csspart button - The main button: review, confirm, new transfer, try again.
  * @csspart secondary - The second button: back, new transfer.
@@ -99,6 +113,9 @@ export class KassaBridge extends LitElement {
   /** A BCP 47 locale (`de`, `fr-BE`); by default the nearest `lang` attribute, else the browser's language. */
   @property() locale = '';
 
+  /** A page of the merchant's on getting a wallet, linked where the browser has none. */
+  @property({ attribute: 'help-url' }) helpUrl = '';
+
   /** `light`, `dark`, or `auto` (the default: the system's preference). */
   @property({ reflect: true }) theme: 'auto' | 'light' | 'dark' = 'auto';
 
@@ -122,10 +139,12 @@ export class KassaBridge extends LitElement {
     account: () => this.wallet.session?.account,
     locale: () => this.i18n.locale,
   });
+  private readonly history = new HistoryController(this, { account: () => this.wallet.session?.account });
   private readonly transfer: TransferController = new TransferController(this, {
     problems: this.problems,
     wallet: this.wallet,
     form: this.form,
+    history: this.history,
     locale: () => this.i18n.locale,
   });
   private client?: BridgeClient;
@@ -171,7 +190,9 @@ export class KassaBridge extends LitElement {
     }
     this.form.list(chains);
     this.form.pick(this.wallet.session?.chainId);
-    this.transfer.resume(client, new TransferStore(`${client.origin} ${this.network}`));
+    const scope = `${client.origin} ${this.network}`;
+    this.history.open(scope);
+    void this.transfer.resume(client, new TransferStore(scope));
   }
 
   private misconfigured(message: string): void {
@@ -208,6 +229,14 @@ export class KassaBridge extends LitElement {
         return [fill(m.submitted, { chain: source }), '', true];
       case 'mined':
         return [fill(m.mined, { source, destination }), '', true];
+      case 'delayed':
+        return [fill(m.delayed, { source, destination }), '', true];
+      case 'refunded':
+        return [
+          fill(m.refunded, { amount: tokenAmount(record!.amount, record!.symbol, locale), source, destination }),
+          'success',
+          false,
+        ];
       case 'arrived':
         return [
           fill(m.arrived, { amount: tokenAmount(record!.amount, record!.symbol, locale), chain: destination }),
@@ -232,6 +261,7 @@ export class KassaBridge extends LitElement {
   /** The main button, and the second one. */
   private buttons(m: BridgeMessages): Action[] {
     const { phase, transfer } = this;
+    if (this.history.selected && allows(phase, 'edit')) return [[m.back, () => this.history.close()]];
     switch (phase) {
       case 'ready':
       case 'preparing':
@@ -247,8 +277,10 @@ export class KassaBridge extends LitElement {
       }
       case 'submitted':
       case 'mined':
+      case 'delayed':
         return [[m.inProgress, () => undefined, true]];
       case 'arrived':
+      case 'refunded':
         return [[m.newTransfer, () => transfer.startOver()]];
       case 'failed': {
         const kind = transfer.failure?.kind;
@@ -259,6 +291,10 @@ export class KassaBridge extends LitElement {
             ]
           : [[m.tryAgain, () => transfer.retry()]];
       }
+      case 'connect':
+        return !this.wallet.wallets.length && this.wallet.settled
+          ? [[m.lookAgain, () => this.wallet.lookAgain(), false, 'secondary']]
+          : [];
       case 'error': {
         const retry = this.problems.retryAction(m.tryAgain);
         return retry ? [retry] : [];
@@ -275,10 +311,16 @@ export class KassaBridge extends LitElement {
     switch (phase) {
       case 'connect':
       case 'connecting':
-        return walletList(this.wallet, m);
+        return !this.wallet.wallets.length && this.wallet.settled
+          ? firstRunView(form, m, locale, helpLink(this.helpUrl, document.baseURI))
+          : walletList(this.wallet, m);
       case 'ready':
-      case 'preparing':
-        return formView(form, phase, m, locale, () => void transfer.review());
+      case 'preparing': {
+        const { selected } = this.history;
+        if (selected && phase === 'ready') return detailView(selected, form, this.history, m, locale);
+        return html`${formView(form, phase, m, locale, () => void transfer.review())}
+        ${historyList(this.history, form, m, locale)}`;
+      }
       case 'review':
       case 'switching':
       case 'signing':
@@ -287,9 +329,11 @@ export class KassaBridge extends LitElement {
           : nothing;
       case 'submitted':
       case 'mined':
+      case 'delayed':
       case 'arrived':
+      case 'refunded':
       case 'failed':
-        return progressView(transfer, form, phase, m, locale);
+        return progressView(transfer, form, this.history, phase, m, locale);
       default:
         return nothing;
     }
@@ -299,7 +343,8 @@ export class KassaBridge extends LitElement {
     if (!this.i18n.ready) return loadingView();
     const m = this.i18n.messages;
     return html`<div part="container" class="surface" aria-busy=${this.phase === 'loading' ? 'true' : 'false'}>
-      ${walletBar(this.wallet, this.form, this.phase, m)} ${this.body(m)} ${statusView(...this.statusLine(m))}
+      ${walletBar(this.wallet, this.form, this.history, this.phase, m)} ${this.body(m)}
+      ${statusView(...this.statusLine(m))}
       <div class="actions">${this.buttons(m).map((action) => actionView(action))}</div>
     </div>`;
   }

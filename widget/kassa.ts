@@ -11,10 +11,12 @@ export type { PaymentStatusView } from '../schemas/proxy-api.ts';
 
 export type {
   BridgeArrivedDetail,
+  BridgeDelayedDetail,
   BridgeErrorDetail,
   BridgeErrorKind,
   BridgeMinedDetail,
   BridgePhase,
+  BridgeRefundedDetail,
   BridgeStage,
   BridgeSubmittedDetail,
   BridgeTimeouts,

@@ -9,3 +9,5 @@ export { previewStyles } from './bridge/styles.ts';
 export { previewView } from './bridge/views.ts';
 export { default as bridgeMessagesEn } from './bridge/messages/en.ts';
 export type { BridgeMessages } from './bridge/messages/en.ts';
+export { bridgeMessages } from './bridge/messages/all.ts';
+export { fill, languageOf } from './shared/i18n.ts';

@@ -7,9 +7,10 @@
 import type { ChainEntry } from '../../schemas/reforge.ts';
 import { ProviderRpcError, RPC } from '../eip1193.ts';
 
+/** `lang`: the asking page's language, for the window. */
 export type ApprovalRequest =
-  | { kind: 'connect'; origin: string }
-  | { kind: 'transaction'; origin: string; from: string; tx: string; chains: ChainEntry[] };
+  | { kind: 'connect'; origin: string; lang?: string }
+  | { kind: 'transaction'; origin: string; from: string; tx: string; chains: ChainEntry[]; lang?: string };
 
 export interface ApprovalAnswer {
   approve: boolean;

@@ -79,7 +79,7 @@ export async function forgetOrigin(origin: string): Promise<void> {
 
 const connecting = new Map<string, Promise<string[]>>();
 
-async function requestAccounts(origin: string): Promise<string[]> {
+async function requestAccounts(origin: string, lang?: string): Promise<string[]> {
   const { state } = await vaultState();
   if (state === 'empty')
     throw new ProviderRpcError(RPC.unauthorized, 'Kassa holds no key yet: create or import one in the Kassa extension');
@@ -88,7 +88,7 @@ async function requestAccounts(origin: string): Promise<string[]> {
   // Several calls while the window is open share it.
   let asking = connecting.get(origin);
   if (!asking) {
-    asking = askUser({ kind: 'connect', origin }, async (answer) => {
+    asking = askUser({ kind: 'connect', origin, ...(lang ? { lang } : {}) }, async (answer) => {
       if ((await vaultState()).state !== 'unlocked') {
         try {
           await unlock(answer.password ?? '');
@@ -119,7 +119,7 @@ function refuseWhileSigning(origin: string): void {
     );
 }
 
-async function sendTransaction(origin: string, params: unknown): Promise<string> {
+async function sendTransaction(origin: string, params: unknown, lang?: string): Promise<string> {
   refuseWhileSigning(origin);
   if (!(await isConnected(origin)))
     throw new ProviderRpcError(
@@ -138,7 +138,14 @@ async function sendTransaction(origin: string, params: unknown): Promise<string>
   refuseWhileSigning(origin);
   signing.add(origin);
   return askUser(
-    { kind: 'transaction', origin, from: account, tx: prepared.tx.unsignedSerialized, chains },
+    {
+      kind: 'transaction',
+      origin,
+      from: account,
+      tx: prepared.tx.unsignedSerialized,
+      chains,
+      ...(lang ? { lang } : {}),
+    },
     async () => {
       // Everything is checked again at the moment of signing: any change while the window was open fails closed.
       const key = await signer();
@@ -183,7 +190,13 @@ function chainIdParam(params: unknown): number {
 }
 
 /** Answers one request of a page of `origin`. */
-export async function handleProviderRequest(origin: string, method: string, params: unknown): Promise<unknown> {
+/** A request of a page's provider; `lang` is the page's language, for an approval window it opens. */
+export async function handleProviderRequest(
+  origin: string,
+  method: string,
+  params: unknown,
+  lang?: string,
+): Promise<unknown> {
   switch (method) {
     case 'eth_chainId':
       return toQuantity((await currentChain()).chainId);
@@ -194,12 +207,12 @@ export async function handleProviderRequest(origin: string, method: string, para
     case 'eth_coinbase':
       return (await accountsFor(origin))[0] ?? null;
     case 'eth_requestAccounts':
-      return requestAccounts(origin);
+      return requestAccounts(origin, lang);
     case 'wallet_requestPermissions': {
       const wanted = firstParam(params);
       if (!wanted || typeof wanted !== 'object' || !Object.keys(wanted).every((name) => name === 'eth_accounts'))
         throw new ProviderRpcError(RPC.invalidParams, 'Kassa grants eth_accounts only');
-      await requestAccounts(origin);
+      await requestAccounts(origin, lang);
       return [{ parentCapability: 'eth_accounts', invoker: origin, caveats: [] }];
     }
     case 'wallet_getPermissions':
@@ -224,7 +237,7 @@ export async function handleProviderRequest(origin: string, method: string, para
       return null;
     }
     case 'eth_sendTransaction':
-      return sendTransaction(origin, params);
+      return sendTransaction(origin, params, lang);
     default:
       if (SIGNING_METHODS.has(method))
         throw new ProviderRpcError(

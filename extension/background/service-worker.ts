@@ -20,18 +20,20 @@ import {
   UI_CHANNEL,
   uiRequestSchema,
   type ApprovalView,
+  type LanguageChoice,
   type UiRequest,
   type UiResponse,
   type WalletStatus,
 } from '../messages.ts';
 import { MAX_PARAMS_JSON, PROVIDER_PORT, portRequestSchema } from '../page-messages.ts';
+import { keepActivity, keptActivity, readActivity } from './activity.ts';
 import { answerApproval, pendingApproval, windowClosed } from './approvals.ts';
 import { currentChain, forgetChains, listChains } from './chains.ts';
 import { connectedOrigins } from './connections.ts';
 import { followPaymentEvents, operatorCall } from './operator-api.ts';
 import { addProviderPort, announceAccounts, forgetOrigin, handleProviderRequest, moveToChain } from './provider.ts';
 import { loadSettings, saveSettings, settingsView } from './settings.ts';
-import { restrictStorage } from './storage.ts';
+import { KEYS, readLocal, restrictStorage, writeLocal } from './storage.ts';
 import {
   AUTO_LOCK_ALARM,
   autoLockMinutes,
@@ -115,6 +117,11 @@ async function handleUi(request: UiRequest): Promise<unknown> {
     }
     case 'settings.test':
       return operatorCall<Health>('/api/health');
+    case 'language.get':
+      return (await readLocal<LanguageChoice>(KEYS.language)) ?? 'auto';
+    case 'language.set':
+      await writeLocal(KEYS.language, request.language);
+      return request.language;
     case 'payments.list':
       return operatorCall<PaymentList>(`/api/payments${query({ status: request.status, limit: request.limit })}`);
     case 'orders.list':
@@ -193,6 +200,17 @@ async function handleUi(request: UiRequest): Promise<unknown> {
     case 'wallet.switchChain':
       await moveToChain(request.chainId);
       return walletStatus();
+    case 'wallet.activity': {
+      const { address } = await vaultState();
+      if (!address) return null;
+      if (!request.fresh) {
+        const kept = await keptActivity(address);
+        if (kept) return kept;
+      }
+      const activity = await readActivity(address, await listChains());
+      await keepActivity(activity);
+      return activity;
+    }
     case 'connections.revoke':
       await forgetOrigin(request.origin);
       return walletStatus();
@@ -202,7 +220,7 @@ async function handleUi(request: UiRequest): Promise<unknown> {
       const { request: asked, id } = found;
       if (asked.kind === 'connect') {
         const { state, address } = await vaultState();
-        return { kind: 'connect', id, origin: asked.origin, state, address } satisfies ApprovalView;
+        return { kind: 'connect', id, origin: asked.origin, state, address, lang: asked.lang } satisfies ApprovalView;
       }
       return {
         kind: 'transaction',
@@ -211,6 +229,7 @@ async function handleUi(request: UiRequest): Promise<unknown> {
         from: asked.from,
         tx: asked.tx,
         chains: asked.chains,
+        lang: asked.lang,
       } satisfies ApprovalView;
     }
     case 'approval.answer':
@@ -266,7 +285,7 @@ chrome.runtime.onConnect.addListener((port) => {
     port.onMessage.addListener((message: unknown) => {
       const parsed = portRequestSchema.safeParse(message);
       if (!parsed.success) return;
-      const { id, method, params } = parsed.data;
+      const { id, method, params, lang } = parsed.data;
       const reply = (body: { result: unknown } | { error: unknown }) => {
         try {
           port.postMessage({ type: 'response', id, ...body });
@@ -276,7 +295,7 @@ chrome.runtime.onConnect.addListener((port) => {
       };
       if (params !== undefined && JSON.stringify(params).length > MAX_PARAMS_JSON)
         return reply({ error: { code: RPC.invalidParams, message: 'The request is too large' } });
-      handleProviderRequest(origin, method, params).then(
+      handleProviderRequest(origin, method, params, lang).then(
         (result) => reply({ result: result ?? null }),
         (error: unknown) => reply({ error: toRpcError(error) }),
       );

@@ -13,6 +13,7 @@ export const KEYS = {
   connections: 'kassa.connections',
   chainId: 'kassa.chainId',
   unlocked: 'kassa.unlocked',
+  language: 'kassa.language',
 } as const;
 
 export async function readLocal<T>(key: string): Promise<T | undefined> {

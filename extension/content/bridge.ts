@@ -63,5 +63,6 @@ window.addEventListener('message', (event: MessageEvent) => {
     return toPage({ type: 'response', id, error: { code: RPC.invalidParams, message: 'The request is too large' } });
   port ??= connect();
   inFlight.add(id);
-  port.postMessage({ type: 'request', id, method, params });
+  const lang = document.documentElement.lang.slice(0, 35);
+  port.postMessage({ type: 'request', id, method, params, ...(lang ? { lang } : {}) });
 });

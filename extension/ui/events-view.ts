@@ -144,6 +144,7 @@ export class KassaEventsView extends LitElement {
       ${this.notice ? html`<p role="status" class="ok">${this.notice}</p>` : nothing}
       ${this.list.render({
         label: 'Events',
+        loading: 'Loading…',
         headings: ['Event', 'Status', 'Attempts', 'Created', ''],
         row: (event) => this.row(event),
         empty: ({ status, type }) =>

@@ -1,6 +1,7 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import { pageStyles } from './styles.ts';
+import { UiLocale } from './ui-locale.ts';
 
 export interface FilterChangeDetail {
   /** The value chosen; '' for all. */
@@ -38,8 +39,9 @@ export class KassaFilterBar extends LitElement {
     `,
   ];
 
-  /** What the list is filtered by, as the choice's label shows it. */
-  @property() label = 'Status';
+  /** What the list is filtered by, as the choice's label shows it ("Status", in the user's language, by default). */
+  @property() label = '';
+  private readonly locale = new UiLocale(this);
   /** The values to choose from, besides "All". */
   @property({ attribute: false }) choices: readonly string[] = [];
   /** The value chosen; '' for all. */
@@ -57,11 +59,12 @@ export class KassaFilterBar extends LitElement {
   };
 
   override render() {
+    const { m } = this.locale;
     return html`<div class="row">
       <label
-        >${this.label}
-        <select part="select" aria-label="Filter by ${this.label.toLowerCase()}" @change=${this.onChange}>
-          <option value="" ?selected=${!this.value}>All</option>
+        >${this.label || m.status}
+        <select part="select" aria-label=${m.filterBy} @change=${this.onChange}>
+          <option value="" ?selected=${!this.value}>${m.all}</option>
           ${this.choices.map((choice) => html`<option value=${choice} ?selected=${choice === this.value}>${choice}</option>`)}
         </select>
       </label>
@@ -69,7 +72,7 @@ export class KassaFilterBar extends LitElement {
         this.noRefresh
           ? nothing
           : html`<button part="refresh" class="secondary small" @click=${() => this.emit('kassa-refresh')}>
-              Refresh
+              ${m.refresh}
             </button>`
       }
     </div>`;

@@ -2,11 +2,12 @@ import { css, html, LitElement, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { describeTransfer, type TransferPreview } from '../../lib/transfer-preview.ts';
 // The wallet panel's template and words for the preview: the two must read the same.
-import { bridgeMessagesEn as en, previewStyles, previewView } from '../../widget/ui.ts';
+import { previewStyles, previewView } from '../../widget/ui.ts';
 import { APPROVAL_PORT } from '../channels.ts';
 import type { ApprovalView } from '../messages.ts';
 import { ask, messageOf } from './client.ts';
 import { pageStyles } from './styles.ts';
+import { UiLocale } from './ui-locale.ts';
 
 const HEARTBEAT_MS = 20_000;
 
@@ -19,7 +20,8 @@ declare global {
 /**
  * The approval window: a site asks to connect, or to send a transaction. A transaction is shown as
  * the shared transfer preview (lib/transfer-preview.ts) decodes it, the same words the wallet panel
- * uses; what approving signs is exactly that transaction (the worker fills in only the nonce).
+ * uses; what approving signs is exactly that transaction (the worker fills in only the nonce). It
+ * speaks the asking page's language when Kassa does, else the extension's language setting.
  */
 @customElement('kassa-approval')
 export class KassaApproval extends LitElement {
@@ -28,7 +30,11 @@ export class KassaApproval extends LitElement {
     previewStyles,
     css`
       :host {
+        display: block;
+        box-sizing: border-box;
+        min-height: 100vh;
         padding: 1rem;
+        background: var(--_background);
       }
       .origin {
         font-weight: 700;
@@ -49,7 +55,8 @@ export class KassaApproval extends LitElement {
   @state() private preview?: TransferPreview;
   @state() private error?: string;
   @state() private busy = false;
-  @state() private done?: string;
+  @state() private done?: 'approved' | 'rejected';
+  private readonly locale = new UiLocale(this);
   private readonly requestId = new URLSearchParams(location.search).get('id') ?? '';
   private heartbeat?: ReturnType<typeof setInterval>;
 
@@ -69,6 +76,7 @@ export class KassaApproval extends LitElement {
     try {
       const view = await ask<ApprovalView>({ kind: 'approval.get', id: this.requestId });
       if (view.kind === 'transaction') this.preview = describeTransfer(view.tx, view.chains, view.from);
+      this.locale.usePageLanguage(view.lang);
       this.view = view;
     } catch (error) {
       this.error = messageOf(error);
@@ -82,7 +90,7 @@ export class KassaApproval extends LitElement {
     this.error = undefined;
     try {
       await ask({ kind: 'approval.answer', id: this.requestId, approve, ...(password ? { password } : {}) });
-      this.done = approve ? 'Approved.' : 'Rejected.';
+      this.done = approve ? 'approved' : 'rejected';
     } catch (error) {
       this.error = messageOf(error);
     } finally {
@@ -91,17 +99,16 @@ export class KassaApproval extends LitElement {
   }
 
   private connectView(view: Extract<ApprovalView, { kind: 'connect' }>) {
+    const { m } = this.locale;
     return html`
-      <h2>Connect to this site?</h2>
+      <h2>${m.connectTitle}</h2>
       <p class="origin" id="origin">${view.origin}</p>
-      <p>
-        It will see your address${view.address ? html` <span class="mono">${view.address}</span>` : nothing} and may ask
-        you to approve transfers. It cannot move anything without your approval.
-      </p>
+      <p>${m.connectBody}</p>
+      ${view.address ? html`<p class="mono" id="address">${view.address}</p>` : nothing}
       ${
         view.state === 'locked'
           ? html`<label
-              >Kassa is locked: password
+              >${m.lockedPassword}
               <input
                 name="password"
                 type="password"
@@ -110,23 +117,24 @@ export class KassaApproval extends LitElement {
             /></label>`
           : nothing
       }
-      ${this.actions('Connect')}
+      ${this.actions(m.connect)}
     `;
   }
 
   private transactionView(view: Extract<ApprovalView, { kind: 'transaction' }>) {
     const preview = this.preview!;
+    const { m, bridge, language } = this.locale;
     return html`
-      <h2>Approve this transfer?</h2>
-      <p>Asked by <span class="origin" id="origin">${view.origin}</span></p>
-      ${previewView(preview, en, 'en', preview.chain.chainId)} ${this.actions('Approve')}
+      <h2>${m.transferTitle}</h2>
+      <p>${m.askedBy} <span class="origin" id="origin">${view.origin}</span></p>
+      ${previewView(preview, bridge, language, preview.chain.chainId)} ${this.actions(m.approve)}
     `;
   }
 
   private actions(approveLabel: string) {
     return html`<div class="actions">
       <button class="secondary" @click=${() => void this.answer(false)} aria-disabled=${this.busy ? 'true' : 'false'}>
-        Reject
+        ${this.locale.m.reject}
       </button>
       <button @click=${() => void this.answer(true)} aria-disabled=${this.busy ? 'true' : 'false'}>
         ${this.busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${approveLabel}
@@ -135,21 +143,22 @@ export class KassaApproval extends LitElement {
   }
 
   override render() {
-    const view = this.view;
+    const { view } = this;
+    const { m } = this.locale;
     return html`
       ${
         this.done
-          ? html`<p role="status">${this.done}</p>`
+          ? html`<p role="status">${m[this.done]}</p>`
           : !view
             ? this.error
               ? nothing
-              : html`<p class="muted">Loading…</p>`
+              : html`<p class="muted">${m.loading}</p>`
             : view.kind === 'connect'
               ? this.connectView(view)
               : this.transactionView(view)
       }
       ${this.error ? html`<p role="alert" class="error">${this.error}</p>` : nothing}
-      ${!view && this.error ? html`<button class="secondary" @click=${() => globalThis.close()}>Close</button>` : nothing}
+      ${!view && this.error ? html`<button class="secondary" @click=${() => globalThis.close()}>${m.close}</button>` : nothing}
     `;
   }
 }

@@ -3,13 +3,14 @@ import { customElement, property, state } from 'lit/decorators.js';
 import type { SettingsView } from '../messages.ts';
 import { ask } from './client.ts';
 import { pageStyles } from './styles.ts';
+import { UiLocale } from './ui-locale.ts';
 
 const TABS = [
-  { id: 'payments', label: 'Payments', load: () => import('./payments-view.ts') },
-  { id: 'orders', label: 'Orders', load: () => import('./orders-view.ts') },
-  { id: 'events', label: 'Events', load: () => import('./events-view.ts') },
-  { id: 'wallet', label: 'Wallet', load: () => import('./wallet-view.ts') },
-  { id: 'settings', label: 'Settings', load: () => import('./settings-view.ts') },
+  { id: 'payments', label: 'tabPayments', load: () => import('./payments-view.ts') },
+  { id: 'orders', label: 'tabOrders', load: () => import('./orders-view.ts') },
+  { id: 'events', label: 'tabEvents', load: () => import('./events-view.ts') },
+  { id: 'wallet', label: 'tabWallet', load: () => import('./wallet-view.ts') },
+  { id: 'settings', label: 'tabSettings', load: () => import('./settings-view.ts') },
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
 
@@ -29,8 +30,11 @@ export class KassaExtensionApp extends LitElement {
   static override styles = [
     ...pageStyles,
     css`
+      /* The app fills the page: one background in dark mode, none of the page's own below it. */
       :host {
+        display: block;
         min-width: 360px;
+        min-height: 100vh;
         background: var(--_background);
       }
       header {
@@ -75,6 +79,7 @@ export class KassaExtensionApp extends LitElement {
   @property() mode: 'popup' | 'sidepanel' = 'popup';
   @state() private tab?: Tab;
   @state() private loaded = new Set<Tab>();
+  private readonly locale = new UiLocale(this);
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -120,7 +125,7 @@ export class KassaExtensionApp extends LitElement {
   }
 
   private view() {
-    if (!this.tab || !this.loaded.has(this.tab)) return html`<p class="muted">Loading…</p>`;
+    if (!this.tab || !this.loaded.has(this.tab)) return html`<p class="muted">${this.locale.m.loading}</p>`;
     switch (this.tab) {
       case 'payments':
         return html`<kassa-payments-view></kassa-payments-view>`;
@@ -136,11 +141,12 @@ export class KassaExtensionApp extends LitElement {
   }
 
   override render() {
+    const { m } = this.locale;
     return html`
       <header>
         <img src="/icons/icon-48.png" alt="" />
         <strong>Kassa</strong>
-        ${this.mode === 'popup' ? html`<button class="secondary small" @click=${() => void this.openSidePanel()}>Open in side panel</button>` : nothing}
+        ${this.mode === 'popup' ? html`<button class="secondary small" @click=${() => void this.openSidePanel()}>${m.openSidePanel}</button>` : nothing}
       </header>
       <nav role="tablist" aria-label="Kassa" @keydown=${this.onKey}>
         ${TABS.map(
@@ -153,7 +159,7 @@ export class KassaExtensionApp extends LitElement {
               tabindex=${this.tab === tab.id ? 0 : -1}
               @click=${() => void this.open(tab.id)}
             >
-              ${tab.label}
+              ${m[tab.label]}
             </button>`,
         )}
       </nav>

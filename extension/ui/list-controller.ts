@@ -17,6 +17,8 @@ export interface ListTable<Item, Filter> {
   row(item: Item): unknown;
   /** What an empty list says, for the filter it was read with ("No orders."). */
   empty(filter: Filter): string;
+  /** What shows until the first answer ("Loading…"). */
+  loading: string;
 }
 
 /**
@@ -115,7 +117,7 @@ export class ListController<Item, Filter = string> implements ReactiveController
   render(table: ListTable<Item, Filter>): TemplateResult {
     const body =
       this.pending && !this.current.length
-        ? html`<p class="muted">Loading…</p>`
+        ? html`<p class="muted">${table.loading}</p>`
         : this.current.length === 0
           ? html`<p class="muted">${table.empty(this.chosen)}</p>`
           : html`<table aria-label=${table.label}>

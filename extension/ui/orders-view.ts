@@ -1,6 +1,5 @@
 import { html, LitElement, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
-import { describeZodError } from '../../lib/zod-message.ts';
 import {
   createOrderRequestSchema,
   ORDER_STATUSES,
@@ -18,9 +17,9 @@ import type { FilterChangeDetail } from './filter-bar.ts';
 import './filter-bar.ts';
 import { formValues } from './form-values.ts';
 import { ListController } from './list-controller.ts';
+import { ORDER_FIELDS, orderProblems, type OrderField, type OrderProblems } from './order-problems.ts';
 import { pageStyles } from './styles.ts';
-
-const ORDER_FIELDS = ['stableCoin', 'amount', 'mintWallet', 'chainId', 'customerName', 'customerOrder'] as const;
+import { fill, UiLocale } from './ui-locale.ts';
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -31,7 +30,9 @@ declare global {
 /**
  * Stablecoin mint orders through the proxy: list (by status), create (validated with the order
  * service's own schema before anything is sent, the chain picked from the proxy's listing), change
- * amount and status, delete. The service's refusals are shown as it worded them.
+ * amount and status, delete. The form speaks in words: one problem at a time under each field, in
+ * the user's language; the service's refusals are shown as it worded them. A notice of success goes
+ * as soon as the next action starts, so it never stands beside a failure.
  */
 @customElement('kassa-orders-view')
 export class KassaOrdersView extends LitElement {
@@ -46,6 +47,9 @@ export class KassaOrdersView extends LitElement {
   @state() private editing?: string;
   @state() private confirming?: string;
   @state() private formError?: string;
+  @state() private problems: OrderProblems = {};
+  @state() private editProblems: OrderProblems = {};
+  private readonly locale = new UiLocale(this);
   @state() private notice?: string;
   @state() private defaultWallet = '';
 
@@ -53,7 +57,7 @@ export class KassaOrdersView extends LitElement {
     super.connectedCallback();
     ask<ChainEntry[]>({ kind: 'chains.list' }).then(
       (chains) => (this.chains = chains),
-      (error) => (this.formError = `The chain listing could not be read: ${messageOf(error)}`),
+      (error) => (this.formError = fill(this.locale.m.chainListUnread, { error: messageOf(error) })),
     );
     ask<WalletStatus>({ kind: 'vault.status' }).then(
       (status) => (this.defaultWallet = status.address ?? ''),
@@ -66,23 +70,24 @@ export class KassaOrdersView extends LitElement {
     // Read before any await: once dispatch ends, a shadow-DOM event's target is null.
     const formElement = event.target as HTMLFormElement;
     const order = formValues(formElement, ORDER_FIELDS);
-    this.notice = undefined;
+    const { m } = this.locale;
+    this.notice = this.formError = undefined;
     const parsed = createOrderRequestSchema.safeParse(order);
-    if (!parsed.success) {
-      this.formError = describeZodError(parsed.error);
-      return;
-    }
-    if (!this.chains.some((chain) => chain.chainId === parsed.data.chainId)) {
-      this.formError = `Chain ${parsed.data.chainId} is not in the proxy's chain listing`;
-      return;
-    }
-    if (!this.list.filter && this.list.items.some((existing) => existing.customerOrder === parsed.data.customerOrder)) {
-      this.formError = `Customer order "${parsed.data.customerOrder}" is already used`;
+    const problems: OrderProblems = parsed.success ? {} : orderProblems(parsed.error, m);
+    if (parsed.success && !this.chains.some((chain) => chain.chainId === parsed.data.chainId))
+      problems.chainId = m.problemChain;
+    const taken = parsed.success ? parsed.data.customerOrder : undefined;
+    if (taken && !this.list.filter && this.list.items.some((existing) => existing.customerOrder === taken))
+      problems.customerOrder = fill(m.problemOrderTaken, { order: taken });
+    this.problems = problems;
+    const first = ORDER_FIELDS.find((field) => problems[field]);
+    if (first) {
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLElement>(`[name=${first}]`)?.focus();
       return;
     }
     try {
       const created = await ask<{ message: string; orderId: string }>({ kind: 'orders.create', order });
-      this.formError = undefined;
       this.notice = `${created.message} (${created.orderId})`;
       formElement.reset();
       await this.list.refresh();
@@ -93,6 +98,8 @@ export class KassaOrdersView extends LitElement {
 
   private saveOrder(event: SubmitEvent, order: Order): Promise<void> {
     event.preventDefault();
+    this.notice = undefined;
+    this.editProblems = {};
     const values = formValues(event.target as HTMLFormElement, ['amount', 'orderStatus']);
     const amount = values.amount.trim();
     const change = {
@@ -102,7 +109,10 @@ export class KassaOrdersView extends LitElement {
     return this.list.act(
       () => {
         const parsed = updateOrderRequestSchema.safeParse(change);
-        if (!parsed.success) throw new Error(describeZodError(parsed.error));
+        if (!parsed.success) {
+          this.editProblems = orderProblems(parsed.error, this.locale.m);
+          throw new Error(Object.values(this.editProblems)[0] ?? this.locale.m.problemAmount);
+        }
         return ask<{ message: string }>({ kind: 'orders.update', orderId: order.orderId, ...parsed.data });
       },
       (updated) => {
@@ -114,6 +124,7 @@ export class KassaOrdersView extends LitElement {
 
   private removeOrder(order: Order): Promise<void> {
     this.confirming = undefined;
+    this.notice = undefined;
     return this.list.act(
       () => ask<{ message: string }>({ kind: 'orders.delete', orderId: order.orderId }),
       (deleted) => (this.notice = deleted.message),
@@ -124,24 +135,47 @@ export class KassaOrdersView extends LitElement {
     return this.chains.find((chain) => chain.chainId === chainId)?.name ?? String(chainId);
   }
 
+  /** A field's label, its control and its problem (described by it, and marking it invalid). */
+  private field(field: OrderField, label: string, control: (invalid: boolean) => unknown, problems: OrderProblems) {
+    const problem = problems[field];
+    return html`<div class="stack">
+      <label>${label} ${control(!!problem)}</label>
+      ${problem ? html`<span class="error" id="${field}-problem">${problem}</span>` : nothing}
+    </div>`;
+  }
+
   private editor(order: Order) {
+    const { m } = this.locale;
     const next = [order.orderStatus, ...(ORDER_TRANSITIONS[order.orderStatus as OrderStatus] ?? [])];
+    const problems = this.editProblems;
     return html`<tr>
       <td colspan="5">
         <form
           class="row"
-          aria-label="Edit ${order.customerOrder}"
+          aria-label=${fill(m.editOrder, { order: order.customerOrder })}
           @submit=${(event: SubmitEvent) => void this.saveOrder(event, order)}
         >
-          <label>Amount <input name="amount" inputmode="decimal" .value=${order.amount} /></label>
+          ${this.field(
+            'amount',
+            m.amount,
+            (invalid) =>
+              html`<input
+                name="amount"
+                inputmode="decimal"
+                .value=${order.amount}
+                aria-invalid=${invalid ? 'true' : 'false'}
+                aria-describedby=${invalid ? 'amount-problem' : nothing}
+              />`,
+            problems,
+          )}
           <label
-            >Status
+            >${m.status}
             <select name="orderStatus">
               ${next.map((status) => html`<option ?selected=${status === order.orderStatus}>${status}</option>`)}
             </select>
           </label>
-          <button type="submit" class="small">Save changes</button>
-          <button type="button" class="secondary small" @click=${() => (this.editing = undefined)}>Cancel</button>
+          <button type="submit" class="small">${m.saveChanges}</button>
+          <button type="button" class="secondary small" @click=${() => (this.editing = undefined)}>${m.cancel}</button>
         </form>
       </td>
     </tr>`;
@@ -149,6 +183,8 @@ export class KassaOrdersView extends LitElement {
 
   /** An order's row, and under it its editor while open. */
   private row(order: Order) {
+    const { m } = this.locale;
+    const name = { order: order.customerOrder };
     return html`<tr data-order=${order.orderId}>
         <td>${order.customerOrder}<br /><span class="muted">${order.customerName}</span></td>
         <td>${order.amount} ${order.stableCoin}</td>
@@ -157,26 +193,29 @@ export class KassaOrdersView extends LitElement {
         <td>
           <button
             class="secondary small"
-            aria-label="Edit ${order.customerOrder}"
-            @click=${() => (this.editing = this.editing === order.orderId ? undefined : order.orderId)}
+            aria-label=${fill(m.editOrder, name)}
+            @click=${() => {
+              this.editProblems = {};
+              this.editing = this.editing === order.orderId ? undefined : order.orderId;
+            }}
           >
-            Edit
+            ${m.edit}
           </button>
           ${
             this.confirming === order.orderId
               ? html`<button
                   class="danger small"
-                  aria-label="Confirm delete ${order.customerOrder}"
+                  aria-label=${fill(m.confirmDelete, name)}
                   @click=${() => void this.removeOrder(order)}
                 >
-                  Confirm
+                  ${m.confirm}
                 </button>`
               : html`<button
                   class="secondary small"
-                  aria-label="Delete ${order.customerOrder}"
+                  aria-label=${fill(m.deleteOrder, name)}
                   @click=${() => (this.confirming = order.orderId)}
                 >
-                  Delete
+                  ${m.delete}
                 </button>`
           }
         </td>
@@ -185,6 +224,25 @@ export class KassaOrdersView extends LitElement {
   }
 
   override render() {
+    const { m } = this.locale;
+    const problems = this.problems;
+    const input = (field: OrderField, attributes: { placeholder?: string; maxlength?: number; value?: string } = {}) =>
+      this.field(
+        field,
+        m[field as 'amount' | 'mintWallet' | 'customerName' | 'customerOrder'],
+        (invalid) =>
+          html`<input
+            name=${field}
+            class=${field === 'mintWallet' ? 'mono' : ''}
+            inputmode=${field === 'amount' ? 'decimal' : nothing}
+            placeholder=${attributes.placeholder ?? nothing}
+            maxlength=${attributes.maxlength ?? nothing}
+            .value=${attributes.value ?? ''}
+            aria-invalid=${invalid ? 'true' : 'false'}
+            aria-describedby=${invalid ? `${field}-problem` : nothing}
+          />`,
+        problems,
+      );
     return html`
       <kassa-filter-bar
         .choices=${ORDER_STATUSES}
@@ -195,36 +253,37 @@ export class KassaOrdersView extends LitElement {
       ></kassa-filter-bar>
       ${this.notice ? html`<p role="status" class="ok">${this.notice}</p>` : nothing}
       ${this.list.render({
-        label: 'Orders',
-        headings: ['Order', 'Amount', 'Chain', 'Status', ''],
+        label: m.orders,
+        loading: m.loading,
+        headings: [m.orderHeading, m.amount, m.chain, m.status, ''],
         row: (order) => this.row(order),
-        empty: (filter) => `No orders${filter ? ` with status ${filter}` : ''}.`,
+        empty: (filter) => (filter ? fill(m.noOrdersWith, { status: filter }) : m.noOrders),
       })}
       <details>
-        <summary>New order</summary>
-        <form aria-label="New order" novalidate @submit=${this.create}>
+        <summary>${m.newOrder}</summary>
+        <form aria-label=${m.newOrder} novalidate @submit=${this.create}>
           <div class="row">
             <label
-              >Stablecoin
+              >${m.stablecoin}
               <select name="stableCoin">
                 ${STABLECOINS.map((coin) => html`<option>${coin}</option>`)}
               </select>
             </label>
-            <label>Amount <input name="amount" inputmode="decimal" placeholder="100.00" /></label>
+            ${input('amount', { placeholder: '100.00' })}
           </div>
-          <label
-            >Chain
-            <select name="chainId">
-              ${this.chains.map((chain) => html`<option value=${chain.chainId}>${chain.name} (${chain.chainId})</option>`)}
-            </select>
-          </label>
-          <label
-            >Mint wallet <input name="mintWallet" class="mono" placeholder="0x…" .value=${this.defaultWallet}
-          /></label>
-          <label>Customer name <input name="customerName" maxlength="100" /></label>
-          <label>Customer order <input name="customerOrder" maxlength="64" /></label>
+          ${this.field(
+            'chainId',
+            m.chain,
+            () =>
+              html`<select name="chainId">
+                ${this.chains.map((chain) => html`<option value=${chain.chainId}>${chain.name} (${chain.chainId})</option>`)}
+              </select>`,
+            problems,
+          )}
+          ${input('mintWallet', { placeholder: '0x…', value: this.defaultWallet })}
+          ${input('customerName', { maxlength: 100 })} ${input('customerOrder', { maxlength: 64 })}
           ${this.formError ? html`<p role="alert" class="error" id="form-error">${this.formError}</p>` : nothing}
-          <button type="submit">Create order</button>
+          <button type="submit">${m.createOrder}</button>
         </form>
       </details>
     `;

@@ -8,9 +8,14 @@ import type { FilterChangeDetail } from './filter-bar.ts';
 import './filter-bar.ts';
 import { ListController } from './list-controller.ts';
 import { pageStyles } from './styles.ts';
+import { fill, UiLocale } from './ui-locale.ts';
 
 const STATUSES = ['PENDING', 'COMPLETED', 'FAILED'] as const;
-const STREAM_TEXT = { live: 'Live', reconnecting: 'Reconnecting…', unavailable: 'Live status unavailable' } as const;
+const STREAM_TEXT = {
+  live: 'streamLive',
+  reconnecting: 'streamReconnecting',
+  unavailable: 'streamUnavailable',
+} as const;
 const LIMIT = 50;
 
 declare global {
@@ -31,6 +36,7 @@ export class KassaPaymentsView extends LitElement {
   });
   @state() private stream: keyof typeof STREAM_TEXT = 'reconnecting';
   private port?: chrome.runtime.Port;
+  private readonly locale = new UiLocale(this);
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -65,6 +71,7 @@ export class KassaPaymentsView extends LitElement {
   }
 
   override render() {
+    const { m, language } = this.locale;
     return html`
       <kassa-filter-bar
         .choices=${STATUSES}
@@ -72,20 +79,21 @@ export class KassaPaymentsView extends LitElement {
         @kassa-filter-change=${(event: CustomEvent<FilterChangeDetail>) => void this.list.setFilter(event.detail.value)}
         @kassa-refresh=${() => void this.list.refresh()}
       ></kassa-filter-bar>
-      <p class="muted" aria-live="polite">${STREAM_TEXT[this.stream]}</p>
+      <p class="muted" aria-live="polite">${m[STREAM_TEXT[this.stream]]}</p>
       ${this.list.render({
-        label: 'Payments',
-        headings: ['Reference', 'Amount', 'Status', 'Updated'],
+        label: m.payments,
+        loading: m.loading,
+        headings: [m.reference, m.amount, m.status, m.updated],
         row: (payment) =>
           html`<tr data-transaction=${payment.transactionId}>
             <td>${payment.reference}</td>
-            <td>${formatMoney(payment.amount, payment.currencyCode, navigator.language)}</td>
+            <td>${formatMoney(payment.amount, payment.currencyCode, language)}</td>
             <td class="status">
               ${payment.status}${payment.networkStatus ? html`<br /><span class="muted">${payment.networkStatus}</span>` : nothing}
             </td>
-            <td>${new Date(payment.updatedAt).toLocaleTimeString()}</td>
+            <td>${new Date(payment.updatedAt).toLocaleTimeString(language)}</td>
           </tr>`,
-        empty: (filter) => `No payments${filter ? ` with status ${filter}` : ''}.`,
+        empty: (filter) => (filter ? fill(m.noPaymentsWith, { status: filter }) : m.noPayments),
       })}
     `;
   }

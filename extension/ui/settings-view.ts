@@ -1,11 +1,12 @@
 import { html, LitElement, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import type { Health } from '../../schemas/proxy-api.ts';
-import { NETWORKS, type Network } from '../channels.ts';
+import { NETWORKS, UI_LANGUAGES, type LanguageChoice, type Network } from '../channels.ts';
 import type { SettingsView } from '../messages.ts';
 import { ask, messageOf } from './client.ts';
 import { formValues } from './form-values.ts';
 import { pageStyles } from './styles.ts';
+import { chooseLanguage, fill, LANGUAGE_NAMES, languageChoice, UiLocale } from './ui-locale.ts';
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -24,6 +25,8 @@ export class KassaSettingsView extends LitElement {
   @state() private settings?: SettingsView;
   @state() private message?: { tone: 'ok' | 'error'; text: string };
   @state() private busy = false;
+  @state() private language: LanguageChoice = 'auto';
+  private readonly locale = new UiLocale(this);
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -31,6 +34,7 @@ export class KassaSettingsView extends LitElement {
       (settings) => (this.settings = settings),
       (error) => (this.message = { tone: 'error', text: messageOf(error) }),
     );
+    void languageChoice().then((language) => (this.language = language));
   }
 
   private readonly save = async (event: SubmitEvent): Promise<void> => {
@@ -47,7 +51,7 @@ export class KassaSettingsView extends LitElement {
         network: network as Network,
       });
       formElement.querySelector<HTMLInputElement>('[name=operatorToken]')!.value = '';
-      this.message = { tone: 'ok', text: 'Saved.' };
+      this.message = { tone: 'ok', text: this.locale.m.saved };
     } catch (error) {
       this.message = { tone: 'error', text: messageOf(error) };
     } finally {
@@ -62,7 +66,13 @@ export class KassaSettingsView extends LitElement {
       const health = await ask<Health>({ kind: 'settings.test' });
       this.message = {
         tone: health.status === 'ok' ? 'ok' : 'error',
-        text: `Connected: proxy ${health.version}, ${health.status} (payments ${health.payments.state}, orders ${health.orders.state}, transfers ${health.reforge.state})`,
+        text: fill(this.locale.m.connectedTo, {
+          version: health.version,
+          status: health.status,
+          payments: health.payments.state,
+          orders: health.orders.state,
+          transfers: health.reforge.state,
+        }),
       };
     } catch (error) {
       this.message = { tone: 'error', text: messageOf(error) };
@@ -73,11 +83,25 @@ export class KassaSettingsView extends LitElement {
 
   override render() {
     const settings = this.settings;
+    const { m } = this.locale;
     return html`
-      <h2>Settings</h2>
+      <h2>${m.settingsTitle}</h2>
+      <label
+        >${m.language}
+        <select
+          id="language"
+          @change=${(event: Event) => {
+            this.language = (event.target as HTMLSelectElement).value as LanguageChoice;
+            void chooseLanguage(this.language);
+          }}
+        >
+          <option value="auto" ?selected=${this.language === 'auto'}>${m.languageAuto}</option>
+          ${UI_LANGUAGES.map((language) => html`<option value=${language} lang=${language} ?selected=${this.language === language}>${LANGUAGE_NAMES[language]}</option>`)}
+        </select>
+      </label>
       <form @submit=${this.save}>
         <label
-          >Proxy URL
+          >${m.proxyUrl}
           <input
             name="proxyUrl"
             type="url"
@@ -86,30 +110,28 @@ export class KassaSettingsView extends LitElement {
             .value=${settings?.proxyUrl ?? ''}
         /></label>
         <label
-          >Operator token
+          >${m.operatorToken}
           <input
             name="operatorToken"
             type="password"
             autocomplete="off"
-            placeholder=${settings?.tokenSet ? `saved (…${settings.tokenHint}); type to replace` : 'KASSA_OPERATOR_TOKEN of your proxy'}
+            placeholder=${settings?.tokenSet ? fill(m.tokenSaved, { hint: settings.tokenHint ?? '' }) : m.tokenPlaceholder}
         /></label>
         <label
-          >Network
+          >${m.network}
           <select name="network">
-            ${NETWORKS.map((network) => html`<option value=${network} ?selected=${(settings?.network ?? 'test') === network}>${network === 'test' ? 'Test chains' : 'Main chains'}</option>`)}
+            ${NETWORKS.map((network) => html`<option value=${network} ?selected=${(settings?.network ?? 'test') === network}>${network === 'test' ? m.testChains : m.mainChains}</option>`)}
           </select>
         </label>
         <div class="row">
-          <button type="submit" aria-disabled=${this.busy ? 'true' : 'false'}>Save</button>
+          <button type="submit" aria-disabled=${this.busy ? 'true' : 'false'}>${m.save}</button>
           <button type="button" class="secondary" @click=${() => void this.test()} ?disabled=${!settings?.proxyUrl}>
-            Test connection
+            ${m.testConnection}
           </button>
         </div>
       </form>
       <p role="status" class=${this.message?.tone ?? ''}>${this.message?.text ?? nothing}</p>
-      <p class="muted">
-        The token stays in this browser's extension storage: no web page and no content script can read it.
-      </p>
+      <p class="muted">${m.tokenNote}</p>
     `;
   }
 }

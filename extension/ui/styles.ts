@@ -82,8 +82,13 @@ const pageLayout = css`
     align-items: end;
     flex-wrap: wrap;
   }
+  /* Each item keeps its content's width (a chain's full name) and the row wraps when they do not fit. */
   .row > * {
-    flex: 1 1 0;
+    flex: 1 1 auto;
+    min-width: 0;
+  }
+  .row select {
+    max-width: 100%;
   }
   .muted {
     color: var(--_muted);

@@ -5,11 +5,13 @@ import { AUTO_LOCK_MINUTES, PASSWORD_MIN } from '../channels.ts';
 import type { CreatedKey, WalletStatus } from '../messages.ts';
 import { ask, messageOf } from './client.ts';
 import { formValues } from './form-values.ts';
+import './activity-view.ts';
 import { pageStyles } from './styles.ts';
+import { fill, UiLocale } from './ui-locale.ts';
 
 const IMPORT_KINDS = [
-  { kind: 'privateKey', label: 'Private key' },
-  { kind: 'mnemonic', label: 'Recovery phrase' },
+  { kind: 'privateKey', label: 'privateKey' },
+  { kind: 'mnemonic', label: 'recoveryPhrase' },
 ] as const;
 
 declare global {
@@ -34,6 +36,7 @@ export class KassaWalletView extends LitElement {
   @state() private busy = false;
   @state() private importKind: (typeof IMPORT_KINDS)[number]['kind'] = 'privateKey';
   @state() private phrase?: string;
+  private readonly locale = new UiLocale(this);
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -72,8 +75,9 @@ export class KassaWalletView extends LitElement {
   /** The new password of a create or import form, typed twice. */
   private newPassword(form: HTMLFormElement): string {
     const { password, confirm } = formValues(form, ['password', 'confirm']);
-    if (password.length < PASSWORD_MIN) throw new Error(`The password must be at least ${PASSWORD_MIN} characters`);
-    if (password !== confirm) throw new Error('The two passwords differ');
+    const { m } = this.locale;
+    if (password.length < PASSWORD_MIN) throw new Error(fill(m.passwordShort, { min: String(PASSWORD_MIN) }));
+    if (password !== confirm) throw new Error(m.passwordsDiffer);
     return password;
   }
 
@@ -97,7 +101,7 @@ export class KassaWalletView extends LitElement {
           password: this.newPassword(form),
           ...(this.importKind === 'privateKey' ? { privateKey: secret } : { mnemonic: secret }),
         }),
-      'Key imported.',
+      this.locale.m.keyImported,
     );
   };
 
@@ -112,7 +116,7 @@ export class KassaWalletView extends LitElement {
   private readonly removeKey = (event: SubmitEvent): void => {
     event.preventDefault();
     const { password } = formValues(event.target as HTMLFormElement, ['password']);
-    void this.act(() => ask({ kind: 'vault.remove', password }), 'The key was removed from this browser.');
+    void this.act(() => ask({ kind: 'vault.remove', password }), this.locale.m.keyRemoved);
   };
 
   private readonly setAutoLock = (event: SubmitEvent): void => {
@@ -120,30 +124,30 @@ export class KassaWalletView extends LitElement {
     const minutes = Number(formValues(event.target as HTMLFormElement, ['minutes']).minutes);
     void this.act(
       () => ask({ kind: 'vault.autoLock', minutes }),
-      `Kassa now locks after ${minutes} minutes without use.`,
+      fill(this.locale.m.autoLockSaved, { minutes: String(minutes) }),
     );
   };
 
   /** The two fields of a new password. */
   private newPasswordFields() {
-    return html`<label>Password <input name="password" type="password" autocomplete="new-password" /></label>
-      <label>Repeat the password <input name="confirm" type="password" autocomplete="new-password" /></label>`;
+    const { m } = this.locale;
+    return html`<label>${m.password} <input name="password" type="password" autocomplete="new-password" /></label>
+      <label>${m.repeatPassword} <input name="confirm" type="password" autocomplete="new-password" /></label>`;
   }
 
   private empty() {
+    const { m } = this.locale;
     return html`
-      <h2>Wallet</h2>
-      <p>
-        Kassa keeps one key, encrypted with your password, in this browser. It signs Kassa transfers that you approve.
-      </p>
-      <form aria-label="Create a key" class="card" novalidate @submit=${this.create}>
-        <h3>Create a new key</h3>
+      <h2>${m.walletTitle}</h2>
+      <p>${m.walletIntro}</p>
+      <form aria-label=${m.createForm} class="card" novalidate @submit=${this.create}>
+        <h3>${m.createTitle}</h3>
         ${this.newPasswordFields()}
-        <button type="submit">Create key</button>
+        <button type="submit">${m.createKey}</button>
       </form>
-      <form aria-label="Import a key" class="card" novalidate @submit=${this.import}>
-        <h3>Import a key</h3>
-        <div class="row" role="radiogroup" aria-label="What to import">
+      <form aria-label=${m.importTitle} class="card" novalidate @submit=${this.import}>
+        <h3>${m.importTitle}</h3>
+        <div class="row" role="radiogroup" aria-label=${m.importWhat}>
           ${IMPORT_KINDS.map(
             ({ kind, label }) =>
               html`<label class="choice"
@@ -153,63 +157,65 @@ export class KassaWalletView extends LitElement {
                   .checked=${this.importKind === kind}
                   @change=${() => (this.importKind = kind)}
                 />
-                ${label}</label
+                ${m[label]}</label
               >`,
           )}
         </div>
         <label
-          >${this.importKind === 'privateKey' ? 'Private key (64 hex digits)' : 'Recovery phrase (12 to 24 words)'}
+          >${this.importKind === 'privateKey' ? m.privateKeyField : m.phraseField}
           <textarea name="secret" rows="2" autocomplete="off" spellcheck="false"></textarea>
         </label>
         ${this.newPasswordFields()}
-        <button type="submit">Import key</button>
+        <button type="submit">${m.importKey}</button>
       </form>
     `;
   }
 
   private locked(status: WalletStatus) {
+    const { m } = this.locale;
     return html`
-      <h2>Wallet <span class="badge">Locked</span></h2>
+      <h2>${m.walletTitle} <span class="badge">${m.locked}</span></h2>
       <p class="mono" id="address">${status.address}</p>
-      <form aria-label="Unlock" @submit=${this.unlock}>
-        <label>Password <input name="password" type="password" autocomplete="current-password" /></label>
-        <button type="submit" aria-disabled=${this.busy ? 'true' : 'false'}>Unlock</button>
+      <form aria-label=${m.unlock} @submit=${this.unlock}>
+        <label>${m.password} <input name="password" type="password" autocomplete="current-password" /></label>
+        <button type="submit" aria-disabled=${this.busy ? 'true' : 'false'}>${m.unlock}</button>
       </form>
-      ${status.retryInSeconds > 0 ? html`<p class="muted">Next try allowed in ${status.retryInSeconds} s.</p>` : nothing}
+      ${status.retryInSeconds > 0 ? html`<p class="muted">${fill(m.retryIn, { seconds: String(status.retryInSeconds) })}</p>` : nothing}
+      <kassa-activity-view></kassa-activity-view>
       ${this.removal()}
     `;
   }
 
   private removal() {
+    const { m } = this.locale;
     return html`<details>
-      <summary>Remove key</summary>
-      <form aria-label="Remove key" @submit=${this.removeKey}>
-        <p>
-          Removes the encrypted key from this browser. Without its recovery phrase or private key it is gone for good.
-        </p>
-        <label>Password <input name="password" type="password" autocomplete="current-password" /></label>
-        <button type="submit" class="danger">Remove key</button>
+      <summary>${m.removeKey}</summary>
+      <form aria-label=${m.removeKey} @submit=${this.removeKey}>
+        <p>${m.removeBody}</p>
+        <label>${m.password} <input name="password" type="password" autocomplete="current-password" /></label>
+        <button type="submit" class="danger">${m.removeKey}</button>
       </form>
     </details>`;
   }
 
   private unlocked(status: WalletStatus) {
+    const { m } = this.locale;
     return html`
-      <h2>Wallet <span class="badge">Unlocked</span></h2>
+      <h2>${m.walletTitle} <span class="badge">${m.unlocked}</span></h2>
       <p class="mono" id="address">${status.address}</p>
       ${
         this.phrase
-          ? html`<div class="card" role="region" aria-label="Recovery phrase">
-              <h3>Your recovery phrase</h3>
-              <p>Write these words down, in order, and keep them offline. They are shown only now.</p>
+          ? html`<div class="card" role="region" aria-label=${m.recoveryPhrase}>
+              <h3>${m.phraseTitle}</h3>
+              <p>${m.phraseBody}</p>
               <p class="mono" id="phrase">${this.phrase}</p>
-              <button class="small" @click=${() => (this.phrase = undefined)}>I have written it down</button>
+              <button class="small" @click=${() => (this.phrase = undefined)}>${m.phraseDone}</button>
             </div>`
           : nothing
       }
       <div class="row">
         <label
-          >Chain
+          >${m.chain}
           <select
             @change=${(event: Event) => {
               const chainId = Number((event.target as HTMLSelectElement).value);
@@ -219,11 +225,11 @@ export class KassaWalletView extends LitElement {
             ${this.chains.map((chain) => html`<option value=${chain.chainId} ?selected=${chain.chainId === status.chainId}>${chain.name} (${chain.chainId})</option>`)}
           </select>
         </label>
-        <button class="secondary" @click=${() => void this.act(() => ask({ kind: 'vault.lock' }))}>Lock now</button>
+        <button class="secondary" @click=${() => void this.act(() => ask({ kind: 'vault.lock' }))}>${m.lockNow}</button>
       </div>
-      <form class="row" aria-label="Auto-lock" @submit=${this.setAutoLock}>
+      <form class="row" aria-label=${m.autoLockForm} @submit=${this.setAutoLock}>
         <label
-          >Lock after (minutes without use)
+          >${m.lockAfter}
           <input
             name="minutes"
             type="number"
@@ -231,9 +237,10 @@ export class KassaWalletView extends LitElement {
             max=${AUTO_LOCK_MINUTES.max}
             .value=${String(status.autoLockMinutes)}
         /></label>
-        <button type="submit" class="secondary">Save</button>
+        <button type="submit" class="secondary">${m.save}</button>
       </form>
-      <h3>Connected sites</h3>
+      <kassa-activity-view></kassa-activity-view>
+      <h3>${m.connectedSites}</h3>
       ${
         status.connectedOrigins.length
           ? html`<ul>
@@ -243,15 +250,15 @@ export class KassaWalletView extends LitElement {
                     ${origin}
                     <button
                       class="secondary small"
-                      aria-label="Disconnect ${origin}"
+                      aria-label=${fill(m.disconnectSite, { origin })}
                       @click=${() => void this.act(() => ask({ kind: 'connections.revoke', origin }))}
                     >
-                      Disconnect
+                      ${m.disconnect}
                     </button>
                   </li>`,
               )}
             </ul>`
-          : html`<p class="muted">None.</p>`
+          : html`<p class="muted">${m.none}</p>`
       }
       ${this.removal()}
     `;
@@ -260,7 +267,7 @@ export class KassaWalletView extends LitElement {
   override render() {
     const status = this.status;
     return html`
-      ${!status ? html`<p class="muted">Loading…</p>` : status.state === 'empty' ? this.empty() : status.state === 'locked' ? this.locked(status) : this.unlocked(status)}
+      ${!status ? html`<p class="muted">${this.locale.m.loading}</p>` : status.state === 'empty' ? this.empty() : status.state === 'locked' ? this.locked(status) : this.unlocked(status)}
       ${this.error ? html`<p role="alert" class="error">${this.error}</p>` : nothing}
       ${this.notice ? html`<p role="status" class="ok">${this.notice}</p>` : nothing}
     `;

@@ -43,6 +43,12 @@ export class Relayer {
   private readonly settling = new Map<string, Promise<void>>();
   private readonly watchers: Promise<void>[] = [];
   private readonly halt = new AbortController();
+  /** Chains whose incoming mints wait (a control, so delays and refunds can be staged). */
+  private readonly held = new Set<number>();
+  /** Burns waiting for a held chain, by burn id: each can still be minted, or refunded instead. */
+  private readonly waiting = new Map<string, { mint: Settlement; refund: Settlement }>();
+  /** Burns refunded by force: never minted on their destination, even once it is released. */
+  private readonly refunded = new Set<string>();
 
   constructor(private readonly chains: LocalChains) {}
 
@@ -86,6 +92,49 @@ export class Relayer {
       burnId: id(`kassa-order:${order.orderId}`),
       reason: 'order',
     });
+  }
+
+  /** Holds the mints for burns bound to `chainId` until `release` (or `refund`). */
+  hold(chainId: number): void {
+    this.held.add(chainId);
+  }
+
+  /** Mints what was held for `chainId`, and mints for it as they come from now on. */
+  release(chainId: number): void {
+    this.held.delete(chainId);
+    for (const [burnId, { mint }] of this.waiting)
+      if (mint.chain.chainId === chainId) {
+        this.waiting.delete(burnId);
+        this.settle(mint);
+      }
+  }
+
+  /**
+   * Refunds a held burn on its own chain, under the same burn id, as the bridge does with a burn it
+   * cannot deliver; false when no burn with this id is waiting.
+   */
+  refund(burnId: string): boolean {
+    const key = burnId.toLowerCase();
+    const waiting = this.waiting.get(key);
+    if (!waiting) return false;
+    this.waiting.delete(key);
+    this.refunded.add(key);
+    this.settle(waiting.refund);
+    return true;
+  }
+
+  /** The held chains, and the burns waiting for them. */
+  holding() {
+    return {
+      held: [...this.held].sort((a, b) => a - b),
+      waiting: [...this.waiting.values()].map(({ mint, refund }) => ({
+        burnId: mint.burnId,
+        from: mint.to,
+        amount: mint.amount.toString(),
+        sourceChainId: refund.chain.chainId,
+        destinationChainId: mint.chain.chainId,
+      })),
+    };
   }
 
   /** Scans one chain from `fromBlock` up to its head (or a bounded range); the next block to scan. */
@@ -139,15 +188,20 @@ export class Relayer {
       destination !== chain &&
       destination.network === chain.network &&
       destination.tokens[source.symbol].address === getAddress(destinationToken);
+    const refund: Settlement = { chain, token: entry.address, to: from, amount, burnId, reason: 'refund' };
     if (served) {
-      this.settle({
+      const mint: Settlement = {
         chain: destination,
         token: destination.tokens[source.symbol].address,
         to: from,
         amount,
         burnId,
         reason: 'reforge',
-      });
+      };
+      const key = burnId.toLowerCase();
+      if (this.refunded.has(key)) return;
+      if (this.held.has(destination.chainId)) this.waiting.set(key, { mint, refund });
+      else this.settle(mint);
       return;
     }
     log('warn', 'reforge burn refunded: destination not served', {
@@ -157,7 +211,7 @@ export class Relayer {
       destinationToken,
       burnId,
     });
-    this.settle({ chain, token: entry.address, to: from, amount, burnId, reason: 'refund' });
+    this.settle(refund);
   }
 
   private settle(settlement: Settlement): void {

@@ -2,6 +2,7 @@ import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import { expect } from 'chai';
 import type { KassaBridge } from '../../widget/kassa-bridge.ts';
 import {
+  axeViolations,
   button,
   connected,
   focused,
@@ -17,31 +18,8 @@ import {
   walletAction,
 } from './bridge-panel.ts';
 
-interface AxeResults {
-  violations: Array<{ id: string; help: string; nodes: Array<{ failureSummary: string }> }>;
-}
-type Axe = { run(context: Element, options?: object): Promise<AxeResults> };
-
-async function axe(): Promise<Axe> {
-  const global = window as Window & { axe?: Axe };
-  if (!global.axe) {
-    await new Promise((resolve, reject) => {
-      const script = document.createElement('script');
-      script.src = '/node_modules/axe-core/axe.min.js';
-      script.onload = resolve;
-      script.onerror = reject;
-      document.head.append(script);
-    });
-  }
-  return global.axe!;
-}
-
 async function expectAccessible(element: KassaBridge): Promise<void> {
-  const { violations } = await (await axe()).run(element, { resultTypes: ['violations'] });
-  const found = violations.map(
-    ({ id, help, nodes }) => `${id} (${help}): ${nodes.map((node) => node.failureSummary).join('; ')}`,
-  );
-  expect(found, `${element.phase} ${element.theme}`).to.deep.equal([]);
+  expect(await axeViolations(element), `${element.phase} ${element.theme}`).to.deep.equal([]);
 }
 
 let accounts = 0;

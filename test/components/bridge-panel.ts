@@ -37,8 +37,13 @@ export const TWO = 31338;
 const BINDING = 'kassaBridgeTestWallet';
 
 const cleanups: Array<() => void> = [];
-afterEach(() => {
+afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+  // The history outlives the page: each test starts with none (a transfer left under way would be resumed).
+  await new Promise((resolve) => {
+    const request = indexedDB.deleteDatabase('kassa-bridge');
+    request.onsuccess = request.onerror = request.onblocked = resolve;
+  });
 });
 
 type Registry = Record<string, InstalledWallet>;
@@ -205,4 +210,26 @@ export async function withoutAutomine<T>(chainId: number, run: () => Promise<T>)
   } finally {
     await chainAction({ chainId, action: 'automine', on: true });
   }
+}
+
+interface AxeResults {
+  violations: Array<{ id: string; help: string; nodes: Array<{ failureSummary: string }> }>;
+}
+type Axe = { run(context: Element, options?: object): Promise<AxeResults> };
+
+/** What axe-core finds wrong in `element`, one line a rule (loaded into the page on first use). */
+export async function axeViolations(element: Element): Promise<string[]> {
+  const global = window as Window & { axe?: Axe };
+  if (!global.axe)
+    await new Promise((resolve, reject) => {
+      const script = document.createElement('script');
+      script.src = '/node_modules/axe-core/axe.min.js';
+      script.onload = resolve;
+      script.onerror = reject;
+      document.head.append(script);
+    });
+  const { violations } = await global.axe!.run(element, { resultTypes: ['violations'] });
+  return violations.map(
+    ({ id, help, nodes }) => `${id} (${help}): ${nodes.map((node) => node.failureSummary).join('; ')}`,
+  );
 }

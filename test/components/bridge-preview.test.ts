@@ -51,6 +51,9 @@ describe('<kassa-bridge>: the preview', () => {
     await reviewed(element, '12.5');
     const tx = await prepared;
     const fee = formatUnits(tx.gasLimit * tx.maxFeePerGas!, 18).replace(/\.0$/, '');
+    const rounded = new Intl.NumberFormat('en', { maximumSignificantDigits: 4 }).format(
+      fee as Intl.StringNumericLiteral,
+    );
     expect(fields(element)).to.deep.equal({
       burn: '12.5 eGBR on Kassa Local One',
       mint: '12.5 eGBR on Kassa Local Two',
@@ -58,8 +61,11 @@ describe('<kassa-bridge>: the preview', () => {
       contract: `${tx.to} (eGBR token)`,
       method: 'reforge(uint256,uint256,address)',
       network: 'Kassa Local One (chain 31337)',
-      fee: `${fee} ETH`,
+      fee: `${rounded} ETH`,
     });
+    // The fee to 4 significant digits, the exact figure on hover.
+    expect(rounded.replace(/^0\.0*/, '').replace('.', '').length).to.be.at.most(4);
+    expect(inside(element, '[data-field="fee"]')!.title).to.equal(`${fee} ETH`);
     expect(tx.to).to.equal(one.tokens.eGBR!.address);
     expect(text(element, 'preview')).to.match(/^What you are about to sign/);
     expect(button(element, 'Confirm in wallet').getAttribute('aria-disabled')).to.equal('false');

@@ -50,8 +50,10 @@ describe('<kassa-bridge>: states', () => {
       await connected(element, beta!);
       expect(await walletCalls('alpha')).to.deep.equal([]);
       expect(accessibleName(part(element, 'account')!)).to.equal(
-        `Beta Wallet ${beta!.address.slice(0, 6)}…${beta!.address.slice(-4)} on Kassa Local Two Disconnect`,
+        `Beta Wallet ${beta!.address.slice(0, 6)}…${beta!.address.slice(-4)} Copy on Kassa Local Two Disconnect`,
       );
+      // The address's copy button copies the whole address.
+      expect(button(element, 'Copy address').dataset.copy).to.equal(beta!.address);
       // The wallet's chain is the source by default.
       expect(inside<HTMLSelectElement>(element, '#source')!.value).to.equal(String(TWO));
       expect(inside<HTMLSelectElement>(element, '#destination')!.value).to.equal(String(ONE));
@@ -82,7 +84,7 @@ describe('<kassa-bridge>: states', () => {
       await phase(element, 'connect');
       await connected(element, { ...legacy!, name: 'Browser wallet' });
       expect(accessibleName(part(element, 'account')!)).to.match(
-        /^Browser wallet 0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4} on Kassa Local One Disconnect$/,
+        /^Browser wallet 0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4} Copy on Kassa Local One Disconnect$/,
       );
     });
 

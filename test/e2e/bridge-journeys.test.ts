@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { parseUnits } from 'ethers';
+import { formatUnits, parseUnits } from 'ethers';
 import type { Browser, Page } from 'playwright';
 import type { SandboxChain } from '../../sandbox/server.ts';
 import { launchChromium } from '../support/browser.ts';
@@ -22,6 +22,7 @@ import {
   type RecordedRequest,
 } from './support/bridge-page.ts';
 import { startShopStack, type ShopStack } from '../support/shop-stack.ts';
+import { sandboxClient } from '../support/sandbox-client.ts';
 import { walletIconUri } from '../support/wallet/wallet-provider.ts';
 import { TestWalletHub, type TestWallet, type TestWalletOptions } from '../support/wallet/wallet-signer.ts';
 
@@ -59,7 +60,9 @@ describe('e2e: the wallet panel', () => {
       ...options,
     });
 
-  const open = (wallets: TestWallet[], options?: { windowEthereum?: string }) =>
+  const control = (path: string, body: unknown) => sandboxClient(env.stack.sandbox).control(path, body);
+
+  const open = (wallets: TestWallet[], options?: { windowEthereum?: string; announce?: boolean }) =>
     openWalletPage(browser, `${env.shop.origin}/wallet`, hub, wallets, requests, options);
 
   const balances = async (account: string, symbol: 'eUSD' | 'eEUR' | 'eGBR' | 'eSGD' = 'eUSD') => ({
@@ -90,7 +93,7 @@ describe('e2e: the wallet panel', () => {
     await bridgePhase(page, 'ready');
     assert.match(
       await bridgeText(page, '[part="account"]'),
-      new RegExp(`Alpha Wallet ${alpha.address.slice(0, 6)}…${alpha.address.slice(-4)} on Kassa Local One`),
+      new RegExp(`Alpha Wallet ${alpha.address.slice(0, 6)}…${alpha.address.slice(-4)} Copy on Kassa Local One`),
     );
     await page.locator('kassa-bridge [part="balance"]', { hasText: 'Balance: 1,000,000 eUSD' }).waitFor();
     await page.getByLabel('Amount').fill('12.5');
@@ -321,6 +324,191 @@ describe('e2e: the wallet panel', () => {
     assert.equal(hotel.calls.filter((call) => call.method === 'eth_requestAccounts').length, 1);
     const final = await balances(hotel.address);
     assert.equal(final.two - initial.two, parseUnits('5', 18));
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  it('the arrival shows a receipt; after a reload the history shows the transfer arrived, with both hashes and the balances', async () => {
+    const india = wallet({ id: 'india', account: 9 });
+    const { page, problems, events, context } = await open([india]);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await reviewTransfer(page, india, '4.5');
+    await page.getByRole('button', { name: 'Confirm in wallet' }).click();
+    await bridgePhase(page, 'arrived');
+    const [submitted, , arrived] = (await events()).map((event) => event.detail);
+    const after = await balances(india.address);
+    const whole = (units: bigint) => new Intl.NumberFormat('en').format(Number(units / 10n ** 17n) / 10);
+    await page.locator('kassa-bridge [data-field="source-balance"]').waitFor();
+    const receipt = {
+      source: await bridgeText(page, '[part="receipt"] [data-field="source-hash"] .hash'),
+      destination: await bridgeText(page, '[part="receipt"] [data-field="destination-hash"] .hash'),
+      sourceBalance: await bridgeText(page, '[data-field="source-balance"]'),
+      destinationBalance: await bridgeText(page, '[data-field="destination-balance"]'),
+    };
+    assert.deepEqual(receipt, {
+      source: submitted.hash,
+      destination: arrived.destinationHash,
+      sourceBalance: `${whole(after.one)} eUSD`,
+      destinationBalance: `${whole(after.two)} eUSD`,
+    });
+    // The fee: 4 significant digits, the exact figure on hover, and what the chain says was paid.
+    const burn = await hub.provider(ONE).getTransactionReceipt(submitted.hash);
+    const paid = burn!.gasUsed * burn!.gasPrice;
+    const fee = page.locator('kassa-bridge [data-field="paid-fee"]');
+    const rounded = new Intl.NumberFormat('en', { maximumSignificantDigits: 4 }).format(
+      formatUnits(paid, 18) as Intl.StringNumericLiteral,
+    );
+    assert.equal((await fee.textContent())!.trim(), `${rounded} ETH`);
+    assert.ok(rounded.replace(/^0\.0*/, '').length <= 4, rounded);
+    assert.equal(await fee.getAttribute('title'), `${formatUnits(paid, 18)} ETH`);
+    // No explorer listed for the sandbox's chains: no link.
+    assert.equal(await page.locator('kassa-bridge [part="receipt"] a').count(), 0);
+    await page.getByRole('button', { name: /^Copy Received on Kassa Local Two$/ }).click();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), arrived.destinationHash);
+    await page.locator('kassa-bridge .copied', { hasText: 'Copied' }).waitFor();
+
+    await page.reload();
+    await bridgePhase(page, 'ready');
+    const entry = page.locator(`kassa-bridge [part="history"] li[data-id="${submitted.hash}"]`);
+    await entry.waitFor();
+    assert.equal(await entry.getAttribute('data-state'), 'arrived');
+    assert.match(await entry.innerText(), /4\.5 eUSD · Kassa Local One → Kassa Local Two\s+Arrived/);
+    await entry.getByRole('button').click();
+    await page.locator('kassa-bridge [part="detail"]').waitFor();
+    assert.equal(await bridgeText(page, '[part="detail"] [data-field="source-hash"] .hash'), submitted.hash);
+    assert.equal(
+      await bridgeText(page, '[part="detail"] [data-field="destination-hash"] .hash'),
+      arrived.destinationHash,
+    );
+    assert.equal(await bridgeText(page, '[part="detail"] [data-field="source-balance"]'), receipt.sourceBalance);
+    assert.equal(
+      await bridgeText(page, '[part="detail"] [data-field="destination-balance"]'),
+      receipt.destinationBalance,
+    );
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.locator('kassa-bridge #amount').waitFor();
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  /** Transfers `amount` eUSD from chain one with the destination's relayer held, the panel calling it delayed after 1 s. */
+  async function heldTransfer(chosen: TestWallet, amount: string) {
+    const opened = await open([chosen]);
+    await opened.page.locator('kassa-bridge').evaluate((panel: HTMLElement & { timeouts: object }) => {
+      panel.timeouts = { delayed: 1_000 };
+    });
+    await control('/relayer/hold', { chainId: TWO });
+    await reviewTransfer(opened.page, chosen, amount);
+    await opened.page.getByRole('button', { name: 'Confirm in wallet' }).click();
+    await bridgePhase(opened.page, 'delayed');
+    assert.match(
+      await bridgeText(opened.page, '[part="status"]'),
+      /^This is taking longer than usual\. Your tokens are safe: they arrive on Kassa Local Two, or the bridge refunds them to you on Kassa Local One\./,
+    );
+    const seen = await opened.events();
+    assert.deepEqual(
+      seen.map((event) => event.type),
+      ['kassa-bridge-submitted', 'kassa-bridge-mined', 'kassa-bridge-delayed'],
+    );
+    const delayed = seen[2]!.detail;
+    assert.equal(delayed.burnId, seen[1]!.detail.burnId);
+    assert.ok(delayed.waited >= 1_000, String(delayed.waited));
+    return { ...opened, burnId: delayed.burnId as string, hash: delayed.hash as string };
+  }
+
+  it('a held relayer makes the transfer delayed (kept so in the history across a reload); released, it arrives', async () => {
+    const juliet = wallet({ id: 'juliet', account: 5 });
+    const initial = await balances(juliet.address);
+    try {
+      const { page, problems, context, events, hash } = await heldTransfer(juliet, '6');
+      await page.reload();
+      await bridgePhase(page, 'delayed');
+      assert.equal(await bridgeText(page, '[part="hash"]'), hash, 'the same transfer, followed again');
+      await control('/relayer/release', { chainId: TWO });
+      await bridgePhase(page, 'arrived');
+      assert.deepEqual(
+        (await events()).map((event) => event.type),
+        ['kassa-bridge-arrived'],
+      );
+      assert.equal((await balances(juliet.address)).two - initial.two, parseUnits('6', 18));
+      await page.getByRole('button', { name: 'New transfer' }).click();
+      const entry = page.locator(`kassa-bridge [part="history"] li[data-id="${hash}"]`);
+      await entry.and(page.locator('[data-state="arrived"]')).waitFor();
+      assert.deepEqual(problems, []);
+      await context.close();
+    } finally {
+      await control('/relayer/release', { chainId: TWO });
+    }
+  });
+
+  it('a forced refund makes the held transfer refunded, with the refund transaction', async () => {
+    const kilo = wallet({ id: 'kilo', account: 6 });
+    const initial = await balances(kilo.address);
+    try {
+      const { page, problems, context, events, burnId, hash } = await heldTransfer(kilo, '8');
+      assert.equal((await control('/relayer/refund', { burnId })).status, 200);
+      await bridgePhase(page, 'refunded');
+      assert.equal(
+        await bridgeText(page, '[part="status"]'),
+        'The bridge could not deliver to Kassa Local Two and refunded 8 eUSD to you on Kassa Local One.',
+      );
+      const refunded = (await events()).at(-1)!;
+      assert.equal(refunded.type, 'kassa-bridge-refunded');
+      assert.equal(refunded.detail.burnId, burnId);
+      const refund = await hub.provider(ONE).getTransactionReceipt(refunded.detail.refundHash);
+      assert.equal(refund?.status, 1);
+      assert.equal(refunded.detail.refundBlock, refund.blockNumber);
+      assert.equal(await bridgeText(page, '[data-field="refund-hash"] .hash'), refunded.detail.refundHash);
+      assert.equal(await bridgeText(page, '[data-field="source-hash"] .hash'), hash);
+      assert.equal(await page.locator('kassa-bridge [data-field="destination-hash"]').count(), 0);
+      const final = await balances(kilo.address);
+      assert.equal(final.one, initial.one, 'all back on the source chain');
+      assert.equal(final.two, initial.two, 'nothing arrived');
+      assert.equal(refunded.detail.balance, formatUnits(final.one, 18).replace(/\.0$/, ''));
+      await control('/relayer/release', { chainId: TWO });
+      await page.reload();
+      const entry = page.locator(`kassa-bridge [part="history"] li[data-id="${hash}"]`);
+      await entry.waitFor();
+      assert.equal(await entry.getAttribute('data-state'), 'refunded');
+      await entry.getByRole('button').click();
+      assert.equal(
+        await bridgeText(page, '[part="detail"] [data-field="refund-hash"] .hash'),
+        refunded.detail.refundHash,
+      );
+      assert.deepEqual(problems, []);
+      await context.close();
+    } finally {
+      await control('/relayer/release', { chainId: TWO });
+    }
+  });
+
+  it('first run without a wallet: the chains and tokens, what a wallet is, the help link; a wallet announcing itself later connects without a reload', async () => {
+    const lima = wallet({ id: 'lima', account: 7 });
+    const { page, problems, context } = await open([lima], { announce: false });
+    await bridgePhase(page, 'connect');
+    await page.locator('kassa-bridge [part="first-run"]').waitFor();
+    assert.equal(
+      await bridgeText(page, '[data-field="offered"]'),
+      'Move eUSD, eEUR, eGBR, and eSGD between Kassa Local One and Kassa Local Two.',
+    );
+    assert.match(await bridgeText(page, '[part="first-run"]'), /What is a wallet\? A wallet is an app/);
+    const help = page.getByRole('link', { name: 'How to get a wallet' });
+    assert.equal(await help.getAttribute('href'), `${env.shop.origin}/wallet/extension`);
+    const steps = await (await fetch(`${env.shop.origin}/wallet/extension`)).text();
+    assert.match(steps, /Load unpacked/);
+    assert.match(steps, /dist\/extension\//);
+    // "Look again" asks the wallets once more; still none.
+    await page.getByRole('button', { name: 'Look for wallets again' }).click();
+    await page.locator('kassa-bridge [part="first-run"]').waitFor();
+
+    await page.evaluate(() =>
+      (
+        window as unknown as { kassaTestWallets: Record<string, { announce(): void }> }
+      ).kassaTestWallets.lima!.announce(),
+    );
+    await page.getByRole('button', { name: 'Lima Wallet' }).click();
+    await bridgePhase(page, 'ready');
+    assert.equal(await page.locator('kassa-bridge [part="first-run"]').count(), 0);
     assert.deepEqual(problems, []);
     await context.close();
   });

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -53,6 +54,9 @@ describe('e2e: npm start (the demo)', () => {
     assert.ok(shop, demo.output());
     assert.match(demo.output(), /Proxy\s+http:\/\/127\.0\.0\.1:\d+/);
     assert.match(demo.output(), /Sandbox\s+http:\/\/127\.0\.0\.1:\d+/);
+    // The Kassa extension is built and its folder printed, to load unpacked.
+    const folder = /Extension\s+(\S+)/.exec(demo.output())?.[1];
+    assert.ok(folder && existsSync(join(folder, 'manifest.json')), demo.output());
 
     const browser = await launchChromium();
     try {

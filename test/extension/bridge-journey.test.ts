@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { parseUnits } from 'ethers';
+import { formatUnits, parseUnits } from 'ethers';
 import type { Page } from 'playwright';
 import { ensureWidgetBuilt } from '../../demo/widget-build.ts';
 import { startShopStack, type ShopStack } from '../support/shop-stack.ts';
@@ -78,7 +78,7 @@ describe('extension: the demo shop’s <kassa-bridge> with Kassa as the wallet',
     await bridgePhase(page, 'ready');
     assert.match(
       await bridgeText(page, '[part="account"]'),
-      new RegExp(`Kassa ${ACCOUNT.address.slice(0, 6)}…${ACCOUNT.address.slice(-4)} on Kassa Local One`),
+      new RegExp(`Kassa ${ACCOUNT.address.slice(0, 6)}…${ACCOUNT.address.slice(-4)} Copy on Kassa Local One`),
     );
 
     await page.getByLabel('Amount').fill('12.5');
@@ -122,6 +122,48 @@ describe('extension: the demo shop’s <kassa-bridge> with Kassa as the wallet',
     assert.equal(initial.one - (await balance(31337)), parseUnits('12.5', 18), 'burned on the source chain');
     assert.equal((await balance(31338)) - initial.two, parseUnits('12.5', 18), 'arrived on the destination chain');
     assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('a German page: the approval window speaks German; the wallet tab shows the transfer arrived, and the balances', async () => {
+    const page = await extension.context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(`${env.shop.origin}/wallet`);
+    await page.evaluate(() => (document.documentElement.lang = 'de'));
+    await bridgePhase(page, 'connect');
+    await page.locator('kassa-bridge [part="wallet"]').click();
+    await bridgePhase(page, 'ready');
+    await page.locator('kassa-bridge #amount').fill('3');
+    await page.locator('kassa-bridge [part="button"]').click();
+    await bridgePhase(page, 'review');
+    const opening = approvalWindow();
+    await page.locator('kassa-bridge [part="button"]').click();
+    const approval = await opening;
+    await approval.getByRole('heading', { name: 'Diese Übertragung bestätigen?' }).waitFor();
+    assert.equal(await approval.evaluate(() => document.documentElement.lang), 'de');
+    assert.equal((await approval.locator('[data-field=burn]').textContent())?.trim(), '3 eUSD auf Kassa Local One');
+    assert.match((await approval.locator('[part=preview]').textContent()) ?? '', /Was Sie gleich signieren/);
+    await press(approval, 'Bestätigen');
+    await bridgePhase(page, 'arrived', 60_000);
+    const hash = await bridgeText(page, '[part="hash"]');
+
+    const wallet = await extension.openPage('ui/popup.html?tab=wallet');
+    const entry = wallet.locator(`#activity li[data-hash="${hash}"]`);
+    await entry.and(wallet.locator('[data-state="arrived"]')).waitFor({ timeout: 30_000 });
+    assert.match(
+      ((await entry.textContent()) ?? '').replace(/\s+/g, ' '),
+      /3 eUSD · Kassa Local One → Kassa Local Two Arrived/,
+    );
+    const shown = (
+      await wallet.locator('#balances tr[data-chain="31338"][data-symbol="eUSD"] td').last().textContent()
+    )?.trim();
+    const expected = new Intl.NumberFormat('en', { maximumFractionDigits: 6 }).format(
+      formatUnits(await balance(31338), 18) as Intl.StringNumericLiteral,
+    );
+    assert.equal(shown, expected);
+    assert.deepEqual(problems, []);
+    await wallet.close();
     await page.close();
   });
 

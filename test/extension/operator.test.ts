@@ -146,9 +146,9 @@ describe('extension: operator views', { timeout: 180_000 }, () => {
       if (values.stableCoin) await form.getByLabel('Stablecoin').selectOption(values.stableCoin);
       if (values.chain) await form.getByLabel('Chain').selectOption({ label: values.chain });
       await form.getByLabel('Amount').fill(values.amount ?? '');
-      await form.getByLabel('Mint wallet').fill(values.mintWallet ?? '');
-      await form.getByLabel('Customer name').fill(values.customerName ?? '');
-      await form.getByLabel('Customer order').fill(values.customerOrder ?? '');
+      await form.getByLabel('Wallet to mint to').fill(values.mintWallet ?? '');
+      await form.getByLabel('Customer’s name').fill(values.customerName ?? '');
+      await form.getByLabel('Customer’s order number').fill(values.customerOrder ?? '');
       await form.getByRole('button', { name: 'Create order' }).click();
     };
 
@@ -170,7 +170,12 @@ describe('extension: operator views', { timeout: 180_000 }, () => {
         (request) => request.method === 'POST' && request.url.endsWith('/api/orders'),
       ).length;
       await fillOrder({ amount: '-5', mintWallet: MINT_WALLET, customerName: 'Ada', customerOrder: 'EXT-1' });
-      await page.locator('#form-error').filter({ hasText: 'amount must be a positive decimal' }).waitFor();
+      // Each field's problem in words, under the field, and the field marked invalid.
+      const problem = (field: string) => page.locator(`#${field}-problem`);
+      await problem('amount').filter({ hasText: 'Enter an amount greater than zero, such as 100.00.' }).waitFor();
+      assert.equal(await page.locator('[name=amount]').first().getAttribute('aria-invalid'), 'true');
+      assert.equal(await page.locator('[name=amount]').first().getAttribute('aria-describedby'), 'amount-problem');
+      assert.equal(await page.locator('form[aria-label="New order"] .error').count(), 1, 'one message');
       // One letter's case changed: the EIP-55 checksum no longer holds.
       await fillOrder({
         amount: '10',
@@ -178,12 +183,21 @@ describe('extension: operator views', { timeout: 180_000 }, () => {
         customerName: 'Ada',
         customerOrder: 'EXT-1',
       });
-      await page
-        .locator('#form-error')
-        .filter({ hasText: 'Invalid mintWallet: expected a 0x-prefixed EVM address with a valid checksum' })
+      await problem('mintWallet')
+        .filter({ hasText: /^This is not a wallet address: check it character by character/ })
         .waitFor();
+      assert.equal(await problem('amount').count(), 0, 'the amount’s problem is gone once it is right');
       await fillOrder({ amount: '10', mintWallet: MINT_WALLET, customerName: '   ', customerOrder: 'EXT-1' });
-      await page.locator('#form-error').filter({ hasText: 'customerName must not be empty' }).waitFor();
+      await problem('customerName').filter({ hasText: 'Enter the customer’s name.' }).waitFor();
+      assert.ok(
+        (await page.evaluate(() => {
+          const root = document
+            .querySelector('kassa-extension-app')!
+            .shadowRoot!.querySelector('kassa-orders-view')!.shadowRoot!;
+          return root.activeElement?.getAttribute('name');
+        })) === 'customerName',
+        'the first field with a problem has the focus',
+      );
       const after = extension.requests.filter(
         (request) => request.method === 'POST' && request.url.endsWith('/api/orders'),
       ).length;
@@ -233,7 +247,7 @@ describe('extension: operator views', { timeout: 180_000 }, () => {
       );
       // The same customer order twice is refused before sending.
       await fillOrder({ amount: '1', mintWallet: MINT_WALLET, customerName: 'Ada', customerOrder: 'EXT-1' });
-      await page.locator('#form-error').filter({ hasText: 'Customer order "EXT-1" is already used' }).waitFor();
+      await page.locator('#customerOrder-problem').filter({ hasText: 'Order number EXT-1 is already used.' }).waitFor();
 
       // Move EXT-2 along so the filter has something to tell apart.
       await row('EXT-2').getByRole('button', { name: 'Edit EXT-2' }).click();
@@ -280,6 +294,7 @@ describe('extension: operator views', { timeout: 180_000 }, () => {
       await row('EXT-2').getByRole('button', { name: 'Delete EXT-2' }).click();
       await row('EXT-2').getByRole('button', { name: 'Confirm delete EXT-2' }).click();
       await page.locator('#list-error').filter({ hasText: 'Order is Processing and cannot be deleted' }).waitFor();
+      assert.equal(await page.locator('p.ok[role=status]').count(), 0, 'no success stays beside the refusal');
       assert.equal(await page.locator('#list-error').textContent(), 'Order is Processing and cannot be deleted');
 
       await row('EXT-1').getByRole('button', { name: 'Delete EXT-1' }).click();
@@ -297,6 +312,27 @@ describe('extension: operator views', { timeout: 180_000 }, () => {
         ['EXT-2'],
       );
     });
+  });
+
+  it('speaks the language chosen in Settings, in every view and after reopening; “As the browser” goes back', async () => {
+    const page = await extension.openPage('ui/popup.html?tab=settings');
+    await page.getByLabel('Language').selectOption('de');
+    await page.getByRole('tab', { name: 'Zahlungen' }).waitFor();
+    await page.getByRole('heading', { name: 'Einstellungen' }).waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'de');
+    const again = await extension.openPage('ui/popup.html?tab=orders');
+    await again.getByRole('tab', { name: 'Bestellungen', selected: true }).waitFor();
+    await again.getByText('Neue Bestellung').waitFor();
+    await again.getByRole('tab', { name: 'Wallet' }).click();
+    await again.getByRole('heading', { name: /^Wallet/ }).waitFor();
+    await again
+      .getByText(/^(Kassa bewahrt einen Schlüssel|Gesperrt|Entsperrt)/)
+      .first()
+      .waitFor();
+    await again.close();
+    await page.getByLabel('Sprache').selectOption('auto');
+    await page.getByRole('tab', { name: 'Payments' }).waitFor();
+    await page.close();
   });
 
   it('the side panel shows the same views, without the “open in side panel” button', async () => {

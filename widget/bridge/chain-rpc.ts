@@ -33,6 +33,8 @@ export interface RpcReceipt {
   blockNumber: string;
   status: string;
   gasUsed: string;
+  /** What each unit of gas cost (the base fee plus the tip paid). */
+  effectiveGasPrice?: string;
   logs: RpcLog[];
 }
 

@@ -20,7 +20,9 @@ export type BridgePhase =
   | 'signing'
   | 'submitted'
   | 'mined'
+  | 'delayed'
   | 'arrived'
+  | 'refunded'
   | 'failed'
   | 'error';
 
@@ -54,6 +56,23 @@ export interface BridgeArrivedDetail extends BridgeTransferDetail {
   destinationHash: string;
   destinationBlock: number;
   /** The account's balance of the token on the destination chain now, whole tokens. */
+  balance: string;
+}
+
+/** `kassa-bridge-delayed`: mined, but not arrived in the time a transfer usually takes; the panel follows on. */
+export interface BridgeDelayedDetail extends BridgeTransferDetail {
+  burnId: string;
+  /** Milliseconds since the transfer was sent. */
+  waited: number;
+}
+
+/** `kassa-bridge-refunded`: the bridge could not deliver and minted the tokens back on the source chain, under the same burn id. */
+export interface BridgeRefundedDetail extends BridgeTransferDetail {
+  burnId: string;
+  /** The refund transaction on the source chain, and its block. */
+  refundHash: string;
+  refundBlock: number;
+  /** The account's balance of the token on the source chain now, whole tokens. */
   balance: string;
 }
 

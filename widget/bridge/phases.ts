@@ -4,6 +4,8 @@ import type { BridgePhase, BridgeTimeouts } from './events.ts';
 /** What the panel's controllers see of the panel. */
 export interface BridgeHost extends ReactiveControllerHost, HTMLElement {
   phase: BridgePhase;
+  /** `test` or `main`: main networks' bridges are given longer before a transfer counts as delayed. */
+  readonly network: string;
   readonly timeouts: Partial<BridgeTimeouts>;
   readonly renderRoot: HTMLElement | DocumentFragment;
 }
@@ -49,7 +51,9 @@ const ALLOWED: Record<BridgePhase, readonly BridgeAction[]> = {
   signing: ['restore'],
   submitted: ['connect', 'restore', 'resume'],
   mined: ['connect', 'restore', 'resume'],
+  delayed: ['connect', 'restore', 'resume'],
   arrived: ['connect', 'restore', 'disconnect', 'reread', 'start-over', 'notice'],
+  refunded: ['connect', 'restore', 'disconnect', 'reread', 'start-over', 'notice'],
   failed: ['connect', 'restore', 'disconnect', 'retry', 'start-over', 'notice'],
   error: ['disconnect', 'notice'],
 };

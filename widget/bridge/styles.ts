@@ -178,6 +178,60 @@ export const bridgeStyles = css`
     clip-path: inset(50%);
     white-space: nowrap;
   }
+  .history {
+    display: grid;
+    gap: 0.4em;
+    margin-block-start: 1em;
+  }
+  .history ul {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+    display: grid;
+    gap: 0.25em;
+  }
+  button.entry {
+    inline-size: 100%;
+    display: grid;
+    grid-template-columns: minmax(0, 1fr) auto;
+    gap: 0.1em 0.75em;
+    text-align: start;
+    background: transparent;
+    color: var(--_text);
+    border-color: var(--_border);
+    font-weight: 400;
+    font-size: 0.875em;
+  }
+  .entry .what {
+    overflow-wrap: anywhere;
+  }
+  .entry .when {
+    grid-column: 1 / -1;
+    color: var(--_muted);
+  }
+  .state {
+    font-weight: 600;
+  }
+  .state.arrived,
+  .state.refunded {
+    color: var(--_success);
+  }
+  .state.failed {
+    color: var(--_danger);
+  }
+  button.copy {
+    font-size: 0.875em;
+  }
+  .copied {
+    margin-inline-start: 0.4em;
+    font-size: 0.875em;
+    color: var(--_success);
+  }
+  .receipt a {
+    color: var(--_primary);
+    margin-inline-start: 0.4em;
+    font-size: 0.875em;
+  }
   @media (prefers-reduced-motion: reduce) {
     .current .mark {
       animation-duration: 2.4s;
@@ -194,6 +248,9 @@ export const previewStyles = css`
     font-family: ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace;
     font-size: 0.875em;
     overflow-wrap: anywhere;
+  }
+  .mono.method {
+    overflow-wrap: break-word;
   }
   .preview {
     display: grid;

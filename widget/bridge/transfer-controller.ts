@@ -1,19 +1,28 @@
 import { Transaction } from 'ethers';
 import type { ReactiveController } from 'lit';
-import { fromUnits } from '../../lib/money.ts';
 import { describeTransfer, PreviewError } from '../../lib/transfer-preview.ts';
 import { emit } from '../shared/kassa-event.ts';
 import { tokenAmount } from './amount.ts';
 import type { BridgeClient } from './bridge-client.ts';
 import { BridgeError, type BridgeErrorKind } from './errors.ts';
-import type { BridgeArrivedDetail, BridgeMinedDetail, BridgeSubmittedDetail, BridgeTransferDetail } from './events.ts';
+import type { BridgeMinedDetail, BridgeSubmittedDetail } from './events.ts';
 import type { FormController } from './form-controller.ts';
+import type { HistoryController } from './history-controller.ts';
 import type { BridgeMessages } from './messages/en.ts';
 import { allows, focusAfterUpdate, type BridgeHost } from './phases.ts';
 import { preparedMismatch } from './prepared-check.ts';
 import { errorDetail, kindMessage, proxyErrorDetail, type BridgeProblems } from './problems.ts';
 import { sendTransfer, type Prepared } from './send-transfer.ts';
-import { DEFAULT_TIMEOUTS, followToArrival, followToReceipt, type Arrived, type Mined } from './transfer-follower.ts';
+import {
+  DEFAULT_TIMEOUTS,
+  followToArrival,
+  followToReceipt,
+  MAIN_DELAYED_MS,
+  type Arrived,
+  type Mined,
+  type Refunded,
+} from './transfer-follower.ts';
+import { announceDelay, announceOutcome, detailOf } from './transfer-outcome.ts';
 import type { TransferRecord, TransferStore } from './transfer-store.ts';
 import type { WalletController } from './wallet-controller.ts';
 
@@ -21,6 +30,7 @@ export interface TransferOptions {
   problems: BridgeProblems;
   wallet: WalletController;
   form: FormController;
+  history: HistoryController;
   /** The locale amounts in messages are written in. */
   locale(): string;
 }
@@ -30,9 +40,6 @@ const SEND_MESSAGES: Partial<Record<BridgeErrorKind, keyof BridgeMessages>> = {
   'insufficient-balance': 'insufficientBalance',
   'insufficient-gas': 'insufficientGas',
 };
-
-const detailOf = ({ hash, from, sourceChainId, destinationChainId, symbol, amount }: TransferRecord) =>
-  ({ hash, from, sourceChainId, destinationChainId, symbol, amount }) satisfies BridgeTransferDetail;
 
 /**
  * A transfer, from the form to its arrival: has the proxy prepare it and checks what came back,
@@ -46,6 +53,7 @@ export class TransferController implements ReactiveController {
   record?: TransferRecord;
   mined?: Mined;
   arrived?: Arrived;
+  refunded?: Refunded;
   failure?: BridgeError;
   private client?: BridgeClient;
   private store?: TransferStore;
@@ -77,13 +85,19 @@ export class TransferController implements ReactiveController {
     this.forget();
   }
 
-  /** The listing is in: follows the transfer this tab kept when both its chains are listed, else opens the form. */
-  resume(client: BridgeClient, store: TransferStore): void {
-    const { form } = this.options;
+  /**
+   * The listing is in: follows the transfer this tab kept, or else the history's newest one still
+   * under way (after a browser restart), when both its chains are listed; else opens the form.
+   */
+  async resume(client: BridgeClient, store: TransferStore): Promise<void> {
+    const { form, history } = this.options;
+    const generation = this.generation;
     this.client = client;
     this.store = store;
-    const kept = store.read();
+    const kept = store.read() ?? (await history.underWay());
+    if (generation !== this.generation) return;
     if (kept && form.chain(kept.sourceChainId) && form.chain(kept.destinationChainId)) {
+      store.save(kept);
       form.select(kept);
       return this.follow(kept);
     }
@@ -235,7 +249,9 @@ export class TransferController implements ReactiveController {
           : {};
       return this.fail(problem, { chain: source.name, ...gas });
     }
+    record.id = record.hash;
     store.save(record);
+    void options.history.update(record, { state: 'submitted' });
     emit<BridgeSubmittedDetail>(host, 'kassa-bridge-submitted', detailOf(record));
     if (generation === this.generation) this.follow(record);
   }
@@ -261,27 +277,33 @@ export class TransferController implements ReactiveController {
     this.toForm();
   }
 
-  /** Follows a sent transfer (just sent, or kept across a reload) to its receipt and its arrival. */
+  /** Follows a sent transfer (just sent, or kept across a reload) to its receipt and its arrival (or refund). */
   private follow(record: TransferRecord): void {
     const { host, options } = this;
-    const { form } = options;
+    const { form, history } = options;
     this.following?.abort();
     const following = (this.following = new AbortController());
-    const source = form.chain(record.sourceChainId)!;
-    const destination = form.chain(record.destinationChainId)!;
-    const timeouts = { ...DEFAULT_TIMEOUTS, ...host.timeouts };
+    const signal = following.signal;
+    const source = form.rpc(form.chain(record.sourceChainId)!);
+    const destination = form.rpc(form.chain(record.destinationChainId)!);
+    const timeouts = {
+      ...DEFAULT_TIMEOUTS,
+      ...(host.network === 'main' ? { delayed: MAIN_DELAYED_MS } : {}),
+      ...host.timeouts,
+    };
     this.forget();
     this.record = record;
     this.mined = record.burnId
-      ? { hash: record.hash, blockNumber: Number(record.blockNumber), burnId: record.burnId, gasUsed: 0n }
+      ? { hash: record.hash, blockNumber: Number(record.blockNumber), burnId: record.burnId, gasUsed: 0n, fee: 0n }
       : undefined;
-    host.phase = record.burnId ? 'mined' : 'submitted';
+    host.phase = record.delayedAt ? 'delayed' : record.burnId ? 'mined' : 'submitted';
+    let delay: ReturnType<typeof setTimeout> | undefined;
     void (async () => {
       try {
         if (!record.burnId) {
           const mined = await followToReceipt(
             record,
-            form.rpc(source),
+            source,
             timeouts,
             {
               onRepriced: () => {
@@ -292,52 +314,51 @@ export class TransferController implements ReactiveController {
                 record.burnId = mined.burnId;
                 record.blockNumber = String(mined.blockNumber);
                 record.hash = mined.hash;
+                record.fee = String(mined.fee);
                 this.store?.save(record);
               },
             },
-            following.signal,
+            signal,
           );
-          if (following.signal.aborted) return;
+          if (signal.aborted) return;
           this.mined = mined;
           host.phase = 'mined';
+          void history.update(record, { state: 'confirmed', fee: record.fee });
           emit<BridgeMinedDetail>(host, 'kassa-bridge-mined', {
             ...detailOf(record),
             blockNumber: mined.blockNumber,
             burnId: mined.burnId,
           });
         }
-        const arrived = await followToArrival(
-          record as TransferRecord & { burnId: string },
-          form.rpc(destination),
-          timeouts,
-          Date.now(),
-          following.signal,
-        );
-        if (following.signal.aborted) return;
+        const burned = record as TransferRecord & { burnId: string };
+        // Late: say so, and what the user can do, while following on for the arrival or a refund.
+        const late = () =>
+          !signal.aborted && host.phase === 'mined' && announceDelay(host, history, burned, this.store);
+        if (!record.delayedAt) delay = setTimeout(late, Math.max(0, record.sentAt + timeouts.delayed - Date.now()));
+        const outcome = await followToArrival(burned, { source, destination }, timeouts, Date.now(), signal);
+        if (signal.aborted) return;
         this.store?.clear();
-        this.arrived = arrived;
-        host.phase = 'arrived';
-        const token = form.token(record.destinationChainId, record.symbol);
-        emit<BridgeArrivedDetail>(host, 'kassa-bridge-arrived', {
-          ...detailOf(record),
-          burnId: arrived.burnId,
-          destinationHash: arrived.destinationHash,
-          destinationBlock: arrived.destinationBlock,
-          balance: fromUnits(arrived.balance, token?.decimals ?? 18),
-        });
+        if (outcome.kind === 'refunded') this.refunded = outcome;
+        else this.arrived = outcome;
+        host.phase = outcome.kind;
+        await announceOutcome(host, { history, form, source }, burned, outcome);
         if (options.wallet.session) void form.refreshBalance();
       } catch (error) {
-        if (following.signal.aborted) return;
+        if (signal.aborted) return;
         const problem =
           error instanceof BridgeError
             ? error
             : new BridgeError('rpc', this.mined ? 'arrival' : 'mined', String(error));
         // A transfer that may still complete is kept (a reload goes on following it); one that cannot is let go.
-        if (problem.kind !== 'timeout' && problem.kind !== 'rpc') this.store?.clear();
+        if (problem.kind !== 'timeout' && problem.kind !== 'rpc') {
+          this.store?.clear();
+          void history.update(record, { state: 'failed', failure: problem.kind });
+        }
         this.failure = problem;
         host.phase = 'failed';
         options.problems.report(errorDetail(problem, record.hash));
       } finally {
+        clearTimeout(delay);
         if (this.following === following) this.following = undefined;
       }
     })();
@@ -367,7 +388,7 @@ export class TransferController implements ReactiveController {
 
   /** Nothing prepared, sent, or in trouble. */
   private forget(): void {
-    this.prepared = this.record = this.mined = this.arrived = this.failure = undefined;
+    this.prepared = this.record = this.mined = this.arrived = this.refunded = this.failure = undefined;
     this.options.problems.clear();
   }
 

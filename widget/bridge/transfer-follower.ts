@@ -10,11 +10,21 @@ export interface BridgeTimeouts {
   mined: number;
   /** How long the source chain may not know the transaction at all before it counts as dropped. */
   dropped: number;
+  /** From the receipt until the panel calls the transfer delayed (and says what the user can do); it follows on. */
+  delayed: number;
   /** From the receipt until the tokens arrive on the destination chain. */
   arrival: number;
 }
 
-export const DEFAULT_TIMEOUTS: BridgeTimeouts = { mined: 10 * 60_000, dropped: 3 * 60_000, arrival: 15 * 60_000 };
+export const DEFAULT_TIMEOUTS: BridgeTimeouts = {
+  mined: 10 * 60_000,
+  dropped: 3 * 60_000,
+  delayed: 2 * 60_000,
+  arrival: 15 * 60_000,
+};
+
+/** Main networks' bridges take longer than the emulator's: a transfer is delayed only after 20 minutes there. */
+export const MAIN_DELAYED_MS = 20 * 60_000;
 
 /** How long a chain's RPC may keep failing before following stops with an `rpc` error. */
 const RPC_OUTAGE_MS = 45_000;
@@ -32,14 +42,27 @@ export interface Mined {
   blockNumber: number;
   burnId: string;
   gasUsed: bigint;
+  /** gasUsed × the price paid: the network fee, in the chain's native base units. */
+  fee: bigint;
 }
 
 export interface Arrived {
+  kind: 'arrived';
   burnId: string;
   /** The relayer's mint transaction on the destination chain. */
   destinationHash: string;
   destinationBlock: number;
   /** The account's balance of the token on the destination chain after the arrival, base units. */
+  balance: bigint;
+}
+
+/** The relayer could not serve the burn and minted it back to the account on the source chain, under the same burn id. */
+export interface Refunded {
+  kind: 'refunded';
+  burnId: string;
+  refundHash: string;
+  refundBlock: number;
+  /** The account's balance of the token on the source chain after the refund, base units. */
   balance: bigint;
 }
 
@@ -158,11 +181,13 @@ export async function followToReceipt(
     throw new BridgeError('reverted', stage, `Transaction ${record.hash} was reverted on ${source.chain.name}`);
   const burn = receipt.logs.map((log) => burnOf(log, record)).find((found) => found !== undefined);
   if (!burn) throw new BridgeError('reverted', stage, `Transaction ${record.hash} was mined but burned nothing`);
+  const gasUsed = hexToBigInt(receipt.gasUsed);
   const mined = {
     hash: receipt.transactionHash,
     blockNumber: Number(hexToBigInt(receipt.blockNumber)),
     burnId: burn,
-    gasUsed: hexToBigInt(receipt.gasUsed),
+    gasUsed,
+    fee: gasUsed * hexToBigInt(receipt.effectiveGasPrice),
   };
   events.onMined(mined);
   return mined;
@@ -229,39 +254,52 @@ async function findReplacement(
 /**
  * Follows a mined burn to its arrival: the destination token's `ReforgeMint` to the same account
  * with the same burn id and amount, and the account's balance there risen by the amount at that
- * block. Rejects with `timeout` or `rpc`.
+ * block. Watches the source chain too, for the relayer's refund under the same burn id (a burn it
+ * could not serve). Rejects with `timeout` or `rpc`.
  */
 export async function followToArrival(
   record: TransferRecord & { burnId: string },
-  destination: ChainRpc,
+  chains: { source: ChainRpc; destination: ChainRpc },
   timeouts: BridgeTimeouts,
   minedAt: number,
   signal: AbortSignal,
-): Promise<Arrived> {
+): Promise<Arrived | Refunded> {
   const stage: BridgeStage = 'arrival';
+  const { source, destination } = chains;
   const units = BigInt(record.units);
-  const filter = {
-    address: record.destinationToken,
+  const mintsOf = (token: string, fromBlock: string) => ({
+    address: token,
     topics: [MINT.topicHash, addressWord(record.from), record.burnId],
-    fromBlock: BigInt(record.destinationBlock),
-  };
-  return poll<Arrived>(
+    fromBlock: BigInt(fromBlock),
+  });
+  const ours = (log: RpcLog, token: string) =>
+    !log.removed && log.address.toLowerCase() === token.toLowerCase() && hexToBigInt(log.data.slice(0, 66)) === units;
+  return poll<Arrived | Refunded>(
     async () => {
-      const logs = await destination.logs(filter, stage);
+      const logs = await destination.logs(mintsOf(record.destinationToken, record.destinationBlock), stage);
       for (const log of logs) {
-        if (log.removed || log.address.toLowerCase() !== record.destinationToken.toLowerCase()) continue;
-        if (hexToBigInt(log.data.slice(0, 66)) !== units) continue;
+        if (!ours(log, record.destinationToken)) continue;
         const block = hexToBigInt(log.blockNumber);
         const balance = await destination.tokenBalance(record.destinationToken, record.from, stage);
         if (!(await rose(destination, record, block, balance))) continue;
         return {
+          kind: 'arrived',
           burnId: record.burnId,
           destinationHash: log.transactionHash,
           destinationBlock: Number(block),
           balance,
         };
       }
-      return undefined;
+      const refunds = await source.logs(mintsOf(record.sourceToken, record.blockNumber ?? record.sourceBlock), stage);
+      const refund = refunds.find((log) => ours(log, record.sourceToken));
+      if (!refund) return undefined;
+      return {
+        kind: 'refunded',
+        burnId: record.burnId,
+        refundHash: refund.transactionHash,
+        refundBlock: Number(hexToBigInt(refund.blockNumber)),
+        balance: await source.tokenBalance(record.sourceToken, record.from, stage),
+      };
     },
     minedAt + timeouts.arrival,
     () =>

@@ -24,9 +24,14 @@ export interface TransferRecord extends BridgeTransferDetail {
   destinationBlock: string;
   destinationBalance: string;
   sentAt: number;
-  /** Set once mined. */
+  /** The first hash: the transfer's name in the history, whatever hash a speed-up gives it later. */
+  id?: string;
+  /** Set once mined; `fee` is the network fee paid, native base units. */
   burnId?: string;
   blockNumber?: string;
+  fee?: string;
+  /** When the panel called it delayed (it stays so across a reload, until it arrives or is refunded). */
+  delayedAt?: number;
 }
 
 const PREFIX = 'kassa-bridge:';

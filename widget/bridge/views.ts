@@ -9,6 +9,8 @@ import { fill } from '../shared/i18n.ts';
 import { exampleAmount, tokenAmount, type AmountProblem } from './amount.ts';
 import type { BridgePhase } from './events.ts';
 import type { FormController } from './form-controller.ts';
+import type { HistoryController } from './history-controller.ts';
+import { copyButton, receiptView, significant } from './history-views.ts';
 import type { BridgeMessages } from './messages/en.ts';
 import { allows } from './phases.ts';
 import type { TransferController } from './transfer-controller.ts';
@@ -40,6 +42,7 @@ export const walletName = (wallet: DiscoveredWallet, m: BridgeMessages) =>
 export function walletBar(
   wallets: WalletController,
   form: FormController,
+  history: HistoryController,
   phase: BridgePhase,
   m: BridgeMessages,
 ): TemplateResult | typeof nothing {
@@ -50,7 +53,10 @@ export function walletBar(
   const where = id === undefined ? '' : (form.chain(id)?.name ?? fill(m.otherChain, { chainId: String(id) }));
   return html`<div part="account" class="bar">
     <span class="who">${walletIcon(session.wallet, name)}<span>${name}</span></span>
-    <span class="mono" title=${session.account} data-field="account">${shorten(session.account)}</span>
+    <span class="address"
+      ><span class="mono" title=${session.account} data-field="account">${shorten(session.account)}</span>
+      ${copyButton(history, session.account, m.address, m)}</span
+    >
     ${where ? html`<span class="where" data-field="wallet-chain">${fill(m.walletOn, { chain: where })}</span>` : nothing}
     ${allows(phase, 'disconnect') ? html`<button type="button" class="link" @click=${() => wallets.disconnect()}>${m.disconnect}</button>` : nothing}
   </div>`;
@@ -180,16 +186,17 @@ export function formView(
 export function progressView(
   transfer: TransferController,
   form: FormController,
+  history: HistoryController,
   phase: BridgePhase,
   m: BridgeMessages,
   locale: string,
 ): TemplateResult | typeof nothing {
-  const { record, arrived } = transfer;
+  const { record, arrived, refunded } = transfer;
   if (!record) return nothing;
   const source = form.chain(record.sourceChainId)?.name ?? String(record.sourceChainId);
   const destination = form.chain(record.destinationChainId)?.name ?? String(record.destinationChainId);
   const failedAt = phase === 'failed' ? (transfer.failure?.stage === 'arrival' ? 2 : 1) : -1;
-  const reached = phase === 'arrived' ? 3 : transfer.mined ? 2 : 1;
+  const reached = phase === 'arrived' || phase === 'refunded' ? 3 : transfer.mined ? 2 : 1;
   const state = (index: number): StepState => {
     if (index === failedAt) return 'failed';
     if (index < reached) return 'done';
@@ -202,12 +209,33 @@ export function progressView(
       [
         [fill(m.stepSent, { chain: source }), 'done'],
         [fill(m.stepMined, { chain: source }), state(1)],
-        [fill(m.stepArrived, { chain: destination }), state(2)],
+        refunded
+          ? [fill(m.stepRefunded, { chain: source }), 'done']
+          : [fill(m.stepArrived, { chain: destination }), state(2)],
       ],
       m,
     )}
-    <p class="note">${m.transaction}: <span part="hash" class="mono">${record.hash}</span></p>
+    <p class="note">${m.transaction}: <span part="hash" class="mono hash">${record.hash}</span></p>
     ${arrived && token ? html`<p class="note" data-field="new-balance">${fill(m.newBalance, { chain: destination, balance: tokenAmount(fromUnits(arrived.balance, token.decimals), token.symbol, locale) })}</p>` : nothing}
+    ${
+      arrived || refunded
+        ? receiptView(
+            {
+              record,
+              state: refunded ? 'refunded' : 'arrived',
+              ...history.entryOf(record),
+              ...(arrived
+                ? { destinationHash: arrived.destinationHash, destinationBalance: String(arrived.balance) }
+                : {}),
+              ...(refunded ? { refundHash: refunded.refundHash, sourceBalance: String(refunded.balance) } : {}),
+            },
+            form,
+            history,
+            m,
+            locale,
+          )
+        : nothing
+    }
   </section>`;
 }
 
@@ -250,7 +278,7 @@ export function previewView(
       </div>
       <div>
         <dt>${m.method}</dt>
-        <dd data-field="method" class="mono">${preview.method}</dd>
+        <dd data-field="method" class="mono method">${methodView(preview.method)}</dd>
       </div>
       <div>
         <dt>${m.network}</dt>
@@ -258,12 +286,18 @@ export function previewView(
       </div>
       <div>
         <dt>${m.maxFee}</dt>
-        <dd data-field="fee">${tokenAmount(preview.maxFee, chain.nativeSymbol, locale)}</dd>
+        <dd data-field="fee" title=${tokenAmount(preview.maxFee, chain.nativeSymbol, locale)}>
+          ${significant(preview.maxFee, chain.nativeSymbol, locale)}
+        </dd>
       </div>
     </dl>
     ${walletChainId !== chain.chainId ? html`<p class="note" data-field="switch">${fill(m.switchNote, { chain: chain.name })}</p>` : nothing}
   </section>`;
 }
+
+/** `reforge(uint256,uint256,address)`, allowed to wrap only after `(` and each `,`, never mid-word. */
+const methodView = (method: string) =>
+  method.split(/(?<=[(,])/).map((piece, index) => (index ? html`<wbr />${piece}` : piece));
 
 export type StepState = 'done' | 'current' | 'pending' | 'failed';
 

@@ -52,6 +52,11 @@ export class WalletController implements ReactiveController {
     return this.discovery.settled;
   }
 
+  /** Looks for wallets again (the user installed or unlocked one after the page loaded). */
+  lookAgain(): void {
+    this.discovery.ask();
+  }
+
   hostUpdated(): void {
     // After this update, not during it: connecting changes state.
     void Promise.resolve().then(() => this.restore());

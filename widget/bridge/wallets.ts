@@ -75,6 +75,21 @@ export class WalletDiscovery implements ReactiveController {
 
   hostConnected(): void {
     window.addEventListener('eip6963:announceProvider', this.onAnnounce);
+    // A wallet that injects window.ethereum late (after the page loaded) says so with this event.
+    window.addEventListener('ethereum#initialized', this.onInjected);
+    this.ask();
+  }
+
+  hostDisconnected(): void {
+    window.removeEventListener('eip6963:announceProvider', this.onAnnounce);
+    window.removeEventListener('ethereum#initialized', this.onInjected);
+    clearTimeout(this.timer);
+  }
+
+  /** Asks the browser's wallets to announce themselves (again: the user installed or unlocked one meanwhile). */
+  ask(): void {
+    clearTimeout(this.timer);
+    this.settled = false;
     window.dispatchEvent(new Event('eip6963:requestProvider'));
     this.refresh();
     this.timer = setTimeout(() => {
@@ -83,10 +98,7 @@ export class WalletDiscovery implements ReactiveController {
     }, SETTLE_MS);
   }
 
-  hostDisconnected(): void {
-    window.removeEventListener('eip6963:announceProvider', this.onAnnounce);
-    clearTimeout(this.timer);
-  }
+  private readonly onInjected = () => this.refresh();
 
   private readonly onAnnounce = (event: Event) => {
     const wallet = walletOf((event as CustomEvent).detail);

@@ -55,7 +55,14 @@ function recordBridgeEvents(): void {
   const seen: Array<{ type: string; detail: unknown }> = ((
     window as unknown as { kassaBridgeEvents: unknown[] }
   ).kassaBridgeEvents = []);
-  for (const type of ['kassa-bridge-submitted', 'kassa-bridge-mined', 'kassa-bridge-arrived', 'kassa-bridge-error']) {
+  for (const type of [
+    'kassa-bridge-submitted',
+    'kassa-bridge-mined',
+    'kassa-bridge-delayed',
+    'kassa-bridge-arrived',
+    'kassa-bridge-refunded',
+    'kassa-bridge-error',
+  ]) {
     document.addEventListener(type, (event) => seen.push({ type, detail: (event as CustomEvent).detail }));
   }
 }

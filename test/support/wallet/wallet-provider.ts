@@ -48,6 +48,8 @@ export interface InstalledWallet {
   emit(event: string, data: unknown): void;
   /** Stops announcing (and leaves window.ethereum): for tests that install other wallets next. */
   remove(): void;
+  /** Announces the wallet now and answers requests from now on: one installed with `announce: false`, arriving late. */
+  announce(): void;
 }
 
 export function installTestWallets(options: InstallOptions): void {
@@ -103,6 +105,11 @@ export function installTestWallets(options: InstallOptions): void {
         window.removeEventListener('eip6963:requestProvider', announce);
         if (target.ethereum === provider) delete target.ethereum;
         delete registry[info.id];
+      },
+      announce() {
+        window.removeEventListener('eip6963:requestProvider', announce);
+        window.addEventListener('eip6963:requestProvider', announce);
+        announce();
       },
     };
     if (options.windowEthereum === info.id) target.ethereum = provider;

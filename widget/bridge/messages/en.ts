@@ -91,6 +91,36 @@ const en = {
   notAllowed: "This site can't use the transfer service.",
   noChains: 'No networks are available for transfers right now.',
   misconfigured: 'This transfer panel is not set up correctly.',
+  // history, receipts, recovery, first run
+  delayed:
+    'This is taking longer than usual. Your tokens are safe: they arrive on {destination}, or the bridge refunds them to you on {source}. Kassa keeps checking; you can close this page and come back later.',
+  refunded: 'The bridge could not deliver to {destination} and refunded {amount} to you on {source}.',
+  stepRefunded: 'Refunded on {chain}',
+  history: 'Recent transfers',
+  stateSubmitted: 'Sent',
+  stateConfirmed: 'Confirmed',
+  stateArrived: 'Arrived',
+  stateDelayed: 'Delayed',
+  stateRefunded: 'Refunded',
+  stateFailed: 'Failed',
+  receipt: 'Receipt',
+  sentOn: 'Sent on {chain}',
+  receivedOn: 'Received on {chain}',
+  refundedOn: 'Refunded on {chain}',
+  balanceOn: 'Balance on {chain}',
+  fee: 'Network fee',
+  sentAt: 'Sent',
+  copy: 'Copy',
+  copied: 'Copied',
+  copyWhat: 'Copy {what}',
+  address: 'address',
+  explorer: 'View in explorer',
+  walletHelpTitle: 'What is a wallet?',
+  walletHelp:
+    'A wallet is an app or browser extension that keeps your keys and signs your transfers. Kassa never sees your keys.',
+  walletHelpLink: 'How to get a wallet',
+  offered: 'Move {tokens} between {chains}.',
+  lookAgain: 'Look for wallets again',
 };
 export default en;
 export type BridgeMessages = typeof en;
