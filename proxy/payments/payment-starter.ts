@@ -216,6 +216,13 @@ export class PaymentStarter {
       amount: payment.amount,
       currencyCode: payment.currencyCode,
     });
+    // The operator's live list shows a payment from its start, not only once it changes. It is not final,
+    // so whether it may be retried needs no checkout.
+    await this.options.bus
+      .publish(statusView(payment, undefined))
+      .catch((error: unknown) =>
+        logger.warn('new payment not announced', { error, transactionId: payment.transactionId }),
+      );
     return payment;
   }
 
