@@ -2,6 +2,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { Coordination } from './coordination/coordination.ts';
 import type { Store } from './store/store.ts';
 import type { UpstreamService } from './upstream/upstream-error.ts';
+import type { UpstreamHealth } from './upstream/upstream-health.ts';
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -70,9 +71,22 @@ export class ProxyMetrics {
     registers: [this.registry],
   });
 
-  constructor(sources: { store: Store; coordination: Coordination; events: boolean }) {
+  constructor(sources: { store: Store; coordination: Coordination; health: UpstreamHealth; events: boolean }) {
     collectDefaultMetrics({ register: this.registry, prefix: 'kassa_' });
-    const { store, coordination } = sources;
+    const { store, coordination, health } = sources;
+    new Gauge({
+      name: 'kassa_upstream_up',
+      help: 'Whether each upstream service is usable (1) or refuses Kassa or cannot be reached (0), as /readyz sees it',
+      labelNames: ['service', 'state'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const service of ['pay', 'orders', 'reforge'] as const) {
+          const { state } = service === 'pay' ? health.pay : health[service];
+          this.set({ service, state }, state === 'ok' || state === 'unknown' ? 1 : 0);
+        }
+      },
+    });
     new Gauge({
       name: 'kassa_upstream_budget_used',
       help: 'Upstream requests in the current minute, fleet-wide, by budget',

@@ -76,7 +76,7 @@ export function createServices(config: ProxyConfig, logger: Logger, overrides: S
   const store = overrides.store ?? new SqliteStore(config.dbPath);
   const coordination = overrides.coordination ?? localCoordination();
   const health = new UpstreamHealth(logger);
-  const metrics = new ProxyMetrics({ store, coordination, events: config.events !== null });
+  const metrics = new ProxyMetrics({ store, coordination, health, events: config.events !== null });
   for (const redis of overrides.redisConnections ?? []) countCommands(redis, metrics);
   const upstream = (prefixUrl: string, service: UpstreamService) =>
     ky.create({

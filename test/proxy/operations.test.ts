@@ -307,6 +307,7 @@ describe('proxy operations: /metrics', () => {
     assert.equal(labelled('kassa_upstream_budget_limit', { budget: 'payment' })?.value, '100');
     assert.ok(Number(labelled('kassa_upstream_budget_used', { budget: 'payment' })?.value) >= 2);
     assert.ok(series('kassa_sse_connections'));
+    assert.equal(labelled('kassa_upstream_up', { service: 'pay', state: 'ok' })?.value, '1');
     assert.ok(Number(labelled('kassa_webhooks_received_total', { result: 'accepted' })?.value) >= 1);
     assert.equal(labelled('kassa_webhooks_received_total', { result: 'forged' })?.value, '1');
     assert.ok(Number(labelled('kassa_payments', { status: 'COMPLETED' })?.value) >= 1);
