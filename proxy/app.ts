@@ -51,7 +51,7 @@ export function createApp(services: ProxyServices): Hono<ProxyEnv> {
     requestLog({ logger, redactPaths: [/(\/hooks\/payments\/)([^/]+)/, /(\/api\/payments\/status\/)([^/]+)/] }),
   );
   app.use('*', securityHeaders());
-  app.use('*', httpMetrics({ metrics: services.metrics }));
+  if (services.httpMetrics) app.use('*', httpMetrics({ metrics: services.metrics }));
   app.use('/api/*', tooLarge(API_BODY_LIMIT));
   app.use('/hooks/*', tooLarge(HOOK_BODY_LIMIT));
 

@@ -47,6 +47,7 @@ export interface ProxyServices {
   /** Delivers the merchant's events; null when KASSA_EVENTS_URL is not set. */
   events: EventDeliverer | null;
   metrics: ProxyMetrics;
+  httpMetrics: boolean;
 }
 
 export interface ServiceOverrides {
@@ -68,6 +69,8 @@ export interface ServiceOverrides {
   eventSweepMs?: number;
   /** How long a merchant's endpoint has to answer (10 s). */
   eventTimeoutMs?: number;
+  /** Counts and times HTTP requests for /metrics (on unless a benchmark measures what that costs). */
+  httpMetrics?: boolean;
   /** The Redis connections of a fleet, whose commands /metrics counts. */
   redisConnections?: Redis[];
 }
@@ -158,6 +161,7 @@ export function createServices(config: ProxyConfig, logger: Logger, overrides: S
     sseHeartbeatMs: overrides.sseHeartbeatMs ?? 15_000,
     events,
     metrics,
+    httpMetrics: overrides.httpMetrics ?? true,
   };
 }
 
