@@ -117,6 +117,7 @@ export class KassaEventsView extends LitElement {
     return html`
       <kassa-filter-bar
         label="Status"
+        filter-label="Filter by status"
         .choices=${EVENT_STATUSES}
         .value=${status}
         @kassa-filter-change=${(event: CustomEvent<FilterChangeDetail>) =>
@@ -125,6 +126,7 @@ export class KassaEventsView extends LitElement {
       ></kassa-filter-bar>
       <kassa-filter-bar
         label="Type"
+        filter-label="Filter by type"
         no-refresh
         .choices=${EVENT_TYPES}
         .value=${type}

@@ -46,6 +46,8 @@ export class KassaFilterBar extends LitElement {
   @property({ attribute: false }) choices: readonly string[] = [];
   /** The value chosen; '' for all. */
   @property() value = '';
+  /** The select's accessible name ("Filter by status", in the user's language, by default). */
+  @property({ attribute: 'filter-label' }) filterLabel = '';
   /** Leaves the Refresh button out (for a second bar above the same list). */
   @property({ type: Boolean, attribute: 'no-refresh' }) noRefresh = false;
 
@@ -63,7 +65,7 @@ export class KassaFilterBar extends LitElement {
     return html`<div class="row">
       <label
         >${this.label || m.status}
-        <select part="select" aria-label=${m.filterBy} @change=${this.onChange}>
+        <select part="select" aria-label=${this.filterLabel || m.filterBy} @change=${this.onChange}>
           <option value="" ?selected=${!this.value}>${m.all}</option>
           ${this.choices.map((choice) => html`<option value=${choice} ?selected=${choice === this.value}>${choice}</option>`)}
         </select>
