@@ -7,6 +7,7 @@ import { requestLog } from './middleware/request-log.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { openApiDocument } from './openapi.ts';
 import { bridgeRoutes } from './routes/bridge-routes.ts';
+import { handoffRoutes } from './routes/handoff-routes.ts';
 import { merchantRoutes } from './routes/merchant-routes.ts';
 import { operatorRoutes } from './routes/operator-routes.ts';
 import { paymentRoutes } from './routes/payment-routes.ts';
@@ -38,7 +39,10 @@ export function createApp(services: ProxyServices): Hono {
   app.use('*', requestId());
   app.use(
     '*',
-    requestLog({ logger, redactPaths: [/(\/hooks\/payments\/)([^/]+)/, /(\/api\/payments\/status\/)([^/]+)/] }),
+    requestLog({
+      logger,
+      redactPaths: [/(\/hooks\/payments\/)([^/]+)/, /(\/api\/payments\/status\/)([^/]+)/, /^(\/p\/)([^/]+)/],
+    }),
   );
   app.use('*', securityHeaders());
   app.use('/api/*', tooLarge(API_BODY_LIMIT));
@@ -46,6 +50,7 @@ export function createApp(services: ProxyServices): Hono {
 
   app.route('/', merchantRoutes(services));
   app.route('/', paymentRoutes(services));
+  app.route('/', handoffRoutes(services));
   app.route('/', bridgeRoutes(services));
   app.route('/', operatorRoutes(services));
   app.route('/', webhookRoutes(services));

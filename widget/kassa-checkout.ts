@@ -1,8 +1,9 @@
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { adoptStyles, html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import type { CreatePaymentRequest, PaymentStatusView } from '../schemas/proxy-api.ts';
+import type { CreatedPayment, CreatePaymentRequest, PaymentStatusView } from '../schemas/proxy-api.ts';
 import { AttemptStore } from './checkout/attempt-store.ts';
 import { isNavigableFlowUrl, openBankWindow } from './checkout/bank-page.ts';
+import type * as PhoneHandoff from './checkout/phone-handoff.ts';
 import { checkoutCatalogs } from './checkout/checkout-catalogs.ts';
 import type { CheckoutErrorDetail, CheckoutPhase, PaymentCreatedDetail } from './checkout/events.ts';
 import type { CheckoutMessages } from './checkout/messages/en.ts';
@@ -43,6 +44,7 @@ interface Summary {
 
 const FAILURE_REASONS: Record<string, keyof CheckoutMessages> = { CANCELLED: 'cancelled', REJECTED: 'rejected' };
 const BUSY: ReadonlySet<CheckoutPhase> = new Set(['loading', 'creating', 'redirecting', 'waiting']);
+type PhoneKit = typeof PhoneHandoff;
 
 /**
  * A "Pay by bank" checkout. It shows the amount of a checkout the shop's server created, starts the
@@ -60,7 +62,11 @@ const BUSY: ReadonlySet<CheckoutPhase> = new Set(['loading', 'creating', 'redire
  * @csspart badge - The sandbox badge.
  * @csspart reference - The payment reference.
  * @csspart status - The live status line (an aria-live region).
- * @csspart button - The one button: pay, continue at the bank, or try again.
+ * @csspart button - The main button: pay, continue at the bank, or try again.
+ * @csspart secondary - The other way to pay: with your phone, or in this browser.
+ * @csspart phone - Paying with the phone: the QR code, the link and its copy button.
+ * @csspart qr - The QR code of the hand-off link (an SVG image).
+ * @csspart handoff-url - The hand-off link as text.
  *
  * @cssprop --kassa-color-background - Surface colour.
  * @cssprop --kassa-color-text - Text colour.
@@ -114,6 +120,10 @@ export class KassaCheckout extends LitElement {
 
   @state() private summary?: Summary;
   @state() private payment?: PaymentStatusView;
+  /** Desktops only: what "Pay with your phone" needs, loaded as a chunk. */
+  @state() private phoneKit?: PhoneKit;
+  @state() private handoff?: string;
+  @state() private copied = false;
 
   private readonly i18n = new LocaleController(this, checkoutCatalogs);
   private readonly problems = new ProblemController<CheckoutMessages, CheckoutErrorDetail>(this, CHECKOUT_PROBLEMS);
@@ -135,6 +145,15 @@ export class KassaCheckout extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     window.addEventListener('pageshow', this.onPageShow);
+    // Phones (no fine pointer that hovers) pay in the bank's app already: they never load the chunk.
+    if (!this.phoneKit && matchMedia('(pointer: fine) and (hover: hover)').matches)
+      import('./checkout/phone-handoff.ts').then(
+        (kit) => {
+          this.phoneKit = kit;
+          adoptStyles(this.renderRoot as ShadowRoot, [...KassaCheckout.elementStyles, kit.phoneStyles]);
+        },
+        () => undefined,
+      );
   }
 
   override disconnectedCallback(): void {
@@ -209,28 +228,35 @@ export class KassaCheckout extends LitElement {
     }
   }
 
+  /** Whether a payment may be started now: not while one is under way (double clicks do nothing). */
+  private idle(): boolean {
+    return !!this.client && !!this.attempts && !!this.summary && !BUSY.has(this.phase);
+  }
+
   /**
-   * Starts the payment (or, with the attempt's key, finds the one already started) and sends the
-   * customer to the bank. Double clicks do nothing while one is under way.
+   * Starts the payment, or, with the attempt's key, finds the one already started: paying with the
+   * phone and then in this browser (or the other way round) is one payment.
    */
-  private async pay(): Promise<void> {
-    const { client, attempts, summary } = this;
-    if (!client || !attempts || !summary || BUSY.has(this.phase)) return;
+  private async start(
+    retry: () => void,
+    popup?: Window,
+  ): Promise<(CreatedPayment & { replayed: boolean }) | undefined> {
+    const client = this.client!;
+    const attempts = this.attempts!;
     const generation = this.generation;
-    // Opened in the click itself, or the browser blocks it.
-    const popup = this.mode === 'popup' ? openBankWindow() : undefined;
     const attempt = attempts.begin();
     this.problems.clear();
     this.phase = 'creating';
     let created;
     try {
-      created = await client.createPayment(this.request(summary), attempt.key);
+      created = await client.createPayment(this.request(this.summary!), attempt.key);
     } catch (error) {
       popup?.close();
       if (generation !== this.generation) return;
       // The key went with another request (the checkout's attributes changed): start a new attempt.
       if ((error as ProxyError).status === 422) attempts.clear();
-      return this.fail(error, () => void this.pay());
+      this.fail(error, retry);
+      return;
     }
     if (generation !== this.generation) return void popup?.close();
     if (!isNavigableFlowUrl(created.flowUrl, client.origin)) {
@@ -246,6 +272,16 @@ export class KassaCheckout extends LitElement {
     }
     attempts.save({ key: attempt.key, statusToken: created.statusToken });
     this.returned = false;
+    return created;
+  }
+
+  /** Starts the payment (or finds it) and sends the customer to the bank, in this tab or a popup. */
+  private async pay(): Promise<void> {
+    if (!this.idle()) return;
+    // Opened in the click itself, or the browser blocks it.
+    const popup = this.mode === 'popup' ? openBankWindow() : undefined;
+    const created = await this.start(() => void this.pay(), popup);
+    if (!created) return;
     const { transactionId, environment, flowUrl, replayed } = created;
     const proceed = emit<PaymentCreatedDetail>(
       this,
@@ -266,7 +302,32 @@ export class KassaCheckout extends LitElement {
       popup?.close();
     }
     this.phase = 'authorising';
-    this.stream.follow(client, created.statusToken);
+    this.stream.follow(this.client!, created.statusToken);
+  }
+
+  /**
+   * Starts the payment (or finds it) and shows the QR code of its hand-off link: the phone opens the
+   * bank, and this element follows the payment live and shows the result with nothing to do here.
+   */
+  private async payOnPhone(): Promise<void> {
+    const kit = this.phoneKit;
+    if (!kit || !this.idle()) return;
+    const retry = () => void this.payOnPhone();
+    const generation = this.generation;
+    const created = await this.start(retry);
+    if (!created) return;
+    let url;
+    try {
+      url = await kit.handoffUrl(this.client!.origin, created.statusToken);
+    } catch (error) {
+      if (generation === this.generation) this.fail(error, retry);
+      return;
+    }
+    if (generation !== this.generation) return;
+    this.handoff = url;
+    this.copied = false;
+    this.phase = 'phone';
+    this.stream.follow(this.client!, created.statusToken);
   }
 
   private request(summary: Summary): CreatePaymentRequest {
@@ -297,7 +358,7 @@ export class KassaCheckout extends LitElement {
     // Until the bank answers (INITIATED), the customer has yet to authorise, unless they came back.
     const answered = this.returned || (view.networkStatus !== null && view.networkStatus !== 'INITIATED');
     if (answered) this.closeBankWindow();
-    this.phase = answered ? 'waiting' : 'authorising';
+    this.phase = answered ? 'waiting' : this.phase === 'phone' ? 'phone' : 'authorising';
   }
 
   private fail(error: unknown, retry: () => void): void {
@@ -330,6 +391,8 @@ export class KassaCheckout extends LitElement {
         return [m[this.phase], '', true];
       case 'authorising':
         return [m.authorising, '', false];
+      case 'phone':
+        return [this.phoneKit!.phoneMessages(this.i18n.locale).scan, '', false];
       case 'completed':
         return [m.completed, 'success', false];
       case 'failed': {
@@ -357,6 +420,8 @@ export class KassaCheckout extends LitElement {
         return [m.pay, () => void this.pay(), this.phase !== 'ready'];
       case 'authorising':
         return [m.continue, () => void this.pay()];
+      case 'phone':
+        return [this.phoneKit!.phoneMessages(this.i18n.locale).payInBrowser, () => void this.pay()];
       case 'failed':
         return this.canPayAgain() ? [m.tryAgain, () => this.payAgain()] : undefined;
       case 'error':
@@ -364,6 +429,14 @@ export class KassaCheckout extends LitElement {
       default:
         return undefined;
     }
+  }
+
+  private phoneView(): TemplateResult | typeof nothing {
+    const { phoneKit: kit, handoff } = this;
+    if (!kit || !handoff || this.phase !== 'phone') return nothing;
+    return kit.phoneView(handoff, kit.phoneMessages(this.i18n.locale), this.copied, () => {
+      void navigator.clipboard?.writeText(handoff).then(() => (this.copied = true));
+    });
   }
 
   override render(): TemplateResult {
@@ -383,7 +456,8 @@ export class KassaCheckout extends LitElement {
               ${summary.reference ? html`<p part="reference" class="reference">${fill(m.reference, { reference: summary.reference })}</p>` : nothing}`
           : nothing
       }
-      ${statusView(...this.statusLine(m))} ${button ? actionView(button) : nothing}
+      ${statusView(...this.statusLine(m))} ${this.phoneView()} ${button ? actionView(button) : nothing}
+      ${this.phoneKit && this.phase === 'ready' ? actionView([this.phoneKit.phoneMessages(this.i18n.locale).payWithPhone, () => void this.payOnPhone(), false, 'secondary']) : nothing}
     </div>`;
   }
 }
