@@ -4,7 +4,8 @@
  * SVG path. The QR is dark on a white quiet zone in both themes, as phone cameras expect.
  */
 import { generate } from 'lean-qr/nano';
-import { css, html, type TemplateResult } from 'lit';
+import { css, html, type LitElement, type TemplateResult } from 'lit';
+import { addStyles } from '../shared/add-styles.ts';
 import { languageOf, type Language } from '../shared/i18n.ts';
 import { ProxyClient } from '../shared/proxy-client.ts';
 
@@ -106,7 +107,10 @@ export function phoneView(url: string, m: PhoneMessages, copied: boolean, copy: 
   </div>`;
 }
 
-export const phoneStyles = css`
+/** Brings the phone view's styles into the element's shadow root. */
+export const addPhoneStyles = (host: LitElement) => addStyles(host, phoneStyles);
+
+const phoneStyles = css`
   .phone {
     display: grid;
     justify-items: center;
