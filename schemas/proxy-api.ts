@@ -132,6 +132,10 @@ export const paymentStatusSchema = z
     initiatedAt: z.string(),
     updatedAt: z.string(),
     completedAt: z.string().nullable(),
+    /** The customer's bank, once they chose it (for the receipt). */
+    providerId: z.string().nullable(),
+    /** The payment network's identifier: the reference a customer quotes to their bank. */
+    networkPaymentId: z.string().nullable(),
   })
   .meta({ id: 'PaymentStatus' });
 export type PaymentStatusView = z.infer<typeof paymentStatusSchema>;

@@ -49,6 +49,10 @@ const FAILURE_REASONS: Record<string, keyof CheckoutMessages> = { CANCELLED: 'ca
  * @csspart phone - Paying with the phone: the QR code, the link and its copy button.
  * @csspart qr - The QR code of the hand-off link (an SVG image).
  * @csspart handoff-url - The hand-off link as text.
+ * @csspart receipt - The receipt of a completed payment: amount, reference, date, bank, and the reference to quote.
+ * @csspart receipt-quote - The payment's reference to quote to the bank.
+ * @csspart amount-input - Open amount: the field the customer types the amount in.
+ * @csspart amount-hint - Open amount: the bounds, or why the amount typed cannot be paid.
  *
  * @cssprop --kassa-color-background - Surface colour.
  * @cssprop --kassa-color-text - Text colour.
@@ -115,7 +119,9 @@ export class KassaCheckout extends CheckoutFlow {
       case 'phone':
         return [this.phoneKit!.phoneMessages(this.i18n.locale).payInBrowser, () => void this.pay()];
       case 'failed':
-        return this.canPayAgain() ? [m.tryAgain, () => this.payAgain()] : undefined;
+        return this.canPayAgain()
+          ? [this.payment?.networkStatus === 'REJECTED' ? m.anotherBank : m.tryAgain, () => this.payAgain()]
+          : undefined;
       case 'error':
         return this.problems.retryAction(m.tryAgain) ?? this.changeAmount('button');
       case 'completed':
@@ -175,7 +181,9 @@ export class KassaCheckout extends CheckoutFlow {
               ${summary.reference ? html`<p part="reference" class="reference">${fill(m.reference, { reference: summary.reference })}</p>` : nothing}`
           : nothing
       }
-      ${statusView(...this.statusLine(m))} ${this.phoneView()} ${button ? actionView(button) : nothing}
+      ${statusView(...this.statusLine(m))} ${this.phoneView()}
+      ${this.phase === 'completed' && this.receipt && this.payment ? this.receipt.view(this.payment, this.i18n.locale) : nothing}
+      ${button ? actionView(button) : nothing}
       ${this.phase === 'failed' && this.field ? actionView(this.changeAmount('secondary')!) : nothing}
       ${this.phoneKit && this.phase === 'ready' ? actionView([this.phoneKit.phoneMessages(this.i18n.locale).payWithPhone, () => void this.payOnPhone(), false, 'secondary']) : nothing}
     </div>`;

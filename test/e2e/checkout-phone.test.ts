@@ -71,7 +71,7 @@ describe('e2e: paying with the phone', () => {
     return { page, problems, loaded, answeredAt };
   }
 
-  it('the phone authorises; the desktop shows the payment received within a second, with no request of its own', async () => {
+  it('the phone authorises; the desktop shows the receipt within a second, with no request of its own', async () => {
     const desktop = await desktopWithQr();
     const phone = await payOnPhone(desktop.url, 'Authorise payment');
     await waitForPhase(desktop.page, 'completed');
@@ -81,6 +81,11 @@ describe('e2e: paying with the phone', () => {
       `desktop showed it ${doneAt - phone.answeredAt} ms after authorisation`,
     );
     assert.equal(await partText(desktop.page, 'status'), 'Payment received. Thank you!');
+    // The receipt shows with the result: its chunk came before the QR code.
+    assert.match(
+      await partText(desktop.page, 'receipt'),
+      /Amount €42\.50 Reference .+ Paid on .+ Bank bank_xyz Payment reference to quote NP[0-9A-F]{20}/,
+    );
     assert.deepEqual(desktop.requests, [], 'the desktop followed the payment on the stream it already had');
 
     await waitForPhase(phone.page, 'completed');

@@ -12,6 +12,7 @@ import { checkoutCatalogs } from './checkout-catalogs.ts';
 import type { CheckoutErrorDetail, CheckoutPhase, PaymentCreatedDetail } from './events.ts';
 import type { CheckoutMessages } from './messages/en.ts';
 import type * as PhoneHandoff from './phone-handoff.ts';
+import type * as ReceiptModule from './receipt.ts';
 import { CHECKOUT_PROBLEMS } from './problems.ts';
 import { takeReturnedStatusToken } from './returned-status.ts';
 import { StatusStreamController } from './status-stream-controller.ts';
@@ -27,6 +28,7 @@ const BUSY: ReadonlySet<CheckoutPhase> = new Set(['loading', 'creating', 'redire
 type PhoneKit = typeof PhoneHandoff;
 type AmountField = InstanceType<(typeof AmountFieldModule)['AmountField']>;
 type Bounds = AmountFieldModule.Bounds;
+type Receipt = InstanceType<(typeof ReceiptModule)['Receipt']>;
 
 /**
  * What `<kassa-checkout>` does, apart from what it shows (kassa-checkout.ts): its attributes, and
@@ -72,6 +74,8 @@ export class CheckoutFlow extends LitElement {
   @state() protected copied = false;
   /** Open amount with no `amount` given: the field the customer types it in, loaded as a chunk. */
   protected field?: AmountField;
+  /** The receipt of a completed payment, loaded as a chunk while a payment is followed. */
+  @state() protected receipt?: Receipt;
 
   protected readonly i18n = new LocaleController(this, checkoutCatalogs);
   protected readonly problems = new ProblemController<CheckoutMessages, CheckoutErrorDetail>(this, CHECKOUT_PROBLEMS);
@@ -284,7 +288,8 @@ export class CheckoutFlow extends LitElement {
     if (!created) return;
     let url;
     try {
-      url = await kit.handoffUrl(this.client!.origin, created.statusToken);
+      // The receipt comes now too: once the QR code shows, this page asks nothing more of the network.
+      [url] = await Promise.all([kit.handoffUrl(this.client!.origin, created.statusToken), this.loadReceipt()]);
     } catch (error) {
       if (generation === this.generation) this.fail(error, retry);
       return;
@@ -316,7 +321,14 @@ export class CheckoutFlow extends LitElement {
     void this.pay();
   }
 
+  private async loadReceipt(): Promise<void> {
+    if (this.receipt) return;
+    const { Receipt } = await import('./receipt.ts');
+    this.receipt ??= new Receipt(this);
+  }
+
   private showStatus(view: PaymentStatusView): void {
+    void this.loadReceipt().catch(() => undefined);
     this.payment = view;
     this.summary = view;
     emit(this, 'kassa-status', view);
