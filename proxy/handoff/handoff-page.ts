@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
+import { acceptedLanguage } from '../../lib/accept-language.ts';
 
 /** What the phone is told when a hand-off link does not lead to the bank. */
 export type HandoffOutcome = 'invalid' | 'expired' | 'completed' | 'cancelled' | 'rejected' | 'failed';
@@ -74,20 +75,10 @@ const WORDS: Record<string, Words> = {
   },
 };
 
-/** The first language of an Accept-Language header that the page speaks, by quality; English otherwise. */
-export function pageLanguage(acceptLanguage: string | undefined): string {
-  const ranked = (acceptLanguage ?? '')
-    .slice(0, 500)
-    .split(',')
-    .map((entry, index) => {
-      const [tag = '', ...params] = entry.trim().split(';');
-      const q = params.map((param) => /^\s*q=([0-9.]+)\s*$/.exec(param)?.[1]).find(Boolean);
-      return { language: tag.split('-')[0]!.toLowerCase(), q: q === undefined ? 1 : Number(q), index };
-    })
-    .filter((entry) => entry.q > 0 && entry.language in WORDS)
-    .sort((a, b) => b.q - a.q || a.index - b.index);
-  return ranked[0]?.language ?? 'en';
-}
+const LANGUAGES = ['en', 'de', 'fr', 'es', 'nl'] as const;
+
+/** The language of the phone's Accept-Language that the page speaks; English otherwise. */
+export const pageLanguage = (acceptLanguage: string | undefined): string => acceptedLanguage(acceptLanguage, LANGUAGES);
 
 const STYLE = `:root{color-scheme:light dark;--bg:#f2f4f7;--surface:#fff;--text:#1d2433;--muted:#5b6475;--ok:#067647;--bad:#b42318}
 @media (prefers-color-scheme:dark){:root{--bg:#10141c;--surface:#1b2130;--text:#e6e9ef;--muted:#a3acbd;--ok:#47cd89;--bad:#f97066}}
