@@ -19,6 +19,7 @@ import {
   errorSchema,
   healthSchema,
   paymentListSchema,
+  handoffSchema,
   paymentStatusSchema,
   publicConfigSchema,
 } from '../schemas/proxy-api.ts';
@@ -105,6 +106,14 @@ const OPERATIONS: Record<string, Record<string, Operation>> = {
       auth: 'browser',
       response: paymentStatusSchema,
       stream: true,
+    },
+  },
+  '/api/payments/status/{statusToken}/handoff': {
+    get: {
+      summary:
+        'The hand-off code of an open payment ("pay with your phone": a phone opening /p/{code} goes to its bank)',
+      auth: 'browser',
+      response: handoffSchema,
     },
   },
   '/api/orders': {

@@ -140,6 +140,10 @@ export const paymentStatusSchema = z
   .meta({ id: 'PaymentStatus' });
 export type PaymentStatusView = z.infer<typeof paymentStatusSchema>;
 
+/** "Pay with your phone": the code of the payment's hand-off link, `<proxy>/p/<code>`, and until when it leads to the bank. */
+export const handoffSchema = z.object({ code: z.string(), expiresAt: z.string() }).meta({ id: 'Handoff' });
+export type Handoff = z.infer<typeof handoffSchema>;
+
 export const publicConfigSchema = z
   .object({
     environment: environmentSchema,

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** The payment service's transaction ids are lower-case UUIDs; those pack into 16 bytes. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const CODE = /^[A-Za-z0-9_-]{20,120}$/;
+const CODE = /^[A-Za-z0-9_-]{12,120}$/;
 /** 64 bits of MAC: forging a code by guessing, at the proxy's rate limits, is out of reach. */
 const MAC_BYTES = 8;
 const PACKED_UUID = 0;
@@ -34,6 +34,8 @@ export class HandoffCodes {
   read(code: string): string | undefined {
     if (!CODE.test(code)) return undefined;
     const bytes = Buffer.from(code, 'base64url');
+    // One spelling per code: base64url's unused trailing bits must be zero.
+    if (bytes.toString('base64url') !== code) return undefined;
     const id = bytes.subarray(0, bytes.length - MAC_BYTES);
     if (id.length < 2 || !timingSafeEqual(this.mac(id), bytes.subarray(id.length))) return undefined;
     const body = id.subarray(1);

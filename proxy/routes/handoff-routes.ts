@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { isStatusToken } from '../../lib/status-token.ts';
 import { isTerminalStatus } from '../../schemas/pay.ts';
+import type { Handoff } from '../../schemas/proxy-api.ts';
 import { HandoffCodes } from '../handoff/handoff-codes.ts';
 import { HANDOFF_PAGE_CSP, handoffPage, pageLanguage, type HandoffOutcome } from '../handoff/handoff-page.ts';
 import { HttpProblem } from '../http-problem.ts';
@@ -13,6 +14,17 @@ import type { Payment } from '../store/store.ts';
 export const HANDOFF_TTL_MS = 30 * 60_000;
 
 const FAILURES: Record<string, HandoffOutcome> = { CANCELLED: 'cancelled', REJECTED: 'rejected' };
+
+/** Where a hand-off link leads now: to the bank while the payment is open and young, else a page saying why not. */
+export function handoffOutcome(
+  payment: Pick<Payment, 'status' | 'networkStatus' | 'createdAt'> | undefined,
+  now: number,
+): HandoffOutcome | 'bank' {
+  if (!payment) return 'invalid';
+  if (payment.status === 'COMPLETED') return 'completed';
+  if (isTerminalStatus(payment.status)) return FAILURES[payment.networkStatus ?? ''] ?? 'failed';
+  return payment.createdAt + HANDOFF_TTL_MS <= now ? 'expired' : 'bank';
+}
 
 /**
  * "Pay with your phone": the element asks for a hand-off code for its payment and shows
@@ -35,26 +47,34 @@ export function handoffRoutes({ config, store, refresher }: ProxyServices): Hono
     if (isTerminalStatus(payment.status)) throw new HttpProblem(409, 'This payment is already final');
     if (expiresAt(payment) <= Date.now()) throw new HttpProblem(410, 'This payment is too old to hand off');
     c.header('Cache-Control', 'no-store');
-    return c.json({ code: codes.issue(payment.transactionId), expiresAt: new Date(expiresAt(payment)).toISOString() });
+    const body: Handoff = {
+      code: codes.issue(payment.transactionId),
+      expiresAt: new Date(expiresAt(payment)).toISOString(),
+    };
+    return c.json(body);
   });
 
   app.get('/p/:code', reads, async (c) => {
     const transactionId = codes.read(c.req.param('code'));
     const payment = transactionId === undefined ? undefined : await store.paymentById(transactionId);
     c.header('Cache-Control', 'no-store');
-    if (!payment) return page(c, 'invalid', 404);
-    if (payment.status === 'COMPLETED') return page(c, 'completed', 200);
-    if (isTerminalStatus(payment.status)) return page(c, FAILURES[payment.networkStatus ?? ''] ?? 'failed', 200);
-    if (expiresAt(payment) <= Date.now()) return page(c, 'expired', 410);
+    const outcome = handoffOutcome(payment, Date.now());
+    if (outcome !== 'bank') return page(c, outcome, outcome === 'invalid' ? 404 : outcome === 'expired' ? 410 : 200);
     // The phone is on its way to the bank: a good moment to read the payment again if it is due.
-    void refresher.refreshIfDue(payment, 'watch');
-    return c.redirect(payment.flowUrl, 303);
+    void refresher.refreshIfDue(payment!, 'watch');
+    return c.redirect(payment!.flowUrl, 303);
   });
 
   return app;
 }
 
 function page(c: Context, outcome: HandoffOutcome, status: 200 | 404 | 410) {
+  // A phone's browser gets the page; anything else that is refused gets the proxy's usual error body.
+  if (status !== 200 && !c.req.header('Accept')?.includes('text/html'))
+    return c.json(
+      { error: outcome === 'invalid' ? 'Unknown hand-off link' : 'This hand-off link has expired' },
+      status,
+    );
   c.header('Content-Security-Policy', HANDOFF_PAGE_CSP);
   c.header('Vary', 'Accept-Language');
   return c.html(handoffPage(outcome, pageLanguage(c.req.header('Accept-Language'))), status);

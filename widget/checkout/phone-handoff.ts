@@ -5,6 +5,7 @@
  */
 import { generate } from 'lean-qr/nano';
 import { css, html, type LitElement, type TemplateResult } from 'lit';
+import type { Handoff } from '../../schemas/proxy-api.ts';
 import { addStyles } from '../shared/add-styles.ts';
 import { languageOf, type Language } from '../shared/i18n.ts';
 import { ProxyClient } from '../shared/proxy-client.ts';
@@ -65,9 +66,7 @@ export const phoneMessages = (locale: string): PhoneMessages => MESSAGES[languag
 
 class HandoffClient extends ProxyClient {
   async handoff(statusToken: string): Promise<string> {
-    const { body } = await this.call<{ code: string }>(
-      `/api/payments/status/${encodeURIComponent(statusToken)}/handoff`,
-    );
+    const { body } = await this.call<Handoff>(`/api/payments/status/${encodeURIComponent(statusToken)}/handoff`);
     return `${this.origin}/p/${body.code}`;
   }
 }
