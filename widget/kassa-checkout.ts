@@ -84,7 +84,7 @@ export class KassaCheckout extends CheckoutFlow {
       case 'authorising':
         return [m.authorising, '', false];
       case 'phone':
-        return [this.phoneKit!.phoneMessages(this.i18n.locale).scan, '', false];
+        return [this.phone!.m(this.i18n.locale).scan, '', false];
       case 'completed':
         return [m.completed, 'success', false];
       case 'failed': {
@@ -117,7 +117,7 @@ export class KassaCheckout extends CheckoutFlow {
       case 'authorising':
         return [m.continue, () => void this.pay()];
       case 'phone':
-        return [this.phoneKit!.phoneMessages(this.i18n.locale).payInBrowser, () => void this.pay()];
+        return [this.phone!.m(this.i18n.locale).payInBrowser, () => void this.pay()];
       case 'failed':
         return this.canPayAgain()
           ? [this.payment?.networkStatus === 'REJECTED' ? m.anotherBank : m.tryAgain, () => this.payAgain()]
@@ -152,14 +152,6 @@ export class KassaCheckout extends CheckoutFlow {
     void this.load();
   }
 
-  private phoneView(): TemplateResult | typeof nothing {
-    const { phoneKit: kit, handoff } = this;
-    if (!kit || !handoff || this.phase !== 'phone') return nothing;
-    return kit.phoneView(handoff, kit.phoneMessages(this.i18n.locale), this.copied, () => {
-      void navigator.clipboard?.writeText(handoff).then(() => (this.copied = true));
-    });
-  }
-
   override render(): TemplateResult {
     if (!this.i18n.ready) return loadingView();
     const m = this.i18n.messages;
@@ -181,11 +173,11 @@ export class KassaCheckout extends CheckoutFlow {
               ${summary.reference ? html`<p part="reference" class="reference">${fill(m.reference, { reference: summary.reference })}</p>` : nothing}`
           : nothing
       }
-      ${statusView(...this.statusLine(m))} ${this.phoneView()}
+      ${statusView(...this.statusLine(m))} ${this.phase === 'phone' ? this.phone!.view(this.i18n.locale) : nothing}
       ${this.phase === 'completed' && this.receipt && this.payment ? this.receipt.view(this.payment, this.i18n.locale) : nothing}
       ${button ? actionView(button) : nothing}
       ${this.phase === 'failed' && this.field ? actionView(this.changeAmount('secondary')!) : nothing}
-      ${this.phoneKit && this.phase === 'ready' ? actionView([this.phoneKit.phoneMessages(this.i18n.locale).payWithPhone, () => void this.payOnPhone(), false, 'secondary']) : nothing}
+      ${this.phone && this.phase === 'ready' ? actionView([this.phone.m(this.i18n.locale).payWithPhone, () => void this.payOnPhone(), false, 'secondary']) : nothing}
     </div>`;
   }
 }

@@ -25,7 +25,7 @@ export interface Summary {
 }
 
 const BUSY: ReadonlySet<CheckoutPhase> = new Set(['loading', 'creating', 'redirecting', 'waiting']);
-type PhoneKit = typeof PhoneHandoff;
+type Phone = InstanceType<(typeof PhoneHandoff)['PhoneHandoff']>;
 type AmountField = InstanceType<(typeof AmountFieldModule)['AmountField']>;
 type Bounds = AmountFieldModule.Bounds;
 type Receipt = InstanceType<(typeof ReceiptModule)['Receipt']>;
@@ -69,9 +69,7 @@ export class CheckoutFlow extends LitElement {
   @state() protected summary?: Summary;
   @state() protected payment?: PaymentStatusView;
   /** Desktops only: what "Pay with your phone" needs, loaded as a chunk. */
-  @state() protected phoneKit?: PhoneKit;
-  @state() protected handoff?: string;
-  @state() protected copied = false;
+  @state() protected phone?: Phone;
   /** Open amount with no `amount` given: the field the customer types it in, loaded as a chunk. */
   protected field?: AmountField;
   /** The receipt of a completed payment, loaded as a chunk while a payment is followed. */
@@ -98,12 +96,9 @@ export class CheckoutFlow extends LitElement {
     super.connectedCallback();
     window.addEventListener('pageshow', this.onPageShow);
     // Phones (no fine pointer that hovers) pay in the bank's app already: they never load the chunk.
-    if (!this.phoneKit && matchMedia('(pointer: fine) and (hover: hover)').matches)
+    if (!this.phone && matchMedia('(pointer: fine) and (hover: hover)').matches)
       import('./phone-handoff.ts').then(
-        (kit) => {
-          this.phoneKit = kit;
-          kit.addPhoneStyles(this);
-        },
+        (kit) => (this.phone = new kit.PhoneHandoff(this)),
         () => undefined,
       );
   }
@@ -279,24 +274,21 @@ export class CheckoutFlow extends LitElement {
    * bank, and this element follows the payment live and shows the result with nothing to do here.
    */
   protected async payOnPhone(): Promise<void> {
-    const kit = this.phoneKit;
-    if (!kit || !this.idle()) return;
+    const { phone } = this;
+    if (!phone || !this.idle()) return;
     if (this.field && !this.field.amount) return this.field.touch();
     const retry = () => void this.payOnPhone();
     const generation = this.generation;
     const created = await this.start(retry);
     if (!created) return;
-    let url;
     try {
       // The receipt comes now too: once the QR code shows, this page asks nothing more of the network.
-      [url] = await Promise.all([kit.handoffUrl(this.client!.origin, created.statusToken), this.loadReceipt()]);
+      await Promise.all([phone.open(this.client!.origin, created.statusToken), this.loadReceipt()]);
     } catch (error) {
       if (generation === this.generation) this.fail(error, retry);
       return;
     }
     if (generation !== this.generation) return;
-    this.handoff = url;
-    this.copied = false;
     this.phase = 'phone';
     this.stream.follow(this.client!, created.statusToken);
   }

@@ -62,8 +62,6 @@ const MESSAGES: Record<Language, PhoneMessages> = {
   },
 };
 
-export const phoneMessages = (locale: string): PhoneMessages => MESSAGES[languageOf(locale)];
-
 class HandoffClient extends ProxyClient {
   async handoff(statusToken: string): Promise<string> {
     const { body } = await this.call<Handoff>(`/api/payments/status/${encodeURIComponent(statusToken)}/handoff`);
@@ -71,9 +69,36 @@ class HandoffClient extends ProxyClient {
   }
 }
 
-/** The hand-off link of a payment: `<proxy>/p/<code>`, which sends a phone to the payment's bank page. */
-export const handoffUrl = (proxyOrigin: string, statusToken: string): Promise<string> =>
-  new HandoffClient(proxyOrigin).handoff(statusToken);
+/** "Pay with your phone" for one element: its words, the hand-off link of its payment, and the view of it. */
+export class PhoneHandoff {
+  /** `<proxy>/p/<code>`, which sends a phone to the payment's bank page. */
+  url = '';
+  private copied = false;
+
+  constructor(private readonly host: LitElement) {
+    addStyles(host, phoneStyles);
+  }
+
+  m(locale: string): PhoneMessages {
+    return MESSAGES[languageOf(locale)];
+  }
+
+  /** Asks the proxy for the payment's hand-off link. */
+  async open(proxyOrigin: string, statusToken: string): Promise<void> {
+    this.url = await new HandoffClient(proxyOrigin).handoff(statusToken);
+    this.copied = false;
+  }
+
+  view(locale: string): TemplateResult {
+    const { url } = this;
+    return phoneView(url, this.m(locale), this.copied, () => {
+      void navigator.clipboard?.writeText(url).then(() => {
+        this.copied = true;
+        this.host.requestUpdate();
+      });
+    });
+  }
+}
 
 /** The QR code's modules as one SVG path, a run of dark modules per rectangle, and its size. */
 export function qrPath(text: string): [path: string, size: number] {
@@ -105,9 +130,6 @@ export function phoneView(url: string, m: PhoneMessages, copied: boolean, copy: 
     <button part="secondary" type="button" class="secondary" @click=${copy}>${copied ? m.copied : m.copy}</button>
   </div>`;
 }
-
-/** Brings the phone view's styles into the element's shadow root. */
-export const addPhoneStyles = (host: LitElement) => addStyles(host, phoneStyles);
 
 const phoneStyles = css`
   .phone {
