@@ -4,10 +4,40 @@
  * dist/widget/kassa/, where the proxy serves them (proxy/routes/widget-routes.ts). Chunk names carry
  * a content hash, so the proxy can let browsers cache them for a year.
  */
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * Lit's css`` styles go into kassa.js as written, indentation and all. This squeezes their
+ * whitespace (runs to one space, none around braces, semicolons and commas, nor after a declaration's
+ * colon) and drops comments; spaces elsewhere (descendant selectors, values) are kept, so the rules
+ * mean the same.
+ */
+function minifyLitCss(): Plugin {
+  const squeeze = (text: string) =>
+    text
+      .replace(/\/\*[^]*?\*\//g, '')
+      .replace(/\s+/g, ' ')
+      .replace(/\s*([{};,])\s*/g, '$1')
+      // A declaration's colon (after `{` or `;` and a property name), and the last semicolon of a block.
+      .replace(/([{;]-{0,2}[a-z][a-z-]*):\s/g, '$1:')
+      .replace(/;}/g, '}')
+      .trim();
+  return {
+    name: 'kassa-minify-lit-css',
+    transform(code, id) {
+      if (!/\/widget\/.*\.ts$/.test(id) || !code.includes('css`')) return null;
+      // Only the literal parts: `${...}` expressions are left as they are.
+      return code.replace(/\bcss`([^`]*)`/g, (_match, body: string) => {
+        const parts = body.split(/(\$\{[^}]*\})/);
+        return `css\`${parts.map((part) => (part.startsWith('${') ? part : squeeze(part))).join('')}\``;
+      });
+    },
+  };
+}
 
 export default defineConfig({
   publicDir: false,
+  plugins: [minifyLitCss()],
   build: {
     outDir: 'dist/widget',
     emptyOutDir: true,

@@ -216,27 +216,20 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
     return c.redirect('/', 303);
   });
 
-  // An amount the customer chooses: the proxy allows it only within KASSA_OPEN_AMOUNT's bounds.
-  app.get('/donate', (c) => {
-    const amount = /^\d{1,6}(\.\d{1,2})?$/.test(c.req.query('amount') ?? '') ? c.req.query('amount')! : '10';
-    const returnUrl = new URL(`/donate?amount=${amount}`, c.req.url).href;
-    return page(
+  // An amount the customer chooses, in the element's own field: the proxy allows it only within KASSA_OPEN_AMOUNT's bounds.
+  app.get('/donate', (c) =>
+    page(
       c,
       'Donate',
       html`<h1>Donate</h1>
-        <form method="get" action="/donate" class="amount-form">
-          <label>Amount in euros <input name="amount" inputmode="decimal" value="${amount}" /></label>
-          <button type="submit" class="secondary">Change</button>
-        </form>
         <kassa-checkout
           proxy="${options.proxy().origin}"
-          amount="${amount}"
           currency="EUR"
           reference="DONATION"
-          return-url="${returnUrl}"
+          return-url="${new URL('/donate', c.req.url).href}"
         ></kassa-checkout>`,
-    );
-  });
+    ),
+  );
 
   // The wallet panel: stablecoins moved between the sandbox's chains, signed by the visitor's own wallet.
   app.get('/wallet', async (c) =>

@@ -9,6 +9,7 @@ import { securityHeaders } from './middleware/security-headers.ts';
 import { openApiDocument } from './openapi.ts';
 import { bridgeRoutes } from './routes/bridge-routes.ts';
 import { eventRoutes } from './routes/event-routes.ts';
+import { handoffRoutes } from './routes/handoff-routes.ts';
 import { merchantRoutes } from './routes/merchant-routes.ts';
 import { operatorRoutes } from './routes/operator-routes.ts';
 import { metricsRoutes } from './routes/metrics-routes.ts';
@@ -48,7 +49,10 @@ export function createApp(services: ProxyServices): Hono<ProxyEnv> {
   app.use('*', requestId());
   app.use(
     '*',
-    requestLog({ logger, redactPaths: [/(\/hooks\/payments\/)([^/]+)/, /(\/api\/payments\/status\/)([^/]+)/] }),
+    requestLog({
+      logger,
+      redactPaths: [/(\/hooks\/payments\/)([^/]+)/, /(\/api\/payments\/status\/)([^/]+)/, /^(\/p\/)([^/]+)/],
+    }),
   );
   app.use('*', securityHeaders());
   if (services.httpMetrics) app.use('*', httpMetrics({ metrics: services.metrics }));
@@ -57,6 +61,7 @@ export function createApp(services: ProxyServices): Hono<ProxyEnv> {
 
   app.route('/', merchantRoutes(services));
   app.route('/', paymentRoutes(services));
+  app.route('/', handoffRoutes(services));
   app.route('/', bridgeRoutes(services));
   app.route('/', reconciliationRoutes(services));
   app.route('/', paymentSearchRoutes(services));

@@ -31,6 +31,7 @@ import {
   resolvedPaymentSchema,
   unverifiableListSchema,
   paymentListSchema,
+  handoffSchema,
   paymentStatusSchema,
   publicConfigSchema,
 } from '../schemas/proxy-api.ts';
@@ -182,6 +183,14 @@ const OPERATIONS: Record<string, Record<string, Operation>> = {
       auth: 'browser',
       response: paymentStatusSchema,
       stream: true,
+    },
+  },
+  '/api/payments/status/{statusToken}/handoff': {
+    get: {
+      summary:
+        'The hand-off code of an open payment ("pay with your phone": a phone opening /p/{code} goes to its bank)',
+      auth: 'browser',
+      response: handoffSchema,
     },
   },
   '/api/orders': {

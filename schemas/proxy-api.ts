@@ -149,9 +149,17 @@ export const paymentStatusSchema = z
     initiatedAt: z.string(),
     updatedAt: z.string(),
     completedAt: z.string().nullable(),
+    /** The customer's bank, once they chose it (for the receipt). */
+    providerId: z.string().nullable(),
+    /** The payment network's identifier: the reference a customer quotes to their bank. */
+    networkPaymentId: z.string().nullable(),
   })
   .meta({ id: 'PaymentStatus' });
 export type PaymentStatusView = z.infer<typeof paymentStatusSchema>;
+
+/** "Pay with your phone": the code of the payment's hand-off link, `<proxy>/p/<code>`, and until when it leads to the bank. */
+export const handoffSchema = z.object({ code: z.string(), expiresAt: z.string() }).meta({ id: 'Handoff' });
+export type Handoff = z.infer<typeof handoffSchema>;
 
 export const publicConfigSchema = z
   .object({

@@ -1,21 +1,13 @@
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { customElement, property, state } from 'lit/decorators.js';
-import type { CreatePaymentRequest, PaymentStatusView } from '../schemas/proxy-api.ts';
-import { AttemptStore } from './checkout/attempt-store.ts';
-import { isNavigableFlowUrl, openBankWindow } from './checkout/bank-page.ts';
-import { checkoutCatalogs } from './checkout/checkout-catalogs.ts';
-import type { CheckoutErrorDetail, CheckoutPhase, PaymentCreatedDetail } from './checkout/events.ts';
+import { html, nothing, type TemplateResult } from 'lit';
+import { customElement } from 'lit/decorators.js';
+import type { PaymentStatusView } from '../schemas/proxy-api.ts';
+import { CheckoutFlow } from './checkout/checkout-flow.ts';
+import type { CheckoutErrorDetail, PaymentCreatedDetail } from './checkout/events.ts';
 import type { CheckoutMessages } from './checkout/messages/en.ts';
-import { CHECKOUT_PROBLEMS } from './checkout/problems.ts';
-import { takeReturnedStatusToken } from './checkout/returned-status.ts';
-import { StatusStreamController } from './checkout/status-stream-controller.ts';
 import { summaryStyles } from './checkout/styles.ts';
 import { formatMoney } from './shared/format.ts';
 import { fill } from './shared/i18n.ts';
-import { emit } from './shared/kassa-event.ts';
-import { LocaleController } from './shared/locale-controller.ts';
-import { ProblemController, type Problem, type Tone } from './shared/problem-controller.ts';
-import { ProxyClient, SCRIPT_ORIGIN, type ProxyError } from './shared/proxy-client.ts';
+import type { Tone } from './shared/problem-controller.ts';
 import { controls, statusStyles, tokens } from './shared/theme.ts';
 import { actionView, loadingView, statusView, type Action } from './shared/views.ts';
 
@@ -34,15 +26,7 @@ declare global {
   }
 }
 
-interface Summary {
-  amount: string;
-  currencyCode: string;
-  reference: string;
-  environment: string;
-}
-
 const FAILURE_REASONS: Record<string, keyof CheckoutMessages> = { CANCELLED: 'cancelled', REJECTED: 'rejected' };
-const BUSY: ReadonlySet<CheckoutPhase> = new Set(['loading', 'creating', 'redirecting', 'waiting']);
 
 /**
  * A "Pay by bank" checkout. It shows the amount of a checkout the shop's server created, starts the
@@ -60,7 +44,15 @@ const BUSY: ReadonlySet<CheckoutPhase> = new Set(['loading', 'creating', 'redire
  * @csspart badge - The sandbox badge.
  * @csspart reference - The payment reference.
  * @csspart status - The live status line (an aria-live region).
- * @csspart button - The one button: pay, continue at the bank, or try again.
+ * @csspart button - The main button: pay, continue at the bank, or try again.
+ * @csspart secondary - The other way to pay: with your phone, or in this browser.
+ * @csspart phone - Paying with the phone: the QR code, the link and its copy button.
+ * @csspart qr - The QR code of the hand-off link (an SVG image).
+ * @csspart handoff-url - The hand-off link as text.
+ * @csspart receipt - The receipt of a completed payment: amount, reference, date, bank, and the reference to quote.
+ * @csspart receipt-quote - The payment's reference to quote to the bank.
+ * @csspart amount-input - Open amount: the field the customer types the amount in.
+ * @csspart amount-hint - Open amount: the bounds, or why the amount typed cannot be paid.
  *
  * @cssprop --kassa-color-background - Surface colour.
  * @cssprop --kassa-color-text - Text colour.
@@ -79,247 +71,8 @@ const BUSY: ReadonlySet<CheckoutPhase> = new Set(['loading', 'creating', 'redire
  * @cssprop --kassa-spacing - Inner spacing.
  */
 @customElement('kassa-checkout')
-export class KassaCheckout extends LitElement {
+export class KassaCheckout extends CheckoutFlow {
   static override styles = [tokens, controls, summaryStyles, statusStyles];
-
-  /** The origin of the shop's Kassa proxy; by default the origin kassa.js was loaded from. */
-  @property() proxy = SCRIPT_ORIGIN;
-
-  /** The checkout the shop's server created (`chk_...`); the amount comes from it. */
-  @property() checkout = '';
-
-  /** Open amount only (the proxy must allow it, KASSA_OPEN_AMOUNT): the amount, a decimal string. Ignored with `checkout`. */
-  @property() amount = '';
-
-  /** Open amount only: the currency code; the proxy's open-amount currency by default. */
-  @property() currency = '';
-
-  /** Open amount only: the payment reference (1 to 35 letters, digits, spaces and / - ? : ( ) . , ' +). */
-  @property() reference = '';
-
-  /** Where the bank sends the customer back: one of the proxy's KASSA_RETURN_URLS (its first by default). */
-  @property({ attribute: 'return-url' }) returnUrl = '';
-
-  /** A BCP 47 locale (`de`, `fr-BE`); by default the nearest `lang` attribute, else the browser's language. */
-  @property() locale = '';
-
-  /** `redirect` sends this tab to the bank; `popup` opens the bank in a popup (redirecting when it is blocked). */
-  @property() mode: 'redirect' | 'popup' = 'redirect';
-
-  /** `light`, `dark`, or `auto` (the default: the system's preference). */
-  @property({ reflect: true }) theme: 'auto' | 'light' | 'dark' = 'auto';
-
-  /** What the customer sees now (read only). */
-  @property({ reflect: true }) phase: CheckoutPhase = 'loading';
-
-  @state() private summary?: Summary;
-  @state() private payment?: PaymentStatusView;
-
-  private readonly i18n = new LocaleController(this, checkoutCatalogs);
-  private readonly problems = new ProblemController<CheckoutMessages, CheckoutErrorDetail>(this, CHECKOUT_PROBLEMS);
-  private readonly stream = new StatusStreamController(this, {
-    onStatus: (view) => this.showStatus(view),
-    onFailure: (error) => {
-      if (error.status === 404) this.attempts?.clear();
-      this.fail(error, () => void this.load());
-    },
-  });
-  private client?: ProxyClient;
-  private attempts?: AttemptStore;
-  /** The customer has been to the bank and back for the current payment. */
-  private returned = false;
-  private bankWindow?: Window;
-  /** Each load() bumps it; answers that arrive for an older one are dropped. */
-  private generation = 0;
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    window.addEventListener('pageshow', this.onPageShow);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    window.removeEventListener('pageshow', this.onPageShow);
-  }
-
-  /** Back from the bank through the back button, this page may come from the back/forward cache as it was left ("redirecting"). */
-  private readonly onPageShow = (event: PageTransitionEvent) => {
-    if (event.persisted) void this.load();
-  };
-
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    if (
-      changed.has('proxy') ||
-      changed.has('checkout') ||
-      changed.has('amount') ||
-      changed.has('currency') ||
-      changed.has('reference')
-    )
-      void this.load();
-  }
-
-  /** Shows the checkout afresh: resumes this tab's payment if there is one, else reads what is to be paid. */
-  private async load(): Promise<void> {
-    const generation = ++this.generation;
-    this.stream.stop();
-    this.closeBankWindow();
-    this.summary = this.payment = undefined;
-    this.problems.clear();
-    this.phase = 'loading';
-    try {
-      this.client = new ProxyClient(this.proxy);
-    } catch {
-      return this.misconfigured('proxy must be the URL of the Kassa proxy');
-    }
-    // The amount comes from the checkout when there is one: amount attributes next to it are ignored.
-    this.attempts = new AttemptStore(
-      `${this.client.origin} ${this.checkout || `${this.amount} ${this.currency} ${this.reference}`}`,
-    );
-    const returned = takeReturnedStatusToken();
-    if (returned) this.attempts.returnedWith(returned);
-    const attempt = this.attempts.read();
-    if (attempt?.statusToken) {
-      this.returned = !!attempt.returned;
-      this.stream.follow(this.client, attempt.statusToken);
-      return;
-    }
-    if (!this.checkout && !this.amount)
-      return this.misconfigured('set checkout (or, with open amounts, amount and reference)');
-    try {
-      if (this.checkout) {
-        const checkout = await this.client.checkout(this.checkout);
-        if (generation !== this.generation) return;
-        this.summary = checkout;
-        if (checkout.state === 'paid') return this.show({ message: 'paid' });
-        if (checkout.state === 'expired') return this.show({ message: 'expired' });
-      } else {
-        const config = await this.client.config();
-        if (generation !== this.generation) return;
-        if (!config.openAmount) return this.show({ message: 'notAllowed' });
-        this.summary = {
-          amount: this.amount,
-          currencyCode: this.currency || config.openAmount.currencyCode,
-          reference: this.reference,
-          environment: config.environment,
-        };
-      }
-      this.phase = 'ready';
-    } catch (error) {
-      if (generation === this.generation) this.fail(error, () => void this.load());
-    }
-  }
-
-  /**
-   * Starts the payment (or, with the attempt's key, finds the one already started) and sends the
-   * customer to the bank. Double clicks do nothing while one is under way.
-   */
-  private async pay(): Promise<void> {
-    const { client, attempts, summary } = this;
-    if (!client || !attempts || !summary || BUSY.has(this.phase)) return;
-    const generation = this.generation;
-    // Opened in the click itself, or the browser blocks it.
-    const popup = this.mode === 'popup' ? openBankWindow() : undefined;
-    const attempt = attempts.begin();
-    this.problems.clear();
-    this.phase = 'creating';
-    let created;
-    try {
-      created = await client.createPayment(this.request(summary), attempt.key);
-    } catch (error) {
-      popup?.close();
-      if (generation !== this.generation) return;
-      // The key went with another request (the checkout's attributes changed): start a new attempt.
-      if ((error as ProxyError).status === 422) attempts.clear();
-      return this.fail(error, () => void this.pay());
-    }
-    if (generation !== this.generation) return void popup?.close();
-    if (!isNavigableFlowUrl(created.flowUrl, client.origin)) {
-      popup?.close();
-      attempts.clear();
-      this.show({ message: 'untrusted' });
-      this.problems.report({
-        kind: 'untrusted-flow-url',
-        status: 0,
-        message: `Refused to open the payment page ${created.flowUrl}`,
-      });
-      return;
-    }
-    attempts.save({ key: attempt.key, statusToken: created.statusToken });
-    this.returned = false;
-    const { transactionId, environment, flowUrl, replayed } = created;
-    const proceed = emit<PaymentCreatedDetail>(
-      this,
-      'kassa-payment-created',
-      { transactionId, checkoutId: this.checkout || null, environment, flowUrl, replayed },
-      true,
-    );
-    if (proceed && !popup) {
-      this.phase = 'redirecting';
-      await this.updateComplete;
-      location.assign(flowUrl);
-      return;
-    }
-    if (popup && proceed) {
-      this.bankWindow = popup;
-      popup.location.href = flowUrl;
-    } else {
-      popup?.close();
-    }
-    this.phase = 'authorising';
-    this.stream.follow(client, created.statusToken);
-  }
-
-  private request(summary: Summary): CreatePaymentRequest {
-    const returnUrl = this.returnUrl || undefined;
-    return this.checkout
-      ? { checkoutId: this.checkout, returnUrl }
-      : { amount: summary.amount, currencyCode: summary.currencyCode, reference: summary.reference, returnUrl };
-  }
-
-  /** A new attempt after a failed payment: a new key, so a new payment. */
-  private payAgain(): void {
-    this.attempts?.clear();
-    this.payment = undefined;
-    this.phase = 'ready';
-    void this.pay();
-  }
-
-  private showStatus(view: PaymentStatusView): void {
-    this.payment = view;
-    this.summary = view;
-    emit(this, 'kassa-status', view);
-    if (view.status === 'COMPLETED' || view.status === 'FAILED') {
-      this.closeBankWindow();
-      this.phase = view.status === 'COMPLETED' ? 'completed' : 'failed';
-      emit(this, view.status === 'COMPLETED' ? 'kassa-completed' : 'kassa-failed', view);
-      return;
-    }
-    // Until the bank answers (INITIATED), the customer has yet to authorise, unless they came back.
-    const answered = this.returned || (view.networkStatus !== null && view.networkStatus !== 'INITIATED');
-    if (answered) this.closeBankWindow();
-    this.phase = answered ? 'waiting' : 'authorising';
-  }
-
-  private fail(error: unknown, retry: () => void): void {
-    const { kind, status, message, retryAfter } = this.problems.proxyFailed(error, retry);
-    this.phase = 'error';
-    this.problems.report({ kind, status, message, retryAfter });
-  }
-
-  private misconfigured(message: string): void {
-    this.phase = 'error';
-    this.problems.misconfigured({ kind: 'misconfigured', status: 0, message });
-  }
-
-  private show(problem: Problem<CheckoutMessages>): void {
-    this.problems.show(problem);
-    this.phase = 'error';
-  }
-
-  private closeBankWindow(): void {
-    this.bankWindow?.close();
-    this.bankWindow = undefined;
-  }
 
   /** The status line: its text, tone and whether a spinner shows. */
   private statusLine(m: CheckoutMessages): [text: string, tone: Tone, busy: boolean] {
@@ -330,6 +83,8 @@ export class KassaCheckout extends LitElement {
         return [m[this.phase], '', true];
       case 'authorising':
         return [m.authorising, '', false];
+      case 'phone':
+        return [this.phone!.m(this.i18n.locale).scan, '', false];
       case 'completed':
         return [m.completed, 'success', false];
       case 'failed': {
@@ -345,7 +100,7 @@ export class KassaCheckout extends LitElement {
 
   /** The proxy says whether a failed payment may be followed by a new one; an open amount also needs its attributes here. */
   private canPayAgain(): boolean {
-    return !!this.payment?.retryable && (this.payment.checkoutId !== null || !!this.amount);
+    return !!this.payment?.retryable && (this.payment.checkoutId !== null || !!this.amount || !!this.field);
   }
 
   /** The one button: its label, what it does, and whether it is busy. */
@@ -354,16 +109,47 @@ export class KassaCheckout extends LitElement {
       case 'ready':
       case 'creating':
       case 'redirecting':
-        return [m.pay, () => void this.pay(), this.phase !== 'ready'];
+        return [
+          m.pay,
+          () => void this.pay(),
+          this.phase !== 'ready' || (!!this.field && !this.field.amount && 'disabled'),
+        ];
       case 'authorising':
         return [m.continue, () => void this.pay()];
+      case 'phone':
+        return [this.phone!.m(this.i18n.locale).payInBrowser, () => void this.pay()];
       case 'failed':
-        return this.canPayAgain() ? [m.tryAgain, () => this.payAgain()] : undefined;
+        return this.canPayAgain()
+          ? [this.payment?.networkStatus === 'REJECTED' ? m.anotherBank : m.tryAgain, () => this.payAgain()]
+          : undefined;
       case 'error':
-        return this.problems.retryAction(m.tryAgain);
+        return this.problems.retryAction(m.tryAgain) ?? this.changeAmount('button');
+      case 'completed':
+        return this.field && [this.field.m(this.i18n.locale).startAgain, () => this.startAgain()];
       default:
         return undefined;
     }
+  }
+
+  /** Open amount: back to the field, for another amount (a new attempt). */
+  private changeAmount(part: 'button' | 'secondary'): Action | undefined {
+    const { field } = this;
+    const locale = this.i18n.locale;
+    return (
+      field && [
+        field.m(locale).changeAmount,
+        () => (field.prefill(this.payment?.amount, locale), this.startAgain(false)),
+        false,
+        part,
+      ]
+    );
+  }
+
+  /** Open amount: a new payment, from the field (emptied after a completed one, so a page can take another). */
+  private startAgain(empty = true): void {
+    this.attempts?.clear();
+    if (empty) this.field!.text = '';
+    void this.load();
   }
 
   override render(): TemplateResult {
@@ -375,15 +161,23 @@ export class KassaCheckout extends LitElement {
       ${
         summary
           ? html`<div class="summary">
-                <span part="amount" class="amount"
-                  >${formatMoney(summary.amount, summary.currencyCode, this.i18n.locale)}</span
-                >
+                ${
+                  this.field && this.phase === 'ready'
+                    ? this.field.view(this.i18n.locale)
+                    : html`<span part="amount" class="amount"
+                        >${formatMoney(summary.amount, summary.currencyCode, this.i18n.locale)}</span
+                      >`
+                }
                 ${summary.environment === 'sandbox' ? html`<span part="badge" class="badge">${m.sandbox}</span>` : nothing}
               </div>
               ${summary.reference ? html`<p part="reference" class="reference">${fill(m.reference, { reference: summary.reference })}</p>` : nothing}`
           : nothing
       }
-      ${statusView(...this.statusLine(m))} ${button ? actionView(button) : nothing}
+      ${statusView(...this.statusLine(m))} ${this.phase === 'phone' ? this.phone!.view(this.i18n.locale) : nothing}
+      ${this.phase === 'completed' && this.receipt && this.payment ? this.receipt.view(this.payment, this.i18n.locale) : nothing}
+      ${button ? actionView(button) : nothing}
+      ${this.phase === 'failed' && this.field ? actionView(this.changeAmount('secondary')!) : nothing}
+      ${this.phone && this.phase === 'ready' ? actionView([this.phone.m(this.i18n.locale).payWithPhone, () => void this.payOnPhone(), false, 'secondary']) : nothing}
     </div>`;
   }
 }

@@ -23,6 +23,8 @@ export function statusView(payment: Payment, checkout: Checkout | undefined, now
     initiatedAt: payment.initiatedAt,
     updatedAt: payment.updatedAt,
     completedAt: payment.completedAt,
+    providerId: payment.providerId,
+    networkPaymentId: payment.networkPaymentId,
   };
 }
 

@@ -1,29 +1,42 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import { isTerminalStatus, type PaymentRecord } from '../../schemas/pay.ts';
 import { banksFor, SANDBOX_BANKS } from './banks.ts';
+import { flowWords, type FlowWords } from './flow-words.ts';
 import { PaymentStateError, type PaymentLedger } from './payment-ledger.ts';
 
 /**
  * The hosted flow a customer is sent to (`flowUrl`): pick a bank, then authorise or cancel. It
  * stands in for the bank's own pages, so it uses no script at all; plain forms do the work.
- * After either button the browser goes back to the payment's `redirectUrl`, unchanged.
+ * After either button the browser goes back to the payment's `redirectUrl`, unchanged. It speaks the
+ * customer's language (`?lang=` or Accept-Language), follows the system's dark mode, and has an icon.
  */
 export function flowPage(ledger: PaymentLedger): Hono {
   const app = new Hono();
+  const words = (c: Context) => flowWords(c.req.query('lang'), c.req.header('Accept-Language'));
+  const notFound = (c: Context) => {
+    const [language, w] = words(c);
+    return c.html(page(language, w, w.notFound, html`<p>${w.notValid}</p>`), 404);
+  };
+
+  app.get('/favicon.svg', (c) => {
+    c.header('Content-Type', 'image/svg+xml');
+    c.header('Cache-Control', 'public, max-age=86400');
+    return c.body(FAVICON);
+  });
 
   app.get('/:transactionId', (c) => {
     const payment = ledger.read(c.req.param('transactionId'));
-    if (!payment) return c.html(page('Payment not found', html`<p>This payment link is not valid.</p>`), 404);
-    if (isTerminalStatus(payment.status)) return c.html(finished(payment));
-    return c.html(chooser(payment));
+    if (!payment) return notFound(c);
+    if (isTerminalStatus(payment.status)) return c.html(finished(payment, ...words(c)));
+    return c.html(chooser(payment, ...words(c)));
   });
 
   app.post('/:transactionId', async (c) => {
     const transactionId = c.req.param('transactionId');
     const payment = ledger.read(transactionId);
-    if (!payment) return c.html(page('Payment not found', html`<p>This payment link is not valid.</p>`), 404);
+    if (!payment) return notFound(c);
     const form = await c.req.parseBody().catch((): Record<string, string | File> => ({}));
     const action = form['action'];
     const bank = SANDBOX_BANKS.find((candidate) => candidate.providerId === form['providerId']);
@@ -31,9 +44,9 @@ export function flowPage(ledger: PaymentLedger): Hono {
       if (action === 'cancel') ledger.cancel(transactionId, bank?.providerId);
       else if (action === 'authorise' && bank && banksFor(payment.currencyCode).includes(bank))
         ledger.authorise(transactionId, bank.providerId, bank.rejects ?? false);
-      else return c.html(chooser(payment, 'Choose your bank to authorise the payment.'), 400);
+      else return c.html(chooser(payment, ...words(c), true), 400);
     } catch (error) {
-      if (error instanceof PaymentStateError) return c.html(finished(ledger.read(transactionId)!), 409);
+      if (error instanceof PaymentStateError) return c.html(finished(ledger.read(transactionId)!, ...words(c)), 409);
       throw error;
     }
     return c.redirect(payment.redirectUrl, 303);
@@ -42,20 +55,29 @@ export function flowPage(ledger: PaymentLedger): Hono {
   return app;
 }
 
-function amount(payment: PaymentRecord): string {
-  return new Intl.NumberFormat('en-GB', { style: 'currency', currency: payment.currencyCode }).format(payment.amount);
+const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1d4ed8"/><path d="M6 13 16 6l10 7zM8 15h3v8H8zm6.5 0h3v8h-3zM21 15h3v8h-3zM6 25h20v2H6z" fill="#fff"/></svg>`;
+
+function amount(payment: PaymentRecord, w: FlowWords): string {
+  return new Intl.NumberFormat(w.locale, { style: 'currency', currency: payment.currencyCode }).format(payment.amount);
 }
 
-function chooser(payment: PaymentRecord, problem?: string): HtmlEscapedString | Promise<HtmlEscapedString> {
+function chooser(
+  payment: PaymentRecord,
+  language: string,
+  w: FlowWords,
+  problem = false,
+): HtmlEscapedString | Promise<HtmlEscapedString> {
   const banks = banksFor(payment.currencyCode);
   return page(
-    'Pay by bank',
-    html`<p class="amount">${amount(payment)}</p>
-      <p class="muted">Reference ${payment.reference}</p>
-      ${problem ? html`<p class="problem" role="alert">${problem}</p>` : ''}
+    language,
+    w,
+    w.payByBank,
+    html`<p class="amount">${amount(payment, w)}</p>
+      <p class="muted">${w.reference} ${payment.reference}</p>
+      ${problem ? html`<p class="problem" role="alert">${w.chooseToAuthorise}</p>` : ''}
       <form method="post">
         <fieldset>
-          <legend>Choose your bank</legend>
+          <legend>${w.chooseBank}</legend>
           ${banks.map(
             (bank, index) =>
               html`<label class="bank"
@@ -70,28 +92,36 @@ function chooser(payment: PaymentRecord, problem?: string): HtmlEscapedString | 
               >`,
           )}
         </fieldset>
-        <button type="submit" name="action" value="authorise">Authorise payment</button>
-        <button type="submit" name="action" value="cancel" formnovalidate class="secondary">Cancel</button>
+        <button type="submit" name="action" value="authorise">${w.authorise}</button>
+        <button type="submit" name="action" value="cancel" formnovalidate class="secondary">${w.cancel}</button>
       </form>`,
   );
 }
 
-function finished(payment: PaymentRecord): HtmlEscapedString | Promise<HtmlEscapedString> {
+function finished(
+  payment: PaymentRecord,
+  language: string,
+  w: FlowWords,
+): HtmlEscapedString | Promise<HtmlEscapedString> {
   return page(
-    'Payment finished',
-    html`<p class="amount">${amount(payment)}</p>
-      <p>This payment is ${payment.status.toLowerCase()}.</p>
-      <p><a href="${payment.redirectUrl}">Return to the merchant</a></p>`,
+    language,
+    w,
+    w.finished,
+    html`<p class="amount">${amount(payment, w)}</p>
+      <p>${payment.status === 'COMPLETED' ? w.finishedCompleted : w.finishedFailed}</p>
+      <p><a href="${payment.redirectUrl}">${w.backToMerchant}</a></p>`,
   );
 }
 
-function page(title: string, body: HtmlEscapedString | Promise<HtmlEscapedString>) {
+function page(language: string, w: FlowWords, title: string, body: HtmlEscapedString | Promise<HtmlEscapedString>) {
   return html`<!doctype html>
-    <html lang="en">
+    <html lang="${language}">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${title} · Sandbox bank</title>
+        <meta name="color-scheme" content="light dark" />
+        <link rel="icon" type="image/svg+xml" href="/pay/flow/favicon.svg" />
+        <title>${title} · ${w.sandbox}</title>
         <style>
           body {
             font:
@@ -157,11 +187,45 @@ function page(title: string, body: HtmlEscapedString | Promise<HtmlEscapedString
             outline: 3px solid #93c5fd;
             outline-offset: 2px;
           }
+          @media (prefers-color-scheme: dark) {
+            body {
+              background: #10141c;
+              color: #e6e9ef;
+            }
+            main {
+              background: #1b2130;
+              box-shadow: none;
+            }
+            .muted {
+              color: #a3acbd;
+            }
+            .problem {
+              color: #f97066;
+            }
+            fieldset {
+              border-color: #3a3f4b;
+            }
+            .badge {
+              background: #4a3b00;
+              color: #ffe58a;
+            }
+            button {
+              background: #93b4fd;
+              color: #0b1220;
+            }
+            button.secondary {
+              background: #3a3f4b;
+              color: #e6e9ef;
+            }
+            a {
+              color: #93b4fd;
+            }
+          }
         </style>
       </head>
       <body>
         <main>
-          <span class="badge">Sandbox</span>
+          <span class="badge">${w.sandbox}</span>
           <h1>${title}</h1>
           ${body}
         </main>

@@ -1,7 +1,18 @@
 import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import { expect } from 'chai';
 import type { KassaCheckout } from '../../widget/kassa-checkout.ts';
-import { bank, createCheckout, framed, mount, part, phase, readyCheckout, stackInfo, stayOnPage } from './support.ts';
+import {
+  bank,
+  createCheckout,
+  framed,
+  mount,
+  part,
+  phase,
+  readyCheckout,
+  stackInfo,
+  stayOnPage,
+  until,
+} from './support.ts';
 
 interface AxeResults {
   violations: Array<{
@@ -52,7 +63,27 @@ const STATES: Record<string, (attributes: Record<string, string>) => Promise<Kas
     const created = stayOnPage(element);
     part(element, 'button')!.click();
     await bank((await created).flowUrl, 'authorise');
-    return phase(element, 'completed');
+    await phase(element, 'completed');
+    await until(() => part(element, 'receipt'), 'the receipt');
+    return element;
+  },
+  'pay with your phone': async (attributes) => {
+    const element = await readyCheckout(attributes);
+    await until(() => part(element, 'secondary'), '"Pay with your phone"');
+    part(element, 'secondary')!.click();
+    await phase(element, 'phone');
+    await until(() => part(element, 'qr'), 'the QR code');
+    return element;
+  },
+  'open amount, out of bounds': async (attributes) => {
+    const { proxy } = await stackInfo();
+    const element = mount({ proxy, reference: 'DONATION', ...attributes });
+    await phase(element, 'ready');
+    const input = await until(() => part(element, 'amount-input') as HTMLInputElement | undefined, 'the field');
+    input.value = '600';
+    input.dispatchEvent(new Event('input'));
+    await element.updateComplete;
+    return element;
   },
   failed: async (attributes) => {
     const element = await readyCheckout(attributes);

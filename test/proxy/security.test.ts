@@ -91,6 +91,7 @@ describe('proxy: trust boundaries', () => {
       '/api/payments',
       '/api/payments/status/{statusToken}',
       '/api/payments/status/{statusToken}/events',
+      '/api/payments/status/{statusToken}/handoff',
       '/api/orders',
       '/api/orders/{orderId}',
       '/api/bridge/chains',

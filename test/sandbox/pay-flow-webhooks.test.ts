@@ -41,6 +41,25 @@ describe('sandbox: the hosted flow page', () => {
     assert.doesNotMatch(page.text, /<script/i);
   });
 
+  it('speaks the customer’s language (the address’s lang, else Accept-Language), follows dark mode, and has an icon', async () => {
+    const payment = await start({ currencyCode: 'EUR', amount: 12.5 });
+    const german = await http(payment.flowUrl, { headers: { 'Accept-Language': 'fr;q=0.5, de-CH, en;q=0.1' } });
+    assert.match(german.text, /<html lang="de">/);
+    assert.match(german.text, /12,50\s€/);
+    assert.match(german.text, /Zahlung freigeben/);
+    assert.match(german.text, /prefers-color-scheme: dark/);
+    const dutch = await http(`${payment.flowUrl}?lang=nl`, { headers: { 'Accept-Language': 'de' } });
+    assert.match(dutch.text, /Betaling goedkeuren/);
+    const unknown = await http(payment.flowUrl, { headers: { 'Accept-Language': 'ja, zz;q=0.5' } });
+    assert.match(unknown.text, /<html lang="en">/);
+    assert.match(unknown.text, /Authorise payment/);
+    const icon = unknown.text.match(/<link rel="icon" type="image\/svg\+xml" href="([^"]+)"/)?.[1];
+    assert.ok(icon);
+    const served = await http(new URL(icon, payment.flowUrl).href);
+    assert.equal(served.status, 200);
+    assert.match(served.headers.get('content-type')!, /image\/svg\+xml/);
+  });
+
   it('authorises: sends the browser to redirectUrl unchanged and completes the payment', async () => {
     const payment = await start({ redirectUrl: 'http://localhost:8080/back?kassa_status=abc&x=%20y' });
     const answer = await submitFlow(payment.flowUrl, { providerId: 'bank_lumen', action: 'authorise' });

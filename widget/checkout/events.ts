@@ -6,7 +6,16 @@ import type { ProxyErrorKind } from '../shared/proxy-client.ts';
 
 /** What the customer sees; `phase` reflects it as an attribute for the page's own styling. */
 export type CheckoutPhase =
-  'loading' | 'ready' | 'creating' | 'redirecting' | 'authorising' | 'waiting' | 'completed' | 'failed' | 'error';
+  | 'loading'
+  | 'ready'
+  | 'creating'
+  | 'redirecting'
+  | 'authorising'
+  | 'phone'
+  | 'waiting'
+  | 'completed'
+  | 'failed'
+  | 'error';
 
 /** `kassa-payment-created`: the proxy made (or, `replayed`, found) the payment for this checkout. */
 export interface PaymentCreatedDetail {

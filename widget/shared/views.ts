@@ -3,9 +3,10 @@ import type { Tone } from './problem-controller.ts';
 
 /**
  * A button of an element: its label, what it does, whether it is busy (then a click does nothing),
- * and its part: `button`, the main one (with a spinner while busy), or `secondary`.
+ * or `disabled` (then it says so, without a spinner), and its part: `button`, the main one (with a spinner
+ * while busy), or `secondary`.
  */
-export type Action = [label: string, run: () => void, busy?: boolean, part?: 'button' | 'secondary'];
+export type Action = [label: string, run: () => void, busy?: boolean | 'disabled', part?: 'button' | 'secondary'];
 
 const spinner = html`<span class="spinner" aria-hidden="true"></span>`;
 
@@ -28,6 +29,6 @@ export function actionView([label, run, busy = false, part = 'button']: Action):
     aria-disabled=${busy ? 'true' : 'false'}
     @click=${() => busy || run()}
   >
-    ${busy && part === 'button' ? spinner : nothing}${label}
+    ${busy === true && part === 'button' ? spinner : nothing}${label}
   </button>`;
 }

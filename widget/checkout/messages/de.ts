@@ -15,6 +15,7 @@ export default {
   rejected: 'Ihre Bank hat die Zahlung abgelehnt.',
   bankError: 'Ihre Bank konnte die Zahlung nicht ausführen.',
   tryAgain: 'Erneut versuchen',
+  anotherBank: 'Mit einer anderen Bank bezahlen',
   contactShop: 'Bitte wenden Sie sich an den Shop, um diese Bestellung zu bezahlen.',
   unreachable: 'Der Zahlungsdienst ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
   rateLimited: 'Gerade gibt es zu viele Versuche.',

@@ -14,6 +14,7 @@ const en = {
   rejected: 'Your bank declined the payment.',
   bankError: 'Your bank could not complete the payment.',
   tryAgain: 'Try again',
+  anotherBank: 'Pay with another bank',
   contactShop: 'Please contact the shop to pay for this order.',
   unreachable: "We can't reach the payment service. Check your connection and try again.",
   rateLimited: 'Too many attempts right now.',

@@ -15,6 +15,7 @@ export default {
   rejected: 'Tu banco ha rechazado el pago.',
   bankError: 'Tu banco no ha podido completar el pago.',
   tryAgain: 'Intentar de nuevo',
+  anotherBank: 'Pagar con otro banco',
   contactShop: 'Ponte en contacto con la tienda para pagar este pedido.',
   unreachable: 'No podemos conectar con el servicio de pago. Comprueba tu conexión e inténtalo de nuevo.',
   rateLimited: 'Demasiados intentos en este momento.',

@@ -16,6 +16,7 @@ export default {
   rejected: 'Votre banque a refusé le paiement.',
   bankError: 'Votre banque n’a pas pu effectuer le paiement.',
   tryAgain: 'Réessayer',
+  anotherBank: 'Payer avec une autre banque',
   contactShop: 'Veuillez contacter la boutique pour régler cette commande.',
   unreachable: 'Impossible de joindre le service de paiement. Vérifiez votre connexion et réessayez.',
   rateLimited: 'Trop de tentatives pour le moment.',

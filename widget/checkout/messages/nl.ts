@@ -15,6 +15,7 @@ export default {
   rejected: 'Je bank heeft de betaling geweigerd.',
   bankError: 'Je bank kon de betaling niet uitvoeren.',
   tryAgain: 'Opnieuw proberen',
+  anotherBank: 'Betalen met een andere bank',
   contactShop: 'Neem contact op met de winkel om deze bestelling te betalen.',
   unreachable: 'We kunnen de betaaldienst niet bereiken. Controleer je verbinding en probeer het opnieuw.',
   rateLimited: 'Te veel pogingen op dit moment.',

@@ -1,0 +1,81 @@
+import { Hono, type Context } from 'hono';
+import { isStatusToken } from '../../lib/status-token.ts';
+import { isTerminalStatus } from '../../schemas/pay.ts';
+import type { Handoff } from '../../schemas/proxy-api.ts';
+import { HandoffCodes } from '../handoff/handoff-codes.ts';
+import { HANDOFF_PAGE_CSP, handoffPage, pageLanguage, type HandoffOutcome } from '../handoff/handoff-page.ts';
+import { HttpProblem } from '../http-problem.ts';
+import { browserOrigins } from '../middleware/browser-origins.ts';
+import { clientRateLimit } from '../middleware/client-rate-limit.ts';
+import type { ProxyServices } from '../services.ts';
+import type { Payment } from '../store/store.ts';
+
+/** A bank flow left open this long is abandoned: its hand-off link no longer leads to the bank. */
+export const HANDOFF_TTL_MS = 30 * 60_000;
+
+const FAILURES: Record<string, HandoffOutcome> = { CANCELLED: 'cancelled', REJECTED: 'rejected' };
+
+/** Where a hand-off link leads now: to the bank while the payment is open and young, else a page saying why not. */
+export function handoffOutcome(
+  payment: Pick<Payment, 'status' | 'networkStatus' | 'createdAt'> | undefined,
+  now: number,
+): HandoffOutcome | 'bank' {
+  if (!payment) return 'invalid';
+  if (payment.status === 'COMPLETED') return 'completed';
+  if (isTerminalStatus(payment.status)) return FAILURES[payment.networkStatus ?? ''] ?? 'failed';
+  return payment.createdAt + HANDOFF_TTL_MS <= now ? 'expired' : 'bank';
+}
+
+/**
+ * "Pay with your phone": the element asks for a hand-off code for its payment and shows
+ * `<proxy>/p/<code>` as a QR code; the phone opening it is sent to the payment's bank page while
+ * the payment is open, and is shown a page in its language otherwise (done, failed and why, expired,
+ * not valid), never the bank.
+ */
+export function handoffRoutes({ config, store, refresher }: ProxyServices): Hono {
+  const app = new Hono();
+  const codes = new HandoffCodes(config.webhookSecret);
+  const browser = browserOrigins({ origins: config.allowedOrigins, methods: ['GET'], headers: [] });
+  const reads = clientRateLimit({ name: 'reads', limit: config.rateLimit, trustProxy: config.trustProxy });
+  const expiresAt = (payment: Payment) => payment.createdAt + HANDOFF_TTL_MS;
+
+  app.options('/api/payments/status/:statusToken/handoff', browser);
+  app.get('/api/payments/status/:statusToken/handoff', browser, reads, async (c) => {
+    const token = c.req.param('statusToken');
+    const payment = isStatusToken(token) ? await store.paymentByToken(token) : undefined;
+    if (!payment) throw new HttpProblem(404, 'Unknown payment status link');
+    if (isTerminalStatus(payment.status)) throw new HttpProblem(409, 'This payment is already final');
+    if (expiresAt(payment) <= Date.now()) throw new HttpProblem(410, 'This payment is too old to hand off');
+    c.header('Cache-Control', 'no-store');
+    const body: Handoff = {
+      code: codes.issue(payment.transactionId),
+      expiresAt: new Date(expiresAt(payment)).toISOString(),
+    };
+    return c.json(body);
+  });
+
+  app.get('/p/:code', reads, async (c) => {
+    const transactionId = codes.read(c.req.param('code'));
+    const payment = transactionId === undefined ? undefined : await store.paymentById(transactionId);
+    c.header('Cache-Control', 'no-store');
+    const outcome = handoffOutcome(payment, Date.now());
+    if (outcome !== 'bank') return page(c, outcome, outcome === 'invalid' ? 404 : outcome === 'expired' ? 410 : 200);
+    // The phone is on its way to the bank: a good moment to read the payment again if it is due.
+    void refresher.refreshIfDue(payment!, 'watch');
+    return c.redirect(payment!.flowUrl, 303);
+  });
+
+  return app;
+}
+
+function page(c: Context, outcome: HandoffOutcome, status: 200 | 404 | 410) {
+  // A phone's browser gets the page; anything else that is refused gets the proxy's usual error body.
+  if (status !== 200 && !c.req.header('Accept')?.includes('text/html'))
+    return c.json(
+      { error: outcome === 'invalid' ? 'Unknown hand-off link' : 'This hand-off link has expired' },
+      status,
+    );
+  c.header('Content-Security-Policy', HANDOFF_PAGE_CSP);
+  c.header('Vary', 'Accept-Language');
+  return c.html(handoffPage(outcome, pageLanguage(c.req.header('Accept-Language'))), status);
+}

@@ -1,0 +1,37 @@
+import jsQR from 'jsqr';
+import type { BrowserContext, Page } from 'playwright';
+
+const SIZE = 400;
+
+/**
+ * Reads the QR code the element shows, as a phone's camera would: the SVG drawn onto a canvas in a
+ * blank page of the same browser, and the pixels decoded by jsQR here in the test.
+ */
+export async function scanQr(page: Page, context: BrowserContext): Promise<string> {
+  const svg = await page.locator('kassa-checkout [part~="qr"]').evaluate((element) => element.outerHTML);
+  const raster = await context.newPage();
+  try {
+    const pixels = await raster.evaluate(
+      async ([markup, size]) => {
+        const image = new Image(size, size);
+        image.src = `data:image/svg+xml,${encodeURIComponent(
+          markup.replace('<svg', `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}"`),
+        )}`;
+        await image.decode();
+        const canvas = document.createElement('canvas');
+        canvas.width = canvas.height = size;
+        const context2d = canvas.getContext('2d')!;
+        context2d.fillStyle = '#808080';
+        context2d.fillRect(0, 0, size, size);
+        context2d.drawImage(image, 0, 0, size, size);
+        return Array.from(context2d.getImageData(0, 0, size, size).data);
+      },
+      [svg, SIZE] as const,
+    );
+    const decoded = jsQR(Uint8ClampedArray.from(pixels), SIZE, SIZE);
+    if (!decoded) throw new Error('the QR code could not be decoded');
+    return decoded.data;
+  } finally {
+    await raster.close();
+  }
+}

@@ -1,0 +1,359 @@
+import { LitElement, type PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import type { CreatedPayment, CreatePaymentRequest, PaymentStatusView } from '../../schemas/proxy-api.ts';
+import { emit } from '../shared/kassa-event.ts';
+import { LocaleController } from '../shared/locale-controller.ts';
+import { ProblemController, type Problem } from '../shared/problem-controller.ts';
+import { ProxyClient, SCRIPT_ORIGIN, type ProxyError } from '../shared/proxy-client.ts';
+import type * as AmountFieldModule from './amount-field.ts';
+import { AttemptStore } from './attempt-store.ts';
+import { isNavigableFlowUrl, openBankWindow } from './bank-page.ts';
+import { checkoutCatalogs } from './checkout-catalogs.ts';
+import type { CheckoutErrorDetail, CheckoutPhase, PaymentCreatedDetail } from './events.ts';
+import type { CheckoutMessages } from './messages/en.ts';
+import type * as PhoneHandoff from './phone-handoff.ts';
+import type * as ReceiptModule from './receipt.ts';
+import { CHECKOUT_PROBLEMS } from './problems.ts';
+import { takeReturnedStatusToken } from './returned-status.ts';
+import { StatusStreamController } from './status-stream-controller.ts';
+
+export interface Summary {
+  amount: string;
+  currencyCode: string;
+  reference: string;
+  environment: string;
+}
+
+const BUSY: ReadonlySet<CheckoutPhase> = new Set(['loading', 'creating', 'redirecting', 'waiting']);
+type Phone = InstanceType<(typeof PhoneHandoff)['PhoneHandoff']>;
+type AmountField = InstanceType<(typeof AmountFieldModule)['AmountField']>;
+type Bounds = AmountFieldModule.Bounds;
+type Receipt = InstanceType<(typeof ReceiptModule)['Receipt']>;
+
+/**
+ * What `<kassa-checkout>` does, apart from what it shows (kassa-checkout.ts): its attributes, and
+ * the payment's course: read what is to be paid, start the payment once, send the customer to the
+ * bank or hand the payment to their phone, and follow its status to the end.
+ */
+export class CheckoutFlow extends LitElement {
+  /** The origin of the shop's Kassa proxy; by default the origin kassa.js was loaded from. */
+  @property() proxy = SCRIPT_ORIGIN;
+
+  /** The checkout the shop's server created (`chk_...`); the amount comes from it. */
+  @property() checkout = '';
+
+  /** Open amount only (the proxy must allow it, KASSA_OPEN_AMOUNT): the amount, a decimal string. Ignored with `checkout`. */
+  @property() amount = '';
+
+  /** Open amount only: the currency code; the proxy's open-amount currency by default. */
+  @property() currency = '';
+
+  /** Open amount only: the payment reference (1 to 35 letters, digits, spaces and / - ? : ( ) . , ' +). */
+  @property() reference = '';
+
+  /** Where the bank sends the customer back: one of the proxy's KASSA_RETURN_URLS (its first by default). */
+  @property({ attribute: 'return-url' }) returnUrl = '';
+
+  /** A BCP 47 locale (`de`, `fr-BE`); by default the nearest `lang` attribute, else the browser's language. */
+  @property() locale = '';
+
+  /** `redirect` sends this tab to the bank; `popup` opens the bank in a popup (redirecting when it is blocked). */
+  @property() mode: 'redirect' | 'popup' = 'redirect';
+
+  /** `light`, `dark`, or `auto` (the default: the system's preference). */
+  @property({ reflect: true }) theme: 'auto' | 'light' | 'dark' = 'auto';
+
+  /** What the customer sees now (read only). */
+  @property({ reflect: true }) phase: CheckoutPhase = 'loading';
+
+  @state() protected summary?: Summary;
+  @state() protected payment?: PaymentStatusView;
+  /** Desktops only: what "Pay with your phone" needs, loaded as a chunk. */
+  @state() protected phone?: Phone;
+  /** Open amount with no `amount` given: the field the customer types it in, loaded as a chunk. */
+  protected field?: AmountField;
+  /** The receipt of a completed payment, loaded as a chunk while a payment is followed. */
+  @state() protected receipt?: Receipt;
+
+  protected readonly i18n = new LocaleController(this, checkoutCatalogs);
+  protected readonly problems = new ProblemController<CheckoutMessages, CheckoutErrorDetail>(this, CHECKOUT_PROBLEMS);
+  private readonly stream = new StatusStreamController(this, {
+    onStatus: (view) => this.showStatus(view),
+    onFailure: (error) => {
+      if (error.status === 404) this.attempts?.clear();
+      this.fail(error, () => void this.load());
+    },
+  });
+  private client?: ProxyClient;
+  protected attempts?: AttemptStore;
+  /** The customer has been to the bank and back for the current payment. */
+  private returned = false;
+  private bankWindow?: Window;
+  /** Each load() bumps it; answers that arrive for an older one are dropped. */
+  private generation = 0;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    window.addEventListener('pageshow', this.onPageShow);
+    // Phones (no fine pointer that hovers) pay in the bank's app already: they never load the chunk.
+    if (!this.phone && matchMedia('(pointer: fine) and (hover: hover)').matches)
+      import('./phone-handoff.ts').then(
+        (kit) => (this.phone = new kit.PhoneHandoff(this)),
+        () => undefined,
+      );
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    window.removeEventListener('pageshow', this.onPageShow);
+  }
+
+  /** Back from the bank through the back button, this page may come from the back/forward cache as it was left ("redirecting"). */
+  private readonly onPageShow = (event: PageTransitionEvent) => {
+    if (event.persisted) void this.load();
+  };
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (
+      changed.has('proxy') ||
+      changed.has('checkout') ||
+      changed.has('amount') ||
+      changed.has('currency') ||
+      changed.has('reference')
+    )
+      void this.load();
+  }
+
+  /** Shows the checkout afresh: resumes this tab's payment if there is one, else reads what is to be paid. */
+  protected async load(): Promise<void> {
+    const generation = ++this.generation;
+    this.stream.stop();
+    this.closeBankWindow();
+    this.summary = this.payment = undefined;
+    if (this.checkout || this.amount) this.field = undefined;
+    this.problems.clear();
+    this.phase = 'loading';
+    try {
+      this.client = new ProxyClient(this.proxy);
+    } catch {
+      return this.misconfigured('proxy must be the URL of the Kassa proxy');
+    }
+    // The amount comes from the checkout when there is one: amount attributes next to it are ignored.
+    this.attempts = new AttemptStore(
+      `${this.client.origin} ${this.checkout || `${this.amount} ${this.currency} ${this.reference}`}`,
+    );
+    const returned = takeReturnedStatusToken();
+    if (returned) this.attempts.returnedWith(returned);
+    const attempt = this.attempts.read();
+    if (attempt?.statusToken) {
+      this.returned = !!attempt.returned;
+      this.stream.follow(this.client, attempt.statusToken);
+      // Back from the bank with an open amount: the field is there for "Start again".
+      if (!this.checkout && !this.amount)
+        void this.client.config().then(
+          (config) => this.addField(config.openAmount),
+          () => undefined,
+        );
+      return;
+    }
+    if (!this.checkout && !this.reference) return this.misconfigured('set checkout (or, with open amounts, reference)');
+    try {
+      if (this.checkout) {
+        const checkout = await this.client.checkout(this.checkout);
+        if (generation !== this.generation) return;
+        this.summary = checkout;
+        if (checkout.state === 'paid') return this.show({ message: 'paid' });
+        if (checkout.state === 'expired') return this.show({ message: 'expired' });
+      } else {
+        const config = await this.client.config();
+        if (generation !== this.generation) return;
+        if (!config.openAmount) return this.show({ message: 'notAllowed' });
+        if (!this.amount) await this.addField(config.openAmount);
+        if (generation !== this.generation) return;
+        this.summary = {
+          amount: this.amount,
+          currencyCode: this.currency || config.openAmount.currencyCode,
+          reference: this.reference,
+          environment: config.environment,
+        };
+      }
+      this.phase = 'ready';
+    } catch (error) {
+      if (generation === this.generation) this.fail(error, () => void this.load());
+    }
+  }
+
+  /** Open amount with no `amount` given: the customer's own field, once. */
+  private async addField(bounds: Bounds | null): Promise<void> {
+    if (!bounds || this.field) return;
+    const { AmountField } = await import('./amount-field.ts');
+    this.field ??= new AmountField(this, bounds, () => this.attempts?.clear());
+    this.requestUpdate();
+  }
+
+  /** Whether a payment may be started now: not while one is under way (double clicks do nothing). */
+  private idle(): boolean {
+    return !!this.client && !!this.attempts && !!this.summary && !BUSY.has(this.phase);
+  }
+
+  /**
+   * Starts the payment, or, with the attempt's key, finds the one already started: paying with the
+   * phone and then in this browser (or the other way round) is one payment.
+   */
+  private async start(
+    retry: () => void,
+    popup?: Window,
+  ): Promise<(CreatedPayment & { replayed: boolean }) | undefined> {
+    const client = this.client!;
+    const attempts = this.attempts!;
+    const generation = this.generation;
+    const attempt = attempts.begin();
+    this.problems.clear();
+    this.phase = 'creating';
+    let created;
+    try {
+      created = await client.createPayment(this.request(this.summary!), attempt.key);
+    } catch (error) {
+      popup?.close();
+      if (generation !== this.generation) return;
+      // The key went with another request (the checkout's attributes changed): start a new attempt.
+      if ((error as ProxyError).status === 422) attempts.clear();
+      this.fail(error, retry);
+      return;
+    }
+    if (generation !== this.generation) return void popup?.close();
+    if (!isNavigableFlowUrl(created.flowUrl, client.origin)) {
+      popup?.close();
+      attempts.clear();
+      this.show({ message: 'untrusted' });
+      this.problems.report({
+        kind: 'untrusted-flow-url',
+        status: 0,
+        message: `Refused to open the payment page ${created.flowUrl}`,
+      });
+      return;
+    }
+    attempts.save({ key: attempt.key, statusToken: created.statusToken });
+    this.returned = false;
+    return created;
+  }
+
+  /** Starts the payment (or finds it) and sends the customer to the bank, in this tab or a popup. */
+  protected async pay(): Promise<void> {
+    if (!this.idle()) return;
+    if (this.field && !this.field.amount) return this.field.touch();
+    // Opened in the click itself, or the browser blocks it.
+    const popup = this.mode === 'popup' ? openBankWindow() : undefined;
+    const created = await this.start(() => void this.pay(), popup);
+    if (!created) return;
+    const { transactionId, environment, flowUrl, replayed } = created;
+    const proceed = emit<PaymentCreatedDetail>(
+      this,
+      'kassa-payment-created',
+      { transactionId, checkoutId: this.checkout || null, environment, flowUrl, replayed },
+      true,
+    );
+    if (proceed && !popup) {
+      this.phase = 'redirecting';
+      await this.updateComplete;
+      location.assign(flowUrl);
+      return;
+    }
+    if (popup && proceed) {
+      this.bankWindow = popup;
+      popup.location.href = flowUrl;
+    } else {
+      popup?.close();
+    }
+    this.phase = 'authorising';
+    this.stream.follow(this.client!, created.statusToken);
+  }
+
+  /**
+   * Starts the payment (or finds it) and shows the QR code of its hand-off link: the phone opens the
+   * bank, and this element follows the payment live and shows the result with nothing to do here.
+   */
+  protected async payOnPhone(): Promise<void> {
+    const { phone } = this;
+    if (!phone || !this.idle()) return;
+    if (this.field && !this.field.amount) return this.field.touch();
+    const retry = () => void this.payOnPhone();
+    const generation = this.generation;
+    const created = await this.start(retry);
+    if (!created) return;
+    try {
+      // The receipt comes now too: once the QR code shows, this page asks nothing more of the network.
+      await Promise.all([phone.open(this.client!.origin, created.statusToken), this.loadReceipt()]);
+    } catch (error) {
+      if (generation === this.generation) this.fail(error, retry);
+      return;
+    }
+    if (generation !== this.generation) return;
+    this.phase = 'phone';
+    this.stream.follow(this.client!, created.statusToken);
+  }
+
+  private request(summary: Summary): CreatePaymentRequest {
+    const returnUrl = this.returnUrl || undefined;
+    return this.checkout
+      ? { checkoutId: this.checkout, returnUrl }
+      : {
+          amount: this.field?.amount || summary.amount,
+          currencyCode: summary.currencyCode,
+          reference: summary.reference,
+          returnUrl,
+        };
+  }
+
+  /** A new attempt after a failed payment: a new key, so a new payment. */
+  protected payAgain(): void {
+    this.attempts?.clear();
+    this.payment = undefined;
+    this.phase = 'ready';
+    void this.pay();
+  }
+
+  private async loadReceipt(): Promise<void> {
+    if (this.receipt) return;
+    const { Receipt } = await import('./receipt.ts');
+    this.receipt ??= new Receipt(this);
+  }
+
+  private showStatus(view: PaymentStatusView): void {
+    void this.loadReceipt().catch(() => undefined);
+    this.payment = view;
+    this.summary = view;
+    emit(this, 'kassa-status', view);
+    if (view.status === 'COMPLETED' || view.status === 'FAILED') {
+      this.closeBankWindow();
+      this.phase = view.status === 'COMPLETED' ? 'completed' : 'failed';
+      emit(this, view.status === 'COMPLETED' ? 'kassa-completed' : 'kassa-failed', view);
+      return;
+    }
+    // Until the bank answers (INITIATED), the customer has yet to authorise, unless they came back.
+    const answered = this.returned || (view.networkStatus !== null && view.networkStatus !== 'INITIATED');
+    if (answered) this.closeBankWindow();
+    this.phase = answered ? 'waiting' : this.phase === 'phone' ? 'phone' : 'authorising';
+  }
+
+  private fail(error: unknown, retry: () => void): void {
+    const { kind, status, message, retryAfter } = this.problems.proxyFailed(error, retry);
+    this.phase = 'error';
+    this.problems.report({ kind, status, message, retryAfter });
+  }
+
+  private misconfigured(message: string): void {
+    this.phase = 'error';
+    this.problems.misconfigured({ kind: 'misconfigured', status: 0, message });
+  }
+
+  private show(problem: Problem<CheckoutMessages>): void {
+    this.problems.show(problem);
+    this.phase = 'error';
+  }
+
+  private closeBankWindow(): void {
+    this.bankWindow?.close();
+    this.bankWindow = undefined;
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * "Pay with your phone", a chunk that only desktops load (a fine pointer that hovers): its words,
+ * the hand-off code from the proxy, and the QR code of the hand-off link, drawn with lean-qr as an
+ * SVG path. The QR is dark on a white quiet zone in both themes, as phone cameras expect.
+ */
+import { generate } from 'lean-qr/nano';
+import { css, html, type LitElement, type TemplateResult } from 'lit';
+import type { Handoff } from '../../schemas/proxy-api.ts';
+import { addStyles } from '../shared/add-styles.ts';
+import { languageOf, type Language } from '../shared/i18n.ts';
+import { ProxyClient } from '../shared/proxy-client.ts';
+
+export interface PhoneMessages {
+  payWithPhone: string;
+  payInBrowser: string;
+  scan: string;
+  qrLabel: string;
+  copy: string;
+  copied: string;
+}
+
+const MESSAGES: Record<Language, PhoneMessages> = {
+  en: {
+    payWithPhone: 'Pay with your phone',
+    payInBrowser: 'Pay in this browser',
+    scan: 'Scan the code with your phone to pay in your bank’s app. This page updates by itself.',
+    qrLabel: 'QR code of the payment link for your phone',
+    copy: 'Copy link',
+    copied: 'Link copied',
+  },
+  de: {
+    payWithPhone: 'Mit dem Handy bezahlen',
+    payInBrowser: 'In diesem Browser bezahlen',
+    scan: 'Scannen Sie den Code mit Ihrem Handy, um in der App Ihrer Bank zu bezahlen. Diese Seite aktualisiert sich von selbst.',
+    qrLabel: 'QR-Code des Zahlungslinks für Ihr Handy',
+    copy: 'Link kopieren',
+    copied: 'Link kopiert',
+  },
+  fr: {
+    payWithPhone: 'Payer avec votre téléphone',
+    payInBrowser: 'Payer dans ce navigateur',
+    scan: 'Scannez le code avec votre téléphone pour payer dans l’application de votre banque. Cette page se met à jour toute seule.',
+    qrLabel: 'QR code du lien de paiement pour votre téléphone',
+    copy: 'Copier le lien',
+    copied: 'Lien copié',
+  },
+  es: {
+    payWithPhone: 'Pagar con el móvil',
+    payInBrowser: 'Pagar en este navegador',
+    scan: 'Escanee el código con su móvil para pagar en la app de su banco. Esta página se actualiza sola.',
+    qrLabel: 'Código QR del enlace de pago para su móvil',
+    copy: 'Copiar enlace',
+    copied: 'Enlace copiado',
+  },
+  nl: {
+    payWithPhone: 'Betalen met uw telefoon',
+    payInBrowser: 'Betalen in deze browser',
+    scan: 'Scan de code met uw telefoon om te betalen in de app van uw bank. Deze pagina werkt zichzelf bij.',
+    qrLabel: 'QR-code van de betaallink voor uw telefoon',
+    copy: 'Link kopiëren',
+    copied: 'Link gekopieerd',
+  },
+};
+
+class HandoffClient extends ProxyClient {
+  async handoff(statusToken: string): Promise<string> {
+    const { body } = await this.call<Handoff>(`/api/payments/status/${encodeURIComponent(statusToken)}/handoff`);
+    return `${this.origin}/p/${body.code}`;
+  }
+}
+
+/** "Pay with your phone" for one element: its words, the hand-off link of its payment, and the view of it. */
+export class PhoneHandoff {
+  /** `<proxy>/p/<code>`, which sends a phone to the payment's bank page. */
+  url = '';
+  private copied = false;
+
+  constructor(private readonly host: LitElement) {
+    addStyles(host, phoneStyles);
+  }
+
+  m(locale: string): PhoneMessages {
+    return MESSAGES[languageOf(locale)];
+  }
+
+  /** Asks the proxy for the payment's hand-off link. */
+  async open(proxyOrigin: string, statusToken: string): Promise<void> {
+    this.url = await new HandoffClient(proxyOrigin).handoff(statusToken);
+    this.copied = false;
+  }
+
+  view(locale: string): TemplateResult {
+    const { url } = this;
+    return phoneView(url, this.m(locale), this.copied, () => {
+      void navigator.clipboard?.writeText(url).then(() => {
+        this.copied = true;
+        this.host.requestUpdate();
+      });
+    });
+  }
+}
+
+/** The QR code's modules as one SVG path, a run of dark modules per rectangle, and its size. */
+export function qrPath(text: string): [path: string, size: number] {
+  const code = generate(text);
+  let path = '';
+  for (let y = 0; y < code.size; y++) {
+    for (let x = 0; x < code.size;) {
+      if (!code.get(x, y)) {
+        x++;
+        continue;
+      }
+      const start = x;
+      while (code.get(x, y)) x++;
+      path += `M${start} ${y}h${x - start}v1h${start - x}z`;
+    }
+  }
+  return [path, code.size];
+}
+
+/** The QR code, the link as text, and a button that copies it. */
+export function phoneView(url: string, m: PhoneMessages, copied: boolean, copy: () => void): TemplateResult {
+  const [path, size] = qrPath(url);
+  return html`<div part="phone" class="phone">
+    <svg part="qr" role="img" aria-label=${m.qrLabel} viewBox="-4 -4 ${size + 8} ${size + 8}">
+      <rect x="-4" y="-4" width="${size + 8}" height="${size + 8}" fill="#fff" />
+      <path d=${path} fill="#000" />
+    </svg>
+    <p class="link"><span part="handoff-url">${url}</span></p>
+    <button part="secondary" type="button" class="secondary" @click=${copy}>${copied ? m.copied : m.copy}</button>
+  </div>`;
+}
+
+const phoneStyles = css`
+  .phone {
+    display: grid;
+    justify-items: center;
+    gap: 0.5em;
+    margin-block: 0.75em;
+  }
+  svg {
+    width: min(14em, 100%);
+    height: auto;
+  }
+  .link {
+    margin: 0;
+    font-size: 0.8em;
+    color: var(--_muted);
+    word-break: break-all;
+    text-align: center;
+  }
+  button.secondary {
+    background: transparent;
+    color: var(--_text);
+    border-color: var(--_muted);
+    margin-block-start: 0.5em;
+  }
+`;
