@@ -41,6 +41,8 @@ export class KassaFilterBar extends LitElement {
 
   /** What the list is filtered by, as the choice's label shows it ("Status", in the user's language, by default). */
   @property() label = '';
+  /** The choice's accessible name ("Filter by status", in the user's language, by default). */
+  @property({ attribute: 'filter-label' }) filterLabel = '';
   private readonly locale = new UiLocale(this);
   /** The values to choose from, besides "All". */
   @property({ attribute: false }) choices: readonly string[] = [];
@@ -63,7 +65,7 @@ export class KassaFilterBar extends LitElement {
     return html`<div class="row">
       <label
         >${this.label || m.status}
-        <select part="select" aria-label=${m.filterBy} @change=${this.onChange}>
+        <select part="select" aria-label=${this.filterLabel || m.filterBy} @change=${this.onChange}>
           <option value="" ?selected=${!this.value}>${m.all}</option>
           ${this.choices.map((choice) => html`<option value=${choice} ?selected=${choice === this.value}>${choice}</option>`)}
         </select>
