@@ -151,7 +151,7 @@ describe('extension: the payments view', { timeout: 240_000 }, () => {
       page.getByRole('button', { name: 'Download CSV' }).click(),
     ]);
     assert.match(download.suggestedFilename(), /^kassa-payments-.*\.csv$/);
-    const csv = (await readFile((await download.path()), 'utf8')).trim().split(/\r?\n/);
+    const csv = (await readFile(await download.path(), 'utf8')).trim().split(/\r?\n/);
     assert.match(csv[0]!, /^transactionId,status,/);
     assert.equal(csv.length, 2, csv.join('\n'));
     assert.ok(csv[1]!.startsWith(`${made['EXT-SEARCH-B']},PENDING,`), csv[1]);
