@@ -2,6 +2,7 @@ import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { EventDetail } from '../../schemas/events.ts';
 import { ask, messageOf } from './client.ts';
+import { paneHeader } from './pane-header.ts';
 import { pageStyles } from './styles.ts';
 import { fill, UiLocale } from './ui-locale.ts';
 
@@ -134,15 +135,7 @@ export class KassaEventDetail extends LitElement {
     const detail = this.detail?.id === this.eventId ? this.detail : undefined;
     const { m, language } = this.locale;
     return html`<section class="card" aria-label=${fill(m.eventLabel, { id: this.eventId })}>
-      <div class="row">
-        <h3>${detail?.type ?? m.eventHeading}</h3>
-        <button
-          class="secondary small"
-          @click=${() => this.dispatchEvent(new CustomEvent('kassa-close', { bubbles: true, composed: true }))}
-        >
-          ${m.close}
-        </button>
-      </div>
+      ${paneHeader(this, detail?.type ?? m.eventHeading, m.close)}
       ${this.error ? html`<p role="alert" class="error">${this.error}</p>` : nothing}
       ${this.notice ? html`<p role="status" class="ok">${this.notice}</p>` : nothing}
       ${

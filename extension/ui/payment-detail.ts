@@ -2,6 +2,7 @@ import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { OperatorPayment } from '../../schemas/proxy-api.ts';
 import { formatMoney } from '../../widget/ui.ts';
+import { paneHeader } from './pane-header.ts';
 import { pageStyles } from './styles.ts';
 import { fill, UiLocale, type ExtensionMessages } from './ui-locale.ts';
 
@@ -93,15 +94,7 @@ export class KassaPaymentDetail extends LitElement {
     const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString(language) : '—');
     const bank = [payment.providerId, payment.paymentRail].filter(Boolean).join(' · ');
     return html`<section class="card" aria-label=${fill(m.paymentLabel, { reference: payment.reference ?? '' })}>
-      <div class="row">
-        <h3>${payment.reference ?? m.payment}</h3>
-        <button
-          class="secondary small"
-          @click=${() => this.dispatchEvent(new CustomEvent('kassa-close', { bubbles: true, composed: true }))}
-        >
-          ${m.close}
-        </button>
-      </div>
+      ${paneHeader(this, payment.reference ?? m.payment, m.close)}
       <dl>
         <dt>${m.transactionId}</dt>
         <dd class="id">
