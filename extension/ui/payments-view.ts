@@ -165,6 +165,12 @@ export class KassaPaymentsView extends LitElement {
     }
   }
 
+  /** Reads the list and the unverifiable payments again. */
+  private readonly refresh = (): void => {
+    void this.list.refresh();
+    void this.renderRoot.querySelector('kassa-unverifiable-payments')?.load();
+  };
+
   private readonly onResolved = (event: CustomEvent<ResolvedDetail>): void => this.apply(event.detail.payment);
 
   private row(payment: ListedPayment) {
@@ -205,7 +211,7 @@ export class KassaPaymentsView extends LitElement {
       ></kassa-payment-search>
       <div class="row">
         <p class="muted" aria-live="polite">${m[STREAM_TEXT[this.stream]]}</p>
-        <button class="secondary small" @click=${() => void this.list.refresh()}>${m.refresh}</button>
+        <button class="secondary small" @click=${this.refresh}>${m.refresh}</button>
         <button class="secondary small" ?disabled=${this.busy} @click=${() => void this.download()}>
           ${m.downloadCsv}
         </button>
