@@ -32,6 +32,32 @@ const password = z
 const orderId = z.string().min(1, 'orderId is required').max(200);
 const decimalText = z.string().max(64);
 const eventId = z.string().min(1, 'The event id is required').max(200);
+const isoMoment = z.iso.datetime({ offset: true }).optional();
+const amountText = z
+  .string()
+  .max(32)
+  .regex(/^\d+(\.\d+)?$/, 'Enter amounts as numbers such as 10.50')
+  .optional();
+
+/** The operator's search of payments, as the proxy's `GET /api/payments` and its CSV export take it. */
+export const paymentSearchSchema = z.object({
+  status: z.string().max(32).optional(),
+  checkoutId: z.string().max(100).optional(),
+  reference: z.string().max(200).optional(),
+  /** Created at or after (ISO 8601). */
+  from: isoMoment,
+  /** Created before (ISO 8601). */
+  to: isoMoment,
+  minAmount: amountText,
+  maxAmount: amountText,
+});
+export type PaymentSearch = z.infer<typeof paymentSearchSchema>;
+
+/** The CSV export as the worker hands it to a page, which saves it as a file. */
+export interface PaymentExport {
+  filename: string;
+  csv: string;
+}
 
 export const uiRequestSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('settings.get') }),
@@ -45,10 +71,18 @@ export const uiRequestSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('settings.test') }),
   z.object({ kind: z.literal('language.get') }),
   z.object({ kind: z.literal('language.set'), language: z.enum(['auto', ...UI_LANGUAGES]) }),
-  z.object({
+  paymentSearchSchema.extend({
     kind: z.literal('payments.list'),
-    status: z.string().max(32).optional(),
     limit: z.number().int().min(1).max(200).optional(),
+    cursor: z.string().max(200).optional(),
+  }),
+  paymentSearchSchema.extend({ kind: z.literal('payments.export') }),
+  z.object({ kind: z.literal('payments.unverifiable') }),
+  z.object({
+    kind: z.literal('payments.resolve'),
+    transactionId: z.string().min(1).max(200),
+    status: z.enum(['COMPLETED', 'FAILED']),
+    note: z.string().trim().min(3, 'Write a note of at least 3 characters').max(500),
   }),
   z.object({ kind: z.literal('orders.list'), filterStatus: z.enum(ORDER_STATUSES).optional() }),
   z.object({

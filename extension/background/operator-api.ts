@@ -14,20 +14,15 @@ export class ProxyCallError extends Error {
   }
 }
 
-/**
- * One call to an operator route of the configured proxy, with the operator token. An error answer's
- * `{error}` becomes the message word for word (the order service's own refusals reach the operator
- * exactly as it gave them).
- */
-export async function operatorCall<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+/** Sends one request to an operator route of the configured proxy, with the operator token. */
+async function send(path: string, init: { method?: string; body?: unknown; accept: string }): Promise<Response> {
   const { proxyUrl, operatorToken } = await requireSettings();
-  let response: Response;
   try {
-    response = await fetch(`${proxyUrl}${path}`, {
+    return await fetch(`${proxyUrl}${path}`, {
       method: init.method ?? 'GET',
       headers: {
         Authorization: `Bearer ${operatorToken}`,
-        Accept: 'application/json',
+        Accept: init.accept,
         ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
       },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
@@ -38,14 +33,40 @@ export async function operatorCall<T>(path: string, init: { method?: string; bod
   } catch (error) {
     throw new ProxyCallError(`Cannot reach the proxy at ${proxyUrl}: ${(error as Error).message}`, 0);
   }
-  const body = (await response.json().catch(() => undefined)) as { error?: unknown } | undefined;
-  if (response.ok && body !== undefined) return body as T;
+}
+
+/** The refusal of an error answer, in the proxy's own words when it gave any. */
+function refusal(response: Response, body: { error?: unknown } | undefined): ProxyCallError {
   if (response.status === 401)
-    throw new ProxyCallError('The proxy refused the operator token (401): check it in Settings', 401);
-  throw new ProxyCallError(
+    return new ProxyCallError('The proxy refused the operator token (401): check it in Settings', 401);
+  return new ProxyCallError(
     typeof body?.error === 'string' ? body.error : `The proxy answered HTTP ${response.status}`,
     response.status,
   );
+}
+
+/**
+ * One call to an operator route of the configured proxy, with the operator token. An error answer's
+ * `{error}` becomes the message word for word (the order service's own refusals reach the operator
+ * exactly as it gave them).
+ */
+export async function operatorCall<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  const response = await send(path, { ...init, accept: 'application/json' });
+  const body = (await response.json().catch(() => undefined)) as { error?: unknown } | undefined;
+  if (response.ok && body !== undefined) return body as T;
+  throw refusal(response, body);
+}
+
+/**
+ * A file an operator route answers (the payments' CSV export): its text and the file name its
+ * Content-Disposition gives, kept to letters, digits, dots and dashes.
+ */
+export async function operatorFile(path: string, accept: string): Promise<{ filename: string; text: string }> {
+  const response = await send(path, { accept });
+  if (!response.ok) throw refusal(response, (await response.json().catch(() => undefined)) as { error?: unknown });
+  const named = /filename="?([^";]+)"?/i.exec(response.headers.get('Content-Disposition') ?? '')?.[1];
+  const filename = named?.replace(/[^\w.-]/g, '_') || 'kassa-export';
+  return { filename, text: await response.text() };
 }
 
 /**

@@ -12,7 +12,12 @@ import {
   updateOrderRequestSchema,
   type Order,
 } from '../../schemas/orders.ts';
-import type { Health, PaymentList } from '../../schemas/proxy-api.ts';
+import {
+  resolvedPaymentSchema,
+  unverifiableListSchema,
+  type Health,
+  type PaymentList,
+} from '../../schemas/proxy-api.ts';
 import { RPC, toRpcError } from '../eip1193.ts';
 import {
   APPROVAL_PORT,
@@ -21,6 +26,7 @@ import {
   uiRequestSchema,
   type ApprovalView,
   type LanguageChoice,
+  type PaymentSearch,
   type UiRequest,
   type UiResponse,
   type WalletStatus,
@@ -30,7 +36,7 @@ import { keepActivity, keptActivity, readActivity } from './activity.ts';
 import { answerApproval, pendingApproval, windowClosed } from './approvals.ts';
 import { currentChain, forgetChains, listChains } from './chains.ts';
 import { connectedOrigins } from './connections.ts';
-import { followPaymentEvents, operatorCall } from './operator-api.ts';
+import { followPaymentEvents, operatorCall, operatorFile } from './operator-api.ts';
 import { addProviderPort, announceAccounts, forgetOrigin, handleProviderRequest, moveToChain } from './provider.ts';
 import { loadSettings, saveSettings, settingsView } from './settings.ts';
 import { KEYS, readLocal, restrictStorage, writeLocal } from './storage.ts';
@@ -94,6 +100,12 @@ function query(values: Record<string, string | number | undefined>): string {
   return entries.length ? `?${new URLSearchParams(entries.map(([name, value]) => [name, String(value)]))}` : '';
 }
 
+/** The search fields of a request, in the order the proxy's query shows them. */
+function searchOf(request: PaymentSearch): PaymentSearch {
+  const { status, checkoutId, reference, from, to, minAmount, maxAmount } = request;
+  return { status, checkoutId, reference, from, to, minAmount, maxAmount };
+}
+
 class InvalidInput extends Error {}
 
 /** The proxy's answer as its schema says, or a plain refusal (a proxy too old for the route, say). */
@@ -123,7 +135,23 @@ async function handleUi(request: UiRequest): Promise<unknown> {
       await writeLocal(KEYS.language, request.language);
       return request.language;
     case 'payments.list':
-      return operatorCall<PaymentList>(`/api/payments${query({ status: request.status, limit: request.limit })}`);
+      return operatorCall<PaymentList>(
+        `/api/payments${query({ ...searchOf(request), limit: request.limit, cursor: request.cursor })}`,
+      );
+    case 'payments.export': {
+      const file = await operatorFile(`/api/payments/export${query(searchOf(request))}`, 'text/csv');
+      return { filename: file.filename.endsWith('.csv') ? file.filename : `${file.filename}.csv`, csv: file.text };
+    }
+    case 'payments.unverifiable':
+      return proxyAnswer(unverifiableListSchema, await operatorCall('/api/payments/unverifiable'));
+    case 'payments.resolve':
+      return proxyAnswer(
+        resolvedPaymentSchema,
+        await operatorCall(`/api/payments/${encodeURIComponent(request.transactionId)}/resolve`, {
+          method: 'POST',
+          body: { status: request.status, note: request.note },
+        }),
+      );
     case 'orders.list':
       return orderListSchema.parse(
         await operatorCall<unknown>(`/api/orders${query({ filterStatus: request.filterStatus })}`),

@@ -2,7 +2,9 @@ import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { EventDetail } from '../../schemas/events.ts';
 import { ask, messageOf } from './client.ts';
+import { paneHeader } from './pane-header.ts';
 import { pageStyles } from './styles.ts';
+import { fill, UiLocale } from './ui-locale.ts';
 
 export interface RedeliveredDetail {
   id: string;
@@ -18,7 +20,7 @@ declare global {
   }
 }
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+const when = (iso: string | null, language: string) => (iso ? new Date(iso).toLocaleString(language) : '—');
 
 /**
  * One event of the proxy's outbox: its state, every delivery attempt (when, how long, the
@@ -65,6 +67,7 @@ export class KassaEventDetail extends LitElement {
   @state() private busy = false;
   /** Counts reads: an answer for an id no longer shown is dropped. */
   private reads = 0;
+  private readonly locale = new UiLocale(this);
 
   protected override willUpdate(changed: Map<string, unknown>): void {
     if (changed.has('eventId')) void this.load();
@@ -89,7 +92,7 @@ export class KassaEventDetail extends LitElement {
     this.busy = true;
     try {
       await ask({ kind: 'events.redeliver', id: this.eventId });
-      this.notice = 'Queued for delivery now.';
+      this.notice = this.locale.m.queuedNow;
       this.error = undefined;
       this.dispatchEvent(
         new CustomEvent('kassa-redelivered', { detail: { id: this.eventId }, bubbles: true, composed: true }),
@@ -103,20 +106,21 @@ export class KassaEventDetail extends LitElement {
   }
 
   private attempts(detail: EventDetail) {
-    if (!detail.attemptLog.length) return html`<p class="muted">No attempt yet.</p>`;
-    return html`<table aria-label="Attempts">
+    const { m, language } = this.locale;
+    if (!detail.attemptLog.length) return html`<p class="muted">${m.noAttempt}</p>`;
+    return html`<table aria-label=${m.attempts}>
       <thead>
         <tr>
-          <th>When</th>
-          <th>Took</th>
-          <th>Answer</th>
+          <th>${m.attemptWhen}</th>
+          <th>${m.attemptTook}</th>
+          <th>${m.attemptAnswer}</th>
         </tr>
       </thead>
       <tbody>
         ${detail.attemptLog.map(
           (attempt) =>
             html`<tr>
-              <td>${when(attempt.at)}</td>
+              <td>${when(attempt.at, language)}</td>
               <td>${Math.round(attempt.durationMs)} ms</td>
               <td class=${attempt.statusCode !== null && attempt.statusCode < 300 ? 'ok' : 'error'}>
                 ${attempt.statusCode ?? ''}${attempt.error ? html` ${attempt.error}` : nothing}
@@ -129,42 +133,35 @@ export class KassaEventDetail extends LitElement {
 
   override render() {
     const detail = this.detail?.id === this.eventId ? this.detail : undefined;
-    return html`<section class="card" aria-label="Event ${this.eventId}">
-      <div class="row">
-        <h3>${detail?.type ?? 'Event'}</h3>
-        <button
-          class="secondary small"
-          @click=${() => this.dispatchEvent(new CustomEvent('kassa-close', { bubbles: true, composed: true }))}
-        >
-          Close
-        </button>
-      </div>
+    const { m, language } = this.locale;
+    return html`<section class="card" aria-label=${fill(m.eventLabel, { id: this.eventId })}>
+      ${paneHeader(this, detail?.type ?? m.eventHeading, m.close)}
       ${this.error ? html`<p role="alert" class="error">${this.error}</p>` : nothing}
       ${this.notice ? html`<p role="status" class="ok">${this.notice}</p>` : nothing}
       ${
         detail
           ? html`<dl>
-                <dt>Id</dt>
+                <dt>${m.eventId}</dt>
                 <dd class="mono">${detail.id}</dd>
-                <dt>Status</dt>
+                <dt>${m.status}</dt>
                 <dd class="status">${detail.status}</dd>
-                <dt>Sequence</dt>
+                <dt>${m.sequence}</dt>
                 <dd>${detail.sequence}</dd>
-                <dt>Created</dt>
-                <dd>${when(detail.createdAt)}</dd>
-                <dt>Next attempt</dt>
-                <dd>${when(detail.nextAttemptAt)}</dd>
-                <dt>Delivered</dt>
-                <dd>${when(detail.deliveredAt)}</dd>
+                <dt>${m.created}</dt>
+                <dd>${when(detail.createdAt, language)}</dd>
+                <dt>${m.nextAttempt}</dt>
+                <dd>${when(detail.nextAttemptAt, language)}</dd>
+                <dt>${m.delivered}</dt>
+                <dd>${when(detail.deliveredAt, language)}</dd>
               </dl>
-              <button class="small" ?disabled=${this.busy} @click=${() => void this.redeliver()}>Redeliver</button>
-              <h3>Attempts (${detail.attempts})</h3>
+              <button class="small" ?disabled=${this.busy} @click=${() => void this.redeliver()}>${m.redeliver}</button>
+              <h3>${fill(m.attemptsCount, { count: String(detail.attempts) })}</h3>
               ${this.attempts(detail)}
-              <h3>Payload</h3>
+              <h3>${m.payload}</h3>
               <pre part="payload" class="mono">${JSON.stringify(detail.payload, null, 2)}</pre>`
           : this.error
             ? nothing
-            : html`<p class="muted">Loading…</p>`
+            : html`<p class="muted">${m.loading}</p>`
       }
     </section>`;
   }

@@ -15,6 +15,7 @@ import './filter-bar.ts';
 import { formValues } from './form-values.ts';
 import { ListController } from './list-controller.ts';
 import { pageStyles } from './styles.ts';
+import { fill, UiLocale } from './ui-locale.ts';
 
 const LIMIT = 50;
 
@@ -63,12 +64,13 @@ export class KassaEventsView extends LitElement {
   @state() private endpoint?: string | null;
   @state() private selected?: string;
   @state() private notice?: string;
+  private readonly locale = new UiLocale(this);
 
   private redeliver(event: EventSummary): Promise<void> {
     return this.list.act(
       () => ask<EventSummary>({ kind: 'events.redeliver', id: event.id }),
       () => {
-        this.notice = `${event.type} ${event.id} is queued for delivery now.`;
+        this.notice = fill(this.locale.m.eventQueued, { type: event.type, id: event.id });
       },
     );
   }
@@ -79,11 +81,14 @@ export class KassaEventsView extends LitElement {
     return this.list.act(
       () => {
         const at = new Date(since);
-        if (!since || Number.isNaN(at.getTime())) throw new Error('Pick the date and time to redeliver from');
+        if (!since || Number.isNaN(at.getTime())) throw new Error(this.locale.m.pickSince);
         return ask<{ redelivered: number }>({ kind: 'events.redeliverFailed', since: at.toISOString() });
       },
       ({ redelivered }) =>
-        (this.notice = `${redelivered} failed event${redelivered === 1 ? '' : 's'} queued for delivery again.`),
+        (this.notice =
+          redelivered === 1
+            ? this.locale.m.redeliveredOne
+            : fill(this.locale.m.redeliveredMany, { count: String(redelivered) })),
     );
   };
 
@@ -92,9 +97,14 @@ export class KassaEventsView extends LitElement {
   }
 
   private row(event: EventSummary) {
+    const { m, language } = this.locale;
     return html`<tr data-event=${event.id} aria-selected=${this.selected === event.id ? 'true' : 'false'}>
       <td>
-        <button class="secondary small" aria-label="Details of ${event.id}" @click=${() => (this.selected = event.id)}>
+        <button
+          class="secondary small"
+          aria-label=${fill(m.detailsOf, { id: event.id })}
+          @click=${() => (this.selected = event.id)}
+        >
           ${event.type}
         </button>
         <br /><span class="muted">${event.checkoutId ?? event.transactionId ?? ''}</span>
@@ -103,10 +113,14 @@ export class KassaEventsView extends LitElement {
         ${event.status}${event.lastError ? html`<br /><span class="muted">${event.lastError}</span>` : nothing}
       </td>
       <td>${event.attempts}</td>
-      <td>${new Date(event.createdAt).toLocaleTimeString()}</td>
+      <td>${new Date(event.createdAt).toLocaleTimeString(language)}</td>
       <td>
-        <button class="secondary small" aria-label="Redeliver ${event.id}" @click=${() => void this.redeliver(event)}>
-          Redeliver
+        <button
+          class="secondary small"
+          aria-label=${fill(m.redeliverEvent, { id: event.id })}
+          @click=${() => void this.redeliver(event)}
+        >
+          ${m.redeliver}
         </button>
       </td>
     </tr>`;
@@ -114,10 +128,11 @@ export class KassaEventsView extends LitElement {
 
   override render() {
     const { status, type } = this.list.filter;
+    const { m } = this.locale;
     return html`
       <kassa-filter-bar
-        label="Status"
-        filter-label="Filter by status"
+        label=${m.status}
+        filter-label=${m.filterBy}
         .choices=${EVENT_STATUSES}
         .value=${status}
         @kassa-filter-change=${(event: CustomEvent<FilterChangeDetail>) =>
@@ -125,8 +140,8 @@ export class KassaEventsView extends LitElement {
         @kassa-refresh=${() => void this.list.refresh()}
       ></kassa-filter-bar>
       <kassa-filter-bar
-        label="Type"
-        filter-label="Filter by type"
+        label=${m.type}
+        filter-label=${m.filterByType}
         no-refresh
         .choices=${EVENT_TYPES}
         .value=${type}
@@ -135,22 +150,22 @@ export class KassaEventsView extends LitElement {
       ></kassa-filter-bar>
       ${
         this.endpoint === null
-          ? html`<p role="note" class="card" id="not-configured">
-              Events are not configured: this proxy sends none. Set KASSA_EVENTS_URL and KASSA_EVENTS_SECRET on the
-              proxy for the merchant's server to receive signed events.
-            </p>`
+          ? html`<p role="note" class="card" id="not-configured">${m.eventsNotConfigured}</p>`
           : this.endpoint
-            ? html`<p class="muted">Sent to <span class="mono">${this.endpoint}</span></p>`
+            ? html`<p class="muted">${m.sentTo} <span class="mono">${this.endpoint}</span></p>`
             : nothing
       }
       ${this.notice ? html`<p role="status" class="ok">${this.notice}</p>` : nothing}
       ${this.list.render({
-        label: 'Events',
-        loading: 'Loading…',
-        headings: ['Event', 'Status', 'Attempts', 'Created', ''],
+        label: m.events,
+        loading: m.loading,
+        headings: [m.eventHeading, m.status, m.attempts, m.created, ''],
         row: (event) => this.row(event),
         empty: ({ status, type }) =>
-          `No events${status ? ` with status ${status}` : ''}${type ? ` of type ${type}` : ''}.`,
+          fill(
+            status && type ? m.noEventsWithBoth : status ? m.noEventsWithStatus : type ? m.noEventsOfType : m.noEvents,
+            { status, type },
+          ),
       })}
       ${
         this.selected
@@ -161,9 +176,9 @@ export class KassaEventsView extends LitElement {
             ></kassa-event-detail>`
           : nothing
       }
-      <form class="row" aria-label="Redeliver failed events" @submit=${this.redeliverFailed}>
-        <label>Failed since <input type="datetime-local" name="since" .value=${dayAgo()} /></label>
-        <button type="submit" class="small">Redeliver failed</button>
+      <form class="row" aria-label=${m.redeliverFailedForm} @submit=${this.redeliverFailed}>
+        <label>${m.failedSince} <input type="datetime-local" name="since" .value=${dayAgo()} /></label>
+        <button type="submit" class="small">${m.redeliverFailed}</button>
       </form>
     `;
   }

@@ -41,13 +41,13 @@ export class KassaFilterBar extends LitElement {
 
   /** What the list is filtered by, as the choice's label shows it ("Status", in the user's language, by default). */
   @property() label = '';
+  /** The choice's accessible name ("Filter by status", in the user's language, by default). */
+  @property({ attribute: 'filter-label' }) filterLabel = '';
   private readonly locale = new UiLocale(this);
   /** The values to choose from, besides "All". */
   @property({ attribute: false }) choices: readonly string[] = [];
   /** The value chosen; '' for all. */
   @property() value = '';
-  /** The select's accessible name ("Filter by status", in the user's language, by default). */
-  @property({ attribute: 'filter-label' }) filterLabel = '';
   /** Leaves the Refresh button out (for a second bar above the same list). */
   @property({ type: Boolean, attribute: 'no-refresh' }) noRefresh = false;
 

@@ -51,13 +51,18 @@ export class KassaExtensionApp extends LitElement {
       header strong {
         flex: 1;
       }
+      /* Five tabs share 360 px; where a language's names do not fit in one line, the row wraps. */
       [role='tablist'] {
         display: flex;
+        flex-wrap: wrap;
         border-bottom: 1px solid var(--_border);
       }
       [role='tab'] {
-        flex: 1;
+        flex: 1 1 auto;
         width: auto;
+        min-width: 0;
+        padding: 0.35em 0.4em;
+        font-size: 0.8rem;
         border-radius: 0;
         background: transparent;
         color: var(--_muted);

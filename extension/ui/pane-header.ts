@@ -1,0 +1,14 @@
+import { html, type TemplateResult } from 'lit';
+
+/** A detail pane's first line: its title and a Close button, which fires `kassa-close` from `host`. */
+export function paneHeader(host: HTMLElement, title: unknown, close: string): TemplateResult {
+  return html`<div class="row">
+    <h3>${title}</h3>
+    <button
+      class="secondary small"
+      @click=${() => host.dispatchEvent(new CustomEvent('kassa-close', { bubbles: true, composed: true }))}
+    >
+      ${close}
+    </button>
+  </div>`;
+}
