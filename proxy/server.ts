@@ -23,7 +23,8 @@ export interface StartProxyOptions extends ServiceOverrides {
 export async function startProxy(config: ProxyConfig, options: StartProxyOptions = {}): Promise<RunningProxy> {
   const logger =
     options.logger ?? createLogger({ level: config.logLevel, sink: options.logSink, secrets: secretsOf(config) });
-  const services = createServices(config, logger, { ...(await backendFor(config, logger)), ...options });
+  const backend = await backendFor(config, logger);
+  const services = createServices(config, logger, { ...backend, ...options });
   const app = createApp(services);
   const server = await listen(app.fetch, { port: config.port, hostname: config.host });
   services.follower.start();
@@ -39,6 +40,8 @@ export async function startProxy(config: ProxyConfig, options: StartProxyOptions
       await services.follower.stop();
       await services.events?.stop();
       await services.coordination.close();
+      // A coordination given in the options replaces the backend's, whose Redis connections still close here.
+      if (backend.coordination && backend.coordination !== services.coordination) await backend.coordination.close();
       await services.store.close();
     },
   };

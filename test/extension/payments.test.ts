@@ -236,11 +236,7 @@ describe('extension: the payments view', { timeout: 240_000 }, () => {
       transactionId: string;
     };
     // Its key is replaced and revoked while it is in flight; it completes upstream, but Kassa cannot read it.
-    const oldKey = stack.sandbox.keyId;
-    const created = await stack.control('/keys', { environment: 'sandbox' });
-    await stack.control(`/keys/${created.body.keyId}/approve`, {});
-    await stack.restart({ KASSA_PAY_CLIENT_SECRET: created.body.clientSecret });
-    await stack.control(`/keys/${oldKey}/revoke`, {});
+    await stack.replacePayKey();
     await stack.control(`/payments/${transactionId}/outcome`, { status: 'COMPLETED' });
     await eventually(
       async () =>

@@ -367,11 +367,7 @@ describe('proxy operations: reconciliation', () => {
 
   it('a payment of a replaced key is unverifiable, with the last webhook, and the operator resolves it', async () => {
     const { transactionId } = (await stack.pay(await stack.checkout())).body as { transactionId: string };
-    const oldKey = stack.sandbox.keyId;
-    const created = await stack.control('/keys', { environment: 'sandbox' });
-    await stack.control(`/keys/${created.body.keyId}/approve`, {});
-    await stack.restart({ KASSA_PAY_CLIENT_SECRET: created.body.clientSecret });
-    await stack.control(`/keys/${oldKey}/revoke`, {});
+    await stack.replacePayKey();
     await stack.control(`/payments/${transactionId}/outcome`, { status: 'COMPLETED' });
     const listed = await eventually(
       async () => {

@@ -126,6 +126,18 @@ export async function startStack(options: StackOptions = {}) {
       });
       await http(`${sandbox.control}/keys/${sandbox.keyId}`, { method: 'PATCH', body: { webhookUrl: webhookUrl() } });
     },
+    /**
+     * Moves the proxy to a new sandbox key (created, approved, its secret configured, the proxy
+     * restarted) and revokes the old one: payments in flight complete upstream under a key Kassa can no
+     * longer read them with.
+     */
+    async replacePayKey(): Promise<void> {
+      const oldKey = sandbox.keyId;
+      const created = await stack.control('/keys', { environment: 'sandbox' });
+      await stack.control(`/keys/${created.body.keyId}/approve`, {});
+      await stack.restart({ KASSA_PAY_CLIENT_SECRET: created.body.clientSecret });
+      await stack.control(`/keys/${oldKey}/revoke`, {});
+    },
     async stop(): Promise<void> {
       await proxy.stop();
       if (!options.reuseSandbox) await sandbox.stop();
