@@ -55,6 +55,7 @@ export default defineConfig({
         // Library mode bundles dynamic imports inline unless told to split; the chunks are the point.
         codeSplitting: true,
         minify: true,
+        comments: false,
         chunkFileNames: 'kassa/[name]-[hash].js',
       },
     },

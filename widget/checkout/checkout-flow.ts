@@ -1,5 +1,4 @@
-import { LitElement, type PropertyValues } from 'lit';
-import { property, state } from 'lit/decorators.js';
+import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { CreatedPayment, CreatePaymentRequest, PaymentStatusView } from '../../schemas/proxy-api.ts';
 import { emit } from '../shared/kassa-event.ts';
 import { LocaleController } from '../shared/locale-controller.ts';
@@ -36,44 +35,62 @@ type Receipt = InstanceType<(typeof ReceiptModule)['Receipt']>;
  * bank or hand the payment to their phone, and follow its status to the end.
  */
 export class CheckoutFlow extends LitElement {
+  // Declared here rather than with decorators: Lit's decorators would add their code to kassa.js.
+  static override properties: PropertyDeclarations = {
+    proxy: {},
+    checkout: {},
+    amount: {},
+    currency: {},
+    reference: {},
+    returnUrl: { attribute: 'return-url' },
+    locale: {},
+    mode: {},
+    theme: { reflect: true },
+    phase: { reflect: true },
+    summary: { state: true },
+    payment: { state: true },
+    phone: { state: true },
+    receipt: { state: true },
+  };
+
   /** The origin of the shop's Kassa proxy; by default the origin kassa.js was loaded from. */
-  @property() proxy = SCRIPT_ORIGIN;
+  proxy = SCRIPT_ORIGIN;
 
   /** The checkout the shop's server created (`chk_...`); the amount comes from it. */
-  @property() checkout = '';
+  checkout = '';
 
   /** Open amount only (the proxy must allow it, KASSA_OPEN_AMOUNT): the amount, a decimal string. Ignored with `checkout`. */
-  @property() amount = '';
+  amount = '';
 
   /** Open amount only: the currency code; the proxy's open-amount currency by default. */
-  @property() currency = '';
+  currency = '';
 
   /** Open amount only: the payment reference (1 to 35 letters, digits, spaces and / - ? : ( ) . , ' +). */
-  @property() reference = '';
+  reference = '';
 
   /** Where the bank sends the customer back: one of the proxy's KASSA_RETURN_URLS (its first by default). */
-  @property({ attribute: 'return-url' }) returnUrl = '';
+  returnUrl = '';
 
   /** A BCP 47 locale (`de`, `fr-BE`); by default the nearest `lang` attribute, else the browser's language. */
-  @property() locale = '';
+  locale = '';
 
   /** `redirect` sends this tab to the bank; `popup` opens the bank in a popup (redirecting when it is blocked). */
-  @property() mode: 'redirect' | 'popup' = 'redirect';
+  mode: 'redirect' | 'popup' = 'redirect';
 
   /** `light`, `dark`, or `auto` (the default: the system's preference). */
-  @property({ reflect: true }) theme: 'auto' | 'light' | 'dark' = 'auto';
+  theme: 'auto' | 'light' | 'dark' = 'auto';
 
   /** What the customer sees now (read only). */
-  @property({ reflect: true }) phase: CheckoutPhase = 'loading';
+  phase: CheckoutPhase = 'loading';
 
-  @state() protected summary?: Summary;
-  @state() protected payment?: PaymentStatusView;
+  protected summary?: Summary;
+  protected payment?: PaymentStatusView;
   /** Desktops only: what "Pay with your phone" needs, loaded as a chunk. */
-  @state() protected phone?: Phone;
+  protected phone?: Phone;
   /** Open amount with no `amount` given: the field the customer types it in, loaded as a chunk. */
   protected field?: AmountField;
   /** The receipt of a completed payment, loaded as a chunk while a payment is followed. */
-  @state() protected receipt?: Receipt;
+  protected receipt?: Receipt;
 
   protected readonly i18n = new LocaleController(this, checkoutCatalogs);
   protected readonly problems = new ProblemController<CheckoutMessages, CheckoutErrorDetail>(this, CHECKOUT_PROBLEMS);
