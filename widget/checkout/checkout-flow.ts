@@ -2,6 +2,7 @@ import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit'
 import type { CreatedPayment, CreatePaymentRequest, PaymentStatusView } from '../../schemas/proxy-api.ts';
 import { emit } from '../shared/kassa-event.ts';
 import { LocaleController } from '../shared/locale-controller.ts';
+import { onDemand } from '../shared/on-demand.ts';
 import { ProblemController, type Problem } from '../shared/problem-controller.ts';
 import { ProxyClient, SCRIPT_ORIGIN, type ProxyError } from '../shared/proxy-client.ts';
 import type * as AmountFieldModule from './amount-field.ts';
@@ -14,7 +15,7 @@ import type * as PhoneHandoff from './phone-handoff.ts';
 import type * as ReceiptModule from './receipt.ts';
 import { CHECKOUT_PROBLEMS } from './problems.ts';
 import { takeReturnedStatusToken } from './returned-status.ts';
-import { StatusStreamController } from './status-stream-controller.ts';
+import type { StatusStreamController } from './status-stream-controller.ts';
 
 export interface Summary {
   amount: string;
@@ -94,13 +95,8 @@ export class CheckoutFlow extends LitElement {
 
   protected readonly i18n = new LocaleController(this, checkoutCatalogs);
   protected readonly problems = new ProblemController<CheckoutMessages, CheckoutErrorDetail>(this, CHECKOUT_PROBLEMS);
-  private readonly stream = new StatusStreamController(this, {
-    onStatus: (view) => this.showStatus(view),
-    onFailure: (error) => {
-      if (error.status === 404) this.attempts?.clear();
-      this.fail(error, () => void this.load());
-    },
-  });
+  /** Follows a started payment's status; a chunk, since the first render has no payment to follow. */
+  private stream?: StatusStreamController;
   private client?: ProxyClient;
   protected attempts?: AttemptStore;
   /** The customer has been to the bank and back for the current payment. */
@@ -144,7 +140,7 @@ export class CheckoutFlow extends LitElement {
   /** Shows the checkout afresh: resumes this tab's payment if there is one, else reads what is to be paid. */
   protected async load(): Promise<void> {
     const generation = ++this.generation;
-    this.stream.stop();
+    this.stream?.stop();
     this.closeBankWindow();
     this.summary = this.payment = undefined;
     if (this.checkout || this.amount) this.field = undefined;
@@ -164,7 +160,7 @@ export class CheckoutFlow extends LitElement {
     const attempt = this.attempts.read();
     if (attempt?.statusToken) {
       this.returned = !!attempt.returned;
-      this.stream.follow(this.client, attempt.statusToken);
+      void this.follow(attempt.statusToken);
       // Back from the bank with an open amount: the field is there for "Start again".
       if (!this.checkout && !this.amount)
         void this.client.config().then(
@@ -283,7 +279,7 @@ export class CheckoutFlow extends LitElement {
       popup?.close();
     }
     this.phase = 'authorising';
-    this.stream.follow(this.client!, created.statusToken);
+    void this.follow(created.statusToken);
   }
 
   /**
@@ -299,15 +295,15 @@ export class CheckoutFlow extends LitElement {
     const created = await this.start(retry);
     if (!created) return;
     try {
-      // The receipt comes now too: once the QR code shows, this page asks nothing more of the network.
-      await Promise.all([phone.open(this.client!.origin, created.statusToken), this.loadReceipt()]);
+      // The receipt and the status stream come now too: once the QR code shows, this page asks nothing more of the network.
+      await Promise.all([phone.open(this.client!.origin, created.statusToken), this.loadReceipt(), this.loadStream()]);
     } catch (error) {
       if (generation === this.generation) this.fail(error, retry);
       return;
     }
     if (generation !== this.generation) return;
     this.phase = 'phone';
-    this.stream.follow(this.client!, created.statusToken);
+    void this.follow(created.statusToken);
   }
 
   private request(summary: Summary): CreatePaymentRequest {
@@ -328,6 +324,30 @@ export class CheckoutFlow extends LitElement {
     this.payment = undefined;
     this.phase = 'ready';
     void this.pay();
+  }
+
+  private readonly loadStream = onDemand(async () => {
+    const { StatusStreamController } = await import('./status-stream-controller.ts');
+    return (this.stream = new StatusStreamController(this, {
+      onStatus: (view) => this.showStatus(view),
+      onFailure: (error) => {
+        if (error.status === 404) this.attempts?.clear();
+        this.fail(error, () => void this.load());
+      },
+    }));
+  });
+
+  /** Follows the payment's status until it is final (with the receipt's chunk on its way for the end). */
+  private async follow(statusToken: string): Promise<void> {
+    const client = this.client!;
+    const generation = this.generation;
+    void this.loadReceipt().catch(() => undefined);
+    try {
+      const stream = await this.loadStream();
+      if (generation === this.generation) stream.follow(client, statusToken);
+    } catch (error) {
+      if (generation === this.generation) this.fail(error, () => void this.load());
+    }
   }
 
   private async loadReceipt(): Promise<void> {
