@@ -1,16 +1,16 @@
 import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
-import type { CreatedPayment, CreatePaymentRequest, PaymentStatusView } from '../../schemas/proxy-api.ts';
+import type { PaymentStatusView } from '../../schemas/proxy-api.ts';
 import { emit } from '../shared/kassa-event.ts';
 import { LocaleController } from '../shared/locale-controller.ts';
 import { onDemand } from '../shared/on-demand.ts';
 import { ProblemController, type Problem } from '../shared/problem-controller.ts';
-import { ProxyClient, SCRIPT_ORIGIN, type ProxyError } from '../shared/proxy-client.ts';
+import { ProxyClient, SCRIPT_ORIGIN } from '../shared/proxy-client.ts';
 import type * as AmountFieldModule from './amount-field.ts';
 import { AttemptStore } from './attempt-store.ts';
-import { isNavigableFlowUrl, openBankWindow } from './bank-page.ts';
 import { checkoutCatalogs } from './checkout-catalogs.ts';
-import type { CheckoutErrorDetail, CheckoutPhase, PaymentCreatedDetail } from './events.ts';
+import type { CheckoutErrorDetail, CheckoutPhase } from './events.ts';
 import type { CheckoutMessages } from './messages/en.ts';
+import type * as PaymentStart from './payment-start.ts';
 import type * as PhoneHandoff from './phone-handoff.ts';
 import type * as ReceiptModule from './receipt.ts';
 import { CHECKOUT_PROBLEMS } from './problems.ts';
@@ -25,7 +25,7 @@ export interface Summary {
 }
 
 const BUSY: ReadonlySet<CheckoutPhase> = new Set(['loading', 'creating', 'redirecting', 'waiting']);
-type Phone = InstanceType<(typeof PhoneHandoff)['PhoneHandoff']>;
+export type Phone = InstanceType<(typeof PhoneHandoff)['PhoneHandoff']>;
 type AmountField = InstanceType<(typeof AmountFieldModule)['AmountField']>;
 type Bounds = AmountFieldModule.Bounds;
 type Receipt = InstanceType<(typeof ReceiptModule)['Receipt']>;
@@ -84,26 +84,26 @@ export class CheckoutFlow extends LitElement {
   /** What the customer sees now (read only). */
   phase: CheckoutPhase = 'loading';
 
-  protected summary?: Summary;
+  summary?: Summary;
   protected payment?: PaymentStatusView;
   /** Desktops only: what "Pay with your phone" needs, loaded as a chunk. */
   protected phone?: Phone;
   /** Open amount with no `amount` given: the field the customer types it in, loaded as a chunk. */
-  protected field?: AmountField;
+  field?: AmountField;
   /** The receipt of a completed payment, loaded as a chunk while a payment is followed. */
   protected receipt?: Receipt;
 
   protected readonly i18n = new LocaleController(this, checkoutCatalogs);
-  protected readonly problems = new ProblemController<CheckoutMessages, CheckoutErrorDetail>(this, CHECKOUT_PROBLEMS);
+  readonly problems = new ProblemController<CheckoutMessages, CheckoutErrorDetail>(this, CHECKOUT_PROBLEMS);
   /** Follows a started payment's status; a chunk, since the first render has no payment to follow. */
   private stream?: StatusStreamController;
-  private client?: ProxyClient;
-  protected attempts?: AttemptStore;
+  client?: ProxyClient;
+  attempts?: AttemptStore;
   /** The customer has been to the bank and back for the current payment. */
-  private returned = false;
-  private bankWindow?: Window;
+  returned = false;
+  bankWindow?: Window;
   /** Each load() bumps it; answers that arrive for an older one are dropped. */
-  private generation = 0;
+  generation = 0;
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -191,6 +191,8 @@ export class CheckoutFlow extends LitElement {
         };
       }
       this.phase = 'ready';
+      // Only a click starts a payment: its code comes now, after the first render, for when it does.
+      void this.loadStart().catch(() => undefined);
     } catch (error) {
       if (generation === this.generation) this.fail(error, () => void this.load());
     }
@@ -209,113 +211,37 @@ export class CheckoutFlow extends LitElement {
     return !!this.client && !!this.attempts && !!this.summary && !BUSY.has(this.phase);
   }
 
-  /**
-   * Starts the payment, or, with the attempt's key, finds the one already started: paying with the
-   * phone and then in this browser (or the other way round) is one payment.
-   */
-  private async start(
-    retry: () => void,
-    popup?: Window,
-  ): Promise<(CreatedPayment & { replayed: boolean }) | undefined> {
-    const client = this.client!;
-    const attempts = this.attempts!;
-    const generation = this.generation;
-    const attempt = attempts.begin();
-    this.problems.clear();
-    this.phase = 'creating';
-    let created;
-    try {
-      created = await client.createPayment(this.request(this.summary!), attempt.key);
-    } catch (error) {
-      popup?.close();
-      if (generation !== this.generation) return;
-      // The key went with another request (the checkout's attributes changed): start a new attempt.
-      if ((error as ProxyError).status === 422) attempts.clear();
-      this.fail(error, retry);
-      return;
-    }
-    if (generation !== this.generation) return void popup?.close();
-    if (!isNavigableFlowUrl(created.flowUrl, client.origin)) {
-      popup?.close();
-      attempts.clear();
-      this.show({ message: 'untrusted' });
-      this.problems.report({
-        kind: 'untrusted-flow-url',
-        status: 0,
-        message: `Refused to open the payment page ${created.flowUrl}`,
-      });
-      return;
-    }
-    attempts.save({ key: attempt.key, statusToken: created.statusToken });
-    this.returned = false;
-    return created;
-  }
-
   /** Starts the payment (or finds it) and sends the customer to the bank, in this tab or a popup. */
-  protected async pay(): Promise<void> {
+  async pay(): Promise<void> {
     if (!this.idle()) return;
     if (this.field && !this.field.amount) return this.field.touch();
     // Opened in the click itself, or the browser blocks it.
     const popup = this.mode === 'popup' ? openBankWindow() : undefined;
-    const created = await this.start(() => void this.pay(), popup);
-    if (!created) return;
-    const { transactionId, environment, flowUrl, replayed } = created;
-    const proceed = emit<PaymentCreatedDetail>(
-      this,
-      'kassa-payment-created',
-      { transactionId, checkoutId: this.checkout || null, environment, flowUrl, replayed },
-      true,
-    );
-    if (proceed && !popup) {
-      this.phase = 'redirecting';
-      await this.updateComplete;
-      location.assign(flowUrl);
-      return;
-    }
-    if (popup && proceed) {
-      this.bankWindow = popup;
-      popup.location.href = flowUrl;
-    } else {
-      popup?.close();
-    }
-    this.phase = 'authorising';
-    void this.follow(created.statusToken);
+    await (await this.starting(() => void this.pay(), popup))?.payAtBank(this, popup);
   }
 
-  /**
-   * Starts the payment (or finds it) and shows the QR code of its hand-off link: the phone opens the
-   * bank, and this element follows the payment live and shows the result with nothing to do here.
-   */
-  protected async payOnPhone(): Promise<void> {
+  /** Starts the payment (or finds it) and shows the QR code of its hand-off link for the customer's phone. */
+  async payOnPhone(): Promise<void> {
     const { phone } = this;
     if (!phone || !this.idle()) return;
     if (this.field && !this.field.amount) return this.field.touch();
-    const retry = () => void this.payOnPhone();
-    const generation = this.generation;
-    const created = await this.start(retry);
-    if (!created) return;
-    try {
-      // The receipt and the status stream come now too: once the QR code shows, this page asks nothing more of the network.
-      await Promise.all([phone.open(this.client!.origin, created.statusToken), this.loadReceipt(), this.loadStream()]);
-    } catch (error) {
-      if (generation === this.generation) this.fail(error, retry);
-      return;
-    }
-    if (generation !== this.generation) return;
-    this.phase = 'phone';
-    void this.follow(created.statusToken);
+    await (await this.starting(() => void this.payOnPhone()))?.payOnPhone(this, phone);
   }
 
-  private request(summary: Summary): CreatePaymentRequest {
-    const returnUrl = this.returnUrl || undefined;
-    return this.checkout
-      ? { checkoutId: this.checkout, returnUrl }
-      : {
-          amount: this.field?.amount || summary.amount,
-          currencyCode: summary.currencyCode,
-          reference: summary.reference,
-          returnUrl,
-        };
+  private readonly loadStart = onDemand(() => import('./payment-start.ts'));
+
+  /** The chunk that starts payments (busy meanwhile, so a second click does nothing); undefined if it cannot load. */
+  private async starting(retry: () => void, popup?: Window): Promise<typeof PaymentStart | undefined> {
+    const generation = this.generation;
+    this.phase = 'creating';
+    try {
+      const start = await this.loadStart();
+      if (generation === this.generation) return start;
+    } catch (error) {
+      if (generation === this.generation) this.fail(error, retry);
+    }
+    popup?.close();
+    return undefined;
   }
 
   /** A new attempt after a failed payment: a new key, so a new payment. */
@@ -326,7 +252,7 @@ export class CheckoutFlow extends LitElement {
     void this.pay();
   }
 
-  private readonly loadStream = onDemand(async () => {
+  readonly loadStream = onDemand(async () => {
     const { StatusStreamController } = await import('./status-stream-controller.ts');
     return (this.stream = new StatusStreamController(this, {
       onStatus: (view) => this.showStatus(view),
@@ -338,7 +264,7 @@ export class CheckoutFlow extends LitElement {
   });
 
   /** Follows the payment's status until it is final (with the receipt's chunk on its way for the end). */
-  private async follow(statusToken: string): Promise<void> {
+  async follow(statusToken: string): Promise<void> {
     const client = this.client!;
     const generation = this.generation;
     void this.loadReceipt().catch(() => undefined);
@@ -350,7 +276,7 @@ export class CheckoutFlow extends LitElement {
     }
   }
 
-  private async loadReceipt(): Promise<void> {
+  async loadReceipt(): Promise<void> {
     if (this.receipt) return;
     const { Receipt } = await import('./receipt.ts');
     this.receipt ??= new Receipt(this);
@@ -373,7 +299,7 @@ export class CheckoutFlow extends LitElement {
     this.phase = answered ? 'waiting' : this.phase === 'phone' ? 'phone' : 'authorising';
   }
 
-  private fail(error: unknown, retry: () => void): void {
+  fail(error: unknown, retry: () => void): void {
     const { kind, status, message, retryAfter } = this.problems.proxyFailed(error, retry);
     this.phase = 'error';
     this.problems.report({ kind, status, message, retryAfter });
@@ -384,7 +310,7 @@ export class CheckoutFlow extends LitElement {
     this.problems.misconfigured({ kind: 'misconfigured', status: 0, message });
   }
 
-  private show(problem: Problem<CheckoutMessages>): void {
+  show(problem: Problem<CheckoutMessages>): void {
     this.problems.show(problem);
     this.phase = 'error';
   }
@@ -393,4 +319,15 @@ export class CheckoutFlow extends LitElement {
     this.bankWindow?.close();
     this.bankWindow = undefined;
   }
+}
+
+/**
+ * A popup for the bank's pages (mode="popup"). Browsers allow a popup only in the click itself, not
+ * after awaiting the proxy, so it opens blank and is sent to the flowUrl once known. Undefined when
+ * the browser blocked it: the element then redirects instead. The popup keeps its opener: without
+ * it the shop's page could no longer close the popup once the bank has answered, and the pages it
+ * shows are the vouched-for bank host and the shop's own return page.
+ */
+function openBankWindow(): Window | undefined {
+  return window.open('', 'kassa-bank', 'popup,width=500,height=720') ?? undefined;
 }
