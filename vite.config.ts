@@ -18,8 +18,10 @@ function minifyLitCss(): Plugin {
       .replace(/\/\*[^]*?\*\//g, '')
       .replace(/\s+/g, ' ')
       .replace(/\s*([{};,])\s*/g, '$1')
-      // A declaration's colon (after `{` or `;` and a property name), and the last semicolon of a block.
-      .replace(/([{;]-{0,2}[a-z][a-z-]*):\s/g, '$1:')
+      // A declaration's or media feature's colon (after `{`, `;`, `(` or the start of a literal part, and
+      // a name), zeros before a decimal point, and the last semicolon of a block.
+      .replace(/((?:^ ?|[{;(])-{0,2}[a-z_][\w-]*):\s/g, '$1:')
+      .replace(/([^\w.-])0\.(\d)/g, '$1.$2')
       .replace(/;}/g, '}')
       .trim();
   return {

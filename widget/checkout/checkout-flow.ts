@@ -1,6 +1,5 @@
 import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { PaymentStatusView } from '../../schemas/proxy-api.ts';
-import { emit } from '../shared/kassa-event.ts';
 import { LocaleController } from '../shared/locale-controller.ts';
 import { onDemand } from '../shared/on-demand.ts';
 import { ProblemController, type Problem } from '../shared/problem-controller.ts';
@@ -84,8 +83,10 @@ export class CheckoutFlow extends LitElement {
   /** What the customer sees now (read only). */
   phase: CheckoutPhase = 'loading';
 
+  // Below, what is neither protected nor private is for the checkout's chunks (payment-start.ts,
+  // status-follow.ts), which start the payment and follow it; pages have no use for it.
   summary?: Summary;
-  protected payment?: PaymentStatusView;
+  payment?: PaymentStatusView;
   /** Desktops only: what "Pay with your phone" needs, loaded as a chunk. */
   protected phone?: Phone;
   /** Open amount with no `amount` given: the field the customer types it in, loaded as a chunk. */
@@ -95,7 +96,6 @@ export class CheckoutFlow extends LitElement {
 
   protected readonly i18n = new LocaleController(this, checkoutCatalogs);
   readonly problems = new ProblemController<CheckoutMessages, CheckoutErrorDetail>(this, CHECKOUT_PROBLEMS);
-  /** Follows a started payment's status; a chunk, since the first render has no payment to follow. */
   private stream?: StatusStreamController;
   client?: ProxyClient;
   attempts?: AttemptStore;
@@ -138,7 +138,7 @@ export class CheckoutFlow extends LitElement {
   }
 
   /** Shows the checkout afresh: resumes this tab's payment if there is one, else reads what is to be paid. */
-  protected async load(): Promise<void> {
+  async load(): Promise<void> {
     const generation = ++this.generation;
     this.stream?.stop();
     this.closeBankWindow();
@@ -228,6 +228,7 @@ export class CheckoutFlow extends LitElement {
     await (await this.starting(() => void this.payOnPhone()))?.payOnPhone(this, phone);
   }
 
+  /** Starting a payment takes a click: a chunk, fetched once the checkout is ready. */
   private readonly loadStart = onDemand(() => import('./payment-start.ts'));
 
   /** The chunk that starts payments (busy meanwhile, so a second click does nothing); undefined if it cannot load. */
@@ -252,16 +253,8 @@ export class CheckoutFlow extends LitElement {
     void this.pay();
   }
 
-  readonly loadStream = onDemand(async () => {
-    const { StatusStreamController } = await import('./status-stream-controller.ts');
-    return (this.stream = new StatusStreamController(this, {
-      onStatus: (view) => this.showStatus(view),
-      onFailure: (error) => {
-        if (error.status === 404) this.attempts?.clear();
-        this.fail(error, () => void this.load());
-      },
-    }));
-  });
+  /** The status stream: a chunk, since the first render has no payment to follow. */
+  readonly loadStream = onDemand(async () => (this.stream = (await import('./status-follow.ts')).statusStream(this)));
 
   /** Follows the payment's status until it is final (with the receipt's chunk on its way for the end). */
   async follow(statusToken: string): Promise<void> {
@@ -282,23 +275,6 @@ export class CheckoutFlow extends LitElement {
     this.receipt ??= new Receipt(this);
   }
 
-  private showStatus(view: PaymentStatusView): void {
-    void this.loadReceipt().catch(() => undefined);
-    this.payment = view;
-    this.summary = view;
-    emit(this, 'kassa-status', view);
-    if (view.status === 'COMPLETED' || view.status === 'FAILED') {
-      this.closeBankWindow();
-      this.phase = view.status === 'COMPLETED' ? 'completed' : 'failed';
-      emit(this, view.status === 'COMPLETED' ? 'kassa-completed' : 'kassa-failed', view);
-      return;
-    }
-    // Until the bank answers (INITIATED), the customer has yet to authorise, unless they came back.
-    const answered = this.returned || (view.networkStatus !== null && view.networkStatus !== 'INITIATED');
-    if (answered) this.closeBankWindow();
-    this.phase = answered ? 'waiting' : this.phase === 'phone' ? 'phone' : 'authorising';
-  }
-
   fail(error: unknown, retry: () => void): void {
     const { kind, status, message, retryAfter } = this.problems.proxyFailed(error, retry);
     this.phase = 'error';
@@ -315,7 +291,7 @@ export class CheckoutFlow extends LitElement {
     this.phase = 'error';
   }
 
-  private closeBankWindow(): void {
+  closeBankWindow(): void {
     this.bankWindow?.close();
     this.bankWindow = undefined;
   }
