@@ -18,8 +18,10 @@ function minifyLitCss(): Plugin {
       .replace(/\/\*[^]*?\*\//g, '')
       .replace(/\s+/g, ' ')
       .replace(/\s*([{};,])\s*/g, '$1')
-      // A declaration's colon (after `{` or `;` and a property name), and the last semicolon of a block.
-      .replace(/([{;]-{0,2}[a-z][a-z-]*):\s/g, '$1:')
+      // A declaration's or media feature's colon (after `{`, `;`, `(` or the start of a literal part, and
+      // a name), zeros before a decimal point, and the last semicolon of a block.
+      .replace(/((?:^ ?|[{;(])-{0,2}[a-z_][\w-]*):\s/g, '$1:')
+      .replace(/([^\w.-])0\.(\d)/g, '$1.$2')
       .replace(/;}/g, '}')
       .trim();
   return {
@@ -35,9 +37,47 @@ function minifyLitCss(): Plugin {
   };
 }
 
+/** A JavaScript AST node, as far as minifyLitHtml looks at one. */
+interface AstNode {
+  type: string;
+  start: number;
+  end: number;
+  tag?: AstNode & { name?: string };
+  quasi?: { quasis: AstNode[] };
+}
+
+/**
+ * Lit's html`` templates keep their source's line breaks and indentation. In HTML a run of spaces
+ * and line breaks reads as one space (the widget has no <pre> or <textarea>), so each run that
+ * holds a line break becomes one space. Runs from the template literals' text only, found through
+ * the parser: a template nested in an expression is squeezed on its own.
+ */
+function minifyLitHtml(): Plugin {
+  return {
+    name: 'kassa-minify-lit-html',
+    transform(code, id) {
+      if (!/\/widget\/.*\.ts$/.test(id) || !code.includes('html`')) return null;
+      const quasis: AstNode[] = [];
+      const visit = (node: unknown): void => {
+        if (Array.isArray(node)) return node.forEach(visit);
+        if (!node || typeof node !== 'object') return;
+        const at = node as AstNode;
+        if (at.type === 'TaggedTemplateExpression' && at.tag?.type === 'Identifier' && at.tag.name === 'html')
+          quasis.push(...at.quasi!.quasis);
+        for (const value of Object.values(node)) if (value && typeof value === 'object') visit(value);
+      };
+      visit(this.parse(code));
+      let out = code;
+      for (const { start, end } of quasis.sort((a, b) => b.start - a.start))
+        out = out.slice(0, start) + out.slice(start, end).replace(/[ \t]*\n\s*/g, ' ') + out.slice(end);
+      return out;
+    },
+  };
+}
+
 export default defineConfig({
   publicDir: false,
-  plugins: [minifyLitCss()],
+  plugins: [minifyLitCss(), minifyLitHtml()],
   build: {
     outDir: 'dist/widget',
     emptyOutDir: true,
@@ -55,6 +95,7 @@ export default defineConfig({
         // Library mode bundles dynamic imports inline unless told to split; the chunks are the point.
         codeSplitting: true,
         minify: true,
+        comments: false,
         chunkFileNames: 'kassa/[name]-[hash].js',
       },
     },

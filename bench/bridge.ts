@@ -14,7 +14,7 @@ import { ensureWidgetBuilt, WIDGET_BUNDLE } from '../demo/widget-build.ts';
 import { launchChromium } from '../test/support/browser.ts';
 
 const BRIDGE_BUDGET = 65 * 1024;
-const MAIN_BUDGET = 15 * 1024;
+const MAIN_BUDGET = 12 * 1024;
 const RUNS = 7;
 const CHUNK = /\/kassa\/kassa-bridge-[\w-]+\.js$/;
 

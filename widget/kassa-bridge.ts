@@ -1,5 +1,4 @@
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { customElement, property } from 'lit/decorators.js';
+import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { ChainEntry } from '../schemas/reforge.ts';
 import { tokenAmount } from './bridge/amount.ts';
 import { bridgeCatalogs } from './bridge/bridge-catalogs.ts';
@@ -100,30 +99,39 @@ declare global {
  * @cssprop --kassa-radius - Corner radius of the surface (buttons and fields follow).
  * @cssprop --kassa-spacing - Inner spacing.
  */
-@customElement('kassa-bridge')
 export class KassaBridge extends LitElement {
   static override styles = [tokens, controls, bridgeStyles, statusStyles, previewStyles];
+  // Declared here rather than with decorators, as <kassa-checkout> does: no decorator code to ship.
+  static override properties: PropertyDeclarations = {
+    proxy: {},
+    network: {},
+    locale: {},
+    helpUrl: { attribute: 'help-url' },
+    theme: { reflect: true },
+    timeouts: { attribute: false },
+    phase: { reflect: true },
+  };
 
   /** The origin of the shop's Kassa proxy; by default the origin kassa.js was loaded from. */
-  @property() proxy = SCRIPT_ORIGIN;
+  proxy = SCRIPT_ORIGIN;
 
   /** Which chains: `test` (the default) or `main` networks, as the proxy lists them. */
-  @property() network: BridgeNetwork = 'test';
+  network: BridgeNetwork = 'test';
 
   /** A BCP 47 locale (`de`, `fr-BE`); by default the nearest `lang` attribute, else the browser's language. */
-  @property() locale = '';
+  locale = '';
 
   /** A page of the merchant's on getting a wallet, linked where the browser has none. */
-  @property({ attribute: 'help-url' }) helpUrl = '';
+  helpUrl = '';
 
   /** `light`, `dark`, or `auto` (the default: the system's preference). */
-  @property({ reflect: true }) theme: 'auto' | 'light' | 'dark' = 'auto';
+  theme: 'auto' | 'light' | 'dark' = 'auto';
 
   /** How long each step may take before the panel says so, in milliseconds (`{mined, dropped, arrival}`); generous defaults. */
-  @property({ attribute: false }) timeouts: Partial<BridgeTimeouts> = {};
+  timeouts: Partial<BridgeTimeouts> = {};
 
   /** What the user sees now (read only). */
-  @property({ reflect: true }) phase: BridgePhase = 'loading';
+  phase: BridgePhase = 'loading';
 
   private readonly i18n = new LocaleController(this, bridgeCatalogs);
   private readonly problems = new ProblemController<BridgeMessages, BridgeErrorDetail>(this, BRIDGE_PROBLEMS);
@@ -349,3 +357,5 @@ export class KassaBridge extends LitElement {
     </div>`;
   }
 }
+
+customElements.define('kassa-bridge', KassaBridge);

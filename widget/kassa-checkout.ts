@@ -1,5 +1,4 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import { customElement } from 'lit/decorators.js';
 import type { PaymentStatusView } from '../schemas/proxy-api.ts';
 import { CheckoutFlow } from './checkout/checkout-flow.ts';
 import type { CheckoutErrorDetail, PaymentCreatedDetail } from './checkout/events.ts';
@@ -70,7 +69,6 @@ const FAILURE_REASONS: Record<string, keyof CheckoutMessages> = { CANCELLED: 'ca
  * @cssprop --kassa-radius - Corner radius of the surface (the button's follows).
  * @cssprop --kassa-spacing - Inner spacing.
  */
-@customElement('kassa-checkout')
 export class KassaCheckout extends CheckoutFlow {
   static override styles = [tokens, controls, summaryStyles, statusStyles];
 
@@ -181,3 +179,5 @@ export class KassaCheckout extends CheckoutFlow {
     </div>`;
   }
 }
+
+customElements.define('kassa-checkout', KassaCheckout);

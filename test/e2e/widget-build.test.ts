@@ -12,7 +12,7 @@ import { launchChromium, waitForPhase } from '../support/browser.ts';
 import { startShopStack, type ShopStack } from '../support/shop-stack.ts';
 
 const dist = join(import.meta.dirname, '..', '..', 'dist', 'widget');
-const BUDGET = 15 * 1024;
+const BUDGET = 12 * 1024;
 
 describe('e2e: the built widget', () => {
   const bundle = readFileSync(join(dist, 'kassa.js'));

@@ -1,21 +1,20 @@
-import { LitElement, type PropertyValues } from 'lit';
-import { property, state } from 'lit/decorators.js';
-import type { CreatedPayment, CreatePaymentRequest, PaymentStatusView } from '../../schemas/proxy-api.ts';
-import { emit } from '../shared/kassa-event.ts';
+import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
+import type { PaymentStatusView } from '../../schemas/proxy-api.ts';
 import { LocaleController } from '../shared/locale-controller.ts';
+import { onDemand } from '../shared/on-demand.ts';
 import { ProblemController, type Problem } from '../shared/problem-controller.ts';
-import { ProxyClient, SCRIPT_ORIGIN, type ProxyError } from '../shared/proxy-client.ts';
+import { ProxyClient, SCRIPT_ORIGIN } from '../shared/proxy-client.ts';
 import type * as AmountFieldModule from './amount-field.ts';
 import { AttemptStore } from './attempt-store.ts';
-import { isNavigableFlowUrl, openBankWindow } from './bank-page.ts';
 import { checkoutCatalogs } from './checkout-catalogs.ts';
-import type { CheckoutErrorDetail, CheckoutPhase, PaymentCreatedDetail } from './events.ts';
+import type { CheckoutErrorDetail, CheckoutPhase } from './events.ts';
 import type { CheckoutMessages } from './messages/en.ts';
+import type * as PaymentStart from './payment-start.ts';
 import type * as PhoneHandoff from './phone-handoff.ts';
 import type * as ReceiptModule from './receipt.ts';
 import { CHECKOUT_PROBLEMS } from './problems.ts';
 import { takeReturnedStatusToken } from './returned-status.ts';
-import { StatusStreamController } from './status-stream-controller.ts';
+import type { StatusStreamController } from './status-stream-controller.ts';
 
 export interface Summary {
   amount: string;
@@ -25,7 +24,7 @@ export interface Summary {
 }
 
 const BUSY: ReadonlySet<CheckoutPhase> = new Set(['loading', 'creating', 'redirecting', 'waiting']);
-type Phone = InstanceType<(typeof PhoneHandoff)['PhoneHandoff']>;
+export type Phone = InstanceType<(typeof PhoneHandoff)['PhoneHandoff']>;
 type AmountField = InstanceType<(typeof AmountFieldModule)['AmountField']>;
 type Bounds = AmountFieldModule.Bounds;
 type Receipt = InstanceType<(typeof ReceiptModule)['Receipt']>;
@@ -36,61 +35,75 @@ type Receipt = InstanceType<(typeof ReceiptModule)['Receipt']>;
  * bank or hand the payment to their phone, and follow its status to the end.
  */
 export class CheckoutFlow extends LitElement {
+  // Declared here rather than with decorators: Lit's decorators would add their code to kassa.js.
+  static override properties: PropertyDeclarations = {
+    proxy: {},
+    checkout: {},
+    amount: {},
+    currency: {},
+    reference: {},
+    returnUrl: { attribute: 'return-url' },
+    locale: {},
+    mode: {},
+    theme: { reflect: true },
+    phase: { reflect: true },
+    summary: { state: true },
+    payment: { state: true },
+    phone: { state: true },
+    receipt: { state: true },
+  };
+
   /** The origin of the shop's Kassa proxy; by default the origin kassa.js was loaded from. */
-  @property() proxy = SCRIPT_ORIGIN;
+  proxy = SCRIPT_ORIGIN;
 
   /** The checkout the shop's server created (`chk_...`); the amount comes from it. */
-  @property() checkout = '';
+  checkout = '';
 
   /** Open amount only (the proxy must allow it, KASSA_OPEN_AMOUNT): the amount, a decimal string. Ignored with `checkout`. */
-  @property() amount = '';
+  amount = '';
 
   /** Open amount only: the currency code; the proxy's open-amount currency by default. */
-  @property() currency = '';
+  currency = '';
 
   /** Open amount only: the payment reference (1 to 35 letters, digits, spaces and / - ? : ( ) . , ' +). */
-  @property() reference = '';
+  reference = '';
 
   /** Where the bank sends the customer back: one of the proxy's KASSA_RETURN_URLS (its first by default). */
-  @property({ attribute: 'return-url' }) returnUrl = '';
+  returnUrl = '';
 
   /** A BCP 47 locale (`de`, `fr-BE`); by default the nearest `lang` attribute, else the browser's language. */
-  @property() locale = '';
+  locale = '';
 
   /** `redirect` sends this tab to the bank; `popup` opens the bank in a popup (redirecting when it is blocked). */
-  @property() mode: 'redirect' | 'popup' = 'redirect';
+  mode: 'redirect' | 'popup' = 'redirect';
 
   /** `light`, `dark`, or `auto` (the default: the system's preference). */
-  @property({ reflect: true }) theme: 'auto' | 'light' | 'dark' = 'auto';
+  theme: 'auto' | 'light' | 'dark' = 'auto';
 
   /** What the customer sees now (read only). */
-  @property({ reflect: true }) phase: CheckoutPhase = 'loading';
+  phase: CheckoutPhase = 'loading';
 
-  @state() protected summary?: Summary;
-  @state() protected payment?: PaymentStatusView;
+  // Below, what is neither protected nor private is for the checkout's chunks (payment-start.ts,
+  // status-follow.ts), which start the payment and follow it; pages have no use for it.
+  summary?: Summary;
+  payment?: PaymentStatusView;
   /** Desktops only: what "Pay with your phone" needs, loaded as a chunk. */
-  @state() protected phone?: Phone;
+  protected phone?: Phone;
   /** Open amount with no `amount` given: the field the customer types it in, loaded as a chunk. */
-  protected field?: AmountField;
+  field?: AmountField;
   /** The receipt of a completed payment, loaded as a chunk while a payment is followed. */
-  @state() protected receipt?: Receipt;
+  protected receipt?: Receipt;
 
   protected readonly i18n = new LocaleController(this, checkoutCatalogs);
-  protected readonly problems = new ProblemController<CheckoutMessages, CheckoutErrorDetail>(this, CHECKOUT_PROBLEMS);
-  private readonly stream = new StatusStreamController(this, {
-    onStatus: (view) => this.showStatus(view),
-    onFailure: (error) => {
-      if (error.status === 404) this.attempts?.clear();
-      this.fail(error, () => void this.load());
-    },
-  });
-  private client?: ProxyClient;
-  protected attempts?: AttemptStore;
+  readonly problems = new ProblemController<CheckoutMessages, CheckoutErrorDetail>(this, CHECKOUT_PROBLEMS);
+  private stream?: StatusStreamController;
+  client?: ProxyClient;
+  attempts?: AttemptStore;
   /** The customer has been to the bank and back for the current payment. */
-  private returned = false;
-  private bankWindow?: Window;
+  returned = false;
+  bankWindow?: Window;
   /** Each load() bumps it; answers that arrive for an older one are dropped. */
-  private generation = 0;
+  generation = 0;
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -125,9 +138,9 @@ export class CheckoutFlow extends LitElement {
   }
 
   /** Shows the checkout afresh: resumes this tab's payment if there is one, else reads what is to be paid. */
-  protected async load(): Promise<void> {
+  async load(): Promise<void> {
     const generation = ++this.generation;
-    this.stream.stop();
+    this.stream?.stop();
     this.closeBankWindow();
     this.summary = this.payment = undefined;
     if (this.checkout || this.amount) this.field = undefined;
@@ -147,7 +160,7 @@ export class CheckoutFlow extends LitElement {
     const attempt = this.attempts.read();
     if (attempt?.statusToken) {
       this.returned = !!attempt.returned;
-      this.stream.follow(this.client, attempt.statusToken);
+      void this.follow(attempt.statusToken);
       // Back from the bank with an open amount: the field is there for "Start again".
       if (!this.checkout && !this.amount)
         void this.client.config().then(
@@ -178,6 +191,8 @@ export class CheckoutFlow extends LitElement {
         };
       }
       this.phase = 'ready';
+      // Only a click starts a payment: its code comes now, after the first render, for when it does.
+      void this.loadStart().catch(() => undefined);
     } catch (error) {
       if (generation === this.generation) this.fail(error, () => void this.load());
     }
@@ -196,113 +211,38 @@ export class CheckoutFlow extends LitElement {
     return !!this.client && !!this.attempts && !!this.summary && !BUSY.has(this.phase);
   }
 
-  /**
-   * Starts the payment, or, with the attempt's key, finds the one already started: paying with the
-   * phone and then in this browser (or the other way round) is one payment.
-   */
-  private async start(
-    retry: () => void,
-    popup?: Window,
-  ): Promise<(CreatedPayment & { replayed: boolean }) | undefined> {
-    const client = this.client!;
-    const attempts = this.attempts!;
-    const generation = this.generation;
-    const attempt = attempts.begin();
-    this.problems.clear();
-    this.phase = 'creating';
-    let created;
-    try {
-      created = await client.createPayment(this.request(this.summary!), attempt.key);
-    } catch (error) {
-      popup?.close();
-      if (generation !== this.generation) return;
-      // The key went with another request (the checkout's attributes changed): start a new attempt.
-      if ((error as ProxyError).status === 422) attempts.clear();
-      this.fail(error, retry);
-      return;
-    }
-    if (generation !== this.generation) return void popup?.close();
-    if (!isNavigableFlowUrl(created.flowUrl, client.origin)) {
-      popup?.close();
-      attempts.clear();
-      this.show({ message: 'untrusted' });
-      this.problems.report({
-        kind: 'untrusted-flow-url',
-        status: 0,
-        message: `Refused to open the payment page ${created.flowUrl}`,
-      });
-      return;
-    }
-    attempts.save({ key: attempt.key, statusToken: created.statusToken });
-    this.returned = false;
-    return created;
-  }
-
   /** Starts the payment (or finds it) and sends the customer to the bank, in this tab or a popup. */
-  protected async pay(): Promise<void> {
+  async pay(): Promise<void> {
     if (!this.idle()) return;
     if (this.field && !this.field.amount) return this.field.touch();
     // Opened in the click itself, or the browser blocks it.
     const popup = this.mode === 'popup' ? openBankWindow() : undefined;
-    const created = await this.start(() => void this.pay(), popup);
-    if (!created) return;
-    const { transactionId, environment, flowUrl, replayed } = created;
-    const proceed = emit<PaymentCreatedDetail>(
-      this,
-      'kassa-payment-created',
-      { transactionId, checkoutId: this.checkout || null, environment, flowUrl, replayed },
-      true,
-    );
-    if (proceed && !popup) {
-      this.phase = 'redirecting';
-      await this.updateComplete;
-      location.assign(flowUrl);
-      return;
-    }
-    if (popup && proceed) {
-      this.bankWindow = popup;
-      popup.location.href = flowUrl;
-    } else {
-      popup?.close();
-    }
-    this.phase = 'authorising';
-    this.stream.follow(this.client!, created.statusToken);
+    await (await this.starting(() => void this.pay(), popup))?.payAtBank(this, popup);
   }
 
-  /**
-   * Starts the payment (or finds it) and shows the QR code of its hand-off link: the phone opens the
-   * bank, and this element follows the payment live and shows the result with nothing to do here.
-   */
-  protected async payOnPhone(): Promise<void> {
+  /** Starts the payment (or finds it) and shows the QR code of its hand-off link for the customer's phone. */
+  async payOnPhone(): Promise<void> {
     const { phone } = this;
     if (!phone || !this.idle()) return;
     if (this.field && !this.field.amount) return this.field.touch();
-    const retry = () => void this.payOnPhone();
-    const generation = this.generation;
-    const created = await this.start(retry);
-    if (!created) return;
-    try {
-      // The receipt comes now too: once the QR code shows, this page asks nothing more of the network.
-      await Promise.all([phone.open(this.client!.origin, created.statusToken), this.loadReceipt()]);
-    } catch (error) {
-      if (generation === this.generation) this.fail(error, retry);
-      return;
-    }
-    if (generation !== this.generation) return;
-    this.phase = 'phone';
-    this.stream.follow(this.client!, created.statusToken);
+    await (await this.starting(() => void this.payOnPhone()))?.payOnPhone(this, phone);
   }
 
-  private request(summary: Summary): CreatePaymentRequest {
-    const returnUrl = this.returnUrl || undefined;
-    return this.checkout
-      ? { checkoutId: this.checkout, returnUrl }
-      : {
-          amount: this.field?.amount || summary.amount,
-          currencyCode: summary.currencyCode,
-          reference: summary.reference,
-          returnUrl,
-        };
+  /** Starting a payment takes a click: a chunk, fetched once the checkout is ready. */
+  private readonly loadStart = onDemand(() => import('./payment-start.ts'));
+
+  /** The chunk that starts payments (busy meanwhile, so a second click does nothing); undefined if it cannot load. */
+  private async starting(retry: () => void, popup?: Window): Promise<typeof PaymentStart | undefined> {
+    const generation = this.generation;
+    this.phase = 'creating';
+    try {
+      const start = await this.loadStart();
+      if (generation === this.generation) return start;
+    } catch (error) {
+      if (generation === this.generation) this.fail(error, retry);
+    }
+    popup?.close();
+    return undefined;
   }
 
   /** A new attempt after a failed payment: a new key, so a new payment. */
@@ -313,30 +253,29 @@ export class CheckoutFlow extends LitElement {
     void this.pay();
   }
 
-  private async loadReceipt(): Promise<void> {
+  /** The status stream: a chunk, since the first render has no payment to follow. */
+  readonly loadStream = onDemand(async () => (this.stream = (await import('./status-follow.ts')).statusStream(this)));
+
+  /** Follows the payment's status until it is final (with the receipt's chunk on its way for the end). */
+  async follow(statusToken: string): Promise<void> {
+    const client = this.client!;
+    const generation = this.generation;
+    void this.loadReceipt().catch(() => undefined);
+    try {
+      const stream = await this.loadStream();
+      if (generation === this.generation) stream.follow(client, statusToken);
+    } catch (error) {
+      if (generation === this.generation) this.fail(error, () => void this.load());
+    }
+  }
+
+  async loadReceipt(): Promise<void> {
     if (this.receipt) return;
     const { Receipt } = await import('./receipt.ts');
     this.receipt ??= new Receipt(this);
   }
 
-  private showStatus(view: PaymentStatusView): void {
-    void this.loadReceipt().catch(() => undefined);
-    this.payment = view;
-    this.summary = view;
-    emit(this, 'kassa-status', view);
-    if (view.status === 'COMPLETED' || view.status === 'FAILED') {
-      this.closeBankWindow();
-      this.phase = view.status === 'COMPLETED' ? 'completed' : 'failed';
-      emit(this, view.status === 'COMPLETED' ? 'kassa-completed' : 'kassa-failed', view);
-      return;
-    }
-    // Until the bank answers (INITIATED), the customer has yet to authorise, unless they came back.
-    const answered = this.returned || (view.networkStatus !== null && view.networkStatus !== 'INITIATED');
-    if (answered) this.closeBankWindow();
-    this.phase = answered ? 'waiting' : this.phase === 'phone' ? 'phone' : 'authorising';
-  }
-
-  private fail(error: unknown, retry: () => void): void {
+  fail(error: unknown, retry: () => void): void {
     const { kind, status, message, retryAfter } = this.problems.proxyFailed(error, retry);
     this.phase = 'error';
     this.problems.report({ kind, status, message, retryAfter });
@@ -347,13 +286,24 @@ export class CheckoutFlow extends LitElement {
     this.problems.misconfigured({ kind: 'misconfigured', status: 0, message });
   }
 
-  private show(problem: Problem<CheckoutMessages>): void {
+  show(problem: Problem<CheckoutMessages>): void {
     this.problems.show(problem);
     this.phase = 'error';
   }
 
-  private closeBankWindow(): void {
+  closeBankWindow(): void {
     this.bankWindow?.close();
     this.bankWindow = undefined;
   }
+}
+
+/**
+ * A popup for the bank's pages (mode="popup"). Browsers allow a popup only in the click itself, not
+ * after awaiting the proxy, so it opens blank and is sent to the flowUrl once known. Undefined when
+ * the browser blocked it: the element then redirects instead. The popup keeps its opener: without
+ * it the shop's page could no longer close the popup once the bank has answered, and the pages it
+ * shows are the vouched-for bank host and the shop's own return page.
+ */
+function openBankWindow(): Window | undefined {
+  return window.open('', 'kassa-bank', 'popup,width=500,height=720') ?? undefined;
 }

@@ -1,6 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { PaymentStatusView } from '../../schemas/proxy-api.ts';
-import type { ProxyClient, ProxyError } from '../shared/proxy-client.ts';
+import { ProxyClient, type ProxyError } from '../shared/proxy-client.ts';
 
 /** Polling never runs faster than this (the proxy re-reads the bank at most this often anyway). */
 const POLL_MIN_MS = 5_000;
@@ -10,6 +10,16 @@ const POLL_GROWTH = 1.5;
 
 /** The payment service's final statuses (TERMINAL_STATUSES in schemas/pay.ts, not imported: no zod here). */
 const isFinalStatus = (status: string): boolean => status === 'COMPLETED' || status === 'FAILED';
+
+class StatusClient extends ProxyClient {
+  async status(statusToken: string): Promise<PaymentStatusView> {
+    return (await this.call<PaymentStatusView>(`/api/payments/status/${encodeURIComponent(statusToken)}`)).body;
+  }
+
+  statusEventsUrl(statusToken: string): string {
+    return `${this.origin}/api/payments/status/${encodeURIComponent(statusToken)}/events`;
+  }
+}
 
 export interface StatusStreamOptions {
   /** Each new status, the current one first; the last one is final. */
@@ -27,7 +37,7 @@ export interface StatusStreamOptions {
 export class StatusStreamController implements ReactiveController {
   /** How the status is followed right now. */
   transport: 'idle' | 'events' | 'polling' = 'idle';
-  private client?: ProxyClient;
+  private client?: StatusClient;
   private token?: string;
   private source?: EventSource;
   private timer?: ReturnType<typeof setTimeout>;
@@ -44,7 +54,7 @@ export class StatusStreamController implements ReactiveController {
   /** Follows this payment (and stops following any other). */
   follow(client: ProxyClient, statusToken: string): void {
     this.stop();
-    this.client = client;
+    this.client = new StatusClient(client.origin);
     this.token = statusToken;
     this.listen();
   }

@@ -1,10 +1,4 @@
-import type {
-  CheckoutView,
-  CreatedPayment,
-  CreatePaymentRequest,
-  PaymentStatusView,
-  PublicConfig,
-} from '../../schemas/proxy-api.ts';
+import type { CheckoutView, PublicConfig } from '../../schemas/proxy-api.ts';
 
 /**
  * What went wrong talking to the proxy, in the terms a customer-facing message needs:
@@ -34,7 +28,10 @@ const TIMEOUT_MS = 20_000;
 /** kassa.js is served by the proxy, so by default an element's proxy is where this module came from. */
 export const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
 
-/** The browser side of the proxy's customer routes (proxy/routes/payment-routes.ts). */
+/**
+ * The browser side of the proxy's customer routes (proxy/routes/payment-routes.ts): what the first
+ * render reads. Chunks add the routes they use (starting a payment, following its status).
+ */
 export class ProxyClient {
   /** The proxy's origin, without a trailing slash. */
   readonly origin: string;
@@ -49,30 +46,6 @@ export class ProxyClient {
 
   async config(): Promise<PublicConfig> {
     return (await this.call<PublicConfig>('/api/config')).body;
-  }
-
-  /**
-   * Retries with the same key answer the same payment. `replayed`: the checkout already had a live
-   * payment (200), which is answered instead of a new one.
-   */
-  async createPayment(
-    request: CreatePaymentRequest,
-    idempotencyKey: string,
-  ): Promise<CreatedPayment & { replayed: boolean }> {
-    const { body, status } = await this.call<CreatedPayment>('/api/payments', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey },
-      body: JSON.stringify(request),
-    });
-    return { ...body, replayed: status === 200 };
-  }
-
-  async status(statusToken: string): Promise<PaymentStatusView> {
-    return (await this.call<PaymentStatusView>(`/api/payments/status/${encodeURIComponent(statusToken)}`)).body;
-  }
-
-  statusEventsUrl(statusToken: string): string {
-    return `${this.origin}/api/payments/status/${encodeURIComponent(statusToken)}/events`;
   }
 
   /** One call to the proxy; subclasses for other route families (the wallet panel's) build on it. */

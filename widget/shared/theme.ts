@@ -36,7 +36,7 @@ const DARK: Palette = {
 const palette = (colors: Palette): CSSResult =>
   unsafeCSS(
     Object.entries(colors)
-      .map(([name, value]) => `--_${name}: var(--kassa-color-${name}, ${value});`)
+      .map(([name, value]) => `--_${name}:var(--kassa-color-${name},${value});`)
       .join(''),
   );
 

@@ -1,0 +1,131 @@
+import type { CreatedPayment, CreatePaymentRequest } from '../../schemas/proxy-api.ts';
+import { emit } from '../shared/kassa-event.ts';
+import { ProxyClient, type ProxyError } from '../shared/proxy-client.ts';
+import { isNavigableFlowUrl } from './bank-page.ts';
+import type { CheckoutFlow, Phone } from './checkout-flow.ts';
+import type { PaymentCreatedDetail } from './events.ts';
+
+/**
+ * Starting a payment, which only a click does: a chunk, fetched as soon as the checkout is ready,
+ * so that kassa.js holds what the first render needs.
+ */
+
+class PaymentClient extends ProxyClient {
+  /**
+   * Retries with the same key answer the same payment. `replayed`: the checkout already had a live
+   * payment (200), which is answered instead of a new one.
+   */
+  async createPayment(
+    request: CreatePaymentRequest,
+    idempotencyKey: string,
+  ): Promise<CreatedPayment & { replayed: boolean }> {
+    const { body, status } = await this.call<CreatedPayment>('/api/payments', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey },
+      body: JSON.stringify(request),
+    });
+    return { ...body, replayed: status === 200 };
+  }
+}
+
+/**
+ * Starts the payment, or, with the attempt's key, finds the one already started: paying with the
+ * phone and then in this browser (or the other way round) is one payment.
+ */
+async function start(
+  flow: CheckoutFlow,
+  retry: () => void,
+  popup?: Window,
+): Promise<(CreatedPayment & { replayed: boolean }) | undefined> {
+  const client = new PaymentClient(flow.client!.origin);
+  const attempts = flow.attempts!;
+  const generation = flow.generation;
+  const attempt = attempts.begin();
+  flow.problems.clear();
+  flow.phase = 'creating';
+  let created;
+  try {
+    created = await client.createPayment(request(flow), attempt.key);
+  } catch (error) {
+    popup?.close();
+    if (generation !== flow.generation) return;
+    // The key went with another request (the checkout's attributes changed): start a new attempt.
+    if ((error as ProxyError).status === 422) attempts.clear();
+    flow.fail(error, retry);
+    return;
+  }
+  if (generation !== flow.generation) return void popup?.close();
+  if (!isNavigableFlowUrl(created.flowUrl, client.origin)) {
+    popup?.close();
+    attempts.clear();
+    flow.show({ message: 'untrusted' });
+    flow.problems.report({
+      kind: 'untrusted-flow-url',
+      status: 0,
+      message: `Refused to open the payment page ${created.flowUrl}`,
+    });
+    return;
+  }
+  attempts.save({ key: attempt.key, statusToken: created.statusToken });
+  flow.returned = false;
+  return created;
+}
+
+/** Starts the payment (or finds it) and sends the customer to the bank, in this tab or a popup opened in the click. */
+export async function payAtBank(flow: CheckoutFlow, popup?: Window): Promise<void> {
+  const created = await start(flow, () => void flow.pay(), popup);
+  if (!created) return;
+  const { transactionId, environment, flowUrl, replayed } = created;
+  const proceed = emit<PaymentCreatedDetail>(
+    flow,
+    'kassa-payment-created',
+    { transactionId, checkoutId: flow.checkout || null, environment, flowUrl, replayed },
+    true,
+  );
+  if (proceed && !popup) {
+    flow.phase = 'redirecting';
+    await flow.updateComplete;
+    location.assign(flowUrl);
+    return;
+  }
+  if (popup && proceed) {
+    flow.bankWindow = popup;
+    popup.location.href = flowUrl;
+  } else {
+    popup?.close();
+  }
+  flow.phase = 'authorising';
+  void flow.follow(created.statusToken);
+}
+
+/**
+ * Starts the payment (or finds it) and shows the QR code of its hand-off link: the phone opens the
+ * bank, and the element follows the payment live and shows the result with nothing to do here.
+ */
+export async function payOnPhone(flow: CheckoutFlow, phone: Phone): Promise<void> {
+  const retry = () => void flow.payOnPhone();
+  const generation = flow.generation;
+  const created = await start(flow, retry);
+  if (!created) return;
+  try {
+    // The receipt and the status stream come now too: once the QR code shows, the page asks nothing more of the network.
+    await Promise.all([phone.open(flow.client!.origin, created.statusToken), flow.loadReceipt(), flow.loadStream()]);
+  } catch (error) {
+    if (generation === flow.generation) flow.fail(error, retry);
+    return;
+  }
+  if (generation !== flow.generation) return;
+  flow.phase = 'phone';
+  void flow.follow(created.statusToken);
+}
+
+function request({ checkout, returnUrl, field, summary }: CheckoutFlow): CreatePaymentRequest {
+  return checkout
+    ? { checkoutId: checkout, returnUrl: returnUrl || undefined }
+    : {
+        amount: field?.amount || summary!.amount,
+        currencyCode: summary!.currencyCode,
+        reference: summary!.reference,
+        returnUrl: returnUrl || undefined,
+      };
+}

@@ -1,0 +1,35 @@
+import type { PaymentStatusView } from '../../schemas/proxy-api.ts';
+import { emit } from '../shared/kassa-event.ts';
+import type { CheckoutFlow } from './checkout-flow.ts';
+import { StatusStreamController } from './status-stream-controller.ts';
+
+/**
+ * The checkout's status stream and what each status does to it: a chunk, since the first render has
+ * no payment to follow.
+ */
+export function statusStream(flow: CheckoutFlow): StatusStreamController {
+  return new StatusStreamController(flow, {
+    onStatus: (view) => showStatus(flow, view),
+    onFailure: (error) => {
+      if (error.status === 404) flow.attempts?.clear();
+      flow.fail(error, () => void flow.load());
+    },
+  });
+}
+
+function showStatus(flow: CheckoutFlow, view: PaymentStatusView): void {
+  void flow.loadReceipt().catch(() => undefined);
+  flow.payment = view;
+  flow.summary = view;
+  emit(flow, 'kassa-status', view);
+  if (view.status === 'COMPLETED' || view.status === 'FAILED') {
+    flow.closeBankWindow();
+    flow.phase = view.status === 'COMPLETED' ? 'completed' : 'failed';
+    emit(flow, view.status === 'COMPLETED' ? 'kassa-completed' : 'kassa-failed', view);
+    return;
+  }
+  // Until the bank answers (INITIATED), the customer has yet to authorise, unless they came back.
+  const answered = flow.returned || (view.networkStatus !== null && view.networkStatus !== 'INITIATED');
+  if (answered) flow.closeBankWindow();
+  flow.phase = answered ? 'waiting' : flow.phase === 'phone' ? 'phone' : 'authorising';
+}
