@@ -6,14 +6,28 @@
 import { parseArgs } from 'node:util';
 import { startSandbox } from './server.ts';
 
+const HELP = `kassa-sandbox: the emulator of Kassa's upstream services (payment service and its bank, order
+service, cross-chain transfers) and two local chains, on loopback. Prints one JSON line with its
+addresses, credentials and chains, then runs until interrupted.
+
+  --port P              the port (0, the default, picks a free one)
+  --settlement-ms MS    how long the bank takes to execute an authorised payment (1000)
+  --webhook-url URL     where the ready-made key's payment webhooks go (settable later)
+  --help                this text`;
+
 const { values } = parseArgs({
   options: {
+    help: { type: 'boolean', short: 'h' },
     port: { type: 'string', default: '0' },
     'settlement-ms': { type: 'string' },
     'webhook-url': { type: 'string' },
   },
 });
 
+if (values.help) {
+  console.log(HELP);
+  process.exit(0);
+}
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`--port must be a whole number from 0 to 65535, not "${values.port}"`);
