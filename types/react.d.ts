@@ -13,15 +13,15 @@ import type {
   OnEventProps,
 } from './elements.js';
 
-type Element<Instance, Attributes, Events> = DetailedHTMLProps<HTMLAttributes<Instance>, Instance> &
+type ElementProps<Instance, Attributes, Events> = DetailedHTMLProps<HTMLAttributes<Instance>, Instance> &
   Attributes &
   OnEventProps<Events>;
 
 declare module 'react' {
   namespace JSX {
     interface IntrinsicElements {
-      'kassa-checkout': Element<KassaCheckout, KassaCheckoutAttributes, KassaCheckoutEvents>;
-      'kassa-bridge': Element<KassaBridge, KassaBridgeAttributes, KassaBridgeEvents>;
+      'kassa-checkout': ElementProps<KassaCheckout, KassaCheckoutAttributes, KassaCheckoutEvents>;
+      'kassa-bridge': ElementProps<KassaBridge, KassaBridgeAttributes, KassaBridgeEvents>;
     }
   }
 }

@@ -111,7 +111,7 @@ describe('package: the tarball in a project of its own', { timeout: 900_000 }, (
     assert.equal(window, 'undefined');
   });
 
-  it('the shop’s React page and server script type-check against the package’s declarations', () => {
+  it('the shop’s React page, Vue and Svelte uses and server script type-check against the package’s declarations', () => {
     runIn(project, 'npx', ['tsc', '-p', 'tsconfig.json']);
   });
 

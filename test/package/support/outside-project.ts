@@ -32,7 +32,7 @@ export function packTarball(dir: string): string {
   return join(dir, tarball);
 }
 
-const FILES: Record<string, string> = {
+export const PROJECT_FILES: Record<string, string> = {
   'index.html': `<!doctype html>
 <html lang="en">
   <head><meta charset="utf-8" /><title>Shop</title></head>
@@ -124,11 +124,24 @@ export default defineConfig({
         allowJs: true,
         checkJs: true,
       },
-      files: ['react-app.tsx', 'checkout.mjs'],
+      files: ['react-app.tsx', 'checkout.mjs', 'frameworks.ts'],
     },
     null,
     2,
   ),
+  // The Vue and Svelte declarations, as a component's script would see them.
+  'frameworks.ts': `import type {} from 'kassa/vue';
+import type {} from 'kassa/svelte';
+import type { GlobalComponents } from 'vue';
+import type { SvelteHTMLElements } from 'svelte/elements';
+
+export const vue: GlobalComponents['kassa-checkout'] | null = null;
+export const svelte: SvelteHTMLElements['kassa-checkout'] = {
+  checkout: 'chk_1',
+  mode: 'popup',
+  'onkassa-completed': (event) => console.log(event.detail.transactionId),
+};
+`,
   // The shop's server creates the checkout; the amount is decided here, never in the browser.
   'checkout.mjs': `import { createKassaClient } from 'kassa/server';
 
@@ -161,6 +174,8 @@ export function installProject(dir: string, tarball: string): number {
           '@types/react': '^19.0.0',
           '@types/react-dom': '^19.0.0',
           '@types/node': '^20.19.0',
+          vue: '^3.5.0',
+          svelte: '^5.0.0',
         },
         allowScripts: { 'better-sqlite3': true, '@foundry-rs/anvil': true, esbuild: true },
       },
@@ -168,7 +183,7 @@ export function installProject(dir: string, tarball: string): number {
       2,
     ),
   );
-  for (const [name, text] of Object.entries(FILES)) writeFileSync(join(dir, name), text);
+  for (const [name, text] of Object.entries(PROJECT_FILES)) writeFileSync(join(dir, name), text);
   const started = performance.now();
   const installed = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel', 'error'], {
     cwd: dir,
