@@ -97,6 +97,26 @@ describe('package: the tarball in a project of its own', { timeout: 900_000 }, (
       );
   });
 
+  it('describes its elements in custom-elements.json, from their JSDoc', () => {
+    const manifest = JSON.parse(
+      readFileSync(join(project, 'node_modules', 'kassa', 'dist', 'custom-elements.json'), 'utf8'),
+    ) as {
+      modules: Array<{ path: string; declarations: Array<Record<string, Array<{ name: string }> | string>> }>;
+    };
+    const checkout = manifest.modules
+      .flatMap((module) => module.declarations)
+      .find((declaration) => declaration.tagName === 'kassa-checkout');
+    assert.ok(checkout, 'kassa-checkout is declared');
+    const names = (key: string) => (checkout[key] as Array<{ name: string }>).map((entry) => entry.name);
+    assert.ok(names('attributes').includes('return-url'));
+    assert.ok(names('events').includes('kassa-completed'));
+    assert.ok(names('cssParts').length > 0 && names('cssProperties').length > 0);
+    assert.deepEqual(
+      manifest.modules.map((module) => module.path),
+      ['dist/widget/kassa.js'],
+    );
+  });
+
   it('both bins answer --help', () => {
     assert.match(runIn(project, 'npx', ['kassa-proxy', '--help']), /KASSA_PAY_BASE_URL/);
     assert.match(runIn(project, 'npx', ['kassa-sandbox', '--help']), /--port P/);

@@ -134,6 +134,12 @@ export default defineConfig({
 import type {} from 'kassa/svelte';
 import type { GlobalComponents } from 'vue';
 import type { SvelteHTMLElements } from 'svelte/elements';
+import type { KassaCheckout } from 'kassa/widget';
+
+// The DOM's own maps know the elements and their events.
+const element: KassaCheckout | null = document.querySelector('kassa-checkout');
+element?.addEventListener('kassa-completed', (event) => console.log(event.detail.status));
+export const phase = element?.phase;
 
 export const vue: GlobalComponents['kassa-checkout'] | null = null;
 export const svelte: SvelteHTMLElements['kassa-checkout'] = {
