@@ -96,6 +96,8 @@ export default tseslint.config(
       '.tmp/',
       'sandbox/contracts/KassaStablecoin.json',
       'custom-elements.json',
+      // The package's JSX declarations augment react, vue and svelte, which this repository does not install.
+      'types/',
     ],
   },
   js.configs.recommended,

@@ -19,10 +19,12 @@ const icons = { 16: 'icons/icon-16.png', 32: 'icons/icon-32.png', 48: 'icons/ico
 
 export default defineManifest({
   manifest_version: 3,
-  name: 'Kassa',
+  // The store listing's name and description, in the widget's five languages (public/_locales/).
+  name: '__MSG_extName__',
+  description: '__MSG_extDescription__',
+  default_locale: 'en',
   version: packageJson.version,
-  description:
-    'Kassa for operators and users: payments and stablecoin orders through your Kassa proxy, and a local key vault that signs Kassa transfers.',
+  // Fixes the development build's ID; tools/package-extension.ts leaves it out of the store's package.
   key: EXTENSION_KEY,
   minimum_chrome_version: '116',
   icons,

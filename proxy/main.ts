@@ -5,6 +5,26 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { startProxy } from './server.ts';
 
+const HELP = `kassa-proxy: the Kassa proxy (HTTP), configured by environment variables or a JSON file of the
+same names in KASSA_CONFIG_FILE. A bad setting stops it at once, naming the setting.
+
+Required:
+  KASSA_PAY_BASE_URL, KASSA_PAY_CLIENT_SECRET        the payment service and its client secret
+  KASSA_ORDERS_BASE_URL, KASSA_ORDERS_API_KEY        the stablecoin order service and its API key
+  KASSA_REFORGE_BASE_URL                             the cross-chain transfer service
+  KASSA_MERCHANT_KEY, KASSA_OPERATOR_TOKEN           bearer tokens of the merchant's server and the operator
+  KASSA_RETURN_URLS, KASSA_FLOW_HOSTS                where the bank sends customers back; payment page hosts
+  KASSA_WEBHOOK_SECRET                               the path token of /hooks/payments/<token>
+Often set:
+  PORT (8787), HOST (127.0.0.1), KASSA_DB (./data/kassa.db), KASSA_ALLOWED_ORIGINS,
+  KASSA_REDIS_URL (a fleet), KASSA_EVENTS_URL and KASSA_EVENTS_SECRET (signed events), KASSA_LOG_LEVEL
+Every setting is in the README's "Configuration" table. Probes: GET /livez, GET /readyz.`;
+
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(HELP);
+  process.exit(0);
+}
+
 let config;
 try {
   config = loadConfig();

@@ -6,14 +6,36 @@
 import { parseArgs } from 'node:util';
 import { startSandbox } from './server.ts';
 
+const HELP = `kassa-sandbox: the emulator of Kassa's upstream services (payment service and its bank, order
+service, cross-chain transfers) and two local chains, on loopback. Prints one JSON line with its
+addresses, credentials and chains, then runs until interrupted.
+
+  --port P              the port (0, the default, picks a free one)
+  --host ADDRESS        the address to listen on (127.0.0.1; 0.0.0.0 in a container)
+  --public-origin URL   the origin browsers reach it at, when not the one it listens on
+  --client-secret S     the ready key's client secret (a new random one by default)
+  --orders-api-key K    the order service's API key (a new random one by default)
+  --settlement-ms MS    how long the bank takes to execute an authorised payment (1000)
+  --webhook-url URL     where the ready-made key's payment webhooks go (settable later)
+  --help                this text`;
+
 const { values } = parseArgs({
   options: {
+    help: { type: 'boolean', short: 'h' },
     port: { type: 'string', default: '0' },
+    host: { type: 'string' },
+    'public-origin': { type: 'string' },
+    'client-secret': { type: 'string' },
+    'orders-api-key': { type: 'string' },
     'settlement-ms': { type: 'string' },
     'webhook-url': { type: 'string' },
   },
 });
 
+if (values.help) {
+  console.log(HELP);
+  process.exit(0);
+}
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`--port must be a whole number from 0 to 65535, not "${values.port}"`);
@@ -26,7 +48,15 @@ if (settlement !== undefined && !(Number.isInteger(settlement) && settlement >= 
 }
 
 const started = performance.now();
-const sandbox = await startSandbox({ port, settlementDelayMs: settlement, webhookUrl: values['webhook-url'] ?? null });
+const sandbox = await startSandbox({
+  port,
+  host: values.host,
+  publicOrigin: values['public-origin'],
+  clientSecret: values['client-secret'],
+  ordersApiKey: values['orders-api-key'],
+  settlementDelayMs: settlement,
+  webhookUrl: values['webhook-url'] ?? null,
+});
 // JSON leaves out `stop`: what is printed is the sandbox's addresses.
 console.log(JSON.stringify({ sandbox, startupMs: Math.round(performance.now() - started) }));
 

@@ -27,6 +27,19 @@ export type { ChainConfig, SandboxChain } from './chains/local-chains.ts';
 export interface SandboxOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
+  /** The address to listen on: loopback by default; `0.0.0.0` in a container that others reach. */
+  host?: string;
+  /**
+   * The origin browsers reach it at, in the addresses it hands out (bank pages among them), when that
+   * is not the one it listens on (a published container port); by default `http://<host>:<port>`.
+   */
+  publicOrigin?: string;
+  /**
+   * The ready key's client secret and the order service's API key, chosen beforehand so that proxies
+   * can be configured before it starts (compose.yaml); new random ones by default.
+   */
+  clientSecret?: string;
+  ordersApiKey?: string;
   /** How long the bank takes to execute an authorised payment; 1 s by default. */
   settlementDelayMs?: number;
   tokenLifetimeSeconds?: number;
@@ -153,18 +166,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     webhookUrl: options.webhookUrl ?? null,
     name: 'Default sandbox key',
     expiresAt: null,
+    clientSecret: options.clientSecret,
   });
-  const ordersApiKey = `ok_${randomBytes(20).toString('base64url')}`;
+  const ordersApiKey = options.ordersApiKey ?? `ok_${randomBytes(20).toString('base64url')}`;
   orderApiKeys.add(ordersApiKey);
 
   let server;
   try {
-    server = await listen(app.fetch, { port: options.port ?? 0 });
+    server = await listen(app.fetch, { port: options.port ?? 0, ...(options.host ? { hostname: options.host } : {}) });
   } catch (error) {
     await chains.stop();
     throw error;
   }
-  origin = server.origin;
+  origin = options.publicOrigin?.replace(/\/$/, '') ?? server.origin;
   relayer.start();
   return {
     origin,

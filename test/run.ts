@@ -1,7 +1,7 @@
 /**
  * `npm test`: every test of every part. Finds (or, as root, installs) Chromium, type-checks, lints, builds
  * the widget when end-to-end journeys are to run (they load dist/widget/kassa.js) and the extension
- * when its suites are (they load dist/extension), then runs the node
+ * when its suites are (they load dist/extension), the package when its suites are (they pack dist/), then runs the node
  * suites (sandbox, proxy, end-to-end journeys, extension) with node's test runner and the component
  * suites in real Chromium with @web/test-runner.
  *
@@ -55,6 +55,7 @@ const bin = (name: string) => join(root, 'node_modules', '.bin', name);
 const componentDir = join(root, 'test', 'components');
 const e2eDir = join(root, 'test', 'e2e');
 const extensionDir = join(root, 'test', 'extension');
+const packageDir = join(root, 'test', 'package');
 const all = testFiles(join(root, 'test'));
 const selected = requested.length ? requested.map((file) => join(root, file)) : all;
 const componentTests = selected.filter((file) => file.startsWith(componentDir + '/'));
@@ -65,13 +66,19 @@ if (!requested.length) {
   run('lint (ESLint)', bin('eslint'), ['--max-warnings', '0', '.']);
   run('format check (Prettier)', bin('prettier'), ['--check', '--log-level', 'warn', '.']);
 }
-if (nodeTests.some((file) => file.startsWith(e2eDir + '/') || file.startsWith(extensionDir + '/'))) {
+// The package suites pack dist/ (the widget included): built once here, before any suite reads it.
+if (nodeTests.some((file) => file.startsWith(packageDir + '/'))) {
+  run('build the package (npm run build:package)', bin('tsx'), [join(root, 'tools', 'build-package.ts')]);
+  process.env.KASSA_PACKAGE_PREBUILT = '1';
+  process.env.KASSA_WIDGET_PREBUILT = '1';
+} else if (nodeTests.some((file) => file.startsWith(e2eDir + '/') || file.startsWith(extensionDir + '/'))) {
   run('build the widget (vite build)', bin('vite'), ['build', '--logLevel', 'warn']);
   // Suites side by side must not rebuild (and so empty) dist/widget under each other after an edit.
   process.env.KASSA_WIDGET_PREBUILT = '1';
 }
-// The extension suites load dist/extension unpacked into Chromium: built once here, for all of them.
-if (nodeTests.some((file) => file.startsWith(extensionDir + '/'))) {
+// The extension suites load dist/extension unpacked into Chromium, and the package suites zip it: built
+// once here, for all of them.
+if (nodeTests.some((file) => file.startsWith(extensionDir + '/') || file.startsWith(packageDir + '/'))) {
   run('build the extension (npm run build:extension)', bin('vite'), [
     'build',
     '--config',

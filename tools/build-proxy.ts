@@ -4,12 +4,12 @@
  * they stay imports, resolved from a node_modules beside the bundle (docs/deploy.md).
  */
 import { build } from 'esbuild';
-import { statSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 const outfile = join(root, 'dist', 'proxy', 'server.js');
-await build({
+const built = await build({
   entryPoints: [join(root, 'proxy', 'main.ts')],
   outfile,
   bundle: true,
@@ -24,5 +24,13 @@ await build({
   legalComments: 'linked',
   sourcemap: true,
   logLevel: 'warning',
+  write: false,
 });
+// Each file replaced whole (written aside, then renamed): a reader at the same moment (`npm pack` in a
+// suite beside the one rebuilding) sees the old file or the new one, never half of one.
+for (const file of built.outputFiles) {
+  mkdirSync(dirname(file.path), { recursive: true });
+  writeFileSync(`${file.path}.partial`, file.contents);
+  renameSync(`${file.path}.partial`, file.path);
+}
 console.log(`dist/proxy/server.js: ${(statSync(outfile).size / 1024).toFixed(0)} KB`);

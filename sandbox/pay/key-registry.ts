@@ -35,9 +35,11 @@ export class KeyRegistry {
     description?: string | undefined;
     destination?: string | undefined;
     expiresAt: string | null;
+    /** A secret chosen beforehand (the emulator's ready key in a compose file); else a new one. */
+    clientSecret?: string | undefined;
   }): { key: ApiKey; clientSecret: string } {
     const keyId = `key_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
-    const clientSecret = this.newSecret(input.environment);
+    const clientSecret = input.clientSecret ?? this.newSecret(input.environment);
     const key: ApiKey = {
       keyId,
       name: input.name ?? `${input.environment} key`,

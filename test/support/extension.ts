@@ -66,8 +66,10 @@ export interface LoadedExtension {
   dispose(): Promise<void>;
 }
 
-export async function launchExtension(options: { userDataDir?: string } = {}): Promise<LoadedExtension> {
-  ensureExtensionBuilt();
+/** `dir`: another unpacked copy than dist/extension (the store package, unzipped). */
+export async function launchExtension(options: { userDataDir?: string; dir?: string } = {}): Promise<LoadedExtension> {
+  const dir = options.dir ?? EXTENSION_DIST;
+  if (!options.dir) ensureExtensionBuilt();
   const userDataDir = options.userDataDir ?? mkdtempSync(join(tmpdir(), 'kassa-extension-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: process.env.KASSA_CHROMIUM ?? '/usr/bin/chromium',
@@ -80,8 +82,8 @@ export async function launchExtension(options: { userDataDir?: string } = {}): P
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      `--disable-extensions-except=${EXTENSION_DIST}`,
-      `--load-extension=${EXTENSION_DIST}`,
+      `--disable-extensions-except=${dir}`,
+      `--load-extension=${dir}`,
     ],
   });
   context.setDefaultTimeout(TIMEOUT);

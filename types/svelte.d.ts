@@ -1,0 +1,20 @@
+/**
+ * `import type {} from 'kassa/svelte'`: <kassa-checkout> and <kassa-bridge> type-check in Svelte 5
+ * markup, their events as `onkassa-completed={…}`.
+ */
+import type { HTMLAttributes } from 'svelte/elements';
+import type { KassaBridge, KassaCheckout } from 'kassa/widget';
+import type {
+  KassaBridgeAttributes,
+  KassaBridgeEvents,
+  KassaCheckoutAttributes,
+  KassaCheckoutEvents,
+  OnEventProps,
+} from './elements.js';
+
+declare module 'svelte/elements' {
+  interface SvelteHTMLElements {
+    'kassa-checkout': HTMLAttributes<KassaCheckout> & KassaCheckoutAttributes & OnEventProps<KassaCheckoutEvents>;
+    'kassa-bridge': HTMLAttributes<KassaBridge> & KassaBridgeAttributes & OnEventProps<KassaBridgeEvents>;
+  }
+}
