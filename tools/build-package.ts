@@ -97,6 +97,8 @@ step('the custom elements manifest', bin('cem'), [
   '--globs',
   'widget/kassa-checkout.ts',
   'widget/kassa-bridge.ts',
+  // The checkout's properties are declared by the class it extends.
+  'widget/checkout/checkout-flow.ts',
   '--outdir',
   'dist',
   '--quiet',
