@@ -132,9 +132,8 @@ export class PaymentRefresher {
       return;
     }
     const now = Date.now();
-    if (owed) await store.reconciliation.dequeueReread(transactionId);
-    if (record) await store.reconciliation.clearUnverifiable(transactionId);
     if (!record) {
+      if (owed) await store.reconciliation.dequeueReread(transactionId);
       logger.warn('payment service does not know a payment Kassa recorded; marked unverifiable', { transactionId });
       await store.markChecked(transactionId, now);
       await store.reconciliation.markUnverifiable({
@@ -159,6 +158,9 @@ export class PaymentRefresher {
       now,
       reason,
     );
+    // Book-keeping after the change is stored and announced, so that it never delays a status.
+    if (owed) await store.reconciliation.dequeueReread(transactionId);
+    await store.reconciliation.clearUnverifiable(transactionId);
   }
 
   /**
