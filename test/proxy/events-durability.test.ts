@@ -71,7 +71,8 @@ describe('proxy events: nothing lost across a crash', () => {
     const receiver = await startReceiver();
     const second = await spawnInstance({ ...env, KASSA_EVENTS_URL: receiver.url }, lines);
     try {
-      const delivered = await receiver.waitFor(2, 20_000);
+      // Due again 5 s after the failed attempt, or 30 s after a second one on a slow machine.
+      const delivered = await receiver.waitFor(2, 45_000);
       const types = delivered.map((request) => {
         const headers = Object.fromEntries(
           ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => [name, String(request.headers[name])]),
