@@ -3,7 +3,6 @@ import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { requestId } from 'hono/request-id';
 import { HttpProblem } from './http-problem.ts';
-import { httpMetrics } from './middleware/http-metrics.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { openApiDocument } from './openapi.ts';
@@ -51,11 +50,11 @@ export function createApp(services: ProxyServices): Hono<ProxyEnv> {
     '*',
     requestLog({
       logger,
+      metrics: services.httpMetrics ? services.metrics : undefined,
       redactPaths: [/(\/hooks\/payments\/)([^/]+)/, /(\/api\/payments\/status\/)([^/]+)/, /^(\/p\/)([^/]+)/],
     }),
   );
   app.use('*', securityHeaders());
-  if (services.httpMetrics) app.use('*', httpMetrics({ metrics: services.metrics }));
   app.use('/api/*', tooLarge(API_BODY_LIMIT));
   app.use('/hooks/*', tooLarge(HOOK_BODY_LIMIT));
 

@@ -148,9 +148,27 @@ export class ProxyMetrics {
     }
   }
 
+  /**
+   * The labelled series of each route, method and status, kept once made: on the status-read hot path
+   * a lookup by one string costs less than prom-client hashing a label object on every request.
+   */
+  private readonly httpSeries = new Map<
+    string,
+    { count: { inc(): void }; duration: { observe(value: number): void } }
+  >();
+
   httpRequest(route: string, method: string, status: number, seconds: number): void {
-    this.httpRequests.inc({ route, method, status: String(status) });
-    this.httpDuration.observe({ route, method }, seconds);
+    const key = `${method} ${status} ${route}`;
+    let series = this.httpSeries.get(key);
+    if (!series) {
+      series = {
+        count: this.httpRequests.labels({ route, method, status: String(status) }),
+        duration: this.httpDuration.labels({ route, method }),
+      };
+      this.httpSeries.set(key, series);
+    }
+    series.count.inc();
+    series.duration.observe(seconds);
   }
 
   upstreamCall(service: UpstreamService, operation: string, outcome: string, seconds: number): void {
