@@ -4,9 +4,8 @@
  * - what /metrics costs: status reads per second with request metrics on and a scrape every second,
  *   against a proxy with request metrics off (target: under 5 % fewer).
  */
-import { randomBytes } from 'node:crypto';
-import type { Payment } from '../proxy/store/store.ts';
 import { http } from '../test/support/http.ts';
+import { seededPayment } from '../test/support/seed-payments.ts';
 import { startStack, type Stack } from '../test/support/stack.ts';
 import { runWorker, type ReadsResult } from './load/run-worker.ts';
 
@@ -20,28 +19,12 @@ async function exportFigures(): Promise<void> {
     const now = Date.now();
     const seeded = performance.now();
     for (let i = 0; i < PAYMENTS; i++) {
-      const payment: Payment = {
-        transactionId: `bench-${i}-${randomBytes(4).toString('hex')}`,
-        statusToken: randomBytes(32).toString('base64url'),
-        idempotencyKey: `bench-${i}`,
-        checkoutId: null,
+      // A thousand references, amounts 1 to 500, one a second apart: a search has something to narrow.
+      const payment = seededPayment(i, `BENCH-${i % 1_000}`, now, {
+        transactionId: `bench-${i}`,
         amount: `${(i % 500) + 1}.00`,
-        currencyCode: 'EUR',
-        reference: `BENCH-${i % 1_000}`,
-        environment: 'sandbox',
-        flowUrl: 'http://127.0.0.1:1/flow',
-        status: i % 3 === 0 ? 'COMPLETED' : 'PENDING',
-        networkStatus: null,
-        networkPaymentId: null,
-        paymentRail: null,
-        providerId: null,
-        initiatedAt: new Date(now - i * 1_000).toISOString(),
-        updatedAt: new Date(now - i * 1_000).toISOString(),
-        completedAt: null,
         createdAt: now - i * 1_000,
-        lastCheckedAt: null,
-        revision: 1,
-      };
+      });
       await stack.proxy.services.store.recordPayment(payment);
     }
     const seedSeconds = (performance.now() - seeded) / 1000;

@@ -6,6 +6,7 @@ import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { localCoordination } from '../../proxy/coordination/local.ts';
 import { http } from '../support/http.ts';
 import { openSse } from '../support/sse-client.ts';
+import { seededPayment } from '../support/seed-payments.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 import { eventually, startStack, type Stack } from '../support/stack.ts';
 
@@ -177,29 +178,7 @@ describe('proxy operations: checkout idempotency, payment search and export', ()
     const count = 3_000;
     const marker = `SEED-${randomBytes(3).toString('hex').toUpperCase()}`;
     const now = Date.now();
-    for (let i = 0; i < count; i++)
-      await stack.proxy.services.store.recordPayment({
-        transactionId: `seed-${marker}-${i}`,
-        statusToken: `${marker}-${i}-${randomBytes(16).toString('base64url')}`,
-        idempotencyKey: `seed-${marker}-${i}`,
-        checkoutId: null,
-        amount: `${(i % 100) + 1}.00`,
-        currencyCode: 'EUR',
-        reference: marker,
-        environment: 'sandbox',
-        flowUrl: 'http://127.0.0.1:1/flow',
-        status: i % 3 === 0 ? 'COMPLETED' : 'PENDING',
-        networkStatus: null,
-        networkPaymentId: null,
-        paymentRail: null,
-        providerId: null,
-        initiatedAt: new Date(now).toISOString(),
-        updatedAt: new Date(now).toISOString(),
-        completedAt: null,
-        createdAt: now - i,
-        lastCheckedAt: null,
-        revision: 1,
-      });
+    for (let i = 0; i < count; i++) await stack.proxy.services.store.recordPayment(seededPayment(i, marker, now));
     const csv = await stack.operator(`/api/payments/export?reference=${marker}`);
     const rows = parseCsv(csv.text).slice(1);
     assert.equal(rows.length, count);
