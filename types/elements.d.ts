@@ -2,17 +2,8 @@
  * The attributes and events of Kassa's elements as templates write them, shared by the React, Vue
  * and Svelte declarations beside this file.
  */
-import type {
-  BridgeArrivedDetail,
-  BridgeDelayedDetail,
-  BridgeErrorDetail,
-  BridgeMinedDetail,
-  BridgeRefundedDetail,
-  BridgeSubmittedDetail,
-  CheckoutErrorDetail,
-  PaymentCreatedDetail,
-  PaymentStatusView,
-} from 'kassa/widget';
+// The elements' own declarations (their HTMLElementEventMap entries) come with this import.
+import 'kassa/widget';
 
 export type KassaTheme = 'auto' | 'light' | 'dark';
 
@@ -38,23 +29,16 @@ export interface KassaBridgeAttributes {
   theme?: KassaTheme;
 }
 
-/** Each event's detail, by the event's name. */
-export interface KassaCheckoutEvents {
-  'kassa-payment-created': CustomEvent<PaymentCreatedDetail>;
-  'kassa-status': CustomEvent<PaymentStatusView>;
-  'kassa-completed': CustomEvent<PaymentStatusView>;
-  'kassa-failed': CustomEvent<PaymentStatusView>;
-  'kassa-error': CustomEvent<CheckoutErrorDetail>;
-}
+type KassaEventName = keyof HTMLElementEventMap & `kassa-${string}`;
 
-export interface KassaBridgeEvents {
-  'kassa-bridge-submitted': CustomEvent<BridgeSubmittedDetail>;
-  'kassa-bridge-mined': CustomEvent<BridgeMinedDetail>;
-  'kassa-bridge-delayed': CustomEvent<BridgeDelayedDetail>;
-  'kassa-bridge-arrived': CustomEvent<BridgeArrivedDetail>;
-  'kassa-bridge-refunded': CustomEvent<BridgeRefundedDetail>;
-  'kassa-bridge-error': CustomEvent<BridgeErrorDetail>;
-}
+/** Each event's detail, by the event's name: read from the elements' own declarations, so the two never differ. */
+export type KassaCheckoutEvents = {
+  [Name in KassaEventName as Name extends `kassa-bridge-${string}` ? never : Name]: HTMLElementEventMap[Name];
+};
+
+export type KassaBridgeEvents = {
+  [Name in KassaEventName as Name extends `kassa-bridge-${string}` ? Name : never]: HTMLElementEventMap[Name];
+};
 
 /** `on` + the event's name (React 19 and Svelte 5 listen to custom events so). */
 export type OnEventProps<Events> = { [Name in keyof Events & string as `on${Name}`]?: (event: Events[Name]) => void };

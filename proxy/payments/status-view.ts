@@ -1,5 +1,5 @@
 import type { OperatorPayment, PaymentStatusView } from '../../schemas/proxy-api.ts';
-import type { Checkout, Payment } from '../store/store.ts';
+import type { Checkout, Payment, Store } from '../store/store.ts';
 
 /**
  * What a customer sees of their payment. `retryable`: it failed, and a new attempt may be made: an
@@ -37,4 +37,14 @@ export function operatorView(payment: Payment, checkout: Checkout | undefined, n
     providerId: payment.providerId,
     lastCheckedAt: payment.lastCheckedAt === null ? null : new Date(payment.lastCheckedAt).toISOString(),
   };
+}
+
+/** The operator's views of several payments, each checkout read once however many payments share it. */
+export async function operatorViews(store: Store, payments: readonly Payment[]): Promise<OperatorPayment[]> {
+  const ids = [...new Set(payments.flatMap((payment) => (payment.checkoutId ? [payment.checkoutId] : [])))];
+  const checkouts = new Map(await Promise.all(ids.map(async (id) => [id, await store.getCheckout(id)] as const)));
+  const now = Date.now();
+  return payments.map((payment) =>
+    operatorView(payment, payment.checkoutId ? checkouts.get(payment.checkoutId) : undefined, now),
+  );
 }

@@ -1,12 +1,12 @@
 import { Hono, type Context } from 'hono';
 import { describeZodError } from '../../lib/zod-message.ts';
-import { paymentListQuerySchema, type OperatorPayment } from '../../schemas/proxy-api.ts';
+import { paymentListQuerySchema } from '../../schemas/proxy-api.ts';
 import { HttpProblem } from '../http-problem.ts';
 import { requireBearer } from '../middleware/require-bearer.ts';
 import { CSV_COLUMNS, csvLine, csvRow } from '../payments/payments-csv.ts';
-import { operatorView } from '../payments/status-view.ts';
+import { operatorViews } from '../payments/status-view.ts';
 import type { ProxyServices } from '../services.ts';
-import { InvalidCursorError, type Payment, type PaymentSearch } from '../store/store.ts';
+import { InvalidCursorError, type PaymentSearch } from '../store/store.ts';
 
 /** Rows read from the store per page of an export. */
 const EXPORT_PAGE = 500;
@@ -19,8 +19,6 @@ const EXPORT_PAGE = 500;
 export function paymentSearchRoutes({ config, store, logger }: ProxyServices): Hono {
   const app = new Hono();
   const operator = requireBearer({ token: config.operatorToken, realm: 'KASSA_OPERATOR_TOKEN' });
-  const viewOf = async (payment: Payment): Promise<OperatorPayment> =>
-    operatorView(payment, payment.checkoutId ? await store.getCheckout(payment.checkoutId) : undefined);
   const searchOf = (c: Context): PaymentSearch => {
     const query = paymentListQuerySchema.safeParse(c.req.query());
     if (!query.success) throw new HttpProblem(400, describeZodError(query.error));
@@ -42,7 +40,7 @@ export function paymentSearchRoutes({ config, store, logger }: ProxyServices): H
 
   app.get('/api/payments', operator, async (c) => {
     const found = await page(searchOf(c));
-    return c.json({ payments: await Promise.all(found.payments.map(viewOf)), nextCursor: found.nextCursor });
+    return c.json({ payments: await operatorViews(store, found.payments), nextCursor: found.nextCursor });
   });
 
   app.get('/api/payments/export', operator, async (c) => {
@@ -56,8 +54,7 @@ export function paymentSearchRoutes({ config, store, logger }: ProxyServices): H
           controller.enqueue(encoder.encode(csvLine(CSV_COLUMNS)));
           let current = first;
           for (;;) {
-            // Checkouts are looked up once per page: one payment list, many payments per checkout.
-            const rows = await Promise.all(current.payments.map(viewOf));
+            const rows = await operatorViews(store, current.payments);
             controller.enqueue(encoder.encode(rows.map(csvRow).join('')));
             if (!current.nextCursor) break;
             current = await page({ ...search, cursor: current.nextCursor });

@@ -5,7 +5,7 @@ import { resolvePaymentRequestSchema, type UnverifiablePayment } from '../../sch
 import { HttpProblem } from '../http-problem.ts';
 import { refusePrivateKeys } from '../middleware/refuse-private-keys.ts';
 import { requireBearer } from '../middleware/require-bearer.ts';
-import { operatorView } from '../payments/status-view.ts';
+import { operatorViews } from '../payments/status-view.ts';
 import type { ProxyServices } from '../services.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -20,8 +20,7 @@ export function reconciliationRoutes({ config, store, refresher, logger }: Proxy
   const operator = requireBearer({ token: config.operatorToken, realm: 'KASSA_OPERATOR_TOKEN' });
   const viewOf = async (transactionId: string) => {
     const payment = await store.paymentById(transactionId);
-    if (!payment) return undefined;
-    return operatorView(payment, payment.checkoutId ? await store.getCheckout(payment.checkoutId) : undefined);
+    return payment && (await operatorViews(store, [payment]))[0];
   };
 
   app.get('/api/payments/unverifiable', operator, async (c) => {
