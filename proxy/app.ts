@@ -1,10 +1,12 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
-import { requestId } from 'hono/request-id';
 import { HttpProblem } from './http-problem.ts';
-import { requestLog } from './middleware/request-log.ts';
-import { securityHeaders } from './middleware/security-headers.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SlidingWindowLimiter } from '../server-kit/sliding-window.ts';
+import { requestId } from './middleware/request-id.ts';
+import { requestLog, requestRecorder, type RequestLogOptions } from './middleware/request-log.ts';
+import { securityHeaderList, securityHeaders } from './middleware/security-headers.ts';
 import { openApiDocument } from './openapi.ts';
 import { bridgeRoutes } from './routes/bridge-routes.ts';
 import { eventRoutes } from './routes/event-routes.ts';
@@ -16,6 +18,7 @@ import { paymentRoutes } from './routes/payment-routes.ts';
 import { paymentSearchRoutes } from './routes/payment-search-routes.ts';
 import { probeRoutes } from './routes/probe-routes.ts';
 import { reconciliationRoutes } from './routes/reconciliation-routes.ts';
+import { statusReadLane } from './routes/status-read-lane.ts';
 import { webhookRoutes } from './routes/webhook-routes.ts';
 import { widgetRoutes } from './routes/widget-routes.ts';
 import type { ProxyEnv } from './proxy-env.ts';
@@ -26,10 +29,22 @@ import { StoreUnavailableError } from './store/store.ts';
 const API_BODY_LIMIT = 32 * 1024;
 const HOOK_BODY_LIMIT = 64 * 1024;
 
+export interface ProxyHttp {
+  app: Hono<ProxyEnv>;
+  /** Answers cached status reads on node:http before the app (see status-read-lane.ts); false passes on. */
+  preempt: (request: IncomingMessage, response: ServerResponse) => boolean;
+}
+
 /** The proxy's HTTP surface. Every error is `{ "error": "..." }` with a 4xx, or a logged 5xx. */
-export function createApp(services: ProxyServices): Hono<ProxyEnv> {
-  const { logger } = services;
+export function createApp(services: ProxyServices): ProxyHttp {
+  const { logger, config } = services;
   const app = new Hono<ProxyEnv>();
+  const log: RequestLogOptions = {
+    logger,
+    metrics: services.httpMetrics ? services.metrics : undefined,
+    redactPaths: [/(\/hooks\/payments\/)([^/]+)/, /(\/api\/payments\/status\/)([^/]+)/, /^(\/p\/)([^/]+)/],
+  };
+  const readLimiter = new SlidingWindowLimiter(config.rateLimit, 60_000);
   const tooLarge = (limit: number) => {
     const limited = bodyLimit({
       maxSize: limit,
@@ -46,20 +61,13 @@ export function createApp(services: ProxyServices): Hono<ProxyEnv> {
   };
 
   app.use('*', requestId());
-  app.use(
-    '*',
-    requestLog({
-      logger,
-      metrics: services.httpMetrics ? services.metrics : undefined,
-      redactPaths: [/(\/hooks\/payments\/)([^/]+)/, /(\/api\/payments\/status\/)([^/]+)/, /^(\/p\/)([^/]+)/],
-    }),
-  );
+  app.use('*', requestLog(log));
   app.use('*', securityHeaders());
   app.use('/api/*', tooLarge(API_BODY_LIMIT));
   app.use('/hooks/*', tooLarge(HOOK_BODY_LIMIT));
 
   app.route('/', merchantRoutes(services));
-  app.route('/', paymentRoutes(services));
+  app.route('/', paymentRoutes(services, { readLimiter }));
   app.route('/', handoffRoutes(services));
   app.route('/', bridgeRoutes(services));
   app.route('/', reconciliationRoutes(services));
@@ -102,7 +110,17 @@ export function createApp(services: ProxyServices): Hono<ProxyEnv> {
     logger.error('unhandled error', { error, method: c.req.method, path: c.req.routePath });
     return c.json({ error: 'Internal error' }, 500);
   });
-  return app;
+  const preempt = statusReadLane({
+    statusCache: services.statusCache,
+    refresher: services.refresher,
+    origins: config.allowedOrigins,
+    limiter: readLimiter,
+    rateLimit: config.rateLimit,
+    trustProxy: config.trustProxy,
+    headers: securityHeaderList(),
+    record: requestRecorder(log),
+  });
+  return { app, preempt };
 }
 
 /** A request body cut off by the client (Node's `aborted`, a reset connection), not a proxy fault. */

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { RequestTally } from './request-tally.ts';
 import type { Coordination } from './coordination/coordination.ts';
 import type { Store } from './store/store.ts';
 import type { UpstreamService } from './upstream/upstream-error.ts';
@@ -22,19 +23,7 @@ export function operationOf(pathname: string): string {
  */
 export class ProxyMetrics {
   readonly registry = new Registry();
-  private readonly httpRequests = new Counter({
-    name: 'kassa_http_requests_total',
-    help: 'HTTP requests answered, by route, method and status',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers: [this.registry],
-  });
-  private readonly httpDuration = new Histogram({
-    name: 'kassa_http_request_duration_seconds',
-    help: 'Time to answer an HTTP request (to its first byte for streams)',
-    labelNames: ['route', 'method'] as const,
-    buckets: SECONDS,
-    registers: [this.registry],
-  });
+  private readonly http = new RequestTally(this.registry, SECONDS);
   private readonly upstreamCalls = new Counter({
     name: 'kassa_upstream_calls_total',
     help: 'Calls to the upstream services, by service, operation and outcome (a status class, or error)',
@@ -148,27 +137,9 @@ export class ProxyMetrics {
     }
   }
 
-  /**
-   * The labelled series of each route, method and status, kept once made: on the status-read hot path
-   * a lookup by one string costs less than prom-client hashing a label object on every request.
-   */
-  private readonly httpSeries = new Map<
-    string,
-    { count: { inc(): void }; duration: { observe(value: number): void } }
-  >();
-
+  /** Counts and times one answered request, by its route pattern (never its path). */
   httpRequest(route: string, method: string, status: number, seconds: number): void {
-    const key = `${method} ${status} ${route}`;
-    let series = this.httpSeries.get(key);
-    if (!series) {
-      series = {
-        count: this.httpRequests.labels({ route, method, status: String(status) }),
-        duration: this.httpDuration.labels({ route, method }),
-      };
-      this.httpSeries.set(key, series);
-    }
-    series.count.inc();
-    series.duration.observe(seconds);
+    this.http.record(route, method, status, seconds);
   }
 
   upstreamCall(service: UpstreamService, operation: string, outcome: string, seconds: number): void {

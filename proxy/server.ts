@@ -25,8 +25,8 @@ export async function startProxy(config: ProxyConfig, options: StartProxyOptions
     options.logger ?? createLogger({ level: config.logLevel, sink: options.logSink, secrets: secretsOf(config) });
   const backend = await backendFor(config, logger);
   const services = createServices(config, logger, { ...backend, ...options });
-  const app = createApp(services);
-  const server = await listen(app.fetch, { port: config.port, hostname: config.host });
+  const { app, preempt } = createApp(services);
+  const server = await listen(app.fetch, { port: config.port, hostname: config.host, preempt });
   services.follower.start();
   services.events?.start();
   logger.info('proxy listening', { origin: server.origin });

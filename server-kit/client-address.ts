@@ -6,12 +6,15 @@ import { getConnInfo } from '@hono/node-server/conninfo';
  * says a proxy in front sets it; otherwise anyone could pick their own address.
  */
 export function clientAddress(c: Context, trustProxy = false): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
+  return addressOf(trustProxy ? c.req.header('x-forwarded-for') : undefined, () => getConnInfo(c).remote.address);
+}
+
+/** The same rule on a plain request: the first X-Forwarded-For entry when believed, else the peer. */
+export function addressOf(forwardedFor: string | undefined, peer: () => string | undefined): string {
+  const forwarded = forwardedFor?.split(',')[0]?.trim();
+  if (forwarded) return forwarded;
   try {
-    return getConnInfo(c).remote.address ?? 'unknown';
+    return peer() ?? 'unknown';
   } catch {
     return 'unknown';
   }

@@ -15,6 +15,24 @@ export interface BrowserOriginsOptions {
 const defaults = { methods: ['GET', 'POST'], headers: ['Content-Type', 'Idempotency-Key'], maxAge: 600 };
 
 /**
+ * The CORS headers an allowed Origin gets on an answer (none without an Origin), or `undefined` when
+ * the Origin is foreign. Shared with the status-read lane, which must answer alike.
+ */
+export function originHeaders(
+  origins: ReadonlySet<string>,
+  origin: string | undefined,
+): ReadonlyArray<[string, string]> | undefined {
+  if (origin === undefined) return [];
+  if (!origins.has(origin)) return undefined;
+  // A page must see how long to wait after a 429 or 503, not only the status.
+  return [
+    ['Access-Control-Allow-Origin', origin],
+    ['Access-Control-Expose-Headers', 'Retry-After'],
+    ['Vary', 'Origin'],
+  ];
+}
+
+/**
  * CORS for browser routes, for the merchant's origins only. A request that carries another Origin is
  * refused outright (403), not merely left without CORS headers: CORS keeps a foreign page from reading
  * the answer, not from causing the request.
@@ -23,15 +41,9 @@ export const browserOrigins = (options: BrowserOriginsOptions) => {
   const { origins, methods, headers, maxAge } = { ...defaults, ...options };
   const allowed = new Set(origins);
   return createMiddleware(async function browserOrigins(c, next) {
-    const origin = c.req.header('Origin');
-    if (origin !== undefined && !allowed.has(origin))
-      throw new HttpProblem(403, 'This origin may not use this shop’s payment routes');
-    if (origin) {
-      c.header('Access-Control-Allow-Origin', origin);
-      // A page must see how long to wait after a 429 or 503, not only the status.
-      c.header('Access-Control-Expose-Headers', 'Retry-After');
-      c.header('Vary', 'Origin', { append: true });
-    }
+    const cors = originHeaders(allowed, c.req.header('Origin'));
+    if (!cors) throw new HttpProblem(403, 'This origin may not use this shop’s payment routes');
+    for (const [name, value] of cors) c.header(name, value, { append: name === 'Vary' });
     if (c.req.method === 'OPTIONS') {
       c.header('Access-Control-Allow-Methods', methods.join(', '));
       c.header('Access-Control-Allow-Headers', headers.join(', '));

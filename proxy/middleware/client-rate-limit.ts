@@ -12,6 +12,8 @@ export interface ClientRateLimitOptions {
   name: string;
   /** Believe X-Forwarded-For (a proxy in front sets it). */
   trustProxy?: boolean;
+  /** A limiter shared with another way in to the same routes (the status-read lane), so both count alike. */
+  limiter?: SlidingWindowLimiter;
 }
 
 const defaults = { windowMs: 60_000, trustProxy: false };
@@ -22,7 +24,7 @@ const defaults = { windowMs: 60_000, trustProxy: false };
  */
 export const clientRateLimit = (options: ClientRateLimitOptions) => {
   const settings = { ...defaults, ...options };
-  const limiter = new SlidingWindowLimiter(settings.limit, settings.windowMs);
+  const limiter = settings.limiter ?? new SlidingWindowLimiter(settings.limit, settings.windowMs);
   return createMiddleware(async function clientRateLimit(c, next) {
     if (settings.limit <= 0 || c.req.method === 'OPTIONS') return next();
     const decision = limiter.take(clientAddress(c, settings.trustProxy));

@@ -14,23 +14,48 @@ export interface RequestLogOptions {
   metrics?: ProxyMetrics | undefined;
 }
 
-/** One structured line per request: method, path with capabilities cut short, status, duration. */
-export const requestLog = (options: RequestLogOptions) =>
-  createMiddleware<ProxyEnv>(async function requestLog(c, next) {
+/** One answered request, as the log line and the metrics see it. */
+export interface AnsweredRequest {
+  method: string;
+  path: string;
+  /** The route pattern that answered (`/api/payments/status/:statusToken`). */
+  route: string;
+  status: number;
+  /** `performance.now()` when the request arrived. */
+  started: number;
+  requestId: string;
+}
+
+/**
+ * Writes one structured line per request (method, path with capabilities cut short, status, duration)
+ * and counts it for /metrics. Shared by the middleware and the status-read fast lane, so both log alike.
+ */
+export function requestRecorder(options: RequestLogOptions): (request: AnsweredRequest) => void {
+  const { logger, metrics, redactPaths = [] } = options;
+  return ({ method, path, route, status, started, requestId }) => {
+    const elapsed = performance.now() - started;
+    metrics?.httpRequest(route, method, status, elapsed / 1000);
+    for (const pattern of redactPaths)
+      path = path.replace(pattern, (_match, prefix: string, secret: string) => `${prefix}${secret.slice(0, 4)}…`);
+    const fields = { method, path, status, ms: Math.round(elapsed * 10) / 10, requestId };
+    if (status >= 500) logger.error('request', fields);
+    else logger.info('request', fields);
+  };
+}
+
+/** The request log as middleware: records every request once it is answered. */
+export const requestLog = (options: RequestLogOptions) => {
+  const record = requestRecorder(options);
+  return createMiddleware<ProxyEnv>(async function requestLog(c, next) {
     const started = performance.now();
     await next();
-    options.metrics?.httpRequest(c.req.routePath, c.req.method, c.res.status, (performance.now() - started) / 1000);
-    let path = c.req.path;
-    for (const pattern of options.redactPaths ?? [])
-      path = path.replace(pattern, (_match, prefix: string, secret: string) => `${prefix}${secret.slice(0, 4)}…`);
-    const status = c.res.status;
-    const fields = {
+    record({
       method: c.req.method,
-      path,
-      status,
-      ms: Math.round((performance.now() - started) * 10) / 10,
+      path: c.req.path,
+      route: c.req.routePath,
+      status: c.res.status,
+      started,
       requestId: c.get('requestId'),
-    };
-    if (status >= 500) options.logger.error('request', fields);
-    else options.logger.info('request', fields);
+    });
   });
+};

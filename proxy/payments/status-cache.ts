@@ -5,6 +5,8 @@ import type { Payment } from '../store/store.ts';
 interface Entry {
   payment: Payment;
   view: PaymentStatusView;
+  /** The view as sent, serialised once per entry rather than once per read. */
+  json: string;
   until: number;
 }
 
@@ -25,21 +27,23 @@ export class StatusCache {
     bus.subscribeAll((view) => this.forget(view.transactionId));
   }
 
-  get(statusToken: string): Pick<Entry, 'payment' | 'view'> | undefined {
+  get(statusToken: string): Omit<Entry, 'until'> | undefined {
     const entry = this.entries.get(statusToken);
     if (entry && entry.until > Date.now()) return entry;
     if (entry) this.forget(entry.payment.transactionId);
     return undefined;
   }
 
-  set(payment: Payment, view: PaymentStatusView): void {
+  set(payment: Payment, view: PaymentStatusView): Omit<Entry, 'until'> {
     if (this.entries.size >= this.maxEntries) {
       // Maps keep insertion order: the first key is the oldest entry.
       const oldest = this.entries.keys().next().value as string;
       this.forget(this.entries.get(oldest)!.payment.transactionId);
     }
-    this.entries.set(payment.statusToken, { payment, view, until: Date.now() + this.ttlMs });
+    const entry = { payment, view, json: JSON.stringify(view), until: Date.now() + this.ttlMs };
+    this.entries.set(payment.statusToken, entry);
     this.tokens.set(payment.transactionId, payment.statusToken);
+    return entry;
   }
 
   forget(transactionId: string): void {

@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { isRecord, readJsonBody } from '../../server-kit/json-body.ts';
+import type { SlidingWindowLimiter } from '../../server-kit/sliding-window.ts';
 import { isStatusToken } from '../../lib/status-token.ts';
 import { describeZodError } from '../../lib/zod-message.ts';
 import { isTerminalStatus } from '../../schemas/pay.ts';
@@ -21,7 +22,7 @@ import type { Payment } from '../store/store.ts';
 import { stateStream } from './sse.ts';
 
 /** The customer's routes: start a payment, read its status, follow it live. Browser-facing, so CORS-guarded. */
-export function paymentRoutes(services: ProxyServices): Hono {
+export function paymentRoutes(services: ProxyServices, options: { readLimiter: SlidingWindowLimiter }): Hono {
   const {
     config,
     store,
@@ -43,7 +44,12 @@ export function paymentRoutes(services: ProxyServices): Hono {
     methods: ['GET', 'POST'],
     headers: ['Content-Type', 'Idempotency-Key'],
   });
-  const reads = clientRateLimit({ name: 'reads', limit: config.rateLimit, trustProxy: config.trustProxy });
+  const reads = clientRateLimit({
+    name: 'reads',
+    limit: config.rateLimit,
+    trustProxy: config.trustProxy,
+    limiter: options.readLimiter,
+  });
   const creates = clientRateLimit({ name: 'creates', limit: config.createRateLimit, trustProxy: config.trustProxy });
 
   const paymentFor = async (c: Context): Promise<Payment> => {
@@ -70,14 +76,15 @@ export function paymentRoutes(services: ProxyServices): Hono {
 
   app.options('/api/payments/status/:statusToken', browser);
   app.get('/api/payments/status/:statusToken', browser, reads, async (c) => {
-    const cached = statusCache.get(c.req.param('statusToken'));
-    const payment = cached?.payment ?? (await paymentFor(c));
-    const view = cached?.view ?? (await viewOf(payment));
-    if (!cached) statusCache.set(payment, view);
+    let entry = statusCache.get(c.req.param('statusToken'));
+    if (!entry) {
+      const payment = await paymentFor(c);
+      entry = statusCache.set(payment, await viewOf(payment));
+    }
     // Served from the store; a re-read upstream happens behind it when due, and pushes to streams.
-    void refresher.refreshIfDue(payment, 'watch');
+    void refresher.refreshIfDue(entry.payment, 'watch');
     c.header('Cache-Control', 'no-store');
-    return c.json(view);
+    return c.body(entry.json, 200, { 'Content-Type': 'application/json' });
   });
 
   app.options('/api/payments/status/:statusToken/events', browser);
