@@ -46,5 +46,4 @@ describe('SlidingWindowLimiter', () => {
     now += (refused.allowed ? 0 : refused.retryAfterSeconds) * 1000;
     assert.equal(limiter.take('x').allowed, true);
   });
-
 });
