@@ -85,6 +85,7 @@ function streams({
     const timer = setTimeout(done, timeoutMs);
     for (let i = 0; i < clients; i++) {
       let first = true;
+      let arrived = false;
       const { hostname, port, pathname } = new URL(urls[i % urls.length]!);
       const socket = connect(Number(port), hostname, () =>
         socket.write(`GET ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: text/event-stream\r\n\r\n`),
@@ -96,9 +97,11 @@ function streams({
           first = false;
           if (++opened === clients) parentPort!.postMessage({ ready: true });
         }
-        if (chunk.includes(until)) {
+        if (!arrived && chunk.includes(until)) {
+          arrived = true;
           arrivals.push(Date.now());
-          socket.destroy();
+          // Left open until every stream has its event, as a browser keeps a finished connection in its
+          // pool: closing each at once would load the servers with closes in the middle of the fan-out.
           if (arrivals.length === clients) {
             clearTimeout(timer);
             done();

@@ -13,6 +13,10 @@ import { KASSA_VERSION } from '../version.ts';
 
 const started = Date.now();
 
+/** What tells one change of any payment from the next, for the operator's stream. */
+const changeKey = (view: PaymentStatusView) =>
+  `${view.transactionId}.${view.status}.${view.networkStatus ?? ''}.${view.updatedAt}`;
+
 /**
  * The merchant's operators (the extension): payments with live status, the order service, chains and
  * health. Every route needs KASSA_OPERATOR_TOKEN; none is reachable with the merchant key alone.
@@ -34,7 +38,7 @@ export function operatorRoutes(services: ProxyServices): Hono {
       event: 'status',
       listen: (send) => coordination.bus.subscribeAll(send),
       current: async () => undefined,
-      key: (view) => `${view.transactionId}.${view.status}.${view.networkStatus ?? ''}.${view.updatedAt}`,
+      key: changeKey,
       heartbeatMs: sseHeartbeatMs,
       open: metrics.sseConnections,
       logger,

@@ -21,6 +21,10 @@ import type { ProxyServices } from '../services.ts';
 import type { Payment } from '../store/store.ts';
 import { stateStream } from './sse.ts';
 
+/** What tells one status of a payment from the next, for its stream. */
+const statusKey = (view: PaymentStatusView) =>
+  `${view.status}.${view.networkStatus ?? ''}.${view.updatedAt}.${view.retryable}`;
+
 /** The customer's routes: start a payment, read its status, follow it live. Browser-facing, so CORS-guarded. */
 export function paymentRoutes(services: ProxyServices, options: { readLimiter: SlidingWindowLimiter }): Hono {
   const {
@@ -113,7 +117,7 @@ export function paymentRoutes(services: ProxyServices, options: { readLimiter: S
         };
       },
       current,
-      key: (view) => `${view.status}.${view.networkStatus ?? ''}.${view.updatedAt}.${view.retryable}`,
+      key: statusKey,
       final: (view) => isTerminalStatus(view.status),
       heartbeatMs: sseHeartbeatMs,
       open: metrics.sseConnections,

@@ -9,8 +9,11 @@ export interface SseOptions<T extends object> {
   /** What the client sees first. */
   current(): Promise<T | undefined>;
   event: string;
-  /** The same state twice is sent once. */
-  key(item: T): string;
+  /**
+   * The same state twice is sent once. One function per kind of stream (made once, not per request):
+   * the frame of a change is then made once for all the streams of that kind.
+   */
+  key: (item: T) => string;
   /** After sending this item the stream is complete and closes. */
   final?(item: T): boolean;
   heartbeatMs?: number;
@@ -22,16 +25,29 @@ export interface SseOptions<T extends object> {
   open?: { inc(): void; dec(): void };
 }
 
+/** One change as it goes on the wire, with the key that tells repeats apart. */
+interface Frame {
+  key: string;
+  bytes: Buffer;
+}
+
 /**
- * One change reaches every subscriber as the same object: it is serialised once, not once per
- * stream, which is what keeps a fan-out to thousands of streams fast.
+ * One change reaches every subscriber as the same object: its frame (key, JSON, the bytes) is made
+ * once per change and kind of stream (known by its key function), not once per stream, so a fan-out
+ * to thousands of streams costs each of them only its write.
  */
-const serialised = new WeakMap<object, string>();
-const json = (item: object) => {
-  let text = serialised.get(item);
-  if (text === undefined) serialised.set(item, (text = JSON.stringify(item)));
-  return text;
-};
+const frames = new WeakMap<object, WeakMap<object, Frame>>();
+function frameOf<T extends object>(event: string, item: T, keyOf: (item: T) => string): Frame {
+  let byItem = frames.get(keyOf);
+  if (!byItem) frames.set(keyOf, (byItem = new WeakMap()));
+  let frame = byItem.get(item);
+  if (!frame) {
+    const key = keyOf(item);
+    frame = { key, bytes: Buffer.from(`event: ${event}\nid: ${key}\ndata: ${JSON.stringify(item)}\n\n`) };
+    byItem.set(item, frame);
+  }
+  return frame;
+}
 
 /**
  * A Server-Sent Events stream of one kind of state: the current state at once, each change after,
@@ -64,8 +80,10 @@ export async function stateStream<T extends object>(c: Context, options: SseOpti
   heartbeat.unref();
   lifetime.unref();
   options.open?.inc();
-  const end = () => {
+  /** Ends the stream, with its last frame in the same write when there is one. */
+  const end = (last?: Buffer) => {
     if (res.writableEnded) return;
+    if (last) res.end(last);
     options.open?.dec();
     clearInterval(heartbeat);
     clearTimeout(lifetime);
@@ -73,11 +91,11 @@ export async function stateStream<T extends object>(c: Context, options: SseOpti
     if (!res.writableEnded) res.end();
   };
   const send = (item: T) => {
-    const key = options.key(item);
-    if (key === lastKey || res.writableEnded) return;
-    lastKey = key;
-    res.write(`event: ${options.event}\nid: ${key}\ndata: ${json(item)}\n\n`);
-    if (options.final?.(item)) end();
+    const frame = frameOf(options.event, item, options.key);
+    if (frame.key === lastKey || res.writableEnded) return;
+    lastKey = frame.key;
+    if (options.final?.(item)) end(frame.bytes);
+    else res.write(frame.bytes);
   };
 
   res.once('close', end);
