@@ -3,6 +3,8 @@ import { percentile } from '../stats.ts';
 import { runWorker, type StreamsResult } from './run-worker.ts';
 
 export interface FanOut {
+  /** The first subscriber's latency: what the webhook, the re-read and the bus cost before any write. */
+  first: number;
   p50: number;
   p95: number;
   last: number;
@@ -46,6 +48,7 @@ export async function measureFanOut(options: {
   }>;
   const latencies = arrivals.map((at) => at - Date.parse(delivery!.startedAt));
   return {
+    first: Math.min(...latencies),
     p50: percentile(latencies, 50),
     p95: percentile(latencies, 95),
     last: Math.max(...latencies),
