@@ -47,5 +47,5 @@ export const readyProbe = (find: string) => `(() => {
 /** `<kassa-bridge>`'s button for a wallet it found (its list of wallets is the panel's first step). */
 export const KASSA_WALLET_BUTTON = `() => document.querySelector('kassa-bridge')?.shadowRoot?.querySelector('button[part~="wallet"]')`;
 
-/** LI.FI's main form's "Connect wallet" button (the form's primary action until a wallet connects). */
-export const LIFI_CONNECT_BUTTON = `() => [...document.querySelectorAll('#root button')].find((button) => /connect wallet/i.test(button.textContent ?? ''))`;
+/** LI.FI's main "Connect wallet" button under its form (the contained one; the header has a text-only one too). */
+export const LIFI_CONNECT_BUTTON = `() => [...document.querySelectorAll('#root button.MuiButton-contained')].find((button) => /connect wallet/i.test(button.textContent ?? ''))`;

@@ -7,9 +7,11 @@ import { after, before, describe, it } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { filesSize, gzipSize } from '../../bench/peers/gzip-size.ts';
+import { ANNOUNCED_WALLET, readyProbe } from '../../bench/peers/page-probes.ts';
 import { ratioLine, Report, reasonOf, showFigure, showRatio, unavailableLine } from '../../bench/peers/report.ts';
 import { startStaticServer, type StaticServer } from '../../bench/peers/static-server.ts';
 import { npmFailure } from '../../bench/peers/work-folder.ts';
+import { launchChromium } from '../support/browser.ts';
 
 describe('peers benchmark: ratios as printed', () => {
   it('prints kassa / peer with both figures, in KB or ms', () => {
@@ -177,5 +179,41 @@ describe('peers benchmark: the static server', () => {
     // Sent as is (fetch would resolve the dots before sending): the server must not leave the folder.
     for (const path of ['/site/../secret.txt', '/site/..%2fsecret.txt', '/site/%2e%2e%2fsecret.txt'])
       assert.equal(await rawStatus(`${server.origin}${path}`), 404, path);
+  });
+});
+
+describe('peers benchmark: ready, as both panels are timed', () => {
+  it('is the first frame the button is visible, and the announced wallet reaches the page', async () => {
+    // The button is hidden, then shown 300 ms in, named after the wallet the page was announced.
+    const page = `<!doctype html><button id="connect" hidden>Connect</button><script>
+      window.addEventListener('eip6963:announceProvider', (event) => (window.walletName = event.detail.info.name));
+      window.dispatchEvent(new Event('eip6963:requestProvider'));
+      setTimeout(() => {
+        window.shownAt = performance.now();
+        const button = document.getElementById('connect');
+        button.textContent = window.walletName;
+        button.hidden = false;
+      }, 300);
+    </script>`;
+    const server = await startStaticServer({}, { '/ready.html': page });
+    const browser = await launchChromium();
+    try {
+      const tab = await browser.newPage();
+      await tab.addInitScript({ content: ANNOUNCED_WALLET });
+      await tab.addInitScript({ content: readyProbe(`() => document.getElementById('connect')`) });
+      await tab.goto(`${server.origin}/ready.html`);
+      await tab.waitForFunction(() => (window as unknown as { benchReadyAt?: number }).benchReadyAt);
+      const { readyAt, shownAt, text } = await tab.evaluate(() => ({
+        readyAt: (window as unknown as { benchReadyAt: number }).benchReadyAt,
+        shownAt: (window as unknown as { shownAt: number }).shownAt,
+        text: document.getElementById('connect')!.textContent,
+      }));
+      assert.equal(text, 'Bench Wallet');
+      assert.ok(readyAt >= shownAt, `ready at ${readyAt} ms, before the button was shown at ${shownAt} ms`);
+      assert.ok(readyAt - shownAt < 250, `ready ${readyAt - shownAt} ms after the button was shown`);
+    } finally {
+      await browser.close();
+      await server.close();
+    }
   });
 });
