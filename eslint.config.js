@@ -94,6 +94,7 @@ export default tseslint.config(
       'node_modules/',
       'data/',
       '.tmp/',
+      'bench/peers/.work/',
       'sandbox/contracts/KassaStablecoin.json',
       'custom-elements.json',
       // The package's JSX declarations augment react, vue and svelte, which this repository does not install.
