@@ -43,11 +43,15 @@ export class ProxyMetrics {
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
-  readonly sseConnections = new Gauge({
-    name: 'kassa_sse_connections',
-    help: 'Server-Sent Events streams open now',
-    registers: [this.registry],
-  });
+  private streamsOpen = 0;
+  /**
+   * Streams opened and closed, counted in a plain number read when scraped: a fan-out closes thousands
+   * of streams at once, and prom-client's `dec` costs each of them more than its last write.
+   */
+  readonly sseConnections = {
+    inc: () => void this.streamsOpen++,
+    dec: () => void this.streamsOpen--,
+  };
   private readonly webhooks = new Counter({
     name: 'kassa_webhooks_received_total',
     help: 'Upstream webhooks, by result (accepted, duplicate, forged)',
@@ -62,6 +66,15 @@ export class ProxyMetrics {
 
   constructor(sources: { store: Store; coordination: Coordination; health: UpstreamHealth; events: boolean }) {
     collectDefaultMetrics({ register: this.registry, prefix: 'kassa_' });
+    const streamsOpen = () => this.streamsOpen;
+    new Gauge({
+      name: 'kassa_sse_connections',
+      help: 'Server-Sent Events streams open now',
+      registers: [this.registry],
+      collect() {
+        this.set(streamsOpen());
+      },
+    });
     const { store, coordination, health } = sources;
     new Gauge({
       name: 'kassa_upstream_up',
