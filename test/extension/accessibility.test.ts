@@ -13,9 +13,16 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { toQuantity, Transaction } from 'ethers';
 import type { Page } from 'playwright';
-import { UI_CHANNEL, UI_LANGUAGES, type UiLanguage } from '../../extension/channels.ts';
+import { UI_CHANNEL, UI_LANGUAGES, type LanguageChoice } from '../../extension/channels.ts';
 import { anvilAccount } from '../support/chains.ts';
-import { configure, importVaultKey, launchExtension, type LoadedExtension } from '../support/extension.ts';
+import {
+  approvalWindow as openedApproval,
+  configure,
+  importVaultKey,
+  launchExtension,
+  providerCall as call,
+  type LoadedExtension,
+} from '../support/extension.ts';
 import { SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
 
 const PASSWORD = 'an accessible password';
@@ -44,24 +51,6 @@ interface AxeResults {
   violations: Array<{ id: string; nodes: Array<{ target: string[]; failureSummary?: string }> }>;
 }
 
-type Answer = { result?: unknown; error?: { code: number; message: string } };
-
-/** The page asks Kassa's provider (announced through EIP-6963) for something. */
-function call(page: Page, method: string, params?: unknown): Promise<Answer> {
-  return page.evaluate(
-    async ([method, params]) => {
-      const provider = (window as unknown as { kassa: { request(args: unknown): Promise<unknown> } }).kassa;
-      try {
-        return { result: await provider.request(params === undefined ? { method } : { method, params }) };
-      } catch (error) {
-        const { code, message } = error as { code: number; message: string };
-        return { error: { code, message } };
-      }
-    },
-    [method, params] as const,
-  );
-}
-
 function discover(): void {
   window.addEventListener('eip6963:announceProvider', (event) => {
     const detail = (event as CustomEvent).detail as { info: { rdns: string }; provider: unknown };
@@ -87,7 +76,7 @@ describe('extension: axe in every view, five languages, light and dark', { timeo
     await page.goto(path.startsWith('chrome-extension://') ? path : `chrome-extension://${extension.id}/${path}`);
     return page;
   };
-  const setLanguage = async (language: UiLanguage) => {
+  const setLanguage = async (language: LanguageChoice) => {
     const page = await extension.openPage('ui/popup.html?tab=settings');
     await page.evaluate(
       ([channel, language]) => chrome.runtime.sendMessage({ channel, request: { kind: 'language.set', language } }),
@@ -95,11 +84,7 @@ describe('extension: axe in every view, five languages, light and dark', { timeo
     );
     await page.close();
   };
-  const approvalWindow = () =>
-    extension.context.waitForEvent('page', {
-      predicate: (candidate) => candidate.url().includes('/ui/approval.html'),
-      timeout: 30_000,
-    });
+  const approvalWindow = () => openedApproval(extension);
 
   /** An approval window's page, opened again in each language and theme before it is answered. */
   const checkApproval = async (url: string, kind: string, shown: string) => {
