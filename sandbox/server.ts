@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { listen } from '../server-kit/listen.ts';
 import { GENERIC_PROCESSING_ERROR } from '../schemas/pay.ts';
 import { DEFAULT_CHAINS, LocalChains, type ChainConfig, type SandboxChain } from './chains/local-chains.ts';
+import { explorerPages } from './chains/explorer-page.ts';
 import { Relayer } from './chains/relayer.ts';
 import { relayerControl } from './chains/relayer-routes.ts';
 import { SandboxClock } from './clock.ts';
@@ -150,7 +151,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   );
   app.route('/pay/flow', flowPage(ledger));
   app.route('/stablecoin/v1', ordersApi({ book: orderBook, apiKeys: orderApiKeys, metrics }));
-  app.route('/xchain/v1/reforge', reforgeApi({ chains, executor: new ReforgeExecutor(chains), metrics }));
+  app.route(
+    '/xchain/v1/reforge',
+    reforgeApi({ chains, executor: new ReforgeExecutor(chains), metrics, explorerBase: () => `${origin}/explorer` }),
+  );
+  app.route('/explorer', explorerPages(chains));
   app.route('/_sandbox/relayer', relayerControl(relayer, chains));
   app.route('/_sandbox', controlApi({ clock, keys, account, ledger, webhooks, faults, metrics, orderApiKeys }));
   app.notFound((c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path}` }, 404));

@@ -48,9 +48,13 @@ export class KassaEventDetail extends LitElement {
       }
       dl {
         display: grid;
-        grid-template-columns: max-content 1fr;
+        grid-template-columns: fit-content(40%) minmax(0, 1fr);
         gap: 0.125rem 0.75rem;
         margin: 0 0 0.5rem;
+      }
+      dt {
+        hyphens: auto;
+        overflow-wrap: break-word;
       }
       dd {
         margin: 0;

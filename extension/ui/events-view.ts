@@ -160,6 +160,7 @@ export class KassaEventsView extends LitElement {
         label: m.events,
         loading: m.loading,
         headings: [m.eventHeading, m.status, m.attempts, m.created, ''],
+        actions: m.actions,
         row: (event) => this.row(event),
         empty: ({ status, type }) =>
           fill(

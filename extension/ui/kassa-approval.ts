@@ -101,7 +101,7 @@ export class KassaApproval extends LitElement {
   private connectView(view: Extract<ApprovalView, { kind: 'connect' }>) {
     const { m } = this.locale;
     return html`
-      <h2>${m.connectTitle}</h2>
+      <h1>${m.connectTitle}</h1>
       <p class="origin" id="origin">${view.origin}</p>
       <p>${m.connectBody}</p>
       ${view.address ? html`<p class="mono" id="address">${view.address}</p>` : nothing}
@@ -125,7 +125,7 @@ export class KassaApproval extends LitElement {
     const preview = this.preview!;
     const { m, bridge, language } = this.locale;
     return html`
-      <h2>${m.transferTitle}</h2>
+      <h1>${m.transferTitle}</h1>
       <p>${m.askedBy} <span class="origin" id="origin">${view.origin}</span></p>
       ${previewView(preview, bridge, language, preview.chain.chainId)} ${this.actions(m.approve)}
     `;

@@ -48,8 +48,10 @@ export class KassaExtensionApp extends LitElement {
         inline-size: 1.5rem;
         block-size: 1.5rem;
       }
-      header strong {
+      header h1 {
         flex: 1;
+        margin: 0;
+        font-size: 1rem;
       }
       /* Five tabs share 360 px; where a language's names do not fit in one line, the row wraps. */
       [role='tablist'] {
@@ -150,27 +152,29 @@ export class KassaExtensionApp extends LitElement {
     return html`
       <header>
         <img src="/icons/icon-48.png" alt="" />
-        <strong>Kassa</strong>
+        <h1>Kassa</h1>
         ${this.mode === 'popup' ? html`<button class="secondary small" @click=${() => void this.openSidePanel()}>${m.openSidePanel}</button>` : nothing}
       </header>
-      <nav role="tablist" aria-label="Kassa" @keydown=${this.onKey}>
-        ${TABS.map(
-          (tab) =>
-            html`<button
-              role="tab"
-              id="tab-${tab.id}"
-              aria-controls="panel"
-              aria-selected=${this.tab === tab.id ? 'true' : 'false'}
-              tabindex=${this.tab === tab.id ? 0 : -1}
-              @click=${() => void this.open(tab.id)}
-            >
-              ${m[tab.label]}
-            </button>`,
-        )}
-      </nav>
-      <section role="tabpanel" id="panel" aria-labelledby=${this.tab ? `tab-${this.tab}` : nothing}>
-        ${this.view()}
-      </section>
+      <main>
+        <div role="tablist" aria-label="Kassa" @keydown=${this.onKey}>
+          ${TABS.map(
+            (tab) =>
+              html`<button
+                role="tab"
+                id="tab-${tab.id}"
+                aria-controls="panel"
+                aria-selected=${this.tab === tab.id ? 'true' : 'false'}
+                tabindex=${this.tab === tab.id ? 0 : -1}
+                @click=${() => void this.open(tab.id)}
+              >
+                ${m[tab.label]}
+              </button>`,
+          )}
+        </div>
+        <section role="tabpanel" id="panel" aria-labelledby=${this.tab ? `tab-${this.tab}` : nothing}>
+          ${this.view()}
+        </section>
+      </main>
     `;
   }
 }

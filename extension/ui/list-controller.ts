@@ -13,6 +13,8 @@ export interface ListTable<Item, Filter> {
   label: string;
   /** The column headings, in order ('' for a column of buttons). */
   headings: readonly string[];
+  /** The heading of a column of buttons, heard by screen readers only (a header cell needs a name). */
+  actions?: string;
   /** One item's row (or rows). */
   row(item: Item): unknown;
   /** What an empty list says, for the filter it was read with ("No orders."). */
@@ -123,7 +125,11 @@ export class ListController<Item, Filter = string> implements ReactiveController
           : html`<table aria-label=${table.label}>
               <thead>
                 <tr>
-                  ${table.headings.map((heading) => html`<th>${heading}</th>`)}
+                  ${table.headings.map((heading) =>
+                    heading
+                      ? html`<th>${heading}</th>`
+                      : html`<th><span class="visually-hidden">${table.actions}</span></th>`,
+                  )}
                 </tr>
               </thead>
               <tbody>

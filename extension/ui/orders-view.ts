@@ -256,6 +256,7 @@ export class KassaOrdersView extends LitElement {
         label: m.orders,
         loading: m.loading,
         headings: [m.orderHeading, m.amount, m.chain, m.status, ''],
+        actions: m.actions,
         row: (order) => this.row(order),
         empty: (filter) => (filter ? fill(m.noOrdersWith, { status: filter }) : m.noOrders),
       })}

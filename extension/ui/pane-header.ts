@@ -3,7 +3,7 @@ import { html, type TemplateResult } from 'lit';
 /** A detail pane's first line: its title and a Close button, which fires `kassa-close` from `host`. */
 export function paneHeader(host: HTMLElement, title: unknown, close: string): TemplateResult {
   return html`<div class="row">
-    <h3>${title}</h3>
+    <h2>${title}</h2>
     <button
       class="secondary small"
       @click=${() => host.dispatchEvent(new CustomEvent('kassa-close', { bubbles: true, composed: true }))}

@@ -9,6 +9,16 @@ const pageLayout = css`
   :host {
     font-size: 0.875rem;
   }
+  /* Read by screen readers, not shown (a header cell over a column of buttons). */
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
+  h1,
   h2 {
     font-size: 1rem;
     margin: 0 0 0.5rem;

@@ -55,9 +55,13 @@ export class KassaUnverifiablePayments extends LitElement {
       }
       dl {
         display: grid;
-        grid-template-columns: max-content minmax(0, 1fr);
+        grid-template-columns: fit-content(40%) minmax(0, 1fr);
         gap: 0.125rem 0.75rem;
         margin: 0 0 0.5rem;
+      }
+      dt {
+        hyphens: auto;
+        overflow-wrap: break-word;
       }
       dd {
         margin: 0;
@@ -214,7 +218,7 @@ export class KassaUnverifiablePayments extends LitElement {
     const error = this.error ? html`<p role="alert" class="error">${this.error}</p>` : nothing;
     if (!this.entries.length) return html`${notice}${error}`;
     return html`<section aria-label=${m.unverifiableTitle}>
-      <h3>${fill(m.unverifiableCount, { count: String(this.entries.length) })}</h3>
+      <h2>${fill(m.unverifiableCount, { count: String(this.entries.length) })}</h2>
       <p class="muted">${m.unverifiableIntro}</p>
       ${notice}${error}
       <ul class="stack">

@@ -84,8 +84,11 @@ export class LocalChains {
     return this.chains.map((chain) => chain.chainId).join(', ');
   }
 
-  /** The chains of one listing, as the reforge API returns them. */
-  listing(network: ChainNetwork): ChainEntry[] {
+  /**
+   * The chains of one listing, as the reforge API returns them; with `explorerBase`, each links its
+   * explorer pages (`${explorerBase}/${chainId}`).
+   */
+  listing(network: ChainNetwork, explorerBase?: string): ChainEntry[] {
     return this.chains
       .filter((chain) => chain.network === network)
       .map((chain) => ({
@@ -93,6 +96,7 @@ export class LocalChains {
         chainId: chain.chainId,
         rpcUrl: chain.rpcUrl,
         nativeCurrency: NATIVE_CURRENCY,
+        ...(explorerBase ? { blockExplorerUrl: `${explorerBase}/${chain.chainId}` } : {}),
         tokens: chain.tokens,
       }));
   }

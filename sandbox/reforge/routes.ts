@@ -11,6 +11,8 @@ export interface ReforgeApiDeps {
   chains: LocalChains;
   executor: ReforgeExecutor;
   metrics: Metrics;
+  /** Where the sandbox's explorer pages are (`<origin>/explorer`), known once it listens. */
+  explorerBase?: () => string;
 }
 
 /** The cross-chain transfer service under its base address (`.../v1/reforge`); every failure is 400 `{error}`. */
@@ -24,12 +26,12 @@ export function reforgeApi(deps: ReforgeApiDeps): Hono {
 
   app.get('/getChainsAndTokens', (c) => {
     deps.metrics.count('reforge.chains');
-    return c.json(deps.chains.listing('main'));
+    return c.json(deps.chains.listing('main', deps.explorerBase?.()));
   });
 
   app.get('/getTestChainsAndTokens', (c) => {
     deps.metrics.count('reforge.testChains');
-    return c.json(deps.chains.listing('test'));
+    return c.json(deps.chains.listing('test', deps.explorerBase?.()));
   });
 
   app.post('/prepareReforge', async (c) => {

@@ -17,7 +17,7 @@ import {
   TWO,
   until,
 } from './bridge-panel.ts';
-import { control, record } from './support.ts';
+import { control, record, stackInfo } from './support.ts';
 
 const LOCALES = ['en', 'de', 'fr', 'es', 'nl'] as const;
 
@@ -89,7 +89,14 @@ describe('<kassa-bridge>: history, receipts, recovery, first run', () => {
         .replace(/^0\.0*/, '')
         .replace(' ETH', '').length,
     ).to.be.at.most(4);
-    expect(receipt.querySelector('a'), 'no explorer listed: no link').to.equal(null);
+    // The sandbox's chain listing names its explorer: each transaction links its page there.
+    const { sandbox } = await stackInfo(BRIDGE_STACK);
+    expect(
+      [...receipt.querySelectorAll<HTMLAnchorElement>('a')].map((link) => [link.href, link.target, link.rel]),
+    ).to.deep.equal([
+      [`${sandbox}/explorer/31337/tx/${hash('source-hash')}`, '_blank', 'noopener noreferrer'],
+      [`${sandbox}/explorer/31338/tx/${hash('destination-hash')}`, '_blank', 'noopener noreferrer'],
+    ]);
 
     button(element, 'New transfer').click();
     await phase(element, 'ready');

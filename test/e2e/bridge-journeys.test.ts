@@ -361,8 +361,42 @@ describe('e2e: the wallet panel', () => {
     assert.equal((await fee.textContent())!.trim(), `${rounded} ETH`);
     assert.ok(rounded.replace(/^0\.0*/, '').length <= 4, rounded);
     assert.equal(await fee.getAttribute('title'), `${formatUnits(paid, 18)} ETH`);
-    // No explorer listed for the sandbox's chains: no link.
-    assert.equal(await page.locator('kassa-bridge [part="receipt"] a').count(), 0);
+    // The sandbox lists an explorer for its chains: each transaction's link opens its page there.
+    const links = page.locator('kassa-bridge [part="receipt"] a');
+    const explorer = env.stack.sandbox.origin + '/explorer';
+    assert.deepEqual(await links.evaluateAll((found) => found.map((link) => link.getAttribute('href'))), [
+      `${explorer}/${ONE}/tx/${submitted.hash}`,
+      `${explorer}/${TWO}/tx/${arrived.destinationHash}`,
+    ]);
+    const shown = [
+      { chainId: ONE, hash: submitted.hash as string, moved: 'Burned 4.5 eUSD', token: one.tokens.eUSD.address },
+      {
+        chainId: TWO,
+        hash: arrived.destinationHash as string,
+        moved: 'Minted 4.5 eUSD',
+        token: two.tokens.eUSD.address,
+      },
+    ];
+    for (const [index, { chainId, hash, moved, token }] of shown.entries()) {
+      const opening = context.waitForEvent('page');
+      await links.nth(index).click();
+      const tab = await opening;
+      await tab.locator('#hash').waitFor();
+      const mined = (await hub.provider(chainId).getTransactionReceipt(hash))!;
+      assert.deepEqual(
+        {
+          hash: await tab.locator('#hash').textContent(),
+          status: await tab.locator('#status').textContent(),
+          block: await tab.locator('#block').textContent(),
+          from: await tab.locator('#from').textContent(),
+          to: await tab.locator('#to').textContent(),
+          moved: await tab.locator('#moves li').textContent(),
+        },
+        { hash, status: 'Success', block: String(mined.blockNumber), from: mined.from, to: token, moved },
+      );
+      if (chainId === ONE) assert.equal(mined.from, india.address, 'the burn is the wallet’s own');
+      await tab.close();
+    }
     await page.getByRole('button', { name: /^Copy Received on Kassa Local Two$/ }).click();
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), arrived.destinationHash);
     await page.locator('kassa-bridge .copied', { hasText: 'Copied' }).waitFor();

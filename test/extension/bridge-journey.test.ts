@@ -12,7 +12,14 @@ import type { Page } from 'playwright';
 import { ensureWidgetBuilt } from '../../demo/widget-build.ts';
 import { startShopStack, type ShopStack } from '../support/shop-stack.ts';
 import { anvilAccount, chainProviders, token } from '../support/chains.ts';
-import { configure, importVaultKey, launchExtension, leaks, type LoadedExtension } from '../support/extension.ts';
+import {
+  approvalWindow as openedApproval,
+  configure,
+  importVaultKey,
+  launchExtension,
+  leaks,
+  type LoadedExtension,
+} from '../support/extension.ts';
 
 const PASSWORD = 'the demo shop password';
 const ACCOUNT = anvilAccount(2);
@@ -36,11 +43,7 @@ describe('extension: the demo shop’s <kassa-bridge> with Kassa as the wallet',
   let extension: LoadedExtension;
   let chains: ReturnType<typeof chainProviders>;
 
-  const approvalWindow = () =>
-    extension.context.waitForEvent('page', {
-      predicate: (candidate) => candidate.url().includes('/ui/approval.html'),
-      timeout: 30_000,
-    });
+  const approvalWindow = () => openedApproval(extension);
   const balance = async (chainId: number) => {
     const chain = env.stack.sandbox.chains.find((candidate) => candidate.chainId === chainId)!;
     return (await token(chain, 'eUSD', chains.get(chainId)).getFunction('balanceOf')(ACCOUNT.address)) as bigint;

@@ -18,7 +18,15 @@ import type { Page } from 'playwright';
 import { REFORGE_TOKEN_ABI } from '../../schemas/reforge.ts';
 import { anvilAccount, chainProviders, token, waitUntil } from '../support/chains.ts';
 import { startStack, type Stack } from '../support/stack.ts';
-import { configure, importVaultKey, launchExtension, leaks, type LoadedExtension } from '../support/extension.ts';
+import {
+  approvalWindow as openedApproval,
+  configure,
+  importVaultKey,
+  launchExtension,
+  leaks,
+  providerCall as call,
+  type LoadedExtension,
+} from '../support/extension.ts';
 
 const PASSWORD = 'a long enough password';
 const ACCOUNT = anvilAccount(3);
@@ -35,24 +43,6 @@ async function press(approval: Page, name: string): Promise<void> {
   } catch (error) {
     if (!approval.isClosed()) throw error;
   }
-}
-
-type Answer = { result?: unknown; error?: { code: number; message: string } };
-
-/** A page that asks the wallet something through the provider Kassa announced (EIP-6963). */
-function call(page: Page, method: string, params?: unknown): Promise<Answer> {
-  return page.evaluate(
-    async ([method, params]) => {
-      const provider = (window as unknown as { kassa: { request(args: unknown): Promise<unknown> } }).kassa;
-      try {
-        return { result: await provider.request(params === undefined ? { method } : { method, params }) };
-      } catch (error) {
-        const { code, message } = error as { code: number; message: string };
-        return { error: { code, message } };
-      }
-    },
-    [method, params] as const,
-  );
 }
 
 /** Runs in every page before its scripts: records EIP-6963 announcements, keeps Kassa's provider as `window.kassa`. */
@@ -81,11 +71,7 @@ describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)',
   let page: Page;
   let chains: ReturnType<typeof chainProviders>;
 
-  const approvalWindow = () =>
-    extension.context.waitForEvent('page', {
-      predicate: (candidate) => candidate.url().includes('/ui/approval.html'),
-      timeout: 30_000,
-    });
+  const approvalWindow = () => openedApproval(extension);
   const openDapp = async () => {
     const opened = await extension.context.newPage();
     await opened.addInitScript(discover);

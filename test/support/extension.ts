@@ -189,3 +189,29 @@ export function leaks(requests: RecordedRequest[], secrets: string[]): string[] 
   }
   return found;
 }
+
+/** The next approval window Kassa opens in the context. */
+export function approvalWindow(extension: LoadedExtension): Promise<Page> {
+  return extension.context.waitForEvent('page', {
+    predicate: (candidate) => candidate.url().includes('/ui/approval.html'),
+    timeout: TIMEOUT,
+  });
+}
+
+export type ProviderAnswer = { result?: unknown; error?: { code: number; message: string } };
+
+/** A page asks the provider Kassa announced (EIP-6963), kept by the page as `window.kassa`. */
+export function providerCall(page: Page, method: string, params?: unknown): Promise<ProviderAnswer> {
+  return page.evaluate(
+    async ([method, params]) => {
+      const provider = (window as unknown as { kassa: { request(args: unknown): Promise<unknown> } }).kassa;
+      try {
+        return { result: await provider.request(params === undefined ? { method } : { method, params }) };
+      } catch (error) {
+        const { code, message } = error as { code: number; message: string };
+        return { error: { code, message } };
+      }
+    },
+    [method, params] as const,
+  );
+}

@@ -20,6 +20,7 @@ export default {
   approved: 'Bestätigt.',
   rejected: 'Abgelehnt.',
   close: 'Schließen',
+  actions: 'Aktionen',
   language: 'Sprache',
   languageAuto: 'Wie der Browser',
   walletTitle: 'Wallet',

@@ -19,6 +19,8 @@ const en = {
   approved: 'Approved.',
   rejected: 'Rejected.',
   close: 'Close',
+  /** A table's column of buttons, heard by screen readers only. */
+  actions: 'Actions',
   language: 'Language',
   languageAuto: 'As the browser',
   walletTitle: 'Wallet',

@@ -19,6 +19,7 @@ export default {
   approved: 'Aprobado.',
   rejected: 'Rechazado.',
   close: 'Cerrar',
+  actions: 'Acciones',
   language: 'Idioma',
   languageAuto: 'Como el navegador',
   walletTitle: 'Monedero',

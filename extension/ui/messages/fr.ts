@@ -20,6 +20,7 @@ export default {
   approved: 'Approuvé.',
   rejected: 'Refusé.',
   close: 'Fermer',
+  actions: 'Actions',
   language: 'Langue',
   languageAuto: 'Comme le navigateur',
   walletTitle: 'Portefeuille',

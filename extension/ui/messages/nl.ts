@@ -20,6 +20,7 @@ export default {
   approved: 'Goedgekeurd.',
   rejected: 'Geweigerd.',
   close: 'Sluiten',
+  actions: 'Acties',
   language: 'Taal',
   languageAuto: 'Zoals de browser',
   walletTitle: 'Wallet',

@@ -1,0 +1,269 @@
+/**
+ * axe on the built extension's views in real Chromium against a real proxy, emulator and chains:
+ * the popup's and the side panel's tabs (wallet balances and activity after a real transfer, the
+ * orders form with its per-field messages and a refused delete, the payments detail pane, the
+ * language setting, the events), and the approval window (connect while locked, a transfer), in
+ * each of the five languages and in light and dark (prefers-color-scheme). No rule is switched off.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { toQuantity, Transaction } from 'ethers';
+import type { Page } from 'playwright';
+import { UI_CHANNEL, UI_LANGUAGES, type LanguageChoice } from '../../extension/channels.ts';
+import { anvilAccount } from '../support/chains.ts';
+import {
+  approvalWindow as openedApproval,
+  configure,
+  importVaultKey,
+  launchExtension,
+  providerCall as call,
+  type LoadedExtension,
+} from '../support/extension.ts';
+import { SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
+
+const PASSWORD = 'an accessible password';
+const ACCOUNT = anvilAccount(5);
+const MINT_WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const THEMES = ['light', 'dark'] as const;
+
+/**
+ * axe's violations on the whole page, its shadow roots included, one line each. The source goes in
+ * through the debugger protocol: the extension's CSP refuses inline scripts, as it should.
+ */
+async function violations(page: Page, what: string): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const found = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResults> } }).axe;
+    const { violations } = await axe.run(document, { resultTypes: ['violations'] });
+    return violations.map(
+      ({ id, nodes }) =>
+        `${id}: ${nodes.map((node) => `${node.target.join(' > ')} (${node.failureSummary?.replace(/\s+/g, ' ')})`).join('; ')}`,
+    );
+  });
+  return found.map((line) => `${what}: ${line}`);
+}
+interface AxeResults {
+  violations: Array<{ id: string; nodes: Array<{ target: string[]; failureSummary?: string }> }>;
+}
+
+function discover(): void {
+  window.addEventListener('eip6963:announceProvider', (event) => {
+    const detail = (event as CustomEvent).detail as { info: { rdns: string }; provider: unknown };
+    if (detail.info.rdns === 'dev.kassa.wallet') Object.assign(window, { kassa: detail.provider });
+  });
+  window.dispatchEvent(new Event('eip6963:requestProvider'));
+}
+
+describe('extension: axe in every view, five languages, light and dark', { timeout: 600_000 }, () => {
+  let server: Server;
+  let origin: string;
+  let stack: Stack;
+  let extension: LoadedExtension;
+  let transactionId: string;
+  let processingOrder: string;
+  const approvalProblems: string[] = [];
+
+  /** Opens an extension page with the colour scheme emulated from the first paint. */
+  const open = async (path: string, theme: (typeof THEMES)[number], width = 400): Promise<Page> => {
+    const page = await extension.context.newPage();
+    await page.setViewportSize({ width, height: 800 });
+    await page.emulateMedia({ colorScheme: theme });
+    await page.goto(path.startsWith('chrome-extension://') ? path : `chrome-extension://${extension.id}/${path}`);
+    return page;
+  };
+  const setLanguage = async (language: LanguageChoice) => {
+    const page = await extension.openPage('ui/popup.html?tab=settings');
+    await page.evaluate(
+      ([channel, language]) => chrome.runtime.sendMessage({ channel, request: { kind: 'language.set', language } }),
+      [UI_CHANNEL, language] as const,
+    );
+    await page.close();
+  };
+  const approvalWindow = () => openedApproval(extension);
+
+  /** An approval window's page, opened again in each language and theme before it is answered. */
+  const checkApproval = async (url: string, kind: string, shown: string) => {
+    for (const language of UI_LANGUAGES) {
+      await setLanguage(language);
+      for (const theme of THEMES) {
+        const copy = await open(url, theme);
+        await copy.locator(`html[lang=${language}]`).waitFor();
+        await copy.locator(shown).waitFor();
+        approvalProblems.push(...(await violations(copy, `approval (${kind}) ${language} ${theme}`)));
+        await copy.close();
+      }
+    }
+  };
+
+  before(async () => {
+    server = createServer((_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      // No lang: the approval window then speaks the extension's language setting.
+      response.end('<!doctype html><html><head><meta charset="utf-8"><title>A dapp</title></head><body></body></html>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    stack = await startStack({ env: { KASSA_ALLOWED_ORIGINS: `${origin},${SHOP_ORIGIN}` } });
+    extension = await launchExtension();
+    await configure(extension, stack.proxy.origin, stack.config.operatorToken);
+    await importVaultKey(extension, ACCOUNT, PASSWORD);
+
+    // A payment for the detail pane, and a Processing order, whose delete the service refuses.
+    transactionId = (
+      (await stack.pay(await stack.checkout({ reference: 'A11Y-1', amount: '12.30' }))).body as {
+        transactionId: string;
+      }
+    ).transactionId;
+    const order = await stack.operator('/api/orders', {
+      body: {
+        customerName: 'Ada',
+        chainId: 31337,
+        amount: '25',
+        mintWallet: MINT_WALLET,
+        customerOrder: 'A11Y-ORDER',
+        stableCoin: 'eUSD',
+      },
+    });
+    assert.equal(order.status, 201, order.text);
+    processingOrder = order.body.orderId as string;
+    const moved = await stack.operator(`/api/orders/${processingOrder}`, {
+      method: 'PUT',
+      body: { orderStatus: 'Processing' },
+    });
+    assert.equal(moved.status, 200, moved.text);
+
+    // Locked, a site asks to connect: the window asks for the password (kept open to be checked).
+    const wallet = await extension.openPage('ui/popup.html?tab=wallet');
+    await wallet.locator('kassa-wallet-view button', { hasText: 'Lock now' }).click();
+    await wallet.locator('.badge', { hasText: /^Locked$/ }).waitFor();
+    await wallet.close();
+    const dapp = await extension.context.newPage();
+    await dapp.addInitScript(discover);
+    await dapp.goto(`${origin}/`);
+    await dapp.waitForFunction(() => Boolean((window as { kassa?: unknown }).kassa));
+    let opening = approvalWindow();
+    const connected = call(dapp, 'eth_requestAccounts');
+    let approval = await opening;
+    await approval.locator('input[name=password]').waitFor();
+    await checkApproval(approval.url(), 'connect, locked', 'input[name=password]');
+    await setLanguage('en');
+
+    // Checked before it is answered (answering closes the window and forgets the request).
+    await approval.locator('input[name=password]').fill(PASSWORD);
+    await approval.getByRole('button', { name: 'Connect' }).click();
+    assert.deepEqual(await connected, { result: [ACCOUNT.address] });
+    const [one, two] = stack.sandbox.chains;
+    const prepared = await dapp.evaluate(
+      async ({ proxy, body }) => {
+        const response = await fetch(`${proxy}/api/bridge/prepare`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        return ((await response.json()) as { tx: string }).tx;
+      },
+      {
+        proxy: stack.proxy.origin,
+        body: {
+          sourceAmount: '2.5',
+          sourceToken: one!.tokens.eUSD.address,
+          destinationToken: two!.tokens.eUSD.address,
+          destinationChainId: two!.chainId,
+        },
+      },
+    );
+    const tx = Transaction.from(prepared);
+    opening = approvalWindow();
+    const sent = call(dapp, 'eth_sendTransaction', [
+      { from: ACCOUNT.address, to: tx.to, data: tx.data, value: '0x0', gas: toQuantity(tx.gasLimit) },
+    ]);
+    approval = await opening;
+    await approval.locator('[data-field=burn]').waitFor();
+    await checkApproval(approval.url(), 'transfer', '[data-field=burn]');
+    await setLanguage('en');
+    await approval.getByRole('button', { name: 'Approve' }).click();
+    assert.match(String((await sent).result), /^0x[0-9a-f]{64}$/);
+    await dapp.close();
+  });
+  after(async () => {
+    await extension?.dispose();
+    await stack?.stop();
+    server?.close();
+  });
+
+  it('the approval window (connect while locked, a transfer), in every language and theme', () => {
+    assert.deepEqual(approvalProblems, []);
+  });
+
+  for (const language of UI_LANGUAGES) {
+    it(`every view in ${language}, light and dark`, async () => {
+      await setLanguage(language);
+      const problems: string[] = [];
+      for (const theme of THEMES) {
+        const what = (view: string) => `${view} ${language} ${theme}`;
+        const ready = async (page: Page) => {
+          await page.locator(`html[lang=${language}]`).waitFor();
+          return page;
+        };
+
+        // Settings, with the language setting.
+        let page = await ready(await open('ui/popup.html?tab=settings', theme));
+        await page.locator('kassa-settings-view select#language').waitFor();
+        problems.push(...(await violations(page, what('settings'))));
+        await page.close();
+
+        // The wallet tab: balances on every chain, the transfer arrived.
+        page = await ready(await open('ui/popup.html?tab=wallet', theme));
+        await page.locator('#activity li[data-state="arrived"]').waitFor({ timeout: 60_000 });
+        await page.locator('#balances tr').first().waitFor();
+        problems.push(...(await violations(page, what('wallet'))));
+        await page.close();
+
+        // The same in the side panel, 360 px wide.
+        page = await ready(await open('ui/sidepanel.html?tab=wallet', theme, 360));
+        await page.locator('#activity li[data-state="arrived"]').waitFor({ timeout: 60_000 });
+        problems.push(...(await violations(page, what('side panel wallet'))));
+        await page.close();
+
+        // Orders: the new order's per-field messages, then the service's refusal of a delete.
+        page = await ready(await open('ui/popup.html?tab=orders', theme));
+        const row = page.locator(`tr[data-order="${processingOrder}"]`);
+        await row.waitFor();
+        await page.locator('kassa-orders-view details summary').click();
+        const form = page.locator('kassa-orders-view form[novalidate]');
+        await form.locator('select[name=chainId] option').first().waitFor({ state: 'attached' });
+        await form.locator('[name=amount]').fill('-5');
+        await form.locator('[name=mintWallet]').fill('not a wallet');
+        await form.locator('[name=customerName]').fill(' ');
+        await form.locator('button[type=submit]').click();
+        await page.locator('#amount-problem').waitFor();
+        problems.push(...(await violations(page, what('orders form'))));
+        await row.locator('button').nth(1).click();
+        await row.locator('button.danger').click();
+        await page.locator('#list-error').waitFor();
+        problems.push(...(await violations(page, what('orders refusal'))));
+        await page.close();
+
+        // Payments: the detail pane of one payment.
+        page = await ready(await open('ui/sidepanel.html?tab=payments', theme, 360));
+        await page.locator(`tr[data-transaction="${transactionId}"] button`).click();
+        await page.locator('kassa-payment-detail #transaction-id').waitFor();
+        problems.push(...(await violations(page, what('payment detail'))));
+        await page.close();
+
+        // Events.
+        page = await ready(await open('ui/popup.html?tab=events', theme));
+        await page.locator('kassa-events-view form').first().waitFor();
+        problems.push(...(await violations(page, what('events'))));
+        await page.close();
+      }
+      await setLanguage('auto');
+      assert.deepEqual(problems, []);
+    });
+  }
+});
