@@ -5,7 +5,7 @@ import { orderListSchema } from '../../schemas/orders.ts';
 import { healthSchema, paymentListSchema } from '../../schemas/proxy-api.ts';
 import { chainListSchema, REFORGE_TOKEN_ABI } from '../../schemas/reforge.ts';
 import { http } from '../support/http.ts';
-import { SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
+import { eventually, SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
 
 const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const metric = async (stack: Stack, name: string) =>
@@ -45,6 +45,12 @@ describe('proxy: operator routes', () => {
     for (let i = 0; i < 5; i++)
       made.push((await stack.pay(await stack.checkout({ reference: `LIST-${i}` }))).body.transactionId);
     await stack.control(`/payments/${made[1]}/outcome`, { status: 'COMPLETED' });
+    // The proxy learns of the completion from the webhook, a moment after the emulator settles it.
+    await eventually(
+      async () => ((await stack.proxy.services.store.paymentById(made[1]!))?.status === 'COMPLETED' ? true : undefined),
+      10_000,
+      'the proxy to record the completed payment',
+    );
     const first = paymentListSchema.parse((await stack.operator('/api/payments?limit=2')).body);
     assert.deepEqual(
       first.payments.map((payment) => payment.transactionId),
