@@ -51,7 +51,7 @@ export function createApp(services: ProxyServices): Hono<ProxyEnv> {
     requestLog({
       logger,
       metrics: services.httpMetrics ? services.metrics : undefined,
-      redactPaths: [/(\/hooks\/payments\/)([^/]+)/, /(\/api\/payments\/status\/)([^/]+)/, /^(\/p\/)([^/]+)/],
+      redactPaths: [/(\/hooks\/payments\/)([^/]+)/, /(\/api\/payments\/status\/)([^/]+)/, /^(\/[pr]\/)([^/]+)/],
     }),
   );
   app.use('*', securityHeaders());

@@ -39,6 +39,8 @@ const payment = (overrides: Partial<Payment> = {}): Payment => ({
   networkPaymentId: 'NP1',
   paymentRail: null,
   providerId: null,
+  endToEndId: 'E2E0123456789ABCDEF01234567',
+  returnUrl: 'https://shop.example/return?order=1&kassa_status=abc',
   initiatedAt: new Date().toISOString(),
   updatedAt: new Date().toISOString(),
   completedAt: null,
@@ -176,6 +178,16 @@ function contract(name: string, open: () => Promise<{ store: Store; close: () =>
         Date.now(),
       );
       assert.equal(authorised?.networkStatus, 'AUTHORISED');
+      // The end-to-end id and the return page stay as recorded when an update does not carry them.
+      const { endToEndId: _, ...withoutEndToEnd } = made;
+      const chosen = await store.applyUpdate(
+        made.transactionId,
+        { ...withoutEndToEnd, networkStatus: 'AUTHORISED', providerId: 'bank_y' },
+        Date.now(),
+      );
+      assert.equal(chosen?.endToEndId, made.endToEndId);
+      assert.equal((await store.paymentById(made.transactionId))!.returnUrl, made.returnUrl);
+      assert.equal((await store.paymentById(made.transactionId))!.endToEndId, made.endToEndId);
       const done = await store.applyUpdate(
         made.transactionId,
         {
