@@ -18,7 +18,7 @@ const WORDS: Record<string, Words> = {
   en: {
     invalid: ['This link is not valid', 'Start the payment again on your computer and scan its new code.'],
     expired: ['This link has expired', 'Start the payment again on your computer and scan its new code.'],
-    pending: ['We are confirming your payment', 'Your bank has your answer. This page updates by itself.'],
+    pending: ['We are confirming your payment', 'This page updates by itself as soon as your bank answers.'],
     completed: ['Payment done', 'Thank you. You can go back to your computer.'],
     cancelled: [
       'The payment did not go through',
@@ -33,7 +33,7 @@ const WORDS: Record<string, Words> = {
   de: {
     invalid: ['Dieser Link ist ungültig', 'Starten Sie die Zahlung am Computer neu und scannen Sie den neuen Code.'],
     expired: ['Dieser Link ist abgelaufen', 'Starten Sie die Zahlung am Computer neu und scannen Sie den neuen Code.'],
-    pending: ['Wir bestätigen Ihre Zahlung', 'Ihre Bank hat Ihre Antwort. Diese Seite aktualisiert sich von selbst.'],
+    pending: ['Wir bestätigen Ihre Zahlung', 'Diese Seite aktualisiert sich von selbst, sobald Ihre Bank antwortet.'],
     completed: ['Zahlung erledigt', 'Vielen Dank. Sie können zu Ihrem Computer zurückkehren.'],
     cancelled: [
       'Die Zahlung ist nicht erfolgt',
@@ -48,7 +48,7 @@ const WORDS: Record<string, Words> = {
   fr: {
     invalid: ['Ce lien n’est pas valide', 'Relancez le paiement sur votre ordinateur et scannez le nouveau code.'],
     expired: ['Ce lien a expiré', 'Relancez le paiement sur votre ordinateur et scannez le nouveau code.'],
-    pending: ['Nous confirmons votre paiement', 'Votre banque a votre réponse. Cette page se met à jour toute seule.'],
+    pending: ['Nous confirmons votre paiement', 'Cette page se met à jour toute seule dès que votre banque répond.'],
     completed: ['Paiement effectué', 'Merci. Vous pouvez revenir à votre ordinateur.'],
     cancelled: [
       'Le paiement n’a pas abouti',
@@ -60,7 +60,7 @@ const WORDS: Record<string, Words> = {
   es: {
     invalid: ['Este enlace no es válido', 'Vuelva a iniciar el pago en su ordenador y escanee el nuevo código.'],
     expired: ['Este enlace ha caducado', 'Vuelva a iniciar el pago en su ordenador y escanee el nuevo código.'],
-    pending: ['Estamos confirmando su pago', 'Su banco tiene su respuesta. Esta página se actualiza sola.'],
+    pending: ['Estamos confirmando su pago', 'Esta página se actualiza sola en cuanto responda su banco.'],
     completed: ['Pago realizado', 'Gracias. Puede volver a su ordenador.'],
     cancelled: [
       'El pago no se ha realizado',
@@ -75,7 +75,7 @@ const WORDS: Record<string, Words> = {
   nl: {
     invalid: ['Deze link is niet geldig', 'Start de betaling opnieuw op uw computer en scan de nieuwe code.'],
     expired: ['Deze link is verlopen', 'Start de betaling opnieuw op uw computer en scan de nieuwe code.'],
-    pending: ['We bevestigen uw betaling', 'Uw bank heeft uw antwoord. Deze pagina werkt zichzelf bij.'],
+    pending: ['We bevestigen uw betaling', 'Deze pagina werkt zichzelf bij zodra uw bank antwoordt.'],
     completed: ['Betaling gelukt', 'Bedankt. U kunt teruggaan naar uw computer.'],
     cancelled: [
       'De betaling is niet gelukt',

@@ -44,7 +44,8 @@ export function handoffOutcome(
  * "Pay with your phone": the element asks for a hand-off code for its payment and shows
  * `<proxy>/p/<code>` as a QR code; the phone opening it is sent to the payment's bank page while
  * the payment is open, and is shown a page in its language otherwise (done, failed and why, expired,
- * not valid), never the bank.
+ * not valid), never the bank. Back from the bank at the payment's return address (`/r/<statusToken>`),
+ * that phone is shown the same page, while every other browser goes on to the shop's page.
  */
 export function handoffRoutes({ config, store, refresher }: ProxyServices): Hono {
   const app = new Hono();
