@@ -42,7 +42,7 @@ export function createApp(services: ProxyServices): ProxyHttp {
   const log: RequestLogOptions = {
     logger,
     metrics: services.httpMetrics ? services.metrics : undefined,
-    redactPaths: [/(\/hooks\/payments\/)([^/]+)/, /(\/api\/payments\/status\/)([^/]+)/, /^(\/p\/)([^/]+)/],
+    redactPaths: [/(\/hooks\/payments\/)([^/]+)/, /(\/api\/payments\/status\/)([^/]+)/, /^(\/[pr]\/)([^/]+)/],
   };
   const readLimiter = new SlidingWindowLimiter(config.rateLimit, 60_000);
   const tooLarge = (limit: number) => {

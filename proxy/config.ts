@@ -53,6 +53,8 @@ export interface ProxyConfig {
   events: MerchantEvents | null;
   /** A Prometheus scraper's own bearer token for /metrics (the operator token works too). */
   metricsToken: string | null;
+  /** Where browsers and banks reach this proxy (`https://pay.shop.example`): its return address is there. */
+  publicUrl: string | null;
 }
 
 export interface MerchantEvents {
@@ -270,7 +272,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: source.KASSA_METRICS_TOKEN
       ? required('KASSA_METRICS_TOKEN', secret, source.KASSA_METRICS_TOKEN)
       : null,
+    publicUrl: source.KASSA_PUBLIC_URL ? parsePublicUrl(source.KASSA_PUBLIC_URL) : null,
   };
+}
+
+/** An origin the bank may send customers to: https, or http on loopback. */
+function parsePublicUrl(value: string): string {
+  let origin: string;
+  try {
+    origin = parseOrigin(value.replace(/\/+$/, ''));
+  } catch (error) {
+    throw new ConfigError(
+      'KASSA_PUBLIC_URL',
+      `must be the proxy's origin, such as https://pay.shop.example: ${(error as Error).message}`,
+    );
+  }
+  if (!isHttpsOrLoopback(origin)) throw new ConfigError('KASSA_PUBLIC_URL', 'must be https (http only on loopback)');
+  return origin;
 }
 
 /** `whsec_` and the base64 of 24 to 64 random bytes, as Standard Webhooks secrets are written. */

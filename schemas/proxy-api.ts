@@ -149,10 +149,14 @@ export const paymentStatusSchema = z
     initiatedAt: z.string(),
     updatedAt: z.string(),
     completedAt: z.string().nullable(),
-    /** The customer's bank, once they chose it (for the receipt). */
+    /** The customer's bank, once they chose it: the payment service's identifier. */
     providerId: z.string().nullable(),
-    /** The payment network's identifier: the reference a customer quotes to their bank. */
+    /** The customer's bank by name, for the receipt (the identifier when Kassa does not know the bank). */
+    bankName: z.string().nullable().default(null),
+    /** The payment network's identifier. */
     networkPaymentId: z.string().nullable(),
+    /** The transfer's end-to-end identifier: the reference a customer quotes to their bank (the receipt's). */
+    endToEndId: z.string().nullable().default(null),
   })
   .meta({ id: 'PaymentStatus' });
 export type PaymentStatusView = z.infer<typeof paymentStatusSchema>;

@@ -3,8 +3,14 @@ import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import { acceptedLanguage } from '../../lib/accept-language.ts';
 
-/** What the phone is told when a hand-off link does not lead to the bank. */
-export type HandoffOutcome = 'invalid' | 'expired' | 'completed' | 'cancelled' | 'rejected' | 'failed';
+/**
+ * What the phone is told: when a hand-off link does not lead to the bank, and when the bank sends it
+ * back (`pending` while the payment service has yet to confirm).
+ */
+export type HandoffOutcome = 'invalid' | 'expired' | 'pending' | 'completed' | 'cancelled' | 'rejected' | 'failed';
+
+/** How often the page asks again while the payment is being confirmed, in seconds. */
+export const PENDING_REFRESH_SECONDS = 2;
 
 type Words = Record<HandoffOutcome, [title: string, text: string]>;
 
@@ -12,6 +18,7 @@ const WORDS: Record<string, Words> = {
   en: {
     invalid: ['This link is not valid', 'Start the payment again on your computer and scan its new code.'],
     expired: ['This link has expired', 'Start the payment again on your computer and scan its new code.'],
+    pending: ['We are confirming your payment', 'This page updates by itself as soon as your bank answers.'],
     completed: ['Payment done', 'Thank you. You can go back to your computer.'],
     cancelled: [
       'The payment did not go through',
@@ -26,6 +33,7 @@ const WORDS: Record<string, Words> = {
   de: {
     invalid: ['Dieser Link ist ungültig', 'Starten Sie die Zahlung am Computer neu und scannen Sie den neuen Code.'],
     expired: ['Dieser Link ist abgelaufen', 'Starten Sie die Zahlung am Computer neu und scannen Sie den neuen Code.'],
+    pending: ['Wir bestätigen Ihre Zahlung', 'Diese Seite aktualisiert sich von selbst, sobald Ihre Bank antwortet.'],
     completed: ['Zahlung erledigt', 'Vielen Dank. Sie können zu Ihrem Computer zurückkehren.'],
     cancelled: [
       'Die Zahlung ist nicht erfolgt',
@@ -40,6 +48,7 @@ const WORDS: Record<string, Words> = {
   fr: {
     invalid: ['Ce lien n’est pas valide', 'Relancez le paiement sur votre ordinateur et scannez le nouveau code.'],
     expired: ['Ce lien a expiré', 'Relancez le paiement sur votre ordinateur et scannez le nouveau code.'],
+    pending: ['Nous confirmons votre paiement', 'Cette page se met à jour toute seule dès que votre banque répond.'],
     completed: ['Paiement effectué', 'Merci. Vous pouvez revenir à votre ordinateur.'],
     cancelled: [
       'Le paiement n’a pas abouti',
@@ -51,6 +60,7 @@ const WORDS: Record<string, Words> = {
   es: {
     invalid: ['Este enlace no es válido', 'Vuelva a iniciar el pago en su ordenador y escanee el nuevo código.'],
     expired: ['Este enlace ha caducado', 'Vuelva a iniciar el pago en su ordenador y escanee el nuevo código.'],
+    pending: ['Estamos confirmando su pago', 'Esta página se actualiza sola en cuanto responda su banco.'],
     completed: ['Pago realizado', 'Gracias. Puede volver a su ordenador.'],
     cancelled: [
       'El pago no se ha realizado',
@@ -65,6 +75,7 @@ const WORDS: Record<string, Words> = {
   nl: {
     invalid: ['Deze link is niet geldig', 'Start de betaling opnieuw op uw computer en scan de nieuwe code.'],
     expired: ['Deze link is verlopen', 'Start de betaling opnieuw op uw computer en scan de nieuwe code.'],
+    pending: ['We bevestigen uw betaling', 'Deze pagina werkt zichzelf bij zodra uw bank antwoordt.'],
     completed: ['Betaling gelukt', 'Bedankt. U kunt teruggaan naar uw computer.'],
     cancelled: [
       'De betaling is niet gelukt',
@@ -89,16 +100,21 @@ h1{font-size:1.4rem;margin:0 0 .5rem}.completed h1{color:var(--ok)}.failed h1{co
 /** The page's Content-Security-Policy: its one style block by hash, nothing else. */
 export const HANDOFF_PAGE_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; img-src data:; frame-ancestors 'none'`;
 
-/** The page the phone sees instead of the bank: what happened and what to do, in its language, in light or dark. */
+/**
+ * The page the phone sees instead of the bank, or back from it: what happened and what to do, in its
+ * language, in light or dark. While the payment is being confirmed it reloads itself (no script).
+ */
 export function handoffPage(outcome: HandoffOutcome, language: string): HtmlEscapedString | Promise<HtmlEscapedString> {
   const [title, text] = (WORDS[language] ?? WORDS['en']!)[outcome];
-  const tone = outcome === 'completed' ? 'completed' : outcome === 'invalid' || outcome === 'expired' ? '' : 'failed';
+  const tone =
+    outcome === 'completed' ? 'completed' : ['invalid', 'expired', 'pending'].includes(outcome) ? '' : 'failed';
   return html`<!doctype html>
     <html lang="${language}">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
+        ${outcome === 'pending' ? html`<meta http-equiv="refresh" content="${PENDING_REFRESH_SECONDS}" />` : ''}
         <link rel="icon" href="data:," />
         <title>${title}</title>
         ${raw(`<style>${STYLE}</style>`)}

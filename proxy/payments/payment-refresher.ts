@@ -152,6 +152,7 @@ export class PaymentRefresher {
         networkPaymentId: record.networkPaymentId,
         paymentRail: record.paymentRail,
         providerId: record.providerId,
+        endToEndId: record.endToEndId,
         updatedAt: record.updatedTimestamp,
         completedAt: record.completedTimestamp,
       },

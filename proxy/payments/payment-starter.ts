@@ -13,7 +13,7 @@ import type { PayClient } from '../upstream/pay-client.ts';
 import { UpstreamError } from '../upstream/upstream-error.ts';
 import type { Checkouts } from './checkouts.ts';
 import { isAllowedFlowUrl } from './flow-hosts.ts';
-import { returnUrlFor } from './return-url.ts';
+import { proxyReturnUrl, returnUrlFor } from './return-url.ts';
 import { statusView } from './status-view.ts';
 
 export type PaymentRequest =
@@ -51,7 +51,12 @@ const WAIT_FOR_ATTEMPT_MS = 20_000;
 export class PaymentStarter {
   constructor(private readonly options: PaymentStarterOptions) {}
 
-  async start(idempotencyKey: string, request: PaymentRequest): Promise<StartedPayment> {
+  /**
+   * `proxyOrigin`: where browsers reach this proxy, when known; the bank then sends the customer to
+   * the proxy's return address (`/r/<statusToken>`), which leads on to the shop's page, or shows a
+   * phone that paid for a computer how it ended. Without it the bank returns to the shop's page.
+   */
+  async start(idempotencyKey: string, request: PaymentRequest, proxyOrigin?: string): Promise<StartedPayment> {
     const what = await this.resolve(request);
     const fingerprint = createHash('sha256')
       .update(
@@ -66,7 +71,8 @@ export class PaymentStarter {
       )
       .digest('base64url');
     const statusToken = randomBytes(32).toString('base64url');
-    const redirectUrl = returnUrlFor(request.returnUrl, this.options.returnUrls, statusToken);
+    const returnUrl = returnUrlFor(request.returnUrl, this.options.returnUrls, statusToken);
+    const redirectUrl = proxyOrigin ? proxyReturnUrl(proxyOrigin, statusToken) : returnUrl;
 
     for (let round = 0; round < 3; round++) {
       const claim = await this.options.store.beginAttempt({
@@ -92,7 +98,7 @@ export class PaymentStarter {
         await this.options.store.abandonAttempt(idempotencyKey);
         throw new HttpProblem(410, 'This checkout has expired');
       }
-      const payment = await this.initiate(idempotencyKey, statusToken, redirectUrl, what);
+      const payment = await this.initiate(idempotencyKey, statusToken, { redirectUrl, returnUrl }, what);
       if (what.previousAttempt) await this.announceSuperseded(what.previousAttempt);
       return { status: 201, body: this.created(payment) };
     }
@@ -141,7 +147,7 @@ export class PaymentStarter {
   private async initiate(
     idempotencyKey: string,
     statusToken: string,
-    redirectUrl: string,
+    { redirectUrl, returnUrl }: { redirectUrl: string; returnUrl: string },
     what: { checkoutId: string | null; amount: string; currencyCode: string; reference: string; metadata: string },
   ): Promise<Payment> {
     const { store, pay, logger, flowHosts } = this.options;
@@ -202,6 +208,8 @@ export class PaymentStarter {
       networkPaymentId: started.networkPaymentId,
       paymentRail: null,
       providerId: null,
+      endToEndId: started.endToEndId,
+      returnUrl,
       initiatedAt: started.initiationTimestamp,
       updatedAt: started.initiationTimestamp,
       completedAt: null,

@@ -1,4 +1,5 @@
 import { STATUS_QUERY_PARAM } from '../../lib/status-token.ts';
+import { isLoopbackHost } from '../../lib/url-rules.ts';
 import { URL_MAX } from '../../schemas/pay.ts';
 import { HttpProblem } from '../http-problem.ts';
 
@@ -37,4 +38,36 @@ export function returnUrlFor(requested: string | undefined, allowed: readonly st
       `returnUrl is too long: with the payment's status it would be ${url.href.length} characters, and at most ${URL_MAX} can be sent`,
     );
   return url.href;
+}
+
+/** The path of a payment's return address on the proxy: the bank sends the customer there (handoff-routes.ts). */
+export const returnPath = (statusToken: string): string => `/r/${statusToken}`;
+
+export const proxyReturnUrl = (proxyOrigin: string, statusToken: string): string =>
+  proxyOrigin + returnPath(statusToken);
+
+/**
+ * Where the proxy's return address leads a computer: the shop's page the payment was started for,
+ * checked again against today's return URLs (a URL taken off the list since leads to the first one).
+ */
+export function shopReturnUrl(stored: string | null, allowed: readonly string[], statusToken: string): string {
+  if (stored !== null) {
+    try {
+      return returnUrlFor(stored, allowed, statusToken);
+    } catch {
+      // no longer allowed: the default page
+    }
+  }
+  return returnUrlFor(undefined, allowed, statusToken);
+}
+
+/**
+ * Where browsers and banks reach this proxy: KASSA_PUBLIC_URL, else the address of the request when
+ * it is on loopback (the sandbox, tests). A Host header from elsewhere is never believed: it would let
+ * anyone send customers back from the bank to a site of their choosing. Undefined: unknown.
+ */
+export function publicOrigin(configured: string | null, requestUrl: string): string | undefined {
+  if (configured) return configured;
+  const url = new URL(requestUrl);
+  return url.protocol === 'http:' && isLoopbackHost(url.hostname) ? url.origin : undefined;
 }

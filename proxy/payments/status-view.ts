@@ -1,5 +1,6 @@
 import type { OperatorPayment, PaymentStatusView } from '../../schemas/proxy-api.ts';
 import type { Checkout, Payment, Store } from '../store/store.ts';
+import { bankName } from './bank-names.ts';
 
 /**
  * What a customer sees of their payment. `retryable`: it failed, and a new attempt may be made: an
@@ -24,7 +25,9 @@ export function statusView(payment: Payment, checkout: Checkout | undefined, now
     updatedAt: payment.updatedAt,
     completedAt: payment.completedAt,
     providerId: payment.providerId,
+    bankName: bankName(payment.providerId),
     networkPaymentId: payment.networkPaymentId,
+    endToEndId: payment.endToEndId,
   };
 }
 

@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
 import { isStatusToken } from '../../lib/status-token.ts';
 import { isTerminalStatus } from '../../schemas/pay.ts';
 import type { Handoff } from '../../schemas/proxy-api.ts';
@@ -7,6 +8,7 @@ import { HANDOFF_PAGE_CSP, handoffPage, pageLanguage, type HandoffOutcome } from
 import { HttpProblem } from '../http-problem.ts';
 import { browserOrigins } from '../middleware/browser-origins.ts';
 import { clientRateLimit } from '../middleware/client-rate-limit.ts';
+import { returnPath, shopReturnUrl } from '../payments/return-url.ts';
 import type { ProxyServices } from '../services.ts';
 import type { Payment } from '../store/store.ts';
 
@@ -15,14 +17,26 @@ export const HANDOFF_TTL_MS = 30 * 60_000;
 
 const FAILURES: Record<string, HandoffOutcome> = { CANCELLED: 'cancelled', REJECTED: 'rejected' };
 
+/**
+ * Set by `/p/<code>` on the phone, for that payment's return address only: back from the bank, this
+ * browser is shown how the payment ended instead of the shop's page (which is on the computer).
+ */
+const PHONE_COOKIE = 'kassa_phone';
+
+/** What a phone back from the bank is told: how the payment ended, or that it is being confirmed. */
+export function returnOutcome(payment: Pick<Payment, 'status' | 'networkStatus'>): HandoffOutcome {
+  if (payment.status === 'COMPLETED') return 'completed';
+  if (isTerminalStatus(payment.status)) return FAILURES[payment.networkStatus ?? ''] ?? 'failed';
+  return 'pending';
+}
+
 /** Where a hand-off link leads now: to the bank while the payment is open and young, else a page saying why not. */
 export function handoffOutcome(
   payment: Pick<Payment, 'status' | 'networkStatus' | 'createdAt'> | undefined,
   now: number,
 ): HandoffOutcome | 'bank' {
   if (!payment) return 'invalid';
-  if (payment.status === 'COMPLETED') return 'completed';
-  if (isTerminalStatus(payment.status)) return FAILURES[payment.networkStatus ?? ''] ?? 'failed';
+  if (isTerminalStatus(payment.status)) return returnOutcome(payment);
   return payment.createdAt + HANDOFF_TTL_MS <= now ? 'expired' : 'bank';
 }
 
@@ -30,7 +44,8 @@ export function handoffOutcome(
  * "Pay with your phone": the element asks for a hand-off code for its payment and shows
  * `<proxy>/p/<code>` as a QR code; the phone opening it is sent to the payment's bank page while
  * the payment is open, and is shown a page in its language otherwise (done, failed and why, expired,
- * not valid), never the bank.
+ * not valid), never the bank. Back from the bank at the payment's return address (`/r/<statusToken>`),
+ * that phone is shown the same page, while every other browser goes on to the shop's page.
  */
 export function handoffRoutes({ config, store, refresher }: ProxyServices): Hono {
   const app = new Hono();
@@ -55,14 +70,39 @@ export function handoffRoutes({ config, store, refresher }: ProxyServices): Hono
   });
 
   app.get('/p/:code', reads, async (c) => {
-    const transactionId = codes.read(c.req.param('code'));
+    const code = c.req.param('code');
+    const transactionId = codes.read(code);
     const payment = transactionId === undefined ? undefined : await store.paymentById(transactionId);
     c.header('Cache-Control', 'no-store');
     const outcome = handoffOutcome(payment, Date.now());
     if (outcome !== 'bank') return page(c, outcome, outcome === 'invalid' ? 404 : outcome === 'expired' ? 410 : 200);
     // The phone is on its way to the bank: a good moment to read the payment again if it is due.
     void refresher.refreshIfDue(payment!, 'watch');
+    setCookie(c, PHONE_COOKIE, code, {
+      path: returnPath(payment!.statusToken),
+      httpOnly: true,
+      sameSite: 'Lax',
+      secure: new URL(c.req.url).protocol === 'https:' || !!config.publicUrl?.startsWith('https:'),
+      maxAge: HANDOFF_TTL_MS / 1000,
+    });
     return c.redirect(payment!.flowUrl, 303);
+  });
+
+  // The payment's return address, where the bank sends the customer back: on to the shop's page, as
+  // the payment was started with, unless this browser is the phone a computer handed the payment to.
+  app.get('/r/:statusToken', reads, async (c) => {
+    const token = c.req.param('statusToken');
+    const payment = isStatusToken(token) ? await store.paymentByToken(token) : undefined;
+    c.header('Cache-Control', 'no-store');
+    // Nothing to show for a payment this proxy does not know: the shop's page, afresh.
+    if (!payment) return c.redirect(config.returnUrls[0]!, 303);
+    const code = getCookie(c, PHONE_COOKIE);
+    if (code === undefined || codes.read(code) !== payment.transactionId)
+      return c.redirect(shopReturnUrl(payment.returnUrl, config.returnUrls, payment.statusToken), 303);
+    const outcome = returnOutcome(payment);
+    // The phone waits for the payment service's word: ask it now if it is due (webhooks usually come first).
+    if (outcome === 'pending') void refresher.refreshIfDue(payment, 'watch');
+    return page(c, outcome, 200);
   });
 
   return app;

@@ -16,6 +16,7 @@ import { clientRateLimit } from '../middleware/client-rate-limit.ts';
 import { refusePrivateKeys } from '../middleware/refuse-private-keys.ts';
 import { bearerCheck } from '../middleware/require-bearer.ts';
 import type { PaymentRequest } from '../payments/payment-starter.ts';
+import { publicOrigin } from '../payments/return-url.ts';
 import { statusView } from '../payments/status-view.ts';
 import type { ProxyServices } from '../services.ts';
 import type { Payment } from '../store/store.ts';
@@ -74,7 +75,7 @@ export function paymentRoutes(services: ProxyServices, options: { readLimiter: S
         'Send an Idempotency-Key header: 8 to 255 characters of A-Z a-z 0-9 _ . : -, the same for retries of one payment',
       );
     }
-    const started = await starter.start(key, await paymentRequest(c));
+    const started = await starter.start(key, await paymentRequest(c), publicOrigin(config.publicUrl, c.req.url));
     return c.json(started.body, started.status);
   });
 

@@ -61,6 +61,7 @@ export function reconciliationRoutes({ config, store, refresher, logger }: Proxy
         networkPaymentId: payment.networkPaymentId,
         paymentRail: payment.paymentRail,
         providerId: payment.providerId,
+        endToEndId: payment.endToEndId,
         updatedAt: at,
         completedAt: status === 'COMPLETED' ? at : null,
       },

@@ -35,8 +35,13 @@ const SEARCH_SCAN_MAX = 20_000;
 type StoredPayment = Omit<Payment, 'lastCheckedAt'>;
 
 const parse = <T>(raw: string | null): T | undefined => (raw === null ? undefined : (JSON.parse(raw) as T));
-/** Payments recorded before revisions were kept count as revision 1. */
-const revised = (payment: StoredPayment): StoredPayment => ({ ...payment, revision: payment.revision ?? 1 });
+/** Payments recorded before revisions were kept count as revision 1; fields added since are null in older ones. */
+const revised = (payment: StoredPayment): StoredPayment => ({
+  ...payment,
+  revision: payment.revision ?? 1,
+  endToEndId: payment.endToEndId ?? null,
+  returnUrl: payment.returnUrl ?? null,
+});
 
 /**
  * The store for a fleet of proxies: every record a JSON value under `<prefix>…`, with lexicographic

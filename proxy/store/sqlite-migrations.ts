@@ -117,4 +117,10 @@ export const MIGRATIONS: readonly string[] = [
     created_at      INTEGER NOT NULL
   );
   `,
+  // The receipt's reference to quote (the transfer's end-to-end id), and the shop's page behind the
+  // proxy's return address.
+  `
+  ALTER TABLE payments ADD COLUMN end_to_end_id TEXT;
+  ALTER TABLE payments ADD COLUMN return_url TEXT;
+  `,
 ];

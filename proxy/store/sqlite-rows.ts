@@ -39,6 +39,8 @@ export const toPayment = (row: Row): Payment => ({
   networkPaymentId: (row.network_payment_id as string | null) ?? null,
   paymentRail: (row.payment_rail as string | null) ?? null,
   providerId: (row.provider_id as string | null) ?? null,
+  endToEndId: (row.end_to_end_id as string | null) ?? null,
+  returnUrl: (row.return_url as string | null) ?? null,
   initiatedAt: row.initiated_at as string,
   updatedAt: row.updated_at as string,
   completedAt: (row.completed_at as string | null) ?? null,

@@ -151,9 +151,9 @@ export class SqliteStore implements Store {
     this.db.transaction(() => {
       this.sql(
         `INSERT INTO payments (transaction_id, status_token, idempotency_key, checkout_id, amount, currency_code, reference, environment, flow_url,
-             status, network_status, network_payment_id, payment_rail, provider_id, initiated_at, updated_at, completed_at, created_at, last_checked_at, revision)
+             status, network_status, network_payment_id, payment_rail, provider_id, end_to_end_id, return_url, initiated_at, updated_at, completed_at, created_at, last_checked_at, revision)
            VALUES (@transactionId, @statusToken, @idempotencyKey, @checkoutId, @amount, @currencyCode, @reference, @environment, @flowUrl,
-             @status, @networkStatus, @networkPaymentId, @paymentRail, @providerId, @initiatedAt, @updatedAt, @completedAt, @createdAt, @lastCheckedAt, @revision)`,
+             @status, @networkStatus, @networkPaymentId, @paymentRail, @providerId, @endToEndId, @returnUrl, @initiatedAt, @updatedAt, @completedAt, @createdAt, @lastCheckedAt, @revision)`,
       ).run(payment);
       this.sql("UPDATE attempts SET state = 'succeeded', transaction_id = ? WHERE idempotency_key = ?").run(
         payment.transactionId,
@@ -191,7 +191,7 @@ export class SqliteStore implements Store {
         next.lastCheckedAt = checkedAt;
         this.sql(
           `UPDATE payments SET status = @status, network_status = @networkStatus, network_payment_id = @networkPaymentId, payment_rail = @paymentRail,
-               provider_id = @providerId, updated_at = @updatedAt, completed_at = @completedAt, last_checked_at = @lastCheckedAt,
+               provider_id = @providerId, end_to_end_id = @endToEndId, updated_at = @updatedAt, completed_at = @completedAt, last_checked_at = @lastCheckedAt,
                revision = @revision
              WHERE transaction_id = @transactionId`,
         ).run(next);

@@ -59,6 +59,10 @@ export interface Payment {
   networkPaymentId: string | null;
   paymentRail: string | null;
   providerId: string | null;
+  /** The transfer's end-to-end identifier: the reference a customer quotes to their bank. */
+  endToEndId: string | null;
+  /** The shop's page the customer goes back to (with `kassa_status`): where the proxy's return address leads. */
+  returnUrl: string | null;
   initiatedAt: string;
   updatedAt: string;
   completedAt: string | null;
@@ -70,11 +74,12 @@ export interface Payment {
   revision: number;
 }
 
-/** The fields an upstream read can change. */
+/** The fields an upstream read can change (`endToEndId` fills in for payments recorded without it). */
 export type PaymentUpdate = Pick<
   Payment,
   'status' | 'networkStatus' | 'networkPaymentId' | 'paymentRail' | 'providerId' | 'updatedAt' | 'completedAt'
->;
+> &
+  Partial<Pick<Payment, 'endToEndId'>>;
 
 export type BeginAttempt =
   /** The key is new and, for a checkout, the checkout is free: go ahead and initiate. */
@@ -257,7 +262,12 @@ export function decodeCursor(cursor: string): { createdAt: number; transactionId
  */
 export function mergeUpdate(current: Payment, update: PaymentUpdate): Payment | undefined {
   if (isTerminalStatus(current.status)) return undefined;
-  const next: Payment = { ...current, ...update, revision: current.revision + 1 };
+  const next: Payment = {
+    ...current,
+    ...update,
+    endToEndId: update.endToEndId ?? current.endToEndId,
+    revision: current.revision + 1,
+  };
   const visible: Array<keyof PaymentUpdate> = [
     'status',
     'networkStatus',

@@ -53,7 +53,10 @@ describe('<kassa-checkout>: languages', () => {
       expect(text(element, 'button')).to.equal(button);
       const created = stayOnPage(element);
       element.shadowRoot!.querySelector('button')!.click();
-      await bank((await created).flowUrl, 'cancel');
+      const { flowUrl } = await created;
+      // The bank's page is to speak the customer's language too.
+      expect(new URL(flowUrl).searchParams.get('lang')).to.equal(locale);
+      await bank(flowUrl, 'cancel');
       await phase(element, 'failed');
       expect(plain(text(element, 'status'))).to.equal(cancelled);
     });

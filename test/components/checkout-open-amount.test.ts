@@ -114,8 +114,8 @@ describe('<kassa-checkout>: an amount the customer types', () => {
     const receipt = text(element, 'receipt');
     expect(receipt).to.include('Betrag 12,50 €');
     expect(receipt).to.include('Referenz DONATION');
-    expect(receipt).to.include('Bank bank_xyz');
-    expect(text(element, 'receipt-quote')).to.match(/^NP[0-9A-F]{20}$/);
+    expect(receipt).to.include('Bank XYZ Bank');
+    expect(text(element, 'receipt-quote')).to.match(/^E2E[0-9A-F]{24}$/);
     payButton(element).click();
     await phase(element, 'ready');
     expect((part(element, 'amount-input') as HTMLInputElement).value).to.equal('');

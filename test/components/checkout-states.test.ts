@@ -107,6 +107,32 @@ describe('<kassa-checkout>: the states a customer sees', () => {
     expect((await paymentsOf(checkout)).map((payment) => payment.transactionId)).to.deep.equal([transactionId]);
   });
 
+  it('a reload while the QR code shows shows it again, for the same payment; "Pay in this browser" then forgets it', async () => {
+    const { proxy } = await stackInfo();
+    const checkout = await createCheckout();
+    const page = await framed({ proxy, checkout });
+    const element = await page.element();
+    await phase(element, 'ready');
+    await until(() => part(element, 'secondary'), '"Pay with your phone"');
+    part(element, 'secondary')!.click();
+    await phase(element, 'phone');
+    const link = await until(() => part(element, 'handoff-url')?.textContent, 'the hand-off link');
+    const reloaded = await page.visit();
+    await phase(reloaded, 'phone');
+    expect(await until(() => part(reloaded, 'handoff-url')?.textContent, 'the hand-off link')).to.equal(link);
+    expect(text(reloaded, 'button')).to.equal('Pay in this browser');
+    expect(await paymentsOf(checkout)).to.have.length(1);
+    // Paying in this browser after all: a reload then offers "Continue to your bank", not the QR code.
+    const created = stayOnPage(reloaded);
+    part(reloaded, 'button')!.click();
+    await created;
+    await phase(reloaded, 'authorising');
+    const again = await page.visit();
+    await phase(again, 'authorising');
+    expect(text(again, 'button')).to.equal('Continue to your bank');
+    expect(await paymentsOf(checkout)).to.have.length(1);
+  });
+
   it('failed, cancelled at the bank: the reason in plain words, and a new attempt makes a new payment', async () => {
     const element = await readyCheckout();
     const created = stayOnPage(element);

@@ -39,6 +39,8 @@ describe('e2e: an amount the customer chooses', () => {
     assert.equal(await partText(page, 'amount-hint'), 'Von 1,00 € bis 500,00 €');
     assert.equal(await pay.getAttribute('aria-disabled'), 'false');
     await pay.click();
+    await page.waitForURL(/\/pay\/flow\//);
+    assert.equal(await page.locator('html').getAttribute('lang'), 'de', 'the bank speaks the element’s language');
     await answerAtBank(page, 'Authorise payment');
     await waitForPhase(page, 'completed');
     // Back from the bank, a new page: the shop's page is in English, this customer reads German.

@@ -1,16 +1,16 @@
 /**
  * Paying with the phone: a desktop browser context shows the QR code of the hand-off link, a phone
  * context (Playwright's device emulation) opens what the QR code says, pays at the bank, and the
- * desktop shows the result by itself, live, with no request of its own after the QR code.
+ * desktop shows the result by itself, live, with no request of its own after the QR code; the phone
+ * ends on the proxy's page saying how it went, in its language.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { devices, type Browser, type BrowserContext } from 'playwright';
+import { devices, type Browser, type BrowserContext, type Page } from 'playwright';
 import { launchChromium, partText, waitForPhase, watchProblems } from '../support/browser.ts';
 import { startShopStack, type ShopStack } from '../support/shop-stack.ts';
+import { answerAtBank, type BankAnswer } from './support/bank.ts';
 import { scanQr } from './support/phone.ts';
-
-type Answer = 'Authorise payment' | 'Cancel';
 
 describe('e2e: paying with the phone', () => {
   let env: ShopStack;
@@ -59,19 +59,24 @@ describe('e2e: paying with the phone', () => {
     return { page, problems, requests, url };
   }
 
-  /** The phone opens the link, answers at the bank, and lands on the shop's return page. */
-  async function payOnPhone(url: string, answer: Answer, bank = 'XYZ Bank') {
-    const phone = await context({ ...devices['Pixel 7'] });
+  /** The phone opens the link, answers at the bank, and is sent back to the proxy's return address. */
+  async function payOnPhone(url: string, answer: BankAnswer, bank = 'XYZ Bank', locale = 'en-GB') {
+    const phone = await context({ ...devices['Pixel 7'], locale });
     const page = await phone.newPage();
     const problems = watchProblems(page);
     const loaded: string[] = [];
     page.on('request', (request) => loaded.push(request.url()));
     await page.goto(url);
-    await page.waitForURL(/\/pay\/flow\//);
-    await page.getByLabel(bank).check();
     const answeredAt = Date.now();
-    await page.getByRole('button', { name: answer }).click();
+    await answerAtBank(page, answer, bank);
     return { page, problems, loaded, answeredAt };
+  }
+
+  /** Where the phone ends: the proxy's page, in the phone's language, once the payment is known to have ended. */
+  async function phoneOutcome(page: Page, outcome: string) {
+    await page.waitForURL(new RegExp(`^${env.stack.proxy.origin}/r/`));
+    await page.locator(`main[data-outcome="${outcome}"]`).waitFor({ timeout: 10_000 });
+    return ((await page.locator('main').textContent()) ?? '').replace(/\s+/g, ' ').trim();
   }
 
   it('the phone authorises; the desktop shows the receipt within a second, with no request of its own', async () => {
@@ -87,11 +92,16 @@ describe('e2e: paying with the phone', () => {
     // The receipt shows with the result: its chunk came before the QR code.
     assert.match(
       await partText(desktop.page, 'receipt'),
-      /Amount €42\.50 Reference .+ Paid on .+ Bank bank_xyz Payment reference to quote NP[0-9A-F]{20}/,
+      /Amount €42\.50 Reference .+ Paid on .+ Bank XYZ Bank Payment reference to quote E2E[0-9A-F]{24}/,
     );
     assert.deepEqual(desktop.requests, [], 'the desktop followed the payment on the stream it already had');
 
-    await waitForPhase(phone.page, 'completed');
+    // The phone lands on the proxy's page, not the shop's: done, and back to the computer.
+    assert.equal(
+      await phoneOutcome(phone.page, 'completed'),
+      'Payment done Thank you. You can go back to your computer.',
+    );
+    assert.ok(!phone.loaded.some((url) => url.startsWith(env.shop.origin)), 'the phone never sees the shop');
     assert.ok(!phone.loaded.some((url) => /phone-handoff/.test(url)), 'a phone never loads the QR code chunk');
     // The code is spent: opening it again tells the phone so, and never shows the bank.
     await phone.page.goto(desktop.url);
@@ -100,15 +110,32 @@ describe('e2e: paying with the phone', () => {
     assert.deepEqual([...desktop.problems, ...phone.problems], []);
   });
 
-  for (const [answer, bank, reason] of [
-    ['Cancel', 'XYZ Bank', 'You cancelled the payment at your bank.'],
-    ['Authorise payment', 'Sandbox bank that rejects', 'Your bank declined the payment.'],
+  for (const [answer, bank, reason, locale, phoneWords] of [
+    [
+      'Cancel',
+      'XYZ Bank',
+      'You cancelled the payment at your bank.',
+      'de-DE',
+      'Die Zahlung ist nicht erfolgt Sie haben sie bei Ihrer Bank abgebrochen. Versuchen Sie es am Computer erneut.',
+    ],
+    [
+      'Authorise payment',
+      'Sandbox bank that rejects',
+      'Your bank declined the payment.',
+      'en-GB',
+      'The payment did not go through Your bank declined it. Go back to your computer to try again.',
+    ],
   ] as const) {
     it(`${answer === 'Cancel' ? 'cancelled' : 'rejected'} on the phone: both show the reason`, async () => {
       const desktop = await desktopWithQr();
-      const phone = await payOnPhone(desktop.url, answer, bank);
-      await Promise.all([waitForPhase(desktop.page, 'failed'), waitForPhase(phone.page, 'failed')]);
-      for (const page of [desktop.page, phone.page]) assert.match(await partText(page, 'status'), new RegExp(reason));
+      const phone = await payOnPhone(desktop.url, answer, bank, locale);
+      const outcome = answer === 'Cancel' ? 'cancelled' : 'rejected';
+      const [, phoneText] = await Promise.all([
+        waitForPhase(desktop.page, 'failed'),
+        phoneOutcome(phone.page, outcome),
+      ]);
+      assert.match(await partText(desktop.page, 'status'), new RegExp(reason));
+      assert.equal(phoneText, phoneWords);
       await phone.page.goto(desktop.url);
       assert.equal(
         await phone.page.locator('main').getAttribute('data-outcome'),
@@ -118,16 +145,37 @@ describe('e2e: paying with the phone', () => {
     });
   }
 
-  it('"Pay in this browser" after the QR code goes to the same payment', async () => {
+  it('a reload while the QR code shows shows it again, for the same payment', async () => {
+    const desktop = await desktopWithQr();
+    const before = (await env.payments()).length;
+    await desktop.page.reload();
+    await waitForPhase(desktop.page, 'phone');
+    assert.equal(await partText(desktop.page, 'handoff-url'), desktop.url);
+    assert.equal(await desktop.page.getByRole('button', { name: 'Pay in this browser' }).count(), 1);
+    assert.equal((await env.payments()).length, before, 'no second payment');
+    const phone = await payOnPhone(desktop.url, 'Authorise payment');
+    await waitForPhase(desktop.page, 'completed');
+    await phoneOutcome(phone.page, 'completed');
+    assert.deepEqual(desktop.problems, []);
+  });
+
+  it('"Pay in this browser" after the QR code: the same payment, the bank in the page’s language, and back to the shop', async () => {
     const desktop = await desktopWithQr();
     const before = (await env.payments()).length;
     await desktop.page.getByRole('button', { name: 'Pay in this browser' }).click();
     await desktop.page.waitForURL(/\/pay\/flow\//);
     assert.equal((await env.payments()).length, before, 'no second payment');
+    assert.equal(new URL(desktop.page.url()).searchParams.get('lang'), 'en', 'the element passes its language on');
     // And the phone's link still leads to that same payment's bank page.
     const phone = await (await context({ ...devices['Pixel 7'] })).newPage();
     await phone.goto(desktop.url);
     assert.equal(new URL(phone.url()).pathname, new URL(desktop.page.url()).pathname);
+    // Paid in this browser, the customer is back on the shop's page (through the proxy's return address), as ever.
+    await desktop.page.getByLabel('XYZ Bank').check();
+    await desktop.page.getByRole('button', { name: 'Authorise payment' }).click();
+    await desktop.page.waitForURL((url) => url.origin === env.shop.origin);
+    await waitForPhase(desktop.page, 'completed');
+    assert.match(await partText(desktop.page, 'receipt'), /Bank XYZ Bank Payment reference to quote E2E[0-9A-F]{24}/);
   });
 
   it('a code the proxy did not issue shows a clear page in the phone’s language, never the bank', async () => {

@@ -81,6 +81,21 @@ describe('proxy configuration', () => {
     failsOn({ ...valid(), KASSA_OPEN_AMOUNT: '5..1 EUR' }, 'KASSA_OPEN_AMOUNT', /min is greater than max/);
     failsOn({ ...valid(), KASSA_OPEN_AMOUNT: '1..5 USD' }, 'KASSA_OPEN_AMOUNT', /USD/);
     failsOn({ ...valid(), KASSA_LOG_LEVEL: 'loud' }, 'KASSA_LOG_LEVEL');
+    failsOn({ ...valid(), KASSA_PUBLIC_URL: 'http://pay.shop.example' }, 'KASSA_PUBLIC_URL', /https/);
+    failsOn({ ...valid(), KASSA_PUBLIC_URL: 'https://pay.shop.example/kassa' }, 'KASSA_PUBLIC_URL', /no path/);
+    failsOn({ ...valid(), KASSA_PUBLIC_URL: 'pay.shop.example' }, 'KASSA_PUBLIC_URL');
+  });
+
+  it('the proxy’s public address: an https origin, or http on loopback; none by default', () => {
+    assert.equal(loadConfig(valid()).publicUrl, null);
+    assert.equal(
+      loadConfig({ ...valid(), KASSA_PUBLIC_URL: 'https://Pay.Shop.example/' }).publicUrl,
+      'https://pay.shop.example',
+    );
+    assert.equal(
+      loadConfig({ ...valid(), KASSA_PUBLIC_URL: 'http://127.0.0.1:8787' }).publicUrl,
+      'http://127.0.0.1:8787',
+    );
   });
 
   it('parses open amounts as "min..max CUR"', () => {
@@ -110,6 +125,7 @@ describe('proxy configuration', () => {
       'KASSA_CHECKOUT_TTL_SECONDS',
       'KASSA_RATE_LIMIT',
       'KASSA_PAY_CLIENT_SECRET_NEXT',
+      'KASSA_PUBLIC_URL',
     ]);
     fc.assert(
       fc.property(

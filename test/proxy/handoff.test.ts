@@ -4,7 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { HandoffCodes } from '../../proxy/handoff/handoff-codes.ts';
 import { pageLanguage } from '../../proxy/handoff/handoff-page.ts';
-import { HANDOFF_TTL_MS, handoffOutcome } from '../../proxy/routes/handoff-routes.ts';
+import { publicOrigin } from '../../proxy/payments/return-url.ts';
+import { HANDOFF_TTL_MS, handoffOutcome, returnOutcome } from '../../proxy/routes/handoff-routes.ts';
 import { FUZZ_RUNS } from '../support/arbitraries.ts';
 import { http } from '../support/http.ts';
 import { startStack, type Stack } from '../support/stack.ts';
@@ -48,6 +49,30 @@ describe('proxy: hand-off codes ("pay with your phone")', () => {
     assert.equal(handoffOutcome({ ...open, status: 'FAILED', networkStatus: 'REJECTED' }, now), 'rejected');
     assert.equal(handoffOutcome({ ...open, status: 'FAILED', networkStatus: 'EXPIRED' }, now), 'failed');
     assert.equal(handoffOutcome(undefined, now), 'invalid');
+  });
+
+  it('back from the bank, a phone is told the outcome, or that it is being confirmed', () => {
+    assert.equal(returnOutcome({ status: 'PENDING', networkStatus: null }), 'pending');
+    assert.equal(returnOutcome({ status: 'PENDING', networkStatus: 'AUTHORISED' }), 'pending');
+    assert.equal(returnOutcome({ status: 'COMPLETED', networkStatus: 'PAYMENT_EXECUTED_CREDITED' }), 'completed');
+    assert.equal(returnOutcome({ status: 'FAILED', networkStatus: 'CANCELLED' }), 'cancelled');
+    assert.equal(returnOutcome({ status: 'FAILED', networkStatus: 'REJECTED' }), 'rejected');
+    assert.equal(returnOutcome({ status: 'FAILED', networkStatus: null }), 'failed');
+  });
+
+  it('the proxy’s own address: the configured one, else only a loopback request’s (a Host header is not believed)', () => {
+    assert.equal(
+      publicOrigin('https://pay.shop.example', 'http://10.0.0.5:8787/api/payments'),
+      'https://pay.shop.example',
+    );
+    assert.equal(publicOrigin(null, 'http://127.0.0.1:8787/api/payments'), 'http://127.0.0.1:8787');
+    assert.equal(publicOrigin(null, 'http://localhost:9/api/payments'), 'http://localhost:9');
+    for (const url of [
+      'http://evil.example/api/payments',
+      'http://10.0.0.5:8787/x',
+      'https://127.0.0.1.evil.example/x',
+    ])
+      assert.equal(publicOrigin(null, url), undefined, url);
   });
 
   it('the page’s language comes from Accept-Language, by quality', () => {
@@ -112,6 +137,63 @@ describe('proxy: the hand-off routes', () => {
     assert.match(page.headers.get('content-security-policy')!, /^default-src 'none'; style-src 'sha256-/);
     // The code is spent: the payment is final, so there is no code for it any more.
     assert.equal((await stack.browser(`/api/payments/status/${payment.statusToken}/handoff`)).status, 409);
+  });
+
+  it('back from the bank, the phone that opened /p/ sees how it ended; any other browser goes on to the shop', async () => {
+    const payment = await started();
+    const back = `${stack.proxy.origin}/r/${payment.statusToken}`;
+    const shopPage = `${stack.config.returnUrls[0]}?kassa_status=${payment.statusToken}`;
+    const { code } = (await stack.browser(`/api/payments/status/${payment.statusToken}/handoff`)).body;
+    const opened = await http(`${stack.proxy.origin}/p/${code}`, { headers: HTML });
+    const cookie = opened.headers.get('set-cookie')!;
+    assert.match(
+      cookie,
+      new RegExp(`^kassa_phone=${code}; Max-Age=1800; Path=/r/${payment.statusToken}; HttpOnly; SameSite=Lax$`),
+    );
+    const phone = { ...HTML, Cookie: cookie.split(';')[0]!, 'Accept-Language': 'de-DE, en;q=0.5' };
+
+    // Not yet confirmed: a page that says so and asks again by itself.
+    const pending = await http(back, { headers: phone });
+    assert.equal(pending.status, 200);
+    assert.match(pending.text, /data-outcome="pending"/);
+    assert.match(pending.text, /<meta http-equiv="refresh" content="2" \/>/);
+    assert.match(pending.text, /Wir bestätigen Ihre Zahlung/);
+    assert.equal(pending.headers.get('cache-control'), 'no-store');
+    assert.doesNotMatch(pending.text, /<script/i);
+
+    // A computer (no cookie), or a cookie for another payment, goes on to the shop's page as before.
+    for (const headers of [
+      HTML,
+      { ...HTML, Cookie: `kassa_phone=${new HandoffCodes(stack.config.webhookSecret).issue(randomUUID())}` },
+      { Cookie: 'kassa_phone=junk' },
+    ]) {
+      const desktop = await http(back, { headers });
+      assert.equal(desktop.status, 303);
+      assert.equal(desktop.headers.get('location'), shopPage);
+    }
+
+    await stack.control(`/payments/${payment.transactionId}/outcome`, { status: 'FAILED', networkStatus: 'CANCELLED' });
+    let page = await http(back, { headers: phone });
+    for (let tries = 0; /pending/.test(page.text) && tries < 50; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      page = await http(back, { headers: phone });
+    }
+    assert.match(page.text, /data-outcome="cancelled"/);
+    assert.match(page.text, /Sie haben sie bei Ihrer Bank abgebrochen/);
+    assert.doesNotMatch(page.text, /http-equiv="refresh"/);
+    assert.equal(
+      (await http(back, { headers: HTML })).headers.get('location'),
+      shopPage,
+      'final: the computer still goes to the shop',
+    );
+  });
+
+  it('a return address the proxy does not know leads to the shop’s first return page, never elsewhere', async () => {
+    for (const token of ['A'.repeat(43), 'short', '..%2F..%2Fevil']) {
+      const answer = await http(`${stack.proxy.origin}/r/${token}`, { headers: HTML });
+      assert.equal(answer.status, 303, token);
+      assert.equal(answer.headers.get('location'), stack.config.returnUrls[0]);
+    }
   });
 
   it('a code the proxy did not issue: a page for a phone, the usual error body for anything else', async () => {

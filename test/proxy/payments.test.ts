@@ -105,7 +105,13 @@ describe('proxy: checkouts and payments', () => {
       ).body;
       assert.equal(upstream.amount, 42.5);
       assert.equal(upstream.reference, 'ORDER-9');
-      assert.equal(upstream.redirectUrl, `${SHOP_ORIGIN}/return?kassa_status=${payment.statusToken}`);
+      // The bank sends the customer back to the proxy's return address, which leads on to the shop's page.
+      assert.equal(upstream.redirectUrl, `${stack.proxy.origin}/r/${payment.statusToken}`);
+      const back = await http(upstream.redirectUrl);
+      assert.equal(back.status, 303);
+      assert.equal(back.headers.get('location'), `${SHOP_ORIGIN}/return?kassa_status=${payment.statusToken}`);
+      const stored = await stack.proxy.services.store.paymentById(payment.transactionId);
+      assert.match(stored!.endToEndId!, /^E2E[0-9A-F]{24}$/, 'the end-to-end id is kept from the start');
       assert.deepEqual(JSON.parse(upstream.metadata).kassa, { checkoutId });
     });
 
@@ -160,6 +166,27 @@ describe('proxy: checkouts and payments', () => {
       const third = await stack.pay(checkoutId);
       assert.equal(third.status, 409);
       assert.equal(third.body.error, 'This checkout is already paid');
+    });
+
+    it('names the bank and gives the end-to-end id to quote, for the receipt', async () => {
+      const created = (await stack.pay(await stack.checkout())).body;
+      const before = (await stack.browser(`/api/payments/status/${created.statusToken}`)).body;
+      assert.equal(before.bankName, null, 'no bank chosen yet');
+      assert.match(before.endToEndId, /^E2E[0-9A-F]{24}$/);
+      await authorise(created.flowUrl, 'authorise', 'bank_havel');
+      const after = await eventually(async () => {
+        const view = (await stack.browser(`/api/payments/status/${created.statusToken}`)).body;
+        return view.status === 'COMPLETED' ? view : undefined;
+      });
+      assert.equal(after.providerId, 'bank_havel');
+      assert.equal(after.bankName, 'Havel Sparkasse');
+      assert.equal(after.endToEndId, before.endToEndId);
+      const upstream = (
+        await http(`${stack.sandbox.pay}/v1/payments/${created.transactionId}`, {
+          headers: { Authorization: `Bearer ${(await stack.proxy.services.tokens.token()).accessToken}` },
+        })
+      ).body;
+      assert.equal(after.endToEndId, upstream.endToEndId);
     });
 
     it('refuses a reused Idempotency-Key with a different request (422)', async () => {
@@ -262,7 +289,7 @@ describe('proxy: checkouts and payments', () => {
         })
       ).body;
       assert.equal(
-        upstream.redirectUrl,
+        (await http(upstream.redirectUrl)).headers.get('location'),
         `${SHOP_ORIGIN}/return?order=7&kassa_status=${ok.body.statusToken}`,
         'a forged kassa_status is replaced',
       );

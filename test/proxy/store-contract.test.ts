@@ -4,8 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import { connectRedis, type RedisConnections } from '../../proxy/store/redis-connection.ts';
+import { redisKeys } from '../../proxy/store/redis-keys.ts';
 import { RedisStore } from '../../proxy/store/redis-store.ts';
+import { MIGRATIONS } from '../../proxy/store/sqlite-migrations.ts';
 import { SqliteStore } from '../../proxy/store/sqlite-store.ts';
 import type { Checkout, Payment, Store } from '../../proxy/store/store.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
@@ -39,6 +42,8 @@ const payment = (overrides: Partial<Payment> = {}): Payment => ({
   networkPaymentId: 'NP1',
   paymentRail: null,
   providerId: null,
+  endToEndId: 'E2E0123456789ABCDEF01234567',
+  returnUrl: 'https://shop.example/return?order=1&kassa_status=abc',
   initiatedAt: new Date().toISOString(),
   updatedAt: new Date().toISOString(),
   completedAt: null,
@@ -176,6 +181,16 @@ function contract(name: string, open: () => Promise<{ store: Store; close: () =>
         Date.now(),
       );
       assert.equal(authorised?.networkStatus, 'AUTHORISED');
+      // The end-to-end id and the return page stay as recorded when an update does not carry them.
+      const { endToEndId: _, ...withoutEndToEnd } = made;
+      const chosen = await store.applyUpdate(
+        made.transactionId,
+        { ...withoutEndToEnd, networkStatus: 'AUTHORISED', providerId: 'bank_y' },
+        Date.now(),
+      );
+      assert.equal(chosen?.endToEndId, made.endToEndId);
+      assert.equal((await store.paymentById(made.transactionId))!.returnUrl, made.returnUrl);
+      assert.equal((await store.paymentById(made.transactionId))!.endToEndId, made.endToEndId);
       const done = await store.applyUpdate(
         made.transactionId,
         {
@@ -260,4 +275,53 @@ contract('Redis', async () => {
       await redis.stop();
     },
   };
+});
+
+describe('stores written by the previous version', () => {
+  it('SQLite: its payments move forward with no end-to-end id or return page, which an update fills in', async () => {
+    const old = mkdtempSync(join(tmpdir(), 'kassa-upgrade-'));
+    const path = join(old, 'kassa.db');
+    const made = payment({ endToEndId: null, returnUrl: null });
+    const db = new Database(path);
+    for (const sql of MIGRATIONS.slice(0, 3)) db.exec(sql);
+    db.pragma('user_version = 3');
+    const { endToEndId: _e, returnUrl: _r, ...columns } = made;
+    db.prepare(
+      `INSERT INTO payments (transaction_id, status_token, idempotency_key, checkout_id, amount, currency_code, reference, environment, flow_url,
+         status, network_status, network_payment_id, payment_rail, provider_id, initiated_at, updated_at, completed_at, created_at, last_checked_at, revision)
+       VALUES (@transactionId, @statusToken, @idempotencyKey, @checkoutId, @amount, @currencyCode, @reference, @environment, @flowUrl,
+         @status, @networkStatus, @networkPaymentId, @paymentRail, @providerId, @initiatedAt, @updatedAt, @completedAt, @createdAt, @lastCheckedAt, @revision)`,
+    ).run(columns);
+    db.close();
+    const store = new SqliteStore(path);
+    try {
+      assert.deepEqual(await store.paymentById(made.transactionId), made);
+      const updated = await store.applyUpdate(
+        made.transactionId,
+        { ...made, status: 'COMPLETED', endToEndId: 'E2E0000000000000000000000001' },
+        Date.now(),
+      );
+      assert.equal(updated?.endToEndId, 'E2E0000000000000000000000001');
+      assert.equal((await store.paymentById(made.transactionId))!.endToEndId, 'E2E0000000000000000000000001');
+    } finally {
+      await store.close();
+      rmSync(old, { recursive: true, force: true });
+    }
+  });
+
+  it('Redis: a payment stored without the new fields reads with them null', async () => {
+    const server = await startRedis();
+    const redisConnections = await connectRedis(server.url);
+    try {
+      const prefix = `upgrade-${randomUUID()}:`;
+      const made = payment({ endToEndId: null, returnUrl: null, lastCheckedAt: null });
+      const { endToEndId: _e, returnUrl: _r, lastCheckedAt: _l, ...stored } = made;
+      await redisConnections.command.set(redisKeys(prefix).payment(made.transactionId), JSON.stringify(stored));
+      const store = new RedisStore(redisConnections.command, prefix);
+      assert.deepEqual(await store.paymentById(made.transactionId), made);
+    } finally {
+      await redisConnections.close();
+      await server.stop();
+    }
+  });
 });

@@ -22,6 +22,8 @@ export function seededPayment(index: number, batch: string, now: number, overrid
     networkPaymentId: null,
     paymentRail: null,
     providerId: null,
+    endToEndId: null,
+    returnUrl: null,
     initiatedAt: at,
     updatedAt: at,
     completedAt: null,

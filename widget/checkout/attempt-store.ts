@@ -10,6 +10,8 @@ export interface Attempt {
   statusToken?: string;
   /** The customer came back from the bank, so the bank has their answer. */
   returned?: boolean;
+  /** The payment was handed to the customer's phone: a reload shows its QR code again. */
+  phone?: boolean;
 }
 
 const PREFIX = 'kassa:attempt:';

@@ -108,13 +108,13 @@ export class CheckoutFlow extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     window.addEventListener('pageshow', this.onPageShow);
-    // Phones (no fine pointer that hovers) pay in the bank's app already: they never load the chunk.
-    if (!this.phone && matchMedia('(pointer: fine) and (hover: hover)').matches)
-      import('./phone-handoff.ts').then(
-        (kit) => (this.phone = new kit.PhoneHandoff(this)),
-        () => undefined,
-      );
+    if (desktop()) void this.loadPhone().catch(() => undefined);
   }
+
+  /** "Pay with your phone": a chunk for desktops only. */
+  private readonly loadPhone = onDemand(
+    async () => (this.phone ??= new (await import('./phone-handoff.ts')).PhoneHandoff(this)),
+  );
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
@@ -160,7 +160,8 @@ export class CheckoutFlow extends LitElement {
     const attempt = this.attempts.read();
     if (attempt?.statusToken) {
       this.returned = !!attempt.returned;
-      void this.follow(attempt.statusToken);
+      if (attempt.phone && !attempt.returned && desktop()) void this.resumePhone(attempt.statusToken);
+      else void this.follow(attempt.statusToken);
       // Back from the bank with an open amount: the field is there for "Start again".
       if (!this.checkout && !this.amount)
         void this.client.config().then(
@@ -226,6 +227,17 @@ export class CheckoutFlow extends LitElement {
     if (!phone || !this.idle()) return;
     if (this.field && !this.field.amount) return this.field.touch();
     await (await this.starting(() => void this.payOnPhone()))?.payOnPhone(this, phone);
+  }
+
+  /** A reload while the QR code showed: the QR code again (its chunks first). */
+  private async resumePhone(statusToken: string): Promise<void> {
+    const generation = this.generation;
+    try {
+      const [phone, start] = await Promise.all([this.loadPhone(), this.loadStart()]);
+      if (generation === this.generation) await start.resumePhone(this, phone, statusToken);
+    } catch (error) {
+      if (generation === this.generation) this.fail(error, () => void this.load());
+    }
   }
 
   /** Starting a payment takes a click: a chunk, fetched once the checkout is ready. */
@@ -296,6 +308,9 @@ export class CheckoutFlow extends LitElement {
     this.bankWindow = undefined;
   }
 }
+
+/** Phones (no fine pointer that hovers) pay in the bank's app already: they never load the phone chunk. */
+const desktop = () => matchMedia('(pointer: fine) and (hover: hover)').matches;
 
 /**
  * A popup for the bank's pages (mode="popup"). Browsers allow a popup only in the click itself, not

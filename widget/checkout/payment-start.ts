@@ -1,4 +1,5 @@
 import type { CreatedPayment, CreatePaymentRequest } from '../../schemas/proxy-api.ts';
+import { languageOf, resolveLocale } from '../shared/i18n.ts';
 import { emit } from '../shared/kassa-event.ts';
 import { ProxyClient, type ProxyError } from '../shared/proxy-client.ts';
 import { isNavigableFlowUrl } from './bank-page.ts';
@@ -68,7 +69,17 @@ async function start(
   }
   attempts.save({ key: attempt.key, statusToken: created.statusToken });
   flow.returned = false;
-  return created;
+  return { ...created, flowUrl: inLanguage(created.flowUrl, resolveLocale(flow, flow.locale)) };
+}
+
+/**
+ * The bank's page in the element's language: a payment is started without one (the payment service
+ * takes none), so it goes on the page's address as `lang`. A phone's bank page follows the phone.
+ */
+function inLanguage(flowUrl: string, locale: string): string {
+  const url = new URL(flowUrl);
+  url.searchParams.set('lang', languageOf(locale));
+  return url.href;
 }
 
 /** Starts the payment (or finds it) and sends the customer to the bank, in this tab or a popup opened in the click. */
@@ -104,19 +115,34 @@ export async function payAtBank(flow: CheckoutFlow, popup?: Window): Promise<voi
  */
 export async function payOnPhone(flow: CheckoutFlow, phone: Phone): Promise<void> {
   const retry = () => void flow.payOnPhone();
-  const generation = flow.generation;
   const created = await start(flow, retry);
   if (!created) return;
+  // A reload shows the QR code again rather than "Continue to your bank".
+  flow.attempts!.save({ ...flow.attempts!.read()!, phone: true });
+  await showPhone(flow, phone, created.statusToken, retry);
+}
+
+/** Resumes paying with the phone after a reload: the QR code again, or the result if it came meanwhile. */
+export async function resumePhone(flow: CheckoutFlow, phone: Phone, statusToken: string): Promise<void> {
+  await showPhone(flow, phone, statusToken, () => void flow.load());
+}
+
+async function showPhone(flow: CheckoutFlow, phone: Phone, statusToken: string, retry: () => void): Promise<void> {
+  const generation = flow.generation;
   try {
     // The receipt and the status stream come now too: once the QR code shows, the page asks nothing more of the network.
-    await Promise.all([phone.open(flow.client!.origin, created.statusToken), flow.loadReceipt(), flow.loadStream()]);
+    await Promise.all([phone.open(flow.client!.origin, statusToken), flow.loadReceipt(), flow.loadStream()]);
   } catch (error) {
-    if (generation === flow.generation) flow.fail(error, retry);
+    if (generation !== flow.generation) return;
+    // The payment ended meanwhile (409) or is too old to hand off (410): its status says how.
+    if ((error as ProxyError).status === 409 || (error as ProxyError).status === 410)
+      return void flow.follow(statusToken);
+    flow.fail(error, retry);
     return;
   }
   if (generation !== flow.generation) return;
   flow.phase = 'phone';
-  void flow.follow(created.statusToken);
+  void flow.follow(statusToken);
 }
 
 function request({ checkout, returnUrl, field, summary }: CheckoutFlow): CreatePaymentRequest {

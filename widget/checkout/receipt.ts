@@ -87,7 +87,8 @@ export class Receipt {
     const row = (label: string, value: unknown) =>
       html`<dt>${label}</dt>
         <dd>${value}</dd>`;
-    const quote = payment.networkPaymentId;
+    // The transfer's end-to-end id is what the customer's bank statement and the bank's staff know it by.
+    const quote = payment.endToEndId;
     return html`<section part="receipt" class="receipt" aria-label=${m.title}>
       <dl>
         ${row(m.amount, formatMoney(payment.amount, payment.currencyCode, locale))}
@@ -96,7 +97,7 @@ export class Receipt {
           m.date,
           new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' }).format(new Date(when)),
         )}
-        ${payment.providerId ? row(m.bank, payment.providerId) : nothing}
+        ${payment.bankName ? row(m.bank, payment.bankName) : nothing}
         ${
           quote
             ? row(
