@@ -133,6 +133,9 @@ describe('extension: key vault', { timeout: 300_000 }, () => {
   });
 
   it('locks and unlocks; wrong passwords wait longer each time, also across a service-worker restart', async () => {
+    // The chain picker beside the button fills in once the chains are listed, and the row can move
+    // then: a click aimed before that may land beside the button.
+    await page.getByRole('combobox', { name: /Chain/ }).locator('option').first().waitFor({ state: 'attached' });
     await page.getByRole('button', { name: 'Lock now' }).click();
     await badge()
       .filter({ hasText: /^Locked$/ })
