@@ -33,8 +33,7 @@ step('the widget', bin('vite'), ['build', '--logLevel', 'warn']);
 step('the proxy bundle', process.execPath, ['--import', 'tsx', join(root, 'tools', 'build-proxy.ts')]);
 
 for (const dir of ['server', 'sandbox', 'types', 'ssr']) rmSync(join(dist, dir), { recursive: true, force: true });
-await build({
-  entryPoints: { 'server/index': join(root, 'server', 'index.ts'), 'sandbox/index': join(root, 'sandbox', 'index.ts') },
+const nodeBundle = {
   outdir: dist,
   bundle: true,
   // The package's dependencies stay imports: one copy of zod, ethers, hono… in the merchant's project.
@@ -43,16 +42,14 @@ await build({
   target: 'node20',
   format: 'esm',
   logLevel: 'warning',
+} as const;
+await build({
+  ...nodeBundle,
+  entryPoints: { 'server/index': join(root, 'server', 'index.ts'), 'sandbox/index': join(root, 'sandbox', 'index.ts') },
 });
 await build({
+  ...nodeBundle,
   entryPoints: { 'sandbox/cli': join(root, 'sandbox', 'cli.ts') },
-  outdir: dist,
-  bundle: true,
-  packages: 'external',
-  platform: 'node',
-  target: 'node20',
-  format: 'esm',
-  logLevel: 'warning',
   // The command line runs the same module as `kassa/sandbox`, not a second copy of the emulator.
   plugins: [
     {

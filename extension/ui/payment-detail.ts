@@ -45,21 +45,6 @@ export class KassaPaymentDetail extends LitElement {
       :host {
         display: block;
       }
-      /* The labels take at most 40 % and wrap: a long one (French's) would leave the values no room at 360 px. */
-      dl {
-        display: grid;
-        grid-template-columns: fit-content(40%) minmax(0, 1fr);
-        gap: 0.125rem 0.75rem;
-        margin: 0;
-      }
-      dt {
-        hyphens: auto;
-        overflow-wrap: break-word;
-      }
-      dd {
-        margin: 0;
-        overflow-wrap: anywhere;
-      }
       .id {
         display: flex;
         gap: 0.5rem;

@@ -138,6 +138,22 @@ const pageLayout = css`
     padding: 0.75rem;
     margin: 0.5rem 0;
   }
+  /* Label and value pairs (the detail panes). Labels take at most 40 % and wrap: a long one
+     (French's) would leave the values no room at 360 px. */
+  dl {
+    display: grid;
+    grid-template-columns: fit-content(40%) minmax(0, 1fr);
+    gap: 0.125rem 0.75rem;
+    margin: 0;
+  }
+  dt {
+    hyphens: auto;
+    overflow-wrap: break-word;
+  }
+  dd {
+    margin: 0;
+    overflow-wrap: anywhere;
+  }
   details > summary {
     cursor: pointer;
     font-weight: 600;
