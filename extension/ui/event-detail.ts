@@ -124,6 +124,7 @@ export class KassaEventDetail extends LitElement {
     </table>`;
   }
 
+  // The payload is a focusable region: a keyboard can then scroll a long one.
   override render() {
     const detail = this.detail?.id === this.eventId ? this.detail : undefined;
     const { m, language } = this.locale;
@@ -150,8 +151,9 @@ export class KassaEventDetail extends LitElement {
               <button class="small" ?disabled=${this.busy} @click=${() => void this.redeliver()}>${m.redeliver}</button>
               <h3>${fill(m.attemptsCount, { count: String(detail.attempts) })}</h3>
               ${this.attempts(detail)}
-              <h3>${m.payload}</h3>
-              <pre part="payload" class="mono">${JSON.stringify(detail.payload, null, 2)}</pre>`
+              <h3 id="payload-heading">${m.payload}</h3>
+              <pre part="payload" class="mono" tabindex="0" role="region" aria-labelledby="payload-heading">
+${JSON.stringify(detail.payload, null, 2)}</pre>`
           : this.error
             ? nothing
             : html`<p class="muted">${m.loading}</p>`

@@ -1,4 +1,4 @@
-import { html, LitElement, nothing } from 'lit';
+import { css, html, LitElement, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import {
   EVENT_STATUSES,
@@ -14,10 +14,16 @@ import type { FilterChangeDetail } from './filter-bar.ts';
 import './filter-bar.ts';
 import { formValues } from './form-values.ts';
 import { ListController } from './list-controller.ts';
-import { pageStyles } from './styles.ts';
+import { fittedTable, pageStyles } from './styles.ts';
 import { fill, UiLocale } from './ui-locale.ts';
 
 const LIMIT = 50;
+
+/** An event type that may wrap after its dot ("payment.<wbr>completed") in a narrow column. */
+const breakable = (type: string) => {
+  const [kind, what] = type.split('.');
+  return html`${kind}.<wbr />${what}`;
+};
 
 interface EventFilter {
   status: EventStatus | '';
@@ -43,7 +49,25 @@ function dayAgo(): string {
  */
 @customElement('kassa-events-view')
 export class KassaEventsView extends LitElement {
-  static override styles = pageStyles;
+  static override styles = [
+    ...pageStyles,
+    fittedTable,
+    css`
+      :host {
+        display: block;
+        max-inline-size: 100%;
+      }
+      th:nth-child(2) {
+        inline-size: 32%;
+      }
+      th:nth-child(3) {
+        inline-size: 24%;
+      }
+      td button {
+        max-inline-size: 100%;
+      }
+    `,
+  ];
 
   private readonly list = new ListController<EventSummary, EventFilter>(this, {
     filter: { status: '', type: '' },
@@ -98,22 +122,24 @@ export class KassaEventsView extends LitElement {
 
   private row(event: EventSummary) {
     const { m, language } = this.locale;
+    // The name begins with what the button shows, as speech input users say it.
     return html`<tr data-event=${event.id} aria-selected=${this.selected === event.id ? 'true' : 'false'}>
       <td>
         <button
           class="secondary small"
-          aria-label=${fill(m.detailsOf, { id: event.id })}
+          aria-label=${`${event.type}: ${fill(m.detailsOf, { id: event.id })}`}
           @click=${() => (this.selected = event.id)}
         >
-          ${event.type}
+          ${breakable(event.type)}
         </button>
-        <br /><span class="muted">${event.checkoutId ?? event.transactionId ?? ''}</span>
+        <br /><span class="muted">${event.checkoutId ?? event.transactionId ?? ''}</span> <br /><span class="muted"
+          >${new Date(event.createdAt).toLocaleTimeString(language)}</span
+        >
       </td>
       <td class="status">
-        ${event.status}${event.lastError ? html`<br /><span class="muted">${event.lastError}</span>` : nothing}
+        ${event.status}<br /><span class="muted">${fill(m.attemptsCount, { count: String(event.attempts) })}</span>
+        ${event.lastError ? html`<br /><span class="muted">${event.lastError}</span>` : nothing}
       </td>
-      <td>${event.attempts}</td>
-      <td>${new Date(event.createdAt).toLocaleTimeString(language)}</td>
       <td>
         <button
           class="secondary small"
@@ -159,7 +185,7 @@ export class KassaEventsView extends LitElement {
       ${this.list.render({
         label: m.events,
         loading: m.loading,
-        headings: [m.eventHeading, m.status, m.attempts, m.created, ''],
+        headings: [m.eventHeading, m.status, ''],
         actions: m.actions,
         row: (event) => this.row(event),
         empty: ({ status, type }) =>

@@ -8,7 +8,7 @@ import { ListController } from './list-controller.ts';
 import './payment-detail.ts';
 import { matchesSearch, type SearchDetail } from './payment-search.ts';
 import './payment-search.ts';
-import { pageStyles } from './styles.ts';
+import { fittedTable, pageStyles } from './styles.ts';
 import { fill, UiLocale } from './ui-locale.ts';
 import type { ResolvedDetail } from './unverifiable-payments.ts';
 import './unverifiable-payments.ts';
@@ -39,13 +39,11 @@ declare global {
 export class KassaPaymentsView extends LitElement {
   static override styles = [
     ...pageStyles,
+    fittedTable,
     css`
       :host {
         display: block;
         max-inline-size: 100%;
-      }
-      table {
-        table-layout: fixed;
       }
       th:nth-child(2),
       th:nth-child(3) {
@@ -53,9 +51,6 @@ export class KassaPaymentsView extends LitElement {
       }
       th:nth-child(4) {
         inline-size: 22%;
-      }
-      td {
-        overflow-wrap: anywhere;
       }
       td button {
         inline-size: 100%;
@@ -68,9 +63,6 @@ export class KassaPaymentsView extends LitElement {
         text-decoration: underline;
         overflow-wrap: anywhere;
         font: inherit;
-      }
-      tr[aria-selected='true'] {
-        background: color-mix(in srgb, var(--_primary) 10%, transparent);
       }
     `,
   ];

@@ -163,3 +163,19 @@ const pageLayout = css`
 
 /** Every extension page's styles: the widget's tokens and controls, then the page layout. */
 export const pageStyles = [tokens, controls, pageLayout];
+
+/**
+ * A list that fits a 360 px side panel without sideways scrolling: fixed columns (each view sets
+ * their widths; the first takes what is left), long ids wrapped, the open row marked.
+ */
+export const fittedTable = css`
+  table {
+    table-layout: fixed;
+  }
+  td {
+    overflow-wrap: anywhere;
+  }
+  tr[aria-selected='true'] {
+    background: color-mix(in srgb, var(--_primary) 10%, transparent);
+  }
+`;

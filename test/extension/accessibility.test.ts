@@ -1,9 +1,10 @@
 /**
  * axe on the built extension's views in real Chromium against a real proxy, emulator and chains:
- * the popup's and the side panel's tabs (wallet balances and activity after a real transfer, the
- * orders form with its per-field messages and a refused delete, the payments detail pane, the
- * language setting, the events), and the approval window (connect while locked, a transfer), in
- * each of the five languages and in light and dark (prefers-color-scheme). No rule is switched off.
+ * the popup's and the side panel's tabs (the wallet with no key yet, locked, and with its balances
+ * and activity after a real transfer; the orders form with its per-field messages and a refused
+ * delete; the payments detail pane; the language setting; the events and an event's detail pane),
+ * and the approval window (connect while locked, a transfer), in each of the five languages and in
+ * light and dark (prefers-color-scheme). No rule is switched off.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { toQuantity, Transaction } from 'ethers';
 import type { Page } from 'playwright';
+import { eventsSecret } from '../../demo/demo.ts';
 import { UI_CHANNEL, UI_LANGUAGES, type LanguageChoice } from '../../extension/channels.ts';
 import { anvilAccount } from '../support/chains.ts';
 import {
@@ -66,6 +68,8 @@ describe('extension: axe in every view, five languages, light and dark', { timeo
   let extension: LoadedExtension;
   let transactionId: string;
   let processingOrder: string;
+  /** What axe found in the states only `before` passes through, by state. */
+  const walletProblems: string[] = [];
   const approvalProblems: string[] = [];
 
   /** Opens an extension page with the colour scheme emulated from the first paint. */
@@ -86,15 +90,18 @@ describe('extension: axe in every view, five languages, light and dark', { timeo
   };
   const approvalWindow = () => openedApproval(extension);
 
-  /** An approval window's page, opened again in each language and theme before it is answered. */
-  const checkApproval = async (url: string, kind: string, shown: string) => {
+  /**
+   * A page in a passing state (an approval window before it is answered, the wallet before a key or
+   * while locked), opened again in each language and theme.
+   */
+  const checkEveryLanguage = async (url: string, what: string, shown: string, problems: string[]) => {
     for (const language of UI_LANGUAGES) {
       await setLanguage(language);
       for (const theme of THEMES) {
         const copy = await open(url, theme);
         await copy.locator(`html[lang=${language}]`).waitFor();
         await copy.locator(shown).waitFor();
-        approvalProblems.push(...(await violations(copy, `approval (${kind}) ${language} ${theme}`)));
+        problems.push(...(await violations(copy, `${what} ${language} ${theme}`)));
         await copy.close();
       }
     }
@@ -108,17 +115,33 @@ describe('extension: axe in every view, five languages, light and dark', { timeo
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    stack = await startStack({ env: { KASSA_ALLOWED_ORIGINS: `${origin},${SHOP_ORIGIN}` } });
+    // The page's server also takes the merchant's events (any 2xx is a delivery).
+    stack = await startStack({
+      env: {
+        KASSA_ALLOWED_ORIGINS: `${origin},${SHOP_ORIGIN}`,
+        KASSA_EVENTS_URL: `${origin}/kassa/events`,
+        KASSA_EVENTS_SECRET: eventsSecret(),
+      },
+    });
     extension = await launchExtension();
     await configure(extension, stack.proxy.origin, stack.config.operatorToken);
+    await checkEveryLanguage(
+      'ui/popup.html?tab=wallet',
+      'wallet, no key',
+      'kassa-wallet-view textarea',
+      walletProblems,
+    );
+    await setLanguage('en');
     await importVaultKey(extension, ACCOUNT, PASSWORD);
 
-    // A payment for the detail pane, and a Processing order, whose delete the service refuses.
+    // A completed payment for the detail pane and the events, and a Processing order, whose delete
+    // the service refuses.
     transactionId = (
       (await stack.pay(await stack.checkout({ reference: 'A11Y-1', amount: '12.30' }))).body as {
         transactionId: string;
       }
     ).transactionId;
+    await stack.control(`/payments/${transactionId}/outcome`, { status: 'COMPLETED' });
     const order = await stack.operator('/api/orders', {
       body: {
         customerName: 'Ada',
@@ -142,6 +165,13 @@ describe('extension: axe in every view, five languages, light and dark', { timeo
     await wallet.locator('kassa-wallet-view button', { hasText: 'Lock now' }).click();
     await wallet.locator('.badge', { hasText: /^Locked$/ }).waitFor();
     await wallet.close();
+    await checkEveryLanguage(
+      'ui/popup.html?tab=wallet',
+      'wallet, locked',
+      'kassa-wallet-view input[name=password] >> nth=0',
+      walletProblems,
+    );
+    await setLanguage('en');
     const dapp = await extension.context.newPage();
     await dapp.addInitScript(discover);
     await dapp.goto(`${origin}/`);
@@ -150,7 +180,7 @@ describe('extension: axe in every view, five languages, light and dark', { timeo
     const connected = call(dapp, 'eth_requestAccounts');
     let approval = await opening;
     await approval.locator('input[name=password]').waitFor();
-    await checkApproval(approval.url(), 'connect, locked', 'input[name=password]');
+    await checkEveryLanguage(approval.url(), 'approval (connect, locked)', 'input[name=password]', approvalProblems);
     await setLanguage('en');
 
     // Checked before it is answered (answering closes the window and forgets the request).
@@ -184,7 +214,7 @@ describe('extension: axe in every view, five languages, light and dark', { timeo
     ]);
     approval = await opening;
     await approval.locator('[data-field=burn]').waitFor();
-    await checkApproval(approval.url(), 'transfer', '[data-field=burn]');
+    await checkEveryLanguage(approval.url(), 'approval (transfer)', '[data-field=burn]', approvalProblems);
     await setLanguage('en');
     await approval.getByRole('button', { name: 'Approve' }).click();
     assert.match(String((await sent).result), /^0x[0-9a-f]{64}$/);
@@ -194,6 +224,10 @@ describe('extension: axe in every view, five languages, light and dark', { timeo
     await extension?.dispose();
     await stack?.stop();
     server?.close();
+  });
+
+  it('the wallet with no key yet and while locked, in every language and theme', () => {
+    assert.deepEqual(walletProblems, []);
   });
 
   it('the approval window (connect while locked, a transfer), in every language and theme', () => {
@@ -256,10 +290,14 @@ describe('extension: axe in every view, five languages, light and dark', { timeo
         problems.push(...(await violations(page, what('payment detail'))));
         await page.close();
 
-        // Events.
+        // Events, and one event's attempts and payload.
         page = await ready(await open('ui/popup.html?tab=events', theme));
         await page.locator('kassa-events-view form').first().waitFor();
         problems.push(...(await violations(page, what('events'))));
+        await page.locator('kassa-events-view tr[data-event] button').first().click();
+        await page.locator('kassa-event-detail dl').waitFor();
+        await page.locator('kassa-event-detail table').waitFor();
+        problems.push(...(await violations(page, what('event detail'))));
         await page.close();
       }
       await setLanguage('auto');
