@@ -19,11 +19,8 @@ import { fill, UiLocale } from './ui-locale.ts';
 
 const LIMIT = 50;
 
-/** An event type that may wrap after its dot ("payment.<wbr>completed") in a narrow column. */
-const breakable = (type: string) => {
-  const [kind, what] = type.split('.');
-  return html`${kind}.<wbr />${what}`;
-};
+/** An event type that may wrap after a dot ("payment.<wbr>completed") in a narrow column. */
+const breakable = (type: string) => type.split('.').map((part, index) => (index ? html`.<wbr />${part}` : part));
 
 interface EventFilter {
   status: EventStatus | '';
@@ -53,10 +50,6 @@ export class KassaEventsView extends LitElement {
     ...pageStyles,
     fittedTable,
     css`
-      :host {
-        display: block;
-        max-inline-size: 100%;
-      }
       th:nth-child(2) {
         inline-size: 32%;
       }

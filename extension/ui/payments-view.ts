@@ -41,10 +41,6 @@ export class KassaPaymentsView extends LitElement {
     ...pageStyles,
     fittedTable,
     css`
-      :host {
-        display: block;
-        max-inline-size: 100%;
-      }
       th:nth-child(2),
       th:nth-child(3) {
         inline-size: 24%;

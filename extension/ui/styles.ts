@@ -165,10 +165,14 @@ const pageLayout = css`
 export const pageStyles = [tokens, controls, pageLayout];
 
 /**
- * A list that fits a 360 px side panel without sideways scrolling: fixed columns (each view sets
+ * A list view that fits a 360 px side panel without sideways scrolling: fixed columns (each view sets
  * their widths; the first takes what is left), long ids wrapped, the open row marked.
  */
 export const fittedTable = css`
+  :host {
+    display: block;
+    max-inline-size: 100%;
+  }
   table {
     table-layout: fixed;
   }

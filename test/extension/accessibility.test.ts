@@ -105,6 +105,8 @@ describe('extension: axe in every view, five languages, light and dark', { timeo
         await copy.close();
       }
     }
+    // The steps after it find their way by English names.
+    await setLanguage('en');
   };
 
   before(async () => {
@@ -131,7 +133,6 @@ describe('extension: axe in every view, five languages, light and dark', { timeo
       'kassa-wallet-view textarea',
       walletProblems,
     );
-    await setLanguage('en');
     await importVaultKey(extension, ACCOUNT, PASSWORD);
 
     // A completed payment for the detail pane and the events, and a Processing order, whose delete
@@ -171,7 +172,6 @@ describe('extension: axe in every view, five languages, light and dark', { timeo
       'kassa-wallet-view input[name=password] >> nth=0',
       walletProblems,
     );
-    await setLanguage('en');
     const dapp = await extension.context.newPage();
     await dapp.addInitScript(discover);
     await dapp.goto(`${origin}/`);
@@ -181,7 +181,6 @@ describe('extension: axe in every view, five languages, light and dark', { timeo
     let approval = await opening;
     await approval.locator('input[name=password]').waitFor();
     await checkEveryLanguage(approval.url(), 'approval (connect, locked)', 'input[name=password]', approvalProblems);
-    await setLanguage('en');
 
     // Checked before it is answered (answering closes the window and forgets the request).
     await approval.locator('input[name=password]').fill(PASSWORD);
@@ -215,7 +214,6 @@ describe('extension: axe in every view, five languages, light and dark', { timeo
     approval = await opening;
     await approval.locator('[data-field=burn]').waitFor();
     await checkEveryLanguage(approval.url(), 'approval (transfer)', '[data-field=burn]', approvalProblems);
-    await setLanguage('en');
     await approval.getByRole('button', { name: 'Approve' }).click();
     assert.match(String((await sent).result), /^0x[0-9a-f]{64}$/);
     await dapp.close();
