@@ -24,7 +24,9 @@ const SECRET_SHAPES = [
 ];
 
 function startDemo(...args: string[]): { child: ChildProcess; output: () => string } {
-  const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['demo/start.ts', ...args], {
+  // node with tsx's loader, not the tsx command: that one relays Ctrl+C to its child and, on a busy
+  // machine, kills it when the child does not acknowledge within 30 ms (exit 130).
+  const child = spawn(process.execPath, ['--import', 'tsx', 'demo/start.ts', ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

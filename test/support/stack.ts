@@ -6,6 +6,7 @@ import { loadConfig, type ProxyConfig } from '../../proxy/config.ts';
 import { startProxy, type RunningProxy, type StartProxyOptions } from '../../proxy/server.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server.ts';
 import { http } from './http.ts';
+import { holdPort } from './port-holder.ts';
 import { startRedis, type RedisServer } from './redis-server.ts';
 
 async function redisSettings(): Promise<Record<string, string>> {
@@ -115,10 +116,18 @@ export async function startStack(options: StackOptions = {}) {
     },
     /** Stops the proxy and starts it again on the same database (a restart). */
     async restart(envChanges: Record<string, string> = {}, whileDown?: () => Promise<void>): Promise<void> {
+      const { port } = proxy;
       await proxy.stop();
-      await whileDown?.();
       Object.assign(env, envChanges);
       config = loadConfig(env);
+      // Back on the same port: held while down, so that no server of a test running beside this one
+      // is given it meanwhile. Every connection is dropped, as a stopped proxy's would fail.
+      const holder = config.port === port ? await holdPort(port) : undefined;
+      try {
+        await whileDown?.();
+      } finally {
+        await holder?.close();
+      }
       proxy = await startProxy(config, {
         logSink: (line) => logs.push(line),
         tokenRefusalHoldMs: 200,
