@@ -65,6 +65,7 @@ if (!requested.length) {
   run('type-check', process.execPath, [join(root, 'node_modules', 'tsc7', 'bin', 'tsc'), '-b']);
   run('lint (ESLint)', bin('eslint'), ['--max-warnings', '0', '.']);
   run('format check (Prettier)', bin('prettier'), ['--check', '--log-level', 'warn', '.']);
+  run('import circles (madge)', bin('madge'), ['--circular', '--no-spinner', '--no-color', '.']);
 }
 // The package suites pack dist/ (the widget included): built once here, before any suite reads it.
 if (nodeTests.some((file) => file.startsWith(packageDir + '/'))) {

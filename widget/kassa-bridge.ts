@@ -29,10 +29,10 @@ import { WalletController } from './bridge/wallet-controller.ts';
 import { formatDuration } from './shared/format.ts';
 import { fill } from './shared/i18n.ts';
 import { LocaleController } from './shared/locale-controller.ts';
-import { ProblemController, type Tone } from './shared/problem-controller.ts';
+import { ProblemController } from './shared/problem-controller.ts';
 import { SCRIPT_ORIGIN } from './shared/proxy-client.ts';
 import { controls, statusStyles, tokens } from './shared/theme.ts';
-import { actionView, loadingView, statusView, type Action } from './shared/views.ts';
+import { actionView, loadingView, statusView, type Action, type Tone } from './shared/views.ts';
 
 export type * from './bridge/events.ts';
 

@@ -6,9 +6,8 @@ import type { CheckoutMessages } from './checkout/messages/en.ts';
 import { summaryStyles } from './checkout/styles.ts';
 import { formatMoney } from './shared/format.ts';
 import { fill } from './shared/i18n.ts';
-import type { Tone } from './shared/problem-controller.ts';
 import { controls, statusStyles, tokens } from './shared/theme.ts';
-import { actionView, loadingView, statusView, type Action } from './shared/views.ts';
+import { actionView, loadingView, statusView, type Action, type Tone } from './shared/views.ts';
 
 export type * from './checkout/events.ts';
 

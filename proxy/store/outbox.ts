@@ -5,7 +5,7 @@
  * leases due events, posts them, and records each attempt here. SQLite and Redis implement it alike.
  */
 import type { EventStatus, KassaEventType } from '../../schemas/events.ts';
-import type { Attempt, Checkout, Payment } from './store.ts';
+import type { Attempt, Checkout, Payment } from './records.ts';
 
 /** An event as written with the change that causes it. `payload` is the signed body, as sent. */
 export interface NewEvent {

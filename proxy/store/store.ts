@@ -4,82 +4,18 @@
  * Both implement this interface and pass the same test suite.
  */
 import { compareDecimals } from '../../lib/money.ts';
-import { isTerminalStatus, type Environment } from '../../schemas/pay.ts';
+import { isTerminalStatus } from '../../schemas/pay.ts';
 import type { Outbox, PaymentEventRule } from './outbox.ts';
 import type { Reconciliation } from './reconciliation.ts';
+import type { Attempt, Payment, PaymentUpdate, Checkout, CheckoutKey } from './records.ts';
 
-export interface Checkout {
-  checkoutId: string;
-  amount: string;
-  currencyCode: string;
-  reference: string;
-  /** The merchant's metadata, as JSON text. */
-  metadata: string | null;
-  createdAt: number;
-  expiresAt: number;
-  /** The idempotency key of the checkout's latest payment attempt. */
-  currentAttempt: string | null;
-}
-
-/** The merchant's Idempotency-Key for creating a checkout, and what was asked under it. */
-export interface CheckoutKey {
-  idempotencyKey: string;
-  fingerprint: string;
-}
+// The records live apart so that the outbox and the store can both name them; the store's users take them from here.
+export type { Attempt, Checkout, CheckoutKey, Payment, PaymentUpdate } from './records.ts';
 
 export type CheckoutClaim = { created: true } | { created: false; checkoutId: string; fingerprint: string };
 
 /** How long a checkout's Idempotency-Key is remembered (at least the 24 h a retrying server needs). */
 export const CHECKOUT_KEY_KEPT_MS = 7 * 24 * 3_600_000;
-
-/** One browser request to pay, under its Idempotency-Key. */
-export interface Attempt {
-  idempotencyKey: string;
-  /** What was asked, so that the same key with another request is recognised. */
-  fingerprint: string;
-  checkoutId: string | null;
-  statusToken: string;
-  state: 'pending' | 'succeeded';
-  transactionId: string | null;
-  createdAt: number;
-}
-
-export interface Payment {
-  transactionId: string;
-  statusToken: string;
-  idempotencyKey: string;
-  checkoutId: string | null;
-  amount: string;
-  currencyCode: string;
-  reference: string;
-  environment: Environment;
-  flowUrl: string;
-  status: string;
-  networkStatus: string | null;
-  networkPaymentId: string | null;
-  paymentRail: string | null;
-  providerId: string | null;
-  /** The transfer's end-to-end identifier: the reference a customer quotes to their bank. */
-  endToEndId: string | null;
-  /** The shop's page the customer goes back to (with `kassa_status`): where the proxy's return address leads. */
-  returnUrl: string | null;
-  initiatedAt: string;
-  updatedAt: string;
-  completedAt: string | null;
-  /** When the proxy recorded it (epoch ms): the order of the operator's list. */
-  createdAt: number;
-  /** When the proxy last read it from upstream (epoch ms). */
-  lastCheckedAt: number | null;
-  /** 1 when recorded, one more with each change: the `sequence` of its events. */
-  revision: number;
-}
-
-/** The fields an upstream read can change (`endToEndId` fills in for payments recorded without it). */
-export type PaymentUpdate = Pick<
-  Payment,
-  'status' | 'networkStatus' | 'networkPaymentId' | 'paymentRail' | 'providerId' | 'updatedAt' | 'completedAt'
-> &
-  Partial<Pick<Payment, 'endToEndId'>>;
 
 export type BeginAttempt =
   /** The key is new and, for a checkout, the checkout is free: go ahead and initiate. */

@@ -6,7 +6,18 @@
 import type { BridgeErrorKind, BridgeStage } from './errors.ts';
 
 export type { BridgeErrorKind, BridgeStage } from './errors.ts';
-export type { BridgeTimeouts } from './transfer-follower.ts';
+
+/** How long each step may take before the panel says so (milliseconds). */
+export interface BridgeTimeouts {
+  /** From sending until the receipt. */
+  mined: number;
+  /** How long the source chain may not know the transaction at all before it counts as dropped. */
+  dropped: number;
+  /** From the receipt until the panel calls the transfer delayed (and says what the user can do); it follows on. */
+  delayed: number;
+  /** From the receipt until the tokens arrive on the destination chain. */
+  arrival: number;
+}
 
 /** What the user sees; `phase` reflects it as an attribute for the page's own styling. */
 export type BridgePhase =

@@ -2,19 +2,8 @@ import { Interface } from 'ethers';
 import { REFORGE_TOKEN_ABI } from '../../lib/reforge-abi.ts';
 import { addressWord, hexToBigInt, type ChainRpc, type RpcLog, type RpcReceipt } from './chain-rpc.ts';
 import { BridgeError, type BridgeStage } from './errors.ts';
+import type { BridgeTimeouts } from './events.ts';
 import type { TransferRecord } from './transfer-store.ts';
-
-/** How long each step may take before the panel says so (milliseconds). */
-export interface BridgeTimeouts {
-  /** From sending until the receipt. */
-  mined: number;
-  /** How long the source chain may not know the transaction at all before it counts as dropped. */
-  dropped: number;
-  /** From the receipt until the panel calls the transfer delayed (and says what the user can do); it follows on. */
-  delayed: number;
-  /** From the receipt until the tokens arrive on the destination chain. */
-  arrival: number;
-}
 
 export const DEFAULT_TIMEOUTS: BridgeTimeouts = {
   mined: 10 * 60_000,

@@ -8,24 +8,15 @@ import type * as AmountFieldModule from './amount-field.ts';
 import { AttemptStore } from './attempt-store.ts';
 import { checkoutCatalogs } from './checkout-catalogs.ts';
 import type { CheckoutErrorDetail, CheckoutPhase } from './events.ts';
+import type { AmountField, FlowHost, Phone, Summary } from './flow-host.ts';
 import type { CheckoutMessages } from './messages/en.ts';
 import type * as PaymentStart from './payment-start.ts';
-import type * as PhoneHandoff from './phone-handoff.ts';
 import type * as ReceiptModule from './receipt.ts';
 import { CHECKOUT_PROBLEMS } from './problems.ts';
 import { takeReturnedStatusToken } from './returned-status.ts';
 import type { StatusStreamController } from './status-stream-controller.ts';
 
-export interface Summary {
-  amount: string;
-  currencyCode: string;
-  reference: string;
-  environment: string;
-}
-
 const BUSY: ReadonlySet<CheckoutPhase> = new Set(['loading', 'creating', 'redirecting', 'waiting']);
-export type Phone = InstanceType<(typeof PhoneHandoff)['PhoneHandoff']>;
-type AmountField = InstanceType<(typeof AmountFieldModule)['AmountField']>;
 type Bounds = AmountFieldModule.Bounds;
 type Receipt = InstanceType<(typeof ReceiptModule)['Receipt']>;
 
@@ -34,7 +25,7 @@ type Receipt = InstanceType<(typeof ReceiptModule)['Receipt']>;
  * the payment's course: read what is to be paid, start the payment once, send the customer to the
  * bank or hand the payment to their phone, and follow its status to the end.
  */
-export class CheckoutFlow extends LitElement {
+export class CheckoutFlow extends LitElement implements FlowHost {
   // Declared here rather than with decorators: Lit's decorators would add their code to kassa.js.
   static override properties: PropertyDeclarations = {
     proxy: {},
@@ -266,7 +257,9 @@ export class CheckoutFlow extends LitElement {
   }
 
   /** The status stream: a chunk, since the first render has no payment to follow. */
-  readonly loadStream = onDemand(async () => (this.stream = (await import('./status-follow.ts')).statusStream(this)));
+  readonly loadStream: () => Promise<StatusStreamController> = onDemand(
+    async () => (this.stream = (await import('./status-follow.ts')).statusStream(this)),
+  );
 
   /** Follows the payment's status until it is final (with the receipt's chunk on its way for the end). */
   async follow(statusToken: string): Promise<void> {

@@ -3,7 +3,7 @@ import { languageOf, resolveLocale } from '../shared/i18n.ts';
 import { emit } from '../shared/kassa-event.ts';
 import { ProxyClient, type ProxyError } from '../shared/proxy-client.ts';
 import { isNavigableFlowUrl } from './bank-page.ts';
-import type { CheckoutFlow, Phone } from './checkout-flow.ts';
+import type { FlowHost, Phone } from './flow-host.ts';
 import type { PaymentCreatedDetail } from './events.ts';
 
 /**
@@ -34,7 +34,7 @@ class PaymentClient extends ProxyClient {
  * phone and then in this browser (or the other way round) is one payment.
  */
 async function start(
-  flow: CheckoutFlow,
+  flow: FlowHost,
   retry: () => void,
   popup?: Window,
 ): Promise<(CreatedPayment & { replayed: boolean }) | undefined> {
@@ -83,7 +83,7 @@ function inLanguage(flowUrl: string, locale: string): string {
 }
 
 /** Starts the payment (or finds it) and sends the customer to the bank, in this tab or a popup opened in the click. */
-export async function payAtBank(flow: CheckoutFlow, popup?: Window): Promise<void> {
+export async function payAtBank(flow: FlowHost, popup?: Window): Promise<void> {
   const created = await start(flow, () => void flow.pay(), popup);
   if (!created) return;
   const { transactionId, environment, flowUrl, replayed } = created;
@@ -113,7 +113,7 @@ export async function payAtBank(flow: CheckoutFlow, popup?: Window): Promise<voi
  * Starts the payment (or finds it) and shows the QR code of its hand-off link: the phone opens the
  * bank, and the element follows the payment live and shows the result with nothing to do here.
  */
-export async function payOnPhone(flow: CheckoutFlow, phone: Phone): Promise<void> {
+export async function payOnPhone(flow: FlowHost, phone: Phone): Promise<void> {
   const retry = () => void flow.payOnPhone();
   const created = await start(flow, retry);
   if (!created) return;
@@ -123,11 +123,11 @@ export async function payOnPhone(flow: CheckoutFlow, phone: Phone): Promise<void
 }
 
 /** Resumes paying with the phone after a reload: the QR code again, or the result if it came meanwhile. */
-export async function resumePhone(flow: CheckoutFlow, phone: Phone, statusToken: string): Promise<void> {
+export async function resumePhone(flow: FlowHost, phone: Phone, statusToken: string): Promise<void> {
   await showPhone(flow, phone, statusToken, () => void flow.load());
 }
 
-async function showPhone(flow: CheckoutFlow, phone: Phone, statusToken: string, retry: () => void): Promise<void> {
+async function showPhone(flow: FlowHost, phone: Phone, statusToken: string, retry: () => void): Promise<void> {
   const generation = flow.generation;
   try {
     // The receipt and the status stream come now too: once the QR code shows, the page asks nothing more of the network.
@@ -145,7 +145,7 @@ async function showPhone(flow: CheckoutFlow, phone: Phone, statusToken: string, 
   void flow.follow(statusToken);
 }
 
-function request({ checkout, returnUrl, field, summary }: CheckoutFlow): CreatePaymentRequest {
+function request({ checkout, returnUrl, field, summary }: FlowHost): CreatePaymentRequest {
   return checkout
     ? { checkoutId: checkout, returnUrl: returnUrl || undefined }
     : {

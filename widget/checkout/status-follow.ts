@@ -1,13 +1,13 @@
 import type { PaymentStatusView } from '../../schemas/proxy-api.ts';
 import { emit } from '../shared/kassa-event.ts';
-import type { CheckoutFlow } from './checkout-flow.ts';
+import type { FlowHost } from './flow-host.ts';
 import { StatusStreamController } from './status-stream-controller.ts';
 
 /**
  * The checkout's status stream and what each status does to it: a chunk, since the first render has
  * no payment to follow.
  */
-export function statusStream(flow: CheckoutFlow): StatusStreamController {
+export function statusStream(flow: FlowHost): StatusStreamController {
   return new StatusStreamController(flow, {
     onStatus: (view) => showStatus(flow, view),
     onFailure: (error) => {
@@ -17,7 +17,7 @@ export function statusStream(flow: CheckoutFlow): StatusStreamController {
   });
 }
 
-function showStatus(flow: CheckoutFlow, view: PaymentStatusView): void {
+function showStatus(flow: FlowHost, view: PaymentStatusView): void {
   void flow.loadReceipt().catch(() => undefined);
   flow.payment = view;
   flow.summary = view;

@@ -3,7 +3,7 @@ import { formatDuration } from './format.ts';
 import { fill } from './i18n.ts';
 import { emit } from './kassa-event.ts';
 import { ProxyError } from './proxy-client.ts';
-import type { Action } from './views.ts';
+import type { Action, Tone } from './views.ts';
 
 /** The messages every element has for what can go wrong between it and the proxy. */
 export interface ProblemMessages {
@@ -14,9 +14,6 @@ export interface ProblemMessages {
   tryShortly: string;
   misconfigured: string;
 }
-
-/** How the status line reads: neutral (''), good news, or a problem. */
-export type Tone = '' | 'success' | 'danger';
 
 export interface Problem<M> {
   message: keyof M & string;

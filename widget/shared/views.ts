@@ -1,5 +1,4 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import type { Tone } from './problem-controller.ts';
 
 /**
  * A button of an element: its label, what it does, whether it is busy (then a click does nothing),
@@ -7,6 +6,9 @@ import type { Tone } from './problem-controller.ts';
  * while busy), or `secondary`.
  */
 export type Action = [label: string, run: () => void, busy?: boolean | 'disabled', part?: 'button' | 'secondary'];
+
+/** How the status line reads: neutral (''), good news, or a problem. */
+export type Tone = '' | 'success' | 'danger';
 
 const spinner = html`<span class="spinner" aria-hidden="true"></span>`;
 
