@@ -75,7 +75,7 @@ const browserGlobals = {
 };
 
 /** Test support of each suite folder is its own; shared support lives in test/support/. */
-const TEST_PARTS = ['components', 'e2e', 'extension', 'lib', 'proxy', 'sandbox', 'server', 'widget', 'package'];
+const TEST_PARTS = ['components', 'docs', 'e2e', 'extension', 'lib', 'proxy', 'sandbox', 'server', 'widget', 'package'];
 const testBoundaries = TEST_PARTS.map((part) => ({
   files: [`test/${part}/**/*.ts`],
   rules: restrict({
