@@ -16,6 +16,8 @@ addresses, credentials and chains, then runs until interrupted.
   --client-secret S     the ready key's client secret (a new random one by default)
   --orders-api-key K    the order service's API key (a new random one by default)
   --settlement-ms MS    how long the bank takes to execute an authorised payment (1000)
+  --mint-ms MS          how long the issuer takes to mint and complete a submitted order (2000)
+  --manual-orders       no issuer: orders stay New until the caller moves them (as before --mint-ms)
   --webhook-url URL     where the ready-made key's payment webhooks go (settable later)
   --help                this text`;
 
@@ -28,6 +30,8 @@ const { values } = parseArgs({
     'client-secret': { type: 'string' },
     'orders-api-key': { type: 'string' },
     'settlement-ms': { type: 'string' },
+    'mint-ms': { type: 'string' },
+    'manual-orders': { type: 'boolean' },
     'webhook-url': { type: 'string' },
   },
 });
@@ -47,6 +51,16 @@ if (settlement !== undefined && !(Number.isInteger(settlement) && settlement >= 
   process.exit(2);
 }
 
+const mint = values['mint-ms'] === undefined ? undefined : Number(values['mint-ms']);
+if (mint !== undefined && !(Number.isInteger(mint) && mint >= 0)) {
+  console.error(`--mint-ms must be a whole number of milliseconds, not "${values['mint-ms']}"`);
+  process.exit(2);
+}
+if (mint !== undefined && values['manual-orders']) {
+  console.error('--mint-ms and --manual-orders cannot be used together');
+  process.exit(2);
+}
+
 const started = performance.now();
 const sandbox = await startSandbox({
   port,
@@ -55,6 +69,7 @@ const sandbox = await startSandbox({
   clientSecret: values['client-secret'],
   ordersApiKey: values['orders-api-key'],
   settlementDelayMs: settlement,
+  mintDelayMs: values['manual-orders'] ? null : mint,
   webhookUrl: values['webhook-url'] ?? null,
 });
 // JSON leaves out `stop`: what is printed is the sandbox's addresses.

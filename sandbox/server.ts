@@ -7,10 +7,14 @@ import { DEFAULT_CHAINS, LocalChains, type ChainConfig, type SandboxChain } from
 import { explorerPages } from './chains/explorer-page.ts';
 import { Relayer } from './chains/relayer.ts';
 import { relayerControl } from './chains/relayer-routes.ts';
+import { smartWalletControl } from './chains/smart-wallet-routes.ts';
+import { SmartWallets } from './chains/smart-wallets.ts';
 import { SandboxClock } from './clock.ts';
 import { controlApi } from './control/routes.ts';
 import { FaultBook, faultInjection } from './faults.ts';
 import { Metrics } from './metrics.ts';
+import { Issuer } from './orders/issuer.ts';
+import { issuerControl } from './orders/issuer-routes.ts';
 import { OrderBook } from './orders/order-book.ts';
 import { ordersApi } from './orders/routes.ts';
 import { AccessTokens, TOKEN_LIFETIME_SECONDS } from './pay/access-tokens.ts';
@@ -51,7 +55,16 @@ export interface SandboxOptions {
   chains?: ChainConfig[];
   /** Raises the payment endpoints' limit of 100 per minute (benchmarks of a merchant with a larger quota). */
   paymentsPerMinute?: number;
+  /**
+   * How long the issuer takes to process an order the merchant submits: `Processing`, minted, then
+   * `Completed` (2 s by default); null leaves every order to the caller, as an order service with no
+   * issuer behind it would.
+   */
+  mintDelayMs?: number | null;
 }
+
+/** What the issuer takes by default: long enough for a customer to see "minting". */
+export const DEFAULT_MINT_DELAY_MS = 2_000;
 
 export interface Sandbox {
   origin: string;
@@ -83,10 +96,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const tokens = new AccessTokens(clock, options.tokenLifetimeSeconds ?? TOKEN_LIFETIME_SECONDS);
   const webhooks = new WebhookSender(clock, options.webhooks);
   const relayer = new Relayer(chains);
+  const issuer = new Issuer({
+    delayMs: options.mintDelayMs === undefined ? DEFAULT_MINT_DELAY_MS : options.mintDelayMs,
+    mint: (order) => relayer.mintForOrder(order),
+  });
   const orderBook = new OrderBook(clock, {
     chainIds: chains.chains.map((chain) => chain.chainId),
-    onCompleted: (order) => relayer.mintForOrder(order),
+    onCreated: issuer.onCreated,
+    onCompleted: (order) => void relayer.mintForOrder(order),
   });
+  issuer.attach(orderBook);
   const orderApiKeys = new Set<string>();
   // The flow base needs the port, known only once listening; the ledger reads it lazily.
   let origin = '';
@@ -157,6 +176,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   );
   app.route('/explorer', explorerPages(chains));
   app.route('/_sandbox/relayer', relayerControl(relayer, chains));
+  app.route('/_sandbox/orders', issuerControl(issuer));
+  app.route('/_sandbox/chains', smartWalletControl(new SmartWallets(), chains));
   app.route('/_sandbox', controlApi({ clock, keys, account, ledger, webhooks, faults, metrics, orderApiKeys }));
   app.notFound((c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {
@@ -199,6 +220,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       webhooks.stop();
       ledger.stop();
       await server.close();
+      // The issuer's mints go through the relayer: stopped first, so it sends no new ones.
+      await issuer.stop();
       await relayer.stop();
       await chains.stop();
     },

@@ -3,6 +3,7 @@
  * stage scenarios. Not part of any real service; documented in docs/upstream.md.
  */
 import { z } from 'zod';
+import { evmAddressSchema } from './orders.ts';
 import { environmentSchema, httpsOrLoopbackUrl } from './pay.ts';
 
 export const SANDBOX_SERVICES = ['pay', 'orders', 'reforge'] as const;
@@ -118,6 +119,17 @@ export const relayerChainRequestSchema = z.strictObject({
 export const relayerRefundRequestSchema = z.strictObject({
   burnId: z.string({ error: 'burnId must be a string' }).regex(/^0x[0-9a-fA-F]{64}$/, 'burnId must be 32 bytes in hex'),
 });
+
+/** `POST /_sandbox/chains/{chainId}/smart-wallets`: a contract wallet (EIP-1271) for this owner key. */
+export const smartWalletRequestSchema = z.strictObject({ owner: evmAddressSchema('owner') });
+
+/** `POST /_sandbox/orders/faults`: what the issuer does with the next orders submitted. */
+export const orderFaultRequestSchema = z.strictObject({
+  /** `fail`: processed, then Failed with nothing minted; `hold`: Processing until released. */
+  kind: z.enum(['fail', 'hold'], { error: 'kind must be "fail" or "hold"' }),
+  times: z.number({ error: 'times must be a number' }).int().min(1).max(1_000).default(1),
+});
+export type OrderFaultRequest = z.output<typeof orderFaultRequestSchema>;
 
 export const webhookAttemptSchema = z.object({
   id: z.number().int(),

@@ -12,6 +12,7 @@ import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CONTRACTS } from '../sandbox/contracts/compile.ts';
 
 const root = join(import.meta.dirname, '..');
 const dist = join(root, 'dist');
@@ -60,8 +61,9 @@ await build({
     },
   ],
 });
-// The emulator reads its compiled contract beside its code (sandbox/contracts/compile.ts).
-copyFileSync(join(root, 'sandbox', 'contracts', 'KassaStablecoin.json'), join(dist, 'sandbox', 'KassaStablecoin.json'));
+// The emulator reads its compiled contracts beside its code (sandbox/contracts/compile.ts).
+for (const name of CONTRACTS)
+  copyFileSync(join(root, 'sandbox', 'contracts', `${name}.json`), join(dist, 'sandbox', `${name}.json`));
 
 mkdirSync(join(dist, 'ssr'), { recursive: true });
 writeFileSync(

@@ -40,7 +40,9 @@ export class Relayer {
   private readonly wallet = new Wallet(RELAYER_PRIVATE_KEY);
   /** One relayer transaction at a time per chain: each takes the nonce the previous one left. */
   private readonly serial = new KeyedSerial();
-  private readonly settling = new Map<string, Promise<void>>();
+  private readonly settling = new Map<string, Promise<boolean>>();
+  /** Settlements this run has mined (chain, token, burn id). */
+  private readonly settled = new Set<string>();
   private readonly watchers: Promise<void>[] = [];
   private readonly halt = new AbortController();
   /** Chains whose incoming mints wait (a control, so delays and refunds can be staged). */
@@ -68,10 +70,10 @@ export class Relayer {
   }
 
   /**
-   * Mints a completed order's tokens to its wallet. The burn id is derived from the order id, so an
-   * order mints once however often this is called.
+   * Mints an order's tokens to its wallet; true once the mint is mined (or was before). The burn id
+   * is derived from the order id, so an order mints once however often this is called.
    */
-  mintForOrder(order: Pick<Order, 'orderId' | 'chainId' | 'stableCoin' | 'mintWallet' | 'amount'>): void {
+  mintForOrder(order: Pick<Order, 'orderId' | 'chainId' | 'stableCoin' | 'mintWallet' | 'amount'>): Promise<boolean> {
     const chain = this.chains.byId(order.chainId);
     const token = (STABLECOINS as readonly string[]).includes(order.stableCoin)
       ? chain?.tokens[order.stableCoin as Stablecoin]
@@ -82,9 +84,9 @@ export class Relayer {
         chainId: order.chainId,
         stableCoin: order.stableCoin,
       });
-      return;
+      return Promise.resolve(false);
     }
-    this.settle({
+    return this.settle({
       chain,
       token: token.address,
       to: order.mintWallet,
@@ -105,7 +107,7 @@ export class Relayer {
     for (const [burnId, { mint }] of this.waiting)
       if (mint.chain.chainId === chainId) {
         this.waiting.delete(burnId);
-        this.settle(mint);
+        void this.settle(mint);
       }
   }
 
@@ -119,7 +121,7 @@ export class Relayer {
     if (!waiting) return false;
     this.waiting.delete(key);
     this.refunded.add(key);
-    this.settle(waiting.refund);
+    void this.settle(waiting.refund);
     return true;
   }
 
@@ -201,7 +203,7 @@ export class Relayer {
       const key = burnId.toLowerCase();
       if (this.refunded.has(key)) return;
       if (this.held.has(destination.chainId)) this.waiting.set(key, { mint, refund });
-      else this.settle(mint);
+      else void this.settle(mint);
       return;
     }
     log('warn', 'reforge burn refunded: destination not served', {
@@ -211,26 +213,32 @@ export class Relayer {
       destinationToken,
       burnId,
     });
-    this.settle(refund);
+    void this.settle(refund);
   }
 
-  private settle(settlement: Settlement): void {
+  /** Mints once per burn id: a settlement in flight is joined, one done is not sent again. */
+  private settle(settlement: Settlement): Promise<boolean> {
     const key = `${settlement.chain.chainId}:${settlement.token}:${settlement.burnId}`;
-    if (this.settling.has(key)) return;
-    this.settling.set(
-      key,
-      this.mintWithRetries(settlement).finally(() => this.settling.delete(key)),
-    );
+    if (this.settled.has(key)) return Promise.resolve(true);
+    const inFlight = this.settling.get(key);
+    if (inFlight) return inFlight;
+    const minting = this.mintWithRetries(settlement).then((minted) => {
+      this.settling.delete(key);
+      if (minted) this.settled.add(key);
+      return minted;
+    });
+    this.settling.set(key, minting);
+    return minting;
   }
 
-  /** Never rejects: failures are retried with growing pauses, then given up on loudly. */
-  private async mintWithRetries(settlement: Settlement): Promise<void> {
+  /** Never rejects: failures are retried with growing pauses, then given up on loudly (false). */
+  private async mintWithRetries(settlement: Settlement): Promise<boolean> {
     for (let attempt = 1; !this.halt.signal.aborted; attempt++) {
       try {
         await this.mint(settlement);
-        return;
+        return true;
       } catch (error) {
-        if (this.halt.signal.aborted) return;
+        if (this.halt.signal.aborted) return false;
         const fields = {
           reason: settlement.reason,
           chainId: settlement.chain.chainId,
@@ -240,12 +248,13 @@ export class Relayer {
         };
         if (attempt >= MAX_ATTEMPTS) {
           log('error', 'relayer gave up on a mint; a restart rescans and tries again', fields);
-          return;
+          return false;
         }
         log('warn', 'relayer mint failed; retrying', fields);
         await this.pause(Math.min(MAX_RETRY_DELAY_MS, 100 * 2 ** attempt));
       }
     }
+    return false;
   }
 
   private async mint({ chain, token, to, amount, burnId }: Settlement): Promise<void> {

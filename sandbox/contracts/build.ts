@@ -1,8 +1,10 @@
-/** `npm run contracts`: recompiles the Solidity sources into the artefact the sandbox deploys. */
+/** `npm run contracts`: recompiles the Solidity sources into the artefacts the sandbox deploys. */
 import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { ARTEFACT_PATH, compileArtefact } from './compile.ts';
+import { artefactPath, compileArtefact, CONTRACTS } from './compile.ts';
 
-const started = performance.now();
-writeFileSync(ARTEFACT_PATH, compileArtefact());
-console.log(`wrote ${relative(process.cwd(), ARTEFACT_PATH)} in ${Math.round(performance.now() - started)} ms`);
+for (const name of CONTRACTS) {
+  const started = performance.now();
+  writeFileSync(artefactPath(name), compileArtefact(name));
+  console.log(`wrote ${relative(process.cwd(), artefactPath(name))} in ${Math.round(performance.now() - started)} ms`);
+}

@@ -1,15 +1,22 @@
 /**
  * Compiles the sandbox's Solidity sources with solc-js (the npm `solc` package: no compiler
- * download). `npm run contracts` writes the result to `KassaStablecoin.json`, which start-up loads
- * instead of compiling; a test compiles again and checks the committed file matches byte for byte.
+ * download). `npm run contracts` writes each contract's artefact beside its source
+ * (`KassaStablecoin.json`, `KassaSmartWallet.json`), which the sandbox loads instead of compiling; a
+ * test compiles again and checks the committed files match byte for byte.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-export const CONTRACT_NAME = 'KassaStablecoin';
-export const SOURCE_PATH = join(import.meta.dirname, `${CONTRACT_NAME}.sol`);
-export const ARTEFACT_PATH = join(import.meta.dirname, `${CONTRACT_NAME}.json`);
+/** The stablecoin every chain carries, and the contract wallet (EIP-1271) the control API deploys. */
+export const CONTRACTS = ['KassaStablecoin', 'KassaSmartWallet'] as const;
+export type ContractName = (typeof CONTRACTS)[number];
+
+export const artefactPath = (name: ContractName) => join(import.meta.dirname, `${name}.json`);
+
+/** A committed artefact, as `npm run contracts` wrote it: start-up never compiles. */
+export const readArtefact = (name: ContractName) =>
+  JSON.parse(readFileSync(artefactPath(name), 'utf8')) as ContractArtefact;
 
 const require = createRequire(import.meta.url);
 
@@ -30,16 +37,16 @@ interface SolcOutput {
   contracts: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>>;
 }
 
-/** Compiles the contract; the text the artefact file holds (stable, so it can be compared). */
-export function compileArtefact(): string {
+/** Compiles one contract; the text its artefact file holds (stable, so it can be compared). */
+export function compileArtefact(name: ContractName): string {
   // solc-js is a 9 MB emscripten build: loaded only when compiling, never at sandbox start.
   const solc = require('solc') as { version(): string; compile(input: string, callbacks: object): string };
-  const unit = `${CONTRACT_NAME}.sol`;
+  const unit = `${name}.sol`;
   const input = {
     language: 'Solidity',
     // Source unit names, not absolute paths: they end up in the metadata hash inside the bytecode.
-    sources: { [unit]: { content: readFileSync(SOURCE_PATH, 'utf8') } },
-    settings: { ...SETTINGS, outputSelection: { [unit]: { [CONTRACT_NAME]: ['abi', 'evm.bytecode.object'] } } },
+    sources: { [unit]: { content: readFileSync(join(import.meta.dirname, unit), 'utf8') } },
+    settings: { ...SETTINGS, outputSelection: { [unit]: { [name]: ['abi', 'evm.bytecode.object'] } } },
   };
   const findImports = (path: string) => {
     try {
@@ -51,10 +58,10 @@ export function compileArtefact(): string {
   const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports })) as SolcOutput;
   const errors = (output.errors ?? []).filter((error) => error.severity === 'error');
   if (errors.length) throw new Error(`solc failed:\n${errors.map((error) => error.formattedMessage).join('\n')}`);
-  const contract = output.contracts[unit]?.[CONTRACT_NAME];
-  if (!contract) throw new Error(`solc produced no ${CONTRACT_NAME}`);
+  const contract = output.contracts[unit]?.[name];
+  if (!contract) throw new Error(`solc produced no ${name}`);
   const artefact: ContractArtefact = {
-    contractName: CONTRACT_NAME,
+    contractName: name,
     compiler: solc.version(),
     settings: SETTINGS,
     abi: contract.abi,

@@ -15,7 +15,9 @@ export class OrderError extends Error {}
 export interface OrderBookOptions {
   /** The chains orders may mint on: the emulator's own chains. */
   chainIds: readonly number[];
-  /** Called once when an order becomes Completed: the emulator mints it then. */
+  /** Called with each new order: the issuer processes it. */
+  onCreated?: (order: Order) => void;
+  /** Called once when an order becomes Completed: the emulator mints it then (once, whoever completes it). */
   onCompleted?: (order: Order) => void;
 }
 
@@ -50,6 +52,7 @@ export class OrderBook {
       lastUpdateTime: now,
     };
     this.orders.set(order.orderId, order);
+    this.options.onCreated?.({ ...order });
     return { ...order };
   }
 

@@ -42,7 +42,7 @@ describe('sandbox: fast-check, no input gets a 5xx or crashes the emulator', () 
   };
 
   before(async () => {
-    sandbox = await startSandbox({ settlementDelayMs: 0 });
+    sandbox = await startSandbox({ settlementDelayMs: 0, mintDelayMs: null });
     client = sandboxClient(sandbox);
     token = await client.token();
   });
@@ -176,6 +176,9 @@ describe('sandbox: fast-check, no input gets a 5xx or crashes the emulator', () 
         { service: 'reforge', kind: '500', times: 1, path: '/x', stage: 'before', delayMs: 0 },
       ],
       ['/_sandbox/clock', 'POST', { advanceSeconds: 0 }],
+      ['/_sandbox/orders/faults', 'POST', { kind: 'hold', times: 1 }],
+      [`/_sandbox/orders/${crypto.randomUUID()}/release`, 'POST', {}],
+      ['/_sandbox/chains/31337/smart-wallets', 'POST', { owner: order.mintWallet }],
     ];
     await fc.assert(
       fc.asyncProperty(
@@ -190,5 +193,6 @@ describe('sandbox: fast-check, no input gets a 5xx or crashes the emulator', () 
     );
     await client.control('/account/unfreeze', {});
     await client.control('/faults', undefined, 'DELETE');
+    await client.control('/orders/faults', undefined, 'DELETE');
   });
 });

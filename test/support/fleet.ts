@@ -68,7 +68,7 @@ export async function startFleet(options: {
   env?: Record<string, string>;
   proxy?: StartProxyOptions;
 }) {
-  const sandbox = options.sandbox ?? (await startSandbox({ settlementDelayMs: 0 }));
+  const sandbox = options.sandbox ?? (await startSandbox({ settlementDelayMs: 0, mintDelayMs: null }));
   const redis = await startRedis();
   const dir = mkdtempSync(join(tmpdir(), 'kassa-fleet-'));
   const env: Record<string, string> = {
