@@ -78,6 +78,8 @@ export interface ServiceOverrides {
   redisConnections?: Redis[];
   /** How often the on-ramp's unfinished purchases are looked over (2 s). */
   onrampSweepMs?: number;
+  /** How long a purchase's checkout can be paid (30 minutes). */
+  onrampPaymentWindowSeconds?: number;
 }
 
 export function createServices(config: ProxyConfig, logger: Logger, overrides: ServiceOverrides = {}): ProxyServices {
@@ -160,6 +162,7 @@ export function createServices(config: ProxyConfig, logger: Logger, overrides: S
         rpcTimeoutMs: config.upstreamTimeoutMs,
         eventsWritten: events ? () => events.wake() : undefined,
         sweepMs: overrides.onrampSweepMs,
+        paymentWindowSeconds: overrides.onrampPaymentWindowSeconds,
       })
     : null;
   return {

@@ -33,6 +33,7 @@ export function createOnramp(deps: {
   rpcTimeoutMs: number;
   eventsWritten?: () => void;
   sweepMs?: number;
+  paymentWindowSeconds?: number | undefined;
 }): OnrampParts {
   const { settings, store, coordination, checkouts, orders, logger, rpcTimeoutMs } = deps;
   // This instance, as the holder of purchase leases: unique across a fleet and across restarts.
@@ -54,7 +55,15 @@ export function createOnramp(deps: {
   });
   return {
     catalog,
-    service: new Onramp({ settings, catalog, store, checkouts, logger, rpcTimeoutMs }),
+    service: new Onramp({
+      settings,
+      catalog,
+      store,
+      checkouts,
+      logger,
+      rpcTimeoutMs,
+      paymentWindowSeconds: deps.paymentWindowSeconds,
+    }),
     worker,
     operations: new PurchaseOperations({ store, orders, worker, logger, holder }),
   };
