@@ -80,7 +80,12 @@ export async function balanceOf(
 export const units = (tokens: string) => parseUnits(tokens, 18);
 
 /** The mints (Transfers from the zero address) of a coin to an address on a chain, read from the chain. */
-export async function mintsTo(stack: Pick<Stack, 'sandbox'>, chainId: number, symbol: 'eEUR' | 'eGBR', address: string) {
+export async function mintsTo(
+  stack: Pick<Stack, 'sandbox'>,
+  chainId: number,
+  symbol: 'eEUR' | 'eGBR',
+  address: string,
+) {
   const providers = chainProviders(stack.sandbox.chains);
   try {
     const chain = stack.sandbox.chains.find((candidate) => candidate.chainId === chainId)!;
