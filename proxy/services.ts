@@ -161,6 +161,7 @@ export function createServices(config: ProxyConfig, logger: Logger, overrides: S
         logger,
         rpcTimeoutMs: config.upstreamTimeoutMs,
         eventsWritten: events ? () => events.wake() : undefined,
+        registry: metrics.registry,
         sweepMs: overrides.onrampSweepMs,
         paymentWindowSeconds: overrides.onrampPaymentWindowSeconds,
       })

@@ -61,6 +61,13 @@ describe('proxy: the on-ramp, from quote to tokens on the chain', () => {
     assert.equal(await balanceOf(stack, 31337, 'eEUR', wallet.address), 0n, 'on the chosen chain only');
   });
 
+  it('counts deliveries and open purchases in /metrics', async () => {
+    const text = (await stack.operator('/metrics')).text;
+    const count = /^kassa_onramp_delivery_seconds_count (\d+)$/m.exec(text);
+    assert.ok(count && Number(count[1]) >= 1, 'a delivery was timed');
+    assert.match(text, /^kassa_onramp_purchases_open\{state="delayed"\} \d+$/m);
+  });
+
   it('creates no purchase and no checkout for a signature from another key', async () => {
     const wallet = Wallet.createRandom();
     const customer = onrampCustomer(stack, wallet);
