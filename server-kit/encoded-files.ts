@@ -10,6 +10,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliDecompress, constants, gunzip, gzip } from 'node:zlib';
 import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
 import { chooseEncoding } from './accept-encoding.ts';
 
 /** The codings a file is kept in, in the server's order of preference. */
@@ -122,3 +123,22 @@ export function sendEncoded(c: Context, file: EncodedFile, { type, cacheControl 
   if (coding !== 'identity') c.header('Content-Encoding', coding);
   return c.body(body as Uint8Array<ArrayBuffer>);
 }
+
+/**
+ * HTML pages, which are made for each request, compressed in the coding the request accepts best
+ * (sent as they are when it accepts none).
+ */
+export const compressPages = () =>
+  createMiddleware(async function compressPages(c, next) {
+    await next();
+    const { res } = c;
+    if (!res.body || !res.headers.get('Content-Type')?.startsWith('text/html') || res.headers.has('Content-Encoding'))
+      return;
+    res.headers.append('Vary', 'Accept-Encoding');
+    const coding = chooseEncoding(c.req.header('Accept-Encoding'), CODINGS);
+    if (coding !== 'br' && coding !== 'gzip') return;
+    const body = await compress(coding, new Uint8Array(await res.arrayBuffer()));
+    c.res = new Response(body as Uint8Array<ArrayBuffer>, res);
+    c.res.headers.delete('Content-Length');
+    c.res.headers.set('Content-Encoding', coding);
+  });
