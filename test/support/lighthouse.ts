@@ -13,8 +13,8 @@ export interface PageAudit {
   accessibility: number;
   bestPractices: number;
   cumulativeLayoutShift: number;
-  /** The audits of a category that did not fully pass, as `id (score)`: what to look at when a score drops. */
-  shortfalls: string[];
+  /** The scored audits that did not fully pass, by id, with their scores (0 to 1): what to look at when a score drops. */
+  shortfalls: Record<string, number>;
   /** The URLs the text-compression audit flags as sent uncompressed. */
   uncompressed: string[];
   /** Why the page could not enter the back/forward cache, as Chromium says (none: it could). */
@@ -53,10 +53,12 @@ export async function auditPages(urls: readonly string[]): Promise<PageAudit[]> 
         accessibility: score(CATEGORIES.accessibility),
         bestPractices: score(CATEGORIES.bestPractices),
         cumulativeLayoutShift: lhr.audits['cumulative-layout-shift']?.numericValue ?? Number.NaN,
-        shortfalls: Object.values(lhr.categories).flatMap((category) =>
-          category.auditRefs
-            .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
-            .map((ref) => `${ref.id} (${lhr.audits[ref.id]!.score})`),
+        shortfalls: Object.fromEntries(
+          Object.values(lhr.categories).flatMap((category) =>
+            category.auditRefs
+              .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
+              .map((ref) => [ref.id, lhr.audits[ref.id]!.score ?? 0]),
+          ),
         ),
         uncompressed: items('uses-text-compression').map((item) => String(item.url)),
         backForwardCacheFailures: items('bf-cache').map(
