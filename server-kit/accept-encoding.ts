@@ -27,10 +27,9 @@ export function parseAcceptEncoding(header: string): Map<string, number> {
 /**
  * The coding to send, from those on offer (in the server's order of preference), for a request's
  * Accept-Encoding: the one the client weighs highest, the server's preference breaking ties, and
- * identity, when not listed, only if nothing listed is on offer; `identity` when the request has no
- * Accept-Encoding (a client that says nothing may not decode
- * anything). Undefined when nothing on offer is acceptable (`identity;q=0` or `*;q=0` and no coding
- * on offer listed): the answer is then 406.
+ * identity, when not listed, only if nothing listed is on offer. `identity` when the request has no
+ * Accept-Encoding: a client that says nothing may not decode anything. Undefined when nothing on offer
+ * is acceptable (`identity;q=0` or `*;q=0`, and no coding on offer listed): the answer is then 406.
  */
 export function chooseEncoding(header: string | undefined, offered: readonly string[]): string | undefined {
   if (header === undefined) return offered.includes('identity') ? 'identity' : undefined;

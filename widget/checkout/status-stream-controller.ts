@@ -32,9 +32,9 @@ export interface StatusStreamOptions {
  * Follows a payment's status until it is final. First the proxy's Server-Sent Events stream; when
  * that fails (a network filter or a buffering proxy blocks it, or it drops again right after a
  * reconnect) polling takes over: never faster than every 5 s, slower while nothing changes and after
- * errors, and never before the proxy's Retry-After. While the page is hidden in the back/forward
- * cache (the customer went on to the bank) nothing is open or pending, which would keep it out of
- * that cache; shown again, it follows on from the current status.
+ * errors, and never before the proxy's Retry-After. While the page is hidden (the customer went on to
+ * the bank; the browser keeps the page in its back/forward cache) it holds no stream open at the proxy
+ * and has no poll pending; shown again, it follows on from the current status.
  */
 export class StatusStreamController implements ReactiveController {
   /** How the status is followed right now. */
