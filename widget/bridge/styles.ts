@@ -2,6 +2,11 @@ import { css } from 'lit';
 
 /** The wallet panel's own styles, on top of the shared tokens and controls (widget/shared/theme.ts). */
 export const bridgeStyles = css`
+  /* The height of the connected panel's form, from the first render: loading, looking for wallets and
+     connecting take no more, so the shop's page never moves under it (docs/bridge.md). */
+  :host {
+    min-block-size: 27.25em;
+  }
   .bar {
     display: flex;
     flex-wrap: wrap;
