@@ -50,7 +50,7 @@ export function reconciliationRoutes({ config, store, refresher, logger }: Proxy
     return c.json({ payments });
   });
 
-  app.post('/api/payments/:transactionId/resolve', operator, refusePrivateKeys(), async (c) => {
+  app.post('/api/payments/resolutions/:transactionId', operator, refusePrivateKeys(), async (c) => {
     const transactionId = c.req.param('transactionId');
     const parsed = await parseJsonBody(c, resolvePaymentRequestSchema);
     if (!parsed.ok) throw new HttpProblem(400, parsed.error);
@@ -112,7 +112,7 @@ export const reconciliationOperations: ApiOperations = {
     },
     errors: OPERATOR_ERRORS,
   },
-  'POST /api/payments/{transactionId}/resolve': {
+  'POST /api/payments/resolutions/{transactionId}': {
     operationId: 'resolvePayment',
     summary: 'Settle a payment by hand',
     description:
