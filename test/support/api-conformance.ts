@@ -117,6 +117,12 @@ export class ApiConformance {
     return problems;
   }
 
+  /** What is wrong with a value of a named schema (`components.schemas`), or undefined. */
+  invalid(name: string, value: unknown): string | undefined {
+    const parsed = this.validator({ $ref: `#/components/schemas/${name}` }).safeParse(value);
+    return parsed.success ? undefined : z.prettifyError(parsed.error);
+  }
+
   private validator(schema: Json): z.ZodType {
     const text = JSON.stringify(schema);
     let validator = this.validators.get(text);
@@ -147,13 +153,20 @@ export function watchAnswers(origin: string): void {
   watched.set(origin, {});
 }
 
-onAnswer(async (answer) => {
-  const entry = watched.get(answer.origin);
-  if (!entry) return;
-  entry.conformance ??= fetch(`${answer.origin}/openapi.json`)
+/** The checker of a watched origin (what it has seen so far included); undefined when not watched. */
+export function conformanceOf(origin: string): Promise<ApiConformance> | undefined {
+  const entry = watched.get(origin);
+  if (!entry) return undefined;
+  entry.conformance ??= fetch(`${origin}/openapi.json`)
     .then((response) => response.json() as Promise<ApiDocument>)
     .then((document) => new ApiConformance(document));
-  const problems = (await entry.conformance).check(answer);
+  return entry.conformance;
+}
+
+onAnswer(async (answer) => {
+  const conformance = conformanceOf(answer.origin);
+  if (!conformance) return;
+  const problems = (await conformance).check(answer);
   if (problems.length)
     throw new AnswerMismatch(`The proxy's answer is not as its OpenAPI document says:\n${problems.join('\n')}`);
 });
