@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { errorSchema } from '../../schemas/proxy-api.ts';
@@ -12,21 +12,21 @@ import type { ApiOperations } from '../openapi/operation.ts';
 import { publicOrigin } from '../payments/return-url.ts';
 import type { ProxyServices } from '../services.ts';
 
-/** The viewer's file, beside the proxy's bundle (tools/build-proxy.ts copies it there). */
+/** The viewer's file, as the page asks for it. */
 export const VIEWER_FILE = 'redoc.standalone.js';
 
 /**
  * Redoc, Redocly's reference viewer, as the `@redocly/cli` package ships it for its own `build-docs`:
- * one self-contained module, so the page needs no CDN and works offline. Beside the bundle when the
- * proxy runs built; from node_modules when it runs from source.
+ * one self-contained module, so the page needs no CDN and works offline. The proxy's build puts it
+ * gzipped beside the bundle (tools/build-proxy.ts); run from source, it is read from node_modules.
  */
-export function viewerScriptPath(): string | undefined {
-  const beside = fileURLToPath(new URL(`./${VIEWER_FILE}`, import.meta.url));
-  if (existsSync(beside)) return beside;
+export function viewerScript(): { path: string; gzipped: boolean } | undefined {
+  const beside = fileURLToPath(new URL(`./${VIEWER_FILE}.gz`, import.meta.url));
+  if (existsSync(beside)) return { path: beside, gzipped: true };
   try {
     const cli = dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json'));
     const shipped = join(cli, 'lib', 'chunks', VIEWER_FILE);
-    return existsSync(shipped) ? shipped : undefined;
+    return existsSync(shipped) ? { path: shipped, gzipped: false } : undefined;
   } catch {
     return undefined;
   }
@@ -77,7 +77,7 @@ export function apiDocsRoutes({ config }: ProxyServices, { document }: ApiDocsOp
   });
   if (!config.apiDocs) return app;
 
-  const script = viewerScriptPath();
+  const script = viewerScript();
   let viewer: Promise<{ plain: Buffer; gzip: Buffer }> | undefined;
   app.get('/docs', (c) => {
     c.header('Content-Security-Policy', API_DOCS_CSP);
@@ -85,7 +85,9 @@ export function apiDocsRoutes({ config }: ProxyServices, { document }: ApiDocsOp
   });
   app.get(`/docs/${VIEWER_FILE}`, async (c) => {
     if (!script) return c.json({ error: 'The reference viewer is not installed: run npm run build' }, 404);
-    viewer ??= readFile(script).then((plain) => ({ plain, gzip: gzipSync(plain) }));
+    viewer ??= readFile(script.path).then((data) =>
+      script.gzipped ? { plain: gunzipSync(data), gzip: data } : { plain: data, gzip: gzipSync(data) },
+    );
     const { plain, gzip } = await viewer;
     const zipped = /\bgzip\b/.test(c.req.header('Accept-Encoding') ?? '');
     c.header('Content-Type', 'text/javascript; charset=utf-8');
