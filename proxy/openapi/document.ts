@@ -197,7 +197,7 @@ function operationObject(method: string, path: string, operation: ApiOperation, 
       access.auth === 'public'
         ? `${operation.description}\n\n**No credential:** ${access.because}`
         : operation.description,
-    tags: [TAGS[operation.audience].name],
+    tags: [operation.audience].flat().map((audience) => TAGS[audience].name),
     security: SECURITY[access.auth],
     ...(operation.deprecated ? { deprecated: true } : {}),
     ...(parameters.length ? { parameters } : {}),

@@ -59,7 +59,8 @@ export interface ApiOperation {
   operationId: string;
   summary: string;
   description: string;
-  audience: Audience;
+  /** Who calls it; the first is its main audience (a generator groups it there). */
+  audience: Audience | readonly [Audience, ...Audience[]];
   access: Access;
   /** A description of each path parameter, by the name the route uses. */
   params?: Record<string, string>;

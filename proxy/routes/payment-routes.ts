@@ -200,7 +200,7 @@ export const paymentOperations: ApiOperations = {
     summary: 'Read a checkout',
     description:
       'Without credentials, what the customer may see (Checkout); with the merchant key, the merchant’s view (MerchantCheckout), as createCheckout answered.',
-    audience: 'browser',
+    audience: ['merchant', 'browser'],
     access: { auth: 'merchantKeyOptional' },
     params: { checkoutId: 'The checkout’s id, from createCheckout' },
     responses: {

@@ -150,7 +150,11 @@ describe('proxy: the OpenAPI document', () => {
     const described = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.keys(methods as Json).map((method) => `${method.toUpperCase()} ${path}`),
     );
-    assert.deepEqual([...served].sort(), described.sort());
+    assert.deepEqual(
+      [...served].sort(),
+      described.sort(),
+      'describe each route in its module’s operation table, mounted with it in proxy/app.ts (proxy/openapi/operation.ts)',
+    );
     assert.ok(served.has(`GET ${documented(STATUS_READ_ROUTE)}`), 'the lane answers a described route');
     // A preflight is answered for a browser route, never for a path of its own.
     for (const path of preflights) {
@@ -167,8 +171,9 @@ describe('proxy: the OpenAPI document', () => {
     assert.deepEqual(operations.map((operation) => operation.operationId).sort(), OPERATION_IDS);
     const tags = new Set((document.tags as Array<{ name: string }>).map((tag) => tag.name));
     for (const operation of operations) {
-      const { operationId, tags: [tag] = [], security, description } = operation;
-      assert.ok(tags.has(tag), `${operationId}: tag ${tag}`);
+      const { operationId, tags: audiences, security, description } = operation;
+      assert.ok(audiences.length > 0, `${operationId}: its audience`);
+      for (const tag of audiences) assert.ok(tags.has(tag), `${operationId}: tag ${tag}`);
       assert.ok(Array.isArray(security), `${operationId}: security`);
       if (security.length === 0)
         assert.match(description, /\*\*No credential:\*\* \S/, `${operationId}: why no credential`);

@@ -172,7 +172,7 @@ describe('docs/integrate.md: every example runs as written', () => {
 
     const real = forwarder.deliveries[0]!;
     const post = (headers: Record<string, string>, body: string | Buffer) =>
-      fetch(`${pythonUrl}/kassa/events`, { method: 'POST', headers, body });
+      fetch(`${pythonUrl}/kassa/events`, { method: 'POST', headers, body: new Uint8Array(Buffer.from(body)) });
     const changed = await post(real.headers, real.body.toString().replace('42.50', '0.01'));
     assert.equal(changed.status, 400);
     assert.equal(await changed.text(), 'no valid signature');

@@ -168,5 +168,7 @@ onAnswer(async (answer) => {
   if (!conformance) return;
   const problems = (await conformance).check(answer);
   if (problems.length)
-    throw new AnswerMismatch(`The proxy's answer is not as its OpenAPI document says:\n${problems.join('\n')}`);
+    throw new AnswerMismatch(
+      `The proxy's answer is not as its OpenAPI document says (fix the route, or its operation table beside it):\n${problems.join('\n')}`,
+    );
 });
