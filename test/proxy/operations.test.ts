@@ -363,7 +363,8 @@ describe('proxy operations: reconciliation', () => {
     assert.equal(listed.lastWebhook.event.status, 'COMPLETED', 'what the service last said');
 
     assert.equal(
-      (await stack.operator(`/api/payments/resolutions/${transactionId}`, { body: { status: 'PAID', note: 'x' } })).status,
+      (await stack.operator(`/api/payments/resolutions/${transactionId}`, { body: { status: 'PAID', note: 'x' } }))
+        .status,
       400,
     );
     const resolved = await stack.operator(`/api/payments/resolutions/${transactionId}`, {
