@@ -1,9 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createApp } from '../../proxy/app.ts';
 import { openApiDocument } from '../../proxy/openapi/document.ts';
@@ -13,10 +9,10 @@ import type { ProxyServices } from '../../proxy/services.ts';
 import { ApiConformance, conformanceOf } from '../support/api-conformance.ts';
 import { launchChromium, watchProblems } from '../support/browser.ts';
 import { http, type Answered, type Json } from '../support/http.ts';
+import { redoclyLint } from '../support/redocly-lint.ts';
 import { openSse } from '../support/sse-client.ts';
 import { eventually, startStack, type Stack } from '../support/stack.ts';
 
-const root = join(import.meta.dirname, '..', '..');
 const EVENTS_SECRET = 'whsec_a2Fzc2EtZXhhbXBsZS1zZWNyZXQtZG8tbm90LXVzZSE=';
 
 /**
@@ -62,53 +58,6 @@ const OPERATION_IDS = [
   'streamPaymentStatus',
   'updateOrder',
 ];
-
-/**
- * Loaded into Redocly's process: any connection it opens (telemetry, an update check) is refused
- * and reported, so the lint is proven to work offline. Unix sockets stay allowed.
- */
-const NO_NETWORK = `import net from 'node:net';
-import dns from 'node:dns';
-const refuse = (what) => { process.stderr.write('network refused: ' + what + '\\n'); throw new Error('network refused'); };
-const connect = net.Socket.prototype.connect;
-net.Socket.prototype.connect = function (...args) {
-  const target = Array.isArray(args[0]) ? args[0][0] : args[0];
-  if (target && typeof target === 'object' && target.path) return connect.apply(this, args);
-  refuse(JSON.stringify(target?.host ?? target));
-};
-dns.lookup = (host) => refuse('dns ' + host);
-dns.promises.lookup = async (host) => refuse('dns ' + host);
-`;
-
-/** `redocly lint` with its recommended rules on a document, as a merchant's CI would run it, offline. */
-function redoclyLint(document: unknown): { totals: { errors: number; warnings: number }; problems: unknown[] } {
-  const dir = mkdtempSync(join(tmpdir(), 'kassa-openapi-'));
-  try {
-    writeFileSync(join(dir, 'openapi.json'), JSON.stringify(document));
-    writeFileSync(join(dir, 'no-network.mjs'), NO_NETWORK);
-    const run = spawnSync(
-      join(root, 'node_modules', '.bin', 'redocly'),
-      ['lint', 'openapi.json', '--extends', 'recommended', '--format', 'json'],
-      {
-        cwd: dir,
-        encoding: 'utf8',
-        timeout: 60_000,
-        env: {
-          ...process.env,
-          REDOCLY_TELEMETRY: 'off',
-          REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
-          NODE_OPTIONS: `--import=${join(dir, 'no-network.mjs')}`,
-        },
-      },
-    );
-    assert.doesNotMatch(run.stderr, /network refused/, 'Redocly tried to reach the network');
-    const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as ReturnType<typeof redoclyLint>;
-    assert.equal(run.status, 0, run.stdout);
-    return report;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 /** A Hono route path as OpenAPI writes it: `:name` and `:name{pattern}` become `{name}`. */
 const documented = (path: string) => path.replace(/:(\w+)(\{[^}]*\})?/g, '{$1}');
