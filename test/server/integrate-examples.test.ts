@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
+import { runCommand } from '../support/run-command.ts';
 import { eventually, startStack, type Stack } from '../support/stack.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -23,22 +24,6 @@ function examplesOf(markdown: string): Map<string, string> {
   const fenced = [...markdown.matchAll(/^```\w/gm)].length;
   assert.equal(named.size, fenced, 'every code block of docs/integrate.md is a named example, run here');
   return named;
-}
-
-/**
- * Runs a command to its end without blocking this process (the proxy it talks to runs here), within
- * a minute.
- */
-function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, timeout: 60_000 });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
 }
 
 interface Delivery {
@@ -90,7 +75,7 @@ describe('docs/integrate.md: every example runs as written', () => {
 
   /** Runs a shell example in the work directory, as a merchant would paste it. */
   const shell = (name: string, extra: Record<string, string> = {}) =>
-    run('bash', ['-e', '-c', examples.get(name)!], { cwd: work, env: { ...env, ...extra } });
+    runCommand('bash', ['-e', '-c', examples.get(name)!], { cwd: work, env: { ...env, ...extra } });
 
   before(async () => {
     // Inside the repository, so that npx and imports find this checkout's packages (no download).
@@ -227,9 +212,9 @@ describe('docs/integrate.md: every example runs as written', () => {
         files: ['create-checkout.ts'],
       }),
     );
-    const typed = await run(process.execPath, [join(root, 'node_modules', 'tsc7', 'bin', 'tsc'), '-p', work]);
+    const typed = await runCommand(process.execPath, [join(root, 'node_modules', 'tsc7', 'bin', 'tsc'), '-p', work]);
     assert.equal(typed.status, 0, typed.stdout + typed.stderr);
-    const client = await run(process.execPath, ['--import', 'tsx', 'create-checkout.ts'], { cwd: work, env });
+    const client = await runCommand(process.execPath, ['--import', 'tsx', 'create-checkout.ts'], { cwd: work, env });
     assert.equal(client.status, 0, client.stderr);
     assert.match(client.stdout, /^checkout chk_[\w-]+: 19\.90 EUR\nstate: open\n$/);
   });

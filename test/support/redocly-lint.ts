@@ -1,10 +1,16 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { runCommand } from './run-command.ts';
+
 const root = join(import.meta.dirname, '..', '..');
+
+export interface LintReport {
+  totals: { errors: number; warnings: number; ignored: number };
+  problems: unknown[];
+}
 
 /**
  * Loaded into Redocly's process: any connection it opens (telemetry, an update check) is refused
@@ -24,18 +30,16 @@ dns.promises.lookup = async (host) => refuse('dns ' + host);
 `;
 
 /** `redocly lint` with its recommended rules on a document, as a merchant's CI would run it, offline. */
-export function redoclyLint(document: unknown): { totals: { errors: number; warnings: number }; problems: unknown[] } {
+export async function redoclyLint(document: unknown): Promise<LintReport> {
   const dir = mkdtempSync(join(tmpdir(), 'kassa-openapi-'));
   try {
     writeFileSync(join(dir, 'openapi.json'), JSON.stringify(document));
     writeFileSync(join(dir, 'no-network.mjs'), NO_NETWORK);
-    const run = spawnSync(
+    const run = await runCommand(
       join(root, 'node_modules', '.bin', 'redocly'),
       ['lint', 'openapi.json', '--extends', 'recommended', '--format', 'json'],
       {
         cwd: dir,
-        encoding: 'utf8',
-        timeout: 60_000,
         env: {
           ...process.env,
           REDOCLY_TELEMETRY: 'off',
@@ -45,7 +49,7 @@ export function redoclyLint(document: unknown): { totals: { errors: number; warn
       },
     );
     assert.doesNotMatch(run.stderr, /network refused/, 'Redocly tried to reach the network');
-    const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as ReturnType<typeof redoclyLint>;
+    const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as LintReport;
     assert.equal(run.status, 0, run.stdout);
     return report;
   } finally {
