@@ -153,6 +153,11 @@ export function watchAnswers(origin: string): void {
   watched.set(origin, {});
 }
 
+/** Stops checking an origin: its proxy stopped, and another server may be given its port. */
+export function unwatchAnswers(origin: string): void {
+  watched.delete(origin);
+}
+
 /** The checker of a watched origin (what it has seen so far included); undefined when not watched. */
 export function conformanceOf(origin: string): Promise<ApiConformance> | undefined {
   const entry = watched.get(origin);
