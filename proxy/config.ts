@@ -55,6 +55,8 @@ export interface ProxyConfig {
   metricsToken: string | null;
   /** Where browsers and banks reach this proxy (`https://pay.shop.example`): its return address is there. */
   publicUrl: string | null;
+  /** Serve the API's reference page at /docs (KASSA_API_DOCS=1). */
+  apiDocs: boolean;
 }
 
 export interface MerchantEvents {
@@ -73,6 +75,9 @@ export class ConfigError extends Error {
 }
 
 const SECRET_MIN = 16;
+
+/** A switch: `1`, `true` or `yes` turns it on. */
+const isOn = (value: string | undefined) => ['1', 'true', 'yes'].includes((value ?? '').toLowerCase());
 
 const list = (value: string | undefined) =>
   (value ?? '')
@@ -250,7 +255,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ),
     rateLimit: integer('KASSA_RATE_LIMIT', source.KASSA_RATE_LIMIT, 600, 0, 1_000_000),
     createRateLimit: integer('KASSA_CREATE_RATE_LIMIT', source.KASSA_CREATE_RATE_LIMIT, 30, 0, 1_000_000),
-    trustProxy: ['1', 'true', 'yes'].includes((source.KASSA_TRUST_PROXY ?? '').toLowerCase()),
+    trustProxy: isOn(source.KASSA_TRUST_PROXY),
     upstreamTimeoutMs: integer('KASSA_UPSTREAM_TIMEOUT_MS', source.KASSA_UPSTREAM_TIMEOUT_MS, 10_000, 100, 120_000),
     logLevel: logLevel as ProxyConfig['logLevel'],
     widgetDir: source.KASSA_WIDGET_DIR || defaultWidgetDir(),
@@ -273,6 +278,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? required('KASSA_METRICS_TOKEN', secret, source.KASSA_METRICS_TOKEN)
       : null,
     publicUrl: source.KASSA_PUBLIC_URL ? parsePublicUrl(source.KASSA_PUBLIC_URL) : null,
+    apiDocs: isOn(source.KASSA_API_DOCS),
   };
 }
 
