@@ -56,6 +56,8 @@ describe('e2e: npm start (the demo)', () => {
     assert.ok(shop, demo.output());
     assert.match(demo.output(), /Proxy\s+http:\/\/127\.0\.0\.1:\d+/);
     assert.match(demo.output(), /Sandbox\s+http:\/\/127\.0\.0\.1:\d+/);
+    const reference = /API\s+(http:\/\/127\.0\.0\.1:\d+\/docs)/.exec(demo.output())?.[1];
+    assert.equal((await fetch(reference!)).headers.get('content-type'), 'text/html; charset=UTF-8');
     // The Kassa extension is built and its folder printed, to load unpacked.
     const folder = /Extension\s+(\S+)/.exec(demo.output())?.[1];
     assert.ok(folder && existsSync(join(folder, 'manifest.json')), demo.output());
