@@ -66,8 +66,13 @@ export interface LoadedExtension {
   dispose(): Promise<void>;
 }
 
-/** `dir`: another unpacked copy than dist/extension (the store package, unzipped). */
-export async function launchExtension(options: { userDataDir?: string; dir?: string } = {}): Promise<LoadedExtension> {
+/**
+ * `dir`: another unpacked copy than dist/extension (the store package, unzipped). `args`: more
+ * Chromium switches (`--host-resolver-rules=MAP *.test 127.0.0.1`, for sites of several names on loopback).
+ */
+export async function launchExtension(
+  options: { userDataDir?: string; dir?: string; args?: string[] } = {},
+): Promise<LoadedExtension> {
   const dir = options.dir ?? EXTENSION_DIST;
   if (!options.dir) ensureExtensionBuilt();
   const userDataDir = options.userDataDir ?? mkdtempSync(join(tmpdir(), 'kassa-extension-'));
@@ -84,6 +89,7 @@ export async function launchExtension(options: { userDataDir?: string; dir?: str
       '--disable-sync',
       `--disable-extensions-except=${dir}`,
       `--load-extension=${dir}`,
+      ...(options.args ?? []),
     ],
   });
   context.setDefaultTimeout(TIMEOUT);
