@@ -11,9 +11,9 @@ import { UiLocale } from './ui-locale.ts';
 
 const HEARTBEAT_MS = 20_000;
 /**
- * Approve and Connect answer only after the window has been shown, and had the focus, this long: a
- * click or key press meant for the page (a double click, say) must not land on a window that just
- * opened under it. Losing the focus disarms them again.
+ * Approve and Connect answer only once the request has been shown, with the window focused, this
+ * long: a click or key press meant for the page (a double click, say) must not land on a window that
+ * just opened under it. Losing the focus disarms them; getting it back starts the wait again.
  */
 export const ARMING_MS = 600;
 
@@ -70,12 +70,14 @@ export class KassaApproval extends LitElement {
   @state() private error?: string;
   @state() private busy = false;
   @state() private done?: 'approved' | 'rejected';
-  /** Whether Approve / Connect answer yet (ARMING_MS after the window got the focus). */
+  /** Whether Approve / Connect answer yet (ARMING_MS after the request showed, focused). */
   @state() private armed = false;
   private arming?: ReturnType<typeof setTimeout>;
   private readonly onFocus = () => {
     clearTimeout(this.arming);
-    this.arming = setTimeout(() => (this.armed = document.hasFocus()), ARMING_MS);
+    this.armed = false;
+    if (this.view && document.hasFocus())
+      this.arming = setTimeout(() => (this.armed = document.hasFocus()), ARMING_MS);
   };
   private readonly onBlur = () => {
     clearTimeout(this.arming);
@@ -91,7 +93,6 @@ export class KassaApproval extends LitElement {
     this.heartbeat = setInterval(() => port.postMessage({ type: 'heartbeat' }), HEARTBEAT_MS);
     window.addEventListener('focus', this.onFocus);
     window.addEventListener('blur', this.onBlur);
-    if (document.hasFocus()) this.onFocus();
     void this.load();
   }
 
@@ -109,6 +110,9 @@ export class KassaApproval extends LitElement {
       if (view.kind === 'transaction') this.preview = describeTransfer(view.tx, view.chains, view.from);
       this.locale.usePageLanguage(view.lang);
       this.view = view;
+      // The wait starts once the request is on screen.
+      await this.updateComplete;
+      this.onFocus();
     } catch (error) {
       this.error = messageOf(error);
     }
