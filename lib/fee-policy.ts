@@ -102,8 +102,8 @@ export function feeCeiling({ baseFeePerGas, priorityFeePerGas }: ChainFees): Fee
 export function judgeFees(fees: Fees, chain: ChainFees): FeeVerdict {
   const ceiling = feeCeiling(chain);
   if (fees.maxPriorityFeePerGas > fees.maxFeePerGas) return { ok: false, refusal: 'tip-above-max-fee' };
-  if (fees.maxPriorityFeePerGas > ceiling.maxPriorityFeePerGas) return { ok: false, refusal: 'tip-above-ceiling' };
   if (fees.maxFeePerGas > ceiling.maxFeePerGas) return { ok: false, refusal: 'above-ceiling' };
+  if (fees.maxPriorityFeePerGas > ceiling.maxPriorityFeePerGas) return { ok: false, refusal: 'tip-above-ceiling' };
   if (fees.maxFeePerGas < chain.baseFeePerGas) return { ok: false, refusal: 'below-base-fee' };
   return { ok: true, high: fees.maxFeePerGas * 2n > suggestedFees(chain).maxFeePerGas * 3n };
 }
