@@ -298,3 +298,27 @@ export async function refusedWithoutWindow(
   if (!answer.error) throw new Error(`${method} was answered ${JSON.stringify(answer.result)} instead of refused`);
   return answer.error;
 }
+
+/**
+ * Every element whose right edge is beyond the page's width, through every shadow root: what would
+ * scroll sideways. A script's text, since the test runner's helpers do not exist in the page.
+ */
+const OVERFLOWING = `(() => {
+  const width = document.documentElement.clientWidth;
+  const found = [];
+  if (document.documentElement.scrollWidth > width)
+    found.push('document scrolls: ' + document.documentElement.scrollWidth + ' > ' + width);
+  const roots = [document];
+  while (roots.length) {
+    for (const element of roots.pop().querySelectorAll('*')) {
+      const box = element.getBoundingClientRect();
+      if (box.width > 0 && box.right > width + 0.5)
+        found.push(element.tagName.toLowerCase() + (element.id ? '#' + element.id : '') + ' ends at ' + box.right);
+      if (element.shadowRoot) roots.push(element.shadowRoot);
+    }
+  }
+  return found;
+})()`;
+
+/** What in `page` is wider than it (see OVERFLOWING). */
+export const overflowing = (page: Page): Promise<string[]> => page.evaluate(OVERFLOWING);

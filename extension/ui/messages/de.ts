@@ -223,4 +223,6 @@ export default {
   blockedSites: 'Gesperrte Seiten',
   unblock: 'Entsperren',
   unblockSite: '{origin} entsperren',
+  problemDirection:
+    'Entfernen Sie die unsichtbaren Richtungszeichen (etwa U+202E): Sie lassen Text in anderer Reihenfolge lesen, als er geschrieben ist.',
 } satisfies ExtensionMessages;

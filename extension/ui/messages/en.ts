@@ -219,6 +219,8 @@ const en = {
   blockedSites: 'Blocked sites',
   unblock: 'Unblock',
   unblockSite: 'Unblock {origin}',
+  problemDirection:
+    'Remove the invisible direction characters (such as U+202E): they make text read in another order than it is written.',
 };
 export default en;
 export type ExtensionMessages = typeof en;

@@ -219,4 +219,6 @@ export default {
   blockedSites: 'Sitios bloqueados',
   unblock: 'Desbloquear',
   unblockSite: 'Desbloquear {origin}',
+  problemDirection:
+    'Quite los caracteres de dirección invisibles (como U+202E): hacen que el texto se lea en otro orden del que está escrito.',
 } satisfies ExtensionMessages;

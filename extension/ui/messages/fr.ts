@@ -221,4 +221,6 @@ export default {
   blockedSites: 'Sites bloqués',
   unblock: 'Débloquer',
   unblockSite: 'Débloquer {origin}',
+  problemDirection:
+    'Retirez les caractères de direction invisibles (comme U+202E) : ils font lire le texte dans un autre ordre que celui où il est écrit.',
 } satisfies ExtensionMessages;

@@ -221,4 +221,6 @@ export default {
   blockedSites: 'Geblokkeerde sites',
   unblock: 'Deblokkeren',
   unblockSite: '{origin} deblokkeren',
+  problemDirection:
+    'Verwijder de onzichtbare richtingstekens (zoals U+202E): ze laten tekst in een andere volgorde lezen dan hij geschreven is.',
 } satisfies ExtensionMessages;
