@@ -76,8 +76,7 @@ export class KassaApproval extends LitElement {
   private readonly onFocus = () => {
     clearTimeout(this.arming);
     this.armed = false;
-    if (this.view && document.hasFocus())
-      this.arming = setTimeout(() => (this.armed = document.hasFocus()), ARMING_MS);
+    if (this.view && document.hasFocus()) this.arming = setTimeout(() => (this.armed = document.hasFocus()), ARMING_MS);
   };
   private readonly onBlur = () => {
     clearTimeout(this.arming);
