@@ -75,6 +75,11 @@ describe('extension: the wallet against hostile pages', { timeout: 600_000 }, ()
     };
     return { prepared, fields, params: [fields] };
   };
+  /** The wallet back on chain one (a connected site moves it), whatever a test before left. */
+  const onChainOne = async () =>
+    assert.deepEqual(await call(friend, 'wallet_switchEthereumChain', [{ chainId: toQuantity(ONE) }]), {
+      result: null,
+    });
   /** The chain's fees now, read as Kassa reads them. */
   const chainFees = (chainId: number) =>
     readChainFees((method, params) => chains.get(chainId).send(method, params) as Promise<unknown>);
@@ -208,6 +213,7 @@ describe('extension: the wallet against hostile pages', { timeout: 600_000 }, ()
   });
 
   it('fees: Kassa’s own from the chain; a page’s above the ceiling refused; high ones warned about (defect 1)', async () => {
+    await onChainOne();
     // Someone pays a million gwei of tip once: anvil's own suggestion follows it, Kassa's must not.
     const whale = anvilAccount(9, chains.get(ONE));
     const outlier = await whale.sendTransaction({
@@ -280,6 +286,7 @@ describe('extension: the wallet against hostile pages', { timeout: 600_000 }, ()
   });
 
   it('calldata with bytes after the transfer’s arguments is refused before any window (defect 10)', async () => {
+    await onChainOne();
     const { fields } = await transfer('1');
     for (const data of [`${fields.data}deadbeef`, `${fields.data}${'00'.repeat(32)}`]) {
       const refused = await refusedWithoutWindow(extension, shop, 'eth_sendTransaction', [{ ...fields, data }]);
