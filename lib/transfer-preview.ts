@@ -67,8 +67,8 @@ function reforgeArguments(data: string): [bigint, bigint, string] {
   } catch {
     throw new PreviewError('The arguments of the reforge call cannot be read');
   }
-  // Exactly the call shown and nothing else: bytes after the arguments, or padding that is not zero,
-  // would be signed without being shown (ethers' decoder ignores both).
+  // Exactly the call shown and nothing else: bytes after the arguments would be signed without being
+  // shown (ethers' decoder ignores them; it refuses an address with dirty padding itself).
   if (tokenInterface.encodeFunctionData(reforge, args) !== data.toLowerCase())
     throw new PreviewError('The reforge call carries bytes beyond its arguments');
   return args;
