@@ -10,6 +10,8 @@ import { pageStyles } from './styles.ts';
 import { UiLocale } from './ui-locale.ts';
 
 const HEARTBEAT_MS = 20_000;
+/** How often the window reads again how many requests wait behind it (they may arrive after it opened). */
+const QUEUE_MS = 1_000;
 /**
  * Approve and Connect answer only once the request has been shown, with the window focused, this
  * long: a click or key press meant for the page (a double click, say) must not land on a window that
@@ -85,6 +87,7 @@ export class KassaApproval extends LitElement {
   private readonly locale = new UiLocale(this);
   private readonly requestId = new URLSearchParams(location.search).get('id') ?? '';
   private heartbeat?: ReturnType<typeof setInterval>;
+  private queueWatch?: ReturnType<typeof setInterval>;
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -98,6 +101,7 @@ export class KassaApproval extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     clearInterval(this.heartbeat);
+    clearInterval(this.queueWatch);
     clearTimeout(this.arming);
     window.removeEventListener('focus', this.onFocus);
     window.removeEventListener('blur', this.onBlur);
@@ -112,9 +116,18 @@ export class KassaApproval extends LitElement {
       // The wait starts once the request is on screen.
       await this.updateComplete;
       this.onFocus();
+      this.queueWatch = setInterval(() => void this.readQueue(), QUEUE_MS);
     } catch (error) {
       this.error = messageOf(error);
     }
+  }
+
+  /** The requests waiting behind this one, now (the rest of the view stays as it was shown). */
+  private async readQueue(): Promise<void> {
+    const view = this.view;
+    if (!view || this.done) return;
+    const now = await ask<ApprovalView>({ kind: 'approval.get', id: this.requestId }).catch(() => undefined);
+    if (now && this.view === view && now.queued !== view.queued) this.view = { ...view, queued: now.queued };
   }
 
   private async answer(approve: boolean, block = false): Promise<void> {
