@@ -176,6 +176,11 @@ async function sendTransaction(origin: string, params: unknown, lang?: string): 
   ).finally(() => signing.delete(origin));
 }
 
+/**
+ * Signing a page could ask for besides Kassa transfers: all refused (4200). A message kind Kassa is
+ * ever to sign gets a case of its own in handleProviderRequest, ahead of this refusal, with its own
+ * decoder and approval view; nothing reaches a key through this list.
+ */
 const SIGNING_METHODS = new Set([
   'personal_sign',
   'eth_sign',

@@ -1,8 +1,9 @@
 /**
  * From an `eth_sendTransaction` request to a transaction Kassa may sign. The page's EIP-1193 fields
- * become an unsigned EIP-1559 transaction on the wallet's chain, with the wallet's own fees; the
- * shared transfer preview (lib/transfer-preview.ts) must describe it, or it is refused: Kassa signs
- * Kassa transfers only (fails closed), and the approval window shows that same preview.
+ * become an unsigned EIP-1559 transaction on the wallet's chain, with the wallet's own fees, or the
+ * page's within Kassa's ceiling (lib/fee-policy.ts); the shared transfer preview
+ * (lib/transfer-preview.ts) must describe it, or it is refused: Kassa signs Kassa transfers only
+ * (fails closed), and the approval window shows that same preview.
  */
 import { getAddress, Interface, isAddress, isHexString, Transaction, type Signature } from 'ethers';
 import { z } from 'zod';
