@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { EVENT_STATUSES, EVENT_TYPES } from '../schemas/events.ts';
 import { ORDER_STATUSES } from '../schemas/orders.ts';
+import type { Health } from '../schemas/proxy-api.ts';
 import type { ChainEntry } from '../schemas/reforge.ts';
 import { AUTO_LOCK_MINUTES, NETWORKS, PASSWORD_MIN, UI_LANGUAGES, type Network } from './channels.ts';
 
@@ -124,16 +125,46 @@ export const uiRequestSchema = z.discriminatedUnion('kind', [
   /** `fresh`: read the chains now; else the last reading kept (if any). */
   z.object({ kind: z.literal('wallet.activity'), fresh: z.boolean() }),
   z.object({ kind: z.literal('connections.revoke'), origin: z.string().max(2048) }),
+  z.object({ kind: z.literal('connections.unblock'), origin: z.string().max(2048) }),
   z.object({ kind: z.literal('approval.get'), id: z.string().max(100) }),
   z.object({
     kind: z.literal('approval.answer'),
     id: z.string().max(100),
     approve: z.boolean(),
     password: z.string().max(256).optional(),
+    /** With a rejection: refuse every further request of the site until it is unblocked. */
+    block: z.boolean().optional(),
   }),
 ]);
 export type UiRequest = z.infer<typeof uiRequestSchema>;
 export type UiKind = UiRequest['kind'];
+
+/**
+ * The requests a person makes by acting (a click, a form sent): only these count as use of Kassa for
+ * the idle lock. Reads (lists, status, the Wallet tab's balances and activity, polled every few seconds
+ * while a transfer is under way) are not activity: a tab left open must not keep the key unlocked.
+ */
+export const USER_ACTIONS: ReadonlySet<UiKind> = new Set<UiKind>([
+  'settings.save',
+  'settings.test',
+  'language.set',
+  'payments.export',
+  'payments.resolve',
+  'events.redeliver',
+  'events.redeliverFailed',
+  'orders.create',
+  'orders.update',
+  'orders.delete',
+  'vault.create',
+  'vault.import',
+  'vault.unlock',
+  'vault.remove',
+  'vault.autoLock',
+  'wallet.switchChain',
+  'connections.revoke',
+  'connections.unblock',
+  'approval.answer',
+]);
 
 /** Every answer of the service worker to a page. */
 export const uiResponseSchema = z.union([
@@ -162,7 +193,12 @@ export interface WalletStatus {
   /** The chain the wallet is on (null while the proxy's chain listing cannot be read). */
   chainId: number | null;
   connectedOrigins: string[];
+  /** Sites the user blocked from an approval window: their requests are refused without asking. */
+  blockedOrigins: string[];
 }
+
+/** What the Settings tab's "Test connection" found: the proxy's health with the token, else its chain listing. */
+export type ConnectionTest = { kind: 'operator'; health: Health } | { kind: 'public'; chains: number };
 
 /** A transfer of Kassa's account, as the chains show it. */
 export interface ActivityTransfer {
@@ -193,19 +229,29 @@ export interface CreatedKey {
   mnemonic: string;
 }
 
+/** What every approval window shows besides its request. */
+interface ApprovalCommon {
+  id: string;
+  origin: string;
+  /** The asking page's language (its `<html lang>`), which the window speaks when Kassa does. */
+  lang?: string;
+  /** Requests waiting behind this one (one window at a time). */
+  queued: number;
+  /** Whether the user rejected this site before: the window then offers to block it. */
+  rejectedBefore: boolean;
+}
+
 export type ApprovalView =
-  | { kind: 'connect'; id: string; origin: string; state: VaultState; address: string | null; lang?: string }
-  | {
+  | (ApprovalCommon & { kind: 'connect'; state: VaultState; address: string | null })
+  | (ApprovalCommon & {
       kind: 'transaction';
-      id: string;
-      origin: string;
-      /** The asking page's language (its `<html lang>`), which the window speaks when Kassa does. */
-      lang?: string;
       from: string;
       /** The unsigned EIP-1559 transaction that approving signs (nonce filled in at signing). */
       tx: string;
       chains: ChainEntry[];
-    };
+      /** The fee is unusually high (the page's, above Kassa's own); `usual`: Kassa's own at most, in the native token. */
+      fee: { high: boolean; usual: string };
+    });
 
 /** On the payments port: a payment's new status (the proxy's `status` event), or the stream's state. */
 export const paymentsPortMessageSchema = z.discriminatedUnion('type', [

@@ -60,12 +60,18 @@ function reforgeArguments(data: string): [bigint, bigint, string] {
   }
   if (!call || call.selector !== reforge.selector)
     throw new PreviewError(`The transaction calls ${call?.name ?? 'an unknown method'}, not reforge`);
+  let args: [bigint, bigint, string];
   try {
     const [units, destinationChainId, destinationToken] = call.args;
-    return [BigInt(units as bigint), BigInt(destinationChainId as bigint), getAddress(destinationToken as string)];
+    args = [BigInt(units as bigint), BigInt(destinationChainId as bigint), getAddress(destinationToken as string)];
   } catch {
     throw new PreviewError('The arguments of the reforge call cannot be read');
   }
+  // Exactly the call shown and nothing else: bytes after the arguments would be signed without being
+  // shown (ethers' decoder ignores them; it refuses an address with dirty padding itself).
+  if (tokenInterface.encodeFunctionData(reforge, args) !== data.toLowerCase())
+    throw new PreviewError('The reforge call carries bytes beyond its arguments');
+  return args;
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { getAddress, isAddress } from 'ethers';
+import { BIDI_CONTROLS } from '../lib/bidi.ts';
 import { isDecimal, numberToDecimal, compareDecimals } from '../lib/money.ts';
 
 /** A rejected value as an error message may quote it: short, and readable whatever its type. */
@@ -94,7 +95,11 @@ const boundedText = (field: string, max: number) =>
     .trim()
     .min(1, `${field} must not be empty`)
     .max(max, `${field} must be at most ${max} characters`)
-    .refine((value) => !/\p{Cc}/u.test(value), `${field} must not contain control characters`);
+    .refine((value) => !/\p{Cc}/u.test(value), `${field} must not contain control characters`)
+    .refine(
+      (value) => !BIDI_CONTROLS.test(value),
+      `${field} must not contain bidirectional control characters (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C)`,
+    );
 
 // ---- POST /orders ----
 

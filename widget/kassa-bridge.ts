@@ -68,6 +68,7 @@ declare global {
  * @csspart account - The connected wallet's bar: wallet, account, network, "Disconnect".
  * @csspart wallets - The list of wallets to connect.
  * @csspart wallet - Each wallet's button.
+ * @csspart wallet-rdns - A wallet's reverse domain name, shown when another wallet announces the same name.
  * @csspart first-run - No wallet in this browser: the chains and tokens, what a wallet is, the help link.
  * @csspart help - The link to the merchant's help page (`help-url`).
  * @csspart form - The chain, token and amount fields.

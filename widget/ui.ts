@@ -7,6 +7,7 @@ export { controls, tokens } from './shared/theme.ts';
 export { formatMoney } from './shared/format.ts';
 export { previewStyles } from './bridge/styles.ts';
 export { previewView } from './bridge/views.ts';
+export { significant } from './bridge/history-views.ts';
 export { default as bridgeMessagesEn } from './bridge/messages/en.ts';
 export type { BridgeMessages } from './bridge/messages/en.ts';
 export { bridgeMessages } from './bridge/messages/all.ts';

@@ -1,21 +1,38 @@
 import { chainListSchema, type ChainEntry } from '../../schemas/reforge.ts';
 import { ProviderRpcError, RPC } from '../eip1193.ts';
-import { operatorCall } from './operator-api.ts';
-import { requireSettings } from './settings.ts';
+import { requireProxy } from './settings.ts';
 import { KEYS, readLocal, writeLocal } from './storage.ts';
 
 /** The proxy caches its listing for a minute too; the worker asks at most this often. */
 const LISTING_TTL_MS = 30_000;
+const TIMEOUT_MS = 20_000;
 let cached: { key: string; at: number; chains: ChainEntry[] } | undefined;
 
-/** The chains the proxy lists for the configured network (`GET /api/chains?network=`). */
+/**
+ * The chains the proxy lists for the configured network, from its public route (`GET
+ * /api/bridge/chains?network=`, the wallet panel's): the wallet needs no operator token, and never
+ * sends one. No credentials, no cookies.
+ */
 export async function listChains(): Promise<ChainEntry[]> {
-  const { proxyUrl, network } = await requireSettings();
+  const { proxyUrl, network } = await requireProxy();
   const key = `${proxyUrl} ${network}`;
   if (cached && cached.key === key && Date.now() - cached.at < LISTING_TTL_MS) return cached.chains;
-  const chains = chainListSchema.parse(await operatorCall<unknown>(`/api/chains?network=${network}`));
-  cached = { key, at: Date.now(), chains };
-  return chains;
+  let response: Response;
+  try {
+    response = await fetch(`${proxyUrl}/api/bridge/chains?network=${network}`, {
+      headers: { Accept: 'application/json' },
+      cache: 'no-store',
+      credentials: 'omit',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+  } catch (error) {
+    throw new Error(`Cannot reach the proxy at ${proxyUrl}: ${(error as Error).message}`);
+  }
+  if (!response.ok) throw new Error(`The proxy answered HTTP ${response.status} for its chain listing`);
+  const parsed = chainListSchema.safeParse(await response.json().catch(() => undefined));
+  if (!parsed.success) throw new Error('The proxy’s chain listing is not what it documents: is it up to date?');
+  cached = { key, at: Date.now(), chains: parsed.data };
+  return parsed.data;
 }
 
 export function forgetChains(): void {

@@ -1,4 +1,4 @@
-import { requireSettings } from './settings.ts';
+import { requireOperator, SettingsError } from './settings.ts';
 
 const TIMEOUT_MS = 20_000;
 
@@ -16,7 +16,7 @@ export class ProxyCallError extends Error {
 
 /** Sends one request to an operator route of the configured proxy, with the operator token. */
 async function send(path: string, init: { method?: string; body?: unknown; accept: string }): Promise<Response> {
-  const { proxyUrl, operatorToken } = await requireSettings();
+  const { proxyUrl, operatorToken } = await requireOperator();
   try {
     return await fetch(`${proxyUrl}${path}`, {
       method: init.method ?? 'GET',
@@ -84,7 +84,7 @@ export function followPaymentEvents(handlers: {
   const run = async (): Promise<void> => {
     while (!controller.signal.aborted) {
       try {
-        const { proxyUrl, operatorToken } = await requireSettings();
+        const { proxyUrl, operatorToken } = await requireOperator();
         const response = await fetch(`${proxyUrl}/api/payments/events`, {
           headers: { Authorization: `Bearer ${operatorToken}`, Accept: 'text/event-stream' },
           cache: 'no-store',
@@ -113,7 +113,9 @@ export function followPaymentEvents(handlers: {
         if (!controller.signal.aborted) handlers.onState('reconnecting');
       } catch (error) {
         if (controller.signal.aborted) return;
-        const refused = error instanceof ProxyCallError && error.status >= 400 && error.status < 500;
+        const refused =
+          error instanceof SettingsError ||
+          (error instanceof ProxyCallError && error.status >= 400 && error.status < 500);
         handlers.onState(refused ? 'unavailable' : 'reconnecting', (error as Error).message);
         if (refused) return;
       }

@@ -4,9 +4,10 @@
  *
  * Signing fails closed: no key or locked (4100), origin not connected (4100), a `from` that is not
  * the account (4100), a chain the proxy does not list (4901/4902), a transaction for another chain
- * than the wallet's (-32602), a transaction the transfer preview refuses (4200), a rejection or a
- * closed approval window (4001). Kassa signs nothing but `eth_sendTransaction` of Kassa transfers:
- * message and typed-data signing are not offered (4200).
+ * than the wallet's (-32602), a transaction the transfer preview refuses or fees above Kassa's
+ * ceiling (4200), a rejection or a closed approval window (4001), a blocked or paused site (4100,
+ * 4001). Kassa signs nothing but `eth_sendTransaction` of Kassa transfers: message and typed-data
+ * signing are not offered (4200). Only connected sites may switch the wallet's chain.
  */
 import { getAddress, toQuantity } from 'ethers';
 import { ProviderRpcError, RPC } from '../eip1193.ts';
@@ -59,18 +60,26 @@ export async function announceChain(chainId: number): Promise<void> {
   for (const port of ports.keys()) send(port, 'chainChanged', toQuantity(chainId));
 }
 
-/** The user (or a page, among listed chains) moved the wallet to another chain. */
+/**
+ * The user (or a connected page, among listed chains) moved the wallet to another chain. A transaction
+ * waiting for approval stays as it is: it names its own chain, which its window shows, and is signed
+ * and sent on that chain; no site's switch cancels another site's request.
+ */
 export async function moveToChain(chainId: number): Promise<void> {
   const before = (await currentChain().catch(() => undefined))?.chainId;
   await switchChain(chainId);
-  // A transaction waiting for approval was prepared for the old chain: it is no longer valid.
-  if (before !== chainId) {
-    rejectWhere(
-      (request) => request.kind === 'transaction',
-      new ProviderRpcError(RPC.chainDisconnected, 'The wallet changed chains while the transaction waited'),
+  if (before !== chainId) await announceChain(chainId);
+}
+
+/** A page's switch: only a site the user connected may move the wallet (4100 for any other). */
+async function pageSwitch(origin: string, chainId: number): Promise<null> {
+  if (!(await isConnected(origin)))
+    throw new ProviderRpcError(
+      RPC.unauthorized,
+      'This site is not connected to Kassa: request accounts (eth_requestAccounts) before switching chains',
     );
-    await announceChain(chainId);
-  }
+  await moveToChain(chainId);
+  return null;
 }
 
 export async function forgetOrigin(origin: string): Promise<void> {
@@ -144,6 +153,7 @@ async function sendTransaction(origin: string, params: unknown, lang?: string): 
       from: account,
       tx: prepared.tx.unsignedSerialized,
       chains,
+      fee: prepared.fee,
       ...(lang ? { lang } : {}),
     },
     async () => {
@@ -156,17 +166,21 @@ async function sendTransaction(origin: string, params: unknown, lang?: string): 
         );
       if (!(await isConnected(origin)))
         throw new ProviderRpcError(RPC.unauthorized, 'This site was disconnected before the transaction was approved');
-      if ((await currentChain()).chainId !== chain.chainId)
-        throw new ProviderRpcError(
-          RPC.chainDisconnected,
-          'The wallet changed chains before the transaction was approved',
-        );
+      // Signed for the chain it names and its window showed, even if the wallet moved meanwhile, as
+      // long as the proxy still lists it.
+      if (!(await listChains()).some((listed) => listed.chainId === chain.chainId))
+        throw new ProviderRpcError(RPC.chainDisconnected, `${chain.name} is no longer among Kassa's chains`);
       await touch();
       return signAndSend(prepared.tx, chain, key);
     },
   ).finally(() => signing.delete(origin));
 }
 
+/**
+ * Signing a page could ask for besides Kassa transfers: all refused (4200). A message kind Kassa is
+ * ever to sign gets a case of its own in handleProviderRequest, ahead of this refusal, with its own
+ * decoder and approval view; nothing reaches a key through this list.
+ */
 const SIGNING_METHODS = new Set([
   'personal_sign',
   'eth_sign',
@@ -220,10 +234,8 @@ export async function handleProviderRequest(
     case 'wallet_revokePermissions':
       await forgetOrigin(origin);
       return null;
-    case 'wallet_switchEthereumChain': {
-      await moveToChain(chainIdParam(params));
-      return null;
-    }
+    case 'wallet_switchEthereumChain':
+      return pageSwitch(origin, chainIdParam(params));
     case 'wallet_addEthereumChain': {
       // Kassa's chains are the proxy's listing: adding one it lists is switching to it; no others.
       const chainId = chainIdParam(params);
@@ -233,8 +245,7 @@ export async function handleProviderRequest(
           RPC.unsupported,
           `Kassa adds no chains: it works on the chains its proxy lists, and ${chainId} is not one of them`,
         );
-      await moveToChain(chainId);
-      return null;
+      return pageSwitch(origin, chainId);
     }
     case 'eth_sendTransaction':
       return sendTransaction(origin, params, lang);

@@ -18,27 +18,31 @@ import {
   type Health,
   type PaymentList,
 } from '../../schemas/proxy-api.ts';
-import { RPC, toRpcError } from '../eip1193.ts';
+import { formatUnits, Transaction } from 'ethers';
+import { ProviderRpcError, RPC, toRpcError } from '../eip1193.ts';
 import {
   APPROVAL_PORT,
   PAYMENTS_PORT,
   UI_CHANNEL,
   uiRequestSchema,
   type ApprovalView,
+  type ConnectionTest,
   type LanguageChoice,
   type PaymentSearch,
   type UiRequest,
   type UiResponse,
+  USER_ACTIONS,
   type WalletStatus,
 } from '../messages.ts';
 import { MAX_PARAMS_JSON, PROVIDER_PORT, portRequestSchema } from '../page-messages.ts';
 import { keepActivity, keptActivity, readActivity } from './activity.ts';
-import { answerApproval, pendingApproval, windowClosed } from './approvals.ts';
+import { answerApproval, pendingApproval, rejectWhere, windowClosed } from './approvals.ts';
 import { currentChain, forgetChains, listChains } from './chains.ts';
 import { connectedOrigins } from './connections.ts';
 import { followPaymentEvents, operatorCall, operatorFile } from './operator-api.ts';
 import { addProviderPort, announceAccounts, forgetOrigin, handleProviderRequest, moveToChain } from './provider.ts';
 import { loadSettings, saveSettings, settingsView } from './settings.ts';
+import { block, blockedOrigins, rejectedBefore, unblock } from './site-guard.ts';
 import { KEYS, readLocal, restrictStorage, writeLocal } from './storage.ts';
 import {
   AUTO_LOCK_ALARM,
@@ -90,7 +94,18 @@ async function walletStatus(): Promise<WalletStatus> {
         ]).catch(() => undefined)
       )?.chainId ?? null,
     connectedOrigins: await connectedOrigins(),
+    blockedOrigins: await blockedOrigins(),
   };
+}
+
+/** The user blocked a site from its approval window: disconnected, and its waiting requests rejected. */
+async function blockOrigin(origin: string): Promise<void> {
+  await block(origin);
+  await forgetOrigin(origin);
+  rejectWhere(
+    (request) => request.origin === origin,
+    new ProviderRpcError(RPC.unauthorized, 'The user blocked this site in Kassa'),
+  );
 }
 
 function query(values: Record<string, string | number | undefined>): string {
@@ -127,8 +142,13 @@ async function handleUi(request: UiRequest): Promise<unknown> {
       forgetChains();
       return view;
     }
-    case 'settings.test':
-      return operatorCall<Health>('/api/health');
+    case 'settings.test': {
+      // With a token entered for this proxy: its health; without: its public chain listing (all the wallet needs).
+      if (settingsView(await loadSettings()).tokenSet)
+        return { kind: 'operator', health: await operatorCall<Health>('/api/health') } satisfies ConnectionTest;
+      forgetChains();
+      return { kind: 'public', chains: (await listChains()).length } satisfies ConnectionTest;
+    }
     case 'language.get':
       return (await readLocal<LanguageChoice>(KEYS.language)) ?? 'auto';
     case 'language.set':
@@ -242,27 +262,41 @@ async function handleUi(request: UiRequest): Promise<unknown> {
     case 'connections.revoke':
       await forgetOrigin(request.origin);
       return walletStatus();
+    case 'connections.unblock':
+      await unblock(request.origin);
+      return walletStatus();
     case 'approval.get': {
       const found = pendingApproval(request.id);
       if (!found) throw new InvalidInput('This request is no longer waiting: it was answered, or its page closed');
-      const { request: asked, id } = found;
-      if (asked.kind === 'connect') {
-        const { state, address } = await vaultState();
-        return { kind: 'connect', id, origin: asked.origin, state, address, lang: asked.lang } satisfies ApprovalView;
-      }
-      return {
-        kind: 'transaction',
+      const { request: asked, id, queued } = found;
+      const common = {
         id,
         origin: asked.origin,
+        lang: asked.lang,
+        queued,
+        rejectedBefore: await rejectedBefore(asked.origin),
+      };
+      if (asked.kind === 'connect') {
+        const { state, address } = await vaultState();
+        return { kind: 'connect', ...common, state, address } satisfies ApprovalView;
+      }
+      const native = asked.chains.find((chain) => BigInt(chain.chainId) === Transaction.from(asked.tx).chainId);
+      return {
+        kind: 'transaction',
+        ...common,
         from: asked.from,
         tx: asked.tx,
         chains: asked.chains,
-        lang: asked.lang,
+        fee: { high: asked.fee.high, usual: formatUnits(asked.fee.usualWei, native?.nativeCurrency.decimals ?? 18) },
       } satisfies ApprovalView;
     }
-    case 'approval.answer':
+    case 'approval.answer': {
+      const origin = pendingApproval(request.id)?.request.origin;
       await answerApproval(request.id, { approve: request.approve, password: request.password });
+      // Blocking: this request is rejected, and so is everything else of the site, now and until unblocked.
+      if (!request.approve && request.block && origin) await blockOrigin(origin);
       return { done: true };
+    }
   }
 }
 
@@ -279,8 +313,9 @@ chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse: (r
     return false;
   }
   const request = parsed.data;
-  // Using Kassa's own pages is activity: the idle lock starts counting again.
-  const activity = request.kind === 'vault.lock' ? Promise.resolve() : touch();
+  // What the user does in Kassa's own pages is activity: the idle lock starts counting again. Reads
+  // and polls (the Wallet tab's activity every few seconds) are not.
+  const activity = USER_ACTIONS.has(request.kind) ? touch() : Promise.resolve();
   activity
     .then(() => handleUi(request))
     .then(
@@ -308,7 +343,11 @@ chrome.runtime.onConnect.addListener((port) => {
       !/^https?:$/.test(url.protocol)
     )
       return port.disconnect();
-    const origin = sender.origin && sender.origin !== 'null' ? sender.origin : url.origin;
+    // The page's own origin, never its URL's: a sandboxed document (CSP sandbox, a sandboxed frame's
+    // page) has an opaque origin ('null') and gets no provider at all, so nothing it asks is shown as
+    // asked by the site that served it.
+    const origin = sender.origin;
+    if (!origin || !/^https?:\/\/[^/]+$/.test(origin)) return port.disconnect();
     addProviderPort(port, origin);
     port.onMessage.addListener((message: unknown) => {
       const parsed = portRequestSchema.safeParse(message);

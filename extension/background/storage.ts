@@ -1,9 +1,10 @@
 /**
  * Where the service worker keeps its state. `chrome.storage.local` (on disk, kept across restarts):
- * the settings, the encrypted keystore, the wrong-password counter, connected origins, the chain.
- * `chrome.storage.session` (in memory, emptied when the browser closes or the extension reloads, kept
- * across service-worker restarts): the unlocked key and the time it locks. Both are restricted to the
- * extension's own pages and worker: content scripts, which run beside web pages, cannot read them.
+ * the settings, the encrypted keystore, the wrong-password counter, connected and blocked origins, the
+ * chain. `chrome.storage.session` (in memory, emptied when the browser closes or the extension reloads,
+ * kept across service-worker restarts): the unlocked key and the time it locks, the sites' recent
+ * rejections. Both are restricted to the extension's own pages and worker: content scripts, which run
+ * beside web pages, cannot read them.
  */
 export const KEYS = {
   settings: 'kassa.settings',
@@ -11,6 +12,8 @@ export const KEYS = {
   throttle: 'kassa.unlockThrottle',
   walletSettings: 'kassa.walletSettings',
   connections: 'kassa.connections',
+  blocked: 'kassa.blockedOrigins',
+  rejections: 'kassa.rejections',
   chainId: 'kassa.chainId',
   unlocked: 'kassa.unlocked',
   language: 'kassa.language',

@@ -1,11 +1,24 @@
 /**
  * From an `eth_sendTransaction` request to a transaction Kassa may sign. The page's EIP-1193 fields
- * become an unsigned EIP-1559 transaction on the wallet's chain, with the wallet's own fees; the
- * shared transfer preview (lib/transfer-preview.ts) must describe it, or it is refused: Kassa signs
- * Kassa transfers only (fails closed), and the approval window shows that same preview.
+ * become an unsigned EIP-1559 transaction on the wallet's chain, with the wallet's own fees, or the
+ * page's within Kassa's ceiling (lib/fee-policy.ts); the shared transfer preview
+ * (lib/transfer-preview.ts) must describe it, or it is refused: Kassa signs Kassa transfers only
+ * (fails closed), and the approval window shows that same preview.
  */
 import { getAddress, Interface, isAddress, isHexString, Transaction, type Signature } from 'ethers';
 import { z } from 'zod';
+import {
+  FEE_RULES,
+  feeCeiling,
+  FeeReadError,
+  gwei,
+  judgeFees,
+  readChainFees,
+  suggestedFees,
+  type ChainFees,
+  type FeeRefusal,
+  type Fees,
+} from '../../lib/fee-policy.ts';
 import { describeTransfer, PreviewError, type TransferPreview } from '../../lib/transfer-preview.ts';
 import { describeZodError } from '../../lib/zod-message.ts';
 import { REFORGE_TOKEN_ABI } from '../../lib/reforge-abi.ts';
@@ -55,6 +68,8 @@ export const sendTransactionParamsSchema = z.tuple(
 export interface PreparedSend {
   tx: Transaction;
   preview: TransferPreview;
+  /** Whether the fee is unusually high (the page's, above what Kassa would pay), and what Kassa's own would be at most. */
+  fee: { high: boolean; usualWei: bigint };
 }
 
 const tokenInterface = new Interface(REFORGE_TOKEN_ABI);
@@ -137,29 +152,75 @@ export async function prepareSend(
     throw error;
   }
 
+  const estimate = BigInt((await rpc(chain, 'eth_estimateGas', [call])) as string);
   const givenGas = request.gas ?? request.gasLimit;
-  // The page's gas limit (a prepared transfer carries one), else the node's estimate plus 20%.
-  const gasLimit =
-    givenGas !== undefined
-      ? BigInt(givenGas)
-      : (BigInt((await rpc(chain, 'eth_estimateGas', [call])) as string) * 12n) / 10n;
-  let maxPriorityFeePerGas: bigint;
-  let maxFeePerGas: bigint;
-  if (request.maxFeePerGas !== undefined && request.maxPriorityFeePerGas !== undefined) {
-    maxFeePerGas = BigInt(request.maxFeePerGas);
-    maxPriorityFeePerGas = BigInt(request.maxPriorityFeePerGas);
-  } else {
-    const block = (await rpc(chain, 'eth_getBlockByNumber', ['latest', false])) as { baseFeePerGas?: string } | null;
-    const tip = await rpc(chain, 'eth_maxPriorityFeePerGas').then(
-      (fee) => BigInt(fee as string),
-      () => 1_000_000_000n,
+  // The page's gas limit (a prepared transfer carries one) within reason, else the estimate plus 20%:
+  // the limit times the max fee is the "at most" the window shows, so it must not be inflated at will.
+  if (givenGas !== undefined && BigInt(givenGas) > estimate * FEE_RULES.gasOverEstimate)
+    throw new ProviderRpcError(
+      RPC.invalidParams,
+      `The gas limit asked (${BigInt(givenGas)}) is more than ${FEE_RULES.gasOverEstimate} times what this transfer needs (${estimate})`,
     );
-    maxPriorityFeePerGas = tip;
-    maxFeePerGas = BigInt(block?.baseFeePerGas ?? '0x0') * 2n + tip;
-  }
-  const tx = unsigned({ gasLimit, maxFeePerGas, maxPriorityFeePerGas });
-  return { tx, preview: previewOf(tx, chains, account) };
+  const gasLimit = givenGas !== undefined ? BigInt(givenGas) : (estimate * 12n) / 10n;
+  const fee = await decideFees(chain, request, gasLimit);
+  const tx = unsigned({ gasLimit, ...fee.fees });
+  return { tx, preview: previewOf(tx, chains, account), fee: { high: fee.high, usualWei: fee.usualWei } };
 }
+
+/**
+ * The fees: Kassa's own from the chain (lib/fee-policy.ts), or the page's where it gives them (the
+ * wallet panel sends the fees it showed) as long as they are within Kassa's ceiling for the chain
+ * now; above it, the transaction is refused (4200) before any window opens.
+ */
+async function decideFees(
+  chain: ChainEntry,
+  request: { maxFeePerGas?: string | number; maxPriorityFeePerGas?: string | number },
+  gasLimit: bigint,
+): Promise<{ fees: Fees; high: boolean; usualWei: bigint }> {
+  let chainFees: ChainFees;
+  try {
+    chainFees = await readChainFees((method, params) => rpc(chain, method, params));
+  } catch (error) {
+    if (error instanceof FeeReadError) throw new ProviderRpcError(RPC.chainDisconnected, error.message);
+    throw error;
+  }
+  const own = suggestedFees(chainFees);
+  const maxFeePerGas = request.maxFeePerGas !== undefined ? BigInt(request.maxFeePerGas) : own.maxFeePerGas;
+  const tip =
+    request.maxPriorityFeePerGas !== undefined ? BigInt(request.maxPriorityFeePerGas) : own.maxPriorityFeePerGas;
+  const fees = {
+    maxFeePerGas,
+    // A page that gives only a max fee gets Kassa's tip, within that max fee.
+    maxPriorityFeePerGas: request.maxPriorityFeePerGas === undefined && tip > maxFeePerGas ? maxFeePerGas : tip,
+  };
+  const verdict = judgeFees(fees, chainFees);
+  if (!verdict.ok) {
+    const ceiling = feeCeiling(chainFees);
+    throw new ProviderRpcError(
+      RPC.unsupported,
+      FEE_REFUSALS[verdict.refusal]({
+        maxFee: gwei(fees.maxFeePerGas),
+        tip: gwei(fees.maxPriorityFeePerGas),
+        ceiling: gwei(ceiling.maxFeePerGas),
+        tipCeiling: gwei(ceiling.maxPriorityFeePerGas),
+        baseFee: gwei(chainFees.baseFeePerGas),
+        chain: chain.name,
+      }),
+    );
+  }
+  return { fees, high: verdict.high, usualWei: gasLimit * own.maxFeePerGas };
+}
+
+type FeeWords = Record<'maxFee' | 'tip' | 'ceiling' | 'tipCeiling' | 'baseFee' | 'chain', string>;
+const FEE_REFUSALS: Record<FeeRefusal, (words: FeeWords) => string> = {
+  'above-ceiling': (w) =>
+    `The fee asked (${w.maxFee} gwei per gas) is above Kassa's ceiling on ${w.chain} now (${w.ceiling} gwei: the base fee is ${w.baseFee} gwei)`,
+  'tip-above-ceiling': (w) =>
+    `The priority fee asked (${w.tip} gwei per gas) is above Kassa's ceiling on ${w.chain} now (${w.tipCeiling} gwei)`,
+  'below-base-fee': (w) =>
+    `The fee asked (${w.maxFee} gwei per gas) is below ${w.chain}'s base fee (${w.baseFee} gwei): it would never be mined`,
+  'tip-above-max-fee': (w) => `The priority fee asked (${w.tip} gwei) is more than the max fee (${w.maxFee} gwei)`,
+};
 
 /** Signs the approved transaction with the next nonce and broadcasts it; the transaction hash. */
 export async function signAndSend(

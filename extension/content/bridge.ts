@@ -54,7 +54,8 @@ function connect(): chrome.runtime.Port {
 }
 
 window.addEventListener('message', (event: MessageEvent) => {
-  if (event.source !== window) return;
+  // A document with an opaque origin (CSP sandbox) is no site: nothing of it is relayed.
+  if (event.source !== window || window.origin === 'null') return;
   const request = pageRequestSchema.safeParse(event.data);
   if (!request.success) return;
   const { id, method, params } = request.data;

@@ -148,16 +148,37 @@ class KassaProvider {
   }
 }
 
-const provider = new KassaProvider();
-const info = Object.freeze({ uuid: crypto.randomUUID(), name: 'Kassa', icon: KASSA_ICON, rdns: 'dev.kassa.wallet' });
-const detail = Object.freeze({ info, provider });
-const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }));
-window.addEventListener('eip6963:requestProvider', announce);
-announce();
+/**
+ * A version 4 UUID (RFC 9562) for the EIP-6963 announcement. `crypto.getRandomValues`, not
+ * `crypto.randomUUID`, which exists only in secure contexts: a shop on plain http must get a wallet too.
+ */
+function uuidV4(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
 
-const host = window as unknown as { ethereum?: unknown };
-if (host.ethereum === undefined || host.ethereum === null) {
-  // Writable and configurable: a wallet that loads after Kassa may still take the name.
-  Object.defineProperty(window, 'ethereum', { value: provider, writable: true, configurable: true, enumerable: true });
-  window.dispatchEvent(new Event('ethereum#initialized'));
+// A document with an opaque origin (served with CSP sandbox, say) is no site: it gets no provider, and
+// the service worker refuses its content script's port anyway.
+if (window.origin !== 'null') {
+  const provider = new KassaProvider();
+  const info = Object.freeze({ uuid: uuidV4(), name: 'Kassa', icon: KASSA_ICON, rdns: 'dev.kassa.wallet' });
+  const detail = Object.freeze({ info, provider });
+  const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }));
+  window.addEventListener('eip6963:requestProvider', announce);
+  announce();
+
+  const host = window as unknown as { ethereum?: unknown };
+  if (host.ethereum === undefined || host.ethereum === null) {
+    // Writable and configurable: a wallet that loads after Kassa may still take the name.
+    Object.defineProperty(window, 'ethereum', {
+      value: provider,
+      writable: true,
+      configurable: true,
+      enumerable: true,
+    });
+    window.dispatchEvent(new Event('ethereum#initialized'));
+  }
 }

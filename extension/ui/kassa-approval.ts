@@ -2,7 +2,7 @@ import { css, html, LitElement, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { describeTransfer, type TransferPreview } from '../../lib/transfer-preview.ts';
 // The wallet panel's template and words for the preview: the two must read the same.
-import { previewStyles, previewView } from '../../widget/ui.ts';
+import { fill, previewStyles, previewView, significant } from '../../widget/ui.ts';
 import { APPROVAL_PORT } from '../channels.ts';
 import type { ApprovalView } from '../messages.ts';
 import { ask, messageOf } from './client.ts';
@@ -10,6 +10,14 @@ import { pageStyles } from './styles.ts';
 import { UiLocale } from './ui-locale.ts';
 
 const HEARTBEAT_MS = 20_000;
+/** How often the window reads again how many requests wait behind it (they may arrive after it opened). */
+const QUEUE_MS = 1_000;
+/**
+ * Approve and Connect answer only once the request has been shown, with the window focused, this
+ * long: a click or key press meant for the page (a double click, say) must not land on a window that
+ * just opened under it. Losing the focus disarms them; getting it back starts the wait again.
+ */
+export const ARMING_MS = 600;
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -45,8 +53,16 @@ export class KassaApproval extends LitElement {
       }
       .actions {
         display: flex;
+        flex-wrap: wrap;
         gap: 0.5rem;
         margin-top: 1rem;
+      }
+      .warning {
+        border: 1px solid var(--_danger);
+        border-radius: calc(var(--_radius) * 0.5);
+        padding: 0.5rem;
+        color: var(--_danger);
+        font-weight: 600;
       }
     `,
   ];
@@ -56,20 +72,39 @@ export class KassaApproval extends LitElement {
   @state() private error?: string;
   @state() private busy = false;
   @state() private done?: 'approved' | 'rejected';
+  /** Whether Approve / Connect answer yet (ARMING_MS after the request showed, focused). */
+  @state() private armed = false;
+  private arming?: ReturnType<typeof setTimeout>;
+  private readonly onFocus = () => {
+    clearTimeout(this.arming);
+    this.armed = false;
+    if (this.view && document.hasFocus()) this.arming = setTimeout(() => (this.armed = document.hasFocus()), ARMING_MS);
+  };
+  private readonly onBlur = () => {
+    clearTimeout(this.arming);
+    this.armed = false;
+  };
   private readonly locale = new UiLocale(this);
   private readonly requestId = new URLSearchParams(location.search).get('id') ?? '';
   private heartbeat?: ReturnType<typeof setInterval>;
+  private queueWatch?: ReturnType<typeof setInterval>;
 
   override connectedCallback(): void {
     super.connectedCallback();
     const port = chrome.runtime.connect({ name: APPROVAL_PORT });
     this.heartbeat = setInterval(() => port.postMessage({ type: 'heartbeat' }), HEARTBEAT_MS);
+    window.addEventListener('focus', this.onFocus);
+    window.addEventListener('blur', this.onBlur);
     void this.load();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     clearInterval(this.heartbeat);
+    clearInterval(this.queueWatch);
+    clearTimeout(this.arming);
+    window.removeEventListener('focus', this.onFocus);
+    window.removeEventListener('blur', this.onBlur);
   }
 
   private async load(): Promise<void> {
@@ -78,18 +113,36 @@ export class KassaApproval extends LitElement {
       if (view.kind === 'transaction') this.preview = describeTransfer(view.tx, view.chains, view.from);
       this.locale.usePageLanguage(view.lang);
       this.view = view;
+      // The wait starts once the request is on screen.
+      await this.updateComplete;
+      this.onFocus();
+      this.queueWatch = setInterval(() => void this.readQueue(), QUEUE_MS);
     } catch (error) {
       this.error = messageOf(error);
     }
   }
 
-  private async answer(approve: boolean): Promise<void> {
-    if (this.busy) return;
+  /** The requests waiting behind this one, now (the rest of the view stays as it was shown). */
+  private async readQueue(): Promise<void> {
+    const view = this.view;
+    if (!view || this.done) return;
+    const now = await ask<ApprovalView>({ kind: 'approval.get', id: this.requestId }).catch(() => undefined);
+    if (now && this.view === view && now.queued !== view.queued) this.view = { ...view, queued: now.queued };
+  }
+
+  private async answer(approve: boolean, block = false): Promise<void> {
+    if (this.busy || (approve && !this.armed)) return;
     const password = this.renderRoot.querySelector<HTMLInputElement>('input[name=password]')?.value;
     this.busy = true;
     this.error = undefined;
     try {
-      await ask({ kind: 'approval.answer', id: this.requestId, approve, ...(password ? { password } : {}) });
+      await ask({
+        kind: 'approval.answer',
+        id: this.requestId,
+        approve,
+        ...(password ? { password } : {}),
+        ...(block ? { block } : {}),
+      });
       this.done = approve ? 'approved' : 'rejected';
     } catch (error) {
       this.error = messageOf(error);
@@ -102,7 +155,7 @@ export class KassaApproval extends LitElement {
     const { m } = this.locale;
     return html`
       <h1>${m.connectTitle}</h1>
-      <p class="origin" id="origin">${view.origin}</p>
+      <p class="origin" id="origin"><bdi>${view.origin}</bdi></p>
       <p>${m.connectBody}</p>
       ${view.address ? html`<p class="mono" id="address">${view.address}</p>` : nothing}
       ${
@@ -117,7 +170,7 @@ export class KassaApproval extends LitElement {
             /></label>`
           : nothing
       }
-      ${this.actions(m.connect)}
+      ${this.actions(view, m.connect)}
     `;
   }
 
@@ -126,20 +179,44 @@ export class KassaApproval extends LitElement {
     const { m, bridge, language } = this.locale;
     return html`
       <h1>${m.transferTitle}</h1>
-      <p>${m.askedBy} <span class="origin" id="origin">${view.origin}</span></p>
-      ${previewView(preview, bridge, language, preview.chain.chainId)} ${this.actions(m.approve)}
+      <p>
+        ${m.askedBy} <span class="origin" id="origin"><bdi>${view.origin}</bdi></span>
+      </p>
+      ${previewView(preview, bridge, language, preview.chain.chainId)}
+      ${
+        view.fee.high
+          ? html`<p class="warning" role="alert" data-field="fee-warning">
+              ${fill(m.feeHigh, { usual: significant(view.fee.usual, preview.chain.nativeSymbol, language) })}
+            </p>`
+          : nothing
+      }
+      ${this.actions(view, m.approve)}
     `;
   }
 
-  private actions(approveLabel: string) {
+  private actions(view: ApprovalView, approveLabel: string) {
+    const { m } = this.locale;
     return html`<div class="actions">
-      <button class="secondary" @click=${() => void this.answer(false)} aria-disabled=${this.busy ? 'true' : 'false'}>
-        ${this.locale.m.reject}
-      </button>
-      <button @click=${() => void this.answer(true)} aria-disabled=${this.busy ? 'true' : 'false'}>
-        ${this.busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${approveLabel}
-      </button>
-    </div>`;
+        <button class="secondary" @click=${() => void this.answer(false)} aria-disabled=${this.busy ? 'true' : 'false'}>
+          ${m.reject}
+        </button>
+        <button
+          id="approve"
+          @click=${() => void this.answer(true)}
+          ?disabled=${!this.armed}
+          aria-disabled=${this.busy ? 'true' : 'false'}
+        >
+          ${this.busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${approveLabel}
+        </button>
+        ${
+          view.rejectedBefore
+            ? html`<button class="secondary" id="block" @click=${() => void this.answer(false, true)}>
+                ${m.rejectAndBlock}
+              </button>`
+            : nothing
+        }
+      </div>
+      ${view.queued ? html`<p class="muted" id="queued">${fill(m.queued, { count: String(view.queued) })}</p>` : nothing}`;
   }
 
   override render() {

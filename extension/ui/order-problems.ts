@@ -21,7 +21,9 @@ export function orderProblems(error: ZodError, m: ExtensionMessages): OrderProbl
   const problems: OrderProblems = {};
   for (const issue of error.issues) {
     const field = issue.path[0] as OrderField;
-    if (field in WORDS) problems[field] ??= m[WORDS[field]];
+    // A name with invisible direction characters is not an empty one: say what is wrong with it.
+    if (field in WORDS)
+      problems[field] ??= issue.message.includes('bidirectional') ? m.problemDirection : m[WORDS[field]];
   }
   return problems;
 }

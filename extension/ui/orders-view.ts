@@ -18,6 +18,7 @@ import './filter-bar.ts';
 import { formValues } from './form-values.ts';
 import { ListController } from './list-controller.ts';
 import { ORDER_FIELDS, orderProblems, type OrderField, type OrderProblems } from './order-problems.ts';
+import { outsideText } from './outside-text.ts';
 import { pageStyles } from './styles.ts';
 import { fill, UiLocale } from './ui-locale.ts';
 
@@ -186,10 +187,10 @@ export class KassaOrdersView extends LitElement {
     const { m } = this.locale;
     const name = { order: order.customerOrder };
     return html`<tr data-order=${order.orderId}>
-        <td>${order.customerOrder}<br /><span class="muted">${order.customerName}</span></td>
-        <td>${order.amount} ${order.stableCoin}</td>
-        <td>${this.chainName(order.chainId)}</td>
-        <td class="status">${order.orderStatus}</td>
+        <td>${outsideText(order.customerOrder)}<br /><span class="muted">${outsideText(order.customerName)}</span></td>
+        <td>${outsideText(order.amount)} ${outsideText(order.stableCoin)}</td>
+        <td>${outsideText(this.chainName(order.chainId))}</td>
+        <td class="status">${outsideText(order.orderStatus)}</td>
         <td>
           <button
             class="secondary small"

@@ -8,6 +8,7 @@ import { ListController } from './list-controller.ts';
 import './payment-detail.ts';
 import { matchesSearch, type SearchDetail } from './payment-search.ts';
 import './payment-search.ts';
+import { outsideText } from './outside-text.ts';
 import { fittedTable, pageStyles } from './styles.ts';
 import { fill, UiLocale } from './ui-locale.ts';
 import type { ResolvedDetail } from './unverifiable-payments.ts';
@@ -173,11 +174,13 @@ export class KassaPaymentsView extends LitElement {
           aria-label=${fill(m.detailsOf, { id: reference })}
           @click=${() => (this.selected = payment.transactionId)}
         >
-          ${reference}
+          ${outsideText(reference)}
         </button>
       </td>
-      <td>${payment.amount ? formatMoney(payment.amount, payment.currencyCode ?? 'EUR', language) : ''}</td>
-      <td class="status">${payment.status}</td>
+      <td>
+        ${payment.amount ? outsideText(formatMoney(payment.amount, payment.currencyCode ?? 'EUR', language)) : ''}
+      </td>
+      <td class="status">${outsideText(payment.status)}</td>
       <td>
         ${
           payment.updatedAt

@@ -1,8 +1,7 @@
 import { html, LitElement, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
-import type { Health } from '../../schemas/proxy-api.ts';
 import { NETWORKS, UI_LANGUAGES, type LanguageChoice, type Network } from '../channels.ts';
-import type { SettingsView } from '../messages.ts';
+import type { ConnectionTest, SettingsView } from '../messages.ts';
 import { ask, messageOf } from './client.ts';
 import { formValues } from './form-values.ts';
 import { pageStyles } from './styles.ts';
@@ -16,7 +15,8 @@ declare global {
 
 /**
  * The proxy URL and the operator token. The token goes to the service worker and never comes back:
- * the form shows only whether one is saved and its last four characters.
+ * the form shows only whether one is saved and its last four characters. It is optional (the wallet
+ * needs only the URL) and kept for the URL it was entered for: saving another URL drops it.
  */
 @customElement('kassa-settings-view')
 export class KassaSettingsView extends LitElement {
@@ -43,6 +43,7 @@ export class KassaSettingsView extends LitElement {
     const formElement = event.target as HTMLFormElement;
     const { proxyUrl, operatorToken, network } = formValues(formElement, ['proxyUrl', 'operatorToken', 'network']);
     this.busy = true;
+    const before = this.settings;
     try {
       this.settings = await ask<SettingsView>({
         kind: 'settings.save',
@@ -51,7 +52,9 @@ export class KassaSettingsView extends LitElement {
         network: network as Network,
       });
       formElement.querySelector<HTMLInputElement>('[name=operatorToken]')!.value = '';
-      this.message = { tone: 'ok', text: this.locale.m.saved };
+      const { m } = this.locale;
+      const dropped = before?.tokenSet && !this.settings.tokenSet && before.proxyUrl;
+      this.message = { tone: 'ok', text: dropped ? fill(m.tokenDropped, { previous: dropped }) : m.saved };
     } catch (error) {
       this.message = { tone: 'error', text: messageOf(error) };
     } finally {
@@ -63,10 +66,16 @@ export class KassaSettingsView extends LitElement {
     this.busy = true;
     this.message = undefined;
     try {
-      const health = await ask<Health>({ kind: 'settings.test' });
+      const found = await ask<ConnectionTest>({ kind: 'settings.test' });
+      const { m } = this.locale;
+      if (found.kind === 'public') {
+        this.message = { tone: 'ok', text: fill(m.connectedPublic, { count: String(found.chains) }) };
+        return;
+      }
+      const { health } = found;
       this.message = {
         tone: health.status === 'ok' ? 'ok' : 'error',
-        text: fill(this.locale.m.connectedTo, {
+        text: fill(m.connectedTo, {
           version: health.version,
           status: health.status,
           payments: health.payments.state,
@@ -131,6 +140,7 @@ export class KassaSettingsView extends LitElement {
         </div>
       </form>
       <p role="status" class=${this.message?.tone ?? ''}>${this.message?.text ?? nothing}</p>
+      <p class="muted">${m.tokenBinding}</p>
       <p class="muted">${m.tokenNote}</p>
     `;
   }

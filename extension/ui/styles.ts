@@ -1,5 +1,6 @@
 import { css } from 'lit';
 import { controls, tokens } from '../../widget/ui.ts';
+import { outsideTextStyles } from './outside-text.ts';
 
 /**
  * The extension pages' layout on top of the widget's tokens and controls (widget/ui.ts):
@@ -162,7 +163,7 @@ const pageLayout = css`
 `;
 
 /** Every extension page's styles: the widget's tokens and controls, then the page layout. */
-export const pageStyles = [tokens, controls, pageLayout];
+export const pageStyles = [tokens, controls, pageLayout, outsideTextStyles];
 
 /**
  * A list view that fits a 360 px side panel without sideways scrolling: fixed columns (each view sets

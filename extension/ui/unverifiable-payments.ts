@@ -9,6 +9,7 @@ import {
 import { formatMoney } from '../../widget/ui.ts';
 import { ask, messageOf } from './client.ts';
 import { formValues } from './form-values.ts';
+import { outsideText } from './outside-text.ts';
 import { pageStyles } from './styles.ts';
 import { fill, UiLocale } from './ui-locale.ts';
 
@@ -175,17 +176,18 @@ export class KassaUnverifiablePayments extends LitElement {
         })
       : m.noWebhook;
     return html`<li class="card" data-transaction=${payment.transactionId}>
-      <strong>${payment.reference}</strong> · ${formatMoney(payment.amount, payment.currencyCode, language)} ·
-      <span class="status">${payment.status}</span>
+      <strong>${outsideText(payment.reference)}</strong> ·
+      ${outsideText(formatMoney(payment.amount, payment.currencyCode, language))} ·
+      <span class="status">${outsideText(payment.status)}</span>
       <dl>
         <dt>${m.transactionId}</dt>
-        <dd class="mono">${payment.transactionId}</dd>
+        <dd class="mono">${outsideText(payment.transactionId)}</dd>
         <dt>${m.reason}</dt>
-        <dd class="reason">${entry.reason}</dd>
+        <dd class="reason">${outsideText(entry.reason)}</dd>
         <dt>${m.since}</dt>
         <dd>${when(entry.since)}</dd>
         <dt>${m.lastWebhook}</dt>
-        <dd class="webhook">${said}</dd>
+        <dd class="webhook">${outsideText(said)}</dd>
       </dl>
       ${
         this.resolving === payment.transactionId

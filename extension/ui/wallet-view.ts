@@ -198,6 +198,31 @@ export class KassaWalletView extends LitElement {
     </details>`;
   }
 
+  /** Sites with a button each (disconnect, unblock), or "None.". */
+  private sites(
+    origins: string[],
+    action: string,
+    actionLabel: string,
+    kind: 'connections.revoke' | 'connections.unblock',
+  ) {
+    if (!origins.length) return html`<p class="muted">${this.locale.m.none}</p>`;
+    return html`<ul>
+      ${origins.map(
+        (origin) =>
+          html`<li>
+            <bdi>${origin}</bdi>
+            <button
+              class="secondary small"
+              aria-label=${fill(actionLabel, { origin })}
+              @click=${() => void this.act(() => ask({ kind, origin }))}
+            >
+              ${action}
+            </button>
+          </li>`,
+      )}
+    </ul>`;
+  }
+
   private unlocked(status: WalletStatus) {
     const { m } = this.locale;
     return html`
@@ -241,24 +266,12 @@ export class KassaWalletView extends LitElement {
       </form>
       <kassa-activity-view></kassa-activity-view>
       <h3>${m.connectedSites}</h3>
+      ${this.sites(status.connectedOrigins, m.disconnect, m.disconnectSite, 'connections.revoke')}
       ${
-        status.connectedOrigins.length
-          ? html`<ul>
-              ${status.connectedOrigins.map(
-                (origin) =>
-                  html`<li>
-                    ${origin}
-                    <button
-                      class="secondary small"
-                      aria-label=${fill(m.disconnectSite, { origin })}
-                      @click=${() => void this.act(() => ask({ kind: 'connections.revoke', origin }))}
-                    >
-                      ${m.disconnect}
-                    </button>
-                  </li>`,
-              )}
-            </ul>`
-          : html`<p class="muted">${m.none}</p>`
+        status.blockedOrigins.length
+          ? html`<h3>${m.blockedSites}</h3>
+              ${this.sites(status.blockedOrigins, m.unblock, m.unblockSite, 'connections.unblock')}`
+          : nothing
       }
       ${this.removal()}
     `;

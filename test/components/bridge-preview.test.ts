@@ -15,12 +15,32 @@ import {
   text,
   TWO,
   until,
+  tamperingProxy,
+  typeAmount,
   userInWallet,
+  walletAction,
+  walletCalls,
 } from './bridge-panel.ts';
+import { readChainFees, suggestedFees } from '../../lib/fee-policy.ts';
 import { record } from './support.ts';
 
 /** Intl's spaces (no-break, narrow no-break) as plain spaces, so the expectations stay readable. */
 const plain = (value: string) => value.replace(/[\u00a0\u202f]/g, ' ');
+
+/** What Kassa's fee rules (lib/fee-policy.ts) make the max fee per gas on a chain now. */
+async function ownMaxFee(rpcUrl: string): Promise<bigint> {
+  const call = async (method: string, params: unknown[]) =>
+    (
+      (await (
+        await fetch(rpcUrl, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+        })
+      ).json()) as { result: unknown }
+    ).result;
+  return suggestedFees(await readChainFees(call)).maxFeePerGas;
+}
 
 /** The preview's fields as the user reads them. */
 function fields(element: HTMLElement): Record<string, string> {
@@ -50,7 +70,8 @@ describe('<kassa-bridge>: the preview', () => {
     }).then(async (response) => Transaction.from(((await response.json()) as { tx: string }).tx));
     await reviewed(element, '12.5');
     const tx = await prepared;
-    const fee = formatUnits(tx.gasLimit * tx.maxFeePerGas!, 18).replace(/\.0$/, '');
+    // The fee is the panel's own from the chain (nothing is mined meanwhile), never the proxy's.
+    const fee = formatUnits(tx.gasLimit * (await ownMaxFee(one.rpcUrl)), 18).replace(/\.0$/, '');
     const rounded = new Intl.NumberFormat('en', { maximumSignificantDigits: 4 }).format(
       fee as Intl.StringNumericLiteral,
     );
@@ -82,6 +103,40 @@ describe('<kassa-bridge>: the preview', () => {
     await userInWallet('elsewhere', 'move-to', ONE);
     await until(() => note() === undefined, 'the note gone once the wallet is on the chain');
     expect(element.phase).to.equal('review');
+  });
+
+  it('the fee shown is the one sent: the panel’s own from the chain, never the proxy’s; an inflated gas limit is refused', async () => {
+    const [wallet] = await installWallets([{ id: 'fee-payer', account: 6 }]);
+    const element = await connected(await mountPanel({ proxy: await tamperingProxy('fee') }), wallet!);
+    await reviewed(element, '2');
+    const shown = inside(element, '[data-field="fee"]')!.title;
+    const onChain = (await bridgeStack()).chains.find((chain) => chain.chainId === ONE)!;
+    const own = await ownMaxFee(onChain.rpcUrl);
+    button(element, 'Confirm in wallet').click();
+    await phase(element, 'arrived', 30_000);
+    const sent = (
+      await walletAction<Array<{ method: string; params: Array<Record<string, string>> }>>('fee-payer', 'calls')
+    )
+      .filter((call) => call.method === 'eth_sendTransaction')
+      .map((call) => call.params[0]!);
+    expect(sent).to.have.length(1);
+    // A million gwei per gas from the proxy: neither shown nor sent.
+    expect(BigInt(sent[0]!.maxFeePerGas!)).to.equal(own);
+    expect(BigInt(sent[0]!.maxFeePerGas!) < 10n ** 15n, 'not the proxy’s million gwei').to.equal(true);
+    expect(BigInt(sent[0]!.maxPriorityFeePerGas!) <= BigInt(sent[0]!.maxFeePerGas!)).to.equal(true);
+    expect(shown).to.equal(`${formatUnits(BigInt(sent[0]!.gas!) * BigInt(sent[0]!.maxFeePerGas!), 18)} ETH`);
+    element.remove();
+
+    const [other] = await installWallets([{ id: 'gas-wary', account: 6 }]);
+    const inflated = await connected(await mountPanel({ proxy: await tamperingProxy('gas') }), other!);
+    const errors = record(inflated, 'kassa-bridge-error');
+    await typeAmount(inflated, '2');
+    button(inflated, 'Review transfer').click();
+    await until(() => errors.length > 0, 'the refusal');
+    expect(inflated.phase).to.equal('ready');
+    expect(errors[0]!.event.detail.kind).to.equal('preview-refused');
+    expect(errors[0]!.event.detail.message).to.match(/gas limit \(\d+\) is far above what the transfer needs/);
+    expect(await walletCalls('gas-wary')).to.not.include('eth_sendTransaction');
   });
 
   it('Back returns to the form with the choices kept; nothing was signed', async () => {

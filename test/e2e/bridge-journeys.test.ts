@@ -107,6 +107,7 @@ describe('e2e: the wallet panel', () => {
     assert.equal(await previewField(page, 'method'), 'reforge(uint256,uint256,address)');
     assert.equal(await previewField(page, 'network'), 'Kassa Local One (chain 31337)');
     assert.match(await previewField(page, 'fee'), /^0\.0\d+ ETH$/);
+    const atMost = await page.locator('kassa-bridge [data-field="fee"]').getAttribute('title');
     assert.equal(
       await page.locator('kassa-bridge [data-field="switch"]').count(),
       0,
@@ -134,7 +135,19 @@ describe('e2e: the wallet panel', () => {
     const sends = alpha.calls.filter((call) => call.method === 'eth_sendTransaction');
     assert.equal(sends.length, 1);
     const [sent] = sends[0]!.params as Array<Record<string, string>>;
-    assert.deepEqual(Object.keys(sent!).sort(), ['chainId', 'data', 'from', 'gas', 'to', 'value']);
+    assert.deepEqual(Object.keys(sent!).sort(), [
+      'chainId',
+      'data',
+      'from',
+      'gas',
+      'maxFeePerGas',
+      'maxPriorityFeePerGas',
+      'to',
+      'value',
+    ]);
+    // The fee fields the preview's "at most" was made of: the wallet is asked for exactly that bound.
+    assert.equal(atMost, `${formatUnits(BigInt(sent!.gas!) * BigInt(sent!.maxFeePerGas!), 18)} ETH`);
+    assert.ok(BigInt(sent!.maxPriorityFeePerGas!) <= BigInt(sent!.maxFeePerGas!));
     assert.equal(sent!.from?.toLowerCase(), alpha.address.toLowerCase());
     assert.equal(sent!.to, one.tokens.eUSD.address);
     assert.equal(sent!.chainId, '0x7a69');

@@ -18,6 +18,7 @@ import {
   importVaultKey,
   launchExtension,
   leaks,
+  press,
   type LoadedExtension,
 } from '../support/extension.ts';
 
@@ -28,15 +29,6 @@ const bridgePhase = (page: Page, phase: string, timeout = 30_000) =>
   page.locator(`kassa-bridge[phase="${phase}"]`).waitFor({ timeout });
 const bridgeText = async (page: Page, selector: string) =>
   ((await page.locator(`kassa-bridge ${selector}`).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
-
-/** Clicks a button of the approval window, which may close as the click lands. */
-async function press(approval: Page, name: string): Promise<void> {
-  try {
-    await approval.getByRole('button', { name }).click();
-  } catch (error) {
-    if (!approval.isClosed()) throw error;
-  }
-}
 
 describe('extension: the demo shop’s <kassa-bridge> with Kassa as the wallet', { timeout: 300_000 }, () => {
   let env: ShopStack;

@@ -77,9 +77,11 @@ describe('extension: operator views', { timeout: 180_000 }, () => {
     );
     assert.equal(await page.getByLabel('Operator token').inputValue(), '');
     const stored = (await extension.storage()) as { 'kassa.settings': { proxyUrl: string; operatorToken: string } };
+    // The token is kept with the proxy URL it was entered for: it is sent there and nowhere else.
     assert.deepEqual(stored['kassa.settings'], {
       proxyUrl: stack.proxy.origin,
       operatorToken: stack.config.operatorToken,
+      tokenProxyUrl: stack.proxy.origin,
       network: 'test',
     });
     await page.close();

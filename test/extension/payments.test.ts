@@ -8,33 +8,10 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright';
-import { configure, launchExtension, leaks, type LoadedExtension } from '../support/extension.ts';
+import { configure, launchExtension, leaks, overflowing, type LoadedExtension } from '../support/extension.ts';
 import { eventually, startStack, type Stack } from '../support/stack.ts';
 
 const text = (value: string | null) => (value ?? '').replace(/\s+/g, ' ').trim();
-
-/**
- * Every element whose right edge is beyond the page's width, through every shadow root: what would
- * scroll sideways. A script's text, since the test runner's helpers do not exist in the page.
- */
-const OVERFLOWING = `(() => {
-  const width = document.documentElement.clientWidth;
-  const found = [];
-  if (document.documentElement.scrollWidth > width)
-    found.push('document scrolls: ' + document.documentElement.scrollWidth + ' > ' + width);
-  const roots = [document];
-  while (roots.length) {
-    for (const element of roots.pop().querySelectorAll('*')) {
-      const box = element.getBoundingClientRect();
-      if (box.width > 0 && box.right > width + 0.5)
-        found.push(element.tagName.toLowerCase() + (element.id ? '#' + element.id : '') + ' ends at ' + box.right);
-      if (element.shadowRoot) roots.push(element.shadowRoot);
-    }
-  }
-  return found;
-})()`;
-
-const overflowing = (page: Page): Promise<string[]> => page.evaluate(OVERFLOWING);
 
 async function rowIds(page: Page): Promise<string[]> {
   return page

@@ -21,9 +21,12 @@ import { startStack, type Stack } from '../support/stack.ts';
 import {
   approvalWindow as openedApproval,
   configure,
+  discoverKassa as discover,
   importVaultKey,
   launchExtension,
   leaks,
+  openDapp,
+  press,
   providerCall as call,
   type LoadedExtension,
 } from '../support/extension.ts';
@@ -36,33 +39,6 @@ const tokenInterface = new Interface(REFORGE_TOKEN_ABI);
 const balanceOf = async (contract: ReturnType<typeof token>): Promise<bigint> =>
   (await contract.getFunction('balanceOf')(ACCOUNT.address)) as bigint;
 
-/** Clicks a button of the approval window, which may close as the click lands (its answer closes it). */
-async function press(approval: Page, name: string): Promise<void> {
-  try {
-    await approval.getByRole('button', { name }).click();
-  } catch (error) {
-    if (!approval.isClosed()) throw error;
-  }
-}
-
-/** Runs in every page before its scripts: records EIP-6963 announcements, keeps Kassa's provider as `window.kassa`. */
-function discover(): void {
-  const found: Array<{ info: { uuid: string; name: string; icon: string; rdns: string }; provider: unknown }> = [];
-  const events: Array<[string, unknown]> = [];
-  Object.assign(window, { announced: found, providerEvents: events });
-  window.addEventListener('eip6963:announceProvider', (event) => {
-    const detail = (event as CustomEvent).detail as (typeof found)[number];
-    found.push(detail);
-    if (detail.info.rdns === 'dev.kassa.wallet' && !(window as { kassa?: unknown }).kassa) {
-      const provider = detail.provider as { on(event: string, listener: (value: unknown) => void): void };
-      for (const name of ['connect', 'chainChanged', 'accountsChanged'])
-        provider.on(name, (value) => events.push([name, value]));
-      Object.assign(window, { kassa: provider });
-    }
-  });
-  window.dispatchEvent(new Event('eip6963:requestProvider'));
-}
-
 describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)', { timeout: 300_000 }, () => {
   let server: Server;
   let origin: string;
@@ -72,13 +48,7 @@ describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)',
   let chains: ReturnType<typeof chainProviders>;
 
   const approvalWindow = () => openedApproval(extension);
-  const openDapp = async () => {
-    const opened = await extension.context.newPage();
-    await opened.addInitScript(discover);
-    await opened.goto(`${origin}/`);
-    await opened.waitForFunction(() => Boolean((window as { kassa?: unknown }).kassa));
-    return opened;
-  };
+  const openPage = () => openDapp(extension, `${origin}/`);
   /** The page prepares a transfer through the proxy's browser route (CORS: its origin is allowed). */
   const prepare = async (amount: string, symbol = 'eUSD') => {
     const [one, two] = stack.sandbox.chains;
@@ -134,7 +104,7 @@ describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)',
     await configure(extension, stack.proxy.origin, stack.config.operatorToken);
     // The user imports a funded key into the vault.
     await importVaultKey(extension, ACCOUNT, PASSWORD);
-    page = await openDapp();
+    page = await openPage();
   });
   after(async () => {
     chains?.destroy();

@@ -72,6 +72,17 @@ describe('transfer preview', () => {
       /not a supported destination/,
     ],
     [
+      'bytes after the call’s arguments',
+      (tx) => (tx.data = `${tx.data}deadbeef`),
+      /carries bytes beyond its arguments/,
+    ],
+    [
+      'an address argument with dirty padding',
+      // The destination token's word is an address in its last 20 bytes: its first 12 must be zero.
+      (tx) => (tx.data = `${tx.data.slice(0, 2 + 8 + 128)}ff${tx.data.slice(2 + 8 + 128 + 2)}`),
+      /The arguments of the reforge call cannot be read/,
+    ],
+    [
       'a different stablecoin at the destination',
       (tx, chains) =>
         (tx.data = tokens.encodeFunctionData('reforge', [1n, chains[1]!.chainId, chains[1]!.tokens.eUSD!.address])),

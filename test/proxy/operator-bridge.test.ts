@@ -179,6 +179,29 @@ describe('proxy: operator routes', () => {
         { customerName: 'Ada', amount: '1', mintWallet: WALLET, customerOrder: 'v-5', stableCoin: 'eUSD' },
         /chainId is required/,
       ],
+      // "\u202Eevil" reads "live", and the text after it backwards, wherever it is shown.
+      [
+        {
+          customerName: '\u202Eevil',
+          chainId: 31337,
+          amount: '1',
+          mintWallet: WALLET,
+          customerOrder: 'v-6',
+          stableCoin: 'eUSD',
+        },
+        /customerName must not contain bidirectional control characters \(U\+202A–U\+202E/,
+      ],
+      [
+        {
+          customerName: 'Ada',
+          chainId: 31337,
+          amount: '1',
+          mintWallet: WALLET,
+          customerOrder: 'v-7\u2066',
+          stableCoin: 'eUSD',
+        },
+        /customerOrder must not contain bidirectional control characters/,
+      ],
     ] as const) {
       const response = await stack.operator('/api/orders', { body });
       assert.equal(response.status, 400);

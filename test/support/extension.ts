@@ -66,8 +66,13 @@ export interface LoadedExtension {
   dispose(): Promise<void>;
 }
 
-/** `dir`: another unpacked copy than dist/extension (the store package, unzipped). */
-export async function launchExtension(options: { userDataDir?: string; dir?: string } = {}): Promise<LoadedExtension> {
+/**
+ * `dir`: another unpacked copy than dist/extension (the store package, unzipped). `args`: more
+ * Chromium switches (`--host-resolver-rules=MAP *.test 127.0.0.1`, for sites of several names on loopback).
+ */
+export async function launchExtension(
+  options: { userDataDir?: string; dir?: string; args?: string[] } = {},
+): Promise<LoadedExtension> {
   const dir = options.dir ?? EXTENSION_DIST;
   if (!options.dir) ensureExtensionBuilt();
   const userDataDir = options.userDataDir ?? mkdtempSync(join(tmpdir(), 'kassa-extension-'));
@@ -84,6 +89,7 @@ export async function launchExtension(options: { userDataDir?: string; dir?: str
       '--disable-sync',
       `--disable-extensions-except=${dir}`,
       `--load-extension=${dir}`,
+      ...(options.args ?? []),
     ],
   });
   context.setDefaultTimeout(TIMEOUT);
@@ -138,11 +144,11 @@ export async function launchExtension(options: { userDataDir?: string; dir?: str
   };
 }
 
-/** Fills in Settings (proxy URL, operator token) in an extension page and waits for "Saved.". */
-export async function configure(extension: LoadedExtension, proxyUrl: string, operatorToken: string): Promise<void> {
+/** Fills in Settings (proxy URL, and the operator token if given) in an extension page and waits for "Saved.". */
+export async function configure(extension: LoadedExtension, proxyUrl: string, operatorToken?: string): Promise<void> {
   const page = await extension.openPage('ui/popup.html?tab=settings');
   await page.getByLabel('Proxy URL').fill(proxyUrl);
-  await page.getByLabel('Operator token').fill(operatorToken);
+  if (operatorToken) await page.getByLabel('Operator token').fill(operatorToken);
   await page.getByRole('button', { name: 'Save' }).click();
   await page
     .getByRole('status')
@@ -215,3 +221,104 @@ export function providerCall(page: Page, method: string, params?: unknown): Prom
     [method, params] as const,
   );
 }
+
+/** Clicks a button of the approval window, which may close as the click lands (its answer closes it). */
+export async function press(approval: Page, name: string): Promise<void> {
+  try {
+    await approval.getByRole('button', { name, exact: true }).click();
+  } catch (error) {
+    if (!approval.isClosed()) throw error;
+  }
+}
+
+/**
+ * Runs in a page before its scripts (`page.addInitScript(discoverKassa)`): records EIP-6963
+ * announcements (`window.announced`), keeps Kassa's provider as `window.kassa` and the events it
+ * fires (`window.providerEvents`).
+ */
+export function discoverKassa(): void {
+  const found: Array<{ info: { uuid: string; name: string; icon: string; rdns: string }; provider: unknown }> = [];
+  const events: Array<[string, unknown]> = [];
+  Object.assign(window, { announced: found, providerEvents: events });
+  window.addEventListener('eip6963:announceProvider', (event) => {
+    const detail = (event as CustomEvent).detail as (typeof found)[number];
+    found.push(detail);
+    if (detail.info.rdns === 'dev.kassa.wallet' && !(window as { kassa?: unknown }).kassa) {
+      const provider = detail.provider as { on(event: string, listener: (value: unknown) => void): void };
+      for (const name of ['connect', 'chainChanged', 'accountsChanged'])
+        provider.on(name, (value) => events.push([name, value]));
+      Object.assign(window, { kassa: provider });
+    }
+  });
+  window.dispatchEvent(new Event('eip6963:requestProvider'));
+}
+
+/** A page of `url` that found Kassa through EIP-6963 (`window.kassa`, see discoverKassa). */
+export async function openDapp(extension: LoadedExtension, url: string): Promise<Page> {
+  const page = await extension.context.newPage();
+  await page.addInitScript(discoverKassa);
+  await page.goto(url);
+  await page.waitForFunction(() => Boolean((window as { kassa?: unknown }).kassa));
+  return page;
+}
+
+/** The page asks to connect and the user approves in the approval window. */
+export async function connectDapp(extension: LoadedExtension, page: Page): Promise<void> {
+  const opening = approvalWindow(extension);
+  const asked = providerCall(page, 'eth_requestAccounts');
+  await press(await opening, 'Connect');
+  const answer = await asked;
+  if (!Array.isArray(answer.result)) throw new Error(`not connected: ${JSON.stringify(answer)}`);
+}
+
+/**
+ * The refusal of a request that must be refused before any approval window opens. A window that
+ * opens instead fails the test (after closing it, which answers the request).
+ */
+export async function refusedWithoutWindow(
+  extension: LoadedExtension,
+  page: Page,
+  method: string,
+  params?: unknown,
+): Promise<{ code: number; message: string }> {
+  const opened = approvalWindow(extension).catch(() => undefined);
+  const answered = providerCall(page, method, params);
+  const first = await Promise.race([answered.then(() => 'answer' as const), opened.then(() => 'window' as const)]);
+  if (first === 'window') {
+    const approval = await opened;
+    const shown = await approval!
+      .locator('kassa-approval')
+      .innerText()
+      .catch(() => '');
+    await approval!.close();
+    await answered;
+    throw new Error(`${method} opened an approval window instead of being refused: ${shown.replace(/\s+/g, ' ')}`);
+  }
+  const answer = await answered;
+  if (!answer.error) throw new Error(`${method} was answered ${JSON.stringify(answer.result)} instead of refused`);
+  return answer.error;
+}
+
+/**
+ * Every element whose right edge is beyond the page's width, through every shadow root: what would
+ * scroll sideways. A script's text, since the test runner's helpers do not exist in the page.
+ */
+const OVERFLOWING = `(() => {
+  const width = document.documentElement.clientWidth;
+  const found = [];
+  if (document.documentElement.scrollWidth > width)
+    found.push('document scrolls: ' + document.documentElement.scrollWidth + ' > ' + width);
+  const roots = [document];
+  while (roots.length) {
+    for (const element of roots.pop().querySelectorAll('*')) {
+      const box = element.getBoundingClientRect();
+      if (box.width > 0 && box.right > width + 0.5)
+        found.push(element.tagName.toLowerCase() + (element.id ? '#' + element.id : '') + ' ends at ' + box.right);
+      if (element.shadowRoot) roots.push(element.shadowRoot);
+    }
+  }
+  return found;
+})()`;
+
+/** What in `page` is wider than it (see OVERFLOWING). */
+export const overflowing = (page: Page): Promise<string[]> => page.evaluate(OVERFLOWING);

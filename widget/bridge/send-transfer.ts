@@ -130,8 +130,9 @@ async function readChain(session: WalletSession): Promise<number | undefined> {
 
 /**
  * Has the wallet sign and broadcast the prepared transaction (`eth_sendTransaction`), from the
- * connected account, with the prepared call, value and gas limit, on the prepared chain; the wallet
- * picks the nonce (the prepared one is a placeholder) and the fees. Resolves to the hash.
+ * connected account, with the prepared call, value and gas limit, on the prepared chain, and the fees
+ * the preview showed (transfer-fees.ts), so that its "at most" holds; the wallet picks the nonce (the
+ * prepared one is a placeholder). Resolves to the hash.
  */
 async function sendThroughWallet(session: WalletSession, tx: Transaction): Promise<string> {
   let hash: unknown;
@@ -143,6 +144,8 @@ async function sendThroughWallet(session: WalletSession, tx: Transaction): Promi
         data: tx.data,
         value: toQuantity(tx.value),
         gas: toQuantity(tx.gasLimit),
+        maxFeePerGas: toQuantity(tx.maxFeePerGas ?? 0n),
+        maxPriorityFeePerGas: toQuantity(tx.maxPriorityFeePerGas ?? 0n),
         chainId: toQuantity(tx.chainId),
       },
     ]);

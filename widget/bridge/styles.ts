@@ -63,6 +63,12 @@ export const bridgeStyles = css`
   button.wallet .spinner {
     margin-inline-start: auto;
   }
+  button.wallet .rdns {
+    font-weight: 400;
+    font-size: 0.8em;
+    color: var(--_muted);
+    overflow-wrap: anywhere;
+  }
   button.link {
     inline-size: auto;
     min-height: 0;

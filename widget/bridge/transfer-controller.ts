@@ -13,6 +13,7 @@ import { allows, focusAfterUpdate, type BridgeHost } from './phases.ts';
 import { preparedMismatch } from './prepared-check.ts';
 import { errorDetail, kindMessage, proxyErrorDetail, type BridgeProblems } from './problems.ts';
 import { sendTransfer, type Prepared } from './send-transfer.ts';
+import { withOwnFees } from './transfer-fees.ts';
 import {
   DEFAULT_TIMEOUTS,
   followToArrival,
@@ -187,18 +188,20 @@ export class TransferController implements ReactiveController {
     }
     if (stale()) return;
     try {
-      const preview = describeTransfer(serialized, form.chains, account);
       // Fail closed: what the proxy prepared must be exactly what the user asked for.
       const asked = { source, destination, sourceToken, destinationToken, units: reading.units, account };
-      const mismatch = preparedMismatch(preview, asked);
+      const mismatch = preparedMismatch(describeTransfer(serialized, form.chains, account), asked);
       if (mismatch) throw new PreviewError(`The prepared transaction's ${mismatch} is not the one asked for`);
-      this.prepared = { tx: Transaction.from(serialized), preview, source, destination };
+      const priced = await withOwnFees(serialized, form.rpc(source), account);
+      if (stale()) return;
+      const preview = describeTransfer(priced, form.chains, account);
+      this.prepared = { tx: Transaction.from(priced), preview, source, destination };
       host.phase = 'review';
     } catch (error) {
+      if (stale()) return;
       host.phase = 'ready';
-      this.fail(
-        new BridgeError('preview-refused', 'preview', error instanceof PreviewError ? error.message : String(error)),
-      );
+      const message = error instanceof PreviewError ? error.message : String(error);
+      this.fail(error instanceof BridgeError ? error : new BridgeError('preview-refused', 'preview', message));
     }
   }
 

@@ -62,13 +62,18 @@ export function walletBar(
   </div>`;
 }
 
-/** The wallets to choose from, with a spinner on the one connecting. */
+/**
+ * The wallets to choose from, with a spinner on the one connecting. Wallets that announce the same
+ * name (a page or another extension can copy a wallet's name and icon) are told apart by their rdns.
+ */
 export function walletList(wallets: WalletController, m: BridgeMessages): TemplateResult {
   if (!wallets.wallets.length) return html``;
+  const names = wallets.wallets.map((wallet) => walletName(wallet, m).trim().toLowerCase());
   return html`<ul part="wallets" class="wallets" aria-label=${m.wallets}>
-    ${wallets.wallets.map((wallet) => {
+    ${wallets.wallets.map((wallet, index) => {
       const name = walletName(wallet, m);
       const busy = wallets.connectingTo === wallet;
+      const shared = names.indexOf(names[index]!) !== names.lastIndexOf(names[index]!);
       return html`<li>
         <button
           part="wallet"
@@ -78,7 +83,7 @@ export function walletList(wallets: WalletController, m: BridgeMessages): Templa
           aria-disabled=${wallets.connectingTo ? 'true' : 'false'}
           @click=${() => void wallets.connect(wallet)}
         >
-          ${walletIcon(wallet, name)}<span>${name}</span>${busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}
+          ${walletIcon(wallet, name)}<span>${name}</span>${shared ? html`<span class="rdns" part="wallet-rdns">${wallet.info.rdns}</span>` : nothing}${busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}
         </button>
       </li>`;
     })}

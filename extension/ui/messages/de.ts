@@ -211,4 +211,18 @@ export default {
   confirmResolve:
     '{reference} ({amount}) als {status} markieren? Das ist endgültig und wird mit Ihrer Notiz festgehalten.',
   resolvedNotice: '{reference} ist jetzt {status}.',
+  tokenBinding:
+    'Nur die Betreiberansichten verwenden das Token (die Wallet braucht nur die Proxy-URL), und nur mit der Proxy-URL, für die es eingegeben wurde: Eine neue URL braucht das Token erneut.',
+  tokenDropped:
+    'Gespeichert. Das Betreiber-Token galt für {previous}: Geben Sie es für diesen Proxy erneut ein, um die Betreiberansichten zu nutzen.',
+  connectedPublic: 'Verbunden: Der Proxy listet {count} Chains. Die Betreiberansichten brauchen sein Operator-Token.',
+  feeHigh:
+    'Diese Gebühr ist ungewöhnlich hoch: Kassa würde auf dieser Chain jetzt höchstens {usual} zahlen. Lehnen Sie ab, wenn Sie das nicht erwartet haben.',
+  rejectAndBlock: 'Ablehnen und diese Seite sperren',
+  queued: '{count} weitere Anfragen warten nach dieser.',
+  blockedSites: 'Gesperrte Seiten',
+  unblock: 'Entsperren',
+  unblockSite: '{origin} entsperren',
+  problemDirection:
+    'Entfernen Sie die unsichtbaren Richtungszeichen (etwa U+202E): Sie lassen Text in anderer Reihenfolge lesen, als er geschrieben ist.',
 } satisfies ExtensionMessages;

@@ -207,6 +207,20 @@ const en = {
   problemNote: 'Write a note of at least 3 characters: what the bank statement shows.',
   confirmResolve: 'Mark {reference} ({amount}) as {status}? This is final, and recorded with your note.',
   resolvedNotice: '{reference} is now {status}.',
+  tokenBinding:
+    'Only the operator views use the token (the wallet needs only the proxy URL), and only with the proxy URL it was entered for: a new URL needs the token again.',
+  tokenDropped:
+    'Saved. The operator token was for {previous}: enter it again for this proxy to use the operator views.',
+  connectedPublic: 'Connected: the proxy lists {count} chains. The operator views need its operator token.',
+  feeHigh:
+    'This fee is unusually high: Kassa would pay at most {usual} on this chain now. Reject unless you expected it.',
+  rejectAndBlock: 'Reject and block this site',
+  queued: '{count} more requests wait after this one.',
+  blockedSites: 'Blocked sites',
+  unblock: 'Unblock',
+  unblockSite: 'Unblock {origin}',
+  problemDirection:
+    'Remove the invisible direction characters (such as U+202E): they make text read in another order than it is written.',
 };
 export default en;
 export type ExtensionMessages = typeof en;

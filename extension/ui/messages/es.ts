@@ -207,4 +207,18 @@ export default {
   problemNote: 'Escriba una nota de al menos 3 caracteres: lo que muestra el extracto bancario.',
   confirmResolve: '¿Marcar {reference} ({amount}) como {status}? Es definitivo y queda registrado con su nota.',
   resolvedNotice: '{reference} ahora está {status}.',
+  tokenBinding:
+    'Solo las vistas de operador usan el token (la billetera solo necesita la URL del proxy), y solo con la URL de proxy para la que se introdujo: una URL nueva necesita el token otra vez.',
+  tokenDropped:
+    'Guardado. El token de operador era para {previous}: introdúzcalo de nuevo para este proxy para usar las vistas de operador.',
+  connectedPublic: 'Conectado: el proxy lista {count} cadenas. Las vistas de operador necesitan su token de operador.',
+  feeHigh:
+    'Esta comisión es inusualmente alta: Kassa pagaría como mucho {usual} en esta cadena ahora. Rechácela si no la esperaba.',
+  rejectAndBlock: 'Rechazar y bloquear este sitio',
+  queued: '{count} solicitudes más esperan después de esta.',
+  blockedSites: 'Sitios bloqueados',
+  unblock: 'Desbloquear',
+  unblockSite: 'Desbloquear {origin}',
+  problemDirection:
+    'Quite los caracteres de dirección invisibles (como U+202E): hacen que el texto se lea en otro orden del que está escrito.',
 } satisfies ExtensionMessages;

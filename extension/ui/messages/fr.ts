@@ -209,4 +209,18 @@ export default {
   problemNote: 'Écrivez une note d’au moins 3 caractères : ce que montre le relevé bancaire.',
   confirmResolve: 'Marquer {reference} ({amount}) comme {status} ? C’est définitif et enregistré avec votre note.',
   resolvedNotice: '{reference} est maintenant {status}.',
+  tokenBinding:
+    'Seules les vues d’opérateur utilisent le jeton (le portefeuille n’a besoin que de l’URL du proxy), et seulement avec l’URL de proxy pour laquelle il a été saisi : une nouvelle URL demande à nouveau le jeton.',
+  tokenDropped:
+    'Enregistré. Le jeton d’opérateur était pour {previous} : saisissez-le à nouveau pour ce proxy afin d’utiliser les vues d’opérateur.',
+  connectedPublic: 'Connecté : le proxy liste {count} chaînes. Les vues d’opérateur demandent son jeton d’opérateur.',
+  feeHigh:
+    'Ces frais sont anormalement élevés : Kassa paierait au plus {usual} sur cette chaîne maintenant. Refusez si vous ne vous y attendiez pas.',
+  rejectAndBlock: 'Refuser et bloquer ce site',
+  queued: '{count} autres demandes attendent après celle-ci.',
+  blockedSites: 'Sites bloqués',
+  unblock: 'Débloquer',
+  unblockSite: 'Débloquer {origin}',
+  problemDirection:
+    'Retirez les caractères de direction invisibles (comme U+202E) : ils font lire le texte dans un autre ordre que celui où il est écrit.',
 } satisfies ExtensionMessages;

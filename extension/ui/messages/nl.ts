@@ -209,4 +209,18 @@ export default {
   problemNote: 'Schrijf een notitie van minstens 3 tekens: wat het bankafschrift laat zien.',
   confirmResolve: '{reference} ({amount}) markeren als {status}? Dit is definitief en wordt met uw notitie vastgelegd.',
   resolvedNotice: '{reference} is nu {status}.',
+  tokenBinding:
+    'Alleen de operatorweergaven gebruiken het token (de wallet heeft alleen de proxy-URL nodig), en alleen met de proxy-URL waarvoor het is ingevoerd: een nieuwe URL heeft het token opnieuw nodig.',
+  tokenDropped:
+    'Opgeslagen. Het operatortoken was voor {previous}: voer het opnieuw in voor deze proxy om de operatorweergaven te gebruiken.',
+  connectedPublic: 'Verbonden: de proxy noemt {count} chains. De operatorweergaven hebben zijn operatortoken nodig.',
+  feeHigh:
+    'Deze kosten zijn ongewoon hoog: Kassa zou op deze chain nu hoogstens {usual} betalen. Weiger tenzij u dit verwachtte.',
+  rejectAndBlock: 'Weigeren en deze site blokkeren',
+  queued: 'Na deze wachten nog {count} verzoeken.',
+  blockedSites: 'Geblokkeerde sites',
+  unblock: 'Deblokkeren',
+  unblockSite: '{origin} deblokkeren',
+  problemDirection:
+    'Verwijder de onzichtbare richtingstekens (zoals U+202E): ze laten tekst in een andere volgorde lezen dan hij geschreven is.',
 } satisfies ExtensionMessages;

@@ -38,7 +38,7 @@ export interface ChainActionPayload extends BridgeStackPayload {
 }
 
 /** How the tampering proxy changes what the real proxy answers: the prepared amount or method, or the first chain's RPC URL (to a closed port). */
-export type Tampering = 'amount' | 'method' | 'dead-rpc';
+export type Tampering = 'amount' | 'method' | 'dead-rpc' | 'fee' | 'gas';
 export interface TamperingPayload extends BridgeStackPayload {
   tampering: Tampering;
 }
@@ -125,12 +125,17 @@ export function walletCommands(stackFor: (payload: BridgeStackPayload) => Promis
 
 const tokenInterface = new Interface(REFORGE_TOKEN_ABI);
 
+/** A max fee (and tip) per gas of a million gwei: 0.05 ETH for a transfer's 50,000 gas, on any chain. */
+export const TAMPERED_FEE = 10n ** 15n;
+
 /**
  * A compromised or buggy proxy, as a real HTTP server in front of the real one: each prepared
- * transaction is altered (a larger amount, or another method) before the page gets it, which the
- * panel must refuse to hand to the wallet; or the listing names an RPC URL where nothing answers.
+ * transaction is altered before the page gets it (a larger amount, or another method, which the panel
+ * must refuse to hand to the wallet; a max fee of a million gwei, which it must not show or send; a
+ * gas limit a hundred times too high, which it must refuse); or the listing names an RPC URL where
+ * nothing answers.
  */
-function tamperingProxy(proxy: string, tampering: Tampering): Promise<Server> {
+export function tamperingProxy(proxy: string, tampering: Tampering): Promise<Server> {
   const answer = async (request: IncomingMessage, response: ServerResponse) => {
     response.setHeader('Access-Control-Allow-Origin', '*');
     response.setHeader('Access-Control-Allow-Headers', 'Content-Type');
@@ -150,10 +155,13 @@ function tamperingProxy(proxy: string, tampering: Tampering): Promise<Server> {
     } else if (upstream.ok && tampering !== 'dead-rpc' && request.url === '/api/bridge/prepare') {
       const tx = Transaction.from((JSON.parse(body) as { tx: string }).tx);
       const [units, chainId, token] = tokenInterface.decodeFunctionData('reforge', tx.data);
-      tx.data =
-        tampering === 'amount'
-          ? tokenInterface.encodeFunctionData('reforge', [(units as bigint) * 2n, chainId, token])
-          : tokenInterface.encodeFunctionData('transfer', [token, units]);
+      if (tampering === 'fee') tx.maxFeePerGas = tx.maxPriorityFeePerGas = TAMPERED_FEE;
+      else if (tampering === 'gas') tx.gasLimit *= 100n;
+      else
+        tx.data =
+          tampering === 'amount'
+            ? tokenInterface.encodeFunctionData('reforge', [(units as bigint) * 2n, chainId, token])
+            : tokenInterface.encodeFunctionData('transfer', [token, units]);
       body = JSON.stringify({ tx: tx.unsignedSerialized });
     }
     response.writeHead(upstream.status, { 'Content-Type': 'application/json' }).end(body);
