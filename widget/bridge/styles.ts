@@ -1,4 +1,5 @@
 import { css } from 'lit';
+import { detailStyles } from '../shared/detail-styles.ts';
 
 /** The wallet panel's own styles, on top of the shared tokens and controls (widget/shared/theme.ts). */
 export const bridgeStyles = css`
@@ -73,44 +74,9 @@ export const bridgeStyles = css`
  * extension's approval window shows it, in the same words, before Kassa signs.
  */
 export const previewStyles = css`
-  .mono {
-    font-family: ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace;
-    font-size: 0.875em;
-    overflow-wrap: anywhere;
-  }
-  .mono.method {
-    overflow-wrap: break-word;
-  }
+  ${detailStyles}
   .preview {
     display: grid;
     gap: 0.5em;
-  }
-  .title {
-    margin: 0;
-    font-weight: 650;
-  }
-  dl {
-    margin: 0;
-    display: grid;
-    gap: 0.4em;
-  }
-  dl > div {
-    display: grid;
-    grid-template-columns: minmax(7em, 35%) minmax(0, 1fr);
-    gap: 0.75em;
-    padding-block: 0.35em;
-    border-bottom: 1px solid var(--_border);
-  }
-  dt {
-    color: var(--_muted);
-    font-size: 0.875em;
-  }
-  dd {
-    margin: 0;
-    overflow-wrap: anywhere;
-  }
-  .note {
-    margin: 0;
-    font-size: 0.875em;
   }
 `;
