@@ -14,6 +14,7 @@ import { handoffRoutes } from './routes/handoff-routes.ts';
 import { merchantRoutes } from './routes/merchant-routes.ts';
 import { operatorRoutes } from './routes/operator-routes.ts';
 import { metricsRoutes } from './routes/metrics-routes.ts';
+import { onrampRoutes } from './routes/onramp-routes.ts';
 import { paymentRoutes } from './routes/payment-routes.ts';
 import { paymentSearchRoutes } from './routes/payment-search-routes.ts';
 import { probeRoutes } from './routes/probe-routes.ts';
@@ -70,6 +71,7 @@ export function createApp(services: ProxyServices): ProxyHttp {
   app.route('/', paymentRoutes(services, { readLimiter }));
   app.route('/', handoffRoutes(services));
   app.route('/', bridgeRoutes(services));
+  app.route('/', onrampRoutes(services));
   app.route('/', reconciliationRoutes(services));
   app.route('/', paymentSearchRoutes(services));
   app.route('/', operatorRoutes(services));

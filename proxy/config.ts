@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { compareDecimals, isDecimal } from '../lib/money.ts';
 import { isHttpsOrLoopback } from '../lib/url-rules.ts';
 import { AMOUNT_LIMITS, isPaymentCurrency, URL_MAX } from '../schemas/pay.ts';
+import { OnrampSettingError, parseOnrampSettings, type OnrampSettings } from './onramp/onramp-settings.ts';
 
 /** `&kassa_status=` and a status token. */
 const RETURN_URL_ROOM = 64;
@@ -55,6 +56,8 @@ export interface ProxyConfig {
   metricsToken: string | null;
   /** Where browsers and banks reach this proxy (`https://pay.shop.example`): its return address is there. */
   publicUrl: string | null;
+  /** Stablecoins bought by bank (KASSA_ONRAMP_*); null: the on-ramp is off. */
+  onramp: OnrampSettings | null;
 }
 
 export interface MerchantEvents {
@@ -214,6 +217,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
 
   const events = parseEvents(source);
+  let onramp: OnrampSettings | null;
+  try {
+    onramp = parseOnrampSettings(source);
+  } catch (error) {
+    if (error instanceof OnrampSettingError) throw new ConfigError(error.setting, error.message);
+    throw error;
+  }
 
   const logLevel = source.KASSA_LOG_LEVEL ?? 'info';
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel))
@@ -273,6 +283,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? required('KASSA_METRICS_TOKEN', secret, source.KASSA_METRICS_TOKEN)
       : null,
     publicUrl: source.KASSA_PUBLIC_URL ? parsePublicUrl(source.KASSA_PUBLIC_URL) : null,
+    onramp,
   };
 }
 

@@ -29,6 +29,7 @@ export async function startProxy(config: ProxyConfig, options: StartProxyOptions
   const server = await listen(app.fetch, { port: config.port, hostname: config.host, preempt });
   services.follower.start();
   services.events?.start();
+  services.onramp?.worker.start();
   logger.info('proxy listening', { origin: server.origin });
   return {
     origin: server.origin,
@@ -39,6 +40,7 @@ export async function startProxy(config: ProxyConfig, options: StartProxyOptions
       await server.close();
       await services.follower.stop();
       await services.events?.stop();
+      await services.onramp?.worker.stop();
       await services.coordination.close();
       // A coordination given in the options replaces the backend's, whose Redis connections still close here.
       if (backend.coordination && backend.coordination !== services.coordination) await backend.coordination.close();

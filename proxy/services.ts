@@ -19,6 +19,7 @@ import { SqliteStore } from './store/sqlite-store.ts';
 import type { Store } from './store/store.ts';
 import { OrdersClient } from './upstream/orders-client.ts';
 import { ProxyMetrics } from './metrics.ts';
+import { createOnramp, type OnrampParts } from './onramp/onramp-parts.ts';
 import { PayClient } from './upstream/pay-client.ts';
 import type { UpstreamService } from './upstream/upstream-error.ts';
 import { ReforgeClient } from './upstream/reforge-client.ts';
@@ -48,6 +49,8 @@ export interface ProxyServices {
   events: EventDeliverer | null;
   metrics: ProxyMetrics;
   httpMetrics: boolean;
+  /** Stablecoins bought by bank; null when KASSA_ONRAMP_COINS is not set. */
+  onramp: OnrampParts | null;
 }
 
 export interface ServiceOverrides {
@@ -73,6 +76,8 @@ export interface ServiceOverrides {
   httpMetrics?: boolean;
   /** The Redis connections of a fleet, whose commands /metrics counts. */
   redisConnections?: Redis[];
+  /** How often the on-ramp's unfinished purchases are looked over (2 s). */
+  onrampSweepMs?: number;
 }
 
 export function createServices(config: ProxyConfig, logger: Logger, overrides: ServiceOverrides = {}): ProxyServices {
@@ -142,6 +147,21 @@ export function createServices(config: ProxyConfig, logger: Logger, overrides: S
   const watch = new PaymentWatch(store, refresher);
   const follower = new PaymentFollower({ store, refresher, logger, sweepMs: overrides.followerSweepMs });
   const statusCache = new StatusCache(coordination.bus);
+  const onramp = config.onramp
+    ? createOnramp({
+        settings: config.onramp,
+        store,
+        coordination,
+        checkouts,
+        orders,
+        chains,
+        tokens,
+        logger,
+        rpcTimeoutMs: config.upstreamTimeoutMs,
+        eventsWritten: events ? () => events.wake() : undefined,
+        sweepMs: overrides.onrampSweepMs,
+      })
+    : null;
   return {
     config,
     logger,
@@ -162,6 +182,7 @@ export function createServices(config: ProxyConfig, logger: Logger, overrides: S
     events,
     metrics,
     httpMetrics: overrides.httpMetrics ?? true,
+    onramp,
   };
 }
 

@@ -5,9 +5,18 @@
  * OpenAPI document lists them under `webhooks`, and kassa/server's `verifyEvent` parses with them.
  */
 import { z } from 'zod';
+import { operatorPurchaseSchema } from './onramp.ts';
 import { merchantCheckoutSchema, operatorPaymentSchema, pageLimitSchema } from './proxy-api.ts';
 
-export const EVENT_TYPES = ['checkout.paid', 'checkout.expired', 'payment.completed', 'payment.failed'] as const;
+export const EVENT_TYPES = [
+  'checkout.paid',
+  'checkout.expired',
+  'payment.completed',
+  'payment.failed',
+  'onramp.paid',
+  'onramp.delivered',
+  'onramp.failed',
+] as const;
 export type KassaEventType = (typeof EVENT_TYPES)[number];
 
 const envelope = <Type extends KassaEventType, Data extends z.ZodType>(
@@ -22,8 +31,9 @@ const envelope = <Type extends KassaEventType, Data extends z.ZodType>(
       timestamp: z.string(),
       /**
        * Orders the events of one object: a receiver that has handled a higher number for the same
-       * payment (checkout) drops a lower one. Payment events count the payment's changes; for a
-       * checkout, `checkout.paid` (2) supersedes `checkout.expired` (1), as money received always wins.
+       * payment (checkout, purchase) drops a lower one. Payment and purchase events count the object's
+       * changes; for a checkout, `checkout.paid` (2) supersedes `checkout.expired` (1), as money received
+       * always wins.
        */
       sequence: z.number().int().nonnegative(),
       data: dataSchema,
@@ -51,11 +61,30 @@ export const paymentFailedEventSchema = envelope(
   'A payment failed (cancelled, rejected or expired at the bank); a checkout stays open for another attempt.',
 );
 
+export const onrampPaidEventSchema = envelope(
+  'onramp.paid',
+  operatorPurchaseSchema,
+  "A stablecoin purchase was paid (its payment verified COMPLETED): the mint is being ordered. Nothing to do yet.",
+);
+export const onrampDeliveredEventSchema = envelope(
+  'onramp.delivered',
+  operatorPurchaseSchema,
+  "A stablecoin purchase was delivered: the mint to the customer's wallet is on the chain (txHash).",
+);
+export const onrampFailedEventSchema = envelope(
+  'onramp.failed',
+  operatorPurchaseSchema,
+  'A stablecoin purchase ended unpaid (its checkout expired with no completed payment): nothing was minted.',
+);
+
 export const EVENT_SCHEMAS = {
   'checkout.paid': checkoutPaidEventSchema,
   'checkout.expired': checkoutExpiredEventSchema,
   'payment.completed': paymentCompletedEventSchema,
   'payment.failed': paymentFailedEventSchema,
+  'onramp.paid': onrampPaidEventSchema,
+  'onramp.delivered': onrampDeliveredEventSchema,
+  'onramp.failed': onrampFailedEventSchema,
 } as const;
 
 export const kassaEventSchema = z.discriminatedUnion('type', [
@@ -63,6 +92,9 @@ export const kassaEventSchema = z.discriminatedUnion('type', [
   checkoutExpiredEventSchema,
   paymentCompletedEventSchema,
   paymentFailedEventSchema,
+  onrampPaidEventSchema,
+  onrampDeliveredEventSchema,
+  onrampFailedEventSchema,
 ]);
 export type KassaEvent = z.infer<typeof kassaEventSchema>;
 export type KassaEventOf<Type extends KassaEventType> = Extract<KassaEvent, { type: Type }>;

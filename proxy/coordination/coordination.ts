@@ -51,11 +51,22 @@ export interface StatusBus {
   onResync(listener: () => void): () => void;
 }
 
+/**
+ * That a record changed, for every instance's listeners; the record itself is read from the store.
+ * Listeners are also called after a reconnect, when changes may have been missed.
+ */
+export interface ChangeSignal {
+  publish(id: string): Promise<void>;
+  subscribe(id: string, listener: () => void): () => void;
+}
+
 export interface Coordination {
   tokenBudget: RateBudget;
   paymentBudget: RateBudget;
   tokens: TokenStore;
   readGate: ReadGate;
   bus: StatusBus;
+  /** Purchases of the on-ramp that changed: their customers' streams read them again. */
+  purchaseChanges: ChangeSignal;
   close(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import type {
+  ChangeSignal,
   Coordination,
   CachedToken,
   RateBudget,
@@ -124,6 +125,34 @@ export class LocalStatusBus implements StatusBus {
   }
 }
 
+/** Changes within one process: listeners by id. */
+export class LocalChangeSignal implements ChangeSignal {
+  private readonly listeners = new Map<string, Set<() => void>>();
+
+  async publish(id: string): Promise<void> {
+    this.deliver(id);
+  }
+
+  deliver(id: string): void {
+    for (const listener of this.listeners.get(id) ?? []) listener();
+  }
+
+  /** Every listener: changes may have been missed (a bus that reconnected). */
+  deliverAll(): void {
+    for (const listeners of this.listeners.values()) for (const listener of listeners) listener();
+  }
+
+  subscribe(id: string, listener: () => void): () => void {
+    let listeners = this.listeners.get(id);
+    if (!listeners) this.listeners.set(id, (listeners = new Set()));
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0) this.listeners.delete(id);
+    };
+  }
+}
+
 /** Upstream windows are 60 s; ours is a second longer so clock skew cannot push us over. */
 export const BUDGET_WINDOW_MS = 61_000;
 
@@ -135,6 +164,7 @@ export function localCoordination(paymentsPerMinute = 100): Coordination & { bus
     tokens: new LocalTokenStore(),
     readGate: new LocalReadGate(),
     bus: new LocalStatusBus(),
+    purchaseChanges: new LocalChangeSignal(),
     close: async () => undefined,
   };
 }

@@ -6,6 +6,7 @@ import type { Logger } from '../logger.ts';
 import { guarded, type RedisConnections } from '../store/redis-connection.ts';
 import type {
   CachedToken,
+  ChangeSignal,
   Coordination,
   RateBudget,
   ReadGate,
@@ -13,7 +14,7 @@ import type {
   StatusListener,
   TokenStore,
 } from './coordination.ts';
-import { BUDGET_WINDOW_MS, LocalStatusBus } from './local.ts';
+import { BUDGET_WINDOW_MS, LocalChangeSignal, LocalStatusBus } from './local.ts';
 
 /** Redis's own clock, so that every instance counts the same window whatever its own clock says. */
 const NOW = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
@@ -213,6 +214,40 @@ class RedisStatusBus implements StatusBus {
   }
 }
 
+/** Record changes through Redis pub/sub, on a channel of their own; after a reconnect every listener looks again. */
+class RedisChangeSignal implements ChangeSignal {
+  private readonly local = new LocalChangeSignal();
+
+  constructor(
+    private readonly redis: Redis,
+    subscriber: Redis,
+    private readonly channel: string,
+    logger: Logger,
+  ) {
+    let connectedBefore = false;
+    subscriber.on('message', (channel: string, message: string) => {
+      if (channel === this.channel) this.local.deliver(message);
+    });
+    subscriber.on('ready', () => {
+      if (connectedBefore) this.local.deliverAll();
+      connectedBefore = true;
+    });
+    void subscriber
+      .subscribe(channel)
+      .catch((error: unknown) => logger.error('change signal cannot subscribe', { error, channel }));
+  }
+
+  publish(id: string): Promise<void> {
+    return guarded(async () => {
+      await this.redis.publish(this.channel, id);
+    });
+  }
+
+  subscribe(id: string, listener: () => void): () => void {
+    return this.local.subscribe(id, listener);
+  }
+}
+
 /** The fleet's shared budgets, token, read gate and status bus, all in Redis under `prefix`. */
 export function redisCoordination(connections: RedisConnections, prefix: string, logger: Logger): Coordination {
   const { command, subscriber } = connections;
@@ -222,6 +257,7 @@ export function redisCoordination(connections: RedisConnections, prefix: string,
     tokens: new RedisTokenStore(command, `${prefix}access-token`),
     readGate: new RedisReadGate(command, `${prefix}read-gate:`),
     bus: new RedisStatusBus(command, subscriber, `${prefix}status`, logger),
+    purchaseChanges: new RedisChangeSignal(command, subscriber, `${prefix}purchase-changes`, logger),
     close: () => connections.close(),
   };
 }

@@ -11,7 +11,7 @@ const CHECKOUT_SEQUENCE = { 'checkout.expired': 1, 'checkout.paid': 2 } as const
 /** Standard Webhooks message ids: unique, and the same on every attempt of one event. */
 const newEventId = () => `evt_${randomBytes(16).toString('base64url')}`;
 
-function newEvent(
+export function newEvent(
   event: KassaEvent,
   ids: { transactionId: string | null; checkoutId: string | null },
   createdAt: number,

@@ -9,7 +9,14 @@ export interface NewCheckout {
   currencyCode: string;
   reference: string;
   metadata?: Record<string, unknown> | undefined;
+  /** Chosen by the caller, for a checkout that another record names before it exists (a purchase's). */
+  checkoutId?: string;
+  /** How long it can be paid, when not the configured KASSA_CHECKOUT_TTL_SECONDS. */
+  ttlSeconds?: number;
 }
+
+/** An unguessable checkout id: a page that has it may pay it, and nothing more. */
+export const newCheckoutId = (): string => `chk_${randomBytes(18).toString('base64url')}`;
 
 /**
  * Checkouts are how the merchant's server, not the browser, decides what is paid: a page can ask to
@@ -29,13 +36,13 @@ export class Checkouts {
   async create(input: NewCheckout, idempotencyKey?: string): Promise<{ checkout: Checkout; replayed: boolean }> {
     const now = Date.now();
     const checkout: Checkout = {
-      checkoutId: `chk_${randomBytes(18).toString('base64url')}`,
+      checkoutId: input.checkoutId ?? newCheckoutId(),
       amount: input.amount,
       currencyCode: input.currencyCode,
       reference: input.reference,
       metadata: input.metadata ? JSON.stringify(input.metadata) : null,
       createdAt: now,
-      expiresAt: now + this.ttlSeconds * 1000,
+      expiresAt: now + (input.ttlSeconds ?? this.ttlSeconds) * 1000,
       currentAttempt: null,
     };
     const fingerprint = createHash('sha256')
@@ -69,7 +76,8 @@ export class Checkouts {
     return merchantCheckoutView(checkout, environment, attempt, payment, now);
   }
 
-  private async latest(checkout: Checkout): Promise<{ attempt?: Attempt | undefined; payment?: Payment | undefined }> {
+  /** The checkout's latest payment attempt, and that attempt's payment. */
+  async latest(checkout: Checkout): Promise<{ attempt?: Attempt | undefined; payment?: Payment | undefined }> {
     const attempt = checkout.currentAttempt ? await this.store.getAttempt(checkout.currentAttempt) : undefined;
     const payment = attempt?.transactionId ? await this.store.paymentById(attempt.transactionId) : undefined;
     return { attempt, payment };

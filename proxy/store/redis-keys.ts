@@ -27,6 +27,21 @@ export function redisKeys(prefix: string) {
     resolutions: (transactionId: string) => `${prefix}resolutions:${transactionId}`,
     /** Failed events, scored by when they were created: the bulk replay. */
     eventsFailed: () => `${prefix}events:failed`,
+    quote: (id: string) => `${prefix}onramp-quote:${id}`,
+    purchase: (id: string) => `${prefix}purchase:${id}`,
+    purchaseByToken: (token: string) => `${prefix}purchase-token:${token}`,
+    purchaseByCheckout: (checkoutId: string) => `${prefix}purchase-checkout:${checkoutId}`,
+    /** Which purchase used a quote, and under which Idempotency-Key. */
+    purchaseByQuote: (quoteId: string) => `${prefix}purchase-quote:${quoteId}`,
+    purchaseByTx: (txHash: string) => `${prefix}purchase-tx:${txHash}`,
+    purchaseLease: (id: string) => `${prefix}purchase-lease:${id}`,
+    purchaseAudit: (id: string) => `${prefix}purchase-audit:${id}`,
+    /** Bumped by every purchase of a wallet's coin: purchases that race for one limit commit one at a time. */
+    walletVersion: (wallet: string, symbol: string) => `${prefix}purchases:wallet-version:${wallet}:${symbol}`,
+    purchasesAll: () => `${prefix}purchases:all`,
+    purchasesOpen: () => `${prefix}purchases:open`,
+    purchasesByState: (state: string) => `${prefix}purchases:state:${state}`,
+    purchasesByWallet: (wallet: string) => `${prefix}purchases:wallet:${wallet}`,
   };
 }
 

@@ -4,6 +4,7 @@ import { Cas, optimistically } from './redis-cas.ts';
 import { guarded } from './redis-connection.ts';
 import { idOfMember, indexMember, redisKeys, type RedisKeys } from './redis-keys.ts';
 import { addEvents, RedisOutbox } from './redis-outbox.ts';
+import { RedisPurchases } from './redis-purchases.ts';
 import { LAST_WEBHOOK_KEPT_SECONDS, RedisReconciliation } from './redis-reconciliation.ts';
 import type { PaymentEventRule } from './outbox.ts';
 import {
@@ -58,11 +59,13 @@ export class RedisStore implements Store {
     this.key = redisKeys(prefix);
     this.outbox = new RedisOutbox(redis, this.key);
     this.reconciliation = new RedisReconciliation(redis, this.key);
+    this.purchases = new RedisPurchases(redis, this.key);
   }
 
   private readonly key: RedisKeys;
   readonly outbox: RedisOutbox;
   readonly reconciliation: RedisReconciliation;
+  readonly purchases: RedisPurchases;
 
   /** Index members sort like (createdAt, transactionId), the order of the operator's list. */
   private member(payment: Pick<Payment, 'createdAt' | 'transactionId'>): string {

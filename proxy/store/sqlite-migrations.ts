@@ -123,4 +123,42 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE payments ADD COLUMN end_to_end_id TEXT;
   ALTER TABLE payments ADD COLUMN return_url TEXT;
   `,
+  // The on-ramp: quotes, purchases and the operator's actions on them.
+  `
+  CREATE TABLE onramp_quotes (
+    quote_id   TEXT PRIMARY KEY,
+    expires_at INTEGER NOT NULL,
+    record     TEXT NOT NULL
+  );
+  CREATE TABLE purchases (
+    purchase_id     TEXT PRIMARY KEY,
+    purchase_token  TEXT NOT NULL UNIQUE,
+    quote_id        TEXT NOT NULL UNIQUE,
+    idempotency_key TEXT,
+    checkout_id     TEXT NOT NULL UNIQUE,
+    wallet          TEXT NOT NULL,
+    symbol          TEXT NOT NULL,
+    tokens_cents    INTEGER NOT NULL,
+    state           TEXT NOT NULL,
+    created_at      INTEGER NOT NULL,
+    tx_hash         TEXT UNIQUE,
+    lease_holder    TEXT,
+    lease_until     INTEGER,
+    revision        INTEGER NOT NULL,
+    record          TEXT NOT NULL
+  );
+  CREATE INDEX purchases_by_wallet ON purchases (wallet, symbol, created_at);
+  CREATE INDEX purchases_newest_first ON purchases (created_at DESC, purchase_id DESC);
+  CREATE INDEX purchases_by_state ON purchases (state, created_at);
+  CREATE TABLE purchase_audit (
+    purchase_id    TEXT NOT NULL,
+    at             INTEGER NOT NULL,
+    action         TEXT NOT NULL,
+    note           TEXT,
+    previous_state TEXT NOT NULL,
+    state          TEXT NOT NULL,
+    request_id     TEXT
+  );
+  CREATE INDEX purchase_audit_by_purchase ON purchase_audit (purchase_id, at);
+`,
 ];

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { MIGRATIONS } from './sqlite-migrations.ts';
 import type { PaymentEventRule } from './outbox.ts';
 import { insertEvents, SqliteOutbox } from './sqlite-outbox.ts';
+import { SqlitePurchases } from './sqlite-purchases.ts';
 import { SqliteReconciliation } from './sqlite-reconciliation.ts';
 import { toAttempt, toCheckout, toPayment, type Row } from './sqlite-rows.ts';
 import {
@@ -36,6 +37,7 @@ export class SqliteStore implements Store {
   private readonly statements = new Map<string, Database.Statement>();
   readonly outbox: SqliteOutbox;
   readonly reconciliation: SqliteReconciliation;
+  readonly purchases: SqlitePurchases;
 
   constructor(path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -47,6 +49,7 @@ export class SqliteStore implements Store {
     this.migrate();
     this.outbox = new SqliteOutbox(this.db, (text) => this.sql(text));
     this.reconciliation = new SqliteReconciliation((text) => this.sql(text));
+    this.purchases = new SqlitePurchases(this.db, (text) => this.sql(text));
   }
 
   private migrate(): void {

@@ -6,6 +6,7 @@
 import { compareDecimals } from '../../lib/money.ts';
 import { isTerminalStatus } from '../../schemas/pay.ts';
 import type { Outbox, PaymentEventRule } from './outbox.ts';
+import type { PurchaseStore } from './purchases.ts';
 import type { Reconciliation } from './reconciliation.ts';
 import type { Attempt, Payment, PaymentUpdate, Checkout, CheckoutKey } from './records.ts';
 
@@ -130,6 +131,8 @@ export interface Store {
   readonly outbox: Outbox;
   /** Re-reads owed, payments that cannot be verified, and the operator's resolutions. */
   readonly reconciliation: Reconciliation;
+  /** The on-ramp's quotes and purchases, beside the checkouts they are paid through. */
+  readonly purchases: PurchaseStore;
 
   /** Throws when the store cannot serve requests. */
   ping(): Promise<void>;

@@ -38,6 +38,11 @@ export class OrdersClient {
     );
   }
 
+  /** The order made under a `customerOrder` (unique at the service), if any: the service can only list them all. */
+  async findByCustomerOrder(customerOrder: string): Promise<Order | undefined> {
+    return (await this.list()).find((candidate) => candidate.customerOrder === customerOrder);
+  }
+
   get(orderId: string): Promise<Order> {
     return withRetries(() => this.call('get', `orders/${encodeURIComponent(orderId)}`, orderSchema), READ_RETRIES);
   }
@@ -54,7 +59,7 @@ export class OrdersClient {
           error.failure === 'rejected' &&
           /customerOrder already exists/.test(error.message)
         ) {
-          const existing = (await this.list()).find((candidate) => candidate.customerOrder === order.customerOrder);
+          const existing = await this.findByCustomerOrder(order.customerOrder);
           if (existing) return { message: 'Order created successfully', orderId: existing.orderId };
         }
         throw error;

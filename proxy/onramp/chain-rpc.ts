@@ -1,0 +1,88 @@
+/**
+ * JSON-RPC to a chain's node, for what the proxy itself must see on a chain: a contract wallet's
+ * EIP-1271 answer, and the mint that delivers a purchase. Every call has a deadline and a bound on
+ * the answer's size; a node that fails, stalls or answers nonsense is a ChainRpcError, never a hang.
+ */
+
+export class ChainRpcError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ChainRpcError';
+  }
+}
+
+export interface ChainRpcOptions {
+  /** The whole exchange, answer included (5 s by default). */
+  timeoutMs?: number;
+  /** The largest answer read (4 MB by default: a page of logs). */
+  maxBytes?: number;
+}
+
+export interface RpcLog {
+  address: string;
+  topics: string[];
+  data: string;
+  blockNumber: string;
+  transactionHash: string;
+  logIndex: string;
+  removed?: boolean;
+}
+
+let requestId = 0;
+
+/** Reads a response body up to `maxBytes`, as text; past it, a ChainRpcError. */
+async function boundedText(response: Response, maxBytes: number): Promise<string> {
+  const reader = (response.body as ReadableStream<Uint8Array> | null)?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new ChainRpcError(`the chain's node answered more than ${maxBytes} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** One JSON-RPC call; its `result`, or a ChainRpcError that says why not. */
+export async function chainCall<T>(
+  rpcUrl: string,
+  method: string,
+  params: unknown[],
+  options: ChainRpcOptions = {},
+): Promise<T> {
+  const signal = AbortSignal.timeout(options.timeoutMs ?? 5_000);
+  let text: string;
+  try {
+    const response = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: ++requestId, method, params }),
+      signal,
+      redirect: 'error',
+    });
+    text = await boundedText(response, options.maxBytes ?? 4 * 1024 * 1024);
+    if (!response.ok) throw new ChainRpcError(`the chain's node answered ${response.status} to ${method}`);
+  } catch (error) {
+    if (error instanceof ChainRpcError) throw error;
+    const timedOut = signal.aborted;
+    throw new ChainRpcError(
+      timedOut ? `the chain's node did not answer ${method} in time` : `the chain's node could not be reached`,
+      { cause: error },
+    );
+  }
+  let body: { result?: T; error?: { message?: string } };
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    throw new ChainRpcError(`the chain's node sent an unreadable answer to ${method}`);
+  }
+  if (body.error) throw new ChainRpcError(`${method} failed: ${String(body.error.message ?? 'error').slice(0, 200)}`);
+  if (!('result' in body)) throw new ChainRpcError(`the chain's node sent no result for ${method}`);
+  return body.result as T;
+}

@@ -1,0 +1,367 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isFinalPurchaseState, type PurchaseState } from '../../schemas/onramp.ts';
+import type { Order, Stablecoin } from '../../schemas/orders.ts';
+import type { ChangeSignal, StatusBus } from '../coordination/coordination.ts';
+import type { Logger } from '../logger.ts';
+import type { Checkouts } from '../payments/checkouts.ts';
+import type { PurchaseAuditRecord, PurchaseChange, PurchaseRecord } from '../store/purchases.ts';
+import type { Store } from '../store/store.ts';
+import type { OrdersClient } from '../upstream/orders-client.ts';
+import { UpstreamError } from '../upstream/upstream-error.ts';
+import type { DeliveryTarget, OnrampCatalog } from './onramp-catalog.ts';
+import type { OnrampSettings } from './onramp-settings.ts';
+import { latestBlock, findMints, type Mint } from './mint-finder.ts';
+import { purchaseEvent } from './purchase-events.ts';
+
+/** Every purchase's checkout has this reference prefix: payment changes of other checkouts are passed over. */
+export const PURCHASE_REFERENCE = 'ONRAMP ';
+/** One instance works on a purchase at a time; a lease outlives a slow step, and is renewed while following. */
+const LEASE_MS = 30_000;
+/** A purchase whose checkout was never written (a crash between the two) is given this long. */
+const ORPHAN_AFTER_MS = 60_000;
+/** Following a new order closely: the first read soon, then less often, for this long in one go. */
+const FOLLOW_FIRST_MS = 50;
+const FOLLOW_MAX_MS = 2_000;
+const FOLLOW_CLOSELY_MS = 60_000;
+/** An order the issuer completed whose mint the chain does not show after this long: delayed. */
+const COMPLETED_UNSEEN_MS = 120_000;
+
+export interface MintWorkerOptions {
+  settings: OnrampSettings;
+  store: Store;
+  checkouts: Checkouts;
+  orders: OrdersClient;
+  catalog: OnrampCatalog;
+  bus: StatusBus;
+  changes: ChangeSignal;
+  logger: Logger;
+  /** This instance, as a lease holder. */
+  holder: string;
+  rpcTimeoutMs: number;
+  /** How often unfinished purchases are looked over (2 s). */
+  sweepMs?: number;
+  /** Called when events were written, so that the deliverer sends them now. */
+  eventsWritten?: () => void;
+}
+
+type Step = PurchaseRecord | undefined;
+
+/**
+ * Turns paid purchases into mints, exactly once. A purchase becomes `paid` only when its checkout's
+ * payment is COMPLETED in the store, which only a verified re-read sets. Then, under a lease (one
+ * instance at a time), the worker orders the mint with a `customerOrder` derived from the purchase
+ * and its attempt (the order service refuses a second order under the same name), follows the order,
+ * and confirms the mint on the chain itself. Woken by payment changes on the status bus, and sweeping
+ * every unfinished purchase, so neither a restart nor a missed message loses a purchase.
+ */
+export class MintWorker {
+  private readonly running = new Map<string, { again: boolean; done: Promise<void> }>();
+  /** When an order's purchase is next worth a look, by purchase (a late order is read less often). */
+  private readonly nextLook = new Map<string, { at: number; waitMs: number }>();
+  private timer: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private stopped = false;
+
+  constructor(private readonly options: MintWorkerOptions) {}
+
+  start(): void {
+    this.unsubscribe = this.options.bus.subscribeAll((view) => {
+      if (view.checkoutId && view.reference.startsWith(PURCHASE_REFERENCE)) void this.wakeCheckout(view.checkoutId);
+    });
+    const sweep = () => void this.sweep();
+    sweep();
+    this.timer = setInterval(sweep, this.options.sweepMs ?? 2_000);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.unsubscribe?.();
+    await Promise.all([...this.running.values()].map((run) => run.done));
+  }
+
+  /** Works on a purchase now (one run at a time per purchase; a wake during a run runs it again after). */
+  wake(purchaseId: string): Promise<void> {
+    const running = this.running.get(purchaseId);
+    if (running) {
+      running.again = true;
+      return running.done;
+    }
+    const run = { again: false, done: Promise.resolve() };
+    run.done = (async () => {
+      try {
+        do {
+          run.again = false;
+          await this.advance(purchaseId);
+        } while (run.again && !this.stopped);
+      } catch (error) {
+        this.options.logger.warn('on-ramp purchase step failed; the sweep tries again', { purchaseId, error });
+      } finally {
+        this.running.delete(purchaseId);
+      }
+    })();
+    this.running.set(purchaseId, run);
+    return run.done;
+  }
+
+  /** A purchase's payment changed: its streams show the payment's status, and a completed one is minted. */
+  private async wakeCheckout(checkoutId: string): Promise<void> {
+    try {
+      const purchase = await this.options.store.purchases.byCheckout(checkoutId);
+      if (!purchase) return;
+      await this.options.changes.publish(purchase.purchaseId);
+      await this.wake(purchase.purchaseId);
+    } catch (error) {
+      this.options.logger.warn('on-ramp: a payment change could not be matched to a purchase', { checkoutId, error });
+    }
+  }
+
+  private async sweep(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      const now = Date.now();
+      for (const purchase of await this.options.store.purchases.unsettled(500)) {
+        const look = this.nextLook.get(purchase.purchaseId);
+        if (look && look.at > now && purchase.state !== 'awaiting_payment' && purchase.state !== 'paid') continue;
+        void this.wake(purchase.purchaseId);
+      }
+      if (Math.random() < 0.01) await this.options.store.purchases.forgetQuotes(now - 24 * 3_600_000);
+    } catch (error) {
+      this.options.logger.warn('sweep of on-ramp purchases failed', { error });
+    }
+  }
+
+  /** Moves one purchase as far as it can go now. */
+  private async advance(purchaseId: string): Promise<void> {
+    let purchase: Step = await this.options.store.purchases.byId(purchaseId);
+    if (purchase?.state === 'awaiting_payment') purchase = await this.settlePayment(purchase);
+    if (!purchase || isFinalPurchaseState(purchase.state) || purchase.state === 'awaiting_payment') return;
+    const { store, holder } = this.options;
+    if (!(await store.purchases.lease(purchaseId, holder, Date.now(), LEASE_MS))) return;
+    try {
+      if (purchase.state === 'paid') purchase = await this.order(purchase);
+      if (purchase && (purchase.state === 'minting' || purchase.state === 'delayed')) await this.follow(purchase);
+    } finally {
+      await store.purchases.unlease(purchaseId, holder).catch(() => undefined);
+    }
+  }
+
+  /** `awaiting_payment`: paid once the checkout's payment is COMPLETED; failed once nothing can pay it any more. */
+  private async settlePayment(purchase: PurchaseRecord): Promise<Step> {
+    const { checkouts } = this.options;
+    const now = Date.now();
+    const checkout = await checkouts.get(purchase.checkoutId);
+    if (!checkout) {
+      if (now - purchase.createdAt < ORPHAN_AFTER_MS) return purchase;
+      return this.move(purchase, ['awaiting_payment'], { state: 'failed' }, 'onramp.failed', null);
+    }
+    const { attempt, payment } = await checkouts.latest(checkout);
+    if (payment?.status === 'COMPLETED')
+      return this.move(
+        purchase,
+        ['awaiting_payment'],
+        { state: 'paid', paidAt: now, transactionId: payment.transactionId },
+        'onramp.paid',
+        'COMPLETED',
+      );
+    const inFlight = attempt?.state === 'pending' || (payment !== undefined && payment.status === 'PENDING');
+    if (checkout.expiresAt <= now && !inFlight)
+      return this.move(purchase, ['awaiting_payment'], { state: 'failed' }, 'onramp.failed', payment?.status ?? null);
+    return purchase;
+  }
+
+  /** `paid`: orders the mint, once per attempt, and records the order. */
+  private async order(purchase: PurchaseRecord): Promise<Step> {
+    const { orders, logger } = this.options;
+    const target = await this.target(purchase);
+    if (!target) return this.delay(purchase, `chain ${purchase.chainId} no longer lists ${purchase.symbol}`);
+    const attempt = purchase.orderAttempts + 1;
+    const customerOrder = `kassa-onramp-${purchase.purchaseId}-${attempt}`;
+    // The mint is looked for from before the order, and from the first order on (a retry may find an earlier one).
+    const fromBlock = purchase.fromBlock ?? (await latestBlock(target.chain.rpcUrl, this.rpc()));
+    if (purchase.fromBlock === null) {
+      const saved = await this.move(purchase, ['paid'], { fromBlock });
+      if (!saved || saved.state !== 'paid') return saved;
+      purchase = saved;
+    }
+    let orderId: string;
+    try {
+      orderId = (
+        await orders.create({
+          customerName: `Kassa on-ramp ${purchase.purchaseId}`,
+          chainId: purchase.chainId,
+          amount: purchase.tokens,
+          mintWallet: purchase.wallet,
+          customerOrder,
+          stableCoin: purchase.symbol as Stablecoin,
+        })
+      ).orderId;
+    } catch (error) {
+      // Made before by an instance that died before recording it: that order is this purchase's.
+      const existing =
+        error instanceof UpstreamError && error.failure === 'rejected'
+          ? await orders.findByCustomerOrder(customerOrder)
+          : undefined;
+      if (!existing) {
+        if (error instanceof UpstreamError && error.failure === 'rejected')
+          return this.delay(purchase, `the order service refused the mint order: ${error.message}`);
+        throw error;
+      }
+      orderId = existing.orderId;
+    }
+    logger.info('on-ramp mint ordered', { purchaseId: purchase.purchaseId, orderId, customerOrder });
+    this.nextLook.delete(purchase.purchaseId);
+    return this.move(purchase, ['paid'], {
+      state: 'minting',
+      orderId,
+      customerOrder,
+      orderStatus: 'New',
+      orderCreatedAt: Date.now(),
+      orderAttempts: attempt,
+    });
+  }
+
+  /**
+   * `minting` or `delayed`: looks for the mint on the chain and reads the order; delivered once the
+   * mint is there. Closely while minting (a mint takes seconds), then on the sweep, less and less often.
+   */
+  private async follow(purchase: PurchaseRecord): Promise<void> {
+    const started = Date.now();
+    let wait = FOLLOW_FIRST_MS;
+    for (let current: Step = purchase; ;) {
+      current = await this.look(current);
+      if (!current || isFinalPurchaseState(current.state) || this.stopped) return;
+      if (current.state !== 'minting' || Date.now() - started > FOLLOW_CLOSELY_MS) {
+        const waitMs = Math.min(60_000, (this.nextLook.get(purchase.purchaseId)?.waitMs ?? 1_000) * 1.5);
+        this.nextLook.set(purchase.purchaseId, { at: Date.now() + waitMs, waitMs });
+        return;
+      }
+      await sleep(wait);
+      wait = Math.min(FOLLOW_MAX_MS, wait * 1.5);
+      await this.options.store.purchases.lease(purchase.purchaseId, this.options.holder, Date.now(), LEASE_MS);
+    }
+  }
+
+  /** One look at the chain and the order. */
+  private async look(purchase: PurchaseRecord): Promise<Step> {
+    const target = await this.target(purchase);
+    if (!target) return purchase;
+    for (const mint of await this.mintsFor(purchase, target)) {
+      const delivered = await this.deliver(purchase, mint);
+      if (delivered !== 'taken') return delivered;
+    }
+    let order: Order | undefined;
+    try {
+      order = purchase.orderId ? await this.options.orders.get(purchase.orderId) : undefined;
+    } catch (error) {
+      if (!(error instanceof UpstreamError && error.failure === 'rejected')) throw error;
+      return this.delay(purchase, `the mint order is gone from the order service (${error.message})`);
+    }
+    let next: Step = purchase;
+    if (order && order.orderStatus !== purchase.orderStatus)
+      next = await this.move(purchase, ['minting', 'delayed'], { orderStatus: order.orderStatus });
+    if (!next || next.state !== 'minting') return next;
+    const now = Date.now();
+    if (order?.orderStatus === 'Failed' || order?.orderStatus === 'Cancelled')
+      return this.delay(next, `the issuer ended the mint order ${order.orderStatus}`);
+    if (order?.orderStatus === 'Completed' && now - (next.orderCreatedAt ?? now) > COMPLETED_UNSEEN_MS)
+      return this.delay(next, 'the issuer completed the mint order, but the mint is not on the chain');
+    if (next.paidAt !== null && now - next.paidAt > this.options.settings.mintTimeoutMs)
+      return this.delay(
+        next,
+        `not delivered within ${Math.round(this.options.settings.mintTimeoutMs / 60_000)} minutes of payment`,
+      );
+    return next;
+  }
+
+  /**
+   * The mints on the chain that could be this purchase's, oldest first: from the block before its
+   * first order. Whether one is already another purchase's, the store decides at delivery.
+   */
+  async mintsFor(purchase: PurchaseRecord, target?: DeliveryTarget): Promise<Mint[]> {
+    const where = target ?? (await this.target(purchase));
+    if (!where || purchase.fromBlock === null) return [];
+    return findMints(
+      {
+        rpcUrl: where.chain.rpcUrl,
+        token: where.token.address,
+        decimals: where.token.decimals,
+        wallet: purchase.wallet,
+        amount: purchase.tokens,
+        fromBlock: purchase.fromBlock,
+      },
+      this.rpc(),
+    );
+  }
+
+  /** Delivered with this mint; `taken` when the mint is another purchase's. */
+  async deliver(purchase: PurchaseRecord, mint: Mint, audit?: PurchaseAuditRecord): Promise<Step | 'taken'> {
+    const result = await this.options.store.purchases.update(
+      purchase.purchaseId,
+      ['paid', 'minting', 'delayed'],
+      {
+        state: 'delivered',
+        txHash: mint.txHash,
+        blockNumber: mint.blockNumber,
+        deliveredAt: Date.now(),
+        delayedReason: null,
+        updatedAt: Date.now(),
+      },
+      {
+        events: purchaseEvent('onramp.delivered', {
+          paymentStatus: 'COMPLETED',
+          explorer: (await this.target(purchase))?.chain.blockExplorerUrl,
+        }),
+        ...(audit ? { audit: { ...audit, state: 'delivered' as const } } : {}),
+      },
+    );
+    if (result.outcome === 'tx-taken') return 'taken';
+    if (result.outcome === 'moved') return result.purchase;
+    this.nextLook.delete(purchase.purchaseId);
+    this.options.eventsWritten?.();
+    await this.options.changes.publish(purchase.purchaseId).catch(() => undefined);
+    this.options.logger.info('on-ramp delivered', { purchaseId: purchase.purchaseId, txHash: mint.txHash });
+    return result.purchase;
+  }
+
+  private async delay(purchase: PurchaseRecord, reason: string): Promise<Step> {
+    if (purchase.state === 'delayed' && purchase.delayedReason === reason) return purchase;
+    this.options.logger.warn('on-ramp purchase delayed', { purchaseId: purchase.purchaseId, reason });
+    return this.move(purchase, ['paid', 'minting', 'delayed'], { state: 'delayed', delayedReason: reason });
+  }
+
+  /** Applies a change if the purchase is still where it was read; signals its streams. */
+  async move(
+    purchase: PurchaseRecord,
+    from: readonly PurchaseState[],
+    change: PurchaseChange,
+    event?: 'onramp.paid' | 'onramp.delivered' | 'onramp.failed',
+    paymentStatus: string | null = null,
+  ): Promise<Step> {
+    const { store, changes } = this.options;
+    const explorer = event ? (await this.target(purchase))?.chain.blockExplorerUrl : undefined;
+    const result = await store.purchases.update(
+      purchase.purchaseId,
+      from,
+      { ...change, updatedAt: Date.now() },
+      event ? { events: purchaseEvent(event, { paymentStatus, explorer }) } : {},
+    );
+    if (result.outcome !== 'updated') return result.outcome === 'moved' ? result.purchase : purchase;
+    if (event) this.options.eventsWritten?.();
+    if (change.state) await changes.publish(purchase.purchaseId).catch(() => undefined);
+    return result.purchase;
+  }
+
+  private async target(purchase: PurchaseRecord): Promise<DeliveryTarget | undefined> {
+    try {
+      return await this.options.catalog.offerFor(purchase.chainId, purchase.symbol);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private rpc() {
+    return { timeoutMs: this.options.rpcTimeoutMs };
+  }
+}

@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { ChainDirectory } from '../bridge/chain-directory.ts';
+import type { Coordination } from '../coordination/coordination.ts';
+import type { Logger } from '../logger.ts';
+import type { Checkouts } from '../payments/checkouts.ts';
+import type { Store } from '../store/store.ts';
+import type { OrdersClient } from '../upstream/orders-client.ts';
+import type { TokenManager } from '../upstream/token-manager.ts';
+import { MintWorker } from './mint-worker.ts';
+import { Onramp } from './onramp.ts';
+import { OnrampCatalog } from './onramp-catalog.ts';
+import type { OnrampSettings } from './onramp-settings.ts';
+import { PurchaseOperations } from './purchase-operations.ts';
+
+export interface OnrampParts {
+  catalog: OnrampCatalog;
+  service: Onramp;
+  worker: MintWorker;
+  operations: PurchaseOperations;
+}
+
+/** The on-ramp's parts, built once per proxy when KASSA_ONRAMP_COINS turns it on. */
+export function createOnramp(deps: {
+  settings: OnrampSettings;
+  store: Store;
+  coordination: Coordination;
+  checkouts: Checkouts;
+  orders: OrdersClient;
+  chains: ChainDirectory;
+  tokens: TokenManager;
+  logger: Logger;
+  rpcTimeoutMs: number;
+  eventsWritten?: () => void;
+  sweepMs?: number;
+}): OnrampParts {
+  const { settings, store, coordination, checkouts, orders, logger, rpcTimeoutMs } = deps;
+  // This instance, as the holder of purchase leases: unique across a fleet and across restarts.
+  const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const catalog = new OnrampCatalog(settings, deps.chains, () => deps.tokens.environment());
+  const worker = new MintWorker({
+    settings,
+    store,
+    checkouts,
+    orders,
+    catalog,
+    bus: coordination.bus,
+    changes: coordination.purchaseChanges,
+    logger,
+    holder,
+    rpcTimeoutMs,
+    sweepMs: deps.sweepMs,
+    eventsWritten: deps.eventsWritten,
+  });
+  return {
+    catalog,
+    service: new Onramp({ settings, catalog, store, checkouts, logger, rpcTimeoutMs }),
+    worker,
+    operations: new PurchaseOperations({ store, orders, worker, logger, holder }),
+  };
+}
