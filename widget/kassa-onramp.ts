@@ -4,7 +4,7 @@ import type { OnrampMessages } from './onramp/messages/en.ts';
 import { onrampCatalogs } from './onramp/onramp-catalogs.ts';
 import { OnrampClient } from './onramp/onramp-client.ts';
 import { OrderForm } from './onramp/order-form.ts';
-import { allows, isBuying } from './onramp/phases.ts';
+import { allows } from './onramp/phases.ts';
 import { ONRAMP_PROBLEMS, proxyErrorDetail, walletRefused } from './onramp/problems.ts';
 import { PurchaseController } from './onramp/purchase-controller.ts';
 import { withPurchase } from './onramp/purchase-link.ts';
@@ -147,6 +147,7 @@ export class KassaOnramp extends LitElement {
   private readonly form = new OrderForm(this, {
     account: () => this.wallet.session?.account,
     locale: () => this.i18n.locale,
+    onEdit: () => this.problems.clear(),
   });
   private readonly purchases: PurchaseController = new PurchaseController(this, {
     problems: this.problems,
@@ -267,11 +268,15 @@ export class KassaOnramp extends LitElement {
     const { phase, purchases } = this;
     const locale = this.i18n.locale;
     switch (phase) {
-      case 'ready':
+      case 'ready': {
+        // A purchase whose creation could not be confirmed is tried again as it was (the same key).
+        const retry = this.problems.retryAction(m.tryAgain);
+        return [retry ?? [buyLabel(this.form, m, locale), () => void purchases.buy()]];
+      }
       case 'quoting':
       case 'signing':
       case 'creating':
-        return [[buyLabel(this.form, m, locale), () => void purchases.buy(), isBuying(phase)]];
+        return [[buyLabel(this.form, m, locale), () => undefined, true]];
       case 'paying':
         return [[m.startOver, () => purchases.startOver(), false, 'secondary']];
       case 'delivered':
@@ -285,7 +290,9 @@ export class KassaOnramp extends LitElement {
           ? [[m.lookAgain, () => this.wallet.lookAgain(), false, 'secondary']]
           : [];
       case 'error': {
-        const retry = this.problems.retryAction(this.problems.problem?.message === 'unknownPurchase' ? m.newPurchase : m.tryAgain);
+        const retry = this.problems.retryAction(
+          this.problems.problem?.message === 'unknownPurchase' ? m.newPurchase : m.tryAgain,
+        );
         return retry ? [retry] : [];
       }
       default:

@@ -9,6 +9,11 @@ export interface StackPayload {
   stack?: string;
   /** Proxy settings for a named stack, by environment name, applied when it starts. */
   env?: Record<string, string>;
+  /**
+   * The proxy's on-ramp on, as test/support/onramp.ts sets it (EUR → eEUR, GBP → eGBR, 1 to 500, 1,000
+   * a wallet a day), and the emulator's issuer minting submitted orders at once.
+   */
+  onramp?: boolean;
 }
 export interface CheckoutPayload extends StackPayload {
   body?: Record<string, unknown>;
@@ -17,6 +22,12 @@ export interface ControlPayload extends StackPayload {
   path: string;
   body?: unknown;
   method?: string;
+}
+export interface OnrampPurchasePayload extends StackPayload {
+  /** anvil's account of this index is the wallet, and signs the quote's message. */
+  account: number;
+  /** The quote's fields besides the wallet (eEUR on Kassa Local Two, 25 by default). */
+  body?: Record<string, unknown>;
 }
 export interface BankPayload {
   flowUrl: string;

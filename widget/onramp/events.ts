@@ -5,9 +5,9 @@
  */
 import type { ProxyErrorKind } from '../shared/proxy-client.ts';
 import type { WalletErrorKind } from '../shared/wallet/wallet-errors.ts';
-import type { PurchaseState, PurchaseView } from './onramp-api.ts';
+import type { PurchaseState, PurchaseView } from '../../schemas/onramp.ts';
 
-export type { PurchaseState, PurchaseView } from './onramp-api.ts';
+export type { PurchaseState, PurchaseView } from '../../schemas/onramp.ts';
 
 /**
  * What the customer sees; `phase` reflects it as an attribute for the page's own styling. From

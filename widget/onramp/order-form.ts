@@ -3,13 +3,15 @@ import type { ChainEntry } from '../../schemas/reforge.ts';
 import { ChainRpc } from '../bridge/chain-rpc.ts';
 import { tokenAmount } from '../shared/token-amount.ts';
 import { paymentFor, readTokens, type OnrampAmount } from './amounts.ts';
-import type { OnrampConfig } from './onramp-api.ts';
+import type { OnrampConfig } from '../../schemas/onramp.ts';
 import type { OnrampHost } from './phases.ts';
 
 export interface OrderFormOptions {
   /** The connected wallet's account, whose balance the form shows. */
   account(): string | undefined;
   locale(): string;
+  /** The customer changed the order: what was said about the last one no longer holds. */
+  onEdit(): void;
 }
 
 /** A token's balance: a number of base units, `undefined` while it is read, `null` when it could not be. */
@@ -74,12 +76,14 @@ export class OrderForm {
     } else {
       this.chainId = Number(value);
     }
+    this.options.onEdit();
     void this.refreshBalance();
     this.host.requestUpdate();
   }
 
   type(text: string): void {
     this.text = text;
+    this.options.onEdit();
     this.host.requestUpdate();
   }
 

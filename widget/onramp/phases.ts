@@ -46,6 +46,3 @@ const ALLOWED: Record<OnrampPhase, readonly OnrampAction[]> = {
 };
 
 export const allows = (phase: OnrampPhase, action: OnrampAction): boolean => ALLOWED[phase].includes(action);
-
-/** Phases in which the element is busy with a purchase: the form stays as it is. */
-export const isBuying = (phase: OnrampPhase) => phase === 'quoting' || phase === 'signing' || phase === 'creating';

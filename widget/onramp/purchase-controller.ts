@@ -3,14 +3,15 @@ import { parsePurchaseStatement, parseSiweMessage } from '../../lib/siwe.ts';
 import { takeReturnedStatusToken } from '../checkout/returned-status.ts';
 import { emit } from '../shared/kassa-event.ts';
 import { ProxyError } from '../shared/proxy-client.ts';
+import { randomKey } from '../shared/random-key.ts';
 import { StateStreamController } from '../shared/state-stream-controller.ts';
 import { tokenAmount } from '../shared/token-amount.ts';
 import type { WalletController } from '../shared/wallet/wallet-controller.ts';
 import { walletError, WalletError } from '../shared/wallet/wallet-errors.ts';
 import type { OnrampDeliveredDetail, OnrampStage } from './events.ts';
 import type { OnrampMessages } from './messages/en.ts';
-import type { PurchaseView, Quote, QuoteRequest } from './onramp-api.ts';
-import type { OnrampClient } from './onramp-client.ts';
+import type { PurchaseView, Quote } from '../../schemas/onramp.ts';
+import type { OnrampClient, QuoteRequest } from './onramp-client.ts';
 import type { Balance, OrderForm } from './order-form.ts';
 import { allows, type OnrampHost } from './phases.ts';
 import { proxyErrorDetail, walletRefused, type OnrampProblems } from './problems.ts';
@@ -31,6 +32,13 @@ interface RefusalDetails {
   limit?: string;
   remaining?: string;
   symbol?: string;
+}
+
+/** A quote the wallet signed, and the Idempotency-Key its purchase is created with. */
+interface Signed {
+  quoteId: string;
+  signature: string;
+  key: string;
 }
 
 /** The message's text as `personal_sign` takes it: its UTF-8 bytes in hex. */
@@ -155,24 +163,36 @@ export class PurchaseController {
     try {
       signature = await session.request('personal_sign', [utf8Hex(quote.message), request.wallet]);
       if (typeof signature !== 'string' || !/^0x[0-9a-fA-F]{2,}$/.test(signature))
-        throw new WalletError('wallet-error', `The wallet answered personal_sign with ${String(signature).slice(0, 80)}`);
+        throw new WalletError(
+          'wallet-error',
+          `The wallet answered personal_sign with ${String(signature).slice(0, 80)}`,
+        );
     } catch (error) {
       if (!current()) return;
       host.phase = 'ready';
       return walletRefused(problems, walletError(error), 'sign');
     }
     if (!current()) return;
-    host.phase = 'creating';
+    await this.create({ quoteId: quote.quoteId, signature, key: randomKey('kp') });
+  }
+
+  /**
+   * Creates the purchase of a signed quote. Its Idempotency-Key goes with every try, so a try whose
+   * answer was lost finds the same purchase rather than another one (or a quote already used).
+   */
+  private async create(signed: Signed): Promise<void> {
+    const generation = this.generation;
+    this.host.phase = 'creating';
     try {
-      const created = await this.client.purchase(quote.quoteId, signature);
+      const created = await this.client!.purchase(signed.quoteId, signed.signature, signed.key);
       if (generation !== this.generation) return;
       this.store?.save(created.purchaseToken);
       showLink(created.purchaseToken);
       this.token = created.purchaseToken;
       this.show(created.purchase);
-      if (this.view) this.stream.watch(this.client.feed(created.purchaseToken));
+      this.stream.watch(this.client!.feed(created.purchaseToken));
     } catch (error) {
-      if (generation === this.generation) this.refused(error, 'purchase');
+      if (generation === this.generation) this.refused(error, 'purchase', () => void this.create(signed));
     }
   }
 
@@ -222,7 +242,14 @@ export class PurchaseController {
     if (view.state === 'delivered' && view.txHash && !this.announced.has(view.purchaseId)) {
       this.announced.add(view.purchaseId);
       const { purchaseId, amount, symbol, chainId, wallet, txHash } = view;
-      emit<OnrampDeliveredDetail>(host, 'kassa-onramp-delivered', { purchaseId, amount, symbol, chainId, wallet, txHash });
+      emit<OnrampDeliveredDetail>(host, 'kassa-onramp-delivered', {
+        purchaseId,
+        amount,
+        symbol,
+        chainId,
+        wallet,
+        txHash,
+      });
       void this.readBalance(view);
     }
   }
@@ -249,15 +276,18 @@ export class PurchaseController {
     problems.report(proxyErrorDetail(error, 'follow'));
   }
 
-  /** The proxy refused the quote or the purchase: back to the form, saying why in the customer's words. */
-  private refused(error: unknown, stage: OnrampStage): void {
+  /**
+   * The proxy refused the quote or the purchase, or could not be reached: back to the form, saying why
+   * in the customer's words; "Try again" (where it makes sense) does `retry`, a new quote by default.
+   */
+  private refused(error: unknown, stage: OnrampStage, retry = () => void this.buy()): void {
     const { host, options } = this;
     const { problems } = options;
     const failure = error instanceof ProxyError ? error : new ProxyError('unavailable', 0, String(error));
     host.phase = 'ready';
     const said = this.reason(failure, stage);
     if (said) problems.show(said);
-    else problems.proxyFailed(failure, () => void this.buy());
+    else problems.proxyFailed(failure, retry);
     problems.report(proxyErrorDetail(failure, stage));
   }
 

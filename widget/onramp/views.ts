@@ -25,7 +25,11 @@ const AMOUNT_MESSAGES: Record<Exclude<OnrampAmountProblem, 'empty'>, keyof Onram
 };
 
 /** The connected wallet: its name, the account the stablecoins go to, and "Disconnect". */
-export function walletBar(wallets: WalletController, phase: OnrampPhase, m: OnrampMessages): TemplateResult | typeof nothing {
+export function walletBar(
+  wallets: WalletController,
+  phase: OnrampPhase,
+  m: OnrampMessages,
+): TemplateResult | typeof nothing {
   const session = wallets.session;
   if (!session) return nothing;
   const name = walletName(session.wallet, m);
@@ -84,20 +88,24 @@ export function formView(
     ${select(
       'coin',
       m.coin,
-      form.coins().map(
-        ({ symbol, currencyCode }) =>
-          html`<option value=${symbol} ?selected=${symbol === form.symbol}>
-            ${fill(m.coinOption, { symbol, currency: currencyCode })}
-          </option>`,
-      ),
+      form
+        .coins()
+        .map(
+          ({ symbol, currencyCode }) =>
+            html`<option value=${symbol} ?selected=${symbol === form.symbol}>
+              ${fill(m.coinOption, { symbol, currency: currencyCode })}
+            </option>`,
+        ),
     )}
     ${select(
       'chain',
       m.chain,
-      form.chains().map(
-        (entry) =>
-          html`<option value=${entry.chainId} ?selected=${entry.chainId === form.chainId}>${entry.name}</option>`,
-      ),
+      form
+        .chains()
+        .map(
+          (entry) =>
+            html`<option value=${entry.chainId} ?selected=${entry.chainId === form.chainId}>${entry.name}</option>`,
+        ),
     )}
     <div class="field wide">
       <label for="amount">${m.amount}</label>

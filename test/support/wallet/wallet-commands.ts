@@ -23,7 +23,7 @@ export interface WalletsPayload extends BridgeStackPayload {
 export interface WalletRequestPayload extends BridgeStackPayload, WalletRequest {}
 export interface WalletActionPayload extends BridgeStackPayload {
   id: string;
-  action: 'calls' | 'added' | 'release' | 'replace' | 'use-account' | 'move-to';
+  action: 'calls' | 'added' | 'signed' | 'release' | 'replace' | 'use-account' | 'move-to';
   value?: number;
 }
 export interface ChainActionPayload extends BridgeStackPayload {
@@ -95,6 +95,7 @@ export function walletCommands(stackFor: (payload: BridgeStackPayload) => Promis
           const wallet = (await hubFor(payload as BridgeStackPayload)).get(id);
           if (action === 'calls') return wallet.calls;
           if (action === 'added') return wallet.added;
+          if (action === 'signed') return wallet.signed;
           if (action === 'release') return wallet.release();
           if (action === 'replace') return wallet.replaceLast();
           if (action === 'use-account') return wallet.useAccount(value!);

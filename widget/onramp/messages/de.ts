@@ -30,8 +30,7 @@ export default {
   buy: '{amount} kaufen',
   buyNothing: 'Kaufen',
   quoting: 'Ihr Kauf wird vorbereitet …',
-  signing:
-    'Bestätigen Sie in Ihrem Wallet, dass die Stablecoins an diese Adresse gehen. Das Signieren kostet nichts.',
+  signing: 'Bestätigen Sie in Ihrem Wallet, dass die Stablecoins an diese Adresse gehen. Das Signieren kostet nichts.',
   creating: 'Ihre Signatur wird geprüft …',
   startOver: 'Neu beginnen',
   to: 'An',
@@ -71,7 +70,8 @@ export default {
   unknownPurchase: 'Dieser Kauf-Link ist ungültig.',
   notEnabled: 'Der Kauf von Stablecoins ist hier nicht verfügbar.',
   noChains: 'Derzeit sind keine Netzwerke für Käufe verfügbar.',
-  unreachable: 'Der Zahlungsdienst des Shops ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
+  unreachable:
+    'Der Zahlungsdienst des Shops ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
   rateLimited: 'Gerade gibt es zu viele Versuche.',
   unavailable: 'Der Zahlungsdienst ist nicht verfügbar.',
   waitFor: 'Bitte versuchen Sie es in {wait} erneut.',

@@ -63,7 +63,8 @@ const en = {
   walletBusy: 'Your wallet already has a request open. Finish or close it in your wallet, then try again.',
   walletError: 'Your wallet could not sign. Nothing was bought.',
   accountChanged: 'Your wallet switched accounts. The stablecoins go to the account connected now.',
-  messageRefused: 'Kassa stopped: the message to sign is not the purchase you asked for, so your wallet was not asked to sign it.',
+  messageRefused:
+    'Kassa stopped: the message to sign is not the purchase you asked for, so your wallet was not asked to sign it.',
   signatureRefused: 'The signature does not prove that this wallet is yours, so no payment was started.',
   quoteExpired: 'The purchase took too long to confirm. Try again.',
   quoteUsed: 'This purchase was already confirmed. Try again for a new one.',

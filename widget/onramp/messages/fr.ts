@@ -30,8 +30,7 @@ export default {
   buy: 'Acheter {amount}',
   buyNothing: 'Acheter',
   quoting: 'Préparation de votre achat…',
-  signing:
-    'Confirmez dans votre portefeuille que les stablecoins vont à cette adresse. La signature ne coûte rien.',
+  signing: 'Confirmez dans votre portefeuille que les stablecoins vont à cette adresse. La signature ne coûte rien.',
   creating: 'Vérification de votre signature…',
   startOver: 'Recommencer',
   to: 'À',

@@ -69,7 +69,8 @@ export default {
   unknownPurchase: 'Deze aankooplink is niet geldig.',
   notEnabled: 'Stablecoins kopen is hier niet beschikbaar.',
   noChains: 'Er zijn op dit moment geen netwerken beschikbaar voor aankopen.',
-  unreachable: 'We kunnen de betaaldienst van de winkel niet bereiken. Controleer je verbinding en probeer het opnieuw.',
+  unreachable:
+    'We kunnen de betaaldienst van de winkel niet bereiken. Controleer je verbinding en probeer het opnieuw.',
   rateLimited: 'Te veel pogingen op dit moment.',
   unavailable: 'De betaaldienst is niet beschikbaar.',
   waitFor: 'Probeer het over {wait} opnieuw.',

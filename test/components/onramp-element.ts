@@ -1,0 +1,160 @@
+/// <reference types="mocha" />
+/**
+ * The browser side of the on-ramp's component tests (test/components/onramp-*.test.ts): the
+ * element on a stack of its own (the proxy's on-ramp on, EUR → eEUR and GBP → eGBR, 1 to 500 a
+ * purchase, 1,000 a wallet a day; the emulator's issuer minting at once), test wallets whose keys
+ * stay in the test process, and waiting for what the customer sees.
+ */
+import { executeServerCommand } from '@web/test-runner-commands';
+import type { OnrampConfig } from '../../schemas/onramp.ts';
+import type { KassaCheckout } from '../../widget/kassa-checkout.ts';
+import type { KassaOnramp, OnrampPhase } from '../../widget/kassa-onramp.ts';
+import '../../widget/kassa-onramp.ts';
+import type { InstalledWalletInfo } from '../support/wallet/wallet-commands.ts';
+import { accessibleName, installWallets, walletAction, type WalletOptions } from './bridge-panel.ts';
+import type { OnrampPurchasePayload } from './stack-commands.ts';
+import { bank, part, phase as elementPhase, stackInfo, stayOnPage, text, until } from './support.ts';
+
+export { part, text, until };
+
+export const ONRAMP_STACK = 'onramp';
+export const TWO = 31338;
+
+/** The on-ramp's stack (started with its settings on first use): the proxy's origin and its offer. */
+export async function onrampStack(): Promise<{ proxy: string; config: OnrampConfig }> {
+  const { proxy } = await stackInfo(ONRAMP_STACK, undefined, true);
+  const config = (await (await fetch(`${proxy}/api/onramp/config`)).json()) as OnrampConfig;
+  return { proxy, config };
+}
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+  // The purchase's link stays in the test page's address otherwise.
+  history.replaceState(null, '', location.pathname);
+});
+
+/** Test wallets on the on-ramp's stack (anvil account `account` each); removed after the test. */
+export async function onrampWallets(
+  wallets: WalletOptions[],
+  options: { windowEthereum?: string; announce?: boolean } = {},
+): Promise<InstalledWalletInfo[]> {
+  await onrampStack();
+  return installWallets(wallets, { ...options, stack: ONRAMP_STACK });
+}
+
+/** What the test wallet recorded: the methods it was called with, or the messages it signed. */
+export const walletRecord = <T>(id: string, action: 'calls' | 'signed') =>
+  walletAction<T>(id, action, undefined, ONRAMP_STACK);
+
+/** A <kassa-onramp> on the on-ramp's stack (or `proxy`), with these attributes, removed after the test. */
+export async function mountOnramp(
+  attributes: Record<string, string> = {},
+  parent: ParentNode = document.body,
+): Promise<KassaOnramp> {
+  const proxy = attributes.proxy ?? (await onrampStack()).proxy;
+  const element = document.createElement('kassa-onramp');
+  for (const [name, value] of Object.entries({ ...attributes, proxy })) element.setAttribute(name, value);
+  parent.append(element);
+  cleanups.push(() => element.remove());
+  return element;
+}
+
+/** Waits until the element shows this phase (in its language). */
+export const phase = (element: KassaOnramp, expected: OnrampPhase, timeoutMs = 15_000) =>
+  elementPhase(element, expected, timeoutMs);
+
+/** Waits until the status line reads `expected` (a string, or a pattern). */
+export const status = (element: KassaOnramp, expected: string | RegExp, timeoutMs = 15_000) =>
+  until(
+    () =>
+      (typeof expected === 'string' ? text(element, 'status') === expected : expected.test(text(element, 'status'))) &&
+      element,
+    () => `status ${expected} (now "${text(element, 'status')}", phase ${element.phase})`,
+    timeoutMs,
+  );
+
+/** An element inside the on-ramp's shadow root. */
+export const inside = <E extends Element = HTMLElement>(element: KassaOnramp, selector: string) =>
+  element.shadowRoot!.querySelector<E>(selector);
+
+/** The on-ramp's button with this name. */
+export function button(element: KassaOnramp, label: string): HTMLButtonElement {
+  const buttons = [...element.shadowRoot!.querySelectorAll('button')];
+  const found = buttons.find((candidate) => accessibleName(candidate) === label);
+  if (!found)
+    throw new Error(
+      `no button "${label}" (phase ${element.phase}; buttons: ${buttons.map(accessibleName).join(', ')})`,
+    );
+  return found;
+}
+
+/** Types the tokens to receive, as a customer does. */
+export async function typeAmount(element: KassaOnramp, value: string): Promise<void> {
+  const input = inside<HTMLInputElement>(element, '#amount')!;
+  input.value = value;
+  input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  input.dispatchEvent(new Event('blur'));
+  await element.updateComplete;
+}
+
+/** Chooses the coin or the network. */
+export async function choose(element: KassaOnramp, select: 'coin' | 'chain', value: string | number): Promise<void> {
+  const field = inside<HTMLSelectElement>(element, `#${select}`)!;
+  field.value = String(value);
+  field.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
+  await element.updateComplete;
+}
+
+/** The element connected to `wallet` (clicked in the list), with its balance read. */
+export async function connected(element: KassaOnramp, wallet: InstalledWalletInfo): Promise<KassaOnramp> {
+  await phase(element, 'connect');
+  button(element, wallet.name).click();
+  await phase(element, 'ready');
+  await until(() => /^Your balance on /.test(text(element, 'balance')), 'the balance');
+  return element;
+}
+
+/** From a connected element: eEUR on Kassa Local Two, `amount` of them, bought (signed) up to the payment. */
+export async function bought(element: KassaOnramp, amount: string): Promise<KassaOnramp> {
+  await choose(element, 'chain', TWO);
+  await typeAmount(element, amount);
+  button(element, `Buy ${amount} eEUR`).click();
+  return phase(element, 'paying');
+}
+
+/** The embedded checkout of the purchase shown. */
+export const embeddedCheckout = (element: KassaOnramp) =>
+  until(() => inside<KassaCheckout>(element, 'kassa-checkout'), 'the embedded checkout');
+
+/** Pays the purchase shown at the sandbox bank (without leaving the test page): "Pay by bank", then authorised. */
+export async function payAtBank(element: KassaOnramp): Promise<void> {
+  const checkout = await embeddedCheckout(element);
+  await until(() => checkout.phase === 'ready' && checkout, 'the embedded checkout ready');
+  const created = stayOnPage(element);
+  const pay = [...checkout.shadowRoot!.querySelectorAll<HTMLButtonElement>('button')].find(
+    (candidate) => accessibleName(candidate) === 'Pay by bank',
+  )!;
+  pay.click();
+  const { flowUrl } = await created;
+  await bank(flowUrl, 'authorise');
+}
+
+/** A purchase made straight through the proxy for anvil's account `account` (another page of the same wallet). */
+export const purchaseElsewhere = (account: number, body?: Record<string, unknown>) =>
+  executeServerCommand<{ status: number; body: Record<string, unknown> }, OnrampPurchasePayload>(
+    'kassa:onramp-purchase',
+    { stack: ONRAMP_STACK, onramp: true, account, body },
+  );
+
+/** An account's balance of a token on a chain, read from the chain in the test process (base units). */
+export const balanceOf = async (chainId: number, token: string, account: string) =>
+  BigInt(
+    await executeServerCommand<string>('bridge:chain', {
+      stack: ONRAMP_STACK,
+      chainId,
+      action: 'balance',
+      token,
+      account,
+    }),
+  );
