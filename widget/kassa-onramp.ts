@@ -61,6 +61,7 @@ declare global {
  * @csspart amount-hint - The bounds under the amount, or why the amount typed cannot be bought.
  * @csspart balance - The wallet's balance of the coin on the network.
  * @csspart cost - What the customer pays, with the fee.
+ * @csspart badge - The sandbox badge beside it.
  * @csspart purchase - The purchase: what, where, its steps, the wallet, the transaction, the new balance.
  * @csspart steps - The purchase's steps (paid, minted, delivered).
  * @csspart hash - The mint's transaction hash.

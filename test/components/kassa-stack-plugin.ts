@@ -10,6 +10,7 @@ import {
   type CheckoutPayload,
   type ControlPayload,
   type OnrampPurchasePayload,
+  type OnrampWalletPayload,
   type StackPayload,
 } from './stack-commands.ts';
 
@@ -79,6 +80,15 @@ export function kassaStackPlugin(): TestRunnerPlugin {
           const { account, body, ...which } = payload as OnrampPurchasePayload;
           const answer = await onrampCustomer(await stackFor(which), anvilAccount(account)).purchase(body);
           return { status: answer.status, body: answer.body };
+        }
+        case 'kassa:onramp-purchases': {
+          // A wallet's purchases, as the operator sees them (newest first).
+          const { wallet, ...which } = payload as OnrampWalletPayload;
+          const { status, body } = await (
+            await stackFor(which)
+          ).operator(`/api/onramp/purchases?wallet=${wallet}&limit=100`);
+          if (status !== 200) throw new Error(`operator purchases: ${status}`);
+          return body.purchases;
         }
         case 'kassa:bank': {
           // The customer's choice on the emulator's bank page, as the page's form posts it.

@@ -6,13 +6,13 @@
  * stay in the test process, and waiting for what the customer sees.
  */
 import { executeServerCommand } from '@web/test-runner-commands';
-import type { OnrampConfig } from '../../schemas/onramp.ts';
+import type { OnrampConfig, OperatorPurchase } from '../../schemas/onramp.ts';
 import type { KassaCheckout } from '../../widget/kassa-checkout.ts';
 import type { KassaOnramp, OnrampPhase } from '../../widget/kassa-onramp.ts';
 import '../../widget/kassa-onramp.ts';
-import type { InstalledWalletInfo } from '../support/wallet/wallet-commands.ts';
+import type { InstalledWalletInfo, TamperingPayload } from '../support/wallet/wallet-commands.ts';
 import { accessibleName, installWallets, walletAction, type WalletOptions } from './bridge-panel.ts';
-import type { OnrampPurchasePayload } from './stack-commands.ts';
+import type { OnrampPurchasePayload, OnrampWalletPayload } from './stack-commands.ts';
 import { bank, part, phase as elementPhase, stackInfo, stayOnPage, text, until } from './support.ts';
 
 export { part, text, until };
@@ -146,6 +146,23 @@ export const purchaseElsewhere = (account: number, body?: Record<string, unknown
     'kassa:onramp-purchase',
     { stack: ONRAMP_STACK, onramp: true, account, body },
   );
+
+/** A proxy in front of the on-ramp's that makes each quote's message ask for ten times the tokens. */
+export async function tamperedProxy(): Promise<string> {
+  await onrampStack();
+  return executeServerCommand<string, TamperingPayload>('bridge:tampering-proxy', {
+    stack: ONRAMP_STACK,
+    tampering: 'quote-message',
+  });
+}
+
+/** A wallet's purchases, as the proxy's operator sees them (newest first). */
+export const purchasesOf = (wallet: string) =>
+  executeServerCommand<OperatorPurchase[], OnrampWalletPayload>('kassa:onramp-purchases', {
+    stack: ONRAMP_STACK,
+    onramp: true,
+    wallet,
+  });
 
 /** An account's balance of a token on a chain, read from the chain in the test process (base units). */
 export const balanceOf = async (chainId: number, token: string, account: string) =>

@@ -29,6 +29,9 @@ export interface OnrampPurchasePayload extends StackPayload {
   /** The quote's fields besides the wallet (eEUR on Kassa Local Two, 25 by default). */
   body?: Record<string, unknown>;
 }
+export interface OnrampWalletPayload extends StackPayload {
+  wallet: string;
+}
 export interface BankPayload {
   flowUrl: string;
   action: 'authorise' | 'cancel';

@@ -24,7 +24,7 @@ export interface PurchaseOptions {
   locale(): string;
 }
 
-/** What the proxy sends along with a refusal of a quote (`details`), for the customer's words. */
+/** What the proxy sends along with a refusal of a quote (`details`), for the customer's words: which bound, or the wallet's limit. */
 interface RefusalDetails {
   reason?: string;
   min?: string;
@@ -303,9 +303,10 @@ export class PurchaseController {
     const amount = (value: string) => tokenAmount(value, symbol, this.options.locale());
     if (reason === 'below-minimum' && min) return { message: 'belowMinimum', values: { min: amount(min) } };
     if (reason === 'above-maximum' && max) return { message: 'aboveMaximum', values: { max: amount(max) } };
-    if (reason === 'wallet-limit' && remaining && isDecimal(remaining) && !sameAmount(remaining, '0'))
+    // The wallet's limit for the day: how much it may still buy, and the limit.
+    if (remaining && isDecimal(remaining) && !sameAmount(remaining, '0'))
       return { message: 'walletLimit', values: { amount: amount(remaining) } };
-    if (reason === 'wallet-limit' && limit) return { message: 'walletLimitReached', values: { amount: amount(limit) } };
+    if (limit) return { message: 'walletLimitReached', values: { amount: amount(limit) } };
     return { message: 'quoteRefused' };
   }
 }

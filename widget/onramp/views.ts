@@ -139,6 +139,7 @@ export function costView(form: OrderForm, m: OnrampMessages, locale: string): Te
   return html`<div part="cost" class="cost">
     <span>${m.youPay}</span>
     <strong data-field="payment">${cost ? formatMoney(cost.payment, currency, locale) : '—'}</strong>
+    ${form.config?.environment === 'sandbox' ? html`<span part="badge" class="badge">${m.sandbox}</span>` : nothing}
     ${cost && !/^0+(\.0+)?$/.test(cost.fee) ? html`<span class="hint" data-field="fee">${fill(m.feeIncluded, { fee: formatMoney(cost.fee, currency, locale) })}</span>` : nothing}
   </div>`;
 }

@@ -37,8 +37,11 @@ export interface ChainActionPayload extends BridgeStackPayload {
   units?: string;
 }
 
-/** How the tampering proxy changes what the real proxy answers: the prepared amount or method, or the first chain's RPC URL (to a closed port). */
-export type Tampering = 'amount' | 'method' | 'dead-rpc';
+/**
+ * How the tampering proxy changes what the real proxy answers: the prepared amount or method, the
+ * first chain's RPC URL (to a closed port), or the on-ramp quote's message (ten times the tokens).
+ */
+export type Tampering = 'amount' | 'method' | 'dead-rpc' | 'quote-message';
 export interface TamperingPayload extends BridgeStackPayload {
   tampering: Tampering;
 }
@@ -140,11 +143,16 @@ function tamperingProxy(proxy: string, tampering: Tampering): Promise<Server> {
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const upstream = await fetch(`${proxy}${request.url}`, {
       method: request.method,
-      headers: { 'Content-Type': 'application/json' },
+      // The page's origin goes on: the proxy writes it into the on-ramp's message.
+      headers: { 'Content-Type': 'application/json', ...(request.headers.origin ? { Origin: request.headers.origin } : {}) },
       body: request.method === 'POST' ? Buffer.concat(chunks) : undefined,
     });
     let body = await upstream.text();
-    if (upstream.ok && tampering === 'dead-rpc' && request.url?.startsWith('/api/bridge/chains')) {
+    if (upstream.ok && tampering === 'quote-message' && request.url === '/api/onramp/quotes') {
+      const quote = JSON.parse(body) as { message: string };
+      quote.message = quote.message.replace(/^Buy (\d+)/m, (_line, tokens: string) => `Buy ${Number(tokens) * 10}`);
+      body = JSON.stringify(quote);
+    } else if (upstream.ok && tampering === 'dead-rpc' && request.url?.startsWith('/api/bridge/chains')) {
       const chains = JSON.parse(body) as Array<{ rpcUrl: string }>;
       chains[0]!.rpcUrl = 'http://127.0.0.1:9';
       body = JSON.stringify(chains);

@@ -26,6 +26,7 @@ export default {
   balanceLoading: 'Ihr Guthaben wird gelesen …',
   balanceUnavailable: 'Ihr Guthaben konnte nicht gelesen werden.',
   youPay: 'Sie zahlen',
+  sandbox: 'Testumgebung',
   feeIncluded: 'inklusive einer Gebühr von {fee}',
   buy: '{amount} kaufen',
   buyNothing: 'Kaufen',

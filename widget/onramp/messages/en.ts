@@ -26,6 +26,7 @@ const en = {
   balanceLoading: 'Reading your balance…',
   balanceUnavailable: 'Your balance could not be read.',
   youPay: 'You pay',
+  sandbox: 'Sandbox',
   feeIncluded: 'including a fee of {fee}',
   buy: 'Buy {amount}',
   buyNothing: 'Buy',

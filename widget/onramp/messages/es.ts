@@ -26,6 +26,7 @@ export default {
   balanceLoading: 'Leyendo tu saldo…',
   balanceUnavailable: 'No se ha podido leer tu saldo.',
   youPay: 'Pagas',
+  sandbox: 'Entorno de pruebas',
   feeIncluded: 'incluida una comisión de {fee}',
   buy: 'Comprar {amount}',
   buyNothing: 'Comprar',

@@ -26,6 +26,7 @@ export default {
   balanceLoading: 'Lecture de votre solde…',
   balanceUnavailable: 'Votre solde n’a pas pu être lu.',
   youPay: 'Vous payez',
+  sandbox: 'Environnement de test',
   feeIncluded: 'dont {fee} de frais',
   buy: 'Acheter {amount}',
   buyNothing: 'Acheter',

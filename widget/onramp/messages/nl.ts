@@ -26,6 +26,7 @@ export default {
   balanceLoading: 'Je saldo wordt gelezen…',
   balanceUnavailable: 'Je saldo kon niet worden gelezen.',
   youPay: 'Je betaalt',
+  sandbox: 'Testomgeving',
   feeIncluded: 'inclusief {fee} kosten',
   buy: '{amount} kopen',
   buyNothing: 'Kopen',
