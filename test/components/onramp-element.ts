@@ -111,7 +111,11 @@ export async function connected(element: KassaOnramp, wallet: InstalledWalletInf
   await phase(element, 'connect');
   button(element, wallet.name).click();
   await phase(element, 'ready');
-  await until(() => /^Your balance on /.test(text(element, 'balance')), 'the balance');
+  // In any language: the balance line ends with the amount and the coin once it is read.
+  await until(
+    () => /\d e(EUR|GBR)$/.test(text(element, 'balance')),
+    () => `the balance (${text(element, 'balance')})`,
+  );
   return element;
 }
 

@@ -63,9 +63,11 @@ describe('<kassa-onramp>: states', () => {
     expect(detail.wallet.toLowerCase()).to.equal(wallet.address.toLowerCase());
     expect(detail.txHash).to.match(/^0x[0-9a-f]{64}$/);
     expect(text(element, 'hash')).to.equal(detail.txHash);
-    expect([...element.shadowRoot!.querySelectorAll('[part="steps"] li')].map((step) => step.className)).to.deep.equal(
-      ['done', 'done', 'done'],
-    );
+    expect([...element.shadowRoot!.querySelectorAll('[part="steps"] li')].map((step) => step.className)).to.deep.equal([
+      'done',
+      'done',
+      'done',
+    ]);
     await until(() => inside(element, '[data-field="new-balance"]'), 'the new balance');
     const states = seen
       .filter(({ event }) => event.type === 'kassa-onramp-status')
@@ -82,7 +84,7 @@ describe('<kassa-onramp>: states', () => {
   it('the offer: the coins and networks the proxy mints, the bounds, and what the customer pays', async () => {
     const element = await connected(await mountOnramp(), await fresh());
     const options = (id: string) =>
-      [...inside<HTMLSelectElement>(element, `#${id}`)!.options].map((option) => option.textContent!.trim());
+      [...inside<HTMLSelectElement>(element, `#${id}`)!.options].map((option) => option.textContent.trim());
     expect(options('coin')).to.deep.equal(['eEUR, paid in EUR', 'eGBR, paid in GBP']);
     expect(options('chain')).to.deep.equal(['Kassa Local One', 'Kassa Local Two']);
     expect(text(element, 'amount-hint')).to.equal('From 1 eEUR to 500 eEUR per purchase.');

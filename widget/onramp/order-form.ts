@@ -87,7 +87,10 @@ export class OrderForm {
     this.host.requestUpdate();
   }
 
+  /** The customer left the field (or tried to buy): its problem shows from now on. */
   leave(): void {
+    // Once: the field's removal (the purchase made) blurs it again, mid-render.
+    if (this.touched) return;
     this.touched = true;
     this.host.requestUpdate();
   }

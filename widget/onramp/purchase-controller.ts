@@ -127,7 +127,8 @@ export class PurchaseController {
     const session = wallet.session;
     const reading = form.reading;
     if (!allows(host.phase, 'buy') || !session || !this.client) return;
-    if (!reading.ok) return form.leave();
+    form.leave();
+    if (!reading.ok) return;
     const generation = ++this.generation;
     const request: QuoteRequest = {
       wallet: session.account,

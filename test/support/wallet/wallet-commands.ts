@@ -144,7 +144,10 @@ function tamperingProxy(proxy: string, tampering: Tampering): Promise<Server> {
     const upstream = await fetch(`${proxy}${request.url}`, {
       method: request.method,
       // The page's origin goes on: the proxy writes it into the on-ramp's message.
-      headers: { 'Content-Type': 'application/json', ...(request.headers.origin ? { Origin: request.headers.origin } : {}) },
+      headers: {
+        'Content-Type': 'application/json',
+        ...(request.headers.origin ? { Origin: request.headers.origin } : {}),
+      },
       body: request.method === 'POST' ? Buffer.concat(chunks) : undefined,
     });
     let body = await upstream.text();
