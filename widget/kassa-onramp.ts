@@ -9,7 +9,8 @@ import { ONRAMP_PROBLEMS, proxyErrorDetail, walletRefused } from './onramp/probl
 import { PurchaseController } from './onramp/purchase-controller.ts';
 import { withPurchase } from './onramp/purchase-link.ts';
 import { onrampStyles } from './onramp/styles.ts';
-import { buyLabel, costView, formView, purchaseView, walletBar } from './onramp/views.ts';
+import { buyLabel, costView, firstRunView, formView, purchaseView, walletBar } from './onramp/views.ts';
+import { helpLink } from './bridge/first-run-view.ts';
 import { detailStyles } from './shared/detail-styles.ts';
 import { fieldStyles } from './shared/field-styles.ts';
 import { fill } from './shared/i18n.ts';
@@ -54,6 +55,8 @@ declare global {
  * @csspart account - The connected wallet's bar: wallet, account, "Disconnect".
  * @csspart wallets - The list of wallets to connect.
  * @csspart wallet - Each wallet's button.
+ * @csspart first-run - No wallet in this browser: what a wallet is, the help link.
+ * @csspart help - The link to the merchant's help page (`help-url`).
  * @csspart form - The stablecoin, network and amount fields.
  * @csspart coin - The stablecoin's select.
  * @csspart chain - The network's select.
@@ -103,6 +106,7 @@ export class KassaOnramp extends LitElement {
     proxy: {},
     purchase: {},
     returnUrl: { attribute: 'return-url' },
+    helpUrl: { attribute: 'help-url' },
     locale: {},
     mode: {},
     theme: { reflect: true },
@@ -120,6 +124,9 @@ export class KassaOnramp extends LitElement {
    * element (the purchase's token is added to it). The proxy's first by default.
    */
   returnUrl = '';
+
+  /** A page of the merchant's on getting a wallet, linked where the browser has none. */
+  helpUrl = '';
 
   /** A BCP 47 locale (`de`, `fr-BE`); by default the nearest `lang` attribute, else the browser's language. */
   locale = '';
@@ -324,7 +331,9 @@ export class KassaOnramp extends LitElement {
     switch (phase) {
       case 'connect':
       case 'connecting':
-        return walletList(this.wallet, m);
+        return !this.wallet.wallets.length && this.wallet.settled
+          ? firstRunView(m, helpLink(this.helpUrl, document.baseURI))
+          : walletList(this.wallet, m);
       case 'ready':
       case 'quoting':
       case 'signing':

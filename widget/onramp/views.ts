@@ -40,6 +40,18 @@ export function walletBar(
   </div>`;
 }
 
+/**
+ * No wallet in this browser: what a wallet is, and the merchant's page on getting one. The element
+ * keeps listening: a wallet announcing itself later appears without a reload.
+ */
+export function firstRunView(m: OnrampMessages, help: string | undefined): TemplateResult {
+  return html`<section part="first-run" class="first-run" aria-labelledby="first-run-title">
+    <p id="first-run-title" class="title">${m.walletHelpTitle}</p>
+    <p class="note">${m.walletHelp}</p>
+    ${help ? html`<p class="note"><a part="help" href=${help} target="_blank" rel="noopener">${m.walletHelpLink}</a></p>` : nothing}
+  </section>`;
+}
+
 /** The bounds, or what is wrong with the amount typed (nothing about an empty field not yet left). */
 function amountHint(form: OrderForm, m: OnrampMessages, locale: string): [text: string, problem: boolean] {
   const { config, symbol } = form;

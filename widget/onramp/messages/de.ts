@@ -7,6 +7,10 @@ export default {
   noWallet:
     'In diesem Browser wurde kein Wallet gefunden. Installieren Sie eine Wallet-Erweiterung oder öffnen Sie diese Seite im Browser Ihres Wallets.',
   lookAgain: 'Erneut nach Wallets suchen',
+  walletHelpTitle: 'Was ist ein Wallet?',
+  walletHelp:
+    'Ein Wallet ist eine App oder Browser-Erweiterung, die Ihre Schlüssel verwahrt und für Sie signiert. Kassa sieht Ihre Schlüssel nie.',
+  walletHelpLink: 'So bekommen Sie ein Wallet',
   browserWallet: 'Browser-Wallet',
   connecting: 'Bestätigen Sie die Verbindung in {wallet} …',
   connectRejected: 'Sie haben die Verbindung in Ihrem Wallet abgelehnt.',

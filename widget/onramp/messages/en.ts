@@ -6,6 +6,10 @@ const en = {
   lookingForWallets: 'Looking for wallets in this browser…',
   noWallet: 'No wallet found in this browser. Install a wallet extension, or open this page in your wallet’s browser.',
   lookAgain: 'Look for wallets again',
+  walletHelpTitle: 'What is a wallet?',
+  walletHelp:
+    'A wallet is an app or browser extension that keeps your keys and signs for you. Kassa never sees your keys.',
+  walletHelpLink: 'How to get a wallet',
   browserWallet: 'Browser wallet',
   connecting: 'Approve the connection in {wallet}…',
   connectRejected: 'You declined the connection in your wallet.',

@@ -7,6 +7,10 @@ export default {
   noWallet:
     'No se ha encontrado ninguna billetera en este navegador. Instala una extensión de billetera o abre esta página en el navegador de tu billetera.',
   lookAgain: 'Buscar billeteras de nuevo',
+  walletHelpTitle: '¿Qué es una billetera?',
+  walletHelp:
+    'Una billetera es una aplicación o extensión del navegador que guarda tus claves y firma por ti. Kassa nunca ve tus claves.',
+  walletHelpLink: 'Cómo conseguir una billetera',
   browserWallet: 'Billetera del navegador',
   connecting: 'Aprueba la conexión en {wallet}…',
   connectRejected: 'Has rechazado la conexión en tu billetera.',

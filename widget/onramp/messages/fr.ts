@@ -7,6 +7,10 @@ export default {
   noWallet:
     'Aucun portefeuille trouvé dans ce navigateur. Installez une extension de portefeuille, ou ouvrez cette page dans le navigateur de votre portefeuille.',
   lookAgain: 'Chercher à nouveau des portefeuilles',
+  walletHelpTitle: 'Qu’est-ce qu’un portefeuille ?',
+  walletHelp:
+    'Un portefeuille est une application ou une extension de navigateur qui garde vos clés et signe pour vous. Kassa ne voit jamais vos clés.',
+  walletHelpLink: 'Comment obtenir un portefeuille',
   browserWallet: 'Portefeuille du navigateur',
   connecting: 'Acceptez la connexion dans {wallet}…',
   connectRejected: 'Vous avez refusé la connexion dans votre portefeuille.',

@@ -7,6 +7,10 @@ export default {
   noWallet:
     'Geen wallet gevonden in deze browser. Installeer een wallet-extensie, of open deze pagina in de browser van je wallet.',
   lookAgain: 'Opnieuw naar wallets zoeken',
+  walletHelpTitle: 'Wat is een wallet?',
+  walletHelp:
+    'Een wallet is een app of browserextensie die je sleutels bewaart en voor je ondertekent. Kassa ziet je sleutels nooit.',
+  walletHelpLink: 'Zo kom je aan een wallet',
   browserWallet: 'Browserwallet',
   connecting: 'Keur de verbinding goed in {wallet}…',
   connectRejected: 'Je hebt de verbinding in je wallet geweigerd.',
