@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright';
+import { chunkWithImports, gzippedSize, WIDGET_CHUNKS } from '../../demo/widget-build.ts';
 import { launchChromium, waitForPhase, watchProblems } from '../support/browser.ts';
 import { ONRAMP_ENV } from '../support/onramp.ts';
 import { startShopStack, type ShopStack } from '../support/shop-stack.ts';
@@ -18,16 +18,7 @@ import { startShopStack, type ShopStack } from '../support/shop-stack.ts';
 const dist = join(import.meta.dirname, '..', '..', 'dist', 'widget');
 const BUDGET = 20 * 1024;
 const CHUNK = /\/kassa\/kassa-onramp-[\w-]+\.js$/;
-const gzipped = (file: string) => gzipSync(readFileSync(join(dist, 'kassa', file)), { level: 9 }).length;
-
-/** A chunk and the chunks it imports statically (kassa.js aside): what a page downloads for it at once. */
-function withImports(file: string, found = new Set<string>()): Set<string> {
-  if (found.has(file)) return found;
-  found.add(file);
-  const text = readFileSync(join(dist, 'kassa', file), 'utf8');
-  for (const [, shared] of text.matchAll(/from\s*"\.\/([\w.-]+\.js)"/g)) withImports(shared!, found);
-  return found;
-}
+const gzipped = (file: string) => gzippedSize(join(WIDGET_CHUNKS, file));
 
 describe('e2e: the on-ramp as built', () => {
   const chunks = readdirSync(join(dist, 'kassa'));
@@ -45,7 +36,7 @@ describe('e2e: the on-ramp as built', () => {
 
   it(`is a chunk of its own, at most ${BUDGET} bytes gzipped with the chunks it brings, without ethers, that kassa.js imports on first use only`, () => {
     assert.ok(name, `a kassa-onramp chunk among ${chunks.join(', ')}`);
-    const brought = [...withImports(name)];
+    const brought = [...chunkWithImports(name)];
     const size = brought.reduce((total, file) => total + gzipped(file), 0);
     assert.ok(size <= BUDGET, `the on-ramp brings ${size} bytes gzipped: ${brought.join(', ')}`);
     for (const file of brought) {
