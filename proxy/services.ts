@@ -78,6 +78,8 @@ export interface ServiceOverrides {
   redisConnections?: Redis[];
   /** How often the on-ramp's unfinished purchases are looked over (2 s). */
   onrampSweepMs?: number;
+  /** How long a purchase's checkout can be paid (30 minutes). */
+  onrampPaymentWindowSeconds?: number;
 }
 
 export function createServices(config: ProxyConfig, logger: Logger, overrides: ServiceOverrides = {}): ProxyServices {
@@ -159,7 +161,9 @@ export function createServices(config: ProxyConfig, logger: Logger, overrides: S
         logger,
         rpcTimeoutMs: config.upstreamTimeoutMs,
         eventsWritten: events ? () => events.wake() : undefined,
+        registry: metrics.registry,
         sweepMs: overrides.onrampSweepMs,
+        paymentWindowSeconds: overrides.onrampPaymentWindowSeconds,
       })
     : null;
   return {

@@ -24,6 +24,8 @@ const STORE_SUITES = [
   'fuzz',
   'events',
   'operations',
+  'onramp',
+  'onramp-mint',
 ];
 const requested = process.argv.slice(2);
 

@@ -1,4 +1,5 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import type { PaymentStatusView } from '../schemas/proxy-api.ts';
 import type { OnrampDeliveredDetail, OnrampPhase, OnrampStatusDetail } from './onramp/events.ts';
 import type { OnrampMessages } from './onramp/messages/en.ts';
 import { onrampCatalogs } from './onramp/onramp-catalogs.ts';
@@ -286,7 +287,9 @@ export class KassaOnramp extends LitElement {
       case 'creating':
         return [[buyLabel(this.form, m, locale), () => undefined, true]];
       case 'paying':
-        return [[m.startOver, () => purchases.startOver(), false, 'secondary']];
+        return this.payingFor === purchases.view?.purchaseId
+          ? []
+          : [[m.startOver, () => purchases.startOver(), false, 'secondary']];
       case 'delivered':
         return [[m.buyMore, () => purchases.startOver()]];
       case 'failed':
@@ -308,6 +311,17 @@ export class KassaOnramp extends LitElement {
     }
   }
 
+  /**
+   * Whether the embedded checkout has a payment under way (started, or followed after a reload):
+   * "Start over" is offered only while it has none, so a customer never leaves a payment in flight.
+   */
+  private payingFor?: string;
+
+  private paymentUnderWay(paying: boolean): void {
+    this.payingFor = paying ? this.purchases.view?.purchaseId : undefined;
+    this.requestUpdate();
+  }
+
   /** The embedded checkout of the purchase: paid here (bank in this tab or a popup) or with the phone. */
   private checkoutView(): TemplateResult | typeof nothing {
     const { view, token } = this.purchases;
@@ -320,7 +334,8 @@ export class KassaOnramp extends LitElement {
       locale=${this.locale || nothing}
       mode=${this.mode}
       theme=${this.theme}
-      @kassa-failed=${() => this.purchases.paymentDidFail()}
+      @kassa-payment-created=${() => this.paymentUnderWay(true)}
+      @kassa-status=${(event: CustomEvent<PaymentStatusView>) => this.paymentUnderWay(event.detail.status !== 'FAILED')}
     ></kassa-checkout>`;
   }
 

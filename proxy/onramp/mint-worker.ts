@@ -11,6 +11,7 @@ import { UpstreamError } from '../upstream/upstream-error.ts';
 import type { DeliveryTarget, OnrampCatalog } from './onramp-catalog.ts';
 import type { OnrampSettings } from './onramp-settings.ts';
 import { latestBlock, findMints, type Mint } from './mint-finder.ts';
+import type { OnrampMetrics } from './onramp-metrics.ts';
 import { purchaseEvent } from './purchase-events.ts';
 
 /** Every purchase's checkout has this reference prefix: payment changes of other checkouts are passed over. */
@@ -42,6 +43,7 @@ export interface MintWorkerOptions {
   sweepMs?: number;
   /** Called when events were written, so that the deliverer sends them now. */
   eventsWritten?: () => void;
+  metrics?: OnrampMetrics;
 }
 
 type Step = PurchaseRecord | undefined;
@@ -320,6 +322,7 @@ export class MintWorker {
     if (result.outcome === 'moved') return result.purchase;
     this.nextLook.delete(purchase.purchaseId);
     this.options.eventsWritten?.();
+    this.options.metrics?.delivered(result.purchase.paidAt, result.purchase.deliveredAt ?? Date.now());
     await this.options.changes.publish(purchase.purchaseId).catch(() => undefined);
     this.options.logger.info('on-ramp delivered', { purchaseId: purchase.purchaseId, txHash: mint.txHash });
     return result.purchase;

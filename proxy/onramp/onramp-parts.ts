@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ChainDirectory } from '../bridge/chain-directory.ts';
 import type { Coordination } from '../coordination/coordination.ts';
+import type { Registry } from 'prom-client';
 import type { Logger } from '../logger.ts';
 import type { Checkouts } from '../payments/checkouts.ts';
 import type { Store } from '../store/store.ts';
@@ -10,6 +11,7 @@ import type { TokenManager } from '../upstream/token-manager.ts';
 import { MintWorker } from './mint-worker.ts';
 import { Onramp } from './onramp.ts';
 import { OnrampCatalog } from './onramp-catalog.ts';
+import { OnrampMetrics } from './onramp-metrics.ts';
 import type { OnrampSettings } from './onramp-settings.ts';
 import { PurchaseOperations } from './purchase-operations.ts';
 
@@ -32,7 +34,10 @@ export function createOnramp(deps: {
   logger: Logger;
   rpcTimeoutMs: number;
   eventsWritten?: () => void;
+  /** Where the on-ramp's metrics are registered (the proxy's /metrics registry). */
+  registry: Registry;
   sweepMs?: number;
+  paymentWindowSeconds?: number | undefined;
 }): OnrampParts {
   const { settings, store, coordination, checkouts, orders, logger, rpcTimeoutMs } = deps;
   // This instance, as the holder of purchase leases: unique across a fleet and across restarts.
@@ -51,10 +56,19 @@ export function createOnramp(deps: {
     rpcTimeoutMs,
     sweepMs: deps.sweepMs,
     eventsWritten: deps.eventsWritten,
+    metrics: new OnrampMetrics(deps.registry, store.purchases),
   });
   return {
     catalog,
-    service: new Onramp({ settings, catalog, store, checkouts, logger, rpcTimeoutMs }),
+    service: new Onramp({
+      settings,
+      catalog,
+      store,
+      checkouts,
+      logger,
+      rpcTimeoutMs,
+      paymentWindowSeconds: deps.paymentWindowSeconds,
+    }),
     worker,
     operations: new PurchaseOperations({ store, orders, worker, logger, holder }),
   };

@@ -34,8 +34,8 @@ export interface OnrampOptions {
   logger: Logger;
   /** A contract wallet's EIP-1271 answer must come within this. */
   rpcTimeoutMs: number;
-  /** Wakes the mint worker for a purchase that changed. */
-  onPurchase?: (purchaseId: string) => void;
+  /** How long a purchase's checkout can be paid (PURCHASE_PAYMENT_WINDOW_SECONDS). */
+  paymentWindowSeconds?: number | undefined;
 }
 
 /**
@@ -200,7 +200,7 @@ export class Onramp {
           symbol: made.symbol,
           tokens: made.tokens,
         },
-        ttlSeconds: PURCHASE_PAYMENT_WINDOW_SECONDS,
+        ttlSeconds: this.options.paymentWindowSeconds ?? PURCHASE_PAYMENT_WINDOW_SECONDS,
       },
       `onramp:${made.purchaseId}`,
     );

@@ -90,9 +90,9 @@ export class RedisPurchases implements PurchaseStore {
           .set(this.key.purchaseByToken(purchase.purchaseToken), purchase.purchaseId)
           .set(this.key.purchaseByCheckout(purchase.checkoutId), purchase.purchaseId)
           .zadd(this.key.purchasesAll(), member)
-          .zadd(this.key.purchasesOpen(), member)
           .zadd(this.key.purchasesByState(purchase.state), member)
           .zadd(this.key.purchasesByWallet(purchase.wallet), member);
+        if (!isFinalPurchaseState(purchase.state)) cas.zadd(this.key.purchasesOpen(), member);
         return (await cas.commit(this.redis)) ? { value: { outcome: 'created' } } : undefined;
       }),
     );
@@ -137,19 +137,20 @@ export class RedisPurchases implements PurchaseStore {
     });
   }
 
-  list(query: {
+  async list(query: {
     state?: PurchaseState | undefined;
     wallet?: string | undefined;
     limit: number;
     cursor?: string | undefined;
   }): Promise<PurchasePage> {
+    // A bad cursor is the caller's mistake, decoded before Redis is asked (not a store fault).
+    const cursor = query.cursor ? decodePurchaseCursor(query.cursor) : undefined;
     return guarded(async () => {
       const index = query.wallet
         ? this.key.purchasesByWallet(query.wallet)
         : query.state
           ? this.key.purchasesByState(query.state)
           : this.key.purchasesAll();
-      const cursor = query.cursor ? decodePurchaseCursor(query.cursor) : undefined;
       let upper = cursor ? `(${indexMember(cursor.createdAt, cursor.purchaseId)}` : '+';
       const purchases: PurchaseRecord[] = [];
       let scanned = 0;

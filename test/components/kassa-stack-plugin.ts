@@ -23,7 +23,12 @@ export function kassaStackPlugin(): TestRunnerPlugin {
   const stacks = new Map<string, Promise<Stack>>();
   let pageOrigin = '';
 
-  const stackFor = ({ stack = 'main', env = {}, onramp = false }: StackPayload): Promise<Stack> => {
+  const stackFor = ({
+    stack = 'main',
+    env = {},
+    onramp = false,
+    paymentWindowSeconds,
+  }: StackPayload): Promise<Stack> => {
     let started = stacks.get(stack);
     if (!started) {
       started = startStack({
@@ -36,6 +41,9 @@ export function kassaStackPlugin(): TestRunnerPlugin {
           ...(onramp ? ONRAMP_ENV : {}),
           ...env,
         },
+        ...(paymentWindowSeconds === undefined
+          ? {}
+          : { proxy: { onrampPaymentWindowSeconds: paymentWindowSeconds, onrampSweepMs: 200 } }),
       });
       stacks.set(stack, started);
     }

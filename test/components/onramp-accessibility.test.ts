@@ -13,6 +13,7 @@ import {
   phase,
   status,
   text,
+  SHORT_WINDOW_STACK,
   typeAmount,
   until,
 } from './onramp-element.ts';
@@ -63,14 +64,23 @@ const STATES: Record<string, (theme: string) => Promise<KassaOnramp>> = {
     await until(() => inside(element, '[data-field="new-balance"]'), 'the new balance');
     return element;
   },
-  failed: async (theme) => {
+  'payment failed': async (theme) => {
     const element = await bought(await connected(await mountOnramp({ theme }), await wallet()), '2');
     const checkout = await embeddedCheckout(element);
     await until(() => checkout.phase === 'ready', 'the checkout');
     const created = stayOnPage(element);
     checkout.shadowRoot!.querySelector<HTMLButtonElement>('[part="button"]')!.click();
     await bank((await created).flowUrl, 'cancel');
-    return phase(element, 'failed');
+    await until(() => checkout.phase === 'failed', 'the failed payment');
+    return element;
+  },
+  'not paid in time': async (theme) => {
+    const [payer] = await onrampWallets([{ id: `a11y-${accounts}`, account: accounts++ }], {
+      stack: SHORT_WINDOW_STACK,
+    });
+    const element = await connected(await mountOnramp({ theme }, document.body, SHORT_WINDOW_STACK), payer!);
+    await bought(element, '2');
+    return phase(element, 'failed', 15_000);
   },
   error: async (theme) => phase(await mountOnramp({ theme, proxy: 'http://127.0.0.1:9' }), 'error'),
 };

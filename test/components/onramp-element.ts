@@ -12,17 +12,23 @@ import type { KassaOnramp, OnrampPhase } from '../../widget/kassa-onramp.ts';
 import '../../widget/kassa-onramp.ts';
 import type { InstalledWalletInfo, TamperingPayload } from '../support/wallet/wallet-commands.ts';
 import { accessibleName, installWallets, walletAction, type WalletOptions } from './bridge-panel.ts';
-import type { OnrampPurchasePayload, OnrampWalletPayload } from './stack-commands.ts';
-import { bank, part, phase as elementPhase, stackInfo, stayOnPage, text, until } from './support.ts';
+import type { OnrampPurchasePayload, OnrampWalletPayload, StackPayload } from './stack-commands.ts';
+import { bank, part, phase as elementPhase, stayOnPage, text, until, type StackInfo } from './support.ts';
 
 export { part, text, until };
 
 export const ONRAMP_STACK = 'onramp';
+/** A stack of its own whose purchases must be paid within 2 seconds (then they fail). */
+export const SHORT_WINDOW_STACK = 'onramp-short-window';
 export const TWO = 31338;
 
-/** The on-ramp's stack (started with its settings on first use): the proxy's origin and its offer. */
-export async function onrampStack(): Promise<{ proxy: string; config: OnrampConfig }> {
-  const { proxy } = await stackInfo(ONRAMP_STACK, undefined, true);
+/** An on-ramp stack (started with its settings on first use): the proxy's origin and its offer. */
+export async function onrampStack(stack = ONRAMP_STACK): Promise<{ proxy: string; config: OnrampConfig }> {
+  const { proxy } = await executeServerCommand<StackInfo, StackPayload>('kassa:stack', {
+    stack,
+    onramp: true,
+    ...(stack === SHORT_WINDOW_STACK ? { paymentWindowSeconds: 2 } : {}),
+  });
   const config = (await (await fetch(`${proxy}/api/onramp/config`)).json()) as OnrampConfig;
   return { proxy, config };
 }
@@ -34,25 +40,26 @@ afterEach(() => {
   history.replaceState(null, '', location.pathname);
 });
 
-/** Test wallets on the on-ramp's stack (anvil account `account` each); removed after the test. */
+/** Test wallets on an on-ramp stack (anvil account `account` each); removed after the test. */
 export async function onrampWallets(
   wallets: WalletOptions[],
-  options: { windowEthereum?: string; announce?: boolean } = {},
+  { stack = ONRAMP_STACK, ...options }: { windowEthereum?: string; announce?: boolean; stack?: string } = {},
 ): Promise<InstalledWalletInfo[]> {
-  await onrampStack();
-  return installWallets(wallets, { ...options, stack: ONRAMP_STACK });
+  await onrampStack(stack);
+  return installWallets(wallets, { ...options, stack });
 }
 
 /** What the test wallet recorded: the methods it was called with, or the messages it signed. */
 export const walletRecord = <T>(id: string, action: 'calls' | 'signed') =>
   walletAction<T>(id, action, undefined, ONRAMP_STACK);
 
-/** A <kassa-onramp> on the on-ramp's stack (or `proxy`), with these attributes, removed after the test. */
+/** A <kassa-onramp> on an on-ramp stack (or `proxy`), with these attributes, removed after the test. */
 export async function mountOnramp(
   attributes: Record<string, string> = {},
   parent: ParentNode = document.body,
+  stack = ONRAMP_STACK,
 ): Promise<KassaOnramp> {
-  const proxy = attributes.proxy ?? (await onrampStack()).proxy;
+  const proxy = attributes.proxy ?? (await onrampStack(stack)).proxy;
   const element = document.createElement('kassa-onramp');
   for (const [name, value] of Object.entries({ ...attributes, proxy })) element.setAttribute(name, value);
   parent.append(element);

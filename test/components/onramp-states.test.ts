@@ -12,6 +12,7 @@ import {
   mountOnramp,
   ONRAMP_STACK,
   onrampStack,
+  SHORT_WINDOW_STACK,
   onrampWallets,
   payAtBank,
   phase,
@@ -203,23 +204,42 @@ describe('<kassa-onramp>: states', () => {
     expect(calls.map((call) => call.method)).to.not.include('personal_sign');
   });
 
-  it('a failed payment mints nothing, and "Try again" starts a new purchase', async () => {
+  it('a failed payment mints nothing and is tried again in the embedded checkout; the purchase then arrives', async () => {
     const element = await connected(await mountOnramp(), await fresh());
     await bought(element, '7');
     const checkout = await embeddedCheckout(element);
     await until(() => checkout.phase === 'ready', 'the checkout');
-    const created = stayOnPage(element);
+    const first = stayOnPage(element);
     checkout.shadowRoot!.querySelector<HTMLButtonElement>('[part="button"]')!.click();
-    await bank((await created).flowUrl, 'cancel');
-    await phase(element, 'failed');
-    expect(text(element, 'status')).to.equal('The payment did not go through, so nothing was minted.');
-    expect(inside(element, 'kassa-checkout'), 'the checkout’s own "Try again" is gone').to.equal(null);
+    await until(() => !inside(element, '[part~="secondary"]'), 'no "Start over" while a payment is under way');
+    await bank((await first).flowUrl, 'cancel');
+    await until(() => checkout.phase === 'failed', 'the failed payment');
+    expect(element.phase, 'the purchase waits for its payment').to.equal('paying');
+    expect(button(element, 'Start over').getAttribute('part')).to.equal('secondary');
+    // The checkout's own "Try again": a new payment of the same purchase.
+    const second = stayOnPage(element);
+    checkout.shadowRoot!.querySelector<HTMLButtonElement>('[part="button"]')!.click();
+    await bank((await second).flowUrl, 'authorise');
+    await phase(element, 'delivered', 30_000);
+    expect(text(element, 'status')).to.equal('7 eEUR arrived in your wallet on Kassa Local Two.');
+  });
+
+  it('a purchase not paid in time fails: nothing minted, and "Try again" starts a new one', async () => {
+    const [wallet] = await onrampWallets([{ id: `states-${accounts}`, account: accounts++ }], {
+      stack: SHORT_WINDOW_STACK,
+    });
+    const element = await connected(await mountOnramp({}, document.body, SHORT_WINDOW_STACK), wallet!);
+    await bought(element, '6');
+    await phase(element, 'failed', 15_000);
+    expect(text(element, 'status')).to.equal('This purchase was not paid in time, so nothing was minted.');
+    expect(inside(element, 'kassa-checkout')).to.equal(null);
     expect(
       [...element.shadowRoot!.querySelectorAll('[part="steps"] li')].map((step) => step.getAttribute('data-state')),
     ).to.deep.equal(['failed', 'pending', 'pending']);
     button(element, 'Try again').click();
     await phase(element, 'ready');
-    expect(inside<HTMLInputElement>(element, '#amount')!.value).to.equal('7');
+    expect(inside<HTMLInputElement>(element, '#amount')!.value).to.equal('6');
+    expect(new URL(location.href).searchParams.has('kassa_purchase')).to.equal(false);
   });
 
   it('an order the issuer fails: delayed, the customer told the tokens are on their way', async () => {

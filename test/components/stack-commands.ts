@@ -14,6 +14,8 @@ export interface StackPayload {
    * a wallet a day), and the emulator's issuer minting submitted orders at once.
    */
   onramp?: boolean;
+  /** How long a purchase's checkout may be paid (the proxy's `onrampPaymentWindowSeconds`; 30 minutes by default). */
+  paymentWindowSeconds?: number;
 }
 export interface CheckoutPayload extends StackPayload {
   body?: Record<string, unknown>;

@@ -21,8 +21,8 @@ export interface StackInfo {
 }
 
 /** A named stack's addresses (started on first use, with `env` as its proxy settings). */
-export const stackInfo = (stack = 'main', env?: Record<string, string>, onramp?: boolean) =>
-  executeServerCommand<StackInfo, StackPayload>('kassa:stack', { stack, env, onramp });
+export const stackInfo = (stack = 'main', env?: Record<string, string>) =>
+  executeServerCommand<StackInfo, StackPayload>('kassa:stack', { stack, env });
 
 /** A checkout made the way a shop's server makes one (42.50 EUR, ORDER-1 unless `body` says otherwise). */
 export const createCheckout = (body?: Record<string, unknown>, stack = 'main') =>

@@ -52,13 +52,20 @@ describe('proxy: the on-ramp, from quote to tokens on the chain', () => {
     const customer = onrampCustomer(stack, wallet);
     const { purchaseToken } = await customer.buyAndPay({ amount: '25' });
     const delivered = await customer.until(purchaseToken, 'delivered');
-    assert.match(delivered.txHash as string, /^0x[0-9a-f]{64}$/);
+    assert.match(delivered.txHash!, /^0x[0-9a-f]{64}$/);
     assert.equal(delivered.amount, '25');
     assert.equal(delivered.wallet, wallet.address);
-    assert.equal((delivered.payment as { status: string }).status, 'COMPLETED');
-    assert.match(delivered.explorerUrl as string, /\/explorer\/31338\/tx\/0x/);
+    assert.equal(delivered.payment.status, 'COMPLETED');
+    assert.match(delivered.explorerUrl!, /\/explorer\/31338\/tx\/0x/);
     assert.equal(await balanceOf(stack, 31338, 'eEUR', wallet.address), units('25'));
     assert.equal(await balanceOf(stack, 31337, 'eEUR', wallet.address), 0n, 'on the chosen chain only');
+  });
+
+  it('counts deliveries and open purchases in /metrics', async () => {
+    const text = (await stack.operator('/metrics')).text;
+    const count = /^kassa_onramp_delivery_seconds_count (\d+)$/m.exec(text);
+    assert.ok(count && Number(count[1]) >= 1, 'a delivery was timed');
+    assert.match(text, /^kassa_onramp_purchases_open\{state="delayed"\} \d+$/m);
   });
 
   it('creates no purchase and no checkout for a signature from another key', async () => {

@@ -1,7 +1,9 @@
-import { parseUnits, type BaseWallet } from 'ethers';
+import { id, parseUnits, zeroPadValue, type BaseWallet } from 'ethers';
+import type { PurchaseView } from '../../schemas/onramp.ts';
 import type { Stack } from './stack.ts';
 import { eventually } from './stack.ts';
 import { chainProviders, token } from './chains.ts';
+import { http } from './http.ts';
 
 /** The on-ramp's settings as a test stack sets them: EUR → eEUR, GBP → eGBR, 1 to 500, 1,000 a day. */
 export const ONRAMP_ENV = {
@@ -10,15 +12,18 @@ export const ONRAMP_ENV = {
   KASSA_ONRAMP_WALLET_LIMIT: '1000',
 };
 
+/** Where a customer reaches a proxy: a stack, or one instance of a fleet. */
+export type OnrampSite = Pick<Stack, 'browser' | 'pay' | 'control' | 'sandbox'>;
+
 /** A customer of the on-ramp, as their page and wallet would act through the proxy. */
-export function onrampCustomer(stack: Stack, wallet: BaseWallet) {
+export function onrampCustomer(stack: OnrampSite, wallet: Pick<BaseWallet, 'address' | 'signMessage'>) {
   const customer = {
     quote(body: Record<string, unknown> = {}) {
       return stack.browser('/api/onramp/quotes', {
         body: { wallet: wallet.address, chainId: 31338, symbol: 'eEUR', amount: '25', ...body },
       });
     },
-    async purchase(body: Record<string, unknown> = {}, signer: BaseWallet = wallet) {
+    async purchase(body: Record<string, unknown> = {}, signer: Pick<BaseWallet, 'signMessage'> = wallet) {
       const quote = await customer.quote(body);
       if (quote.status !== 201) throw new Error(`quote: ${quote.status} ${quote.text}`);
       const signature = await signer.signMessage(quote.body.message as string);
@@ -42,11 +47,11 @@ export function onrampCustomer(stack: Stack, wallet: BaseWallet) {
       return stack.browser(`/api/onramp/status/${purchaseToken}`);
     },
     /** Waits until the purchase is in `state`; its view. */
-    until(purchaseToken: string, state: string, timeoutMs = 15_000) {
+    until(purchaseToken: string, state: PurchaseView['state'], timeoutMs = 15_000): Promise<PurchaseView> {
       return eventually(
         async () => {
-          const view = (await customer.status(purchaseToken)).body as { state: string };
-          return view.state === state ? (view) : undefined;
+          const view = (await customer.status(purchaseToken)).body as PurchaseView;
+          return view.state === state ? view : undefined;
         },
         timeoutMs,
         `purchase ${state}`,
@@ -58,7 +63,7 @@ export function onrampCustomer(stack: Stack, wallet: BaseWallet) {
 
 /** The wallet's balance of a sandbox stablecoin on a chain, read from the chain. */
 export async function balanceOf(
-  stack: Stack,
+  stack: Pick<Stack, 'sandbox'>,
   chainId: number,
   symbol: 'eEUR' | 'eGBR',
   address: string,
@@ -73,3 +78,33 @@ export async function balanceOf(
 }
 
 export const units = (tokens: string) => parseUnits(tokens, 18);
+
+/** The mints (Transfers from the zero address) of a coin to an address on a chain, read from the chain. */
+export async function mintsTo(
+  stack: Pick<Stack, 'sandbox'>,
+  chainId: number,
+  symbol: 'eEUR' | 'eGBR',
+  address: string,
+) {
+  const providers = chainProviders(stack.sandbox.chains);
+  try {
+    const chain = stack.sandbox.chains.find((candidate) => candidate.chainId === chainId)!;
+    return await providers.get(chainId).getLogs({
+      address: chain.tokens[symbol].address,
+      topics: [id('Transfer(address,address,uint256)'), zeroPadValue('0x00', 32), zeroPadValue(address, 32)],
+      fromBlock: 0,
+    });
+  } finally {
+    providers.destroy();
+  }
+}
+
+/** The orders the sandbox's order service holds for a purchase, oldest first. */
+export async function ordersOf(stack: Pick<Stack, 'sandbox'>, purchaseId: string) {
+  const response = await http(`${stack.sandbox.orders}orders`, {
+    headers: { 'x-api-key': stack.sandbox.ordersApiKey },
+  });
+  return (response.body as Array<{ orderId: string; customerOrder: string; orderStatus: string }>).filter((order) =>
+    order.customerOrder.startsWith(`kassa-onramp-${purchaseId}-`),
+  );
+}

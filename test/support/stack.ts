@@ -56,7 +56,8 @@ export function proxyEnvFor(sandbox: Sandbox, db: string) {
  * would configure it, with its webhook registered. Log lines are kept for inspection.
  */
 export async function startStack(options: StackOptions = {}) {
-  const sandbox = options.reuseSandbox ?? (await startSandbox({ settlementDelayMs: 0, mintDelayMs: null, ...options.sandbox }));
+  const sandbox =
+    options.reuseSandbox ?? (await startSandbox({ settlementDelayMs: 0, mintDelayMs: null, ...options.sandbox }));
   const dir = mkdtempSync(join(tmpdir(), 'kassa-stack-'));
   const env: Record<string, string> = {
     ...proxyEnvFor(sandbox, join(dir, 'kassa.db')),

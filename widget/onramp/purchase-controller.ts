@@ -79,8 +79,6 @@ export class PurchaseController {
   /** The wallet's balance of the coin once delivered. */
   balance: Balance;
   private store?: PurchaseStore;
-  /** The embedded checkout said the payment failed (the proxy's word on the purchase may come a moment later). */
-  private paymentFailed = false;
   /** Purchases whose delivery this page has announced. */
   private readonly announced = new Set<string>();
   /** Each purchase bought or shown bumps it; answers for an older one are dropped. */
@@ -197,13 +195,6 @@ export class PurchaseController {
     }
   }
 
-  /** The embedded checkout's payment failed: nothing will be minted, and a new purchase is offered. */
-  paymentDidFail(): void {
-    if (this.host.phase !== 'paying') return;
-    this.paymentFailed = true;
-    this.host.phase = 'failed';
-  }
-
   /** Back to the form for a new purchase (after one ended, or instead of paying this one). */
   startOver(): void {
     this.forget();
@@ -218,7 +209,6 @@ export class PurchaseController {
     this.generation++;
     this.stream.stop();
     this.view = this.token = this.balance = undefined;
-    this.paymentFailed = false;
   }
 
   private follow(token: string): void {
@@ -232,12 +222,11 @@ export class PurchaseController {
   private show(view: PurchaseView): void {
     const { host } = this;
     const previous = view.purchaseId === this.view?.purchaseId ? this.view : undefined;
-    if (!previous) this.paymentFailed = false;
     this.view = view;
     // Once per state: the purchase's answer and its stream's first view are the same state.
     if (previous?.state !== view.state) emit(host, 'kassa-onramp-status', view);
-    const failed = this.paymentFailed || view.payment.status === 'FAILED';
-    host.phase = view.state === 'awaiting_payment' ? (failed ? 'failed' : 'paying') : view.state;
+    // A failed payment is tried again in the embedded checkout: the purchase waits for payment until its checkout expires.
+    host.phase = view.state === 'awaiting_payment' ? 'paying' : view.state;
     // Back from the bank to a purchase past its payment: no checkout takes the payment's token, so it leaves the address here.
     if (host.phase !== 'paying') takeReturnedStatusToken();
     if (view.state === 'delivered' && view.txHash && !this.announced.has(view.purchaseId)) {

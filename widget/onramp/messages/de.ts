@@ -52,7 +52,7 @@ export default {
   delivered: '{amount} sind auf {chain} in Ihrem Wallet angekommen.',
   delayed:
     'Das dauert länger als üblich. Ihre Zahlung ist eingegangen und Ihre Stablecoins sind unterwegs: Sie müssen nichts weiter tun und können diese Seite schließen.',
-  failed: 'Die Zahlung ist nicht durchgegangen, daher wurde nichts geprägt.',
+  failed: 'Dieser Kauf wurde nicht rechtzeitig bezahlt, daher wurde nichts geprägt.',
   refunded: 'Der Shop hat diesen Kauf erstattet. Das Geld geht zurück auf Ihr Bankkonto.',
   transaction: 'Transaktion',
   explorer: 'Im Explorer ansehen',

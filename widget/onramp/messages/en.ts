@@ -54,7 +54,7 @@ const en = {
   delivered: '{amount} arrived in your wallet on {chain}.',
   delayed:
     'This is taking longer than usual. Your payment is received and your stablecoins are on their way: nothing more is needed from you, and you can close this page.',
-  failed: 'The payment did not go through, so nothing was minted.',
+  failed: 'This purchase was not paid in time, so nothing was minted.',
   refunded: 'The shop refunded this purchase. The money goes back to your bank account.',
   transaction: 'Transaction',
   explorer: 'View in explorer',

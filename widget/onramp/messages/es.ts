@@ -52,7 +52,7 @@ export default {
   delivered: '{amount} han llegado a tu billetera en {chain}.',
   delayed:
     'Esto está tardando más de lo habitual. Tu pago se ha recibido y tus stablecoins están en camino: no tienes que hacer nada más y puedes cerrar esta página.',
-  failed: 'El pago no se ha completado, así que no se ha emitido nada.',
+  failed: 'Esta compra no se pagó a tiempo, así que no se ha emitido nada.',
   refunded: 'La tienda ha reembolsado esta compra. El dinero vuelve a tu cuenta bancaria.',
   transaction: 'Transacción',
   explorer: 'Ver en el explorador',

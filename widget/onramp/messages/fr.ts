@@ -52,7 +52,7 @@ export default {
   delivered: '{amount} sont arrivés dans votre portefeuille sur {chain}.',
   delayed:
     'Cela prend plus de temps que d’habitude. Votre paiement est reçu et vos stablecoins sont en route : vous n’avez plus rien à faire et pouvez fermer cette page.',
-  failed: 'Le paiement n’a pas abouti, rien n’a donc été émis.',
+  failed: 'Cet achat n’a pas été payé à temps, rien n’a donc été émis.',
   refunded: 'La boutique a remboursé cet achat. L’argent revient sur votre compte bancaire.',
   transaction: 'Transaction',
   explorer: 'Voir dans l’explorateur',

@@ -52,7 +52,7 @@ export default {
   delivered: '{amount} is aangekomen in je wallet op {chain}.',
   delayed:
     'Dit duurt langer dan gewoonlijk. Je betaling is ontvangen en je stablecoins zijn onderweg: je hoeft niets meer te doen en kunt deze pagina sluiten.',
-  failed: 'De betaling is niet gelukt, dus er is niets aangemaakt.',
+  failed: 'Deze aankoop is niet op tijd betaald, dus er is niets aangemaakt.',
   refunded: 'De winkel heeft deze aankoop terugbetaald. Het geld gaat terug naar je bankrekening.',
   transaction: 'Transactie',
   explorer: 'Bekijken in explorer',

@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { Wallet } from 'ethers';
+import { FUZZ_RUNS, rawBody } from '../support/arbitraries.ts';
+import { http } from '../support/http.ts';
+import { ONRAMP_ENV, onrampCustomer } from '../support/onramp.ts';
+import { SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
+
+/** Property: whatever a page or an operator sends to the on-ramp's routes, no 5xx, every error `{error}`. */
+describe('proxy: fast-check on the on-ramp routes', () => {
+  let stack: Stack;
+  const wallet = Wallet.createRandom();
+
+  const send = async (path: string, init: { method?: string; raw?: string; headers?: Record<string, string> }) => {
+    const response = await http(`${stack.proxy.origin}${path}`, {
+      method: init.method ?? 'POST',
+      raw: init.raw,
+      headers: { 'Content-Type': 'application/json', ...init.headers },
+    });
+    assert.ok(
+      response.status < 500,
+      `${init.method ?? 'POST'} ${path} with ${init.raw?.slice(0, 200)} answered ${response.status}: ${response.text.slice(0, 300)}`,
+    );
+    if (response.status >= 400)
+      assert.equal(typeof response.body.error, 'string', `error body: ${response.text.slice(0, 300)}`);
+    return response;
+  };
+  const headerText = fc.string({ maxLength: 300 }).map((value) => value.replace(/[^\t\x20-\x7e]/g, ''));
+  const segment = fc.string({ maxLength: 80 }).map((value) => encodeURIComponent(value) || 'x');
+
+  before(async () => {
+    stack = await startStack({ env: ONRAMP_ENV, sandbox: { mintDelayMs: 0 } });
+  });
+  after(async () => {
+    try {
+      assert.equal((await onrampCustomer(stack, wallet).quote()).status, 201, 'still serving');
+    } finally {
+      await stack.stop();
+    }
+  });
+
+  it('POST /api/onramp/quotes: any body', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        rawBody({ wallet: wallet.address, chainId: 31338, symbol: 'eEUR', amount: '25' }),
+        async (raw) => {
+          await send('/api/onramp/quotes', { raw, headers: { Origin: SHOP_ORIGIN } });
+        },
+      ),
+      { numRuns: FUZZ_RUNS },
+    );
+  });
+
+  it('POST /api/onramp/purchases: any body and Idempotency-Key, around a real quote and signature', async () => {
+    const quote = await onrampCustomer(stack, wallet).quote();
+    const signature = await wallet.signMessage(quote.body.message as string);
+    await fc.assert(
+      fc.asyncProperty(rawBody({ quoteId: quote.body.quoteId, signature }), headerText, async (raw, key) => {
+        await send('/api/onramp/purchases', { raw, headers: { Origin: SHOP_ORIGIN, 'Idempotency-Key': key } });
+      }),
+      { numRuns: FUZZ_RUNS },
+    );
+  });
+
+  it('GET the status and its stream with any token; the operator routes with any id, query and body', async () => {
+    const auth = { Authorization: `Bearer ${stack.config.operatorToken}` };
+    await fc.assert(
+      fc.asyncProperty(segment, segment, rawBody({ note: 'Returned by SEPA' }), async (id, query, body) => {
+        await send(`/api/onramp/status/${id}`, { method: 'GET', headers: { Origin: SHOP_ORIGIN } });
+        await send(`/api/onramp/status/${id}/events`, { method: 'GET', headers: { Origin: SHOP_ORIGIN } });
+        await send(`/api/onramp/purchases?limit=${query}&state=${query}&wallet=${id}&cursor=${id}`, {
+          method: 'GET',
+          headers: auth,
+        });
+        await send(`/api/onramp/purchases/${id}`, { method: 'GET', headers: auth });
+        await send(`/api/onramp/purchases/${id}/retry-mint`, { raw: body, headers: auth });
+        await send(`/api/onramp/purchases/${id}/refund`, { raw: body, headers: auth });
+      }),
+      { numRuns: FUZZ_RUNS },
+    );
+  });
+});

@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connectRedis } from '../../proxy/store/redis-connection.ts';
+import { RedisStore } from '../../proxy/store/redis-store.ts';
+import { SqliteStore } from '../../proxy/store/sqlite-store.ts';
+import type { Store } from '../../proxy/store/store.ts';
+import { startRedis } from './redis-server.ts';
+
+export interface OpenedStore {
+  store: Store;
+  close: () => Promise<void>;
+}
+
+/** Every store backend, each opened fresh on a server of its own: the contract suites run on all of them. */
+export const STORE_BACKENDS: ReadonlyArray<{ name: string; open(): Promise<OpenedStore> }> = [
+  {
+    name: 'SQLite',
+    async open() {
+      const dir = mkdtempSync(join(tmpdir(), 'kassa-store-'));
+      const store = new SqliteStore(join(dir, 'contract.db'));
+      return {
+        store,
+        async close() {
+          await store.close();
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  },
+  {
+    name: 'Redis',
+    async open() {
+      const redis = await startRedis();
+      const connections = await connectRedis(redis.url);
+      return {
+        store: new RedisStore(connections.command, `contract-${randomUUID()}:`),
+        async close() {
+          await connections.close();
+          await redis.stop();
+        },
+      };
+    },
+  },
+];
