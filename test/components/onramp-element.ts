@@ -10,7 +10,7 @@ import type { OnrampConfig, OperatorPurchase } from '../../schemas/onramp.ts';
 import type { KassaCheckout } from '../../widget/kassa-checkout.ts';
 import type { KassaOnramp, OnrampPhase } from '../../widget/kassa-onramp.ts';
 import '../../widget/kassa-onramp.ts';
-import type { InstalledWalletInfo, TamperingPayload } from '../support/wallet/wallet-commands.ts';
+import type { ChainActionPayload, InstalledWalletInfo, TamperingPayload } from '../support/wallet/wallet-commands.ts';
 import { accessibleName, installWallets, walletAction, type WalletOptions } from './bridge-panel.ts';
 import type { OnrampPurchasePayload, OnrampWalletPayload, StackPayload } from './stack-commands.ts';
 import { bank, part, phase as elementPhase, stayOnPage, text, until, type StackInfo } from './support.ts';
@@ -178,7 +178,7 @@ export const purchasesOf = (wallet: string) =>
 /** An account's balance of a token on a chain, read from the chain in the test process (base units). */
 export const balanceOf = async (chainId: number, token: string, account: string) =>
   BigInt(
-    await executeServerCommand<string>('bridge:chain', {
+    await executeServerCommand<string, ChainActionPayload>('bridge:chain', {
       stack: ONRAMP_STACK,
       chainId,
       action: 'balance',
