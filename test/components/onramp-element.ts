@@ -158,13 +158,15 @@ export const purchaseElsewhere = (account: number, body?: Record<string, unknown
     { stack: ONRAMP_STACK, onramp: true, account, body },
   );
 
-/** A proxy in front of the on-ramp's that makes each quote's message ask for ten times the tokens. */
-export async function tamperedProxy(): Promise<string> {
+/**
+ * A proxy in front of the on-ramp's that makes each quote's message ask for ten times the tokens, or
+ * loses the answer to the first purchase made through it.
+ */
+export async function tamperedProxy(
+  tampering: 'quote-message' | 'lose-purchase-answer' = 'quote-message',
+): Promise<string> {
   await onrampStack();
-  return executeServerCommand<string, TamperingPayload>('bridge:tampering-proxy', {
-    stack: ONRAMP_STACK,
-    tampering: 'quote-message',
-  });
+  return executeServerCommand<string, TamperingPayload>('bridge:tampering-proxy', { stack: ONRAMP_STACK, tampering });
 }
 
 /** A wallet's purchases, as the proxy's operator sees them (newest first). */

@@ -204,6 +204,22 @@ describe('<kassa-onramp>: states', () => {
     expect(calls.map((call) => call.method)).to.not.include('personal_sign');
   });
 
+  it('a purchase whose answer was lost is tried again with the same key: the same purchase, never two', async () => {
+    const wallet = await fresh();
+    const element = await connected(await mountOnramp({ proxy: await tamperedProxy('lose-purchase-answer') }), wallet);
+    await typeAmount(element, '8');
+    button(element, 'Buy 8 eEUR').click();
+    await status(element, 'The payment service is unavailable. Please try again shortly.');
+    expect(element.phase).to.equal('ready');
+    expect(await purchasesOf(wallet.address), 'made, though the answer was lost').to.have.length(1);
+    button(element, 'Try again').click();
+    await phase(element, 'paying');
+    const purchases = await purchasesOf(wallet.address);
+    expect(purchases).to.have.length(1);
+    expect(text(element, 'purchase')).to.contain('8 eEUR on Kassa Local One');
+    expect(await walletRecord<string[]>(wallet.id, 'signed'), 'signed once').to.have.length(1);
+  });
+
   it('a failed payment mints nothing and is tried again in the embedded checkout; the purchase then arrives', async () => {
     const element = await connected(await mountOnramp(), await fresh());
     await bought(element, '7');

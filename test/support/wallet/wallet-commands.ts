@@ -39,9 +39,10 @@ export interface ChainActionPayload extends BridgeStackPayload {
 
 /**
  * How the tampering proxy changes what the real proxy answers: the prepared amount or method, the
- * first chain's RPC URL (to a closed port), or the on-ramp quote's message (ten times the tokens).
+ * first chain's RPC URL (to a closed port), the on-ramp quote's message (ten times the tokens), or
+ * the first on-ramp purchase's answer (lost on the way back: a 502, though the purchase was made).
  */
-export type Tampering = 'amount' | 'method' | 'dead-rpc' | 'quote-message';
+export type Tampering = 'amount' | 'method' | 'dead-rpc' | 'quote-message' | 'lose-purchase-answer';
 export interface TamperingPayload extends BridgeStackPayload {
   tampering: Tampering;
 }
@@ -130,14 +131,16 @@ export function walletCommands(stackFor: (payload: BridgeStackPayload) => Promis
 const tokenInterface = new Interface(REFORGE_TOKEN_ABI);
 
 /**
- * A compromised or buggy proxy, as a real HTTP server in front of the real one: each prepared
- * transaction is altered (a larger amount, or another method) before the page gets it, which the
- * panel must refuse to hand to the wallet; or the listing names an RPC URL where nothing answers.
+ * A compromised or buggy proxy, or a bad network, as a real HTTP server in front of the real one:
+ * each prepared transaction is altered (a larger amount, or another method) before the page gets
+ * it, which the panel must refuse to hand to the wallet; or the listing names an RPC URL where
+ * nothing answers; or an answer is lost after the proxy acted on the request.
  */
 function tamperingProxy(proxy: string, tampering: Tampering): Promise<Server> {
+  let lost = false;
   const answer = async (request: IncomingMessage, response: ServerResponse) => {
     response.setHeader('Access-Control-Allow-Origin', '*');
-    response.setHeader('Access-Control-Allow-Headers', 'Content-Type');
+    response.setHeader('Access-Control-Allow-Headers', 'Content-Type, Idempotency-Key');
     if (request.method === 'OPTIONS') return response.writeHead(204).end();
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -147,10 +150,17 @@ function tamperingProxy(proxy: string, tampering: Tampering): Promise<Server> {
       headers: {
         'Content-Type': 'application/json',
         ...(request.headers.origin ? { Origin: request.headers.origin } : {}),
+        ...(typeof request.headers['idempotency-key'] === 'string'
+          ? { 'Idempotency-Key': request.headers['idempotency-key'] }
+          : {}),
       },
       body: request.method === 'POST' ? Buffer.concat(chunks) : undefined,
     });
     let body = await upstream.text();
+    if (tampering === 'lose-purchase-answer' && request.url === '/api/onramp/purchases' && !lost) {
+      lost = true;
+      return response.writeHead(502, { 'Content-Type': 'text/plain' }).end('Bad gateway');
+    }
     if (upstream.ok && tampering === 'quote-message' && request.url === '/api/onramp/quotes') {
       const quote = JSON.parse(body) as { message: string };
       quote.message = quote.message.replace(/^Buy (\d+)/m, (_line, tokens: string) => `Buy ${Number(tokens) * 10}`);
