@@ -234,16 +234,24 @@ export class KassaOnramp extends LitElement {
     void this.form.refreshBalance();
   }
 
+  /** Loading, or looking for wallets for the first time (at most 400 ms): the element shows its empty card. */
+  private get skeleton(): boolean {
+    const { phase, wallet } = this;
+    return (
+      phase === 'loading' || (phase === 'connect' && !wallet.wallets.length && !wallet.settled && !wallet.lookedAgain)
+    );
+  }
+
   /** The status line: its text, tone and whether a spinner shows. */
   private statusLine(m: OnrampMessages): [text: string, tone: Tone, busy: boolean] {
     const { phase, problems, wallet } = this;
     const locale = this.i18n.locale;
     if (problems.problem && allows(phase, 'notice')) return [...problems.line(m, locale), false];
+    // The skeleton: nothing in this line that the content coming above could push down.
+    if (this.skeleton) return ['', '', false];
     const view = this.purchases.view;
     const values = view && { amount: tokenAmount(view.amount, view.symbol, locale), chain: view.chainName };
     switch (phase) {
-      case 'loading':
-        return ['', '', true];
       case 'connect':
         return [wallet.wallets.length ? m.chooseWallet : wallet.settled ? m.noWallet : m.lookingForWallets, '', false];
       case 'connecting':
@@ -368,7 +376,7 @@ export class KassaOnramp extends LitElement {
   override render(): TemplateResult {
     if (!this.i18n.ready) return loadingView();
     const m = this.i18n.messages;
-    return html`<div part="container" class="surface" aria-busy=${this.phase === 'loading' ? 'true' : 'false'}>
+    return html`<div part="container" class="surface" aria-busy=${this.skeleton ? 'true' : 'false'}>
       ${this.body(m)} ${statusView(...this.statusLine(m))}
       <div class="actions">${this.buttons(m).map((action) => actionView(action))}</div>
     </div>`;

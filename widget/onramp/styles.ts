@@ -2,6 +2,14 @@ import { css } from 'lit';
 
 /** The on-ramp's own styles, on top of the shared tokens, controls, fields, wallet and steps styles. */
 export const onrampStyles = css`
+  /* The height of the ready form (wallet, coin and network, amount, cost, "Buy"), from the first render:
+     loading and looking for wallets take no more, so the shop's page never moves under it (docs/onramp.md). */
+  :host {
+    min-block-size: 25.75em;
+  }
+  .surface {
+    min-block-size: inherit;
+  }
   .fields {
     display: grid;
     grid-template-columns: repeat(auto-fit, minmax(10em, 1fr));

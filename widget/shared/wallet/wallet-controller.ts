@@ -68,8 +68,12 @@ export class WalletController implements ReactiveController {
     return this.discovery.settled;
   }
 
+  /** The user asked to look for wallets again. */
+  lookedAgain = false;
+
   /** Looks for wallets again (the user installed or unlocked one after the page loaded). */
   lookAgain(): void {
+    this.lookedAgain = true;
     this.discovery.ask();
   }
 
