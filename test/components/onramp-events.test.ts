@@ -78,29 +78,33 @@ describe('<kassa-onramp>: events', () => {
     }
   });
 
-  it('kassa-error when the proxy cannot be reached, when it has no on-ramp, and when the element is misconfigured', async () => {
-    // Heard on the document from the start: a misconfigured element says so in its first update.
+  // Heard on the document from the start: a misconfigured element says so in its first update.
+  const errorOf = (heard: ReturnType<typeof record>, element: HTMLElement) =>
+    until(() => heard.find(({ event }) => event.target === element)?.event.detail as OnrampErrorDetail, 'its error');
+
+  it('kassa-error when the proxy cannot be reached, and when the element is misconfigured', async () => {
     const heard = record(document, 'kassa-error');
-    const errorOf = (element: HTMLElement) =>
-      until(() => heard.find(({ event }) => event.target === element)?.event.detail as OnrampErrorDetail, 'its error');
 
     const unreachable = await mountOnramp({ proxy: 'http://127.0.0.1:9' });
     await status(unreachable, "We can't reach the shop's payment service. Check your connection and try again.");
-    expect(await errorOf(unreachable)).to.deep.include({ kind: 'unreachable', stage: 'config', status: 0 });
+    expect(await errorOf(heard, unreachable)).to.deep.include({ kind: 'unreachable', stage: 'config', status: 0 });
     expect(unreachable.phase).to.equal('error');
-
-    // The main stack's proxy runs without KASSA_ONRAMP_COINS.
-    const off = await mountOnramp({ proxy: (await stackInfo()).proxy });
-    await status(off, 'Buying stablecoins is not available here.');
-    expect(await errorOf(off)).to.deep.include({ kind: 'rejected', stage: 'config', status: 404 });
 
     const wrong = await mountOnramp({ proxy: 'not a url' });
     await status(wrong, 'This purchase form is not set up correctly.');
-    expect(await errorOf(wrong)).to.deep.equal({
+    expect(await errorOf(heard, wrong)).to.deep.equal({
       kind: 'misconfigured',
       stage: 'config',
       status: 0,
       message: 'proxy must be the URL of the Kassa proxy',
     });
+  });
+
+  it('kassa-error when the proxy has no on-ramp: the customer is told it is not available here (404)', async () => {
+    const heard = record(document, 'kassa-error');
+    // The main stack's proxy runs without KASSA_ONRAMP_COINS.
+    const off = await mountOnramp({ proxy: (await stackInfo()).proxy });
+    await status(off, 'Buying stablecoins is not available here.');
+    expect(await errorOf(heard, off)).to.deep.include({ kind: 'rejected', stage: 'config', status: 404 });
   });
 });
