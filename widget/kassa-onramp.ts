@@ -222,10 +222,15 @@ export class KassaOnramp extends LitElement {
     void this.form.refreshBalance();
   }
 
-  /** The wallet changed account or network, or went away: a purchase not yet signed is dropped; the balance is read again. */
+  /**
+   * The wallet changed account or network, or went away: a purchase not yet signed for the account
+   * connected now is dropped (the network does not matter to a signature); the balance is read again.
+   */
   private walletChanged(): void {
-    const connected = !!this.wallet.session;
-    if (this.phase === 'quoting' || this.phase === 'signing') {
+    const account = this.wallet.session?.account;
+    const connected = !!account;
+    const asked = this.purchases.asked?.wallet;
+    if ((this.phase === 'quoting' || this.phase === 'signing') && account?.toLowerCase() !== asked?.toLowerCase()) {
       this.purchases.startOver();
       if (connected) this.problems.show({ message: 'accountChanged' });
     } else if (this.phase === 'ready' && !connected) {

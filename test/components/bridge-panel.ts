@@ -87,8 +87,13 @@ export const walletAction = <T = unknown>(
 ) => executeServerCommand<T, WalletActionPayload>('bridge:wallet-action', { stack, id, action, value });
 
 /** The user does something in the wallet (changes account, network): the wallet emits its event in the page. */
-export async function userInWallet(id: string, action: 'use-account' | 'move-to', value: number): Promise<void> {
-  const [event, data] = await walletAction<[string, unknown]>(id, action, value);
+export async function userInWallet(
+  id: string,
+  action: 'use-account' | 'move-to',
+  value: number,
+  stack = BRIDGE_STACK,
+): Promise<void> {
+  const [event, data] = await walletAction<[string, unknown]>(id, action, value, stack);
   registry()[id]!.emit(event, data);
 }
 

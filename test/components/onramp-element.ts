@@ -11,7 +11,7 @@ import type { KassaCheckout } from '../../widget/kassa-checkout.ts';
 import type { KassaOnramp, OnrampPhase } from '../../widget/kassa-onramp.ts';
 import '../../widget/kassa-onramp.ts';
 import type { ChainActionPayload, InstalledWalletInfo, TamperingPayload } from '../support/wallet/wallet-commands.ts';
-import { accessibleName, installWallets, walletAction, type WalletOptions } from './bridge-panel.ts';
+import { accessibleName, installWallets, userInWallet, walletAction, type WalletOptions } from './bridge-panel.ts';
 import type { OnrampPurchasePayload, OnrampWalletPayload, StackPayload } from './stack-commands.ts';
 import { bank, part, phase as elementPhase, stayOnPage, text, until, type StackInfo } from './support.ts';
 
@@ -49,9 +49,13 @@ export async function onrampWallets(
   return installWallets(wallets, { ...options, stack });
 }
 
-/** What the test wallet recorded: the methods it was called with, or the messages it signed. */
-export const walletRecord = <T>(id: string, action: 'calls' | 'signed') =>
+/** What the test wallet recorded: the methods it was called with, or the messages it signed; or lets a held signature go. */
+export const walletRecord = <T>(id: string, action: 'calls' | 'signed' | 'release') =>
   walletAction<T>(id, action, undefined, ONRAMP_STACK);
+
+/** The customer does something in the wallet (another account, another network) while the element is open. */
+export const customerInWallet = (id: string, action: 'use-account' | 'move-to', value: number) =>
+  userInWallet(id, action, value, ONRAMP_STACK);
 
 /** A <kassa-onramp> on an on-ramp stack (or `proxy`), with these attributes, removed after the test. */
 export async function mountOnramp(

@@ -25,6 +25,7 @@ import {
   typeAmount,
   until,
   walletRecord,
+  customerInWallet,
 } from './onramp-element.ts';
 
 /** Each test's wallet is an anvil account of its own: the proxy counts every wallet's purchases for a day. */
@@ -218,6 +219,27 @@ describe('<kassa-onramp>: states', () => {
     expect(purchases).to.have.length(1);
     expect(text(element, 'purchase')).to.contain('8 eEUR on Kassa Local One');
     expect(await walletRecord<string[]>(wallet.id, 'signed'), 'signed once').to.have.length(1);
+  });
+
+  it('another account chosen in the wallet while it signs: the purchase is dropped, said, and the late signature used for nothing; another network changes nothing', async () => {
+    const wallet = await fresh({ holdSign: true });
+    const element = await connected(await mountOnramp(), wallet);
+    await typeAmount(element, '4');
+    button(element, 'Buy 4 eEUR').click();
+    await phase(element, 'signing');
+    await customerInWallet(wallet.id, 'move-to', TWO);
+    await element.updateComplete;
+    expect(element.phase, 'the network does not matter to a signature').to.equal('signing');
+    await customerInWallet(wallet.id, 'use-account', 3);
+    await status(element, 'Your wallet switched accounts. The stablecoins go to the account connected now.');
+    expect(element.phase).to.equal('ready');
+    expect(await walletRecord<string>(wallet.id, 'release')).to.equal('signed');
+    for (let tries = 0; !(await walletRecord<string[]>(wallet.id, 'signed')).length; tries++)
+      if (tries > 100) throw new Error('the late signature never came');
+      else await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(element.phase, 'the late signature buys nothing').to.equal('ready');
+    expect(await purchasesOf(wallet.address)).to.deep.equal([]);
   });
 
   it('a failed payment mints nothing and is tried again in the embedded checkout; the purchase then arrives', async () => {

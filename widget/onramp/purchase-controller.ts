@@ -78,6 +78,8 @@ export class PurchaseController {
   token?: string;
   /** The wallet's balance of the coin once delivered. */
   balance: Balance;
+  /** The quote being asked for and signed, until the purchase exists. */
+  asked?: QuoteRequest;
   private store?: PurchaseStore;
   /** Purchases whose delivery this page has announced. */
   private readonly announced = new Set<string>();
@@ -134,6 +136,7 @@ export class PurchaseController {
       symbol: form.symbol,
       amount: reading.amount,
     };
+    this.asked = request;
     // Until signed, the purchase is the connected account's: another account, or none, and it is dropped.
     const current = () => generation === this.generation && wallet.session?.account === request.wallet;
     problems.clear();
@@ -208,7 +211,7 @@ export class PurchaseController {
   private forget(): void {
     this.generation++;
     this.stream.stop();
-    this.view = this.token = this.balance = undefined;
+    this.view = this.token = this.balance = this.asked = undefined;
   }
 
   private follow(token: string): void {

@@ -52,6 +52,8 @@ export interface TestWalletOptions {
   rejectSign?: boolean;
   /** Signs messages with anvil's account of this index instead of its own (a wallet whose proof is another key's). */
   signsWith?: number;
+  /** Holds each `personal_sign` until the test releases it (the user reading the message meanwhile). */
+  holdSign?: boolean;
   /** Says yes to a switch and stays where it is (a buggy wallet). */
   ignoreSwitch?: boolean;
   /** Does not switch by itself after adding a chain (EIP-3085 leaves it open). */
@@ -88,6 +90,8 @@ export class TestWallet {
   chainId: number;
   connected = false;
   held?: Held;
+  /** Lets a held `personal_sign` go on. */
+  private heldSign?: () => void;
   /** The last transaction signed for the page. */
   lastSent?: Sent;
   private signer: Wallet;
@@ -224,6 +228,7 @@ export class TestWallet {
       return error(4100, `Unknown account ${String(address)}`);
     if (typeof data !== 'string') return error(-32602, 'The message must be a string');
     if (this.options.rejectSign) return error(4001, 'User denied message signature.');
+    if (this.options.holdSign) await new Promise<void>((resolve) => (this.heldSign = resolve));
     const bytes = isHexString(data) ? getBytes(data) : toUtf8Bytes(data);
     this.signed.push(toUtf8String(bytes));
     const signer = this.options.signsWith === undefined ? this.signer : anvilAccount(this.options.signsWith);
@@ -250,8 +255,14 @@ export class TestWallet {
     return (await this.hub.provider(sent.chainId).broadcastTransaction(raw)).hash;
   }
 
-  /** Broadcasts the transaction held back ('hold'). */
+  /** Lets the held message be signed (`holdSign`), or broadcasts the transaction held back ('hold'). */
   async release(): Promise<string> {
+    const signing = this.heldSign;
+    if (signing) {
+      this.heldSign = undefined;
+      signing();
+      return 'signed';
+    }
     const held = this.held;
     if (!held) throw new Error(`wallet ${this.options.id} holds no transaction`);
     this.held = undefined;
