@@ -1,6 +1,7 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { PaymentStatusView } from '../schemas/proxy-api.ts';
-import type { OnrampDeliveredDetail, OnrampPhase, OnrampStatusDetail } from './onramp/events.ts';
+import { helpLink } from './bridge/first-run-view.ts';
+import type { OnrampDeliveredDetail, OnrampErrorDetail, OnrampPhase, OnrampStatusDetail } from './onramp/events.ts';
 import type { OnrampMessages } from './onramp/messages/en.ts';
 import { onrampCatalogs } from './onramp/onramp-catalogs.ts';
 import { OnrampClient } from './onramp/onramp-client.ts';
@@ -11,7 +12,6 @@ import { PurchaseController } from './onramp/purchase-controller.ts';
 import { withPurchase } from './onramp/purchase-link.ts';
 import { onrampStyles } from './onramp/styles.ts';
 import { buyLabel, costView, firstRunView, formView, purchaseView, walletBar } from './onramp/views.ts';
-import { helpLink } from './bridge/first-run-view.ts';
 import { detailStyles } from './shared/detail-styles.ts';
 import { fieldStyles } from './shared/field-styles.ts';
 import { fill } from './shared/i18n.ts';
@@ -25,7 +25,6 @@ import { actionView, loadingView, statusView, type Action, type Tone } from './s
 import { WalletController } from './shared/wallet/wallet-controller.ts';
 import { walletStyles } from './shared/wallet/wallet-styles.ts';
 import { walletList, walletName } from './shared/wallet/wallet-views.ts';
-import type { OnrampErrorDetail } from './onramp/events.ts';
 
 export type * from './onramp/events.ts';
 
@@ -335,7 +334,11 @@ export class KassaOnramp extends LitElement {
     this.requestUpdate();
   }
 
-  /** The embedded checkout of the purchase: paid here (bank in this tab or a popup) or with the phone. */
+  /**
+   * The embedded checkout of the purchase: paid here (bank in this tab or a popup) or with the phone.
+   * `<kassa-checkout>` is defined by kassa.js, which loads this chunk; importing it here instead would
+   * make the build move Lit out of kassa.js into a chunk of its own.
+   */
   private checkoutView(): TemplateResult | typeof nothing {
     const { view, token } = this.purchases;
     if (!view || !token) return nothing;
