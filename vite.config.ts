@@ -1,10 +1,14 @@
 /**
  * `npm run build`: the widget as one ES module, dist/widget/kassa.js, that a script tag loads, plus
  * the chunks it imports on demand (other languages, elements loaded on first use) in
- * dist/widget/kassa/, where the proxy serves them (proxy/routes/widget-routes.ts). Chunk names carry
- * a content hash, so the proxy can let browsers cache them for a year.
+ * dist/widget/kassa/, where the proxy serves them (proxy/routes/widget-routes.ts), each with its Brotli
+ * and gzip codings beside it. Chunk names carry a content hash, so the proxy can let browsers cache
+ * them for a year.
  */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
+import { CODING_SUFFIX, compress } from './server-kit/encoded-files.ts';
 
 /**
  * Lit's css`` styles go into kassa.js as written, indentation and all. This squeezes their
@@ -75,9 +79,31 @@ function minifyLitHtml(): Plugin {
   };
 }
 
+/**
+ * Each script also as `<name>.br` (Brotli, best quality) and `<name>.gz` (gzip, level 9) beside it,
+ * which the proxy serves as they are (server-kit/encoded-files.ts): no compression work per request,
+ * and at a quality no server compressing on the fly would spend.
+ */
+function precompress(): Plugin {
+  return {
+    name: 'kassa-precompress',
+    async writeBundle(options, bundle) {
+      const scripts = Object.values(bundle).filter((output) => output.type === 'chunk');
+      await Promise.all(
+        scripts.flatMap((chunk) =>
+          (['br', 'gzip'] as const).map(async (coding) => {
+            const path = join(options.dir!, chunk.fileName + CODING_SUFFIX[coding]);
+            await writeFile(path, await compress(coding, Buffer.from(chunk.code)));
+          }),
+        ),
+      );
+    },
+  };
+}
+
 export default defineConfig({
   publicDir: false,
-  plugins: [minifyLitCss(), minifyLitHtml()],
+  plugins: [minifyLitCss(), minifyLitHtml(), precompress()],
   build: {
     outDir: 'dist/widget',
     emptyOutDir: true,

@@ -1,21 +1,15 @@
 /**
- * The on-ramp element's weight and first render: the gzipped size of its chunk in dist/widget/kassa/
- * and of what it brings with it (the modules it shares with the wallet panel; budget 20 KB), each of
- * its other languages (a chunk fetched when first used), kassa.js beside it; and in Chromium, on the
- * demo's /buy page with a cold cache, the time from kassa.js loaded to the on-ramp showing its wallets.
+ * The on-ramp element's weight and first render: its chunk's bytes on the wire as the proxy sends it,
+ * with what it brings (the modules it shares with the wallet panel; budget 20 KB gzipped), each of its
+ * other languages (a chunk fetched when first used); and in Chromium, on the demo's /buy page with a
+ * cold cache, the time from kassa.js loaded to the on-ramp showing its wallets.
  */
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { startDemo } from '../demo/demo.ts';
-import {
-  chunkWithImports,
-  ensureWidgetBuilt,
-  gzippedSize,
-  WIDGET_BUNDLE,
-  WIDGET_CHUNKS,
-} from '../demo/widget-build.ts';
+import { chunkWithImports, ensureWidgetBuilt, WIDGET_CHUNKS } from '../demo/widget-build.ts';
 import { launchChromium } from '../test/support/browser.ts';
 import { median, ms } from './stats.ts';
+import { kb, wireBytes, wireLine } from './wire.ts';
 
 const BUDGET = 20 * 1024;
 const RUNS = 7;
@@ -28,30 +22,32 @@ const PROBE = `new MutationObserver((records, observer) => {
   }
 }).observe(document, { subtree: true, attributes: true, attributeFilter: ['phase'] });`;
 
-const kb = (bytes: number) => `${(bytes / 1024).toFixed(2)} KB`;
-
 export default async function benchOnrampWidget(): Promise<void> {
   ensureWidgetBuilt();
   const chunks = readdirSync(WIDGET_CHUNKS);
   const name = chunks.find((file) => /^kassa-onramp-[\w-]+\.js$/.test(file));
   if (!name)
     throw new Error('no kassa-onramp chunk in dist/widget/kassa/: is it in the ON_FIRST_USE list of widget/kassa.ts?');
-  const brought = [...chunkWithImports(name)];
-  const sizes = brought.map((file) => [file, gzippedSize(join(WIDGET_CHUNKS, file))] as const);
-  const total = sizes.reduce((sum, [, size]) => sum + size, 0);
-  console.log(`dist/widget/kassa/${name}: ${kb(sizes[0]![1])} gzipped`);
-  console.log(
-    `the on-ramp with what it brings (${sizes.map(([file, size]) => `${file} ${kb(size)}`).join(', ')}): ${kb(total)} gzipped (budget ${kb(BUDGET)})${total > BUDGET ? '  OVER BUDGET' : ''}`,
-  );
-  const languages = chunks
-    .filter((file) => /^onramp-(de|fr|es|nl)-/.test(file))
-    .map((file) => `${file.slice(7, 9)} ${kb(gzippedSize(join(WIDGET_CHUNKS, file)))}`);
-  console.log(`its other languages, one chunk each when first used: ${languages.join(', ')} gzipped`);
-  console.log(`dist/widget/kassa.js: ${kb(gzippedSize(WIDGET_BUNDLE))} gzipped`);
-
   const demo = await startDemo({ shopPort: 0, proxyPort: 0, sandboxPort: 0 });
   const browser = await launchChromium();
   try {
+    const brought = [...chunkWithImports(name)];
+    let brotli = 0;
+    let gzip = 0;
+    for (const file of brought) {
+      const bytes = await wireBytes(demo.proxy.origin, `/kassa/${file}`);
+      brotli += bytes.br;
+      gzip += bytes.gzip;
+      console.log(wireLine(`kassa/${file}`, bytes));
+    }
+    console.log(
+      `the on-ramp with what it brings: ${kb(brotli)} Brotli, ${kb(gzip)} gzip on the wire (budget ${kb(BUDGET)} gzip)${gzip > BUDGET ? '  OVER BUDGET' : ''}`,
+    );
+    for (const file of chunks.filter((chunk) => /^onramp-(de|fr|es|nl)-[\w-]+\.js$/.test(chunk)))
+      console.log(
+        `when first used: ${wireLine(`kassa/${file}`, await wireBytes(demo.proxy.origin, `/kassa/${file}`))}`,
+      );
+
     const shown: number[] = [];
     for (let run = 0; run < RUNS; run++) {
       const context = await browser.newContext();

@@ -5,10 +5,11 @@
  * embed <kassa-checkout> with one script tag from the proxy, under a strict Content-Security-Policy.
  */
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { Hono, type Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { html } from 'hono/html';
+import { compressPages, EncodedFiles, sendEncoded } from '../server-kit/encoded-files.ts';
 import { listen, type Listening } from '../server-kit/listen.ts';
 import { createKassaClient, KassaError, type MerchantCheckout } from '../server/index.ts';
 import { shopEvents } from './shop-events.ts';
@@ -41,6 +42,11 @@ const COOKIE = 'kassa_demo_checkout';
 const BRIDGE_NETWORK = 'test';
 const LOCALES = ['en', 'de', 'fr', 'es', 'nl'];
 const PUBLIC = new URL('./public/', import.meta.url);
+/**
+ * The pages are made for each visitor (their order, the proxy's origin): the browser asks afresh each
+ * time, but may keep a page in its back/forward cache, which `no-store` would forbid.
+ */
+const PAGE_CACHE = 'private, no-cache';
 
 /** What a page may reach beyond the proxy: the wallet page reads the chains' RPC and shows wallet icons. */
 interface PageSources {
@@ -70,6 +76,7 @@ function contentSecurityPolicy(proxy: string, extra: PageSources = { connect: []
 export async function startShop(options: ShopOptions): Promise<Listening> {
   const price = options.price ?? { amount: '42.50', currencyCode: 'EUR' };
   const app = new Hono();
+  app.use(compressPages());
 
   const events = shopEvents({ secret: () => options.eventsSecret ?? [] });
   /** A client per call: the proxy's origin may change when it restarts. */
@@ -154,7 +161,7 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
     c.header('Content-Security-Policy', contentSecurityPolicy(proxy, extra));
     c.header('Referrer-Policy', 'no-referrer');
     c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Cache-Control', 'no-store');
+    c.header('Cache-Control', PAGE_CACHE);
     return c.html(
       html`<!doctype html>
         <html lang="en">
@@ -228,7 +235,7 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
   app.get('/order/confirmation', (c) => {
     const kept = getCookie(c, COOKIE);
     const confirmed = kept ? events.confirmed(kept) : undefined;
-    c.header('Cache-Control', 'no-store');
+    c.header('Cache-Control', PAGE_CACHE);
     return c.json({ confirmed: confirmed !== undefined, message: confirmed ? CONFIRMED : null });
   });
 
@@ -316,14 +323,17 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
     ),
   );
 
+  // Compressed once per version of the file; revalidated on each use (an edit shows at the next load).
+  const files = new EncodedFiles();
   for (const [file, type] of [
     ['shop.css', 'text/css'],
     ['shop.js', 'text/javascript'],
   ] as const) {
     app.get(`/${file}`, async (c) => {
-      c.header('Content-Type', `${type}; charset=utf-8`);
+      const found = await files.get(fileURLToPath(new URL(file, PUBLIC)));
+      if (!found) return c.notFound();
       c.header('X-Content-Type-Options', 'nosniff');
-      return c.body(await readFile(new URL(file, PUBLIC), 'utf8'));
+      return sendEncoded(c, found, { type: `${type}; charset=utf-8`, cacheControl: 'no-cache' });
     });
   }
 

@@ -224,17 +224,25 @@ export class KassaBridge extends LitElement {
     this.problems.misconfigured({ kind: 'misconfigured', stage: 'chains', message });
   }
 
+  /** Loading, or looking for wallets for the first time (at most 400 ms): the panel shows its skeleton. */
+  private get skeleton(): boolean {
+    const { phase, wallet } = this;
+    return (
+      phase === 'loading' || (phase === 'connect' && !wallet.wallets.length && !wallet.settled && !wallet.lookedAgain)
+    );
+  }
+
   /** The status line: its text, tone and whether a spinner shows. */
   private statusLine(m: BridgeMessages): [text: string, tone: Tone, busy: boolean] {
     const { phase, problems, transfer, form, wallet } = this;
     const locale = this.i18n.locale;
     if (problems.problem && allows(phase, 'notice')) return [...problems.line(m, locale), false];
+    // The skeleton: its own busy sign (theme.ts), nothing in this line that the content coming above could push down.
+    if (this.skeleton) return ['', '', false];
     const record = transfer.record;
     const source = form.chain(record?.sourceChainId ?? form.sourceId)?.name ?? '';
     const destination = form.chain(record?.destinationChainId ?? form.destinationId)?.name ?? '';
     switch (phase) {
-      case 'loading':
-        return ['', '', true];
       case 'connect':
         return [wallet.wallets.length ? m.chooseWallet : wallet.settled ? m.noWallet : m.lookingForWallets, '', false];
       case 'connecting':
@@ -366,7 +374,7 @@ export class KassaBridge extends LitElement {
   override render(): TemplateResult {
     if (!this.i18n.ready) return loadingView();
     const m = this.i18n.messages;
-    return html`<div part="container" class="surface" aria-busy=${this.phase === 'loading' ? 'true' : 'false'}>
+    return html`<div part="container" class="surface" aria-busy=${this.skeleton ? 'true' : 'false'}>
       ${walletBar(this.wallet, this.form, this.history, this.phase, m)} ${this.body(m)}
       ${statusView(...this.statusLine(m))}
       <div class="actions">${this.buttons(m).map((action) => actionView(action))}</div>

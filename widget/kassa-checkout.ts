@@ -93,7 +93,8 @@ export class KassaCheckout extends CheckoutFlow {
       case 'error':
         return [...this.problems.line(m, this.i18n.locale), false];
       default:
-        return ['', '', this.phase === 'loading'];
+        // Loading: the skeleton's own busy sign (theme.ts), nothing in this line that could move.
+        return ['', '', false];
     }
   }
 

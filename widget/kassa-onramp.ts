@@ -251,7 +251,7 @@ export class KassaOnramp extends LitElement {
     const { phase, problems, wallet } = this;
     const locale = this.i18n.locale;
     if (problems.problem && allows(phase, 'notice')) return [...problems.line(m, locale), false];
-    // The skeleton: nothing in this line that the content coming above could push down.
+    // The skeleton: its own busy sign (theme.ts), nothing in this line that the content coming above could push down.
     if (this.skeleton) return ['', '', false];
     const view = this.purchases.view;
     const values = view && { amount: tokenAmount(view.amount, view.symbol, locale), chain: view.chainName };

@@ -58,12 +58,17 @@ for (const type of TYPES) {
 }
 
 // The order page asks the shop's own server whether it has confirmed the payment: only the proxy's
-// signed `checkout.paid` event, verified there, confirms it; what the browser saw does not.
+// signed `checkout.paid` event, verified there, confirms it; what the browser saw does not. Not while
+// the page is hidden in the back/forward cache (a request under way would keep it out): it asks again
+// when the page is shown.
 const confirmation = document.getElementById('confirmation');
 if (confirmation && confirmation.dataset.confirmed !== 'yes') {
+  let timer;
+  let asking;
   const poll = async () => {
+    const { signal } = (asking = new AbortController());
     try {
-      const response = await fetch('/order/confirmation', { headers: { Accept: 'application/json' } });
+      const response = await fetch('/order/confirmation', { headers: { Accept: 'application/json' }, signal });
       const answer = await response.json();
       if (answer.confirmed) {
         confirmation.textContent = answer.message;
@@ -73,7 +78,14 @@ if (confirmation && confirmation.dataset.confirmed !== 'yes') {
     } catch {
       // The shop restarting: ask again.
     }
-    setTimeout(poll, 1000);
+    if (!signal.aborted) timer = setTimeout(poll, 1000);
   };
+  addEventListener('pagehide', () => {
+    clearTimeout(timer);
+    asking.abort();
+  });
+  addEventListener('pageshow', (event) => {
+    if (event.persisted && confirmation.dataset.confirmed !== 'yes') void poll();
+  });
   void poll();
 }

@@ -11,6 +11,7 @@ import { clientRateLimit } from '../middleware/client-rate-limit.ts';
 import { returnPath, shopReturnUrl } from '../payments/return-url.ts';
 import type { ProxyServices } from '../services.ts';
 import type { Payment } from '../store/store.ts';
+import { PRIVATE_READ } from './cache-control.ts';
 
 /** A bank flow left open this long is abandoned: its hand-off link no longer leads to the bank. */
 export const HANDOFF_TTL_MS = 30 * 60_000;
@@ -61,7 +62,7 @@ export function handoffRoutes({ config, store, refresher }: ProxyServices): Hono
     if (!payment) throw new HttpProblem(404, 'Unknown payment status link');
     if (isTerminalStatus(payment.status)) throw new HttpProblem(409, 'This payment is already final');
     if (expiresAt(payment) <= Date.now()) throw new HttpProblem(410, 'This payment is too old to hand off');
-    c.header('Cache-Control', 'no-store');
+    c.header('Cache-Control', PRIVATE_READ);
     const body: Handoff = {
       code: codes.issue(payment.transactionId),
       expiresAt: new Date(expiresAt(payment)).toISOString(),

@@ -20,6 +20,7 @@ import type { ProxyEnv } from '../proxy-env.ts';
 import type { ProxyServices } from '../services.ts';
 import { InvalidPurchaseCursorError, type PurchaseRecord } from '../store/purchases.ts';
 import { upstreamProblem } from '../upstream-problem.ts';
+import { PRIVATE_READ } from './cache-control.ts';
 import { stateStream } from './sse.ts';
 
 /** Purchase tokens are 32 random bytes, base64url. */
@@ -114,7 +115,7 @@ export function onrampRoutes(services: ProxyServices): Hono<ProxyEnv> {
   });
 
   app.get('/api/onramp/status/:purchaseToken', browser, reads, async (c) => {
-    c.header('Cache-Control', 'private, no-cache');
+    c.header('Cache-Control', PRIVATE_READ);
     return c.json(await onramp.service.view(await byToken(c)));
   });
 

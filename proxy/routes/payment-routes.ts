@@ -20,6 +20,7 @@ import { publicOrigin } from '../payments/return-url.ts';
 import { statusView } from '../payments/status-view.ts';
 import type { ProxyServices } from '../services.ts';
 import type { Payment } from '../store/store.ts';
+import { PRIVATE_READ } from './cache-control.ts';
 import { stateStream } from './sse.ts';
 
 /** What tells one status of a payment from the next, for its stream. */
@@ -88,7 +89,7 @@ export function paymentRoutes(services: ProxyServices, options: { readLimiter: S
     }
     // Served from the store; a re-read upstream happens behind it when due, and pushes to streams.
     void refresher.refreshIfDue(entry.payment, 'watch');
-    c.header('Cache-Control', 'no-store');
+    c.header('Cache-Control', PRIVATE_READ);
     return c.body(entry.json, 200, { 'Content-Type': 'application/json' });
   });
 
@@ -134,7 +135,8 @@ export function paymentRoutes(services: ProxyServices, options: { readLimiter: S
       throw new HttpProblem(401, 'Send Authorization: Bearer <KASSA_MERCHANT_KEY>, or no Authorization at all');
     const checkout = await checkouts.get(c.req.param('checkoutId'));
     if (!checkout) throw new HttpProblem(404, 'Unknown checkout');
-    c.header('Cache-Control', 'no-store');
+    // The merchant's own view is for its server, which has no page to keep.
+    c.header('Cache-Control', authorization === undefined ? PRIVATE_READ : 'no-store');
     const environment = await tokens.environment();
     return c.json(
       authorization === undefined

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Logger } from '../logger.ts';
+import { PRIVATE_READ } from './cache-control.ts';
 
 export interface SseOptions<T extends object> {
   /** Starts listening; returns how to stop. Called before `current`, so no change falls between. */
@@ -66,7 +67,7 @@ export async function stateStream<T extends object>(c: Context, options: SseOpti
   res.writeHead(200, {
     ...headers,
     'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store',
+    'cache-control': PRIVATE_READ,
     'x-accel-buffering': 'no',
     connection: 'keep-alive',
   });

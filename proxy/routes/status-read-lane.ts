@@ -7,6 +7,7 @@ import type { AnsweredRequest } from '../middleware/request-log.ts';
 import { requestIdFor } from '../middleware/request-id.ts';
 import type { PaymentRefresher } from '../payments/payment-refresher.ts';
 import type { StatusCache } from '../payments/status-cache.ts';
+import { PRIVATE_READ } from './cache-control.ts';
 
 export interface StatusReadLaneOptions {
   statusCache: StatusCache;
@@ -37,7 +38,7 @@ const ROUTE = '/api/payments/status/:statusToken';
 export function statusReadLane(options: StatusReadLaneOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
   const { statusCache, refresher, limiter, rateLimit, trustProxy, record } = options;
   const origins = new Set(options.origins);
-  const fixed = [...options.headers, ['Cache-Control', 'no-store'], ['Content-Type', 'application/json']].flat();
+  const fixed = [...options.headers, ['Cache-Control', PRIVATE_READ], ['Content-Type', 'application/json']].flat();
   return function statusReadLane(req, res) {
     const url = req.url;
     if (req.method !== 'GET' || url === undefined || !url.startsWith(PREFIX)) return false;

@@ -12,6 +12,7 @@ import { extname, join, normalize } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright';
 import { launchChromium, waitForPhase, watchProblems } from '../support/browser.ts';
+import { rawGet } from '../support/http.ts';
 import { installProject, packTarball, runIn, startIn, type Started } from './support/outside-project.ts';
 
 interface SandboxLine {
@@ -88,6 +89,8 @@ describe('package: the tarball in a project of its own', { timeout: 900_000 }, (
   it('holds only what its entry points run', () => {
     const listed = runIn(work, 'tar', ['-tzf', tarball]).split('\n').filter(Boolean);
     assert.ok(listed.includes('package/dist/widget/kassa.js'));
+    // Its Brotli and gzip codings, which the proxy sends as they are.
+    assert.ok(listed.includes('package/dist/widget/kassa.js.br') && listed.includes('package/dist/widget/kassa.js.gz'));
     assert.ok(listed.includes('package/dist/custom-elements.json'));
     for (const path of listed)
       assert.doesNotMatch(
@@ -170,6 +173,12 @@ describe('package: the tarball in a project of its own', { timeout: 900_000 }, (
     });
     assert.equal(registered.status, 200);
     assert.equal((await fetch(`${proxyOrigin}/livez`)).status, 200);
+    // The widget as the package holds it, in the coding the browser takes: the build's Brotli, sent as it is.
+    const script = await rawGet(`${proxyOrigin}/kassa.js`, { 'Accept-Encoding': 'gzip, deflate, br, zstd' });
+    assert.equal(script.headers['content-encoding'], 'br');
+    assert.ok(
+      script.body.equals(readFileSync(join(project, 'node_modules', 'kassa', 'dist', 'widget', 'kassa.js.br'))),
+    );
   });
 
   it('Vite bundles pages that import kassa/widget', () => {

@@ -108,7 +108,8 @@ describe('proxy: the hand-off routes', () => {
     const answer = await stack.browser(path);
     assert.equal(answer.status, 200);
     assert.match(answer.body.code, /^[A-Za-z0-9_-]{34}$/);
-    assert.equal(answer.headers.get('cache-control'), 'no-store');
+    // Private to this browser, but not no-store: the shop's page showing the QR code stays in the back/forward cache.
+    assert.equal(answer.headers.get('cache-control'), 'private, no-cache');
     assert.ok(Date.parse(answer.body.expiresAt) > Date.now());
     assert.equal((await stack.browser(path, { headers: { Origin: 'https://evil.example' } })).status, 403);
     assert.equal((await stack.browser(`/api/payments/status/${'A'.repeat(43)}/handoff`)).status, 404);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { checkoutSchema, createPaymentResponseSchema, paymentStatusSchema } from '../../schemas/proxy-api.ts';
 import { http } from '../support/http.ts';
+import { openSse } from '../support/sse-client.ts';
 import { eventually, SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
 
 const authorise = (flowUrl: string, action = 'authorise', providerId = 'bank_xyz') =>
@@ -363,7 +364,6 @@ describe('proxy: checkouts and payments', () => {
       const created = (await stack.pay(checkoutId)).body;
       const response = await stack.browser(`/api/payments/status/${created.statusToken}`);
       assert.equal(response.status, 200);
-      assert.equal(response.headers.get('cache-control'), 'no-store');
       const view = paymentStatusSchema.strict().parse(response.body);
       assert.deepEqual(
         {
@@ -387,6 +387,28 @@ describe('proxy: checkouts and payments', () => {
       for (const token of ['x'.repeat(43), 'short', created.transactionId])
         assert.equal((await stack.browser(`/api/payments/status/${token}`)).status, 404);
       assert.equal((await stack.browser('/api/checkouts/chk_unknown')).status, 404);
+    });
+
+    it('keeps what the page reads out of shared caches, never no-store (the page stays in the back/forward cache)', async () => {
+      const checkoutId = await stack.checkout({ amount: '7.10', reference: 'VIEW-2' });
+      const created = (await stack.pay(checkoutId)).body;
+      const path = `/api/payments/status/${created.statusToken}`;
+      // Twice: the first read is the app's, the second the fast lane's (status-read-lane.ts).
+      for (const read of [await stack.browser(path), await stack.browser(path)])
+        assert.equal(read.headers.get('cache-control'), 'private, no-cache');
+      const checkout = await stack.browser(`/api/checkouts/${checkoutId}`);
+      assert.equal(checkout.headers.get('cache-control'), 'private, no-cache');
+      const stream = openSse(`${stack.proxy.origin}${path}/events`, { Origin: SHOP_ORIGIN });
+      try {
+        await stream.waitForEvents(1);
+        assert.equal(stream.headers['cache-control'], 'private, no-cache');
+      } finally {
+        stream.close();
+      }
+      // The merchant's own view of the checkout, read by its server with its key, is not kept at all.
+      const merchant = await stack.merchant(`/api/checkouts/${checkoutId}`);
+      assert.equal(merchant.status, 200);
+      assert.equal(merchant.headers.get('cache-control'), 'no-store');
     });
   });
 });

@@ -1,10 +1,14 @@
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright';
 
-/** Debian's Chromium (test/run.ts sets KASSA_CHROMIUM), headless; never a downloaded browser. */
-export function launchChromium(): Promise<Browser> {
+/**
+ * Debian's Chromium (test/run.ts sets KASSA_CHROMIUM), headless; never a downloaded browser.
+ * `backForwardCache`: with the back/forward cache on, as in browsers people use (Playwright turns it off).
+ */
+export function launchChromium(options: { backForwardCache?: boolean } = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.KASSA_CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
+    ignoreDefaultArgs: options.backForwardCache ? ['--disable-back-forward-cache'] : undefined,
     args: [
       '--no-sandbox',
       '--disable-gpu',

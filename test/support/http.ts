@@ -1,3 +1,5 @@
+import { request, type IncomingHttpHeaders } from 'node:http';
+
 /** A JSON answer as a test reads it, field by field: asserting on it is the check. */
 export type Json = ReturnType<typeof JSON.parse>;
 
@@ -35,4 +37,23 @@ export async function http<T = Json>(
     }
   }
   return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+/** A GET as it goes on the wire: the body's bytes as sent (fetch would decode a Content-Encoding). */
+export function rawGet(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+      );
+      response.on('error', reject);
+    })
+      .on('error', reject)
+      .end();
+  });
 }

@@ -3,6 +3,11 @@ import { detailStyles } from '../shared/detail-styles.ts';
 
 /** The wallet panel's own styles, on top of the shared tokens and controls (widget/shared/theme.ts). */
 export const bridgeStyles = css`
+  /* The height of the connected panel's form, from the first render: loading, looking for wallets and
+     connecting take no more, so the shop's page never moves under it (docs/bridge.md). */
+  :host {
+    min-block-size: 27.25em;
+  }
   .fields {
     display: grid;
     grid-template-columns: minmax(0, 1fr) auto minmax(0, 1fr);

@@ -137,11 +137,15 @@ export const amountStyles = css`
   .field {
     display: grid;
     gap: 0.25em;
+    /* Beside the sandbox badge down to narrow phones: the checkout's height does not depend on the width. */
+    flex: 1 1 8em;
   }
   label {
     font-weight: 600;
   }
   input {
+    box-sizing: border-box;
+    inline-size: 100%;
     font: inherit;
     font-size: 1.25em;
     padding: 0.4em 0.6em;

@@ -112,9 +112,16 @@ export class CheckoutFlow extends LitElement implements FlowHost {
     window.removeEventListener('pageshow', this.onPageShow);
   }
 
-  /** Back from the bank through the back button, this page may come from the back/forward cache as it was left ("redirecting"). */
+  /**
+   * Back from the bank through the back button, this page may come from the back/forward cache as it
+   * was left. A payment being followed goes on by itself (status-stream-controller.ts); one the
+   * customer left for the bank before it was followed ("redirecting") is followed now, the page as it
+   * was until its status comes; anything else is shown afresh.
+   */
   private readonly onPageShow = (event: PageTransitionEvent) => {
-    if (event.persisted) void this.load();
+    if (!event.persisted || this.stream?.following) return;
+    const token = this.phase === 'redirecting' ? this.attempts?.read()?.statusToken : undefined;
+    void (token ? this.follow(token) : this.load());
   };
 
   protected override willUpdate(changed: PropertyValues<this>): void {

@@ -7,9 +7,6 @@ export const onrampStyles = css`
   :host {
     min-block-size: 25.75em;
   }
-  .surface {
-    min-block-size: inherit;
-  }
   .fields {
     display: grid;
     grid-template-columns: repeat(auto-fit, minmax(10em, 1fr));

@@ -32,7 +32,9 @@ export interface StateStreamOptions<V> {
  * Follows what the proxy says of something until it is final. First the proxy's Server-Sent Events
  * stream; when that fails (a network filter or a buffering proxy blocks it, or it drops again right
  * after a reconnect) polling takes over: never faster than every 5 s, slower while nothing changes
- * and after errors, and never before the proxy's Retry-After.
+ * and after errors, and never before the proxy's Retry-After. While the page is hidden (the customer
+ * went on to the bank; the browser keeps the page in its back/forward cache) it holds no stream open
+ * at the proxy and has no poll pending; shown again, it follows on from the current state.
  */
 export class StateStreamController<V> implements ReactiveController {
   /** How the state is followed right now. */
@@ -63,13 +65,35 @@ export class StateStreamController<V> implements ReactiveController {
     this.lastKey = undefined;
   }
 
+  /** Whether something is being followed (not final yet): it goes on by itself when the page is shown again. */
+  get following(): boolean {
+    return this.feed !== undefined;
+  }
+
   hostConnected(): void {
+    window.addEventListener('pagehide', this.onPageHide);
+    window.addEventListener('pageshow', this.onPageShow);
     if (this.feed && this.transport === 'idle') this.listen();
   }
 
   hostDisconnected(): void {
+    window.removeEventListener('pagehide', this.onPageHide);
+    window.removeEventListener('pageshow', this.onPageShow);
     this.pause();
   }
+
+  private readonly onPageHide = () => this.pause();
+
+  /**
+   * Back from the back/forward cache: the stream again, whose first event is the current state,
+   * handed on even if unchanged (the page may have moved on meanwhile, to "redirecting" say).
+   */
+  private readonly onPageShow = (event: PageTransitionEvent) => {
+    if (!event.persisted || !this.feed || this.transport !== 'idle') return;
+    this.lastKey = undefined;
+    this.interval = POLL_MIN_MS;
+    this.listen();
+  };
 
   private pause(): void {
     this.source?.close();

@@ -80,6 +80,8 @@ export const controls = css`
   }
   .surface {
     box-sizing: border-box;
+    /* The host's resting size (each element's own styles), reserved from the first render. */
+    min-block-size: inherit;
     background: var(--_background);
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
@@ -123,7 +125,8 @@ export const controls = css`
     background: var(--_badge-background);
     color: var(--_badge-text);
   }
-  .spinner {
+  .spinner,
+  .surface[aria-busy='true']::after {
     inline-size: 1em;
     block-size: 1em;
     border: 2px solid currentColor;
@@ -131,13 +134,24 @@ export const controls = css`
     border-radius: 50%;
     animation: spin 0.8s linear infinite;
   }
+  /* The skeleton's busy sign, over the space the content will take: nothing moves when it goes. */
+  .surface[aria-busy='true'] {
+    position: relative;
+  }
+  .surface[aria-busy='true']::after {
+    content: '';
+    position: absolute;
+    inset: 0;
+    margin: auto;
+  }
   @keyframes spin {
     to {
       transform: rotate(1turn);
     }
   }
   @media (prefers-reduced-motion: reduce) {
-    .spinner {
+    .spinner,
+    .surface[aria-busy='true']::after {
       animation-duration: 2.4s;
     }
   }
