@@ -68,6 +68,7 @@ export async function startDemo(options: DemoOptions) {
       KASSA_EVENTS_SECRET: eventsKey,
       KASSA_DB: join(dir, 'kassa.db'),
       KASSA_LOG_LEVEL: options.logLevel ?? 'warn',
+      KASSA_API_DOCS: '1',
     });
     proxy = await startProxy(config, { logSink: options.log });
     // The payment service tells the proxy about status changes at this (secret) address.

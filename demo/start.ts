@@ -85,6 +85,7 @@ Kassa demo is running.
             the Kassa wallet: chrome://extensions → Developer mode → Load unpacked → this folder
             (steps: ${demo.shop.origin}/wallet/extension)
   Proxy     ${demo.proxy.origin}         serves kassa.js, the payment API and the bridge routes
+  API       ${demo.proxy.origin}/docs    the proxy's API reference (the OpenAPI document: /openapi.json)
   Sandbox   ${demo.sandbox.origin}         the emulated bank, payment, order and cross-chain services
   Chains    ${demo.sandbox.chains.map((chain) => `${chain.name} (${chain.chainId}) ${chain.rpcUrl}`).join(', ')}
 

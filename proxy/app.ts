@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Env } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { HttpProblem } from './http-problem.ts';
@@ -7,21 +7,24 @@ import { SlidingWindowLimiter } from '../server-kit/sliding-window.ts';
 import { requestId } from './middleware/request-id.ts';
 import { requestLog, requestRecorder, type RequestLogOptions } from './middleware/request-log.ts';
 import { securityHeaderList, securityHeaders } from './middleware/security-headers.ts';
-import { openApiDocument } from './openapi.ts';
-import { bridgeRoutes } from './routes/bridge-routes.ts';
-import { eventRoutes } from './routes/event-routes.ts';
-import { handoffRoutes } from './routes/handoff-routes.ts';
-import { merchantRoutes } from './routes/merchant-routes.ts';
-import { operatorRoutes } from './routes/operator-routes.ts';
-import { metricsRoutes } from './routes/metrics-routes.ts';
-import { onrampRoutes } from './routes/onramp-routes.ts';
-import { paymentRoutes } from './routes/payment-routes.ts';
-import { paymentSearchRoutes } from './routes/payment-search-routes.ts';
-import { probeRoutes } from './routes/probe-routes.ts';
-import { reconciliationRoutes } from './routes/reconciliation-routes.ts';
+import { openApiDocument } from './openapi/document.ts';
+import type { ApiOperations } from './openapi/operation.ts';
+import { apiDocsRoutes, apiReferenceOperations, openApiOperations } from './routes/api-docs-routes.ts';
+import { bridgeOperations, bridgeRoutes } from './routes/bridge-routes.ts';
+import { eventOperations, eventRoutes } from './routes/event-routes.ts';
+import { handoffOperations, handoffRoutes } from './routes/handoff-routes.ts';
+import { merchantOperations, merchantRoutes } from './routes/merchant-routes.ts';
+import { operatorOperations, operatorRoutes } from './routes/operator-routes.ts';
+import { metricsOperations, metricsRoutes } from './routes/metrics-routes.ts';
+import { onrampOperations, onrampRoutes } from './routes/onramp-routes.ts';
+import { purchaseOperations, purchaseRoutes } from './routes/purchase-routes.ts';
+import { paymentOperations, paymentRoutes } from './routes/payment-routes.ts';
+import { paymentSearchOperations, paymentSearchRoutes } from './routes/payment-search-routes.ts';
+import { probeOperations, probeRoutes } from './routes/probe-routes.ts';
+import { reconciliationOperations, reconciliationRoutes } from './routes/reconciliation-routes.ts';
 import { statusReadLane } from './routes/status-read-lane.ts';
-import { webhookRoutes } from './routes/webhook-routes.ts';
-import { widgetRoutes } from './routes/widget-routes.ts';
+import { webhookOperations, webhookRoutes } from './routes/webhook-routes.ts';
+import { widgetOperations, widgetRoutes } from './routes/widget-routes.ts';
 import type { ProxyEnv } from './proxy-env.ts';
 import type { ProxyServices } from './services.ts';
 import { KASSA_VERSION } from './version.ts';
@@ -67,21 +70,32 @@ export function createApp(services: ProxyServices): ProxyHttp {
   app.use('/api/*', tooLarge(API_BODY_LIMIT));
   app.use('/hooks/*', tooLarge(HOOK_BODY_LIMIT));
 
-  app.route('/', merchantRoutes(services));
-  app.route('/', paymentRoutes(services, { readLimiter }));
-  app.route('/', handoffRoutes(services));
-  app.route('/', bridgeRoutes(services));
-  app.route('/', onrampRoutes(services));
-  app.route('/', reconciliationRoutes(services));
-  app.route('/', paymentSearchRoutes(services));
-  app.route('/', operatorRoutes(services));
-  app.route('/', eventRoutes(services));
-  app.route('/', webhookRoutes(services));
-  app.route('/', widgetRoutes(services));
-  const openapi = openApiDocument(KASSA_VERSION);
-  app.get('/openapi.json', (c) => c.json(openapi));
-  app.route('/', probeRoutes(services));
-  app.route('/', metricsRoutes(services));
+  // Each routes module describes its operations beside its routes: the document is made of those
+  // tables, and test/proxy/openapi.test.ts fails for a route that none describes.
+  const operations: ApiOperations[] = [];
+  const mount = <E extends Env>(routes: Hono<E>, described: ApiOperations) => {
+    app.route('/', routes);
+    operations.push(described);
+  };
+  mount(merchantRoutes(services), merchantOperations);
+  mount(paymentRoutes(services, { readLimiter }), paymentOperations);
+  mount(handoffRoutes(services), handoffOperations);
+  mount(bridgeRoutes(services), bridgeOperations);
+  // The on-ramp's routes exist only when it is on (KASSA_ONRAMP_COINS); otherwise /api/onramp/* is the app's 404.
+  if (services.onramp) {
+    mount(onrampRoutes(services), onrampOperations);
+    mount(purchaseRoutes(services), purchaseOperations);
+  }
+  mount(reconciliationRoutes(services), reconciliationOperations);
+  mount(paymentSearchRoutes(services), paymentSearchOperations);
+  mount(operatorRoutes(services), operatorOperations);
+  mount(eventRoutes(services), eventOperations);
+  mount(webhookRoutes(services), webhookOperations);
+  mount(widgetRoutes(services), widgetOperations);
+  mount(probeRoutes(services), probeOperations);
+  mount(metricsRoutes(services), metricsOperations);
+  operations.push(openApiOperations, ...(config.apiDocs ? [apiReferenceOperations] : []));
+  app.route('/', apiDocsRoutes(services, { document: openApiDocument({ version: KASSA_VERSION, operations }) }));
 
   app.notFound((c) =>
     c.json(

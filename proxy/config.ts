@@ -58,6 +58,8 @@ export interface ProxyConfig {
   publicUrl: string | null;
   /** Stablecoins bought by bank (KASSA_ONRAMP_*); null: the on-ramp is off. */
   onramp: OnrampSettings | null;
+  /** Serve the API's reference page at /docs (KASSA_API_DOCS=1). */
+  apiDocs: boolean;
 }
 
 export interface MerchantEvents {
@@ -76,6 +78,9 @@ export class ConfigError extends Error {
 }
 
 const SECRET_MIN = 16;
+
+/** A switch: `1`, `true` or `yes` turns it on. */
+const isOn = (value: string | undefined) => ['1', 'true', 'yes'].includes((value ?? '').toLowerCase());
 
 const list = (value: string | undefined) =>
   (value ?? '')
@@ -260,7 +265,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ),
     rateLimit: integer('KASSA_RATE_LIMIT', source.KASSA_RATE_LIMIT, 600, 0, 1_000_000),
     createRateLimit: integer('KASSA_CREATE_RATE_LIMIT', source.KASSA_CREATE_RATE_LIMIT, 30, 0, 1_000_000),
-    trustProxy: ['1', 'true', 'yes'].includes((source.KASSA_TRUST_PROXY ?? '').toLowerCase()),
+    trustProxy: isOn(source.KASSA_TRUST_PROXY),
     upstreamTimeoutMs: integer('KASSA_UPSTREAM_TIMEOUT_MS', source.KASSA_UPSTREAM_TIMEOUT_MS, 10_000, 100, 120_000),
     logLevel: logLevel as ProxyConfig['logLevel'],
     widgetDir: source.KASSA_WIDGET_DIR || defaultWidgetDir(),
@@ -284,6 +289,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : null,
     publicUrl: source.KASSA_PUBLIC_URL ? parsePublicUrl(source.KASSA_PUBLIC_URL) : null,
     onramp,
+    apiDocs: isOn(source.KASSA_API_DOCS),
   };
 }
 

@@ -98,36 +98,42 @@ const boundedText = (field: string, max: number) =>
 
 // ---- POST /orders ----
 
-export const createOrderRequestSchema = z.strictObject({
-  customerName: boundedText('customerName', CUSTOMER_NAME_MAX),
-  chainId: chainIdSchema,
-  amount: orderAmountSchema,
-  mintWallet: evmAddressSchema('mintWallet'),
-  customerOrder: boundedText('customerOrder', CUSTOMER_ORDER_MAX),
-  stableCoin: stablecoinSchema,
-});
+export const createOrderRequestSchema = z
+  .strictObject({
+    customerName: boundedText('customerName', CUSTOMER_NAME_MAX),
+    chainId: chainIdSchema,
+    amount: orderAmountSchema,
+    mintWallet: evmAddressSchema('mintWallet'),
+    customerOrder: boundedText('customerOrder', CUSTOMER_ORDER_MAX),
+    stableCoin: stablecoinSchema,
+  })
+  .meta({ id: 'CreateOrderRequest' });
 export type CreateOrderRequest = z.input<typeof createOrderRequestSchema>;
 export type CreateOrder = z.output<typeof createOrderRequestSchema>;
 
-export const createOrderResponseSchema = z.object({ message: z.string(), orderId: z.string() });
+export const createOrderResponseSchema = z
+  .object({ message: z.string(), orderId: z.string() })
+  .meta({ id: 'CreatedOrder' });
 export type CreateOrderResponse = z.infer<typeof createOrderResponseSchema>;
 
 // ---- the Order resource ----
 
-export const orderSchema = z.object({
-  orderId: z.string(),
-  customerName: z.string(),
-  customerOrder: z.string(),
-  stableCoin: z.string(),
-  amount: z.string(),
-  mintWallet: z.string(),
-  chainId: z.number(),
-  orderDate: z.number(),
-  orderStatus: z.string(),
-  lastUpdateTime: z.number(),
-});
+export const orderSchema = z
+  .object({
+    orderId: z.string(),
+    customerName: z.string(),
+    customerOrder: z.string(),
+    stableCoin: z.string(),
+    amount: z.string(),
+    mintWallet: z.string(),
+    chainId: z.number(),
+    orderDate: z.number(),
+    orderStatus: z.string(),
+    lastUpdateTime: z.number(),
+  })
+  .meta({ id: 'Order' });
 export type Order = z.infer<typeof orderSchema>;
-export const orderListSchema = z.array(orderSchema);
+export const orderListSchema = z.array(orderSchema).meta({ id: 'OrderList' });
 
 // ---- PUT /orders/{orderId} ----
 
@@ -139,18 +145,21 @@ export const updateOrderRequestSchema = z
   .refine(
     (body) => body.amount !== undefined || body.orderStatus !== undefined,
     'Nothing to update: send amount, orderStatus or both',
-  );
+  )
+  .meta({ id: 'UpdateOrderRequest' });
 export type UpdateOrderRequest = z.input<typeof updateOrderRequestSchema>;
 
-export const updateOrderResponseSchema = z.object({
-  message: z.string(),
-  updatedAttributes: z.object({ amount: z.string(), orderStatus: z.string(), lastUpdateTime: z.number() }),
-});
+export const updateOrderResponseSchema = z
+  .object({
+    message: z.string(),
+    updatedAttributes: z.object({ amount: z.string(), orderStatus: z.string(), lastUpdateTime: z.number() }),
+  })
+  .meta({ id: 'UpdatedOrder' });
 export type UpdateOrderResponse = z.infer<typeof updateOrderResponseSchema>;
 
 // ---- DELETE /orders ----
 
-export const deleteOrderResponseSchema = z.object({ message: z.string() });
+export const deleteOrderResponseSchema = z.object({ message: z.string() }).meta({ id: 'DeletedOrder' });
 
 /** Every failure the service itself answers: status 400 and one message. */
 export const orderErrorSchema = z.object({ error: z.string() });

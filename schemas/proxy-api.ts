@@ -313,3 +313,23 @@ export const bridgePrepareResponseSchema = z
   .meta({ id: 'BridgePrepareResponse' });
 
 export const bridgeChainsSchema = chainListSchema.meta({ id: 'BridgeChains' });
+
+// ---- probes and the payment service's webhook ----
+
+export const livenessSchema = z.object({ ok: z.literal(true) }).meta({ id: 'Liveness' });
+
+/** `/readyz`: ready, or why not (the store, refused credentials, a frozen account, an unreachable service). */
+export const readinessSchema = z
+  .discriminatedUnion('ready', [
+    z.object({ ready: z.literal(true) }),
+    z.object({
+      ready: z.literal(false),
+      reason: z.enum(['store_unavailable', 'invalid_client', 'account_frozen', 'upstream_unreachable']),
+      detail: z.string().nullable().optional(),
+      freezeReason: z.string().nullable().optional(),
+      frozenAt: z.string().nullable().optional(),
+    }),
+  ])
+  .meta({ id: 'Readiness' });
+
+export const webhookReceiptSchema = z.object({ received: z.literal(true) }).meta({ id: 'WebhookReceipt' });

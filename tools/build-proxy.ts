@@ -4,8 +4,10 @@
  * they stay imports, resolved from a node_modules beside the bundle (docs/deploy.md).
  */
 import { build } from 'esbuild';
-import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { VIEWER_FILE, viewerScript } from '../proxy/routes/api-docs-routes.ts';
 
 const root = join(import.meta.dirname, '..');
 const outfile = join(root, 'dist', 'proxy', 'server.js');
@@ -26,9 +28,20 @@ const built = await build({
   logLevel: 'warning',
   write: false,
 });
+// The reference page's viewer (KASSA_API_DOCS=1), vendored from its npm package, gzipped as it is served.
+const viewer = viewerScript();
+if (!viewer) throw new Error('The Redoc viewer is missing from node_modules/@redocly/cli: run npm ci');
+const viewerBytes = readFileSync(viewer.path);
+const files = [
+  ...built.outputFiles.map((file) => ({ path: file.path, contents: file.contents })),
+  {
+    path: join(dirname(outfile), `${VIEWER_FILE}.gz`),
+    contents: viewer.gzipped ? viewerBytes : gzipSync(viewerBytes, { level: 9 }),
+  },
+];
 // Each file replaced whole (written aside, then renamed): a reader at the same moment (`npm pack` in a
 // suite beside the one rebuilding) sees the old file or the new one, never half of one.
-for (const file of built.outputFiles) {
+for (const file of files) {
   mkdirSync(dirname(file.path), { recursive: true });
   writeFileSync(`${file.path}.partial`, file.contents);
   renameSync(`${file.path}.partial`, file.path);

@@ -147,7 +147,7 @@ async function handleUi(request: UiRequest): Promise<unknown> {
     case 'payments.resolve':
       return proxyAnswer(
         resolvedPaymentSchema,
-        await operatorCall(`/api/payments/${encodeURIComponent(request.transactionId)}/resolve`, {
+        await operatorCall(`/api/payments/resolutions/${encodeURIComponent(request.transactionId)}`, {
           method: 'POST',
           body: { status: request.status, note: request.note },
         }),

@@ -2,8 +2,12 @@ import { Hono } from 'hono';
 import { describeZodError } from '../../lib/zod-message.ts';
 import {
   bulkRedeliverRequestSchema,
+  eventDetailSchema,
   eventListQuerySchema,
+  eventListSchema,
+  eventSummarySchema,
   kassaEventSchema,
+  redeliverResultSchema,
   type EventDetail,
   type EventSummary,
 } from '../../schemas/events.ts';
@@ -11,6 +15,9 @@ import { parseJsonBody } from '../../server-kit/json-body.ts';
 import { HttpProblem } from '../http-problem.ts';
 import { refusePrivateKeys } from '../middleware/refuse-private-keys.ts';
 import { requireBearer } from '../middleware/require-bearer.ts';
+import { eventDetailExample, eventListExample, eventSummaryExample } from '../openapi/examples.ts';
+import { queryOf, type ApiOperations } from '../openapi/operation.ts';
+import { BAD_BODY, OPERATOR_ERRORS } from '../openapi/problems.ts';
 import type { ProxyServices } from '../services.ts';
 import { InvalidEventCursorError, type EventAttemptRecord, type StoredEvent } from '../store/outbox.ts';
 
@@ -89,3 +96,78 @@ export function eventRoutes({ config, store, events: deliverer }: ProxyServices)
   });
   return app;
 }
+
+const NOT_SENT = 'Events are not sent: set KASSA_EVENTS_URL and KASSA_EVENTS_SECRET';
+const EVENT = { eventId: 'The event’s id (its webhook-id)' };
+const { status, type, limit, cursor } = eventListQuerySchema.shape;
+
+export const eventOperations: ApiOperations = {
+  'GET /api/events': {
+    operationId: 'listEvents',
+    summary: 'List the merchant’s events',
+    description:
+      'The events sent (or to be sent) to the merchant’s server, newest first, with their delivery status, a page at a time.',
+    audience: 'operator',
+    access: { auth: 'operatorToken' },
+    query: queryOf(
+      { status, type, limit, cursor },
+      {
+        status: 'pending, delivered or failed',
+        type: 'An event type, such as checkout.paid',
+        limit: 'Events per page, 1 to 200',
+        cursor: 'nextCursor of the previous page',
+      },
+    ),
+    responses: { 200: { description: 'A page', json: { schema: eventListSchema, example: eventListExample } } },
+    errors: { ...OPERATOR_ERRORS, 400: 'A filter, limit or cursor is malformed (the message names it)' },
+  },
+  'GET /api/events/{eventId}': {
+    operationId: 'getEvent',
+    summary: 'Read an event',
+    description: 'One event, its payload and every delivery attempt (time, duration, the status code or the error).',
+    audience: 'operator',
+    access: { auth: 'operatorToken' },
+    params: EVENT,
+    responses: { 200: { description: 'The event', json: { schema: eventDetailSchema, example: eventDetailExample } } },
+    errors: { ...OPERATOR_ERRORS, 404: 'Unknown event' },
+  },
+  'POST /api/events/redeliver': {
+    operationId: 'redeliverFailedEvents',
+    summary: 'Send every failed event again',
+    description:
+      'Every failed event created since a moment is pending again and due now: after the merchant’s endpoint was fixed.',
+    audience: 'operator',
+    access: { auth: 'operatorToken' },
+    request: {
+      schema: bulkRedeliverRequestSchema,
+      example: { status: 'failed', since: '2026-11-20T00:00:00Z' },
+    },
+    responses: {
+      200: {
+        description: 'How many events are pending again',
+        json: { schema: redeliverResultSchema, example: { redelivered: 3 } },
+      },
+    },
+    errors: { ...OPERATOR_ERRORS, 400: BAD_BODY, 409: NOT_SENT },
+  },
+  'POST /api/events/{eventId}/redeliver': {
+    operationId: 'redeliverEvent',
+    summary: 'Send an event again now',
+    description: 'The event is pending again and due now, delivered ones too (a receiver that lost one).',
+    audience: 'operator',
+    access: { auth: 'operatorToken' },
+    params: EVENT,
+    responses: {
+      202: {
+        description: 'Pending again',
+        json: { schema: eventSummarySchema, example: { ...eventSummaryExample, status: 'pending' } },
+      },
+    },
+    errors: {
+      ...OPERATOR_ERRORS,
+      400: 'The body carries a private key (this route needs no body)',
+      404: 'Unknown event',
+      409: NOT_SENT,
+    },
+  },
+};

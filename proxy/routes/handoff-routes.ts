@@ -2,12 +2,15 @@ import { Hono, type Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { isStatusToken } from '../../lib/status-token.ts';
 import { isTerminalStatus } from '../../schemas/pay.ts';
-import type { Handoff } from '../../schemas/proxy-api.ts';
+import { errorSchema, handoffSchema, type Handoff } from '../../schemas/proxy-api.ts';
 import { HandoffCodes } from '../handoff/handoff-codes.ts';
 import { HANDOFF_PAGE_CSP, handoffPage, pageLanguage, type HandoffOutcome } from '../handoff/handoff-page.ts';
 import { HttpProblem } from '../http-problem.ts';
 import { browserOrigins } from '../middleware/browser-origins.ts';
 import { clientRateLimit } from '../middleware/client-rate-limit.ts';
+import { handoffExample } from '../openapi/examples.ts';
+import type { ApiOperations } from '../openapi/operation.ts';
+import { BROWSER_ERRORS, RATE_LIMITED, STORE_DOWN } from '../openapi/problems.ts';
 import { returnPath, shopReturnUrl } from '../payments/return-url.ts';
 import type { ProxyServices } from '../services.ts';
 import type { Payment } from '../store/store.ts';
@@ -120,3 +123,68 @@ function page(c: Context, outcome: HandoffOutcome, status: 200 | 404 | 410) {
   c.header('Vary', 'Accept-Language');
   return c.html(handoffPage(outcome, pageLanguage(c.req.header('Accept-Language'))), status);
 }
+
+const PAGE = 'A page in the phone’s language saying how the payment ended, or that it is being confirmed';
+const phonePage = (description: string) => ({
+  description,
+  json: { schema: errorSchema, example: { error: description } },
+  text: { contentType: 'text/html', description: `${PAGE} (for a browser that accepts text/html)` },
+});
+const REDIRECT = { Location: { description: 'Where the browser goes next', required: true } };
+
+export const handoffOperations: ApiOperations = {
+  'GET /api/payments/status/{statusToken}/handoff': {
+    operationId: 'getPaymentHandoff',
+    summary: 'Hand a payment to a phone',
+    description:
+      '“Pay with your phone”: the code of the payment’s hand-off link, `<proxy>/p/<code>`, to show as a QR code. A phone opening it goes to the payment’s bank while the payment is open.',
+    audience: 'browser',
+    access: { auth: 'public', because: 'the unguessable statusToken in the path is the capability to this payment.' },
+    params: { statusToken: 'The payment’s statusToken, from createPayment' },
+    responses: {
+      200: {
+        description: 'The code, and until when it leads to the bank',
+        json: { schema: handoffSchema, example: handoffExample },
+      },
+    },
+    errors: {
+      ...BROWSER_ERRORS,
+      404: 'Unknown payment status link',
+      409: 'This payment is already final',
+      410: 'This payment is too old to hand off',
+    },
+  },
+  'GET /p/{code}': {
+    operationId: 'openHandoffLink',
+    summary: 'Open a hand-off link (the phone)',
+    description:
+      'Sends the phone to the payment’s bank while the payment is open and young, and shows a page otherwise (done, failed and why, expired, not valid), never the bank.',
+    audience: 'browser',
+    access: {
+      auth: 'public',
+      because: 'the signed code in the path is the capability, and it only ever leads to the bank.',
+    },
+    params: { code: 'The hand-off code, from getPaymentHandoff' },
+    responses: {
+      200: { description: PAGE, text: { contentType: 'text/html' } },
+      303: { description: 'To the payment’s page at the bank', headers: REDIRECT },
+      404: phonePage('Unknown hand-off link'),
+      410: phonePage('This hand-off link has expired'),
+    },
+    errors: { 429: RATE_LIMITED, 503: STORE_DOWN },
+  },
+  'GET /r/{statusToken}': {
+    operationId: 'returnFromBank',
+    summary: 'Come back from the bank',
+    description:
+      'The payment’s return address, where the bank sends the customer: on to the shop’s page (with `kassa_status`), or, for the phone the payment was handed to, a page saying how it ended.',
+    audience: 'browser',
+    access: { auth: 'public', because: 'the bank sends the customer’s browser here, with nothing but the path.' },
+    params: { statusToken: 'The payment’s statusToken' },
+    responses: {
+      200: { description: PAGE, text: { contentType: 'text/html' } },
+      303: { description: 'To the shop’s return page', headers: REDIRECT },
+    },
+    errors: { 429: RATE_LIMITED, 503: STORE_DOWN },
+  },
+};

@@ -1,7 +1,14 @@
 import { Hono } from 'hono';
 import { parseJsonBody } from '../../server-kit/json-body.ts';
-import { createCheckoutRequestSchema, IDEMPOTENCY_KEY_PATTERN } from '../../schemas/proxy-api.ts';
+import {
+  createCheckoutRequestSchema,
+  IDEMPOTENCY_KEY_PATTERN,
+  merchantCheckoutSchema,
+} from '../../schemas/proxy-api.ts';
 import { HttpProblem } from '../http-problem.ts';
+import { createCheckoutExample, merchantCheckoutExample } from '../openapi/examples.ts';
+import type { ApiOperations } from '../openapi/operation.ts';
+import { BAD_BODY, STORE_DOWN } from '../openapi/problems.ts';
 import { refusePrivateKeys } from '../middleware/refuse-private-keys.ts';
 import { requireBearer } from '../middleware/require-bearer.ts';
 import type { ProxyServices } from '../services.ts';
@@ -32,3 +39,30 @@ export function merchantRoutes({ config, checkouts, tokens, logger }: ProxyServi
   );
   return app;
 }
+
+export const merchantOperations: ApiOperations = {
+  'POST /api/checkouts': {
+    operationId: 'createCheckout',
+    summary: 'Create a checkout',
+    description:
+      'The merchant’s server fixes what the customer will pay; the browser then pays the checkout by its id (createPayment). Send an Idempotency-Key to make retries safe.',
+    audience: 'merchant',
+    access: { auth: 'merchantKey' },
+    idempotencyKey: 'optional',
+    request: { schema: createCheckoutRequestSchema, example: createCheckoutExample },
+    responses: {
+      201: {
+        description: 'The checkout, as the merchant sees it (also for a retry with the same Idempotency-Key)',
+        json: { schema: merchantCheckoutSchema, example: merchantCheckoutExample },
+        headers: { 'Idempotent-Replayed': { description: '`true` when this answers an earlier request again' } },
+      },
+    },
+    errors: {
+      400: `${BAD_BODY}; or the Idempotency-Key is malformed`,
+      401: 'Send Authorization: Bearer <KASSA_MERCHANT_KEY>',
+      409: 'The checkout of this Idempotency-Key is being created; try again shortly',
+      422: 'This Idempotency-Key was already used for a different checkout',
+      503: STORE_DOWN,
+    },
+  },
+};

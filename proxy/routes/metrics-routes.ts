@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { HttpProblem } from '../http-problem.ts';
 import { bearerCheck } from '../middleware/require-bearer.ts';
+import type { ApiOperations } from '../openapi/operation.ts';
 import type { ProxyServices } from '../services.ts';
 
 /** `GET /metrics`, Prometheus text format, for KASSA_METRICS_TOKEN (a scraper's own) or the operator token. */
@@ -24,3 +25,26 @@ export function metricsRoutes({ config, metrics }: ProxyServices): Hono {
   );
   return app;
 }
+
+export const metricsOperations: ApiOperations = {
+  'GET /metrics': {
+    operationId: 'getMetrics',
+    summary: 'Prometheus metrics',
+    description:
+      'Requests, upstream calls and budgets, payments, webhooks, events and streams, in the Prometheus text format (docs/operations.md).',
+    audience: 'infrastructure',
+    access: { auth: 'scraper' },
+    responses: {
+      200: {
+        description: 'The metrics',
+        text: {
+          contentType: 'text/plain',
+          description: 'Prometheus text format 0.0.4',
+          example:
+            '# TYPE kassa_webhooks_received_total counter\nkassa_webhooks_received_total{result="accepted"} 12\n',
+        },
+      },
+    },
+    errors: { 401: 'Send Authorization: Bearer <KASSA_METRICS_TOKEN or KASSA_OPERATOR_TOKEN>' },
+  },
+};

@@ -1,12 +1,13 @@
 import { Hono, type Context } from 'hono';
 import { parseJsonBody } from '../../server-kit/json-body.ts';
-import { describeZodError } from '../../lib/zod-message.ts';
 import {
+  createdPurchaseSchema,
   createPurchaseRequestSchema,
   isFinalPurchaseState,
-  purchaseListQuerySchema,
+  onrampConfigSchema,
+  purchaseSchema,
   quoteRequestSchema,
-  refundPurchaseRequestSchema,
+  quoteSchema,
   type PurchaseView,
 } from '../../schemas/onramp.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../schemas/proxy-api.ts';
@@ -14,37 +15,37 @@ import { HttpProblem } from '../http-problem.ts';
 import { browserOrigins } from '../middleware/browser-origins.ts';
 import { clientRateLimit } from '../middleware/client-rate-limit.ts';
 import { refusePrivateKeys } from '../middleware/refuse-private-keys.ts';
-import { requireBearer } from '../middleware/require-bearer.ts';
-import { auditView, operatorPurchaseView } from '../onramp/purchase-views.ts';
-import type { ProxyEnv } from '../proxy-env.ts';
+import {
+  createdPurchaseExample,
+  createPurchaseExample,
+  onrampConfigExample,
+  purchaseExample,
+  quoteExample,
+  quoteRequestExample,
+} from '../openapi/onramp-examples.ts';
+import type { ApiOperations } from '../openapi/operation.ts';
+import { BAD_BODY, BROWSER_ERRORS, STORE_DOWN } from '../openapi/problems.ts';
 import type { ProxyServices } from '../services.ts';
-import { InvalidPurchaseCursorError, type PurchaseRecord } from '../store/purchases.ts';
+import type { PurchaseRecord } from '../store/purchases.ts';
 import { upstreamProblem } from '../upstream-problem.ts';
 import { PRIVATE_READ } from './cache-control.ts';
 import { stateStream } from './sse.ts';
 
 /** Purchase tokens are 32 random bytes, base64url. */
 const PURCHASE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
-const PURCHASE_ID = /^pur_[A-Za-z0-9]{20}$/;
 /** What tells one view of a purchase from the next, for its stream. */
 const viewKey = (view: PurchaseView) => `${view.state}.${view.updatedAt}.${view.payment.status ?? ''}`;
 /** A purchase stream also looks at the store this often, whatever the signal says (a safety net). */
 const STREAM_RECHECK_MS = 10_000;
 
 /**
- * The on-ramp's routes. Customers' pages (CORS, rate limited): what can be bought, a quote with the
- * message to sign, the purchase, and its status, live. Operators: the purchases, and what to do with a
- * delayed one. With the on-ramp off, every one answers 404 saying so.
+ * The on-ramp's routes for customers' pages (CORS, rate limited): what can be bought, a quote with the
+ * message to sign, the purchase, and its status, live. Mounted only when the on-ramp is on.
  */
-export function onrampRoutes(services: ProxyServices): Hono<ProxyEnv> {
+export function onrampRoutes(services: ProxyServices): Hono {
   const { config, onramp, coordination, sseHeartbeatMs, metrics, logger } = services;
-  const app = new Hono<ProxyEnv>();
-  if (!onramp) {
-    app.all('/api/onramp/*', () => {
-      throw new HttpProblem(404, 'The on-ramp is not enabled (KASSA_ONRAMP_COINS)');
-    });
-    return app;
-  }
+  const app = new Hono();
+  if (!onramp) throw new Error('the on-ramp routes are mounted only when the on-ramp is on');
   const browser = browserOrigins({
     origins: config.allowedOrigins,
     methods: ['GET', 'POST'],
@@ -56,7 +57,6 @@ export function onrampRoutes(services: ProxyServices): Hono<ProxyEnv> {
     limit: config.createRateLimit,
     trustProxy: config.trustProxy,
   });
-  const operator = requireBearer({ token: config.operatorToken, realm: 'KASSA_OPERATOR_TOKEN' });
   const upstream = async <T>(call: () => Promise<T>): Promise<T> => {
     try {
       return await call();
@@ -71,19 +71,6 @@ export function onrampRoutes(services: ProxyServices): Hono<ProxyEnv> {
     if (!purchase) throw new HttpProblem(404, 'Unknown purchase link');
     return purchase;
   };
-  const byId = async (c: Context): Promise<PurchaseRecord> => {
-    const id = c.req.param('purchaseId') ?? '';
-    const purchase = PURCHASE_ID.test(id) ? await services.store.purchases.byId(id) : undefined;
-    if (!purchase) throw new HttpProblem(404, 'No purchase has this id');
-    return purchase;
-  };
-  const operatorView = async (purchase: PurchaseRecord) =>
-    operatorPurchaseView(
-      purchase,
-      await onramp.service.paymentStatus(purchase),
-      await onramp.service.explorer(purchase),
-    );
-
   app.options('/api/onramp/*', browser);
 
   app.get('/api/onramp/config', browser, reads, async (c) => {
@@ -151,43 +138,110 @@ export function onrampRoutes(services: ProxyServices): Hono<ProxyEnv> {
     });
   });
 
-  app.get('/api/onramp/purchases', operator, async (c) => {
-    const query = purchaseListQuerySchema.safeParse(c.req.query());
-    if (!query.success) throw new HttpProblem(400, describeZodError(query.error));
-    let page;
-    try {
-      page = await services.store.purchases.list(query.data);
-    } catch (error) {
-      if (error instanceof InvalidPurchaseCursorError) throw new HttpProblem(400, error.message);
-      throw error;
-    }
-    return c.json({ purchases: await Promise.all(page.purchases.map(operatorView)), nextCursor: page.nextCursor });
-  });
-
-  app.get('/api/onramp/purchases/:purchaseId', operator, async (c) => {
-    const purchase = await byId(c);
-    const audit = await services.store.purchases.audit(purchase.purchaseId);
-    return c.json({ ...(await operatorView(purchase)), audit: audit.map(auditView) });
-  });
-
-  app.post('/api/onramp/purchases/:purchaseId/retry-mint', operator, async (c) => {
-    const { purchaseId } = await byId(c);
-    const purchase = await onramp.operations.retryMint(purchaseId, c.get('requestId'));
-    return c.json(await operatorView(purchase));
-  });
-
-  app.post(
-    '/api/onramp/purchases/:purchaseId/refund',
-    operator,
-    refusePrivateKeys({ freeText: ['note'] }),
-    async (c) => {
-      const { purchaseId } = await byId(c);
-      const parsed = await parseJsonBody(c, refundPurchaseRequestSchema);
-      if (!parsed.ok) throw new HttpProblem(400, parsed.error);
-      const purchase = await onramp.operations.refund(purchaseId, parsed.data.note, c.get('requestId'));
-      return c.json(await operatorView(purchase));
-    },
-  );
-
   return app;
 }
+
+const PURCHASE_TOKEN_PARAM = {
+  purchaseToken: 'The purchaseToken the purchase was made with: the customer’s link to it (`?kassa_purchase=`)',
+};
+const LINK_ACCESS = {
+  auth: 'public',
+  because: 'the unguessable purchaseToken in the path is the capability to read this purchase.',
+} as const;
+const CUSTOMER_ACCESS = {
+  auth: 'public',
+  because:
+    'the customer’s browser holds no credential; the wallet proves it is the customer’s by signing the quote’s message, and the price comes from the merchant’s settings, never from the browser.',
+} as const;
+const LISTING_DOWN = 'The cross-chain service’s chain listing cannot be read right now';
+
+export const onrampOperations: ApiOperations = {
+  'GET /api/onramp/config': {
+    operationId: 'getOnrampConfig',
+    summary: 'What can be bought here',
+    description:
+      'The coins, the chains they are delivered on (with each chain’s RPC URL and token), the bounds, the fee and the wallet limit.',
+    audience: 'browser',
+    access: { auth: 'public', because: 'it lists the merchant’s public offer for any shop page.' },
+    responses: {
+      200: { description: 'The offer', json: { schema: onrampConfigSchema, example: onrampConfigExample } },
+    },
+    errors: { ...BROWSER_ERRORS, 502: LISTING_DOWN },
+  },
+  'POST /api/onramp/quotes': {
+    operationId: 'createOnrampQuote',
+    summary: 'Price a purchase, and get the message the wallet signs',
+    description:
+      'Checks the coin, the chain, the bounds and the wallet’s 24-hour limit, and answers the price (tokens plus fee) and an EIP-4361 message naming the page’s site, the wallet, the chain and the purchase in words, valid for 10 minutes.',
+    audience: 'browser',
+    access: CUSTOMER_ACCESS,
+    request: { schema: quoteRequestSchema, example: quoteRequestExample },
+    responses: { 201: { description: 'The quote', json: { schema: quoteSchema, example: quoteExample } } },
+    errors: {
+      ...BROWSER_ERRORS,
+      400: `${BAD_BODY}; or the request carries no Origin`,
+      422: 'The coin or the chain is not offered, the amount is outside the bounds, or the wallet’s limit for 24 hours would be passed (details: limit, remaining, symbol)',
+      502: LISTING_DOWN,
+    },
+  },
+  'POST /api/onramp/purchases': {
+    operationId: 'createOnrampPurchase',
+    summary: 'Buy: prove the wallet, and get the checkout to pay',
+    description:
+      'Verifies the signature of the quote’s message (EIP-191, or EIP-1271 for a contract wallet on the quote’s chain) before anything is made, then makes the purchase and its checkout within the wallet’s limit. Pay the checkout with createPayment.',
+    audience: 'browser',
+    access: CUSTOMER_ACCESS,
+    idempotencyKey: 'optional',
+    request: { schema: createPurchaseRequestSchema, example: createPurchaseExample },
+    responses: {
+      201: {
+        description: 'The purchase, and its token',
+        json: { schema: createdPurchaseSchema, example: createdPurchaseExample },
+      },
+      200: {
+        description: 'A retry with the same Idempotency-Key: the purchase it made',
+        json: { schema: createdPurchaseSchema, example: createdPurchaseExample },
+      },
+    },
+    errors: {
+      ...BROWSER_ERRORS,
+      400: `${BAD_BODY}; or the signature does not prove that the wallet signed this purchase’s message`,
+      404: 'The quote is unknown',
+      409: 'The quote was already used for a purchase',
+      410: 'The quote has expired',
+      422: 'The wallet’s limit for 24 hours would be passed, or the coin is no longer delivered on that chain',
+      502: LISTING_DOWN,
+      503: `${STORE_DOWN}; or the contract wallet’s chain cannot be asked to confirm the signature`,
+    },
+  },
+  'GET /api/onramp/status/{purchaseToken}': {
+    operationId: 'getPurchaseStatus',
+    summary: 'Read a purchase',
+    description: 'Its state, its payment’s status and, once delivered, the mint’s transaction on the chain.',
+    audience: 'browser',
+    access: LINK_ACCESS,
+    params: PURCHASE_TOKEN_PARAM,
+    responses: { 200: { description: 'The purchase', json: { schema: purchaseSchema, example: purchaseExample } } },
+    errors: { ...BROWSER_ERRORS, 404: 'Unknown purchase link' },
+  },
+  'GET /api/onramp/status/{purchaseToken}/events': {
+    operationId: 'streamPurchaseStatus',
+    summary: 'Follow a purchase live',
+    description:
+      'Server-Sent Events: `purchase` events whose data is a Purchase, the current one first, then each change; the stream closes after a final state (delivered, failed, refunded).',
+    audience: 'browser',
+    access: LINK_ACCESS,
+    params: PURCHASE_TOKEN_PARAM,
+    responses: {
+      200: {
+        description: 'The stream',
+        text: {
+          contentType: 'text/event-stream',
+          description: '`event: purchase`, `data:` a Purchase as JSON',
+          example: `retry: 3000\n\nevent: purchase\nid: delivered.${purchaseExample.updatedAt}.COMPLETED\ndata: ${JSON.stringify(purchaseExample)}\n\n`,
+        },
+      },
+    },
+    errors: { ...BROWSER_ERRORS, 404: 'Unknown purchase link' },
+  },
+};

@@ -1,11 +1,36 @@
 import { Hono } from 'hono';
 import { parseJsonBody } from '../../server-kit/json-body.ts';
 import { describeZodError } from '../../lib/zod-message.ts';
-import { createOrderRequestSchema, orderStatusSchema, updateOrderRequestSchema } from '../../schemas/orders.ts';
-import { bridgeNetworkSchema, type Health, type PaymentStatusView } from '../../schemas/proxy-api.ts';
+import {
+  createOrderRequestSchema,
+  createOrderResponseSchema,
+  deleteOrderResponseSchema,
+  orderListSchema,
+  orderSchema,
+  orderStatusSchema,
+  updateOrderRequestSchema,
+  updateOrderResponseSchema,
+} from '../../schemas/orders.ts';
+import {
+  bridgeChainsSchema,
+  bridgeNetworkSchema,
+  healthSchema,
+  type Health,
+  type PaymentStatusView,
+} from '../../schemas/proxy-api.ts';
 import { HttpProblem } from '../http-problem.ts';
 import { refusePrivateKeys } from '../middleware/refuse-private-keys.ts';
 import { requireBearer } from '../middleware/require-bearer.ts';
+import {
+  chainsExample,
+  createdOrderExample,
+  createOrderExample,
+  healthExample,
+  orderExample,
+  updatedOrderExample,
+} from '../openapi/examples.ts';
+import type { ApiOperations } from '../openapi/operation.ts';
+import { BAD_BODY, OPERATOR_ONLY, UPSTREAM_FOR_CLIENTS } from '../openapi/problems.ts';
 import type { ProxyServices } from '../services.ts';
 import { upstreamProblem } from '../upstream-problem.ts';
 import { stateStream } from './sse.ts';
@@ -105,3 +130,111 @@ export function operatorRoutes(services: ProxyServices): Hono {
 
   return app;
 }
+
+const ORDER_ERRORS = {
+  401: OPERATOR_ONLY,
+  ...UPSTREAM_FOR_CLIENTS,
+  400: 'The order service refused the request (an unknown order, a forbidden status change: its own words)',
+};
+const ORDER_BODY_ERRORS = { ...ORDER_ERRORS, 400: `${BAD_BODY}; or the order service refused it (its own words)` };
+const ORDER_ID = { orderId: 'The order’s id, from createOrder' };
+
+export const operatorOperations: ApiOperations = {
+  'GET /api/payments/events': {
+    operationId: 'streamPaymentChanges',
+    summary: 'Follow every payment live',
+    description:
+      'Server-Sent Events: a `status` event, whose data is a PaymentStatus, for every change of any payment of this shop, from any instance of the proxy.',
+    audience: 'operator',
+    access: { auth: 'operatorToken' },
+    responses: {
+      200: {
+        description: 'The stream',
+        text: { contentType: 'text/event-stream', description: '`event: status`, `data:` a PaymentStatus as JSON' },
+      },
+    },
+    errors: { 401: OPERATOR_ONLY },
+  },
+  'GET /api/orders': {
+    operationId: 'listOrders',
+    summary: 'List stablecoin orders',
+    description: 'Every order of the stablecoin order service, optionally of one status.',
+    audience: 'operator',
+    access: { auth: 'operatorToken' },
+    query: {
+      filterStatus: { description: 'Only orders of this status', schema: orderStatusSchema('filterStatus').optional() },
+    },
+    responses: { 200: { description: 'The orders', json: { schema: orderListSchema, example: [orderExample] } } },
+    errors: ORDER_ERRORS,
+  },
+  'POST /api/orders': {
+    operationId: 'createOrder',
+    summary: 'Create a stablecoin order',
+    description: 'Asks the order service to mint stablecoins to a wallet for a customer’s order.',
+    audience: 'operator',
+    access: { auth: 'operatorToken' },
+    request: { schema: createOrderRequestSchema, example: createOrderExample },
+    responses: {
+      201: { description: 'Created', json: { schema: createOrderResponseSchema, example: createdOrderExample } },
+    },
+    errors: ORDER_BODY_ERRORS,
+  },
+  'GET /api/orders/{orderId}': {
+    operationId: 'getOrder',
+    summary: 'Read an order',
+    description: 'One order of the stablecoin order service.',
+    audience: 'operator',
+    access: { auth: 'operatorToken' },
+    params: ORDER_ID,
+    responses: { 200: { description: 'The order', json: { schema: orderSchema, example: orderExample } } },
+    errors: ORDER_ERRORS,
+  },
+  'PUT /api/orders/{orderId}': {
+    operationId: 'updateOrder',
+    summary: 'Change an order’s amount or status',
+    description: 'New → Processing or Cancelled; Processing → Completed or Failed; the others are final.',
+    audience: 'operator',
+    access: { auth: 'operatorToken' },
+    params: ORDER_ID,
+    request: { schema: updateOrderRequestSchema, example: { orderStatus: 'Processing' } },
+    responses: {
+      200: { description: 'What changed', json: { schema: updateOrderResponseSchema, example: updatedOrderExample } },
+    },
+    errors: ORDER_BODY_ERRORS,
+  },
+  'DELETE /api/orders/{orderId}': {
+    operationId: 'deleteOrder',
+    summary: 'Delete an order',
+    description: 'Only an order that is not being processed can be deleted.',
+    audience: 'operator',
+    access: { auth: 'operatorToken' },
+    params: ORDER_ID,
+    responses: {
+      200: {
+        description: 'Deleted',
+        json: { schema: deleteOrderResponseSchema, example: { message: 'Order deleted successfully' } },
+      },
+    },
+    errors: ORDER_BODY_ERRORS,
+  },
+  'GET /api/chains': {
+    operationId: 'listChains',
+    summary: 'Chains and tokens',
+    description: 'The chains the cross-chain service serves and their tokens, as the wallet panel sees them.',
+    audience: 'operator',
+    access: { auth: 'operatorToken' },
+    query: { network: { description: 'main or test (default test)', schema: bridgeNetworkSchema.optional() } },
+    responses: { 200: { description: 'The chains', json: { schema: bridgeChainsSchema, example: chainsExample } } },
+    errors: { ...ORDER_ERRORS, 400: 'network must be main or test; or the cross-chain service refused the request' },
+  },
+  'GET /api/health': {
+    operationId: 'getHealth',
+    summary: 'Health of the upstreams, the store and the budgets',
+    description:
+      'What the operator needs to see why payments fail: each upstream’s state and why, the store, and the requests spent of each upstream budget this minute (fleet-wide).',
+    audience: 'operator',
+    access: { auth: 'operatorToken' },
+    responses: { 200: { description: 'The health', json: { schema: healthSchema, example: healthExample } } },
+    errors: { 401: OPERATOR_ONLY },
+  },
+};

@@ -4,10 +4,17 @@ import type { SlidingWindowLimiter } from '../../server-kit/sliding-window.ts';
 import { isStatusToken } from '../../lib/status-token.ts';
 import { describeZodError } from '../../lib/zod-message.ts';
 import { isTerminalStatus } from '../../schemas/pay.ts';
+import { z } from 'zod';
 import {
   checkoutPaymentRequestSchema,
+  checkoutSchema,
+  createPaymentRequestSchema,
+  createPaymentResponseSchema,
   IDEMPOTENCY_KEY_PATTERN,
+  merchantCheckoutSchema,
   openAmountPaymentRequestSchema,
+  paymentStatusSchema,
+  publicConfigSchema,
   type PaymentStatusView,
 } from '../../schemas/proxy-api.ts';
 import { HttpProblem } from '../http-problem.ts';
@@ -15,6 +22,15 @@ import { browserOrigins } from '../middleware/browser-origins.ts';
 import { clientRateLimit } from '../middleware/client-rate-limit.ts';
 import { refusePrivateKeys } from '../middleware/refuse-private-keys.ts';
 import { bearerCheck } from '../middleware/require-bearer.ts';
+import {
+  checkoutExample,
+  createdPaymentExample,
+  createPaymentExample,
+  paymentStatusExample,
+  publicConfigExample,
+} from '../openapi/examples.ts';
+import type { ApiOperations } from '../openapi/operation.ts';
+import { BAD_BODY, BROWSER_ERRORS, FOREIGN_ORIGIN, RATE_LIMITED, STORE_DOWN } from '../openapi/problems.ts';
 import type { PaymentRequest } from '../payments/payment-starter.ts';
 import { publicOrigin } from '../payments/return-url.ts';
 import { statusView } from '../payments/status-view.ts';
@@ -132,7 +148,9 @@ export function paymentRoutes(services: ProxyServices, options: { readLimiter: S
     const authorization = c.req.header('Authorization');
     // The merchant's server reads the same URL with its key and gets its own view; a wrong key is refused.
     if (authorization !== undefined && !isMerchant(authorization))
-      throw new HttpProblem(401, 'Send Authorization: Bearer <KASSA_MERCHANT_KEY>, or no Authorization at all');
+      throw new HttpProblem(401, 'Send Authorization: Bearer <KASSA_MERCHANT_KEY>, or no Authorization at all', {
+        'WWW-Authenticate': 'Bearer realm="KASSA_MERCHANT_KEY"',
+      });
     const checkout = await checkouts.get(c.req.param('checkoutId'));
     if (!checkout) throw new HttpProblem(404, 'Unknown checkout');
     // The merchant's own view is for its server, which has no page to keep.
@@ -174,3 +192,115 @@ async function paymentRequest(c: Context): Promise<PaymentRequest> {
   if (!parsed.success) throw new HttpProblem(400, describeZodError(parsed.error));
   return { kind: 'open', ...parsed.data };
 }
+
+const STATUS_TOKEN = 'The payment’s statusToken, from createPayment: whoever holds it can read the payment';
+const UNKNOWN_LINK = 'Unknown payment status link';
+
+export const paymentOperations: ApiOperations = {
+  'GET /api/checkouts/{checkoutId}': {
+    operationId: 'getCheckout',
+    summary: 'Read a checkout',
+    description:
+      'Without credentials, what the customer may see (Checkout); with the merchant key, the merchant’s view (MerchantCheckout), as createCheckout answered.',
+    audience: ['merchant', 'browser'],
+    access: { auth: 'merchantKeyOptional' },
+    params: { checkoutId: 'The checkout’s id, from createCheckout' },
+    responses: {
+      200: {
+        description: 'The checkout: Checkout without credentials, MerchantCheckout with the merchant key',
+        json: { schema: z.union([checkoutSchema, merchantCheckoutSchema]), example: checkoutExample },
+      },
+    },
+    errors: {
+      ...BROWSER_ERRORS,
+      401: 'Send Authorization: Bearer <KASSA_MERCHANT_KEY>, or no Authorization at all',
+      404: 'Unknown checkout',
+    },
+  },
+  'GET /api/config': {
+    operationId: 'getConfig',
+    summary: 'What the widget needs to know about this proxy',
+    description: 'The environment (sandbox or live) and whether customers may choose the amount, within which bounds.',
+    audience: 'browser',
+    access: { auth: 'public', because: 'it holds nothing secret, and the widget asks for it from any shop page.' },
+    responses: {
+      200: { description: 'The settings', json: { schema: publicConfigSchema, example: publicConfigExample } },
+    },
+    errors: BROWSER_ERRORS,
+  },
+  'POST /api/payments': {
+    operationId: 'createPayment',
+    summary: 'Start a payment',
+    description:
+      'Pays a checkout (or, where KASSA_OPEN_AMOUNT allows, an amount the customer chose) at the customer’s bank: send the customer to `flowUrl`, keep `statusToken` to follow the payment. Double clicks, reloads and concurrent tabs with one Idempotency-Key, or for one checkout, all end in one payment.',
+    audience: 'browser',
+    access: {
+      auth: 'public',
+      because:
+        'the customer’s browser holds no credential. The amount comes from the checkout the merchant’s server created, never from the browser (open amounts only within the configured bounds).',
+    },
+    idempotencyKey: 'required',
+    request: { schema: createPaymentRequestSchema, example: createPaymentExample },
+    responses: {
+      201: {
+        description: 'The payment was started (or a retry with the same Idempotency-Key finds it)',
+        json: { schema: createPaymentResponseSchema, example: createdPaymentExample },
+      },
+      200: {
+        description: 'A payment of this checkout is already under way: it is answered again',
+        json: { schema: createPaymentResponseSchema, example: createdPaymentExample },
+      },
+    },
+    errors: {
+      ...BROWSER_ERRORS,
+      400: `${BAD_BODY}; or the Idempotency-Key is missing or malformed, the returnUrl is not one the shop allows, or an open amount is out of bounds`,
+      403: `${FOREIGN_ORIGIN}; or open amounts are not enabled`,
+      404: 'Unknown checkout',
+      409: 'This checkout is already paid, or another request for it or with this Idempotency-Key is still under way (Retry-After)',
+      410: 'This checkout has expired',
+      422: 'This Idempotency-Key was already used for a different payment request',
+      429: `${RATE_LIMITED}; or the payment service asks Kassa to slow down`,
+      502: 'The payment service is not answering, refused this payment, or returned a payment page this shop does not trust',
+      503: `${STORE_DOWN}; or payments are unavailable (the payment service refuses Kassa’s credentials)`,
+    },
+  },
+  'GET /api/payments/status/{statusToken}': {
+    operationId: 'getPaymentStatus',
+    summary: 'Read a payment’s status',
+    description:
+      'The customer’s view of their payment, served from the store; Kassa asks the payment service again behind it when due. Poll it, or follow streamPaymentStatus.',
+    audience: 'browser',
+    access: {
+      auth: 'public',
+      because: 'the unguessable statusToken in the path is the capability to read this payment.',
+    },
+    params: { statusToken: STATUS_TOKEN },
+    responses: {
+      200: { description: 'The payment', json: { schema: paymentStatusSchema, example: paymentStatusExample } },
+    },
+    errors: { ...BROWSER_ERRORS, 404: UNKNOWN_LINK },
+  },
+  'GET /api/payments/status/{statusToken}/events': {
+    operationId: 'streamPaymentStatus',
+    summary: 'Follow a payment’s status live',
+    description:
+      'Server-Sent Events: `status` events whose data is a PaymentStatus, the current one first, then each change; the stream closes after a final status.',
+    audience: 'browser',
+    access: {
+      auth: 'public',
+      because: 'the unguessable statusToken in the path is the capability to read this payment.',
+    },
+    params: { statusToken: STATUS_TOKEN },
+    responses: {
+      200: {
+        description: 'The stream',
+        text: {
+          contentType: 'text/event-stream',
+          description: '`event: status`, `data:` a PaymentStatus as JSON',
+          example: `retry: 3000\n\nevent: status\nid: COMPLETED.PAYMENT_EXECUTED_CREDITED.2026-11-23T18:01:00.000Z.false\ndata: ${JSON.stringify(paymentStatusExample)}\n\n`,
+        },
+      },
+    },
+    errors: { ...BROWSER_ERRORS, 404: UNKNOWN_LINK },
+  },
+};

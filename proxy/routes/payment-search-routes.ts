@@ -1,8 +1,11 @@
 import { Hono, type Context } from 'hono';
 import { describeZodError } from '../../lib/zod-message.ts';
-import { paymentListQuerySchema } from '../../schemas/proxy-api.ts';
+import { paymentListQuerySchema, paymentListSchema } from '../../schemas/proxy-api.ts';
 import { HttpProblem } from '../http-problem.ts';
 import { requireBearer } from '../middleware/require-bearer.ts';
+import { operatorPaymentExample, paymentListExample } from '../openapi/examples.ts';
+import { queryOf, type ApiOperations } from '../openapi/operation.ts';
+import { OPERATOR_ERRORS } from '../openapi/problems.ts';
 import { CSV_COLUMNS, csvLine, csvRow } from '../payments/payments-csv.ts';
 import { operatorViews } from '../payments/status-view.ts';
 import type { ProxyServices } from '../services.ts';
@@ -75,3 +78,54 @@ export function paymentSearchRoutes({ config, store, logger }: ProxyServices): H
   });
   return app;
 }
+
+const { limit, cursor, ...filters } = paymentListQuerySchema.shape;
+const FILTERS = queryOf(filters, {
+  status: 'An upper-case status: PENDING, COMPLETED, FAILED',
+  checkoutId: 'The checkout a payment was made for',
+  reference: 'The payment reference, exactly',
+  from: 'Created at or after (ISO 8601)',
+  to: 'Created before (ISO 8601)',
+  minAmount: 'At least this amount (decimal)',
+  maxAmount: 'At most this amount (decimal)',
+});
+const SEARCH_ERRORS = { ...OPERATOR_ERRORS, 400: 'A filter, limit or cursor is malformed (the message names it)' };
+
+export const paymentSearchOperations: ApiOperations = {
+  'GET /api/payments': {
+    operationId: 'searchPayments',
+    summary: 'Search payments',
+    description: 'Payments matching every filter given, newest first, a page at a time.',
+    audience: 'operator',
+    access: { auth: 'operatorToken' },
+    query: {
+      ...FILTERS,
+      ...queryOf(
+        { limit, cursor },
+        { limit: 'Payments per page, 1 to 200', cursor: 'nextCursor of the previous page' },
+      ),
+    },
+    responses: { 200: { description: 'A page', json: { schema: paymentListSchema, example: paymentListExample } } },
+    errors: SEARCH_ERRORS,
+  },
+  'GET /api/payments/export': {
+    operationId: 'exportPayments',
+    summary: 'Export payments as CSV',
+    description:
+      'The same search as searchPayments, every page, as one CSV file (RFC 4180, with a header row naming the columns) streamed for reconciliation against the bank statement.',
+    audience: 'operator',
+    access: { auth: 'operatorToken' },
+    query: { ...FILTERS, ...queryOf({ cursor }, { cursor: 'Start after this nextCursor of searchPayments' }) },
+    responses: {
+      200: {
+        description: 'The CSV file',
+        text: {
+          contentType: 'text/csv',
+          example: `${csvLine(CSV_COLUMNS)}${csvRow(operatorPaymentExample)}`,
+        },
+        headers: { 'Content-Disposition': { description: '`attachment; filename="kassa-payments-<time>.csv"`' } },
+      },
+    },
+    errors: SEARCH_ERRORS,
+  },
+};

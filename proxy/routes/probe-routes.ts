@@ -1,4 +1,6 @@
 import { Hono, type Context } from 'hono';
+import { livenessSchema, readinessSchema } from '../../schemas/proxy-api.ts';
+import type { ApiOperation, ApiOperations } from '../openapi/operation.ts';
 import type { ProxyServices } from '../services.ts';
 
 /** Why the proxy cannot take payments right now, in the words `/readyz` answers with. */
@@ -51,3 +53,48 @@ export function probeRoutes({ store, tokens, health }: ProxyServices): Hono {
   }
   return app;
 }
+
+const PROBE_ACCESS = {
+  auth: 'public',
+  because: 'probes are called by container runtimes and load balancers, and they reveal no secret.',
+} as const;
+
+const liveness: ApiOperation = {
+  operationId: 'getLiveness',
+  summary: 'Liveness probe',
+  description: 'The process answers: for a container’s HEALTHCHECK and a liveness probe (a failure means restart it).',
+  audience: 'infrastructure',
+  access: PROBE_ACCESS,
+  responses: { 200: { description: 'Alive', json: { schema: livenessSchema, example: { ok: true } } } },
+  errors: {},
+};
+
+export const probeOperations: ApiOperations = {
+  'GET /livez': liveness,
+  'GET /healthz': {
+    ...liveness,
+    operationId: 'getLivenessLegacy',
+    summary: 'Liveness probe (older name)',
+    description: 'The older name of /livez.',
+    deprecated: true,
+  },
+  'GET /readyz': {
+    operationId: 'getReadiness',
+    summary: 'Readiness probe',
+    description:
+      'The store answers and the payment credentials are usable: for load balancers and readiness probes (a failure means send no customers, and look at the reason). It never spends the token budget.',
+    audience: 'infrastructure',
+    access: PROBE_ACCESS,
+    responses: {
+      200: { description: 'Ready', json: { schema: readinessSchema, example: { ready: true } } },
+      503: {
+        description: 'Not ready, and why',
+        json: {
+          schema: readinessSchema,
+          example: { ready: false, reason: 'account_frozen', freezeReason: 'compliance review', frozenAt: null },
+        },
+      },
+    },
+    errors: {},
+  },
+};

@@ -1,10 +1,18 @@
 import { Hono } from 'hono';
 import { parseJsonBody } from '../../server-kit/json-body.ts';
 import { isTerminalStatus } from '../../schemas/pay.ts';
-import { resolvePaymentRequestSchema, type UnverifiablePayment } from '../../schemas/proxy-api.ts';
+import {
+  resolvedPaymentSchema,
+  resolvePaymentRequestSchema,
+  unverifiableListSchema,
+  type UnverifiablePayment,
+} from '../../schemas/proxy-api.ts';
 import { HttpProblem } from '../http-problem.ts';
 import { refusePrivateKeys } from '../middleware/refuse-private-keys.ts';
 import { requireBearer } from '../middleware/require-bearer.ts';
+import { resolvedExample, resolveExample, unverifiableListExample } from '../openapi/examples.ts';
+import type { ApiOperations } from '../openapi/operation.ts';
+import { BAD_BODY, OPERATOR_ERRORS } from '../openapi/problems.ts';
 import { operatorViews } from '../payments/status-view.ts';
 import type { ProxyServices } from '../services.ts';
 
@@ -42,7 +50,7 @@ export function reconciliationRoutes({ config, store, refresher, logger }: Proxy
     return c.json({ payments });
   });
 
-  app.post('/api/payments/:transactionId/resolve', operator, refusePrivateKeys(), async (c) => {
+  app.post('/api/payments/resolutions/:transactionId', operator, refusePrivateKeys(), async (c) => {
     const transactionId = c.req.param('transactionId');
     const parsed = await parseJsonBody(c, resolvePaymentRequestSchema);
     if (!parsed.ok) throw new HttpProblem(400, parsed.error);
@@ -90,3 +98,40 @@ export function reconciliationRoutes({ config, store, refresher, logger }: Proxy
   });
   return app;
 }
+
+export const reconciliationOperations: ApiOperations = {
+  'GET /api/payments/unverifiable': {
+    operationId: 'listUnverifiablePayments',
+    summary: 'Payments to settle by hand',
+    description:
+      'Payments that are not final and that the payment service can no longer be asked about (a revoked key’s, say), each with the last webhook Kassa received for it: what the service last said. At most 200.',
+    audience: 'operator',
+    access: { auth: 'operatorToken' },
+    responses: {
+      200: { description: 'The payments', json: { schema: unverifiableListSchema, example: unverifiableListExample } },
+    },
+    errors: OPERATOR_ERRORS,
+  },
+  'POST /api/payments/resolutions/{transactionId}': {
+    operationId: 'resolvePayment',
+    summary: 'Settle a payment by hand',
+    description:
+      'Sets a payment that is not final to COMPLETED or FAILED against the bank statement: kept as an audit record with the note, and announced like any other change (streams, events).',
+    audience: 'operator',
+    access: { auth: 'operatorToken' },
+    params: { transactionId: 'The payment’s transactionId' },
+    request: { schema: resolvePaymentRequestSchema, example: resolveExample },
+    responses: {
+      200: {
+        description: 'The payment now, and every resolution of it',
+        json: { schema: resolvedPaymentSchema, example: resolvedExample },
+      },
+    },
+    errors: {
+      ...OPERATOR_ERRORS,
+      400: BAD_BODY,
+      404: 'Unknown payment',
+      409: 'This payment is already final (a final status never changes), or it changed meanwhile',
+    },
+  },
+};

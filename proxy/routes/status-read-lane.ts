@@ -25,7 +25,8 @@ export interface StatusReadLaneOptions {
 }
 
 const PREFIX = '/api/payments/status/';
-const ROUTE = '/api/payments/status/:statusToken';
+/** The app's route this lane answers for (its pattern, for logs and metrics, and for the API document's test). */
+export const STATUS_READ_ROUTE = '/api/payments/status/:statusToken';
 
 /**
  * The status read (`GET /api/payments/status/:statusToken`, what every open checkout polls) answered
@@ -76,7 +77,7 @@ export function statusReadLane(options: StatusReadLaneOptions): (req: IncomingMe
     record({
       method: 'GET',
       path: url.slice(0, query === -1 ? undefined : query),
-      route: ROUTE,
+      route: STATUS_READ_ROUTE,
       status: 200,
       started,
       requestId,

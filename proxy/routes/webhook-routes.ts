@@ -1,9 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
+import { z } from 'zod';
 import { isTerminalStatus } from '../../schemas/pay.ts';
+import { webhookReceiptSchema } from '../../schemas/proxy-api.ts';
 import { JSON_MAX_DEPTH, nestsDeeperThan } from '../../server-kit/json-body.ts';
 import { findKeyMaterial } from '../middleware/refuse-private-keys.ts';
 import type { ProxyServices } from '../services.ts';
+import type { ApiOperations } from '../openapi/operation.ts';
+import { STORE_DOWN } from '../openapi/problems.ts';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -46,8 +50,8 @@ export function webhookRoutes({ config, store, refresher, logger, metrics }: Pro
   const app = new Hono();
   const expected = digest(config.webhookSecret);
 
-  app.post('/hooks/payments/:secret', async (c) => {
-    if (!timingSafeEqual(digest(c.req.param('secret')), expected)) {
+  app.post('/hooks/payments/:webhookSecret', async (c) => {
+    if (!timingSafeEqual(digest(c.req.param('webhookSecret')), expected)) {
       metrics.webhook('forged');
       return c.json({ error: 'Not found' }, 404);
     }
@@ -83,3 +87,33 @@ export function webhookRoutes({ config, store, refresher, logger, metrics }: Pro
 
   return app;
 }
+
+export const webhookOperations: ApiOperations = {
+  'POST /hooks/payments/{webhookSecret}': {
+    operationId: 'receivePaymentWebhook',
+    summary: 'The payment service’s webhook',
+    description:
+      'Where the payment service sends `payment.status_updated`. Its events are unsigned, so an event is only a hint: it is recorded (which de-duplicates it) and answered at once, then the payment is read again from the service; nothing in the event itself ever changes a status.',
+    audience: 'infrastructure',
+    access: {
+      auth: 'public',
+      because:
+        'the payment service sends no credential; the secret path segment admits it, and nothing in the body is believed.',
+    },
+    params: { webhookSecret: 'KASSA_WEBHOOK_SECRET, as registered with the payment service' },
+    request: {
+      schema: z.record(z.string(), z.unknown()),
+      example: { event: 'payment.status_updated', transactionId: 'txn_4b1f0c8e', status: 'COMPLETED' },
+    },
+    responses: {
+      200: {
+        description: 'Recorded (or a repeat, dropped)',
+        json: { schema: webhookReceiptSchema, example: { received: true } },
+      },
+    },
+    errors: {
+      404: 'Not found: the path’s secret is wrong (answered like any unknown path)',
+      503: `${STORE_DOWN}: the payment service retries, so the hint is not lost`,
+    },
+  },
+};

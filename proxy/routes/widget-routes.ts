@@ -1,6 +1,8 @@
 import { join, normalize } from 'node:path';
 import { Hono, type Context } from 'hono';
 import { EncodedFiles, sendEncoded } from '../../server-kit/encoded-files.ts';
+import { errorSchema } from '../../schemas/proxy-api.ts';
+import type { ApiOperation, ApiOperations } from '../openapi/operation.ts';
 import type { ProxyServices } from '../services.ts';
 
 /**
@@ -36,3 +38,52 @@ export function widgetRoutes({ config }: ProxyServices): Hono {
   app.get('/kassa/:file{[A-Za-z0-9_.-]+\\.js}', (c) => serve(c, `kassa/${c.req.param('file')}`, CHUNK_CACHE));
   return app;
 }
+
+const script = (description: string): ApiOperation['responses'] => ({
+  200: {
+    description,
+    text: { contentType: 'text/javascript' },
+    headers: {
+      ETag: { description: 'Send it back in If-None-Match to revalidate (one per coding)', required: true },
+      'Content-Encoding': { description: '`br` or `gzip`, the best the request accepts; absent for identity' },
+      Vary: { description: '`Accept-Encoding`', required: true },
+    },
+  },
+  304: { description: 'Not modified: the copy the browser has (If-None-Match) is current' },
+  406: {
+    description: 'The request accepts none of br, gzip and identity (`identity;q=0` with nothing else)',
+    json: { schema: errorSchema, example: { error: 'Send an Accept-Encoding that allows br, gzip or identity' } },
+  },
+  404: {
+    description: 'No such file (or the widget is not built)',
+    json: { schema: errorSchema, example: { error: 'Not found' } },
+  },
+});
+const SCRIPT_ACCESS = {
+  auth: 'public',
+  because: 'scripts are public and are loaded by the shop’s pages of any origin, without credentials.',
+} as const;
+
+export const widgetOperations: ApiOperations = {
+  'GET /kassa.js': {
+    operationId: 'getWidgetScript',
+    summary: 'The widget’s script',
+    description:
+      'The `<kassa-checkout>` and `<kassa-bridge>` elements, served from the merchant’s own proxy so the shop can keep a strict CSP. Its name is kept across releases, so it is revalidated (ETag).',
+    audience: 'browser',
+    access: SCRIPT_ACCESS,
+    responses: script('The script module'),
+    errors: {},
+  },
+  'GET /kassa/{file}': {
+    operationId: 'getWidgetChunk',
+    summary: 'A chunk of the widget’s script',
+    description:
+      'A part of the widget that kassa.js loads; its name carries a hash of its content, so it is cached for a year.',
+    audience: 'browser',
+    access: SCRIPT_ACCESS,
+    params: { file: 'The chunk’s file name (`[A-Za-z0-9_.-]+.js`)' },
+    responses: script('The chunk'),
+    errors: {},
+  },
+};

@@ -58,6 +58,8 @@ describe('e2e: npm start (the demo)', () => {
     assert.ok(proxyOrigin, demo.output());
     assert.match(demo.output(), /Buy\s+http:\/\/127\.0\.0\.1:\d+\/buy\s/);
     assert.match(demo.output(), /Sandbox\s+http:\/\/127\.0\.0\.1:\d+/);
+    const reference = /API\s+(http:\/\/127\.0\.0\.1:\d+\/docs)/.exec(demo.output())?.[1];
+    assert.equal((await fetch(reference!)).headers.get('content-type'), 'text/html; charset=UTF-8');
     // The Kassa extension is built and its folder printed, to load unpacked.
     const folder = /Extension\s+(\S+)/.exec(demo.output())?.[1];
     assert.ok(folder && existsSync(join(folder, 'manifest.json')), demo.output());

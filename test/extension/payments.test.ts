@@ -266,7 +266,7 @@ describe('extension: the payments view', { timeout: 240_000 }, () => {
     await form.getByRole('button', { name: 'Resolve' }).click();
     await entry.getByText(`Mark ${reference} (€55.00) as COMPLETED?`).waitFor();
     assert.ok(
-      !extension.requests.some((request) => request.url.endsWith(`/api/payments/${transactionId}/resolve`)),
+      !extension.requests.some((request) => request.url.endsWith(`/api/payments/resolutions/${transactionId}`)),
       'nothing is resolved before the confirmation',
     );
     await entry.getByRole('button', { name: 'Confirm' }).click();
@@ -279,7 +279,7 @@ describe('extension: the payments view', { timeout: 240_000 }, () => {
 
     const resolve = extension.requests.find(
       (request) =>
-        request.method === 'POST' && request.url === `${stack.proxy.origin}/api/payments/${transactionId}/resolve`,
+        request.method === 'POST' && request.url === `${stack.proxy.origin}/api/payments/resolutions/${transactionId}`,
     );
     assert.ok(resolve);
     assert.deepEqual(JSON.parse(resolve.postData), {

@@ -2,13 +2,26 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { get, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type Sandbox } from '../../sandbox/server.ts';
 import { http } from '../support/http.ts';
 import { eventually, proxyEnvFor } from '../support/stack.ts';
 
 const root = join(import.meta.dirname, '..', '..');
+
+/** A GET whose body is read as sent (fetch would decode it). */
+function rawGet(url: string, headers: Record<string, string>) {
+  return new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    get(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+    }).on('error', reject);
+  });
+}
 const bundle = join(root, 'dist', 'proxy', 'server.js');
 
 /** `npm run build:proxy` makes one file that runs with plain node, configured by the environment. */
@@ -32,7 +45,7 @@ describe('proxy: the self-contained bundle', () => {
   });
 
   it('runs with plain node from another directory and serves requests', async () => {
-    const settings = env();
+    const settings = { ...env(), KASSA_API_DOCS: '1' };
     const child = spawn(process.execPath, [bundle], {
       cwd: dir,
       env: { PATH: process.env.PATH, ...settings },
@@ -57,6 +70,11 @@ describe('proxy: the self-contained bundle', () => {
         headers: { Authorization: `Bearer ${settings.KASSA_MERCHANT_KEY}` },
       });
       assert.equal(checkout.status, 201);
+      // The reference page's viewer, vendored at build time beside the bundle, is served as built.
+      const viewer = await rawGet(`${origin}/docs/redoc.standalone.js`, { 'Accept-Encoding': 'gzip' });
+      assert.equal(viewer.headers['content-encoding'], 'gzip');
+      assert.ok(viewer.body.equals(readFileSync(join(root, 'dist', 'proxy', 'redoc.standalone.js.gz'))));
+      assert.match(gunzipSync(viewer.body).toString('utf8', 0, 200), /@license MIT[\s\S]*Redocly/);
       for (const secret of [
         settings.KASSA_PAY_CLIENT_SECRET,
         settings.KASSA_MERCHANT_KEY,

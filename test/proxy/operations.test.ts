@@ -363,10 +363,11 @@ describe('proxy operations: reconciliation', () => {
     assert.equal(listed.lastWebhook.event.status, 'COMPLETED', 'what the service last said');
 
     assert.equal(
-      (await stack.operator(`/api/payments/${transactionId}/resolve`, { body: { status: 'PAID', note: 'x' } })).status,
+      (await stack.operator(`/api/payments/resolutions/${transactionId}`, { body: { status: 'PAID', note: 'x' } }))
+        .status,
       400,
     );
-    const resolved = await stack.operator(`/api/payments/${transactionId}/resolve`, {
+    const resolved = await stack.operator(`/api/payments/resolutions/${transactionId}`, {
       body: { status: 'COMPLETED', note: 'On the bank statement of 23 November, line 14' },
     });
     assert.equal(resolved.status, 200, resolved.text);
@@ -385,12 +386,12 @@ describe('proxy operations: reconciliation', () => {
         (entry: { payment: { transactionId: string } }) => entry.payment.transactionId === transactionId,
       ),
     );
-    const again = await stack.operator(`/api/payments/${transactionId}/resolve`, {
+    const again = await stack.operator(`/api/payments/resolutions/${transactionId}`, {
       body: { status: 'FAILED', note: 'second thoughts' },
     });
     assert.equal(again.status, 409, 'a final status never changes');
     assert.equal(
-      (await stack.operator('/api/payments/nope/resolve', { body: { status: 'FAILED', note: 'abc' } })).status,
+      (await stack.operator('/api/payments/resolutions/nope', { body: { status: 'FAILED', note: 'abc' } })).status,
       404,
     );
   });

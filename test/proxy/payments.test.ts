@@ -58,6 +58,26 @@ describe('proxy: checkouts and payments', () => {
       }
     });
 
+    it('reads a checkout: the customer’s view without a key, the merchant’s with it, 401 with a challenge for a wrong one', async () => {
+      const checkoutId = await stack.checkout({ metadata: { orderId: 7 } });
+      const customer = await stack.browser(`/api/checkouts/${checkoutId}`);
+      assert.equal(customer.status, 200);
+      assert.equal(customer.body.metadata, undefined);
+      const merchant = await stack.merchant(`/api/checkouts/${checkoutId}`);
+      assert.deepEqual(merchant.body.metadata, { orderId: 7 });
+      // The answer with no checker in the way: the test's own assertions are the check here.
+      const wrong = await fetch(`${stack.proxy.origin}/api/checkouts/${checkoutId}`, {
+        headers: { Authorization: `Bearer ${stack.config.operatorToken}` },
+      });
+      assert.equal(wrong.status, 401);
+      assert.equal(
+        wrong.headers.get('www-authenticate'),
+        'Bearer realm="KASSA_MERCHANT_KEY"',
+        'RFC 9110: a 401 names its scheme',
+      );
+      assert.match(((await wrong.json()) as { error: string }).error, /KASSA_MERCHANT_KEY/);
+    });
+
     const invalid: Array<[string, Record<string, unknown>, RegExp]> = [
       ['a zero amount', { amount: '0', currencyCode: 'EUR', reference: 'X' }, /amount must be from 0.01/],
       ['three decimals', { amount: '1.005', currencyCode: 'EUR', reference: 'X' }, /at most 2 decimal places/],

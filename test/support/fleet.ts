@@ -6,6 +6,7 @@ import { loadConfig } from '../../proxy/config.ts';
 import { spawn } from 'node:child_process';
 import { startProxy, type RunningProxy, type StartProxyOptions } from '../../proxy/server.ts';
 import { startSandbox, type Sandbox } from '../../sandbox/server.ts';
+import { unwatchAnswers, watchAnswers } from './api-conformance.ts';
 import { http } from './http.ts';
 import { startRedis } from './redis-server.ts';
 import { freePort } from './free-port.ts';
@@ -84,13 +85,16 @@ export async function startFleet(options: {
   const logs: string[][] = [];
   const start = async (index: number): Promise<Instance> => {
     logs[index] = [];
-    if (options.processes) return spawnInstance(env, logs[index]);
-    return startProxy(config, {
-      logSink: (line) => logs[index]!.push(line),
-      tokenRefusalHoldMs: 200,
-      followerSweepMs: 1_000,
-      ...options.proxy,
-    });
+    const instance = options.processes
+      ? await spawnInstance(env, logs[index])
+      : await startProxy(config, {
+          logSink: (line) => logs[index]!.push(line),
+          tokenRefusalHoldMs: 200,
+          followerSweepMs: 1_000,
+          ...options.proxy,
+        });
+    watchAnswers(instance.origin);
+    return instance;
   };
   const instances: Array<Instance | undefined> = [];
   for (let i = 0; i < options.instances; i++) instances.push(await start(i));
@@ -132,11 +136,15 @@ export async function startFleet(options: {
     metric: async (name: string) => ((await fleet.control('/metrics')).body[name] as number | undefined) ?? 0,
     /** Stops one instance, as a crash or a scale-down would. */
     async kill(index: number) {
+      unwatchAnswers(at(index).origin);
       await at(index).stop();
       instances[index] = undefined;
     },
     async stop() {
-      for (const instance of instances) await instance?.stop();
+      for (const instance of instances) {
+        if (instance) unwatchAnswers(instance.origin);
+        await instance?.stop();
+      }
       await redis.stop();
       if (!options.sandbox) await sandbox.stop();
       rmSync(dir, { recursive: true, force: true });

@@ -11,6 +11,21 @@ export interface HttpResult<T = Json> {
   text: string;
 }
 
+/** An answer as the helper read it, with what was asked, for observers (api-conformance.ts). */
+export interface Answered extends HttpResult<unknown> {
+  origin: string;
+  method: string;
+  /** The URL's path, without the query. */
+  path: string;
+}
+
+const observers: Array<(answer: Answered) => Promise<void> | void> = [];
+
+/** Calls `observer` with every answer the helper reads; what it throws, the helper throws. */
+export function onAnswer(observer: (answer: Answered) => Promise<void> | void): void {
+  observers.push(observer);
+}
+
 export async function http<T = Json>(
   url: string,
   init: { method?: string; body?: unknown; headers?: Record<string, string>; raw?: string } = {},
@@ -21,8 +36,9 @@ export async function http<T = Json>(
     body = JSON.stringify(init.body);
     headers['Content-Type'] ??= 'application/json';
   }
+  const method = init.method ?? (body === undefined ? 'GET' : 'POST');
   const response = await fetch(url, {
-    method: init.method ?? (body === undefined ? 'GET' : 'POST'),
+    method,
     headers,
     body,
     redirect: 'manual',
@@ -36,7 +52,12 @@ export async function http<T = Json>(
       parsed = text;
     }
   }
-  return { status: response.status, headers: response.headers, body: parsed as T, text };
+  const result = { status: response.status, headers: response.headers, body: parsed as T, text };
+  if (observers.length) {
+    const { origin, pathname } = new URL(url);
+    for (const observer of observers) await observer({ ...result, origin, method, path: pathname });
+  }
+  return result;
 }
 
 /** A GET as it goes on the wire: the body's bytes as sent (fetch would decode a Content-Encoding). */

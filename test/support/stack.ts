@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { loadConfig, type ProxyConfig } from '../../proxy/config.ts';
 import { startProxy, type RunningProxy, type StartProxyOptions } from '../../proxy/server.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server.ts';
+import { unwatchAnswers, watchAnswers } from './api-conformance.ts';
 import { http } from './http.ts';
 import { holdPort } from './port-holder.ts';
 import { startRedis, type RedisServer } from './redis-server.ts';
@@ -73,6 +74,8 @@ export async function startStack(options: StackOptions = {}) {
     tokenRefusalHoldMs: 200,
     ...options.proxy,
   });
+  // Every answer of this proxy that a test reads through the HTTP helper is checked against its document.
+  watchAnswers(proxy.origin);
   const webhookUrl = () => `${proxy.origin}/hooks/payments/${config.webhookSecret}`;
   await http(`${sandbox.control}/keys/${sandbox.keyId}`, { method: 'PATCH', body: { webhookUrl: webhookUrl() } });
 
@@ -118,6 +121,7 @@ export async function startStack(options: StackOptions = {}) {
     /** Stops the proxy and starts it again on the same database (a restart). */
     async restart(envChanges: Record<string, string> = {}, whileDown?: () => Promise<void>): Promise<void> {
       const { port } = proxy;
+      unwatchAnswers(proxy.origin);
       await proxy.stop();
       Object.assign(env, envChanges);
       config = loadConfig(env);
@@ -134,6 +138,7 @@ export async function startStack(options: StackOptions = {}) {
         tokenRefusalHoldMs: 200,
         ...options.proxy,
       });
+      watchAnswers(proxy.origin);
       await http(`${sandbox.control}/keys/${sandbox.keyId}`, { method: 'PATCH', body: { webhookUrl: webhookUrl() } });
     },
     /**
@@ -149,6 +154,7 @@ export async function startStack(options: StackOptions = {}) {
       await stack.control(`/keys/${oldKey}/revoke`, {});
     },
     async stop(): Promise<void> {
+      unwatchAnswers(proxy.origin);
       await proxy.stop();
       if (!options.reuseSandbox) await sandbox.stop();
       rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,414 @@
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { Wallet } from 'ethers';
+import { after, before, describe, it } from 'node:test';
+import { createApp } from '../../proxy/app.ts';
+import { openApiDocument } from '../../proxy/openapi/document.ts';
+import { API_DOCS_CSP, apiDocsRoutes } from '../../proxy/routes/api-docs-routes.ts';
+import { STATUS_READ_ROUTE } from '../../proxy/routes/status-read-lane.ts';
+import type { ProxyServices } from '../../proxy/services.ts';
+import { ApiConformance, conformanceOf } from '../support/api-conformance.ts';
+import { launchChromium, watchProblems } from '../support/browser.ts';
+import { http, type Answered, type Json } from '../support/http.ts';
+import { redoclyLint } from '../support/redocly-lint.ts';
+import { openSse } from '../support/sse-client.ts';
+import { ONRAMP_ENV, onrampCustomer } from '../support/onramp.ts';
+import { eventually, SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
+
+const EVENTS_SECRET = 'whsec_a2Fzc2EtZXhhbXBsZS1zZWNyZXQtZG8tbm90LXVzZSE=';
+
+/**
+ * The names generated clients call their methods by: renaming one breaks every merchant's client, so
+ * it must be a decision (change this list with it), never a side effect.
+ */
+const OPERATION_IDS = [
+  'createCheckout',
+  'createOnrampPurchase',
+  'createOnrampQuote',
+  'createOrder',
+  'createPayment',
+  'deleteOrder',
+  'exportPayments',
+  'getApiReference',
+  'getApiReferenceViewer',
+  'getCheckout',
+  'getConfig',
+  'getEvent',
+  'getHealth',
+  'getLiveness',
+  'getLivenessLegacy',
+  'getMetrics',
+  'getOnrampConfig',
+  'getOpenApiDocument',
+  'getOrder',
+  'getPaymentHandoff',
+  'getPaymentStatus',
+  'getPurchase',
+  'getPurchaseStatus',
+  'getReadiness',
+  'getWidgetChunk',
+  'getWidgetScript',
+  'listBridgeChains',
+  'listChains',
+  'listEvents',
+  'listOrders',
+  'listPurchases',
+  'listUnverifiablePayments',
+  'openHandoffLink',
+  'prepareBridgeTransfer',
+  'receivePaymentWebhook',
+  'redeliverEvent',
+  'redeliverFailedEvents',
+  'refundPurchase',
+  'resolvePayment',
+  'retryPurchaseMint',
+  'returnFromBank',
+  'searchPayments',
+  'streamPaymentChanges',
+  'streamPaymentStatus',
+  'streamPurchaseStatus',
+  'updateOrder',
+];
+
+/** A Hono route path as OpenAPI writes it: `:name` and `:name{pattern}` become `{name}`. */
+const documented = (path: string) => path.replace(/:(\w+)(\{[^}]*\})?/g, '{$1}');
+
+describe('proxy: the OpenAPI document', () => {
+  let stack: Stack;
+  /** The document as the proxy serves it. */
+  let document: Json;
+
+  before(async () => {
+    stack = await startStack({
+      env: {
+        KASSA_API_DOCS: '1',
+        KASSA_EVENTS_URL: 'http://127.0.0.1:9/events',
+        KASSA_EVENTS_SECRET: EVENTS_SECRET,
+        ...ONRAMP_ENV,
+      },
+    });
+    document = (await http(`${stack.proxy.origin}/openapi.json`)).body;
+  });
+  after(() => stack?.stop());
+
+  it('passes Redocly’s recommended rules with no error and no warning, without the network', async () => {
+    const report = await redoclyLint(document);
+    assert.deepEqual(report.problems, []);
+    assert.equal(report.totals.errors, 0);
+    assert.equal(report.totals.warnings, 0);
+  });
+
+  it('describes every route the app serves (the status-read lane’s too), and no route it does not serve', () => {
+    const { app } = createApp(stack.proxy.services);
+    const served = new Set<string>();
+    const preflights = new Set<string>();
+    for (const { method, path } of app.routes) {
+      if (method === 'ALL') {
+        // Middleware on every path or a prefix (request id, log, headers, body limits), and the /hooks/ catch-all 404.
+        assert.ok(
+          ['/*', '*', '/api/*', '/hooks/*'].includes(path),
+          `${path}: describe this route, or say why not here`,
+        );
+      } else if (method === 'OPTIONS') preflights.add(documented(path));
+      else served.add(`${method} ${documented(path)}`);
+    }
+    const described = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods as Json).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    assert.deepEqual(
+      [...served].sort(),
+      described.sort(),
+      'describe each route in its module’s operation table, mounted with it in proxy/app.ts (proxy/openapi/operation.ts)',
+    );
+    assert.ok(served.has(`GET ${documented(STATUS_READ_ROUTE)}`), 'the lane answers a described route');
+    // A preflight is answered for a browser route, never for a path of its own.
+    for (const path of preflights) {
+      const prefix = path.endsWith('/*') ? path.slice(0, -1) : undefined;
+      assert.ok(
+        prefix ? Object.keys(document.paths).some((p) => p.startsWith(prefix)) : document.paths[path],
+        `preflight of ${path}`,
+      );
+    }
+  });
+
+  it('names every operation for generated clients, tags it by audience, and says who may call it', () => {
+    const operations: Json[] = Object.values(document.paths).flatMap((methods) => Object.values(methods as Json));
+    assert.deepEqual(operations.map((operation) => operation.operationId).sort(), OPERATION_IDS);
+    const tags = new Set((document.tags as Array<{ name: string }>).map((tag) => tag.name));
+    for (const operation of operations) {
+      const { operationId, tags: audiences, security, description } = operation;
+      assert.ok(audiences.length > 0, `${operationId}: its audience`);
+      for (const tag of audiences) assert.ok(tags.has(tag), `${operationId}: tag ${tag}`);
+      assert.ok(Array.isArray(security), `${operationId}: security`);
+      if (security.length === 0)
+        assert.match(description, /\*\*No credential:\*\* \S/, `${operationId}: why no credential`);
+    }
+    assert.deepEqual(Object.keys(document.webhooks as object).sort(), [
+      'checkout.expired',
+      'checkout.paid',
+      'onramp.delivered',
+      'onramp.failed',
+      'onramp.paid',
+      'payment.completed',
+      'payment.failed',
+    ]);
+  });
+
+  it('the example event verifies with the example secret of docs/events.md', () => {
+    const webhook = document.webhooks['checkout.paid'].post;
+    const headers = Object.fromEntries(
+      (webhook.parameters as Array<{ name: string; example: string }>).map((p) => [p.name, p.example]),
+    );
+    const body = JSON.stringify(webhook.requestBody.content['application/json'].example);
+    const signature = createHmac('sha256', Buffer.from(EVENTS_SECRET.slice('whsec_'.length), 'base64'))
+      .update(`${headers['webhook-id']}.${headers['webhook-timestamp']}.${body}`)
+      .digest('base64');
+    assert.equal(headers['webhook-signature'], `v1,${signature}`);
+  });
+
+  it('servers: KASSA_PUBLIC_URL, else the request’s loopback origin, else relative to the document', async () => {
+    assert.deepEqual(
+      (document.servers as Array<{ url: string }>).map((s) => s.url),
+      [stack.proxy.origin],
+    );
+    const withPublicUrl = apiDocsRoutes(
+      { config: { ...stack.config, publicUrl: 'https://pay.shop.example' } } as ProxyServices,
+      { document: openApiDocument({ version: '0', operations: [] }) },
+    );
+    const servers = async (url: string) =>
+      ((await (await withPublicUrl.request(url)).json()) as { servers: Array<{ url: string }> }).servers[0]!.url;
+    assert.equal(await servers('http://203.0.113.9/openapi.json'), 'https://pay.shop.example');
+    const without = apiDocsRoutes({ config: stack.config } as ProxyServices, {
+      document: openApiDocument({ version: '0', operations: [] }),
+    });
+    const hostile = (await (await without.request('http://evil.example/openapi.json')).json()) as {
+      servers: Array<{ url: string }>;
+    };
+    assert.equal(hostile.servers[0]!.url, '/', 'a Host header from elsewhere is never believed');
+  });
+
+  it('every operation answers as documented: its successes and its errors, checked against the document', async () => {
+    const origin = stack.proxy.origin;
+    const bad = { Origin: 'https://evil.example' };
+    // Merchant server and browser.
+    const checkoutId = await stack.checkout();
+    await stack.merchant('/api/checkouts', { body: { amount: 'x' } });
+    await http(`${origin}/api/checkouts`, { body: {} });
+    const key = { 'Idempotency-Key': 'openapi-walk-1' };
+    await stack.merchant('/api/checkouts', {
+      body: { amount: '1', currencyCode: 'EUR', reference: 'A' },
+      headers: key,
+    });
+    await stack.merchant('/api/checkouts', {
+      body: { amount: '2', currencyCode: 'EUR', reference: 'A' },
+      headers: key,
+    });
+    await stack.browser(`/api/checkouts/${checkoutId}`);
+    await stack.merchant(`/api/checkouts/${checkoutId}`);
+    await stack.browser(`/api/checkouts/${checkoutId}`, { headers: { Authorization: 'Bearer wrong' } });
+    await stack.browser('/api/checkouts/chk_unknown');
+    await stack.browser(`/api/checkouts/${checkoutId}`, { headers: bad });
+    await stack.browser('/api/config');
+    const payment = (await stack.pay(checkoutId)).body;
+    await stack.pay(checkoutId);
+    await stack.browser('/api/payments', { body: { checkoutId } });
+    await stack.pay('chk_unknown');
+    await stack.browser('/api/payments', { body: { amount: '5', currencyCode: 'EUR', reference: 'X' }, headers: key });
+    await stack.browser(`/api/payments/status/${payment.statusToken}`);
+    await stack.browser(`/api/payments/status/${payment.statusToken}`);
+    await stack.browser('/api/payments/status/unknown');
+    const handoff = (await stack.browser(`/api/payments/status/${payment.statusToken}/handoff`)).body;
+    await stack.browser('/api/payments/status/unknown/handoff');
+    await http(`${origin}/p/${handoff.code}`);
+    await http(`${origin}/p/not-a-code`);
+    await http(`${origin}/p/not-a-code`, { headers: { Accept: 'text/html' } });
+    await http(`${origin}/r/${payment.statusToken}`);
+    await stack.browser('/api/bridge/chains');
+    await stack.browser('/api/bridge/chains?network=moon');
+    await stack.browser('/api/bridge/prepare', { body: { sourceAmount: 'x' } });
+    const [source, destination] = stack.sandbox.chains;
+    await stack.browser('/api/bridge/prepare', {
+      body: {
+        sourceAmount: '12.5',
+        sourceToken: source!.tokens.eUSD.address,
+        destinationToken: destination!.tokens.eUSD.address,
+        destinationChainId: destination!.chainId,
+      },
+    });
+    const stream = openSse(`${origin}/api/payments/status/${payment.statusToken}/events`);
+    await stream.waitForEvents(1);
+    stream.close();
+    assert.equal(stream.headers['content-type'], 'text/event-stream; charset=utf-8');
+    const conformance = (await conformanceOf(origin))!;
+    assert.equal(conformance.invalid('PaymentStatus', stream.data()[0]), undefined);
+    await http(stack.webhookUrl(), { body: { event: 'payment.status_updated', transactionId: payment.transactionId } });
+    await http(`${origin}/hooks/payments/wrong-secret`, { body: {} });
+    // Operator.
+    await stack.operator('/api/payments?status=COMPLETED&limit=5');
+    await stack.operator('/api/payments?limit=0');
+    await http(`${origin}/api/payments`);
+    await stack.operator('/api/payments/export');
+    await stack.operator('/api/payments/unverifiable');
+    await stack.operator(`/api/payments/resolutions/${payment.transactionId}`, { body: { status: 'X' } });
+    await stack.operator('/api/payments/resolutions/unknown', { body: { status: 'FAILED', note: 'statement' } });
+    const open = (await stack.pay(await stack.checkout())).body;
+    await stack.operator(`/api/payments/resolutions/${open.transactionId}`, {
+      body: { status: 'FAILED', note: 'Not on the statement' },
+    });
+    await stack.operator('/api/orders');
+    await stack.operator('/api/orders?filterStatus=Nope');
+    const order = (
+      await stack.operator('/api/orders', {
+        body: {
+          customerName: 'Ada',
+          chainId: 31337,
+          amount: '25',
+          mintWallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+          customerOrder: 'PO-77',
+          stableCoin: 'eUSD',
+        },
+      })
+    ).body;
+    await stack.operator(`/api/orders/${order.orderId}`);
+    await stack.operator(`/api/orders/${order.orderId}`, { method: 'PUT', body: { amount: '30' } });
+    await stack.operator(`/api/orders/${order.orderId}`, { method: 'DELETE' });
+    await stack.operator('/api/orders/unknown');
+    await stack.operator('/api/chains');
+    await stack.operator('/api/health');
+    const sse = openSse(`${origin}/api/payments/events`, { Authorization: `Bearer ${stack.config.operatorToken}` });
+    await stack.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
+    await sse.waitForEvents(1);
+    sse.close();
+    assert.equal(conformance.invalid('PaymentStatus', sse.data()[0]), undefined);
+    // The completion wrote the merchant's events (sent to a closed port, so they wait for a retry).
+    const { id } = await eventually(async () => (await stack.operator('/api/events')).body.events[0]);
+    await stack.operator('/api/events?status=lost');
+    await stack.operator(`/api/events/evt_unknown`);
+    await stack.operator(`/api/events/${id}`);
+    await stack.operator(`/api/events/${id}/redeliver`, { method: 'POST' });
+    await stack.operator(`/api/events/redeliver`, { body: { status: 'failed', since: '2026-01-01T00:00:00Z' } });
+    await stack.operator(`/api/events/redeliver`, { body: { status: 'delivered' } });
+    // The on-ramp: a customer's purchase from quote to stream, and the operator's two actions on
+    // purchases whose order the issuer (here, by hand) cancelled.
+    const wallet = Wallet.createRandom();
+    const customer = onrampCustomer(stack, wallet);
+    await stack.browser('/api/onramp/config');
+    await customer.quote({ amount: '0' });
+    await customer.quote({ amount: '501' });
+    await stack.browser('/api/onramp/purchases', { body: { quoteId: 'quo_unknownquoteunknown', signature: '0x00' } });
+    await customer.purchase({}, Wallet.createRandom());
+    const delayed: string[] = [];
+    for (const amount of ['3', '4']) {
+      const { purchaseToken, purchaseId } = await customer.buyAndPay({ amount });
+      const { order } = await eventually(async () => {
+        const detail = (await stack.operator(`/api/onramp/purchases/${purchaseId}`)).body;
+        return detail.order ? detail : undefined;
+      }, 15_000);
+      await stack.operator(`/api/orders/${order.orderId}`, { method: 'PUT', body: { orderStatus: 'Cancelled' } });
+      await customer.until(purchaseToken, 'delayed');
+      const purchaseStream = openSse(`${origin}/api/onramp/status/${purchaseToken}/events`, { Origin: SHOP_ORIGIN });
+      await purchaseStream.waitForEvents(1);
+      purchaseStream.close();
+      assert.equal(conformance.invalid('Purchase', purchaseStream.data()[0]), undefined);
+      delayed.push(purchaseId);
+    }
+    await stack.browser('/api/onramp/status/unknown');
+    await stack.operator('/api/onramp/purchases?state=delayed');
+    await stack.operator('/api/onramp/purchases?state=lost');
+    await stack.operator('/api/onramp/purchases/pur_00000000000000000000');
+    await stack.operator(`/api/onramp/purchases/${delayed[0]!}/retry-mint`, { body: {} });
+    await stack.operator(`/api/onramp/purchases/${delayed[1]!}/refund`, { body: {} });
+    await stack.operator(`/api/onramp/purchases/${delayed[1]!}/refund`, { body: { note: 'Returned by SEPA' } });
+    // Infrastructure, scripts and this document.
+    for (const path of ['/livez', '/healthz', '/readyz', '/openapi.json', '/docs', '/docs/redoc.standalone.js'])
+      await http(`${origin}${path}`);
+    await stack.operator('/metrics');
+    await http(`${origin}/metrics`);
+    await http(`${origin}/kassa.js`);
+    await http(`${origin}/kassa/not-built.js`);
+
+    // Every operation but the streams (read above) was answered with a success, each answer as documented.
+    const succeeded = new Set(
+      [...conformance.seen].filter((seen) => /\s[23]/.test(seen)).map((seen) => seen.split(' ')[0]),
+    );
+    // The widget's scripts are there only once it is built (the end-to-end suites build it).
+    const unseen = [
+      'streamPaymentStatus',
+      'streamPaymentChanges',
+      'streamPurchaseStatus',
+      'getWidgetScript',
+      'getWidgetChunk',
+    ];
+    assert.deepEqual(
+      OPERATION_IDS.filter((id) => !succeeded.has(id) && !unseen.includes(id)),
+      [],
+    );
+  });
+
+  it('the check itself refuses an answer the document does not describe', async () => {
+    const conformance = new ApiConformance(document);
+    const answer = (status: number, body: unknown, headers: Record<string, string> = {}): Answered => ({
+      origin: stack.proxy.origin,
+      method: 'GET',
+      path: '/api/payments/status/some-token',
+      status,
+      headers: new Headers({ 'content-type': 'application/json', ...headers }),
+      body,
+      text: JSON.stringify(body),
+    });
+    const status = (
+      await stack.browser(`/api/payments/status/${(await stack.pay(await stack.checkout())).body.statusToken}`)
+    ).body as Record<string, unknown>;
+    assert.deepEqual(conformance.check(answer(200, status)), []);
+    const problems = (candidate: Answered) => conformance.check(candidate).join('\n');
+    assert.match(problems(answer(418, { error: 'teapot' })), /does not document status 418/);
+    assert.match(problems(answer(200, { ...status, retryable: 'no' })), /retryable/);
+    assert.match(problems(answer(200, { ...status, surprise: 1 })), /surprise/);
+    const { bankName: _, ...withoutBankName } = status;
+    assert.match(problems(answer(200, withoutBankName)), /bankName/, 'a default is no substitute for a field');
+    assert.match(problems(answer(429, { error: 'slow down' })), /header Retry-After is missing/);
+    assert.deepEqual(conformance.check(answer(429, { error: 'slow down' }, { 'retry-after': '3' })), []);
+    assert.match(
+      problems({ ...answer(200, status), headers: new Headers({ 'content-type': 'text/html' }) }),
+      /text\/html/,
+    );
+    assert.deepEqual(conformance.check({ ...answer(404, {}), method: 'DELETE', path: '/livez' }), [], 'the app’s 404');
+    assert.match(problems({ ...answer(200, {}), method: 'PATCH', path: '/api/config' }), /no operation/);
+  });
+
+  it('the reference page (KASSA_API_DOCS=1) shows the document from the proxy alone, under its own CSP', async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const problems = watchProblems(page);
+      const elsewhere: string[] = [];
+      await page.route('**/*', (route) => {
+        if (route.request().url().startsWith(stack.proxy.origin)) return route.continue();
+        elsewhere.push(route.request().url());
+        return route.abort();
+      });
+      const answer = await page.goto(`${stack.proxy.origin}/docs`);
+      assert.equal(answer!.headers()['content-security-policy'], API_DOCS_CSP);
+      await page.getByText('Merchant server').first().click();
+      await page.getByText('Create a checkout').first().waitFor();
+      assert.deepEqual(elsewhere, [], 'no CDN, no telemetry: the page works offline');
+      // Redoc always tries its badge's logo from its CDN; the policy refuses it and Redoc hides the image.
+      const badge = /Loading the image 'https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(-full)?\.svg' violates/;
+      assert.deepEqual(
+        problems.filter((problem) => !badge.test(problem)),
+        [],
+      );
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('the reference page is off by default: neither served nor described (and that document passes too)', async () => {
+    await stack.restart({ KASSA_API_DOCS: '' });
+    assert.equal((await http(`${stack.proxy.origin}/docs`)).status, 404);
+    const served = (await http(`${stack.proxy.origin}/openapi.json`)).body;
+    assert.equal(served.paths['/docs'], undefined);
+    assert.ok(served.paths['/openapi.json']);
+    assert.deepEqual((await redoclyLint(served)).totals, { errors: 0, warnings: 0, ignored: 0 });
+  });
+});
