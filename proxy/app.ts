@@ -16,7 +16,7 @@ import { handoffOperations, handoffRoutes } from './routes/handoff-routes.ts';
 import { merchantOperations, merchantRoutes } from './routes/merchant-routes.ts';
 import { operatorOperations, operatorRoutes } from './routes/operator-routes.ts';
 import { metricsOperations, metricsRoutes } from './routes/metrics-routes.ts';
-import { onrampOperations, onrampRoutes } from './routes/onramp-routes.ts';
+import { onrampOffRoutes, onrampOperations, onrampRoutes } from './routes/onramp-routes.ts';
 import { purchaseOperations, purchaseRoutes } from './routes/purchase-routes.ts';
 import { paymentOperations, paymentRoutes } from './routes/payment-routes.ts';
 import { paymentSearchOperations, paymentSearchRoutes } from './routes/payment-search-routes.ts';
@@ -81,11 +81,11 @@ export function createApp(services: ProxyServices): ProxyHttp {
   mount(paymentRoutes(services, { readLimiter }), paymentOperations);
   mount(handoffRoutes(services), handoffOperations);
   mount(bridgeRoutes(services), bridgeOperations);
-  // The on-ramp's routes exist only when it is on (KASSA_ONRAMP_COINS); otherwise /api/onramp/* is the app's 404.
+  // The on-ramp's routes exist only when it is on (KASSA_ONRAMP_COINS); otherwise they answer that it is off.
   if (services.onramp) {
     mount(onrampRoutes(services), onrampOperations);
     mount(purchaseRoutes(services), purchaseOperations);
-  }
+  } else app.route('/', onrampOffRoutes(services));
   mount(reconciliationRoutes(services), reconciliationOperations);
   mount(paymentSearchRoutes(services), paymentSearchOperations);
   mount(operatorRoutes(services), operatorOperations);

@@ -44,7 +44,7 @@ export class OnrampCatalog {
     return {
       environment: await this.environment(),
       coins: settings.coins.map(({ currencyCode, symbol }) => ({ currencyCode, symbol })),
-      fee: { percent: tokensText(settings.feeBasisPoints) || '0', fixed: fromCents(settings.feeFixedCents) },
+      fee: settings.fee,
       min: tokensText(settings.minCents),
       max: tokensText(settings.maxCents),
       walletLimit: settings.walletLimitCents === null ? null : tokensText(settings.walletLimitCents),

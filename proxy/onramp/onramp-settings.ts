@@ -5,6 +5,7 @@
  */
 import { isPaymentCurrency } from '../../schemas/pay.ts';
 import { STABLECOINS, type Stablecoin } from '../../schemas/orders.ts';
+import type { OnrampFee } from '../../lib/onramp-price.ts';
 
 export interface OnrampCoinSetting {
   currencyCode: string;
@@ -20,9 +21,8 @@ export interface OnrampSettings {
   maxCents: bigint;
   /** Tokens of one coin per wallet over a rolling 24 hours, in hundredths; null: no limit. */
   walletLimitCents: bigint | null;
-  /** The fee: basis points of the tokens' value (150 = 1.5 %) and a fixed part in hundredths. */
-  feeBasisPoints: bigint;
-  feeFixedCents: bigint;
+  /** The fee, as published and charged (lib/onramp-price.ts): a percentage and a fixed part. */
+  fee: OnrampFee;
   /** Paid but not delivered this long: the purchase is delayed. */
   mintTimeoutMs: number;
 }
@@ -85,13 +85,13 @@ function amount(setting: string, value: string): bigint {
   return cents;
 }
 
-function parseFee(value: string): { basisPoints: bigint; fixedCents: bigint } {
+function parseFee(value: string): OnrampFee {
   const match = /^\s*(?:(\d{1,2}(?:\.\d{1,2})?)%)?\s*(?:\+?\s*(\d{1,6}(?:\.\d{1,2})?))?\s*$/.exec(value);
   if (!match || (match[1] === undefined && match[2] === undefined))
     throw new OnrampSettingError('KASSA_ONRAMP_FEE', `"${value}" is not P%, F or P%+F (such as 1.5%+0.30)`);
   return {
-    basisPoints: match[1] === undefined ? 0n : toCents(match[1])!,
-    fixedCents: match[2] === undefined ? 0n : toCents(match[2])!,
+    percent: tokensText(toCents(match[1] ?? '0')!) || '0',
+    fixed: fromCents(toCents(match[2] ?? '0')!),
   };
 }
 
@@ -135,13 +135,7 @@ export function parseOnrampSettings(source: Record<string, string | undefined>):
     minCents,
     maxCents,
     walletLimitCents,
-    feeBasisPoints: fee.basisPoints,
-    feeFixedCents: fee.fixedCents,
+    fee,
     mintTimeoutMs: seconds * 1000,
   };
-}
-
-/** The merchant's fee on `tokensCents` of value, rounded up to the cent (never in the customer's favour by fractions). */
-export function feeCents(settings: OnrampSettings, tokensCents: bigint): bigint {
-  return (tokensCents * settings.feeBasisPoints + 9_999n) / 10_000n + settings.feeFixedCents;
 }

@@ -9,7 +9,8 @@ import { newCheckoutId, type Checkouts } from '../payments/checkouts.ts';
 import type { PurchaseRecord, QuoteRecord } from '../store/purchases.ts';
 import type { Store } from '../store/store.ts';
 import type { OnrampCatalog } from './onramp-catalog.ts';
-import { feeCents, fromCents, toCents, tokensText, type OnrampSettings } from './onramp-settings.ts';
+import { onrampPrice } from '../../lib/onramp-price.ts';
+import { toCents, tokensText, type OnrampSettings } from './onramp-settings.ts';
 import { PURCHASE_REFERENCE } from './mint-worker.ts';
 import { verifyOwnership } from './ownership-proof.ts';
 import { purchaseView } from './purchase-views.ts';
@@ -55,18 +56,24 @@ export class Onramp {
     const { settings, catalog, store } = this.options;
     const { chain, coin } = await catalog.offer(request.chainId, request.symbol);
     const tokensCents = toCents(request.amount)!;
-    if (tokensCents < settings.minCents || tokensCents > settings.maxCents)
+    if (tokensCents < settings.minCents || tokensCents > settings.maxCents) {
+      const [min, max] = [tokensText(settings.minCents), tokensText(settings.maxCents)];
+      // In `details`, which bound: the page says it in the customer's language.
+      const reason = tokensCents < settings.minCents ? 'below-minimum' : 'above-maximum';
       throw new HttpProblem(
         422,
-        `amount must be from ${tokensText(settings.minCents)} to ${tokensText(settings.maxCents)} ${coin.symbol}`,
+        `amount must be from ${min} to ${max} ${coin.symbol}`,
+        {},
+        { reason, min, max, symbol: coin.symbol },
       );
+    }
     const now = Date.now();
     await this.checkLimit(request.wallet, coin.symbol, Number(tokensCents), now);
-    const fee = feeCents(settings, tokensCents);
-    const payment = fromCents(tokensCents + fee);
+    const tokens = tokensText(tokensCents);
+    const price = onrampPrice(tokens, settings.fee);
+    const payment = price.payment;
     if (compareDecimals(payment, AMOUNT_LIMITS.max) > 0)
       throw new HttpProblem(422, `the payment would exceed ${AMOUNT_LIMITS.max} ${coin.currencyCode}`);
-    const tokens = tokensText(tokensCents);
     const quote: QuoteRecord = {
       quoteId: `quo_${alphanumeric(24)}`,
       wallet: request.wallet,
@@ -77,7 +84,7 @@ export class Onramp {
       tokensCents: Number(tokensCents),
       currencyCode: coin.currencyCode,
       paymentAmount: payment,
-      fee: fromCents(fee),
+      fee: price.fee,
       message: '',
       createdAt: now,
       expiresAt: now + QUOTE_TTL_MS,

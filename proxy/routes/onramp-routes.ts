@@ -141,6 +141,21 @@ export function onrampRoutes(services: ProxyServices): Hono {
   return app;
 }
 
+/**
+ * With the on-ramp off, its paths answer 404 saying so, with CORS for the shop's pages: an element on a
+ * page can then tell "not available here" from "cannot reach the proxy". Not in the OpenAPI document:
+ * the on-ramp's operations are described only where they exist.
+ */
+export function onrampOffRoutes({ config }: ProxyServices): Hono {
+  const app = new Hono();
+  const browser = browserOrigins({ origins: config.allowedOrigins, methods: ['GET', 'POST'] });
+  app.options('/api/onramp/*', browser);
+  app.on(['GET', 'POST'], '/api/onramp/*', browser, () => {
+    throw new HttpProblem(404, 'Buying stablecoins is not enabled on this proxy (KASSA_ONRAMP_COINS)');
+  });
+  return app;
+}
+
 const PURCHASE_TOKEN_PARAM = {
   purchaseToken: 'The purchaseToken the purchase was made with: the customer’s link to it (`?kassa_purchase=`)',
 };

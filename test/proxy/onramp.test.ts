@@ -88,10 +88,14 @@ describe('proxy: the on-ramp, from quote to tokens on the chain', () => {
     const again = await stack.browser('/api/onramp/purchases', { body: { quoteId: quote.body.quoteId, signature } });
     assert.equal(again.status, 409);
     assert.match(again.body.error as string, /already used/);
-    for (const amount of ['0.99', '500.01']) {
+    for (const [amount, reason] of [
+      ['0.99', 'below-minimum'],
+      ['500.01', 'above-maximum'],
+    ]) {
       const refused = await customer.quote({ amount });
       assert.equal(refused.status, 422, amount);
       assert.equal(refused.body.error, 'amount must be from 1 to 500 eEUR');
+      assert.deepEqual(refused.body.details, { reason, min: '1', max: '500', symbol: 'eEUR' });
     }
   });
 
@@ -107,5 +111,25 @@ describe('proxy: the on-ramp, from quote to tokens on the chain', () => {
     );
     assert.equal((await customer.quote({ amount: '100' })).status, 201);
     assert.equal((await customer.quote({ amount: '100', symbol: 'eGBR' })).status, 201, 'another coin, its own limit');
+  });
+});
+
+describe('proxy: the on-ramp turned off', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  after(() => stack.stop());
+
+  it("answers its routes 404 saying so, readable by the shop's pages (CORS)", async () => {
+    for (const [path, body] of [
+      ['/api/onramp/config', undefined],
+      ['/api/onramp/quotes', { amount: '25' }],
+    ] as const) {
+      const response = await stack.browser(path, body ? { body } : {});
+      assert.equal(response.status, 404, path);
+      assert.equal(response.headers.get('access-control-allow-origin'), SHOP_ORIGIN);
+      assert.match(response.body.error as string, /not enabled/);
+    }
   });
 });

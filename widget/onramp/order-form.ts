@@ -2,7 +2,8 @@ import { fromUnits } from '../../lib/money.ts';
 import type { ChainEntry } from '../../schemas/reforge.ts';
 import { ChainRpc } from '../bridge/chain-rpc.ts';
 import { tokenAmount } from '../shared/token-amount.ts';
-import { paymentFor, readTokens, type OnrampAmount } from './amounts.ts';
+import { onrampPrice } from '../../lib/onramp-price.ts';
+import { readTokens, type OnrampAmount } from './amounts.ts';
 import type { OnrampConfig } from '../../schemas/onramp.ts';
 import type { OnrampHost } from './phases.ts';
 
@@ -105,7 +106,7 @@ export class OrderForm {
   /** What the customer pays for the tokens typed (fee included), or undefined while the amount is not valid. */
   get payment(): { payment: string; fee: string } | undefined {
     const reading = this.reading;
-    return reading.ok && this.config ? paymentFor(reading.amount, this.config.fee) : undefined;
+    return reading.ok && this.config ? onrampPrice(reading.amount, this.config.fee) : undefined;
   }
 
   /** The balance as the customer reads it (`0 eEUR`), '' when not known. */
