@@ -3,7 +3,7 @@ import type { Environment } from '../../schemas/pay.ts';
 import type { ChainEntry, TokenInfo } from '../../schemas/reforge.ts';
 import type { ChainDirectory } from '../bridge/chain-directory.ts';
 import { HttpProblem } from '../http-problem.ts';
-import { fromCents, tokensText, type OnrampCoinSetting, type OnrampSettings } from './onramp-settings.ts';
+import { tokensText, type OnrampCoinSetting, type OnrampSettings } from './onramp-settings.ts';
 
 /** Where a purchase is delivered: the chain, and the coin's token on it. */
 export interface DeliveryTarget {
