@@ -152,10 +152,12 @@ export function tamperingProxy(proxy: string, tampering: Tampering): Promise<Ser
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const upstream = await fetch(`${proxy}${request.url}`, {
       method: request.method,
-      // The page's origin goes on: the proxy writes it into the on-ramp's message.
+      // The on-ramp's requests carry the page's origin on: the proxy writes it into the ownership message.
       headers: {
         'Content-Type': 'application/json',
-        ...(request.headers.origin ? { Origin: request.headers.origin } : {}),
+        ...(request.headers.origin && request.url?.startsWith('/api/onramp/')
+          ? { Origin: request.headers.origin }
+          : {}),
         ...(typeof request.headers['idempotency-key'] === 'string'
           ? { 'Idempotency-Key': request.headers['idempotency-key'] }
           : {}),
