@@ -34,9 +34,12 @@ export interface TokenStore {
   exclusive<T>(exchange: () => Promise<T>): Promise<T>;
 }
 
-/** At most one upstream re-read per payment per interval, however many browsers watch it. */
+/**
+ * At most one upstream read per payment per interval, however many browsers watch it and webhooks
+ * name it; a refused claim says when the gate opens again.
+ */
 export interface ReadGate {
-  tryClaim(transactionId: string, intervalMs: number): Promise<boolean>;
+  tryClaim(transactionId: string, intervalMs: number): Promise<{ ok: true } | { ok: false; retryInMs: number }>;
 }
 
 export type StatusListener = (view: PaymentStatusView) => void;
