@@ -14,7 +14,7 @@ export interface FollowerOptions {
 
 /**
  * The safety net for lost webhooks, and what makes a restart lose nothing: first the re-reads that
- * webhooks asked for and the budget could not take at the time (oldest first), then every pending
+ * webhooks asked for and the read gate or the budget held back (oldest first), then every pending
  * payment on the reconciliation schedule (refreshInterval), from the first sweep after start, on the
  * budget that new payments do not need.
  */

@@ -28,7 +28,7 @@ export interface Reconciliation {
   queueReread(transactionId: string, at: number): Promise<void>;
   /** Settles a queued re-read; with `readAt`, only if it was queued before that read began. */
   dequeueReread(transactionId: string, readAt?: number): Promise<void>;
-  /** The queued re-reads, longest waiting first. */
+  /** The queued re-reads, oldest first by when each was last queued. */
   queuedRereads(limit: number): Promise<string[]>;
 
   markUnverifiable(entry: Unverifiable): Promise<void>;
