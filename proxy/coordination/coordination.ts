@@ -40,6 +40,8 @@ export interface TokenStore {
  */
 export interface ReadGate {
   tryClaim(transactionId: string, intervalMs: number): Promise<{ ok: true } | { ok: false; retryInMs: number }>;
+  /** Opens the gate again: the claim made no read (the budget had no room). */
+  release(transactionId: string): Promise<void>;
 }
 
 export type StatusListener = (view: PaymentStatusView) => void;

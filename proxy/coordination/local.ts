@@ -80,6 +80,10 @@ export class LocalReadGate implements ReadGate {
     return { ok: true };
   }
 
+  async release(transactionId: string): Promise<void> {
+    this.lastRead.delete(transactionId);
+  }
+
   private prune(now: number): void {
     for (const [id, at] of this.lastRead) if (now - at > 3_600_000) this.lastRead.delete(id);
   }

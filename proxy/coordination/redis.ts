@@ -160,6 +160,12 @@ class RedisReadGate implements ReadGate {
       return left < 0 ? { ok: true } : { ok: false, retryInMs: Math.max(1, left) };
     });
   }
+
+  release(transactionId: string): Promise<void> {
+    return guarded(async () => {
+      await this.redis.del(`${this.prefix}${transactionId}`);
+    });
+  }
 }
 
 /**

@@ -159,8 +159,13 @@ export class PaymentRefresher {
     try {
       await this.readAndApply(payment, reason, startedAt);
     } catch (error) {
+      // Kassa's own budget had no room (no status: nothing was sent): the gate stays open for the next
+      // reason to read, a webhook's above all, instead of holding it back 5 s for a read never made.
+      const limited = error instanceof UpstreamError && error.failure === 'rate_limited';
+      if (limited && !error.details.status)
+        await this.options.gate.release(payment.transactionId).catch(() => undefined);
       // Routine reads give way when the budget is kept for new payments: that is no warning.
-      const routine = !owed && error instanceof UpstreamError && error.failure === 'rate_limited';
+      const routine = !owed && limited;
       this.options.logger[routine ? 'debug' : 'warn']('payment re-read failed', {
         transactionId: payment.transactionId,
         reason,

@@ -16,7 +16,7 @@ const MAIN = join(import.meta.dirname, '..', '..', 'proxy', 'main.ts');
 /** Runs `node proxy/main.ts` (after `prefix`, a command such as prlimit) until it exits by itself. */
 function runToExit(env: Record<string, string>, prefix: string[] = []) {
   const [command, ...args] = [...prefix, process.execPath, '--import', 'tsx', MAIN];
-  const child = spawn(command!, args, {
+  const child = spawn(command, args, {
     env: { ...process.env, ...env, PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type Sandbox } from '../../sandbox/server.ts';
-import { startFakePay, type FakePay, type Misbehaviour } from '../support/fake-pay.ts';
+import { startFakePay, type Misbehaviour } from '../support/fake-pay.ts';
 import { spawnInstance } from '../support/fleet.ts';
 import { http } from '../support/http.ts';
 import { eventually, proxyEnvFor, SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
@@ -24,7 +24,7 @@ async function misbehavingStack(sandbox: Sandbox, env: Record<string, string> = 
   return {
     fake,
     stack,
-    async stop() {
+    stop: async () => {
       await stack.stop();
       await fake.close();
     },

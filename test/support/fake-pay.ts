@@ -32,7 +32,8 @@ export async function startFakePay(upstream: string) {
   const basePath = base.pathname.replace(/\/+$/, '');
   let rules: Array<FakeRule & { left: number }> = [];
   const sockets = new Set<Socket>();
-  const stats = { spoiled: 0, bytesSent: 0 };
+  /** Requests spoiled, bytes of oversized answers written, and every request by its path. */
+  const stats = { spoiled: 0, bytesSent: 0, byPath: new Map<string, number>() };
 
   const server = createServer((request, response) => {
     void handle(request, response).catch(() => response.destroy());
@@ -46,6 +47,7 @@ export async function startFakePay(upstream: string) {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const path = (request.url ?? '/').slice(basePath.length).split('?')[0]!;
+    stats.byPath.set(path, (stats.byPath.get(path) ?? 0) + 1);
     const rule = rules.find((candidate) => candidate.left > 0 && path.startsWith(candidate.path));
     if (rule) {
       rule.left--;
