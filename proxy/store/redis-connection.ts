@@ -16,8 +16,8 @@ export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
 /**
  * Connects to Redis, failing fast at start when it is unreachable. Commands are never queued while
  * Redis is away (enableOfflineQueue: false), and a command Redis does not answer within a second
- * fails (commandTimeout: a paused Redis keeps its connections open and answers nothing): a request
- * fails with a clear 503 instead of hanging, and ioredis keeps reconnecting in the background.
+ * fails (a paused Redis keeps its connections open and answers nothing): a request fails with a
+ * clear 503 instead of hanging, and ioredis keeps reconnecting in the background.
  */
 export async function connectRedis(url: string): Promise<RedisConnections> {
   const options = {
@@ -25,13 +25,13 @@ export async function connectRedis(url: string): Promise<RedisConnections> {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2_000,
-    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
     retryStrategy: (attempt: number) => Math.min(100 * attempt, 1_000),
   };
   const command = new Redis(url, options);
+  answerWithin(command, REDIS_COMMAND_TIMEOUT_MS);
   // The subscriber may queue its SUBSCRIBE until connected: ioredis resubscribes after reconnects. It
   // serves no request, so it waits for its answers.
-  const subscriber = new Redis(url, { ...options, enableOfflineQueue: true, commandTimeout: undefined });
+  const subscriber = new Redis(url, { ...options, enableOfflineQueue: true });
   // Errors are reported where commands fail; without a listener ioredis would print each one.
   command.on('error', () => undefined);
   subscriber.on('error', () => undefined);
@@ -54,6 +54,32 @@ export async function connectRedis(url: string): Promise<RedisConnections> {
       command.disconnect();
       subscriber.disconnect();
     },
+  };
+}
+
+/**
+ * ioredis's commandTimeout, except that an answer that came in while the event loop was busy wins:
+ * the timer is looked at only after pending I/O has been read (setImmediate), so a CPU-bound moment
+ * does not turn answers already there into 503s.
+ */
+function answerWithin(redis: Redis, ms: number): void {
+  const send = redis.sendCommand.bind(redis);
+  redis.sendCommand = (...args: Parameters<Redis['sendCommand']>) => {
+    const [command] = args;
+    let settled = false;
+    const timer = setTimeout(
+      () =>
+        setImmediate(() => {
+          if (!settled) command.reject(new Error(`Command timed out: Redis did not answer within ${ms} ms`));
+        }),
+      ms,
+    );
+    const done = () => {
+      settled = true;
+      clearTimeout(timer);
+    };
+    command.promise.then(done, done);
+    return send(...args);
   };
 }
 
