@@ -40,6 +40,15 @@ async function timed<T>(call: () => Promise<T>): Promise<{ answer: T; ms: number
 
 const logged = (stack: Stack, text: string) => stack.logs.filter((line) => line.includes(text));
 
+/** kassa_upstream_mismatch_total for one service and field, from /metrics. */
+async function mismatches(stack: Stack, field: string, service = 'pay'): Promise<number> {
+  const text = (await stack.operator('/metrics')).text;
+  const line = text
+    .split('\n')
+    .find((row) => row.startsWith(`kassa_upstream_mismatch_total{service="${service}",field="${field}"}`));
+  return line ? Number(line.split(' ').pop()) : 0;
+}
+
 describe('proxy: a payment service that stalls or trickles its answers', () => {
   let sandbox: Sandbox;
   before(async () => {
@@ -144,14 +153,6 @@ describe('proxy: a payment service that answers about another payment', () => {
   });
   after(() => sandbox.stop());
 
-  const mismatches = async (stack: Stack, field: string) => {
-    const text = (await stack.operator('/metrics')).text;
-    const line = text
-      .split('\n')
-      .find((row) => row.startsWith(`kassa_upstream_mismatch_total{service="pay",field="${field}"}`));
-    return line ? Number(line.split(' ').pop()) : 0;
-  };
-
   for (const [field, misbehaviour] of [
     ['transactionId', (other: string) => ({ kind: 'swap', path: `/v1/payments/${other}` })],
     ['amount', () => ({ kind: 'rewrite', change: (body) => ({ ...body, amount: 1, status: 'COMPLETED' }) })],
@@ -214,6 +215,38 @@ describe('proxy: a payment service that answers about another payment', () => {
       }
     });
   }
+});
+
+describe('proxy: an order service that answers about another order', () => {
+  it('an order read answered with another order is refused: 502, an error and a count', async () => {
+    const sandbox = await startSandbox({ settlementDelayMs: 0 });
+    const fake = await startFakePay(sandbox.orders);
+    const stack = await startStack({ reuseSandbox: sandbox, env: { KASSA_ORDERS_BASE_URL: fake.url } });
+    try {
+      const order = (customerOrder: string) => ({
+        customerName: 'Ada',
+        chainId: 31337,
+        amount: '10',
+        mintWallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+        customerOrder,
+        stableCoin: 'eUSD',
+      });
+      const mine = (await stack.operator('/api/orders', { body: order('mismatch-1') })).body.orderId as string;
+      const other = (await stack.operator('/api/orders', { body: order('mismatch-2') })).body.orderId as string;
+      fake.misbehave({ path: `/orders/${mine}`, misbehaviour: { kind: 'swap', path: `/orders/${other}` } });
+      const read = await stack.operator(`/api/orders/${mine}`);
+      assert.equal(read.status, 502, read.text);
+      assert.match(read.body.error, /does not match: orderId/);
+      assert.equal(await mismatches(stack, 'orderId', 'orders'), 1);
+      assert.equal(logged(stack, 'upstream answer is not about what was asked').length, 1);
+      fake.recover();
+      assert.equal((await stack.operator(`/api/orders/${mine}`)).body.orderId, mine);
+    } finally {
+      await stack.stop();
+      await fake.close();
+      await sandbox.stop();
+    }
+  });
 });
 
 describe('proxy: a payment service that answers with 50 MB', () => {

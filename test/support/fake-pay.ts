@@ -25,7 +25,8 @@ export interface FakeRule {
 /**
  * A payment service that misbehaves on demand: a loopback server in front of the emulator's payment
  * API (`sandbox.pay`) that passes every request through until a rule says to stall, trickle, send an
- * oversized answer or answer about another payment. Point KASSA_PAY_BASE_URL at `url`.
+ * oversized answer or answer about another payment. Point KASSA_PAY_BASE_URL at `url`. In front of
+ * the order service (`sandbox.orders`, KASSA_ORDERS_BASE_URL) it does the same for orders.
  */
 export async function startFakePay(upstream: string) {
   const base = new URL(upstream);
@@ -68,7 +69,7 @@ export async function startFakePay(upstream: string) {
     const answer = await fetch(new URL(target, base.origin), {
       method: request.method,
       headers: Object.fromEntries(
-        ['authorization', 'content-type'].flatMap((name) =>
+        ['authorization', 'content-type', 'x-api-key'].flatMap((name) =>
           request.headers[name] ? [[name, String(request.headers[name])]] : [],
         ),
       ),
