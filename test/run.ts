@@ -24,6 +24,7 @@ const STORE_SUITES = [
   'fuzz',
   'events',
   'operations',
+  'read-budget',
 ];
 const requested = process.argv.slice(2);
 
