@@ -15,7 +15,7 @@ import { PaymentRefresher } from './payments/payment-refresher.ts';
 import { PaymentStarter } from './payments/payment-starter.ts';
 import { PaymentWatch } from './payments/payment-watch.ts';
 import { StatusCache } from './payments/status-cache.ts';
-import type { RedisPersistence } from './store/redis-connection.ts';
+import type { StoreInfo } from '../schemas/proxy-api.ts';
 import { SqliteStore } from './store/sqlite-store.ts';
 import type { Store } from './store/store.ts';
 import { OrdersClient } from './upstream/orders-client.ts';
@@ -53,13 +53,6 @@ export interface ProxyServices {
   events: EventDeliverer | null;
   metrics: ProxyMetrics;
   httpMetrics: boolean;
-}
-
-/** What /readyz tells of the store: its kind and, on Redis, how it persists (with a warning when it may lose data). */
-export interface StoreInfo {
-  backend: 'sqlite' | 'redis';
-  persistence?: RedisPersistence['mode'];
-  warning?: string;
 }
 
 export interface ServiceOverrides {

@@ -107,12 +107,25 @@ export const probeOperations: ApiOperations = {
     audience: 'infrastructure',
     access: PROBE_ACCESS,
     responses: {
-      200: { description: 'Ready', json: { schema: readinessSchema, example: { ready: true } } },
+      200: {
+        description: 'Ready',
+        json: { schema: readinessSchema, example: { ready: true, store: { backend: 'sqlite' } } },
+      },
       503: {
         description: 'Not ready, and why',
         json: {
           schema: readinessSchema,
-          example: { ready: false, reason: 'account_frozen', freezeReason: 'compliance review', frozenAt: null },
+          example: {
+            ready: false,
+            reason: 'account_frozen',
+            freezeReason: 'compliance review',
+            frozenAt: null,
+            store: {
+              backend: 'redis',
+              persistence: 'none',
+              warning: 'Redis keeps nothing on disk: a Redis restart loses every payment it holds',
+            },
+          },
         },
       },
     },
