@@ -33,12 +33,12 @@ async function latency(): Promise<void> {
     proxy: { coordination: localCoordination(100_000) },
   });
   const hookIn = new Map<string, number>();
-  const original = stack.proxy.services.refresher.refreshNow.bind(stack.proxy.services.refresher);
+  const original = stack.proxy.services.refresher.hinted.bind(stack.proxy.services.refresher);
   // The moment a webhook reaches the proxy's route, which asks the refresher to re-read at once; the
   // bank's steps each send one, and the last before the event is the one that carried the completion.
-  stack.proxy.services.refresher.refreshNow = (transactionId, reason) => {
-    if (reason === 'webhook' && !arrived.has(transactionId)) hookIn.set(transactionId, Date.now());
-    return original(transactionId, reason);
+  stack.proxy.services.refresher.hinted = (payment) => {
+    if (!arrived.has(payment.transactionId)) hookIn.set(payment.transactionId, Date.now());
+    return original(payment);
   };
   try {
     const latencies: number[] = [];

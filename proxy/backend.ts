@@ -1,7 +1,7 @@
 import type { ProxyConfig } from './config.ts';
 import { redisCoordination } from './coordination/redis.ts';
 import type { Logger } from './logger.ts';
-import { connectRedis } from './store/redis-connection.ts';
+import { connectRedis, redisPersistence } from './store/redis-connection.ts';
 import { RedisStore } from './store/redis-store.ts';
 import type { ServiceOverrides } from './services.ts';
 
@@ -12,13 +12,22 @@ import type { ServiceOverrides } from './services.ts';
 export async function backendFor(
   config: ProxyConfig,
   logger: Logger,
-): Promise<Pick<ServiceOverrides, 'store' | 'coordination' | 'redisConnections'>> {
+): Promise<Pick<ServiceOverrides, 'store' | 'coordination' | 'redisConnections' | 'storeInfo'>> {
   if (!config.redisUrl) return {};
   const connections = await connectRedis(config.redisUrl);
-  logger.info('state on Redis', { prefix: config.redisPrefix });
+  const persistence = await redisPersistence(connections.command);
+  logger.info('state on Redis', { prefix: config.redisPrefix, persistence: persistence.mode });
+  // Said at every start: with it, a Redis restart is a lost shop's worth of payments (docs/scaling.md).
+  if (persistence.warning)
+    logger.warn(persistence.warning, { setting: 'KASSA_REDIS_URL', persistence: persistence.mode });
   return {
     store: new RedisStore(connections.command, config.redisPrefix),
     coordination: redisCoordination(connections, config.redisPrefix, logger),
     redisConnections: [connections.command],
+    storeInfo: {
+      backend: 'redis',
+      persistence: persistence.mode,
+      ...(persistence.warning ? { warning: persistence.warning } : {}),
+    },
   };
 }

@@ -4,6 +4,7 @@
  */
 import { ConfigError, loadConfig } from './config.ts';
 import { startProxy } from './server.ts';
+import { StoreOpenError } from './store/store-open-error.ts';
 
 const HELP = `kassa-proxy: the Kassa proxy (HTTP), configured by environment variables or a JSON file of the
 same names in KASSA_CONFIG_FILE. A bad setting stops it at once, naming the setting.
@@ -35,7 +36,15 @@ try {
   process.exit(2);
 }
 
-const proxy = await startProxy(config);
+let proxy;
+try {
+  proxy = await startProxy(config);
+} catch (error) {
+  // A store it cannot open is the operator's to fix, not a bug: one line that names it, no stack.
+  if (!(error instanceof StoreOpenError)) throw error;
+  console.error(`Kassa proxy: cannot start: ${error.message}`);
+  process.exit(1);
+}
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => void proxy.stop().then(() => process.exit(0)));
 }

@@ -37,6 +37,12 @@ export class ProxyMetrics {
     buckets: SECONDS,
     registers: [this.registry],
   });
+  private readonly upstreamMismatches = new Counter({
+    name: 'kassa_upstream_mismatch_total',
+    help: 'Upstream answers refused because they were not about what was asked, by service and field',
+    labelNames: ['service', 'field'] as const,
+    registers: [this.registry],
+  });
   private readonly tokenExchanges = new Counter({
     name: 'kassa_token_exchanges_total',
     help: 'Payment-service token exchanges, by outcome (ok, refused, error)',
@@ -160,6 +166,10 @@ export class ProxyMetrics {
     this.upstreamDuration.observe({ service, operation }, seconds);
     if (operation === 'v1/auth/token')
       this.tokenExchanges.inc({ outcome: outcome === '2xx' ? 'ok' : outcome === 'error' ? 'error' : 'refused' });
+  }
+
+  upstreamMismatch(service: UpstreamService, field: string): void {
+    this.upstreamMismatches.inc({ service, field });
   }
 
   webhook(result: 'accepted' | 'duplicate' | 'forged'): void {

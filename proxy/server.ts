@@ -37,6 +37,7 @@ export async function startProxy(config: ProxyConfig, options: StartProxyOptions
     services,
     async stop() {
       services.watch.stop();
+      services.refresher.stop();
       await server.close();
       await services.follower.stop();
       await services.events?.stop();

@@ -15,12 +15,15 @@ import { PaymentRefresher } from './payments/payment-refresher.ts';
 import { PaymentStarter } from './payments/payment-starter.ts';
 import { PaymentWatch } from './payments/payment-watch.ts';
 import { StatusCache } from './payments/status-cache.ts';
+import type { StoreInfo } from '../schemas/proxy-api.ts';
 import { SqliteStore } from './store/sqlite-store.ts';
 import type { Store } from './store/store.ts';
 import { OrdersClient } from './upstream/orders-client.ts';
 import { ProxyMetrics } from './metrics.ts';
 import { createOnramp, type OnrampParts } from './onramp/onramp-parts.ts';
 import { PayClient } from './upstream/pay-client.ts';
+import type { MismatchReport } from './upstream/answer-check.ts';
+import type { UpstreamApi } from './upstream/http-call.ts';
 import type { UpstreamService } from './upstream/upstream-error.ts';
 import { ReforgeClient } from './upstream/reforge-client.ts';
 import { TokenManager } from './upstream/token-manager.ts';
@@ -43,6 +46,8 @@ export interface ProxyServices {
   watch: PaymentWatch;
   follower: PaymentFollower;
   statusCache: StatusCache;
+  /** Which store, and what it keeps across a restart (for /readyz). */
+  storeInfo: StoreInfo;
   /** Comment lines on open SSE streams, so that proxies in between do not close them (15 s). */
   sseHeartbeatMs: number;
   /** Delivers the merchant's events; null when KASSA_EVENTS_URL is not set. */
@@ -55,6 +60,7 @@ export interface ProxyServices {
 
 export interface ServiceOverrides {
   store?: Store;
+  storeInfo?: StoreInfo;
   coordination?: Coordination;
   /** After a refused token exchange, wait this long before asking again (30 s). */
   tokenRefusalHoldMs?: number;
@@ -88,14 +94,19 @@ export function createServices(config: ProxyConfig, logger: Logger, overrides: S
   const health = new UpstreamHealth(logger);
   const metrics = new ProxyMetrics({ store, coordination, health, events: config.events !== null });
   for (const redis of overrides.redisConnections ?? []) countCommands(redis, metrics);
-  const upstream = (prefixUrl: string, service: UpstreamService) =>
-    ky.create({
+  const upstream = (prefixUrl: string, service: UpstreamService): UpstreamApi => ({
+    ky: ky.create({
       prefixUrl,
-      timeout: config.upstreamTimeoutMs,
       retry: 0,
       throwHttpErrors: false,
       fetch: metrics.instrumentedFetch(service, new URL(prefixUrl).pathname),
-    });
+    }),
+    timeoutMs: config.upstreamTimeoutMs,
+  });
+  const onMismatch: MismatchReport = (service, field, details) => {
+    logger.error('upstream answer is not about what was asked; ignored', { service, field, ...details });
+    metrics.upstreamMismatch(service, field);
+  };
   const tokens = new TokenManager({
     api: upstream(config.payBaseUrl, 'pay'),
     secrets: config.payClientSecrets,
@@ -110,8 +121,9 @@ export function createServices(config: ProxyConfig, logger: Logger, overrides: S
     tokens,
     budget: coordination.paymentBudget,
     health,
+    onMismatch,
   });
-  const orders = new OrdersClient(upstream(config.ordersBaseUrl, 'orders'), config.ordersApiKey, health);
+  const orders = new OrdersClient(upstream(config.ordersBaseUrl, 'orders'), config.ordersApiKey, health, onMismatch);
   const chains = new ChainDirectory(new ReforgeClient(upstream(config.reforgeBaseUrl, 'reforge'), health));
   const checkouts = new Checkouts(store, config.checkoutTtlSeconds);
   const starter = new PaymentStarter({
@@ -170,6 +182,7 @@ export function createServices(config: ProxyConfig, logger: Logger, overrides: S
     config,
     logger,
     store,
+    storeInfo: overrides.storeInfo ?? { backend: 'sqlite' },
     coordination,
     health,
     tokens,

@@ -318,12 +318,25 @@ export const bridgeChainsSchema = chainListSchema.meta({ id: 'BridgeChains' });
 
 export const livenessSchema = z.object({ ok: z.literal(true) }).meta({ id: 'Liveness' });
 
+/** Which store the proxy keeps its state in, and on Redis whether a Redis restart would lose data. */
+export const storeInfoSchema = z
+  .object({
+    backend: z.enum(['sqlite', 'redis', 'postgres']),
+    /** Redis only: aof (every write), rdb (snapshots), none, or unknown (Redis does not say). */
+    persistence: z.enum(['aof', 'rdb', 'none', 'unknown']).optional(),
+    /** What a restart of the store would cost, when it would cost something. */
+    warning: z.string().optional(),
+  })
+  .meta({ id: 'StoreInfo' });
+export type StoreInfo = z.infer<typeof storeInfoSchema>;
+
 /** `/readyz`: ready, or why not (the store, refused credentials, a frozen account, an unreachable service). */
 export const readinessSchema = z
   .discriminatedUnion('ready', [
-    z.object({ ready: z.literal(true) }),
+    z.object({ ready: z.literal(true), store: storeInfoSchema }),
     z.object({
       ready: z.literal(false),
+      store: storeInfoSchema,
       reason: z.enum(['store_unavailable', 'invalid_client', 'account_frozen', 'upstream_unreachable']),
       detail: z.string().nullable().optional(),
       freezeReason: z.string().nullable().optional(),

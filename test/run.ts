@@ -24,6 +24,7 @@ const STORE_SUITES = [
   'fuzz',
   'events',
   'operations',
+  'read-budget',
   'onramp',
   'onramp-mint',
 ];

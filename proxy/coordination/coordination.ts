@@ -34,9 +34,14 @@ export interface TokenStore {
   exclusive<T>(exchange: () => Promise<T>): Promise<T>;
 }
 
-/** At most one upstream re-read per payment per interval, however many browsers watch it. */
+/**
+ * At most one upstream read per payment per interval, however many browsers watch it and webhooks
+ * name it; a refused claim says when the gate opens again.
+ */
 export interface ReadGate {
-  tryClaim(transactionId: string, intervalMs: number): Promise<boolean>;
+  tryClaim(transactionId: string, intervalMs: number): Promise<{ ok: true } | { ok: false; retryInMs: number }>;
+  /** Opens the gate again: the claim made no read (the budget had no room). */
+  release(transactionId: string): Promise<void>;
 }
 
 export type StatusListener = (view: PaymentStatusView) => void;

@@ -72,13 +72,17 @@ export class LocalTokenStore implements TokenStore {
 export class LocalReadGate implements ReadGate {
   private readonly lastRead = new Map<string, number>();
 
-  async tryClaim(transactionId: string, intervalMs: number): Promise<boolean> {
+  async tryClaim(transactionId: string, intervalMs: number): Promise<{ ok: true } | { ok: false; retryInMs: number }> {
     const now = Date.now();
     const last = this.lastRead.get(transactionId);
-    if (last !== undefined && now - last < intervalMs) return false;
+    if (last !== undefined && now - last < intervalMs) return { ok: false, retryInMs: last + intervalMs - now };
     this.lastRead.set(transactionId, now);
     if (this.lastRead.size > 100_000) this.prune(now);
-    return true;
+    return { ok: true };
+  }
+
+  async release(transactionId: string): Promise<void> {
+    this.lastRead.delete(transactionId);
   }
 
   private prune(now: number): void {

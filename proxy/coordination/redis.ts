@@ -142,6 +142,10 @@ class RedisTokenStore implements TokenStore {
   }
 }
 
+/** Sets the gate's key if it is free (-1), or says how many ms it stays closed. */
+const CLAIM = `if redis.call('SET', KEYS[1], '1', 'PX', ARGV[1], 'NX') then return -1 end
+return redis.call('PTTL', KEYS[1])`;
+
 /** At most one re-read per payment per interval, fleet-wide: a key that expires after the interval. */
 class RedisReadGate implements ReadGate {
   constructor(
@@ -149,17 +153,19 @@ class RedisReadGate implements ReadGate {
     private readonly prefix: string,
   ) {}
 
-  tryClaim(transactionId: string, intervalMs: number): Promise<boolean> {
-    return guarded(
-      async () =>
-        (await this.redis.set(
-          `${this.prefix}${transactionId}`,
-          '1',
-          'PX',
-          Math.max(1, Math.round(intervalMs)),
-          'NX',
-        )) === 'OK',
-    );
+  tryClaim(transactionId: string, intervalMs: number): Promise<{ ok: true } | { ok: false; retryInMs: number }> {
+    return guarded(async () => {
+      const left = Number(
+        await this.redis.eval(CLAIM, 1, `${this.prefix}${transactionId}`, Math.max(1, Math.round(intervalMs))),
+      );
+      return left < 0 ? { ok: true } : { ok: false, retryInMs: Math.max(1, left) };
+    });
+  }
+
+  release(transactionId: string): Promise<void> {
+    return guarded(async () => {
+      await this.redis.del(`${this.prefix}${transactionId}`);
+    });
   }
 }
 

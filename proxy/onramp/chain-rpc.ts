@@ -28,26 +28,9 @@ export interface RpcLog {
   removed?: boolean;
 }
 
-let requestId = 0;
+import { BodyTooLargeError, readBoundedText } from '../../server-kit/bounded-body.ts';
 
-/** Reads a response body up to `maxBytes`, as text; past it, a ChainRpcError. */
-async function boundedText(response: Response, maxBytes: number): Promise<string> {
-  const reader = (response.body as ReadableStream<Uint8Array> | null)?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new ChainRpcError(`the chain's node answered more than ${maxBytes} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
+let requestId = 0;
 
 /** One JSON-RPC call; its `result`, or a ChainRpcError that says why not. */
 export async function chainCall<T>(
@@ -66,10 +49,12 @@ export async function chainCall<T>(
       signal,
       redirect: 'error',
     });
-    text = await boundedText(response, options.maxBytes ?? 4 * 1024 * 1024);
+    text = await readBoundedText(response, options.maxBytes ?? 4 * 1024 * 1024);
     if (!response.ok) throw new ChainRpcError(`the chain's node answered ${response.status} to ${method}`);
   } catch (error) {
     if (error instanceof ChainRpcError) throw error;
+    if (error instanceof BodyTooLargeError)
+      throw new ChainRpcError(`the chain's node answered ${method} with ${error.message}`);
     const timedOut = signal.aborted;
     throw new ChainRpcError(
       timedOut ? `the chain's node did not answer ${method} in time` : `the chain's node could not be reached`,

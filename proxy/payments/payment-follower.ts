@@ -14,7 +14,7 @@ export interface FollowerOptions {
 
 /**
  * The safety net for lost webhooks, and what makes a restart lose nothing: first the re-reads that
- * webhooks asked for and the budget could not take at the time (oldest first), then every pending
+ * webhooks asked for and the read gate or the budget held back (oldest first), then every pending
  * payment on the reconciliation schedule (refreshInterval), from the first sweep after start, on the
  * budget that new payments do not need.
  */
@@ -48,9 +48,8 @@ export class PaymentFollower {
     const { store, refresher, logger } = this.options;
     const oldest = Date.now() - (this.options.maxAgeMs ?? 30 * 24 * 3600_000);
     try {
-      // Each waits for the budget as a webhook's read would; one that fails again stays queued.
-      for (const transactionId of await store.reconciliation.queuedRereads(100))
-        await refresher.refreshNow(transactionId, 'queued');
+      // Each through its payment's read gate, as a webhook's read would; one that fails again stays queued.
+      for (const transactionId of await store.reconciliation.queuedRereads(100)) await refresher.queued(transactionId);
       const pending = await store.pendingPayments(1_000);
       for (const payment of pending) {
         if (payment.createdAt < oldest) continue;

@@ -1,4 +1,4 @@
-import { isTerminalStatus, type PaymentRecord } from '../../schemas/pay.ts';
+import { isTerminalStatus } from '../../schemas/pay.ts';
 import type { ReadGate, StatusBus } from '../coordination/coordination.ts';
 import type { Logger } from '../logger.ts';
 import type { PaymentEventRule } from '../store/outbox.ts';
@@ -10,8 +10,11 @@ import { statusView } from './status-view.ts';
 /** Why a payment is re-read: a webhook, a watching page, the follower, or a webhook's queued re-read. */
 export type RefreshReason = 'webhook' | 'watch' | 'follow' | 'queued';
 
-/** However many browsers watch a payment, it is re-read at most this often on their account. */
-export const MIN_WATCH_INTERVAL_MS = 5_000;
+/**
+ * A payment is read upstream at most this often, whatever the reason and however many instances,
+ * browsers and webhooks ask (the read gate, fleet-wide on Redis).
+ */
+export const MIN_READ_INTERVAL_MS = 5_000;
 
 /**
  * The reconciliation schedule of payments nobody watches (the safety net for lost webhooks): by age,
@@ -31,7 +34,7 @@ export const RECONCILE_STEPS = [
  */
 export function refreshInterval(payment: Payment, watched: boolean, now = Date.now()): number {
   const age = now - payment.createdAt;
-  if (watched) return clamp(age / 4, MIN_WATCH_INTERVAL_MS, 60_000);
+  if (watched) return clamp(age / 4, MIN_READ_INTERVAL_MS, 60_000);
   return RECONCILE_STEPS.find((step) => age < step.below)!.every;
 }
 
@@ -39,16 +42,20 @@ const clamp = (value: number, min: number, max: number) => Math.min(max, Math.ma
 
 /**
  * The only way a payment's status changes in the proxy: by reading it from the payment service.
- * Webhooks are unsigned, so they are hints that trigger a read, never a status in themselves; watchers and the follower trigger reads
- * too, gated so that one payment is not read more than once per interval however many ask.
+ * Webhooks are unsigned, so they are hints that trigger a read, never a status in themselves. Every
+ * read, whatever prompted it, first claims the payment's read gate (one read per payment per 5 s), so
+ * that neither a storm of webhooks nor a crowd of watchers can spend the budget new payments need; a
+ * webhook whose read the gate or the budget holds back leaves a queued re-read, made by the follower
+ * once the gate opens, so no hint is lost.
  */
 export class PaymentRefresher {
-  private readonly inFlight = new Map<string, Promise<void>>();
   /**
    * When this instance may next ask the (possibly fleet-wide) gate about a payment: a hot status-read
    * path would otherwise ask Redis on every request, to be told no almost every time.
    */
   private readonly nextAsk = new Map<string, number>();
+  /** Queued re-reads this instance makes as soon as their gate opens, one timer per payment. */
+  private readonly waiting = new Map<string, NodeJS.Timeout>();
 
   constructor(
     private readonly options: {
@@ -63,16 +70,45 @@ export class PaymentRefresher {
   ) {}
 
   /**
-   * Re-reads now (a webhook said something changed); concurrent calls share one read. Never rejects:
-   * a failed read changes nothing, is logged, and the next reason to read will try again.
+   * A webhook says this payment changed: read it now if its gate is open, else queue the read for the
+   * follower. Never rejects: a failed read changes nothing, is logged and stays queued.
    */
-  refreshNow(transactionId: string, reason: RefreshReason = 'webhook'): Promise<void> {
-    let read = this.inFlight.get(transactionId);
-    if (!read) {
-      read = this.read(transactionId, reason).finally(() => this.inFlight.delete(transactionId));
-      this.inFlight.set(transactionId, read);
+  async hinted(payment: Payment): Promise<void> {
+    const { transactionId } = payment;
+    const claim = await this.claim(transactionId);
+    if (claim.ok) return this.read(payment, 'webhook');
+    await this.queue(transactionId, 'debug', 'read gate closed');
+    // Made when the gate opens rather than at the follower's next sweep: the hint may be the payment's end.
+    if (claim.retryInMs !== undefined && !this.waiting.has(transactionId)) {
+      const timer = setTimeout(() => {
+        this.waiting.delete(transactionId);
+        void this.queued(transactionId).catch((error: unknown) =>
+          this.options.logger.warn('queued payment re-read failed', { transactionId, error }),
+        );
+      }, claim.retryInMs + 20);
+      timer.unref();
+      this.waiting.set(transactionId, timer);
     }
-    return read;
+  }
+
+  /** Drops the timers of queued re-reads (the follower makes them after a restart). */
+  stop(): void {
+    for (const timer of this.waiting.values()) clearTimeout(timer);
+    this.waiting.clear();
+  }
+
+  /**
+   * A queued re-read (the follower, oldest first): made once the payment's gate is open, and dropped
+   * without a read when the payment has become final meanwhile.
+   */
+  async queued(transactionId: string): Promise<void> {
+    const { store } = this.options;
+    const payment = await store.paymentById(transactionId);
+    if (!payment || isTerminalStatus(payment.status)) {
+      await store.reconciliation.dequeueReread(transactionId);
+      return;
+    }
+    if ((await this.claim(transactionId)).ok) await this.read(payment, 'queued');
   }
 
   /**
@@ -83,19 +119,20 @@ export class PaymentRefresher {
    */
   async refreshIfDue(payment: Payment, reason: 'watch' | 'follow', resume = false): Promise<void> {
     if (isTerminalStatus(payment.status)) return;
-    const interval = resume ? MIN_WATCH_INTERVAL_MS : refreshInterval(payment, reason === 'watch');
+    const interval = resume ? MIN_READ_INTERVAL_MS : refreshInterval(payment, reason === 'watch');
     const now = Date.now();
     if (!resume && payment.lastCheckedAt !== null && now - payment.lastCheckedAt < interval) return;
     if (!resume && (this.nextAsk.get(payment.transactionId) ?? 0) > now) return;
     this.remember(payment.transactionId, now + interval);
-    const claimed = await this.options.gate.tryClaim(payment.transactionId, interval).catch((error: unknown) => {
-      this.options.logger.warn('read gate unavailable; payment not re-read', {
-        transactionId: payment.transactionId,
-        error,
-      });
-      return false;
+    if ((await this.claim(payment.transactionId)).ok) await this.read(payment, reason);
+  }
+
+  /** Whether this caller may read the payment now (no read of it, by anyone, in the last 5 s), else when. */
+  private async claim(transactionId: string): Promise<{ ok: boolean; retryInMs?: number }> {
+    return this.options.gate.tryClaim(transactionId, MIN_READ_INTERVAL_MS).catch((error: unknown) => {
+      this.options.logger.warn('read gate unavailable; payment not re-read', { transactionId, error });
+      return { ok: false };
     });
-    if (claimed) await this.refreshNow(payment.transactionId, reason);
   }
 
   private remember(transactionId: string, nextAsk: number): void {
@@ -106,34 +143,46 @@ export class PaymentRefresher {
     this.nextAsk.set(transactionId, nextAsk);
   }
 
-  private async read(transactionId: string, reason: RefreshReason): Promise<void> {
+  /** A webhook's read is owed: kept in the store until a read made after it succeeds. */
+  private async queue(transactionId: string, level: 'debug' | 'info', why: string): Promise<void> {
     try {
-      await this.readAndApply(transactionId, reason);
+      await this.options.store.reconciliation.queueReread(transactionId, Date.now());
+      this.options.logger[level]('payment re-read queued', { transactionId, why });
     } catch (error) {
-      this.options.logger.warn('payment refresh failed', { transactionId, reason, error });
+      this.options.logger.warn('payment re-read could not be queued', { transactionId, error });
     }
   }
 
-  private async readAndApply(transactionId: string, reason: RefreshReason): Promise<void> {
-    const { store, pay, logger } = this.options;
-    let record: PaymentRecord | null;
+  private async read(payment: Payment, reason: RefreshReason): Promise<void> {
     const owed = reason === 'webhook' || reason === 'queued';
+    const startedAt = Date.now();
     try {
-      record = await pay.read(transactionId, reason === 'follow' ? 'background' : 'foreground');
+      await this.readAndApply(payment, reason, startedAt);
     } catch (error) {
-      // Background reads give way when the budget is tight; that is routine, not a warning.
-      const routine = reason === 'follow' && error instanceof UpstreamError && error.failure === 'rate_limited';
-      logger[routine ? 'debug' : 'warn']('payment re-read failed', { transactionId, reason, error });
-      // A webhook said something changed: the read is owed, and kept until it can be made.
-      if (owed) {
-        await store.reconciliation.queueReread(transactionId, Date.now());
-        if (reason === 'webhook') logger.info('payment re-read queued', { transactionId });
-      }
-      return;
+      // Kassa's own budget had no room (no status: nothing was sent): the gate stays open for the next
+      // reason to read, a webhook's above all, instead of holding it back 5 s for a read never made.
+      const limited = error instanceof UpstreamError && error.failure === 'rate_limited';
+      if (limited && !error.details.status)
+        await this.options.gate.release(payment.transactionId).catch(() => undefined);
+      // Routine reads give way when the budget is kept for new payments: that is no warning.
+      const routine = !owed && limited;
+      this.options.logger[routine ? 'debug' : 'warn']('payment re-read failed', {
+        transactionId: payment.transactionId,
+        reason,
+        error,
+      });
+      if (owed) await this.queue(payment.transactionId, reason === 'webhook' ? 'info' : 'debug', 'read failed');
     }
+  }
+
+  private async readAndApply(payment: Payment, reason: RefreshReason, startedAt: number): Promise<void> {
+    const { store, pay, logger } = this.options;
+    const { transactionId } = payment;
+    const owed = reason === 'webhook' || reason === 'queued';
+    const record = await pay.read(payment, owed ? 'hint' : 'routine');
     const now = Date.now();
     if (!record) {
-      if (owed) await store.reconciliation.dequeueReread(transactionId);
+      await store.reconciliation.dequeueReread(transactionId, startedAt);
       logger.warn('payment service does not know a payment Kassa recorded; marked unverifiable', { transactionId });
       await store.markChecked(transactionId, now);
       await store.reconciliation.markUnverifiable({
@@ -159,8 +208,9 @@ export class PaymentRefresher {
       now,
       reason,
     );
-    // Book-keeping after the change is stored and announced, so that it never delays a status.
-    if (owed) await store.reconciliation.dequeueReread(transactionId);
+    // Book-keeping after the change is stored and announced, so that it never delays a status. Only
+    // hints older than this read are settled by it: one that came during the read stays queued.
+    await store.reconciliation.dequeueReread(transactionId, startedAt);
     await store.reconciliation.clearUnverifiable(transactionId);
   }
 

@@ -10,7 +10,6 @@ import type { StatusBus } from '../coordination/coordination.ts';
 import type { Attempt, Payment, Store } from '../store/store.ts';
 import { upstreamProblem } from '../upstream-problem.ts';
 import type { PayClient } from '../upstream/pay-client.ts';
-import { UpstreamError } from '../upstream/upstream-error.ts';
 import type { Checkouts } from './checkouts.ts';
 import { isAllowedFlowUrl } from './flow-hosts.ts';
 import { proxyReturnUrl, returnUrlFor } from './return-url.ts';
@@ -152,14 +151,18 @@ export class PaymentStarter {
   ): Promise<Payment> {
     const { store, pay, logger, flowHosts } = this.options;
     let initiated;
+    const trace = { orphanPossible: false };
     try {
-      initiated = await pay.initiate({
-        redirectUrl,
-        amount: decimalToNumber(what.amount),
-        currencyCode: what.currencyCode,
-        reference: what.reference,
-        metadata: what.metadata,
-      });
+      initiated = await pay.initiate(
+        {
+          redirectUrl,
+          amount: decimalToNumber(what.amount),
+          currencyCode: what.currencyCode,
+          reference: what.reference,
+          metadata: what.metadata,
+        },
+        trace,
+      );
     } catch (error) {
       await store.abandonAttempt(idempotencyKey);
       if (error instanceof ZodError) {
@@ -172,14 +175,14 @@ export class PaymentStarter {
         });
         throw new HttpProblem(500, 'The payment could not be started: the shop’s payment settings need attention');
       }
-      // A failure after the service may have created the payment leaves an unused PENDING payment there,
-      // which no customer can reach (docs/proxy.md, "Payments that never started").
-      const uncertain = !(error instanceof UpstreamError) || error.failure === 'unavailable';
+      // A request that left Kassa and whose answer was lost may have created a payment upstream, an
+      // unused PENDING one no customer can reach (docs/proxy.md, "Payments that never started"); one that
+      // never left (no token, no budget, no connection) cannot have.
       logger.warn('payment initiation failed', {
         error,
         checkoutId: what.checkoutId,
         reference: what.reference,
-        ...(uncertain ? { orphanPossible: true } : {}),
+        ...(trace.orphanPossible ? { orphanPossible: true } : {}),
       });
       throw upstreamProblem(error, 'customer');
     }

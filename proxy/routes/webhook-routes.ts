@@ -82,7 +82,7 @@ export function webhookRoutes({ config, store, refresher, logger, metrics }: Pro
     // A final status never changes again, so there is nothing to read.
     if (isTerminalStatus(payment.status))
       return logger.debug('webhook for a final payment; nothing to read', { transactionId });
-    await refresher.refreshNow(transactionId, 'webhook');
+    await refresher.hinted(payment);
   }
 
   return app;

@@ -21,10 +21,14 @@ export interface Resolution {
 }
 
 export interface Reconciliation {
-  /** Remembers that a payment must be re-read (a webhook said it changed, and the read could not be made). */
+  /**
+   * Remembers that a payment must be re-read (a webhook said it changed, and the read could not be
+   * made yet); queued again, it keeps the latest time.
+   */
   queueReread(transactionId: string, at: number): Promise<void>;
-  dequeueReread(transactionId: string): Promise<void>;
-  /** The queued re-reads, oldest first. */
+  /** Settles a queued re-read; with `readAt`, only if it was queued before that read began. */
+  dequeueReread(transactionId: string, readAt?: number): Promise<void>;
+  /** The queued re-reads, oldest first by when each was last queued. */
   queuedRereads(limit: number): Promise<string[]>;
 
   markUnverifiable(entry: Unverifiable): Promise<void>;

@@ -6,6 +6,11 @@ import type { Reconciliation, Resolution, Unverifiable } from './reconciliation.
 /** How long the last webhook of a payment is kept, as the SQLite store keeps its webhook rows. */
 export const LAST_WEBHOOK_KEPT_SECONDS = 30 * 24 * 3600;
 
+/** Removes a queued re-read unless it was queued again after the read that settles it began. */
+const DEQUEUE_IF_OLDER = `local at = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if at and tonumber(at) < tonumber(ARGV[2]) then return redis.call('ZREM', KEYS[1], ARGV[1]) end
+return 0`;
+
 /**
  * Reconciliation records on Redis: the re-read queue as a sorted set by when it was queued, the
  * unverifiable payments as a hash, resolutions as a list per payment.
@@ -18,13 +23,14 @@ export class RedisReconciliation implements Reconciliation {
 
   queueReread(transactionId: string, at: number): Promise<void> {
     return guarded(async () => {
-      await this.redis.zadd(this.key.rereads(), 'NX', at, transactionId);
+      await this.redis.zadd(this.key.rereads(), 'GT', at, transactionId);
     });
   }
 
-  dequeueReread(transactionId: string): Promise<void> {
+  dequeueReread(transactionId: string, readAt?: number): Promise<void> {
     return guarded(async () => {
-      await this.redis.zrem(this.key.rereads(), transactionId);
+      if (readAt === undefined) await this.redis.zrem(this.key.rereads(), transactionId);
+      else await this.redis.eval(DEQUEUE_IF_OLDER, 1, this.key.rereads(), transactionId, readAt);
     });
   }
 

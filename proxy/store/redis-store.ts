@@ -369,9 +369,10 @@ export class RedisStore implements Store {
     });
   }
 
+  /** A write, as payments need: a read-only replica or a Redis out of memory would still answer PING. */
   ping(): Promise<void> {
     return guarded(async () => {
-      await this.redis.ping();
+      await this.redis.set(this.key.heartbeat(), String(Date.now()), 'PX', 60_000);
     });
   }
 

@@ -123,6 +123,13 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE payments ADD COLUMN end_to_end_id TEXT;
   ALTER TABLE payments ADD COLUMN return_url TEXT;
   `,
+  // One row that readiness probes write, so that a full disk or a read-only file shows as not ready.
+  `
+  CREATE TABLE heartbeat (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    at INTEGER NOT NULL
+  );
+  `,
   // The on-ramp: quotes, purchases and the operator's actions on them.
   `
   CREATE TABLE onramp_quotes (

@@ -6,11 +6,14 @@ export class SqliteReconciliation implements Reconciliation {
   constructor(private readonly sql: (text: string) => Database.Statement) {}
 
   async queueReread(transactionId: string, at: number): Promise<void> {
-    this.sql('INSERT OR IGNORE INTO rereads (transaction_id, queued_at) VALUES (?, ?)').run(transactionId, at);
+    this.sql(
+      'INSERT INTO rereads (transaction_id, queued_at) VALUES (?, ?) ON CONFLICT (transaction_id) DO UPDATE SET queued_at = MAX(queued_at, excluded.queued_at)',
+    ).run(transactionId, at);
   }
 
-  async dequeueReread(transactionId: string): Promise<void> {
-    this.sql('DELETE FROM rereads WHERE transaction_id = ?').run(transactionId);
+  async dequeueReread(transactionId: string, readAt?: number): Promise<void> {
+    if (readAt === undefined) this.sql('DELETE FROM rereads WHERE transaction_id = ?').run(transactionId);
+    else this.sql('DELETE FROM rereads WHERE transaction_id = ? AND queued_at < ?').run(transactionId, readAt);
   }
 
   async queuedRereads(limit: number): Promise<string[]> {

@@ -1,7 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { withDiskFaults } from './sqlite-faults.ts';
+import { lockStoreFile } from './sqlite-lock.ts';
 import { MIGRATIONS } from './sqlite-migrations.ts';
+import { StoreOpenError } from './store-open-error.ts';
 import type { PaymentEventRule } from './outbox.ts';
 import { insertEvents, SqliteOutbox } from './sqlite-outbox.ts';
 import { SqlitePurchases } from './sqlite-purchases.ts';
@@ -28,11 +31,15 @@ import {
 } from './store.ts';
 
 /**
- * The embedded store: one SQLite file in WAL mode, migrated at open. better-sqlite3 is synchronous,
- * so each method is one transaction that nothing else in the process can interleave with.
+ * The embedded store: one SQLite file in WAL mode, migrated at open, used by one process at a time
+ * (sqlite-lock.ts). better-sqlite3 is synchronous, so each method is one transaction that nothing
+ * else in the process can interleave with. A full disk, a read-only file or an I/O error makes a
+ * method fail with StoreUnavailableError (503), and a file that cannot be opened or migrated a
+ * StoreOpenError that names it.
  */
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
+  private readonly lock: Database.Database | undefined;
   /** Preparing is costlier than running: each statement is prepared once and kept. */
   private readonly statements = new Map<string, Database.Statement>();
   readonly outbox: SqliteOutbox;
@@ -40,29 +47,30 @@ export class SqliteStore implements Store {
   readonly purchases: SqlitePurchases;
 
   constructor(path: string) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('foreign_keys = ON');
-    this.db.pragma('busy_timeout = 5000');
-    this.migrate();
-    this.outbox = new SqliteOutbox(this.db, (text) => this.sql(text));
-    this.reconciliation = new SqliteReconciliation((text) => this.sql(text));
-    this.purchases = new SqlitePurchases(this.db, (text) => this.sql(text));
-  }
-
-  private migrate(): void {
-    const current = this.db.pragma('user_version', { simple: true }) as number;
-    if (current > MIGRATIONS.length)
-      throw new Error(`the database at version ${current} is newer than this Kassa (${MIGRATIONS.length})`);
-    for (const [index, sql] of MIGRATIONS.entries()) {
-      if (index < current) continue;
-      this.db.transaction(() => {
-        this.db.exec(sql);
-        this.db.pragma(`user_version = ${index + 1}`);
-      })();
+    let db: Database.Database | undefined;
+    try {
+      if (path !== ':memory:') {
+        mkdirSync(dirname(path), { recursive: true });
+        this.lock = lockStoreFile(path);
+      }
+      db = new Database(path);
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('foreign_keys = ON');
+      db.pragma('busy_timeout = 5000');
+      migrate(db);
+    } catch (error) {
+      db?.close();
+      this.lock?.close();
+      if (error instanceof StoreOpenError) throw error;
+      throw new StoreOpenError('KASSA_DB', path, `cannot open the store: ${(error as Error).message}`);
     }
+    this.db = db;
+    this.outbox = withDiskFaults(new SqliteOutbox(this.db, (text) => this.sql(text)));
+    this.reconciliation = withDiskFaults(new SqliteReconciliation((text) => this.sql(text)));
+    this.purchases = withDiskFaults(new SqlitePurchases(this.db, (text) => this.sql(text)));
+    // The store itself answers through the same guard (a constructor may hand back another object).
+    return withDiskFaults(this);
   }
 
   async insertCheckout(checkout: Checkout, key?: CheckoutKey): Promise<CheckoutClaim> {
@@ -282,12 +290,16 @@ export class SqliteStore implements Store {
     return result.changes === 1;
   }
 
+  /** A write, as payments need: a full disk or a read-only file would still answer a read. */
   async ping(): Promise<void> {
-    this.sql('SELECT 1').get();
+    this.sql('INSERT INTO heartbeat (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at').run(
+      Date.now(),
+    );
   }
 
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
+    if (this.lock?.open) this.lock.close();
   }
 
   private sql(text: string): Database.Statement {
@@ -304,5 +316,18 @@ export class SqliteStore implements Store {
   private attempt(idempotencyKey: string): Attempt | undefined {
     const row = this.sql('SELECT * FROM attempts WHERE idempotency_key = ?').get(idempotencyKey) as Row | undefined;
     return row && toAttempt(row);
+  }
+}
+
+function migrate(db: Database.Database): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > MIGRATIONS.length)
+    throw new Error(`the database at version ${current} is newer than this Kassa (${MIGRATIONS.length})`);
+  for (const [index, sql] of MIGRATIONS.entries()) {
+    if (index < current) continue;
+    db.transaction(() => {
+      db.exec(sql);
+      db.pragma(`user_version = ${index + 1}`);
+    })();
   }
 }

@@ -1,6 +1,19 @@
 import type { KyInstance } from 'ky';
+import { BodyTooLargeError, readBoundedText } from '../../server-kit/bounded-body.ts';
 import { retryAfterMs, UpstreamError, type UpstreamService } from './upstream-error.ts';
 import type { UpstreamHealth } from './upstream-health.ts';
+
+/** A single record's answer is far smaller; anything larger is refused unread (it would sit in memory whole). */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
+/** Lists (every order of the shop) have no pagination upstream, so they may be larger. */
+export const MAX_LIST_BYTES = 16 * 1024 * 1024;
+
+/** An upstream service as the clients call it. */
+export interface UpstreamApi {
+  ky: KyInstance;
+  /** One deadline for the whole exchange, from sending to the answer's last byte (KASSA_UPSTREAM_TIMEOUT_MS). */
+  timeoutMs: number;
+}
 
 export interface UpstreamResponse {
   status: number;
@@ -9,40 +22,56 @@ export interface UpstreamResponse {
   body: unknown;
 }
 
+export interface CallOptions {
+  json?: unknown;
+  headers?: Record<string, string>;
+  searchParams?: Record<string, string>;
+  /** The largest answer accepted (MAX_ANSWER_BYTES by default). */
+  maxBytes?: number;
+}
+
+/** Errors of a connection that was never made: nothing of the request left this process. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
 /**
- * One HTTP exchange with an upstream service. Network failures, timeouts and bodies that are not the
- * JSON they claim to be become `unavailable` errors; every status code is left to the caller.
+ * One HTTP exchange with an upstream service, within one deadline that covers the answer's body as
+ * well as its headers (ky's own timeout stops at the headers: a service that sends `{` and then
+ * nothing would hold the caller for ever). Network failures, the deadline, answers over the size
+ * cap and bodies that are not the JSON they claim to be become `unavailable` errors; every status
+ * code is left to the caller.
  */
 export async function callUpstream(
-  api: KyInstance,
+  api: UpstreamApi,
   service: UpstreamService,
   method: 'get' | 'post' | 'put' | 'delete',
   path: string,
-  options: { json?: unknown; headers?: Record<string, string>; searchParams?: Record<string, string> } = {},
+  options: CallOptions = {},
 ): Promise<UpstreamResponse> {
+  const signal = AbortSignal.timeout(api.timeoutMs);
   let response: Response;
   try {
-    response = await api(path, {
+    response = await api.ky(path, {
       method,
       json: options.json,
       headers: options.headers,
       searchParams: options.searchParams,
+      signal,
+      timeout: false,
     });
   } catch (error) {
-    const reason =
-      error instanceof Error && error.name === 'TimeoutError' ? 'did not answer in time' : 'could not be reached';
-    throw new UpstreamError(service, 'unavailable', `The ${service} service ${reason}`, {
-      upstreamMessage: error instanceof Error ? error.message : String(error),
-    });
+    const timedOut = signal.aborted || (error instanceof Error && error.name === 'TimeoutError');
+    const code = (error as { cause?: { code?: unknown } }).cause?.code;
+    throw new UpstreamError(
+      service,
+      'unavailable',
+      `The ${service} service ${timedOut ? `did not answer within ${api.timeoutMs} ms` : 'could not be reached'}`,
+      {
+        upstreamMessage: error instanceof Error ? error.message : String(error),
+        requestSent: !(typeof code === 'string' && NOT_SENT.has(code)),
+      },
+    );
   }
-  let text: string;
-  try {
-    text = await response.text();
-  } catch {
-    throw new UpstreamError(service, 'unavailable', `The ${service} service dropped its answer`, {
-      status: response.status,
-    });
-  }
+  const text = await readAnswer(response, service, options.maxBytes ?? MAX_ANSWER_BYTES, api.timeoutMs);
   if (text.trim() === '') return { status: response.status, headers: response.headers, body: undefined };
   try {
     return { status: response.status, headers: response.headers, body: JSON.parse(text) as unknown };
@@ -50,6 +79,26 @@ export async function callUpstream(
     throw new UpstreamError(service, 'unavailable', `The ${service} service sent an unreadable answer`, {
       status: response.status,
     });
+  }
+}
+
+/** The answer's text, read as it streams in and given up past `maxBytes` or the deadline. */
+async function readAnswer(
+  response: Response,
+  service: UpstreamService,
+  maxBytes: number,
+  timeoutMs: number,
+): Promise<string> {
+  try {
+    return await readBoundedText(response, maxBytes);
+  } catch (error) {
+    const message =
+      error instanceof BodyTooLargeError
+        ? `The ${service} service sent an answer larger than ${maxBytes} bytes`
+        : error instanceof Error && error.name === 'TimeoutError'
+          ? `The ${service} service did not finish its answer within ${timeoutMs} ms`
+          : `The ${service} service dropped its answer`;
+    throw new UpstreamError(service, 'unavailable', message, { status: response.status });
   }
 }
 

@@ -1,4 +1,3 @@
-import type { KyInstance } from 'ky';
 import {
   createOrderResponseSchema,
   deleteOrderResponseSchema,
@@ -11,7 +10,8 @@ import {
   type OrderStatus,
   type UpdateOrderResponse,
 } from '../../schemas/orders.ts';
-import { callReporting, expectOk } from './http-call.ts';
+import { checkAnswer, type MismatchReport } from './answer-check.ts';
+import { callReporting, expectOk, MAX_LIST_BYTES, type CallOptions, type UpstreamApi } from './http-call.ts';
 import { READ_RETRIES, withRetries } from './retry.ts';
 import { UpstreamError } from './upstream-error.ts';
 import type { UpstreamHealth } from './upstream-health.ts';
@@ -26,16 +26,23 @@ type Schema<T> = { safeParse(value: unknown): { success: true; data: T } | { suc
  */
 export class OrdersClient {
   constructor(
-    private readonly api: KyInstance,
+    private readonly api: UpstreamApi,
     private readonly apiKey: string,
     private readonly health: UpstreamHealth,
+    /** Told of every answer that is not about what was asked. */
+    private readonly onMismatch: MismatchReport,
   ) {}
 
+  /** Every order (in the status asked for): a list, so it may be larger than one record's answer. */
   list(filterStatus?: OrderStatus): Promise<Order[]> {
-    return withRetries(
-      () => this.call('get', 'orders', orderListSchema, { searchParams: filterStatus ? { filterStatus } : {} }),
-      READ_RETRIES,
-    );
+    return withRetries(async () => {
+      const orders = await this.call('get', 'orders', orderListSchema, {
+        searchParams: filterStatus ? { filterStatus } : {},
+        maxBytes: MAX_LIST_BYTES,
+      });
+      for (const order of orders) checkAnswer('orders', 'list', { orderStatus: filterStatus }, order, this.onMismatch);
+      return orders;
+    }, READ_RETRIES);
   }
 
   /** The order made under a `customerOrder` (unique at the service), if any: the service can only list them all. */
@@ -44,7 +51,11 @@ export class OrdersClient {
   }
 
   get(orderId: string): Promise<Order> {
-    return withRetries(() => this.call('get', `orders/${encodeURIComponent(orderId)}`, orderSchema), READ_RETRIES);
+    return withRetries(async () => {
+      const order = await this.call('get', `orders/${encodeURIComponent(orderId)}`, orderSchema);
+      checkAnswer('orders', 'get', { orderId }, order, this.onMismatch);
+      return order;
+    }, READ_RETRIES);
   }
 
   create(order: CreateOrder): Promise<CreateOrderResponse> {
@@ -94,7 +105,7 @@ export class OrdersClient {
     method: 'get' | 'post' | 'put' | 'delete',
     path: string,
     schema: Schema<T>,
-    options: { json?: unknown; searchParams?: Record<string, string> } = {},
+    options: Omit<CallOptions, 'headers'> = {},
   ): Promise<T> {
     const response = await callReporting(this.health, this.api, 'orders', method, path, {
       ...options,

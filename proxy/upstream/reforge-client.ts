@@ -1,11 +1,10 @@
-import type { KyInstance } from 'ky';
 import {
   chainListSchema,
   prepareReforgeResponseSchema,
   type ChainEntry,
   type PrepareReforge,
 } from '../../schemas/reforge.ts';
-import { callReporting, expectOk } from './http-call.ts';
+import { callReporting, expectOk, type UpstreamApi } from './http-call.ts';
 import { READ_RETRIES, withRetries } from './retry.ts';
 import type { UpstreamHealth } from './upstream-health.ts';
 
@@ -16,7 +15,7 @@ import type { UpstreamHealth } from './upstream-health.ts';
  */
 export class ReforgeClient {
   constructor(
-    private readonly api: KyInstance,
+    private readonly api: UpstreamApi,
     private readonly health: UpstreamHealth,
   ) {}
 

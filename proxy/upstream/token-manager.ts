@@ -1,14 +1,13 @@
-import type { KyInstance } from 'ky';
 import { tokenErrorSchema, tokenResponseSchema, type Environment } from '../../schemas/pay.ts';
 import type { CachedToken, RateBudget, TokenStore } from '../coordination/coordination.ts';
 import type { Logger } from '../logger.ts';
 import { takeBudget } from './budget-gate.ts';
-import { callUpstream } from './http-call.ts';
+import { callUpstream, type UpstreamApi } from './http-call.ts';
 import { retryAfterMs, UpstreamError } from './upstream-error.ts';
 import type { UpstreamHealth } from './upstream-health.ts';
 
 export interface TokenManagerOptions {
-  api: KyInstance;
+  api: UpstreamApi;
   /** The client secret, then optionally the next one (rotation without downtime). */
   secrets: readonly string[];
   store: TokenStore;

@@ -14,7 +14,13 @@ export class UpstreamError extends Error {
     readonly service: UpstreamService,
     readonly failure: UpstreamFailure,
     message: string,
-    readonly details: { status?: number; retryAfterMs?: number; upstreamMessage?: string } = {},
+    readonly details: {
+      status?: number;
+      retryAfterMs?: number;
+      upstreamMessage?: string;
+      /** False when the request certainly never left this process (the connection was refused). */
+      requestSent?: boolean;
+    } = {},
   ) {
     super(message);
     this.name = 'UpstreamError';
@@ -22,6 +28,30 @@ export class UpstreamError extends Error {
 
   get retryable(): boolean {
     return this.failure === 'unavailable' || this.failure === 'rate_limited';
+  }
+}
+
+/**
+ * The service answered with something other than what was asked for (another payment's record, an
+ * amount that is not the payment's): nothing of it is used. Not retried at once: the next reason to
+ * read (a webhook, the follower) asks again.
+ */
+export class UpstreamMismatchError extends UpstreamError {
+  constructor(
+    service: UpstreamService,
+    readonly field: string,
+    operation: string,
+  ) {
+    super(
+      service,
+      'unavailable',
+      `The ${service} service answered ${operation} with a record that does not match: ${field}`,
+    );
+    this.name = 'UpstreamMismatchError';
+  }
+
+  override get retryable(): boolean {
+    return false;
   }
 }
 

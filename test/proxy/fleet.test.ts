@@ -4,6 +4,7 @@ import { http } from '../support/http.ts';
 import { startFleet, type Fleet } from '../support/fleet.ts';
 import { openSse } from '../support/sse-client.ts';
 import { eventually } from '../support/stack.ts';
+import { webhookStorm } from '../support/webhook-storm.ts';
 
 /** A fleet: three proxy instances on one Redis behave as one proxy. */
 describe('proxy fleet on Redis: three instances, one shop', () => {
@@ -60,6 +61,28 @@ describe('proxy fleet on Redis: three instances, one shop', () => {
         'PATCH',
       );
     }
+  });
+
+  it('a storm of 500 webhooks for one payment spread over the three instances costs one read, and one more once the gate opens', async () => {
+    const payment = (await fleet.pay(0, await fleet.checkout())).body;
+    const hooks = [0, 1, 2].map((index) => `${fleet.origin(index)}/hooks/payments/${fleet.config.webhookSecret}`);
+    const before = await fleet.metric('pay.read');
+    await webhookStorm(hooks, payment.transactionId, 60);
+    await eventually(async () => ((await fleet.metric('pay.read')) > before ? true : undefined), 5_000, 'a read');
+    await fleet.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
+    const statuses = await webhookStorm(hooks, payment.transactionId, 440);
+    assert.ok(statuses.every((status) => status === 200));
+    await eventually(
+      async () =>
+        (await fleet.browser(2, `/api/payments/status/${payment.statusToken}`)).body.status === 'COMPLETED'
+          ? true
+          : undefined,
+      12_000,
+      'the completion',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    const reads = (await fleet.metric('pay.read')) - before;
+    assert.ok(reads <= 2, `${reads} upstream reads for 500 webhooks on three instances`);
   });
 
   it('losing an instance loses nothing: its subscribers reconnect elsewhere and get the current status at once', async () => {

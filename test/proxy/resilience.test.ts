@@ -68,13 +68,14 @@ describe('proxy: upstream faults on initiate', () => {
     await stack.control('/faults', {
       service: 'pay',
       kind: 'malformed',
-      times: 4,
+      times: 2,
       path: `/v1/payments/${payment.transactionId}`,
     });
     await stack.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
+    // The webhook's read, then its queued re-read once the payment's read gate opens (5 s later).
     await eventually(
       async () => ((await stack.control('/faults')).body.length === 0 ? true : undefined),
-      10_000,
+      15_000,
       'the faults to be used up',
     );
     assert.equal((await stack.browser(`/api/payments/status/${payment.statusToken}`)).body.status, 'PENDING');

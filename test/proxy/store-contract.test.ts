@@ -248,6 +248,28 @@ function contract(name: string, open: () => Promise<{ store: Store; close: () =>
       assert.equal(await store.recordWebhook(event), false);
       await store.ping();
     });
+
+    it('a queued re-read is settled only by a read that began after it was last queued', async () => {
+      const [first, second] = [randomUUID(), randomUUID()];
+      const { reconciliation } = store;
+      await reconciliation.queueReread(first, 1_000);
+      await reconciliation.queueReread(second, 1_500);
+      // Queued again during a read that began at 2_000: that read does not settle it.
+      await reconciliation.queueReread(first, 2_500);
+      await reconciliation.dequeueReread(first, 2_000);
+      await reconciliation.dequeueReread(second, 2_000);
+      assert.deepEqual(
+        (await reconciliation.queuedRereads(100)).filter((id) => id === first || id === second),
+        [first],
+      );
+      await reconciliation.dequeueReread(first, 3_000);
+      await reconciliation.queueReread(second, 500);
+      await reconciliation.dequeueReread(second);
+      assert.deepEqual(
+        (await reconciliation.queuedRereads(100)).filter((id) => id === first || id === second),
+        [],
+      );
+    });
   });
 }
 

@@ -17,6 +17,8 @@ export interface Instance {
   stop(): Promise<void>;
   /** Process instances only: ends it with SIGKILL, as a crash would (no shutdown, nothing flushed). */
   crash?: () => Promise<void>;
+  /** Process instances only: its process id (its memory is in /proc/<pid>/status). */
+  pid?: number;
   /** In-process instances only: their services, for tests that look inside. */
   services?: RunningProxy['services'];
 }
@@ -52,7 +54,7 @@ export async function spawnInstance(env: Record<string, string>, lines: string[]
     child.kill(signal);
     await exited;
   };
-  return { origin, stop: () => end('SIGTERM'), crash: () => end('SIGKILL') };
+  return { origin, pid: child.pid, stop: () => end('SIGTERM'), crash: () => end('SIGKILL') };
 }
 
 /**

@@ -26,10 +26,16 @@ export function onAnswer(observer: (answer: Answered) => Promise<void> | void): 
   observers.push(observer);
 }
 
-export async function http<T = Json>(
-  url: string,
-  init: { method?: string; body?: unknown; headers?: Record<string, string>; raw?: string } = {},
-): Promise<HttpResult<T>> {
+export interface HttpInit {
+  method?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  raw?: string;
+  /** Gives up (rejects with a TimeoutError) when no complete answer came in this long. */
+  timeoutMs?: number;
+}
+
+export async function http<T = Json>(url: string, init: HttpInit = {}): Promise<HttpResult<T>> {
   const headers: Record<string, string> = { ...init.headers };
   let body: string | undefined = init.raw;
   if (init.body !== undefined) {
@@ -42,6 +48,7 @@ export async function http<T = Json>(
     headers,
     body,
     redirect: 'manual',
+    signal: init.timeoutMs === undefined ? undefined : AbortSignal.timeout(init.timeoutMs),
   });
   const text = await response.text();
   let parsed: unknown = text;

@@ -9,11 +9,18 @@ import { freePort } from './free-port.ts';
 export const ensureRedisServer = (): string =>
   ensureDebianPackage(['/usr/bin/redis-server'], 'redis-server', 'KASSA_REDIS_SERVER');
 
+export interface RedisOptions {
+  /** AOF (the default, as a production Redis should), or nothing kept on disk at all. */
+  persistence?: 'aof' | 'none';
+  /** CONFIG renamed away, as managed Redis services often do. */
+  refuseConfig?: boolean;
+}
+
 /**
  * A real redis-server on a loopback port with its own directory, persisting with AOF so that a
  * restart keeps its data, as a production Redis would.
  */
-export async function startRedis() {
+export async function startRedis(options: RedisOptions = {}) {
   const binary = ensureRedisServer();
   const dir = mkdtempSync(join(tmpdir(), 'kassa-redis-'));
   const port = await freePort();
@@ -29,13 +36,14 @@ export async function startRedis() {
         '--dir',
         dir,
         '--appendonly',
-        'yes',
+        options.persistence === 'none' ? 'no' : 'yes',
         '--appendfsync',
         'everysec',
         '--save',
         '',
         '--protected-mode',
         'yes',
+        ...(options.refuseConfig ? ['--rename-command', 'CONFIG', ''] : []),
       ];
       const process_ = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
       child = process_;
@@ -62,6 +70,8 @@ export async function startRedis() {
     const running = child;
     child = undefined;
     if (!running || running.exitCode !== null) return;
+    // A paused server takes no SIGTERM until it runs again.
+    running.kill('SIGCONT');
     running.kill('SIGTERM');
     // Polled, not awaited as an event: the child is unreferenced, and re-referencing it does not
     // hold the process, which could then end mid-wait.
@@ -80,6 +90,14 @@ export async function startRedis() {
   await start();
   return {
     url: `redis://127.0.0.1:${port}`,
+    /** Freezes the server (SIGSTOP): its connections stay open and nothing is answered, as in a black hole. */
+    pause() {
+      child?.kill('SIGSTOP');
+    },
+    /** Lets a paused server run again (SIGCONT). */
+    resume() {
+      child?.kill('SIGCONT');
+    },
     /** Stops and starts it again on the same port and data (a Redis restart). */
     async restart(whileDown?: () => Promise<void>) {
       await stop();

@@ -6,7 +6,7 @@ import { loadConfig, type ProxyConfig } from '../../proxy/config.ts';
 import { startProxy, type RunningProxy, type StartProxyOptions } from '../../proxy/server.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server.ts';
 import { unwatchAnswers, watchAnswers } from './api-conformance.ts';
-import { http } from './http.ts';
+import { http, type HttpInit } from './http.ts';
 import { holdPort } from './port-holder.ts';
 import { startRedis, type RedisServer } from './redis-server.ts';
 
@@ -81,7 +81,7 @@ export async function startStack(options: StackOptions = {}) {
 
   const call =
     (token: string | undefined) =>
-    (path: string, init: { method?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {}) =>
+    (path: string, init: HttpInit = {}) =>
       http(`${proxy.origin}${path}`, {
         ...init,
         headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...init.headers },
@@ -101,10 +101,8 @@ export async function startStack(options: StackOptions = {}) {
     merchant: (path: string, init?: Parameters<ReturnType<typeof call>>[1]) => call(config.merchantKey)(path, init),
     operator: (path: string, init?: Parameters<ReturnType<typeof call>>[1]) => call(config.operatorToken)(path, init),
     /** As the customer's browser on the shop's page: the shop's Origin, no credentials. */
-    browser: (
-      path: string,
-      init: { method?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {},
-    ) => call(undefined)(path, { ...init, headers: { Origin: SHOP_ORIGIN, ...init.headers } }),
+    browser: (path: string, init: HttpInit = {}) =>
+      call(undefined)(path, { ...init, headers: { Origin: SHOP_ORIGIN, ...init.headers } }),
     async checkout(body: Record<string, unknown> = {}): Promise<string> {
       const response = await stack.merchant('/api/checkouts', {
         body: { amount: '42.50', currencyCode: 'EUR', reference: 'ORDER-1', ...body },
@@ -112,8 +110,8 @@ export async function startStack(options: StackOptions = {}) {
       if (response.status !== 201) throw new Error(`checkout: ${response.status} ${response.text}`);
       return response.body.checkoutId as string;
     },
-    pay(checkoutId: string, key = `key-${randomBytes(8).toString('hex')}`) {
-      return stack.browser('/api/payments', { body: { checkoutId }, headers: { 'Idempotency-Key': key } });
+    pay(checkoutId: string, key = `key-${randomBytes(8).toString('hex')}`, init: HttpInit = {}) {
+      return stack.browser('/api/payments', { ...init, body: { checkoutId }, headers: { 'Idempotency-Key': key } });
     },
     control(path: string, body?: unknown, method?: string) {
       return http(`${sandbox.control}${path}`, { method: method ?? (body === undefined ? 'GET' : 'POST'), body });

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { openSse } from '../support/sse-client.ts';
+import { eventually, startStack, type Stack } from '../support/stack.ts';
+import { webhookStorm } from '../support/webhook-storm.ts';
+
+/** What the payment service counted: upstream reads of payments (`/_sandbox/metrics`). */
+const upstreamReads = async (stack: Stack) => ((await stack.control('/metrics')).body['pay.read'] as number) ?? 0;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('proxy: the upstream budget keeps a share for new payments', () => {
+  it('a storm of 500 webhooks for one payment costs one read, and one more once its gate opens; no status is lost and new payments are not held back', async () => {
+    const stack = await startStack();
+    try {
+      const payment = (await stack.pay(await stack.checkout())).body;
+      const before = await upstreamReads(stack);
+      const first = await webhookStorm([stack.webhookUrl()], payment.transactionId, 50);
+      await eventually(async () => ((await upstreamReads(stack)) > before ? true : undefined), 5_000, 'the first read');
+      // The bank settles in the middle of the storm: what the first read saw is out of date.
+      await stack.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
+      const rest = await webhookStorm([stack.webhookUrl()], payment.transactionId, 450);
+      assert.ok(
+        [...first, ...rest].every((status) => status === 200),
+        'every delivery answered',
+      );
+      await eventually(
+        async () =>
+          (await stack.browser(`/api/payments/status/${payment.statusToken}`)).body.status === 'COMPLETED'
+            ? true
+            : undefined,
+        12_000,
+        'the completion, read once the gate opened',
+      );
+      // Long enough for any read still to come: past the gate and the follower's next sweep.
+      await sleep(6_000);
+      const reads = (await upstreamReads(stack)) - before;
+      assert.ok(reads <= 2, `${reads} upstream reads for 500 webhooks`);
+      const fresh = await Promise.all(Array.from({ length: 10 }, async () => stack.pay(await stack.checkout())));
+      assert.deepEqual(
+        fresh.map((answer) => answer.status),
+        Array.from({ length: 10 }, () => 201),
+      );
+    } finally {
+      await stack.stop();
+    }
+  });
+
+  it('40 customers watching at their bank: their re-reads stay within their share, and no new payment is told to wait', async () => {
+    const stack = await startStack();
+    const streams: Array<ReturnType<typeof openSse>> = [];
+    const watched: Array<{ transactionId: string }> = [];
+    try {
+      for (let batch = 0; batch < 4; batch++) {
+        const payments = await Promise.all(
+          Array.from({ length: 10 }, async () => (await stack.pay(await stack.checkout())).body),
+        );
+        for (const payment of payments) {
+          watched.push(payment);
+          streams.push(openSse(`${stack.proxy.origin}/api/payments/status/${payment.statusToken}/events`));
+        }
+      }
+      await Promise.all(streams.map((stream) => stream.waitForEvents(1)));
+      const before = await upstreamReads(stack);
+      // Each watched payment is due for a re-read every 5 s: twice in this time, were they all made.
+      await sleep(11_000);
+      const watchReads = (await upstreamReads(stack)) - before;
+      assert.ok(watchReads <= 40, `${watchReads} reads for the watchers: at most their 40 % of the minute`);
+      const created = await Promise.all(Array.from({ length: 30 }, async () => stack.pay(await stack.checkout())));
+      const waits = created.filter((answer) => answer.status === 429);
+      assert.equal(waits.length, 0, `${waits.length} of 30 new payments told to wait: ${waits[0]?.text}`);
+      assert.ok(created.every((answer) => answer.status === 201));
+      // The watchers found no room in the budget; that did not close their payments' read gates, so
+      // the bank's webhook is read at once.
+      for (const index of [0, 9, 18, 27, 36]) {
+        const started = Date.now();
+        await stack.control(`/payments/${watched[index]!.transactionId}/outcome`, { status: 'COMPLETED' });
+        await streams[index]!.waitForClose(5_000);
+        assert.equal(streams[index]!.data().at(-1)!.status, 'COMPLETED');
+        const ms = Date.now() - started;
+        assert.ok(ms < 2_000, `the completion reached its customer after ${ms} ms`);
+      }
+    } finally {
+      streams.forEach((stream) => stream.close());
+      await stack.stop();
+    }
+  });
+});

@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { describe, it } from 'node:test';
+import { http, type HttpResult } from '../support/http.ts';
+import { startRedis, type RedisOptions } from '../support/redis-server.ts';
+import { eventually, startStack } from '../support/stack.ts';
+
+const onRedis = (url: string) => ({ KASSA_REDIS_URL: url, KASSA_REDIS_PREFIX: `r-${randomBytes(4).toString('hex')}:` });
+
+describe('proxy on a Redis that stops answering', () => {
+  it('paused (SIGSTOP): every request that needs the store gets 503 with Retry-After within 2 s, /readyz says why; resumed: it recovers without a restart', async () => {
+    const redis = await startRedis();
+    const stack = await startStack({ env: onRedis(redis.url) });
+    try {
+      const checkoutId = await stack.checkout();
+      const pending = (await stack.pay(await stack.checkout())).body;
+      redis.pause();
+      const calls: Record<string, () => Promise<HttpResult>> = {
+        'a status read': () => stack.browser(`/api/payments/status/${'A'.repeat(43)}`, { timeoutMs: 10_000 }),
+        'a checkout': () =>
+          stack.merchant('/api/checkouts', {
+            body: { amount: '3.00', currencyCode: 'EUR', reference: 'PAUSED' },
+            timeoutMs: 10_000,
+          }),
+        'a payment': () => stack.pay(checkoutId, 'paused-redis-key', { timeoutMs: 10_000 }),
+        'a webhook': () =>
+          http(stack.webhookUrl(), {
+            body: { event: 'payment.status_updated', transactionId: pending.transactionId, status: 'COMPLETED' },
+            timeoutMs: 10_000,
+          }),
+      };
+      for (const [what, call] of Object.entries(calls)) {
+        const started = performance.now();
+        const answer = await call();
+        const ms = performance.now() - started;
+        assert.equal(answer.status, 503, `${what}: ${answer.text}`);
+        assert.equal(answer.headers.get('retry-after'), '2', what);
+        assert.ok(ms < 2_500, `${what} answered after ${Math.round(ms)} ms`);
+      }
+      const started = performance.now();
+      const ready = await http(`${stack.proxy.origin}/readyz`, { timeoutMs: 10_000 });
+      assert.ok(performance.now() - started < 2_500, '/readyz answered in time');
+      assert.equal(ready.status, 503);
+      assert.equal(ready.body.reason, 'store_unavailable');
+      assert.match(ready.body.detail, /timed out/i);
+      assert.equal((await http(`${stack.proxy.origin}/livez`, { timeoutMs: 1_000 })).status, 200, 'alive all along');
+
+      redis.resume();
+      await eventually(
+        async () => ((await http(`${stack.proxy.origin}/readyz`)).status === 200 ? true : undefined),
+        5_000,
+        'readiness after Redis is back',
+      );
+      const paid = await stack.pay(checkoutId, 'paused-redis-key', { timeoutMs: 10_000 });
+      assert.equal(paid.status, 201, paid.text);
+      assert.equal((await stack.browser(`/api/payments/status/${paid.body.statusToken}`)).status, 200);
+    } finally {
+      redis.resume();
+      await stack.stop();
+      await redis.stop();
+    }
+  });
+});
+
+describe('proxy on a Redis that may lose its data', () => {
+  for (const [options, persistence, warned] of [
+    [{ persistence: 'none' }, 'none', true],
+    [{ persistence: 'none', refuseConfig: true }, 'unknown', true],
+    [{ persistence: 'aof', refuseConfig: true }, 'aof', false],
+  ] satisfies Array<[RedisOptions, string, boolean]>) {
+    it(`${options.persistence === 'none' ? 'no persistence' : 'AOF'}${options.refuseConfig ? ', CONFIG refused' : ''}: ${warned ? 'a warning at start and in /readyz' : 'no warning'}`, async () => {
+      const redis = await startRedis(options);
+      const stack = await startStack({ env: onRedis(redis.url) });
+      try {
+        const warnings = stack.logs.filter((line) => line.includes('"level":"warn"') && line.includes('Redis restart'));
+        assert.equal(warnings.length, warned ? 1 : 0, warnings.join('\n'));
+        const ready = await http(`${stack.proxy.origin}/readyz`);
+        assert.equal(ready.status, 200, 'ready all the same: the store works');
+        assert.equal(ready.body.store.backend, 'redis');
+        assert.equal(ready.body.store.persistence, persistence);
+        if (warned) assert.match(ready.body.store.warning, /a Redis restart (may )?loses?/);
+        else assert.equal(ready.body.store.warning, undefined);
+      } finally {
+        await stack.stop();
+        await redis.stop();
+      }
+    });
+  }
+});
