@@ -56,8 +56,11 @@ export const faultInjection = (options: FaultInjectionOptions) =>
     const fault = options.book.take(options.service, c.req.path.slice(options.basePath.length) || '/');
     if (!fault) return next();
     if (fault.kind === 'slow') {
+      // Held before the request takes effect, or ("after") once it has: an answer that is late after the fact.
+      if (fault.stage === 'after') await next();
       await new Promise((resolve) => setTimeout(resolve, fault.delayMs ?? DEFAULT_SLOW_MS));
-      return next();
+      if (fault.stage !== 'after') await next();
+      return;
     }
     if (fault.stage === 'after') await next();
     c.res = spoiled(c, fault.kind, options);
