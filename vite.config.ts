@@ -122,7 +122,11 @@ export default defineConfig({
         codeSplitting: true,
         minify: true,
         comments: false,
-        chunkFileNames: 'kassa/[name]-[hash].js',
+        // The on-ramp's languages apart from the checkout's, which share their file names (de.ts, ...).
+        chunkFileNames: ({ facadeModuleId }) =>
+          /\/widget\/onramp\/messages\//.test(facadeModuleId ?? '')
+            ? 'kassa/onramp-[name]-[hash].js'
+            : 'kassa/[name]-[hash].js',
       },
     },
   },

@@ -105,40 +105,59 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
 
   /**
    * The origins of the chains' RPC URLs, which the wallet panel reads balances, receipts and arrivals
-   * from: asked from the proxy's own listing (as the panel does), kept for a minute.
+   * from, and the on-ramp the buyer's balance: asked from the proxy's own listing (as the elements
+   * do: the bridge's chains, or the on-ramp's offer), kept for a minute.
    */
-  let rpcOrigins: { at: number; proxy: string; origins: string[] } | undefined;
-  const chainRpcOrigins = async (): Promise<string[]> => {
+  const rpcOrigins = new Map<string, { at: number; proxy: string; origins: string[] }>();
+  const chainRpcOrigins = async (listing: 'bridge' | 'onramp'): Promise<string[]> => {
     const { origin } = options.proxy();
-    if (rpcOrigins && rpcOrigins.proxy === origin && Date.now() - rpcOrigins.at < 60_000) return rpcOrigins.origins;
-    const listed = await fetch(`${origin}/api/bridge/chains?network=${BRIDGE_NETWORK}`);
-    const chains: unknown = await listed.json().catch(() => undefined);
+    const kept = rpcOrigins.get(listing);
+    if (kept && kept.proxy === origin && Date.now() - kept.at < 60_000) return kept.origins;
+    const listed = await fetch(
+      listing === 'bridge' ? `${origin}/api/bridge/chains?network=${BRIDGE_NETWORK}` : `${origin}/api/onramp/config`,
+    );
+    const body = (await listed.json().catch(() => undefined)) as { chains?: unknown } | unknown[] | undefined;
+    const chains = Array.isArray(body) ? body : body?.chains;
     if (listed.status !== 200 || !Array.isArray(chains))
       throw new Error(`The proxy did not list the chains: ${listed.status}`);
     const origins = [...new Set((chains as Array<{ rpcUrl: string }>).map((chain) => new URL(chain.rpcUrl).origin))];
-    rpcOrigins = { at: Date.now(), proxy: origin, origins };
+    rpcOrigins.set(listing, { at: Date.now(), proxy: origin, origins });
     return origins;
   };
 
-  const page = (c: Context, title: string, body: unknown, extra?: PageSources, wallet = false) => {
+  const bankHints = html`<label
+      >Bank page
+      <select id="mode">
+        <option value="redirect">in this tab</option>
+        <option value="popup">in a popup</option>
+      </select></label
+    >
+    <p class="hint">
+      On the bank page, pick a bank and press “Authorise payment”. “Sandbox bank that rejects”, or “Cancel”, shows a
+      failed payment.
+    </p>`;
+  const HINTS = {
+    checkout: bankHints,
+    wallet: html`<p class="hint">
+      Connect a wallet that holds one of the sandbox's test accounts (anvil's well-known development accounts, never for
+      real money), pick the networks and an amount, review what the transaction does, and confirm in the wallet. The
+      panel adds the local chains to the wallet when it does not know them.
+    </p>`,
+    buy: html`<p class="hint">
+        Connect a wallet (any account: signing costs nothing), pick the coin, the network and how many tokens, and press
+        “Buy”: the wallet signs that the address is yours, then you pay at the sandbox bank and watch the tokens arrive.
+      </p>
+      ${bankHints}`,
+  };
+
+  const page = (
+    c: Context,
+    title: string,
+    body: unknown,
+    extra?: PageSources,
+    hints: keyof typeof HINTS = 'checkout',
+  ) => {
     const proxy = options.proxy().origin;
-    const hints = wallet
-      ? html`<p class="hint">
-          Connect a wallet that holds one of the sandbox's test accounts (anvil's well-known development accounts, never
-          for real money), pick the networks and an amount, review what the transaction does, and confirm in the wallet.
-          The panel adds the local chains to the wallet when it does not know them.
-        </p>`
-      : html`<label
-            >Bank page
-            <select id="mode">
-              <option value="redirect">in this tab</option>
-              <option value="popup">in a popup</option>
-            </select></label
-          >
-          <p class="hint">
-            On the bank page, pick a bank and press “Authorise payment”. “Sandbox bank that rejects”, or “Cancel”, shows
-            a failed payment.
-          </p>`;
     c.header('Content-Security-Policy', contentSecurityPolicy(proxy, extra));
     c.header('Referrer-Policy', 'no-referrer');
     c.header('X-Content-Type-Options', 'nosniff');
@@ -157,7 +176,9 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
           <body>
             <header>
               <a href="/" class="brand">Kassa demo shop</a>
-              <nav><a href="/">Order</a> <a href="/donate">Donate</a> <a href="/wallet">Wallet</a></nav>
+              <nav>
+                <a href="/">Order</a> <a href="/donate">Donate</a> <a href="/wallet">Wallet</a> <a href="/buy">Buy</a>
+              </nav>
               <span class="note">Runs on the sandbox: no real bank, no real money.</span>
             </header>
             <main>
@@ -178,7 +199,7 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
                     <option>dark</option>
                   </select></label
                 >
-                ${hints}
+                ${HINTS[hints]}
                 <h2>Events</h2>
                 <ol id="events"></ol>
               </aside>
@@ -252,8 +273,27 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
         ></kassa-bridge>
         <p class="hint">No wallet in this browser? <a href="/wallet/extension">Install the Kassa extension</a>.</p>`,
       // Wallet icons are data: images (EIP-6963).
-      { connect: await chainRpcOrigins(), img: ['data:'] },
-      true,
+      { connect: await chainRpcOrigins('bridge'), img: ['data:'] },
+      'wallet',
+    ),
+  );
+
+  // The on-ramp: test stablecoins bought by bank, minted to the visitor's own wallet on the chain they pick.
+  app.get('/buy', async (c) =>
+    page(
+      c,
+      'Buy stablecoins',
+      html`<h1>Buy stablecoins</h1>
+        <p>Pay by bank and receive test stablecoins in your own wallet, on the local chain you choose.</p>
+        <kassa-onramp
+          proxy="${options.proxy().origin}"
+          return-url="${new URL('/buy', c.req.url).href}"
+          help-url="/wallet/extension"
+        ></kassa-onramp>
+        <p class="hint">No wallet in this browser? <a href="/wallet/extension">Install the Kassa extension</a>.</p>`,
+      // The buyer's balance is read from the chain's RPC; wallet icons are data: images (EIP-6963).
+      { connect: await chainRpcOrigins('onramp'), img: ['data:'] },
+      'buy',
     ),
   );
 
@@ -279,7 +319,7 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
           </li>
         </ol>`,
       undefined,
-      true,
+      'wallet',
     ),
   );
 

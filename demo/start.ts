@@ -80,6 +80,7 @@ Kassa demo is running.
   Shop      ${demo.shop.origin}/        open this, press “Pay by bank”, then authorise on the bank page
   Donate    ${demo.shop.origin}/donate  an amount the customer chooses (1 to 500 EUR)
   Wallet    ${demo.shop.origin}/wallet  move test stablecoins between the local chains, signed by your own wallet
+  Buy       ${demo.shop.origin}/buy     buy test stablecoins by bank, minted to your own wallet on the chain you pick
   Extension ${EXTENSION_DIR}
             the Kassa wallet: chrome://extensions → Developer mode → Load unpacked → this folder
             (steps: ${demo.shop.origin}/wallet/extension)

@@ -1,9 +1,27 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 
 const root = join(import.meta.dirname, '..');
 export const WIDGET_BUNDLE = join(root, 'dist', 'widget', 'kassa.js');
+/** Where kassa.js's chunks are built. */
+export const WIDGET_CHUNKS = join(root, 'dist', 'widget', 'kassa');
+
+/** A file's size gzipped at level 9, as the proxy would send it compressed. */
+export const gzippedSize = (path: string) => gzipSync(readFileSync(path), { level: 9 }).length;
+
+/**
+ * A chunk of dist/widget/kassa/ and the chunks it imports statically (kassa.js aside): what a page
+ * downloads at once when it first uses the element. Chunks it imports on first use are not included.
+ */
+export function chunkWithImports(file: string, found = new Set<string>()): Set<string> {
+  if (found.has(file)) return found;
+  found.add(file);
+  const text = readFileSync(join(WIDGET_CHUNKS, file), 'utf8');
+  for (const [, shared] of text.matchAll(/from\s*"\.\/([\w.-]+\.js)"/g)) chunkWithImports(shared!, found);
+  return found;
+}
 
 function newestChange(path: string): number {
   const info = statSync(path);

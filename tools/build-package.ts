@@ -96,13 +96,14 @@ step('the custom elements manifest', bin('cem'), [
   '--globs',
   'widget/kassa-checkout.ts',
   'widget/kassa-bridge.ts',
+  'widget/kassa-onramp.ts',
   // The checkout's properties are declared by the class it extends.
   'widget/checkout/checkout-flow.ts',
   '--outdir',
   'dist',
   '--quiet',
 ]);
-// Both elements come from one module a merchant imports, `kassa/widget`; the analyser names the sources.
+// The elements come from one module a merchant imports, `kassa/widget`; the analyser names the sources.
 const manifestPath = join(dist, 'custom-elements.json');
 const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
   modules: Array<{ path: string; declarations?: unknown[]; exports?: unknown[] }>;
@@ -117,6 +118,6 @@ manifest.modules = [
 ];
 writeFileSync(
   manifestPath,
-  `${JSON.stringify(manifest, null, 2).replaceAll(/"widget\/kassa-(checkout|bridge)\.ts"/g, '"dist/widget/kassa.js"')}\n`,
+  `${JSON.stringify(manifest, null, 2).replaceAll(/"widget\/kassa-(checkout|bridge|onramp)\.ts"/g, '"dist/widget/kassa.js"')}\n`,
 );
 console.log('dist/: widget, ssr, proxy, server, sandbox, types and custom-elements.json');

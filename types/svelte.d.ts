@@ -1,14 +1,16 @@
 /**
- * `import type {} from 'kassa/svelte'`: <kassa-checkout> and <kassa-bridge> type-check in Svelte 5
+ * `import type {} from 'kassa/svelte'`: <kassa-checkout>, <kassa-bridge> and <kassa-onramp> type-check in Svelte 5
  * markup, their events as `onkassa-completed={…}`.
  */
 import type { HTMLAttributes } from 'svelte/elements';
-import type { KassaBridge, KassaCheckout } from 'kassa/widget';
+import type { KassaBridge, KassaCheckout, KassaOnramp } from 'kassa/widget';
 import type {
   KassaBridgeAttributes,
   KassaBridgeEvents,
   KassaCheckoutAttributes,
   KassaCheckoutEvents,
+  KassaOnrampAttributes,
+  KassaOnrampEvents,
   OnEventProps,
 } from './elements.js';
 
@@ -16,5 +18,6 @@ declare module 'svelte/elements' {
   interface SvelteHTMLElements {
     'kassa-checkout': HTMLAttributes<KassaCheckout> & KassaCheckoutAttributes & OnEventProps<KassaCheckoutEvents>;
     'kassa-bridge': HTMLAttributes<KassaBridge> & KassaBridgeAttributes & OnEventProps<KassaBridgeEvents>;
+    'kassa-onramp': HTMLAttributes<KassaOnramp> & KassaOnrampAttributes & OnEventProps<KassaOnrampEvents>;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * `import type {} from 'kassa/vue'`: <kassa-checkout> and <kassa-bridge> type-check in Vue templates
+ * `import type {} from 'kassa/vue'`: <kassa-checkout>, <kassa-bridge> and <kassa-onramp> type-check in Vue templates
  * (with `compilerOptions.isCustomElement: (tag) => tag.startsWith('kassa-')`), their events as
  * `@kassa-completed="…"`.
  */
@@ -9,6 +9,8 @@ import type {
   KassaBridgeEvents,
   KassaCheckoutAttributes,
   KassaCheckoutEvents,
+  KassaOnrampAttributes,
+  KassaOnrampEvents,
 } from './elements.js';
 
 type Kebab<Name extends string> = Name extends `${infer Head}-${infer Tail}`
@@ -21,5 +23,6 @@ declare module 'vue' {
   interface GlobalComponents {
     'kassa-checkout': DefineComponent<KassaCheckoutAttributes & VueListeners<KassaCheckoutEvents>>;
     'kassa-bridge': DefineComponent<KassaBridgeAttributes & VueListeners<KassaBridgeEvents>>;
+    'kassa-onramp': DefineComponent<KassaOnrampAttributes & VueListeners<KassaOnrampEvents>>;
   }
 }

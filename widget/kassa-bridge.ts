@@ -1,6 +1,6 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { ChainEntry } from '../schemas/reforge.ts';
-import { tokenAmount } from './bridge/amount.ts';
+import { tokenAmount } from './shared/token-amount.ts';
 import { bridgeCatalogs } from './bridge/bridge-catalogs.ts';
 import { BridgeClient, type BridgeNetwork } from './bridge/bridge-client.ts';
 import type {
@@ -19,20 +19,24 @@ import { firstRunView, helpLink } from './bridge/first-run-view.ts';
 import { detailView, historyList } from './bridge/history-views.ts';
 import type { BridgeMessages } from './bridge/messages/en.ts';
 import { allows } from './bridge/phases.ts';
-import { BRIDGE_PROBLEMS, kindMessage, proxyErrorDetail } from './bridge/problems.ts';
+import { BRIDGE_PROBLEMS, kindMessage, proxyErrorDetail, walletRefused } from './bridge/problems.ts';
 import { bridgeStyles, previewStyles } from './bridge/styles.ts';
 import { TransferController } from './bridge/transfer-controller.ts';
 import { DEFAULT_TIMEOUTS } from './bridge/transfer-follower.ts';
 import { TransferStore } from './bridge/transfer-store.ts';
-import { formView, previewView, progressView, walletBar, walletList, walletName } from './bridge/views.ts';
-import { WalletController } from './bridge/wallet-controller.ts';
+import { formView, previewView, progressView, walletBar } from './bridge/views.ts';
 import { formatDuration } from './shared/format.ts';
 import { fill } from './shared/i18n.ts';
 import { LocaleController } from './shared/locale-controller.ts';
 import { ProblemController } from './shared/problem-controller.ts';
 import { SCRIPT_ORIGIN } from './shared/proxy-client.ts';
+import { fieldStyles } from './shared/field-styles.ts';
+import { stepStyles } from './shared/steps-view.ts';
 import { controls, statusStyles, tokens } from './shared/theme.ts';
 import { actionView, loadingView, statusView, type Action, type Tone } from './shared/views.ts';
+import { WalletController } from './shared/wallet/wallet-controller.ts';
+import { walletStyles } from './shared/wallet/wallet-styles.ts';
+import { walletList, walletName } from './shared/wallet/wallet-views.ts';
 
 export type * from './bridge/events.ts';
 
@@ -101,7 +105,16 @@ declare global {
  * @cssprop --kassa-spacing - Inner spacing.
  */
 export class KassaBridge extends LitElement {
-  static override styles = [tokens, controls, bridgeStyles, statusStyles, previewStyles];
+  static override styles = [
+    tokens,
+    controls,
+    walletStyles,
+    fieldStyles,
+    bridgeStyles,
+    stepStyles,
+    statusStyles,
+    previewStyles,
+  ];
   // Declared here rather than with decorators, as <kassa-checkout> does: no decorator code to ship.
   static override properties: PropertyDeclarations = {
     proxy: {},
@@ -137,9 +150,12 @@ export class KassaBridge extends LitElement {
   private readonly i18n = new LocaleController(this, bridgeCatalogs);
   private readonly problems = new ProblemController<BridgeMessages, BridgeErrorDetail>(this, BRIDGE_PROBLEMS);
   private readonly wallet: WalletController = new WalletController(this, {
-    problems: this.problems,
+    allows: (action) => allows(this.phase, action),
+    rememberAs: 'kassa-bridge-wallet:',
     origin: () => this.client?.origin,
+    onConnecting: () => this.problems.clear(),
     onConnected: (focusInside) => this.transfer.walletConnected(focusInside),
+    onRefused: (error) => walletRefused(this.problems, error),
     onChange: () => this.transfer.walletChanged(),
     onGone: () => this.transfer.walletLost(),
   });

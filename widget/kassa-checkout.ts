@@ -3,6 +3,7 @@ import type { PaymentStatusView } from '../schemas/proxy-api.ts';
 import { CheckoutFlow } from './checkout/checkout-flow.ts';
 import type { CheckoutErrorDetail, PaymentCreatedDetail } from './checkout/events.ts';
 import type { CheckoutMessages } from './checkout/messages/en.ts';
+import type { OnrampErrorDetail } from './onramp/events.ts';
 import { summaryStyles } from './checkout/styles.ts';
 import { formatMoney } from './shared/format.ts';
 import { fill } from './shared/i18n.ts';
@@ -20,7 +21,8 @@ declare global {
     'kassa-status': CustomEvent<PaymentStatusView>;
     'kassa-completed': CustomEvent<PaymentStatusView>;
     'kassa-failed': CustomEvent<PaymentStatusView>;
-    'kassa-error': CustomEvent<CheckoutErrorDetail>;
+    /** From <kassa-checkout>, and from <kassa-onramp> (which also passes on its embedded checkout's). */
+    'kassa-error': CustomEvent<CheckoutErrorDetail | OnrampErrorDetail>;
   }
 }
 

@@ -24,11 +24,24 @@ export type {
 } from './bridge/events.ts';
 export type { KassaBridge } from './kassa-bridge.ts';
 
+export type {
+  OnrampDeliveredDetail,
+  OnrampErrorDetail,
+  OnrampErrorKind,
+  OnrampPhase,
+  OnrampStage,
+  OnrampStatusDetail,
+  PurchaseState,
+  PurchaseView,
+} from './onramp/events.ts';
+export type { KassaOnramp } from './kassa-onramp.ts';
+
 /**
  * Elements loaded on first use, each as its own chunk: the wallet panel brings ethers, which a page
- * with only a checkout never downloads.
+ * with only a checkout never downloads, and the on-ramp its wallet and purchase code.
  */
 const ON_FIRST_USE: ReadonlyArray<readonly [tag: string, load: () => Promise<unknown>]> = [
   ['kassa-bridge', () => import('./kassa-bridge.ts')],
+  ['kassa-onramp', () => import('./kassa-onramp.ts')],
 ];
 for (const [tag, load] of ON_FIRST_USE) defineOnUse(tag, load);

@@ -1,6 +1,6 @@
 // The demo shop's page script (served from 'self'): the "Try it" controls set the elements'
 // attributes, and every kassa-* event is listed, as a shop's own code would listen to them.
-const elements = document.querySelectorAll('kassa-checkout, kassa-bridge');
+const elements = document.querySelectorAll('kassa-checkout, kassa-bridge, kassa-onramp');
 const events = document.getElementById('events');
 
 for (const name of ['locale', 'theme', 'mode']) {
@@ -11,8 +11,8 @@ for (const name of ['locale', 'theme', 'mode']) {
   const apply = () => {
     sessionStorage.setItem(`demo:${name}`, control.value);
     for (const element of elements) {
-      // The bank page's mode is the checkout's only.
-      if (name !== 'mode' || element.localName === 'kassa-checkout') element.setAttribute(name, control.value);
+      // The bank page's mode is the checkout's (and the on-ramp's, which pays through one) only.
+      if (name !== 'mode' || element.localName !== 'kassa-bridge') element.setAttribute(name, control.value);
     }
   };
   control.addEventListener('change', apply);
@@ -26,7 +26,12 @@ function summary(type, detail) {
     const transfer = `${detail.amount} ${detail.symbol} ${detail.sourceChainId} → ${detail.destinationChainId}, ${detail.hash}`;
     return type === 'kassa-bridge-arrived' ? `${transfer}, balance there ${detail.balance}` : transfer;
   }
-  if (detail.kind) return `${detail.kind} (${detail.status}) ${detail.message}`;
+  if (type === 'kassa-onramp-status')
+    return `${detail.state}: ${detail.amount} ${detail.symbol} on ${detail.chainName}`;
+  if (type === 'kassa-onramp-delivered')
+    return `${detail.amount} ${detail.symbol} on chain ${detail.chainId} to ${detail.wallet}, ${detail.txHash}`;
+  if (detail.kind)
+    return `${detail.kind}${detail.stage ? ` at ${detail.stage}` : ''} (${detail.status}) ${detail.message}`;
   if (detail.status) return `${detail.status} ${detail.networkStatus ?? ''}`;
   return `${detail.transactionId}${detail.replayed ? ' (found again)' : ''}`;
 }
@@ -41,6 +46,8 @@ const TYPES = [
   'kassa-bridge-mined',
   'kassa-bridge-arrived',
   'kassa-bridge-error',
+  'kassa-onramp-status',
+  'kassa-onramp-delivered',
 ];
 for (const type of TYPES) {
   document.addEventListener(type, (event) => {

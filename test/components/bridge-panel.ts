@@ -54,11 +54,11 @@ export type WalletOptions = Partial<WalletSetup> & { id: string; account: number
 
 /**
  * Installs test wallets in this page (announced with EIP-6963, unless `announce` is false), their
- * signing half in the test process; removed after the test.
+ * signing half in the test process, on the panel's stack (or `stack`'s chains); removed after the test.
  */
 export async function installWallets(
   wallets: WalletOptions[],
-  options: { windowEthereum?: string; announce?: boolean } = {},
+  { stack = BRIDGE_STACK, ...options }: { windowEthereum?: string; announce?: boolean; stack?: string } = {},
 ): Promise<InstalledWalletInfo[]> {
   const setups: WalletSetup[] = wallets.map((wallet) => ({
     name: `${wallet.id[0]!.toUpperCase()}${wallet.id.slice(1)} Wallet`,
@@ -68,23 +68,32 @@ export async function installWallets(
     ...wallet,
   }));
   const infos = await executeServerCommand<InstalledWalletInfo[], WalletsPayload>('bridge:wallets', {
-    stack: BRIDGE_STACK,
+    stack,
     wallets: setups,
   });
   (window as unknown as Record<string, unknown>)[BINDING] = (request: WalletRequest) =>
-    executeServerCommand<WalletAnswer, WalletRequestPayload>('bridge:wallet', { ...request, stack: BRIDGE_STACK });
+    executeServerCommand<WalletAnswer, WalletRequestPayload>('bridge:wallet', { ...request, stack });
   installTestWallets({ binding: BINDING, wallets: infos, ...options });
   cleanups.push(() => infos.forEach((info) => registry()[info.id]?.remove()));
   return infos;
 }
 
 /** Something the test wallet's user does, or what the test wallet recorded. */
-export const walletAction = <T = unknown>(id: string, action: WalletActionPayload['action'], value?: number) =>
-  executeServerCommand<T, WalletActionPayload>('bridge:wallet-action', { stack: BRIDGE_STACK, id, action, value });
+export const walletAction = <T = unknown>(
+  id: string,
+  action: WalletActionPayload['action'],
+  value?: number,
+  stack = BRIDGE_STACK,
+) => executeServerCommand<T, WalletActionPayload>('bridge:wallet-action', { stack, id, action, value });
 
 /** The user does something in the wallet (changes account, network): the wallet emits its event in the page. */
-export async function userInWallet(id: string, action: 'use-account' | 'move-to', value: number): Promise<void> {
-  const [event, data] = await walletAction<[string, unknown]>(id, action, value);
+export async function userInWallet(
+  id: string,
+  action: 'use-account' | 'move-to',
+  value: number,
+  stack = BRIDGE_STACK,
+): Promise<void> {
+  const [event, data] = await walletAction<[string, unknown]>(id, action, value, stack);
   registry()[id]!.emit(event, data);
 }
 

@@ -1,4 +1,6 @@
 import type { TestRunnerPlugin } from '@web/test-runner';
+import { anvilAccount } from '../support/chains.ts';
+import { ONRAMP_ENV, onrampCustomer } from '../support/onramp.ts';
 import { walletCommands } from '../support/wallet/wallet-commands.ts';
 import { http } from '../support/http.ts';
 import { SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
@@ -7,6 +9,8 @@ import {
   type BankPayload,
   type CheckoutPayload,
   type ControlPayload,
+  type OnrampPurchasePayload,
+  type OnrampWalletPayload,
   type StackPayload,
 } from './stack-commands.ts';
 
@@ -19,18 +23,27 @@ export function kassaStackPlugin(): TestRunnerPlugin {
   const stacks = new Map<string, Promise<Stack>>();
   let pageOrigin = '';
 
-  const stackFor = ({ stack = 'main', env = {} }: StackPayload): Promise<Stack> => {
+  const stackFor = ({
+    stack = 'main',
+    env = {},
+    onramp = false,
+    paymentWindowSeconds,
+  }: StackPayload): Promise<Stack> => {
     let started = stacks.get(stack);
     if (!started) {
       started = startStack({
         // Long enough to see "waiting for the bank", short enough for the tests.
-        sandbox: { settlementDelayMs: 400 },
+        sandbox: { settlementDelayMs: 400, ...(onramp ? { mintDelayMs: 0 } : {}) },
         env: {
           KASSA_ALLOWED_ORIGINS: `${SHOP_ORIGIN},${pageOrigin}`,
           KASSA_RETURN_URLS: `${pageOrigin}${FRAME_PATH}`,
           KASSA_OPEN_AMOUNT: '1..500 EUR',
+          ...(onramp ? ONRAMP_ENV : {}),
           ...env,
         },
+        ...(paymentWindowSeconds === undefined
+          ? {}
+          : { proxy: { onrampPaymentWindowSeconds: paymentWindowSeconds, onrampSweepMs: 200 } }),
       });
       stacks.set(stack, started);
     }
@@ -69,6 +82,21 @@ export function kassaStackPlugin(): TestRunnerPlugin {
           const { status, body } = await (await stackFor(payload as StackPayload)).operator('/api/payments?limit=200');
           if (status !== 200) throw new Error(`operator payments: ${status}`);
           return body.payments;
+        }
+        case 'kassa:onramp-purchase': {
+          // A purchase made straight through the proxy, as another page of the same wallet would.
+          const { account, body, ...which } = payload as OnrampPurchasePayload;
+          const answer = await onrampCustomer(await stackFor(which), anvilAccount(account)).purchase(body);
+          return { status: answer.status, body: answer.body };
+        }
+        case 'kassa:onramp-purchases': {
+          // A wallet's purchases, as the operator sees them (newest first).
+          const { wallet, ...which } = payload as OnrampWalletPayload;
+          const { status, body } = await (
+            await stackFor(which)
+          ).operator(`/api/onramp/purchases?wallet=${wallet}&limit=100`);
+          if (status !== 200) throw new Error(`operator purchases: ${status}`);
+          return body.purchases;
         }
         case 'kassa:bank': {
           // The customer's choice on the emulator's bank page, as the page's form posts it.

@@ -9,6 +9,13 @@ export interface StackPayload {
   stack?: string;
   /** Proxy settings for a named stack, by environment name, applied when it starts. */
   env?: Record<string, string>;
+  /**
+   * The proxy's on-ramp on, as test/support/onramp.ts sets it (EUR → eEUR, GBP → eGBR, 1 to 500, 1,000
+   * a wallet a day), and the emulator's issuer minting submitted orders at once.
+   */
+  onramp?: boolean;
+  /** How long a purchase's checkout may be paid (the proxy's `onrampPaymentWindowSeconds`; 30 minutes by default). */
+  paymentWindowSeconds?: number;
 }
 export interface CheckoutPayload extends StackPayload {
   body?: Record<string, unknown>;
@@ -17,6 +24,15 @@ export interface ControlPayload extends StackPayload {
   path: string;
   body?: unknown;
   method?: string;
+}
+export interface OnrampPurchasePayload extends StackPayload {
+  /** anvil's account of this index is the wallet, and signs the quote's message. */
+  account: number;
+  /** The quote's fields besides the wallet (eEUR on Kassa Local Two, 25 by default). */
+  body?: Record<string, unknown>;
+}
+export interface OnrampWalletPayload extends StackPayload {
+  wallet: string;
 }
 export interface BankPayload {
   flowUrl: string;

@@ -132,15 +132,15 @@ export function record(target: EventTarget, ...types: string[]): Recorded[] {
   return seen;
 }
 
-/** The next payment the element makes (it goes on to the bank as usual). */
-export function paymentCreated(element: KassaCheckout): Promise<PaymentCreatedDetail> {
+/** The next payment the element makes (it goes on to the bank as usual); an on-ramp's embedded checkout's too. */
+export function paymentCreated(element: HTMLElement): Promise<PaymentCreatedDetail> {
   return new Promise((resolve) =>
     element.addEventListener('kassa-payment-created', (event) => resolve(event.detail), { once: true }),
   );
 }
 
 /** Sends the customer to the bank without leaving the test page: the test plays the bank's part. */
-export function stayOnPage(element: KassaCheckout): Promise<PaymentCreatedDetail> {
+export function stayOnPage(element: HTMLElement): Promise<PaymentCreatedDetail> {
   return new Promise((resolve) =>
     element.addEventListener(
       'kassa-payment-created',

@@ -54,7 +54,9 @@ describe('e2e: npm start (the demo)', () => {
     await until(() => demo.output().includes('Ctrl+C stops it'), 'the demo to start');
     const shop = /Shop\s+(http:\/\/127\.0\.0\.1:\d+)\//.exec(demo.output())?.[1];
     assert.ok(shop, demo.output());
-    assert.match(demo.output(), /Proxy\s+http:\/\/127\.0\.0\.1:\d+/);
+    const proxyOrigin = /Proxy\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(demo.output())?.[1];
+    assert.ok(proxyOrigin, demo.output());
+    assert.match(demo.output(), /Buy\s+http:\/\/127\.0\.0\.1:\d+\/buy\s/);
     assert.match(demo.output(), /Sandbox\s+http:\/\/127\.0\.0\.1:\d+/);
     const reference = /API\s+(http:\/\/127\.0\.0\.1:\d+\/docs)/.exec(demo.output())?.[1];
     assert.equal((await fetch(reference!)).headers.get('content-type'), 'text/html; charset=UTF-8');
@@ -79,6 +81,22 @@ describe('e2e: npm start (the demo)', () => {
         .locator('#confirmation', { hasText: "Paid, confirmed by the shop's server" })
         .waitFor({ timeout: 20_000 });
       for (const shape of SECRET_SHAPES) assert.doesNotMatch(html, shape);
+
+      // /buy, from the shop's menu: the on-ramp lists what can be bought once a wallet is there, and
+      // says so when the browser has none.
+      await page.getByRole('link', { name: 'Buy', exact: true }).click();
+      await page.waitForURL(`${shop}/buy`);
+      await page.locator('kassa-onramp[phase="connect"]').waitFor();
+      await page.locator('kassa-onramp [part="status"]', { hasText: /No wallet found in this browser\./ }).waitFor();
+      const offer = await page.evaluate(
+        async (proxy) => (await fetch(`${proxy}/api/onramp/config`)).json(),
+        proxyOrigin,
+      );
+      assert.deepEqual(offer.coins, [
+        { currencyCode: 'EUR', symbol: 'eEUR' },
+        { currencyCode: 'GBP', symbol: 'eGBR' },
+      ]);
+      assert.deepEqual([offer.min, offer.max, offer.walletLimit], ['1', '500', '1000']);
       assert.deepEqual(problems, []);
     } finally {
       await browser.close();

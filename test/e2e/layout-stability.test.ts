@@ -1,16 +1,17 @@
 /**
- * The shop's page does not move as Kassa's elements load: on the demo's three pages, on a phone and
+ * The shop's page does not move as Kassa's elements load: on the demo's four pages, on a phone and
  * on a desktop, with kassa.js arriving late (so the page is painted first with the elements not yet
- * defined, as the shop's CSS rule from docs/checkout.md and docs/bridge.md reserves them), the
- * browser records no layout shift at all, and each element keeps one height from the first paint to
- * its resting state: before it is defined, its skeleton, and the ready checkout or the panel's
- * first-run view.
+ * defined, as the shop's CSS rule from docs/checkout.md, docs/bridge.md and docs/onramp.md reserves
+ * them), the browser records no layout shift at all, and each element keeps one height from the first
+ * paint to its resting state: before it is defined, its skeleton, and the ready checkout or the
+ * panel's or the on-ramp's first-run view.
  */
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { devices, type Browser, type BrowserContextOptions } from 'playwright';
 import { launchChromium, waitForPhase, watchProblems } from '../support/browser.ts';
+import { ONRAMP_ENV } from '../support/onramp.ts';
 import { startShopStack, type ShopStack } from '../support/shop-stack.ts';
 
 /** In the page before anything else: every layout shift, and every height each Kassa element takes. */
@@ -30,7 +31,7 @@ function recordLayout(): void {
   });
   const watched = new WeakSet<Element>();
   new MutationObserver(() => {
-    for (const element of document.querySelectorAll('kassa-checkout, kassa-bridge'))
+    for (const element of document.querySelectorAll('kassa-checkout, kassa-bridge, kassa-onramp'))
       if (!watched.has(element)) {
         watched.add(element);
         sizes.observe(element);
@@ -48,7 +49,7 @@ describe('e2e: no layout shift from Kassa’s elements', () => {
   let browser: Browser;
 
   before(async () => {
-    [env, browser] = await Promise.all([startShopStack(), launchChromium()]);
+    [env, browser] = await Promise.all([startShopStack({ env: ONRAMP_ENV }), launchChromium()]);
   });
   after(async () => {
     await browser.close();
@@ -59,7 +60,8 @@ describe('e2e: no layout shift from Kassa’s elements', () => {
     for (const [path, resting] of [
       ['/', 'ready'],
       ['/donate', 'ready'],
-      ['/wallet', 'first-run'],
+      ['/wallet', 'kassa-bridge'],
+      ['/buy', 'kassa-onramp'],
     ] as const) {
       it(`${path} on a ${device}`, async () => {
         const context = await browser.newContext(options);
@@ -74,7 +76,7 @@ describe('e2e: no layout shift from Kassa’s elements', () => {
           await page.addInitScript(recordLayout);
           await page.goto(`${env.shop.origin}${path}`);
           if (resting === 'ready') await waitForPhase(page, 'ready');
-          else await page.locator('kassa-bridge [part="first-run"]').waitFor();
+          else await page.locator(`${resting} [part="first-run"]`).waitFor();
           // What comes after the resting state shows: on desktops, "Pay with your phone".
           await page.waitForLoadState('networkidle');
           await sleep(300);

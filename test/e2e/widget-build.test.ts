@@ -55,11 +55,15 @@ describe('e2e: the built widget', () => {
       (match) => match[1]!,
     );
     assert.ok(direct.length >= 4, 'the other languages are chunks');
-    // Chunks may share modules through chunks of their own (the wallet panel and the amount field share lib/money).
+    // Chunks may share modules through chunks of their own (the wallet panel and the amount field share
+    // lib/money), and import chunks of their own on first use (the on-ramp its other languages).
     const imported = new Set(direct);
     for (const chunk of imported) {
       const text = readFileSync(join(dist, 'kassa', chunk), 'utf8');
-      for (const [, shared] of text.matchAll(/from\s*"\.\/([\w.-]+\.js)"/g)) imported.add(shared!);
+      for (const [, statically, onFirstUse] of text.matchAll(
+        /from\s*"\.\/([\w.-]+\.js)"|import\(`\.\/([\w.-]+\.js)`\)/g,
+      ))
+        imported.add((statically ?? onFirstUse)!);
     }
     assert.deepEqual([...imported].sort(), [...chunks].sort());
   });

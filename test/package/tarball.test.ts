@@ -114,6 +114,14 @@ describe('package: the tarball in a project of its own', { timeout: 900_000 }, (
     assert.ok(names('attributes').includes('return-url'));
     assert.ok(names('events').includes('kassa-completed'));
     assert.ok(names('cssParts').length > 0 && names('cssProperties').length > 0);
+    const onramp = manifest.modules
+      .flatMap((module) => module.declarations)
+      .find((declaration) => declaration.tagName === 'kassa-onramp');
+    assert.ok(onramp, 'kassa-onramp is declared');
+    const onrampNames = (key: string) => (onramp[key] as Array<{ name: string }>).map((entry) => entry.name);
+    assert.ok(onrampNames('attributes').includes('purchase'));
+    assert.ok(onrampNames('events').includes('kassa-onramp-delivered'));
+    assert.ok(onrampNames('cssParts').includes('checkout'));
     assert.deepEqual(
       manifest.modules.map((module) => module.path),
       ['dist/widget/kassa.js'],

@@ -9,7 +9,13 @@ import { startStack, type Stack, type StackOptions } from './stack.ts';
  * receiver of the proxy's signed events.
  */
 export async function startShopStack(
-  options: { settlementMs?: number; env?: Record<string, string>; proxy?: StackOptions['proxy'] } = {},
+  options: {
+    settlementMs?: number;
+    /** The emulator's issuer: orders are minted this long after they are submitted (off by default). */
+    mintMs?: number;
+    env?: Record<string, string>;
+    proxy?: StackOptions['proxy'];
+  } = {},
 ) {
   let stack: Stack | undefined;
   const secret = eventsSecret();
@@ -20,11 +26,14 @@ export async function startShopStack(
   });
   try {
     stack = await startStack({
-      sandbox: { settlementDelayMs: options.settlementMs ?? 1_000 },
+      sandbox: {
+        settlementDelayMs: options.settlementMs ?? 1_000,
+        ...(options.mintMs === undefined ? {} : { mintDelayMs: options.mintMs }),
+      },
       proxy: options.proxy,
       env: {
         KASSA_ALLOWED_ORIGINS: shop.origin,
-        KASSA_RETURN_URLS: `${shop.origin}/,${shop.origin}/donate`,
+        KASSA_RETURN_URLS: `${shop.origin}/,${shop.origin}/donate,${shop.origin}/buy`,
         KASSA_OPEN_AMOUNT: '1..500 EUR',
         KASSA_EVENTS_URL: `${shop.origin}/kassa/events`,
         KASSA_EVENTS_SECRET: secret,

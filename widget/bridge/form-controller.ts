@@ -1,7 +1,7 @@
 import type { ReactiveController } from 'lit';
 import { fromUnits } from '../../lib/money.ts';
 import type { ChainEntry, TokenInfo } from '../../schemas/reforge.ts';
-import { readAmount, tokenAmount, unitsAsInput, type AmountReading } from './amount.ts';
+import { readAmount, tokenAmount, unitsAsInput, type AmountReading } from '../shared/token-amount.ts';
 import { ChainRpc } from './chain-rpc.ts';
 import type { BridgeError } from './errors.ts';
 import { allows, type BridgeHost } from './phases.ts';

@@ -6,7 +6,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { fromUnits } from '../../lib/money.ts';
 import type { ChainEntry } from '../../schemas/reforge.ts';
 import { fill } from '../shared/i18n.ts';
-import { tokenAmount } from './amount.ts';
+import { tokenAmount } from '../shared/token-amount.ts';
 import type { FormController } from './form-controller.ts';
 import type { HistoryController } from './history-controller.ts';
 import type { HistoryEntry, HistoryState } from './history-store.ts';

@@ -1,6 +1,6 @@
 import type { ProblemController, ProblemOptions } from '../shared/problem-controller.ts';
 import type { ProxyError } from '../shared/proxy-client.ts';
-import type { BridgeError, BridgeErrorKind, BridgeStage } from './errors.ts';
+import { fromWalletError, type BridgeError, type BridgeErrorKind, type BridgeStage } from './errors.ts';
 import type { BridgeErrorDetail } from './events.ts';
 import type { BridgeMessages } from './messages/en.ts';
 
@@ -51,4 +51,13 @@ export function proxyErrorDetail(
   stage: BridgeStage,
 ): BridgeErrorDetail {
   return { kind, stage, message, status, ...(retryAfter ? { retryAfter } : {}) };
+}
+
+/** The wallet refused to connect: the user is told, the page is sent `kassa-bridge-error`. */
+export function walletRefused(problems: BridgeProblems, error: unknown): void {
+  const problem = fromWalletError(error, 'connect');
+  problems.show({
+    message: problem.kind === 'wallet-rejected' ? 'connectRejected' : kindMessage(problem.kind, 'walletError'),
+  });
+  problems.report(errorDetail(problem));
 }

@@ -4,7 +4,7 @@ import type { ChainEntry } from '../../schemas/reforge.ts';
 import type { ChainRpc } from './chain-rpc.ts';
 import { BridgeError, fromWalletError, isUnknownChain } from './errors.ts';
 import type { TransferRecord } from './transfer-store.ts';
-import { toHexChainId, type AddableChain, type WalletSession } from './wallets.ts';
+import { toHexChainId, type AddableChain, type WalletSession } from '../shared/wallet/wallets.ts';
 
 /** A transaction the proxy prepared and the panel checked, while the user reviews it. */
 export interface Prepared {

@@ -2,7 +2,7 @@ import { Transaction } from 'ethers';
 import type { ReactiveController } from 'lit';
 import { describeTransfer, PreviewError } from '../../lib/transfer-preview.ts';
 import { emit } from '../shared/kassa-event.ts';
-import { tokenAmount } from './amount.ts';
+import { tokenAmount } from '../shared/token-amount.ts';
 import type { BridgeClient } from './bridge-client.ts';
 import { BridgeError, type BridgeErrorKind } from './errors.ts';
 import type { BridgeMinedDetail, BridgeSubmittedDetail } from './events.ts';
@@ -25,7 +25,7 @@ import {
 } from './transfer-follower.ts';
 import { announceDelay, announceOutcome, detailOf } from './transfer-outcome.ts';
 import type { TransferRecord, TransferStore } from './transfer-store.ts';
-import type { WalletController } from './wallet-controller.ts';
+import type { WalletController } from '../shared/wallet/wallet-controller.ts';
 
 export interface TransferOptions {
   problems: BridgeProblems;

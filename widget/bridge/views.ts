@@ -6,7 +6,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { fromUnits } from '../../lib/money.ts';
 import type { TransferPreview } from '../../lib/transfer-preview.ts';
 import { fill } from '../shared/i18n.ts';
-import { exampleAmount, tokenAmount, type AmountProblem } from './amount.ts';
+import { exampleAmount, tokenAmount, type AmountProblem } from '../shared/token-amount.ts';
 import type { BridgePhase } from './events.ts';
 import type { FormController } from './form-controller.ts';
 import type { HistoryController } from './history-controller.ts';
@@ -14,8 +14,9 @@ import { copyButton, receiptView, significant } from './history-views.ts';
 import type { BridgeMessages } from './messages/en.ts';
 import { allows } from './phases.ts';
 import type { TransferController } from './transfer-controller.ts';
-import type { WalletController } from './wallet-controller.ts';
-import { INJECTED_RDNS, type DiscoveredWallet } from './wallets.ts';
+import { stepsView, type StepState } from '../shared/steps-view.ts';
+import type { WalletController } from '../shared/wallet/wallet-controller.ts';
+import { shorten, walletIcon, walletName } from '../shared/wallet/wallet-views.ts';
 
 const AMOUNT_MESSAGES: Record<Exclude<AmountProblem, 'empty'>, keyof BridgeMessages> = {
   invalid: 'amountInvalid',
@@ -23,20 +24,6 @@ const AMOUNT_MESSAGES: Record<Exclude<AmountProblem, 'empty'>, keyof BridgeMessa
   zero: 'amountZero',
   insufficient: 'insufficientBalance',
 };
-
-/** `0xf39F…2266`: an address or hash short enough for a header; the full one goes in `title`. */
-export const shorten = (value: string) => (value.length > 14 ? `${value.slice(0, 6)}…${value.slice(-4)}` : value);
-
-/** A wallet's icon: its `data:` image (checked when announced), else its initial; decorative either way, its name is beside it. */
-export function walletIcon(wallet: DiscoveredWallet, name: string): TemplateResult {
-  return wallet.info.icon
-    ? html`<img class="icon" src=${wallet.info.icon} alt="" width="24" height="24" />`
-    : html`<span class="icon initial" aria-hidden="true">${name.slice(0, 1).toUpperCase()}</span>`;
-}
-
-/** A wallet's name; `window.ethereum`, which has none, is "Browser wallet". */
-export const walletName = (wallet: DiscoveredWallet, m: BridgeMessages) =>
-  wallet.info.rdns === INJECTED_RDNS && !wallet.info.name ? m.browserWallet : wallet.info.name;
 
 /** The connected wallet's bar: the wallet, the account, its network, and "Disconnect". */
 export function walletBar(
@@ -60,34 +47,6 @@ export function walletBar(
     ${where ? html`<span class="where" data-field="wallet-chain">${fill(m.walletOn, { chain: where })}</span>` : nothing}
     ${allows(phase, 'disconnect') ? html`<button type="button" class="link" @click=${() => wallets.disconnect()}>${m.disconnect}</button>` : nothing}
   </div>`;
-}
-
-/**
- * The wallets to choose from, with a spinner on the one connecting. Wallets that announce the same
- * name (a page or another extension can copy a wallet's name and icon) are told apart by their rdns.
- */
-export function walletList(wallets: WalletController, m: BridgeMessages): TemplateResult {
-  if (!wallets.wallets.length) return html``;
-  const names = wallets.wallets.map((wallet) => walletName(wallet, m).trim().toLowerCase());
-  return html`<ul part="wallets" class="wallets" aria-label=${m.wallets}>
-    ${wallets.wallets.map((wallet, index) => {
-      const name = walletName(wallet, m);
-      const busy = wallets.connectingTo === wallet;
-      const shared = names.indexOf(names[index]!) !== names.lastIndexOf(names[index]!);
-      return html`<li>
-        <button
-          part="wallet"
-          type="button"
-          class="wallet"
-          data-rdns=${wallet.info.rdns}
-          aria-disabled=${wallets.connectingTo ? 'true' : 'false'}
-          @click=${() => void wallets.connect(wallet)}
-        >
-          ${walletIcon(wallet, name)}<span>${name}</span>${shared ? html`<span class="rdns" part="wallet-rdns">${wallet.info.rdns}</span>` : nothing}${busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}
-        </button>
-      </li>`;
-    })}
-  </ul>`;
 }
 
 /** The amount's problem as the user reads it, or '' (nothing said about an empty field not yet touched). */
@@ -303,24 +262,3 @@ export function previewView(
 /** `reforge(uint256,uint256,address)`, allowed to wrap only after `(` and each `,`, never mid-word. */
 const methodView = (method: string) =>
   method.split(/(?<=[(,])/).map((piece, index) => (index ? html`<wbr />${piece}` : piece));
-
-export type StepState = 'done' | 'current' | 'pending' | 'failed';
-
-/** The steps of a transfer under way (sent, confirmed, arrived), each with its state in words for screen readers. */
-export function stepsView(steps: Array<[label: string, state: StepState]>, m: BridgeMessages): TemplateResult {
-  const words: Record<StepState, string> = {
-    done: m.stepDone,
-    current: m.stepCurrent,
-    pending: m.stepPending,
-    failed: m.stepFailed,
-  };
-  return html`<ol part="steps" class="steps">
-    ${steps.map(
-      ([label, state]) =>
-        html`<li class=${state} data-state=${state} aria-current=${state === 'current' ? 'step' : nothing}>
-          <span class="mark" aria-hidden="true"></span
-          ><span>${label}<span class="visually-hidden">: ${words[state]}</span></span>
-        </li>`,
-    )}
-  </ol>`;
-}

@@ -1,3 +1,5 @@
+import { randomKey } from '../shared/random-key.ts';
+
 /**
  * One payment attempt in this tab. Its Idempotency-Key is made once and sent again by every retry,
  * double click and reload, so they all reach the same payment; its status token lets a reload resume
@@ -17,11 +19,6 @@ export interface Attempt {
 const PREFIX = 'kassa:attempt:';
 /** Where storage is refused (some private modes, sandboxed frames): this page's life only. */
 const fallback = new Map<string, string>();
-
-/** A fresh key (not crypto.randomUUID: that exists only in secure contexts). */
-function newKey(): string {
-  return `kc_${Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
-}
 
 /**
  * The attempt for one thing to pay (a checkout, or an open amount) at one proxy, in sessionStorage:
@@ -52,14 +49,14 @@ export class AttemptStore {
 
   /** The attempt under way, or a new one with a fresh key. */
   begin(): Attempt {
-    const attempt = this.read() ?? { key: newKey() };
+    const attempt = this.read() ?? { key: randomKey('kc') };
     this.save(attempt);
     return attempt;
   }
 
   /** Records the payment the bank sent the customer back for (`kassa_status`). */
   returnedWith(statusToken: string): void {
-    this.save({ key: this.read()?.key ?? newKey(), statusToken, returned: true });
+    this.save({ key: this.read()?.key ?? randomKey('kc'), statusToken, returned: true });
   }
 
   save(attempt: Attempt): void {

@@ -9,7 +9,7 @@ import { StatusStreamController } from './status-stream-controller.ts';
  */
 export function statusStream(flow: FlowHost): StatusStreamController {
   return new StatusStreamController(flow, {
-    onStatus: (view) => showStatus(flow, view),
+    onState: (view) => showStatus(flow, view),
     onFailure: (error) => {
       if (error.status === 404) flow.attempts?.clear();
       flow.fail(error, () => void flow.load());

@@ -17,6 +17,8 @@ export class ProxyError extends Error {
     message: string,
     /** Seconds to wait before trying again, when the proxy said so. */
     readonly retryAfter?: number,
+    /** What the proxy said besides its message, for a page to tell refusals apart (`details` of its answer). */
+    readonly details?: unknown,
   ) {
     super(message);
     this.name = 'ProxyError';
@@ -62,12 +64,13 @@ export class ProxyClient {
     } catch (error) {
       throw new ProxyError('unreachable', 0, (error as Error).message);
     }
-    const body = (await response.json().catch(() => undefined)) as (T & { error?: unknown }) | undefined;
+    const body = (await response.json().catch(() => undefined)) as
+      (T & { error?: unknown; details?: unknown }) | undefined;
     if (response.ok && body) return { body, status: response.status };
     const message = typeof body?.error === 'string' ? body.error : `HTTP ${response.status}`;
     const kind =
       response.status === 429 ? 'rate-limited' : response.status >= 500 || !body ? 'unavailable' : 'rejected';
-    throw new ProxyError(kind, response.status, message, retryAfter(response));
+    throw new ProxyError(kind, response.status, message, retryAfter(response), body?.details);
   }
 }
 

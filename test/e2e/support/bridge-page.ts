@@ -44,27 +44,28 @@ export interface WalletPage {
   page: Page;
   context: BrowserContext;
   problems: string[];
-  /** The `kassa-bridge-*` events the page heard, in order (since it last loaded). */
+  /** The `kassa-bridge-*` events (or those asked for) the page heard, in order (since it last loaded). */
   events: () => Promise<Array<{ type: string; detail: Json }>>;
 }
 
 const BINDING = 'kassaTestWallet';
 
-/** Notes every `kassa-bridge-*` event in `window.kassaBridgeEvents`. */
-function recordBridgeEvents(): void {
+const BRIDGE_EVENTS = [
+  'kassa-bridge-submitted',
+  'kassa-bridge-mined',
+  'kassa-bridge-delayed',
+  'kassa-bridge-arrived',
+  'kassa-bridge-refunded',
+  'kassa-bridge-error',
+];
+
+/** Notes every event of these types in `window.kassaBridgeEvents`. */
+function recordEvents(types: string[]): void {
   const seen: Array<{ type: string; detail: unknown }> = ((
     window as unknown as { kassaBridgeEvents: unknown[] }
   ).kassaBridgeEvents = []);
-  for (const type of [
-    'kassa-bridge-submitted',
-    'kassa-bridge-mined',
-    'kassa-bridge-delayed',
-    'kassa-bridge-arrived',
-    'kassa-bridge-refunded',
-    'kassa-bridge-error',
-  ]) {
+  for (const type of types)
     document.addEventListener(type, (event) => seen.push({ type, detail: (event as CustomEvent).detail }));
-  }
 }
 
 /**
@@ -77,7 +78,8 @@ function pageScript<T>(fn: (arg: T) => void, arg: T): string {
 
 /**
  * A fresh browser context on `url`, with `wallets` announced (EIP-6963), `windowEthereum` also as
- * `window.ethereum`, and each request of the context pushed to `requests`.
+ * `window.ethereum`, each request of the context pushed to `requests`, and the page's `events`
+ * (the wallet panel's by default) recorded.
  */
 export async function openWalletPage(
   browser: Browser,
@@ -85,7 +87,7 @@ export async function openWalletPage(
   hub: TestWalletHub,
   wallets: TestWallet[],
   requests: RecordedRequest[],
-  options: { windowEthereum?: string; announce?: boolean } = {},
+  { events = BRIDGE_EVENTS, ...options }: { windowEthereum?: string; announce?: boolean; events?: string[] } = {},
 ): Promise<WalletPage> {
   const context = await browser.newContext();
   context.on('request', (request) =>
@@ -106,7 +108,7 @@ export async function openWalletPage(
       ...options,
     }),
   });
-  await page.addInitScript({ content: pageScript(recordBridgeEvents, undefined) });
+  await page.addInitScript({ content: pageScript(recordEvents, events) });
   await page.goto(url);
   return {
     page,

@@ -134,14 +134,23 @@ export default defineConfig({
 import type {} from 'kassa/svelte';
 import type { GlobalComponents } from 'vue';
 import type { SvelteHTMLElements } from 'svelte/elements';
-import type { KassaCheckout } from 'kassa/widget';
+import type { KassaCheckout, KassaOnramp } from 'kassa/widget';
 
 // The DOM's own maps know the elements and their events.
 const element: KassaCheckout | null = document.querySelector('kassa-checkout');
 element?.addEventListener('kassa-completed', (event) => console.log(event.detail.status));
 export const phase = element?.phase;
 
+const onramp: KassaOnramp | null = document.querySelector('kassa-onramp');
+onramp?.addEventListener('kassa-onramp-delivered', (event) => console.log(event.detail.txHash));
+onramp?.addEventListener('kassa-onramp-status', (event) => console.log(event.detail.state));
+
 export const vue: GlobalComponents['kassa-checkout'] | null = null;
+export const vueOnramp: GlobalComponents['kassa-onramp'] | null = null;
+export const svelteOnramp: SvelteHTMLElements['kassa-onramp'] = {
+  'return-url': 'https://shop.example/buy',
+  'onkassa-onramp-delivered': (event) => console.log(event.detail.amount, event.detail.symbol),
+};
 export const svelte: SvelteHTMLElements['kassa-checkout'] = {
   checkout: 'chk_1',
   mode: 'popup',

@@ -23,7 +23,7 @@ export interface WalletsPayload extends BridgeStackPayload {
 export interface WalletRequestPayload extends BridgeStackPayload, WalletRequest {}
 export interface WalletActionPayload extends BridgeStackPayload {
   id: string;
-  action: 'calls' | 'added' | 'release' | 'replace' | 'use-account' | 'move-to';
+  action: 'calls' | 'added' | 'signed' | 'release' | 'replace' | 'use-account' | 'move-to';
   value?: number;
 }
 export interface ChainActionPayload extends BridgeStackPayload {
@@ -37,8 +37,12 @@ export interface ChainActionPayload extends BridgeStackPayload {
   units?: string;
 }
 
-/** How the tampering proxy changes what the real proxy answers: the prepared amount or method, or the first chain's RPC URL (to a closed port). */
-export type Tampering = 'amount' | 'method' | 'dead-rpc' | 'fee' | 'gas';
+/**
+ * How the tampering proxy changes what the real proxy answers: the prepared amount, method, fee or gas
+ * limit, the first chain's RPC URL (to a closed port), the on-ramp quote's message (ten times the
+ * tokens), or the first on-ramp purchase's answer (lost on the way back: a 502, though the purchase was made).
+ */
+export type Tampering = 'amount' | 'method' | 'dead-rpc' | 'fee' | 'gas' | 'quote-message' | 'lose-purchase-answer';
 export interface TamperingPayload extends BridgeStackPayload {
   tampering: Tampering;
 }
@@ -95,6 +99,7 @@ export function walletCommands(stackFor: (payload: BridgeStackPayload) => Promis
           const wallet = (await hubFor(payload as BridgeStackPayload)).get(id);
           if (action === 'calls') return wallet.calls;
           if (action === 'added') return wallet.added;
+          if (action === 'signed') return wallet.signed;
           if (action === 'release') return wallet.release();
           if (action === 'replace') return wallet.replaceLast();
           if (action === 'use-account') return wallet.useAccount(value!);
@@ -129,26 +134,43 @@ const tokenInterface = new Interface(REFORGE_TOKEN_ABI);
 export const TAMPERED_FEE = 10n ** 15n;
 
 /**
- * A compromised or buggy proxy, as a real HTTP server in front of the real one: each prepared
- * transaction is altered before the page gets it (a larger amount, or another method, which the panel
- * must refuse to hand to the wallet; a max fee of a million gwei, which it must not show or send; a
- * gas limit a hundred times too high, which it must refuse); or the listing names an RPC URL where
- * nothing answers.
+ * A compromised or buggy proxy, or a bad network, as a real HTTP server in front of the real one:
+ * each prepared transaction is altered before the page gets it (a larger amount, or another method,
+ * which the panel must refuse to hand to the wallet; a max fee of a million gwei, which it must not
+ * show or send; a gas limit a hundred times too high, which it must refuse); or the listing names an
+ * RPC URL where nothing answers; or an on-ramp quote's message is altered, or an answer is lost after
+ * the proxy acted on the request.
  */
 export function tamperingProxy(proxy: string, tampering: Tampering): Promise<Server> {
+  let lost = false;
   const answer = async (request: IncomingMessage, response: ServerResponse) => {
     response.setHeader('Access-Control-Allow-Origin', '*');
-    response.setHeader('Access-Control-Allow-Headers', 'Content-Type');
+    response.setHeader('Access-Control-Allow-Headers', 'Content-Type, Idempotency-Key');
     if (request.method === 'OPTIONS') return response.writeHead(204).end();
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const upstream = await fetch(`${proxy}${request.url}`, {
       method: request.method,
-      headers: { 'Content-Type': 'application/json' },
+      // The page's origin goes on: the proxy writes it into the on-ramp's message.
+      headers: {
+        'Content-Type': 'application/json',
+        ...(request.headers.origin ? { Origin: request.headers.origin } : {}),
+        ...(typeof request.headers['idempotency-key'] === 'string'
+          ? { 'Idempotency-Key': request.headers['idempotency-key'] }
+          : {}),
+      },
       body: request.method === 'POST' ? Buffer.concat(chunks) : undefined,
     });
     let body = await upstream.text();
-    if (upstream.ok && tampering === 'dead-rpc' && request.url?.startsWith('/api/bridge/chains')) {
+    if (tampering === 'lose-purchase-answer' && request.url === '/api/onramp/purchases' && !lost) {
+      lost = true;
+      return response.writeHead(502, { 'Content-Type': 'text/plain' }).end('Bad gateway');
+    }
+    if (upstream.ok && tampering === 'quote-message' && request.url === '/api/onramp/quotes') {
+      const quote = JSON.parse(body) as { message: string };
+      quote.message = quote.message.replace(/^Buy (\d+)/m, (_line, tokens: string) => `Buy ${Number(tokens) * 10}`);
+      body = JSON.stringify(quote);
+    } else if (upstream.ok && tampering === 'dead-rpc' && request.url?.startsWith('/api/bridge/chains')) {
       const chains = JSON.parse(body) as Array<{ rpcUrl: string }>;
       chains[0]!.rpcUrl = 'http://127.0.0.1:9';
       body = JSON.stringify(chains);

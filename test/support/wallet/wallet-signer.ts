@@ -5,7 +5,17 @@
  * user or wallet can show are switches: refusing, staying on the wrong chain, not knowing a chain
  * (4902), holding a transaction back, dropping it, replacing it, speeding it up.
  */
-import { Contract, Transaction, type Wallet, type JsonRpcProvider, type TransactionRequest } from 'ethers';
+import {
+  Contract,
+  getBytes,
+  isHexString,
+  toUtf8Bytes,
+  toUtf8String,
+  Transaction,
+  type JsonRpcProvider,
+  type TransactionRequest,
+  type Wallet,
+} from 'ethers';
 import { chainProvider } from '../../../sandbox/chains/provider.ts';
 import { REFORGE_TOKEN_ABI } from '../../../schemas/reforge.ts';
 import { anvilAccount } from '../chains.ts';
@@ -38,6 +48,12 @@ export interface TestWalletOptions {
   rejectConnect?: boolean;
   rejectSwitch?: boolean;
   rejectSend?: boolean;
+  /** The user declines to sign a message (`personal_sign`). */
+  rejectSign?: boolean;
+  /** Signs messages with anvil's account of this index instead of its own (a wallet whose proof is another key's). */
+  signsWith?: number;
+  /** Holds each `personal_sign` until the test releases it (the user reading the message meanwhile). */
+  holdSign?: boolean;
   /** Says yes to a switch and stays where it is (a buggy wallet). */
   ignoreSwitch?: boolean;
   /** Does not switch by itself after adding a chain (EIP-3085 leaves it open). */
@@ -69,9 +85,13 @@ const hexId = (chainId: number) => `0x${chainId.toString(16)}`;
 export class TestWallet {
   readonly calls: RecordedCall[] = [];
   readonly added: unknown[] = [];
+  /** The messages signed with `personal_sign`, as text. */
+  readonly signed: string[] = [];
   chainId: number;
   connected = false;
   held?: Held;
+  /** Lets a held `personal_sign` go on. */
+  private heldSign?: () => void;
   /** The last transaction signed for the page. */
   lastSent?: Sent;
   private signer: Wallet;
@@ -155,6 +175,8 @@ export class TestWallet {
       }
       case 'eth_sendTransaction':
         return this.send(list[0] as Record<string, string>);
+      case 'personal_sign':
+        return this.signMessage(list[0], list[1]);
       default:
         return error(4200, `The test wallet does not support ${method}`);
     }
@@ -199,6 +221,20 @@ export class TestWallet {
     return { result: hash };
   }
 
+  /** EIP-191 `personal_sign` [message, address]: the message as hex bytes (or text), signed by the account's key. */
+  private async signMessage(data: unknown, address: unknown): Promise<WalletAnswer> {
+    if (!this.connected) return error(4100, 'Not connected');
+    if (typeof address !== 'string' || address.toLowerCase() !== this.address.toLowerCase())
+      return error(4100, `Unknown account ${String(address)}`);
+    if (typeof data !== 'string') return error(-32602, 'The message must be a string');
+    if (this.options.rejectSign) return error(4001, 'User denied message signature.');
+    if (this.options.holdSign) await new Promise<void>((resolve) => (this.heldSign = resolve));
+    const bytes = isHexString(data) ? getBytes(data) : toUtf8Bytes(data);
+    this.signed.push(toUtf8String(bytes));
+    const signer = this.options.signsWith === undefined ? this.signer : anvilAccount(this.options.signsWith);
+    return { result: await signer.signMessage(bytes) };
+  }
+
   /**
    * Replaces the last transaction (still pending: the test turned automine off) with a zero-value
    * transfer to itself at the same nonce and higher fees, as a wallet's "cancel" does; not mined yet.
@@ -219,8 +255,14 @@ export class TestWallet {
     return (await this.hub.provider(sent.chainId).broadcastTransaction(raw)).hash;
   }
 
-  /** Broadcasts the transaction held back ('hold'). */
+  /** Lets the held message be signed (`holdSign`), or broadcasts the transaction held back ('hold'). */
   async release(): Promise<string> {
+    const signing = this.heldSign;
+    if (signing) {
+      this.heldSign = undefined;
+      signing();
+      return 'signed';
+    }
     const held = this.held;
     if (!held) throw new Error(`wallet ${this.options.id} holds no transaction`);
     this.held = undefined;

@@ -1,18 +1,34 @@
-import type { ReactiveController } from 'lit';
-import type { BridgeError } from './errors.ts';
-import { allows, type BridgeHost } from './phases.ts';
-import { errorDetail, kindMessage, type BridgeProblems } from './problems.ts';
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { WalletError } from './wallet-errors.ts';
 import { WalletDiscovery, WalletSession, type DiscoveredWallet } from './wallets.ts';
 
-/** sessionStorage key prefix (then the proxy's origin) under which the chosen wallet's rdns is kept. */
-const WALLET_KEY = 'kassa-bridge-wallet:';
+/** What the controller sees of the element: its phase, of which `connect` lists the wallets and `connecting` waits for one. */
+export interface WalletHost extends ReactiveControllerHost, HTMLElement {
+  phase: string;
+}
+
+/** What the user may do with the wallet, each only when the element says so. */
+export type WalletAction =
+  /** Connect a wallet: the one the user chose, or the one remembered. */
+  | 'connect'
+  /** Look for the wallet remembered across a reload (connecting it where `connect` is allowed). */
+  | 'restore'
+  /** "Disconnect". */
+  | 'disconnect';
 
 export interface WalletOptions {
-  problems: BridgeProblems;
+  /** Whether the element's phase allows this now. */
+  allows(action: WalletAction): boolean;
+  /** sessionStorage key prefix (then the proxy's origin) under which the chosen wallet's rdns is kept. */
+  rememberAs: string;
   /** The proxy's origin: the chosen wallet is remembered per proxy. */
   origin(): string | undefined;
-  /** A wallet connected; `focusInside`: keyboard focus was in the panel when the user chose it. */
+  /** A connection starts: the element's problem of the moment is cleared. */
+  onConnecting(): void;
+  /** A wallet connected; `focusInside`: keyboard focus was in the element when the user chose it. */
   onConnected(focusInside: boolean): void;
+  /** The wallet refused to connect (or failed to). */
+  onRefused(error: WalletError): void;
   /** The wallet's account or chain changed (by the user, in the wallet). */
   onChange(): void;
   /** The wallet disconnected, or no longer grants an account. */
@@ -35,7 +51,7 @@ export class WalletController implements ReactiveController {
   private generation = 0;
 
   constructor(
-    private readonly host: BridgeHost,
+    private readonly host: WalletHost,
     private readonly options: WalletOptions,
   ) {
     host.addController(this);
@@ -73,11 +89,11 @@ export class WalletController implements ReactiveController {
 
   async connect(wallet: DiscoveredWallet, silently = false): Promise<void> {
     const { host, options } = this;
-    if (this.session || this.connectingTo || !allows(host.phase, 'connect')) return;
+    if (this.session || this.connectingTo || !options.allows('connect')) return;
     const generation = this.generation;
     const focusInside = host.matches(':focus-within');
     this.connectingTo = wallet;
-    options.problems.clear();
+    options.onConnecting();
     if (!silently && host.phase === 'connect') host.phase = 'connecting';
     let session: WalletSession | undefined;
     try {
@@ -88,12 +104,7 @@ export class WalletController implements ReactiveController {
       );
     } catch (error) {
       this.connected(undefined);
-      if (generation !== this.generation) return;
-      const problem = error as BridgeError;
-      options.problems.show({
-        message: problem.kind === 'wallet-rejected' ? 'connectRejected' : kindMessage(problem.kind, 'walletError'),
-      });
-      options.problems.report(errorDetail(problem));
+      if (generation === this.generation) options.onRefused(error as WalletError);
       return;
     }
     const stale = generation !== this.generation;
@@ -101,7 +112,7 @@ export class WalletController implements ReactiveController {
     this.connected(stale ? undefined : session);
     if (!this.session) return;
     try {
-      sessionStorage.setItem(WALLET_KEY + options.origin(), wallet.info.rdns || wallet.info.name);
+      sessionStorage.setItem(options.rememberAs + options.origin(), wallet.info.rdns || wallet.info.name);
     } catch {
       // not remembered across reloads
     }
@@ -109,9 +120,9 @@ export class WalletController implements ReactiveController {
   }
 
   disconnect(): void {
-    if (!allows(this.host.phase, 'disconnect')) return;
+    if (!this.options.allows('disconnect')) return;
     try {
-      sessionStorage.removeItem(WALLET_KEY + this.options.origin());
+      sessionStorage.removeItem(this.options.rememberAs + this.options.origin());
     } catch {
       // nothing kept
     }
@@ -128,11 +139,12 @@ export class WalletController implements ReactiveController {
 
   /** After a reload, the wallet chosen before (by its rdns) is reconnected without a prompt, if it still grants this page. */
   private restore(): void {
-    const origin = this.options.origin();
-    if (this.session || this.connectingTo || !origin || !allows(this.host.phase, 'restore')) return;
+    const { options } = this;
+    const origin = options.origin();
+    if (this.session || this.connectingTo || !origin || !options.allows('restore')) return;
     let remembered: string | null = null;
     try {
-      remembered = sessionStorage.getItem(WALLET_KEY + origin);
+      remembered = sessionStorage.getItem(options.rememberAs + origin);
     } catch {
       return;
     }

@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { BridgeError, fromWalletError } from './errors.ts';
+import { WalletError, walletError } from './wallet-errors.ts';
 
 /** An EIP-1193 provider: what a wallet gives the page. */
 export interface Eip1193Provider {
@@ -53,7 +53,7 @@ function walletOf(detail: unknown): DiscoveredWallet | undefined {
   return { info: { uuid, name, icon: safeIcon(info.icon), rdns: text(info.rdns, 200) }, provider };
 }
 
-/** How long after asking the panel says "no wallet found" rather than "looking for wallets". */
+/** How long after asking an element says "no wallet found" rather than "looking for wallets". */
 const SETTLE_MS = 400;
 
 /**
@@ -181,12 +181,12 @@ export class WalletSession {
       accounts = await wallet.provider.request({ method: silently ? 'eth_accounts' : 'eth_requestAccounts' });
     } catch (error) {
       if (silently) return undefined;
-      throw fromWalletError(error, 'connect');
+      throw walletError(error);
     }
     const account = Array.isArray(accounts) && typeof accounts[0] === 'string' ? accounts[0] : undefined;
     if (!account) {
       if (silently) return undefined;
-      throw new BridgeError('wallet-unauthorized', 'connect', 'The wallet gave no account');
+      throw new WalletError('wallet-unauthorized', 'The wallet gave no account');
     }
     const chainId = parseChainId(await wallet.provider.request({ method: 'eth_chainId' }).catch(() => undefined));
     return new WalletSession(wallet, account, chainId, events);
