@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { verifyMessage } from 'ethers';
 import type { Page } from 'playwright';
 import { ensureWidgetBuilt } from '../../demo/widget-build.ts';
-import { answerAtBank } from '../e2e/support/bank.ts';
+import { answerAtBank } from '../support/bank.ts';
 import { anvilAccount } from '../support/chains.ts';
 import {
   approvalWindow as openedApproval,
