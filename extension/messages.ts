@@ -8,7 +8,9 @@
  */
 import { z } from 'zod';
 import { EVENT_STATUSES, EVENT_TYPES } from '../schemas/events.ts';
+import { PURCHASE_STATES } from '../schemas/onramp.ts';
 import { ORDER_STATUSES } from '../schemas/orders.ts';
+import type { PurchaseStatement, SiweMessage } from '../lib/siwe.ts';
 import type { Health } from '../schemas/proxy-api.ts';
 import type { ChainEntry } from '../schemas/reforge.ts';
 import { AUTO_LOCK_MINUTES, NETWORKS, PASSWORD_MIN, UI_LANGUAGES, type Network } from './channels.ts';
@@ -33,6 +35,7 @@ const password = z
 const orderId = z.string().min(1, 'orderId is required').max(200);
 const decimalText = z.string().max(64);
 const eventId = z.string().min(1, 'The event id is required').max(200);
+const purchaseId = z.string().min(1, 'The purchase id is required').max(100);
 const isoMoment = z.iso.datetime({ offset: true }).optional();
 const amountText = z
   .string()
@@ -105,6 +108,19 @@ export const uiRequestSchema = z.discriminatedUnion('kind', [
     orderStatus: z.enum(ORDER_STATUSES).optional(),
   }),
   z.object({ kind: z.literal('orders.delete'), orderId }),
+  z.object({
+    kind: z.literal('purchases.list'),
+    state: z.enum(PURCHASE_STATES).optional(),
+    limit: z.number().int().min(1).max(200).optional(),
+    cursor: z.string().max(200).optional(),
+  }),
+  z.object({ kind: z.literal('purchases.get'), id: purchaseId }),
+  z.object({ kind: z.literal('purchases.retryMint'), id: purchaseId }),
+  z.object({
+    kind: z.literal('purchases.refund'),
+    id: purchaseId,
+    note: z.string().trim().min(3, 'Write a note of at least 3 characters').max(500),
+  }),
   z.object({ kind: z.literal('chains.list') }),
   z.object({ kind: z.literal('vault.status') }),
   z.object({ kind: z.literal('vault.create'), password }),
@@ -155,6 +171,8 @@ export const USER_ACTIONS: ReadonlySet<UiKind> = new Set<UiKind>([
   'orders.create',
   'orders.update',
   'orders.delete',
+  'purchases.retryMint',
+  'purchases.refund',
   'vault.create',
   'vault.import',
   'vault.unlock',
@@ -251,6 +269,16 @@ export type ApprovalView =
       chains: ChainEntry[];
       /** The fee is unusually high (the page's, above Kassa's own); `usual`: Kassa's own at most, in the native token. */
       fee: { high: boolean; usual: string };
+    })
+  | (ApprovalCommon & {
+      kind: 'proof';
+      from: string;
+      /** The message exactly as approving signs it. */
+      text: string;
+      message: SiweMessage;
+      statement: PurchaseStatement;
+      /** The listed chain its Chain ID names. */
+      chain: { chainId: number; name: string };
     });
 
 /** On the payments port: a payment's new status (the proxy's `status` event), or the stream's state. */

@@ -1,6 +1,6 @@
 /**
  * The approval window: a popup window of the extension's own page (ui/approval.html?id=…) for each
- * connect request and each transaction. The request waits here until the user answers in that window;
+ * connect request, each transaction and each purchase proof. The request waits here until the user answers in that window;
  * closing it is a rejection (4001). The window keeps a port open to this worker, which keeps the worker
  * (and so the waiting request) alive while the user reads.
  *
@@ -11,6 +11,7 @@
  */
 import type { ChainEntry } from '../../schemas/reforge.ts';
 import { ProviderRpcError, RPC } from '../eip1193.ts';
+import type { PurchaseProof } from './purchase-proof.ts';
 import { noteApproval, noteRejection, refusalFor } from './site-guard.ts';
 
 /** `lang`: the asking page's language, for the window. */
@@ -24,7 +25,8 @@ export type ApprovalRequest =
       chains: ChainEntry[];
       fee: { high: boolean; usualWei: bigint };
       lang?: string;
-    };
+    }
+  | { kind: 'proof'; origin: string; from: string; proof: PurchaseProof; lang?: string };
 
 export interface ApprovalAnswer {
   approve: boolean;

@@ -6,15 +6,17 @@
  * the account (4100), a chain the proxy does not list (4901/4902), a transaction for another chain
  * than the wallet's (-32602), a transaction the transfer preview refuses or fees above Kassa's
  * ceiling (4200), a rejection or a closed approval window (4001), a blocked or paused site (4100,
- * 4001). Kassa signs nothing but `eth_sendTransaction` of Kassa transfers: message and typed-data
- * signing are not offered (4200). Only connected sites may switch the wallet's chain.
+ * 4001). Kassa signs nothing but `eth_sendTransaction` of Kassa transfers and `personal_sign` of a
+ * Kassa purchase's ownership proof for the asking site (purchase-proof.ts): any other message and
+ * typed-data signing are not offered (4200). Only connected sites may switch the wallet's chain.
  */
-import { getAddress, toQuantity } from 'ethers';
+import { getAddress, toQuantity, type Wallet } from 'ethers';
 import { ProviderRpcError, RPC } from '../eip1193.ts';
 import type { ProviderEvent } from '../page-messages.ts';
-import { askUser, rejectWhere, RetryableApprovalError } from './approvals.ts';
+import { askUser, rejectWhere, RetryableApprovalError, type ApprovalRequest } from './approvals.ts';
 import { currentChain, listChains, switchChain } from './chains.ts';
 import { connect, disconnect, isConnected } from './connections.ts';
+import { checkPurchaseProof, personalSignParams, readPurchaseProof } from './purchase-proof.ts';
 import { READ_METHODS, rpc } from './rpc.ts';
 import { prepareSend, signAndSend } from './transaction.ts';
 import { signer, touch, unlock, unlockedAddress, VaultError, vaultState } from './vault.ts';
@@ -117,18 +119,19 @@ async function requestAccounts(origin: string, lang?: string): Promise<string[]>
   return granted;
 }
 
-/** Origins with a transaction in the approval window: one at a time each, so a page cannot pile up windows. */
+/** Origins with a signature in the approval window: one at a time each, so a page cannot pile up windows. */
 const signing = new Set<string>();
 
 function refuseWhileSigning(origin: string): void {
   if (signing.has(origin))
     throw new ProviderRpcError(
       RPC.alreadyPending,
-      'A transaction from this site is already waiting for approval in Kassa',
+      'A request of this site to sign is already waiting for approval in Kassa',
     );
 }
 
-async function sendTransaction(origin: string, params: unknown, lang?: string): Promise<string> {
+/** The account a connected, unlocked wallet signs with for `origin`; every other case fails closed (4100). */
+async function signingAccount(origin: string, what: string): Promise<string> {
   refuseWhileSigning(origin);
   if (!(await isConnected(origin)))
     throw new ProviderRpcError(
@@ -139,50 +142,93 @@ async function sendTransaction(origin: string, params: unknown, lang?: string): 
   if (state === 'empty') throw new ProviderRpcError(RPC.unauthorized, 'Kassa holds no key');
   const account = await unlockedAddress();
   if (!account)
-    throw new ProviderRpcError(RPC.unauthorized, 'Kassa is locked: unlock it in the Kassa extension, then try again');
-  const chain = await currentChain();
-  const chains = await listChains();
-  const prepared = await prepareSend(params, chain, chains, account);
-  // Another transaction of the site may have reached the window while this one was prepared.
-  refuseWhileSigning(origin);
-  signing.add(origin);
-  return askUser(
-    {
-      kind: 'transaction',
-      origin,
-      from: account,
-      tx: prepared.tx.unsignedSerialized,
-      chains,
-      fee: prepared.fee,
-      ...(lang ? { lang } : {}),
-    },
-    async () => {
-      // Everything is checked again at the moment of signing: any change while the window was open fails closed.
-      const key = await signer();
-      if (!key || getAddress(key.address) !== account)
-        throw new ProviderRpcError(
-          RPC.unauthorized,
-          'Kassa locked, or its key changed, before the transaction was approved',
-        );
-      if (!(await isConnected(origin)))
-        throw new ProviderRpcError(RPC.unauthorized, 'This site was disconnected before the transaction was approved');
-      // Signed for the chain it names and its window showed, even if the wallet moved meanwhile, as
-      // long as the proxy still lists it.
-      if (!(await listChains()).some((listed) => listed.chainId === chain.chainId))
-        throw new ProviderRpcError(RPC.chainDisconnected, `${chain.name} is no longer among Kassa's chains`);
-      await touch();
-      return signAndSend(prepared.tx, chain, key);
-    },
-  ).finally(() => signing.delete(origin));
+    throw new ProviderRpcError(RPC.unauthorized, `Kassa is locked: unlock it in the Kassa extension, then ${what}`);
+  return account;
 }
 
 /**
- * Signing a page could ask for besides Kassa transfers: all refused (4200). A message kind Kassa is
- * ever to sign gets a case of its own in handleProviderRequest, ahead of this refusal, with its own
- * decoder and approval view; nothing reaches a key through this list.
+ * Queues the approval window of a signature for `origin` (one per site at a time); on Approve,
+ * checks again that the key and the connection are as they were shown, then `sign`s with the key.
+ */
+async function askToSign<T>(
+  origin: string,
+  account: string,
+  request: ApprovalRequest,
+  sign: (key: Wallet) => Promise<T>,
+): Promise<T> {
+  // Another request of the site may have reached the window while this one was checked.
+  refuseWhileSigning(origin);
+  signing.add(origin);
+  return askUser(request, async () => {
+    // Everything is checked again at the moment of signing: any change while the window was open fails closed.
+    const key = await signer();
+    if (!key || getAddress(key.address) !== account)
+      throw new ProviderRpcError(RPC.unauthorized, 'Kassa locked, or its key changed, before the request was approved');
+    if (!(await isConnected(origin)))
+      throw new ProviderRpcError(RPC.unauthorized, 'This site was disconnected before the request was approved');
+    await touch();
+    return sign(key);
+  }).finally(() => signing.delete(origin));
+}
+
+async function sendTransaction(origin: string, params: unknown, lang?: string): Promise<string> {
+  const account = await signingAccount(origin, 'try again');
+  const chain = await currentChain();
+  const chains = await listChains();
+  const prepared = await prepareSend(params, chain, chains, account);
+  const request: ApprovalRequest = {
+    kind: 'transaction',
+    origin,
+    from: account,
+    tx: prepared.tx.unsignedSerialized,
+    chains,
+    fee: prepared.fee,
+    ...(lang ? { lang } : {}),
+  };
+  return askToSign(origin, account, request, async (key) => {
+    // Signed for the chain it names and its window showed, even if the wallet moved meanwhile, as
+    // long as the proxy still lists it.
+    if (!(await listChains()).some((listed) => listed.chainId === chain.chainId))
+      throw new ProviderRpcError(RPC.chainDisconnected, `${chain.name} is no longer among Kassa's chains`);
+    return signAndSend(prepared.tx, chain, key);
+  });
+}
+
+/**
+ * `personal_sign` of the one message kind Kassa signs, a Kassa purchase's ownership proof
+ * (purchase-proof.ts): checked for this site and account before any window opens, shown in words,
+ * checked again when approved (it may have expired meanwhile), then signed (EIP-191) with the key.
+ */
+async function signPurchaseProof(origin: string, params: unknown, lang?: string): Promise<string> {
+  const { text, address } = personalSignParams(params);
+  // Any other message is refused as such, connected or not.
+  readPurchaseProof(text);
+  const account = await signingAccount(origin, 'try again');
+  if (getAddress(address) !== account)
+    throw new ProviderRpcError(
+      RPC.unauthorized,
+      `${getAddress(address)} is not the account Kassa connected to this site`,
+    );
+  const check = async () => checkPurchaseProof(text, { origin, account, chains: await listChains(), now: Date.now() });
+  const proof = await check();
+  return askToSign(
+    origin,
+    account,
+    { kind: 'proof', origin, from: account, proof, ...(lang ? { lang } : {}) },
+    async (key) => {
+      await check();
+      return key.signMessage(text);
+    },
+  );
+}
+
+/**
+ * Signing a page could ask for besides Kassa transfers and purchase proofs: all refused (4200). A
+ * message kind Kassa is ever to sign gets a case of its own in handleProviderRequest, ahead of this
+ * refusal, with its own decoder and approval view (as `personal_sign` has); nothing reaches a key
+ * through this list.
  */
 const SIGNING_METHODS = new Set([
-  'personal_sign',
   'eth_sign',
   'eth_signTransaction',
   'eth_signTypedData',
@@ -249,11 +295,13 @@ export async function handleProviderRequest(
     }
     case 'eth_sendTransaction':
       return sendTransaction(origin, params, lang);
+    case 'personal_sign':
+      return signPurchaseProof(origin, params, lang);
     default:
       if (SIGNING_METHODS.has(method))
         throw new ProviderRpcError(
           RPC.unsupported,
-          `Kassa signs only Kassa transfers, through eth_sendTransaction; ${method} is not supported`,
+          `Kassa signs only Kassa transfers (eth_sendTransaction) and Kassa purchase proofs (personal_sign); ${method} is not supported`,
         );
       if (READ_METHODS.has(method)) return rpc(await currentChain(), method, (params as unknown[] | undefined) ?? []);
       throw new ProviderRpcError(RPC.unsupported, `Kassa does not support ${method}`);

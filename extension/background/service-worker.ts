@@ -5,6 +5,7 @@
  * (extension/page-messages.ts), as an EIP-1193 provider.
  */
 import { describeZodError } from '../../lib/zod-message.ts';
+import { operatorPurchaseSchema, purchaseDetailSchema, purchaseListSchema } from '../../schemas/onramp.ts';
 import { eventDetailSchema, eventListSchema, eventSummarySchema, redeliverResultSchema } from '../../schemas/events.ts';
 import {
   createOrderRequestSchema,
@@ -18,14 +19,12 @@ import {
   type Health,
   type PaymentList,
 } from '../../schemas/proxy-api.ts';
-import { formatUnits, Transaction } from 'ethers';
 import { ProviderRpcError, RPC, toRpcError } from '../eip1193.ts';
 import {
   APPROVAL_PORT,
   PAYMENTS_PORT,
   UI_CHANNEL,
   uiRequestSchema,
-  type ApprovalView,
   type ConnectionTest,
   type LanguageChoice,
   type PaymentSearch,
@@ -36,13 +35,14 @@ import {
 } from '../messages.ts';
 import { MAX_PARAMS_JSON, PROVIDER_PORT, portRequestSchema } from '../page-messages.ts';
 import { keepActivity, keptActivity, readActivity } from './activity.ts';
+import { approvalView } from './approval-view.ts';
 import { answerApproval, pendingApproval, rejectWhere, windowClosed } from './approvals.ts';
 import { currentChain, forgetChains, listChains } from './chains.ts';
 import { connectedOrigins } from './connections.ts';
 import { followPaymentEvents, operatorCall, operatorFile } from './operator-api.ts';
 import { addProviderPort, announceAccounts, forgetOrigin, handleProviderRequest, moveToChain } from './provider.ts';
 import { loadSettings, saveSettings, settingsView } from './settings.ts';
-import { block, blockedOrigins, rejectedBefore, unblock } from './site-guard.ts';
+import { block, blockedOrigins, unblock } from './site-guard.ts';
 import { KEYS, readLocal, restrictStorage, writeLocal } from './storage.ts';
 import {
   AUTO_LOCK_ALARM,
@@ -222,6 +222,31 @@ async function handleUi(request: UiRequest): Promise<unknown> {
     }
     case 'orders.delete':
       return operatorCall(`/api/orders/${encodeURIComponent(request.orderId)}`, { method: 'DELETE' });
+    case 'purchases.list':
+      return proxyAnswer(
+        purchaseListSchema,
+        await operatorCall(
+          `/api/onramp/purchases${query({ state: request.state, limit: request.limit, cursor: request.cursor })}`,
+        ),
+      );
+    case 'purchases.get':
+      return proxyAnswer(
+        purchaseDetailSchema,
+        await operatorCall(`/api/onramp/purchases/${encodeURIComponent(request.id)}`),
+      );
+    case 'purchases.retryMint':
+      return proxyAnswer(
+        operatorPurchaseSchema,
+        await operatorCall(`/api/onramp/purchases/${encodeURIComponent(request.id)}/retry-mint`, { method: 'POST' }),
+      );
+    case 'purchases.refund':
+      return proxyAnswer(
+        operatorPurchaseSchema,
+        await operatorCall(`/api/onramp/purchases/${encodeURIComponent(request.id)}/refund`, {
+          method: 'POST',
+          body: { note: request.note },
+        }),
+      );
     case 'chains.list':
       return listChains();
     case 'vault.status':
@@ -266,29 +291,9 @@ async function handleUi(request: UiRequest): Promise<unknown> {
       await unblock(request.origin);
       return walletStatus();
     case 'approval.get': {
-      const found = pendingApproval(request.id);
-      if (!found) throw new InvalidInput('This request is no longer waiting: it was answered, or its page closed');
-      const { request: asked, id, queued } = found;
-      const common = {
-        id,
-        origin: asked.origin,
-        lang: asked.lang,
-        queued,
-        rejectedBefore: await rejectedBefore(asked.origin),
-      };
-      if (asked.kind === 'connect') {
-        const { state, address } = await vaultState();
-        return { kind: 'connect', ...common, state, address } satisfies ApprovalView;
-      }
-      const native = asked.chains.find((chain) => BigInt(chain.chainId) === Transaction.from(asked.tx).chainId);
-      return {
-        kind: 'transaction',
-        ...common,
-        from: asked.from,
-        tx: asked.tx,
-        chains: asked.chains,
-        fee: { high: asked.fee.high, usual: formatUnits(asked.fee.usualWei, native?.nativeCurrency.decimals ?? 18) },
-      } satisfies ApprovalView;
+      const view = await approvalView(request.id);
+      if (!view) throw new InvalidInput('This request is no longer waiting: it was answered, or its page closed');
+      return view;
     }
     case 'approval.answer': {
       const origin = pendingApproval(request.id)?.request.origin;

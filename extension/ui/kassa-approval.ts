@@ -6,6 +6,7 @@ import { fill, previewStyles, previewView, significant } from '../../widget/ui.t
 import { APPROVAL_PORT } from '../channels.ts';
 import type { ApprovalView } from '../messages.ts';
 import { ask, messageOf } from './client.ts';
+import { proofStyles, proofView } from './proof-view.ts';
 import { pageStyles } from './styles.ts';
 import { UiLocale } from './ui-locale.ts';
 
@@ -26,9 +27,10 @@ declare global {
 }
 
 /**
- * The approval window: a site asks to connect, or to send a transaction. A transaction is shown as
- * the shared transfer preview (lib/transfer-preview.ts) decodes it, the same words the wallet panel
- * uses; what approving signs is exactly that transaction (the worker fills in only the nonce). It
+ * The approval window: a site asks to connect, to send a transaction, or to sign a purchase's
+ * ownership proof. A transaction is shown as the shared transfer preview (lib/transfer-preview.ts)
+ * decodes it, the same words the wallet panel uses; what approving signs is exactly that transaction
+ * (the worker fills in only the nonce). A proof is shown in words (proof-view.ts), then as signed. It
  * speaks the asking page's language when Kassa does, else the extension's language setting.
  */
 @customElement('kassa-approval')
@@ -36,6 +38,7 @@ export class KassaApproval extends LitElement {
   static override styles = [
     ...pageStyles,
     previewStyles,
+    proofStyles,
     css`
       :host {
         display: block;
@@ -71,6 +74,8 @@ export class KassaApproval extends LitElement {
   @state() private preview?: TransferPreview;
   @state() private error?: string;
   @state() private busy = false;
+  /** The time, read again each second: a purchase proof's window shows when it expires, and that it has. */
+  @state() private now = Date.now();
   @state() private done?: 'approved' | 'rejected';
   /** Whether Approve / Connect answer yet (ARMING_MS after the request showed, focused). */
   @state() private armed = false;
@@ -125,6 +130,7 @@ export class KassaApproval extends LitElement {
   /** The requests waiting behind this one, now (the rest of the view stays as it was shown). */
   private async readQueue(): Promise<void> {
     const view = this.view;
+    this.now = Date.now();
     if (!view || this.done) return;
     const now = await ask<ApprovalView>({ kind: 'approval.get', id: this.requestId }).catch(() => undefined);
     if (now && this.view === view && now.queued !== view.queued) this.view = { ...view, queued: now.queued };
@@ -132,6 +138,8 @@ export class KassaApproval extends LitElement {
 
   private async answer(approve: boolean, block = false): Promise<void> {
     if (this.busy || (approve && !this.armed)) return;
+    const view = this.view;
+    if (approve && view?.kind === 'proof' && Date.now() >= Date.parse(view.message.expirationTime)) return;
     const password = this.renderRoot.querySelector<HTMLInputElement>('input[name=password]')?.value;
     this.busy = true;
     this.error = undefined;
@@ -194,7 +202,8 @@ export class KassaApproval extends LitElement {
     `;
   }
 
-  private actions(view: ApprovalView, approveLabel: string) {
+  /** Reject, Approve (or Connect: `approveLabel`; off while not armed, or `refused`), and Reject and block. */
+  private actions(view: ApprovalView, approveLabel: string, refused = false) {
     const { m } = this.locale;
     return html`<div class="actions">
         <button class="secondary" @click=${() => void this.answer(false)} aria-disabled=${this.busy ? 'true' : 'false'}>
@@ -203,7 +212,7 @@ export class KassaApproval extends LitElement {
         <button
           id="approve"
           @click=${() => void this.answer(true)}
-          ?disabled=${!this.armed}
+          ?disabled=${!this.armed || refused}
           aria-disabled=${this.busy ? 'true' : 'false'}
         >
           ${this.busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${approveLabel}
@@ -232,7 +241,9 @@ export class KassaApproval extends LitElement {
               : html`<p class="muted">${m.loading}</p>`
             : view.kind === 'connect'
               ? this.connectView(view)
-              : this.transactionView(view)
+              : view.kind === 'proof'
+                ? proofView(view, this.locale, this.now, (expired) => this.actions(view, m.approve, expired))
+                : this.transactionView(view)
       }
       ${this.error ? html`<p role="alert" class="error">${this.error}</p>` : nothing}
       ${!view && this.error ? html`<button class="secondary" @click=${() => globalThis.close()}>${m.close}</button>` : nothing}

@@ -7,6 +7,7 @@ import { UiLocale } from './ui-locale.ts';
 
 const TABS = [
   { id: 'payments', label: 'tabPayments', load: () => import('./payments-view.ts') },
+  { id: 'purchases', label: 'tabPurchases', load: () => import('./purchases-view.ts') },
   { id: 'orders', label: 'tabOrders', load: () => import('./orders-view.ts') },
   { id: 'events', label: 'tabEvents', load: () => import('./events-view.ts') },
   { id: 'wallet', label: 'tabWallet', load: () => import('./wallet-view.ts') },
@@ -21,7 +22,7 @@ declare global {
 }
 
 /**
- * The popup and the side panel: Payments, Orders, Events, Wallet, Settings. The shell renders at once; each
+ * The popup and the side panel: Payments, Purchases (the on-ramp's), Orders, Events, Wallet, Settings. The shell renders at once; each
  * view's code (and the schemas and ethers that orders and the wallet need) loads when it is opened.
  * It opens on Settings until a proxy is configured.
  */
@@ -53,7 +54,7 @@ export class KassaExtensionApp extends LitElement {
         margin: 0;
         font-size: 1rem;
       }
-      /* Five tabs share 360 px; where a language's names do not fit in one line, the row wraps. */
+      /* Six tabs share 360 px; where a language's names do not fit in one line, the row wraps. */
       [role='tablist'] {
         display: flex;
         flex-wrap: wrap;
@@ -136,6 +137,8 @@ export class KassaExtensionApp extends LitElement {
     switch (this.tab) {
       case 'payments':
         return html`<kassa-payments-view></kassa-payments-view>`;
+      case 'purchases':
+        return html`<kassa-purchases-view></kassa-purchases-view>`;
       case 'orders':
         return html`<kassa-orders-view></kassa-orders-view>`;
       case 'events':

@@ -2,9 +2,10 @@
  * axe on the built extension's views in real Chromium against a real proxy, emulator and chains:
  * the popup's and the side panel's tabs (the wallet with no key yet, locked, and with its balances
  * and activity after a real transfer; the orders form with its per-field messages and a refused
- * delete; the payments detail pane; the language setting; the events and an event's detail pane),
- * and the approval window (connect while locked, a transfer), in each of the five languages and in
- * light and dark (prefers-color-scheme). No rule is switched off.
+ * delete; the payments detail pane; the language setting; the events and an event's detail pane; the
+ * on-ramp's purchases and a delayed one's detail with its refund form), and the approval window
+ * (connect while locked, a transfer, a purchase's ownership proof), in each of the five languages and
+ * in light and dark (prefers-color-scheme). No rule is switched off.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { toQuantity, Transaction } from 'ethers';
+import { hexlify, toQuantity, toUtf8Bytes, Transaction, Wallet } from 'ethers';
 import type { Page } from 'playwright';
 import { eventsSecret } from '../../demo/demo.ts';
 import { UI_CHANNEL, UI_LANGUAGES, type LanguageChoice } from '../../extension/channels.ts';
@@ -25,7 +26,8 @@ import {
   providerCall as call,
   type LoadedExtension,
 } from '../support/extension.ts';
-import { SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
+import { ONRAMP_ENV, onrampCustomer } from '../support/onramp.ts';
+import { eventually, SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
 
 const PASSWORD = 'an accessible password';
 const ACCOUNT = anvilAccount(5);
@@ -68,6 +70,7 @@ describe('extension: axe in every view, five languages, light and dark', { timeo
   let extension: LoadedExtension;
   let transactionId: string;
   let processingOrder: string;
+  let delayedPurchase: string;
   /** What axe found in the states only `before` passes through, by state. */
   const walletProblems: string[] = [];
   const approvalProblems: string[] = [];
@@ -123,7 +126,11 @@ describe('extension: axe in every view, five languages, light and dark', { timeo
         KASSA_ALLOWED_ORIGINS: `${origin},${SHOP_ORIGIN}`,
         KASSA_EVENTS_URL: `${origin}/kassa/events`,
         KASSA_EVENTS_SECRET: eventsSecret(),
+        // The on-ramp, with a fee, so that the proof's window shows every line it has.
+        ...ONRAMP_ENV,
+        KASSA_ONRAMP_FEE: '1.5%+0.30',
       },
+      sandbox: { mintDelayMs: 0 },
     });
     extension = await launchExtension();
     await configure(extension, stack.proxy.origin, stack.config.operatorToken);
@@ -143,6 +150,8 @@ describe('extension: axe in every view, five languages, light and dark', { timeo
       }
     ).transactionId;
     await stack.control(`/payments/${transactionId}/outcome`, { status: 'COMPLETED' });
+    // The emulator's issuer processes every new order at once (the on-ramp's mints): it holds this one Processing.
+    await stack.control('/orders/faults', { kind: 'hold', times: 1 });
     const order = await stack.operator('/api/orders', {
       body: {
         customerName: 'Ada',
@@ -155,11 +164,12 @@ describe('extension: axe in every view, five languages, light and dark', { timeo
     });
     assert.equal(order.status, 201, order.text);
     processingOrder = order.body.orderId as string;
-    const moved = await stack.operator(`/api/orders/${processingOrder}`, {
-      method: 'PUT',
-      body: { orderStatus: 'Processing' },
-    });
-    assert.equal(moved.status, 200, moved.text);
+    await eventually(
+      async () =>
+        (await stack.operator(`/api/orders/${processingOrder}`)).body.orderStatus === 'Processing' || undefined,
+      10_000,
+      'the order held Processing',
+    );
 
     // Locked, a site asks to connect: the window asks for the password (kept open to be checked).
     const wallet = await extension.openPage('ui/popup.html?tab=wallet');
@@ -216,7 +226,28 @@ describe('extension: axe in every view, five languages, light and dark', { timeo
     await checkEveryLanguage(approval.url(), 'approval (transfer)', '[data-field=burn]', approvalProblems);
     await approval.getByRole('button', { name: 'Approve' }).click();
     assert.match(String((await sent).result), /^0x[0-9a-f]{64}$/);
+
+    // A purchase's ownership proof, as the page's quote asks for it.
+    const quote = await stack.browser('/api/onramp/quotes', {
+      body: { wallet: ACCOUNT.address, chainId: 31338, symbol: 'eEUR', amount: '25' },
+      headers: { Origin: origin },
+    });
+    assert.equal(quote.status, 201, quote.text);
+    opening = approvalWindow();
+    const signed = call(dapp, 'personal_sign', [hexlify(toUtf8Bytes(quote.body.message as string)), ACCOUNT.address]);
+    approval = await opening;
+    await approval.locator('[data-field=fee]').waitFor();
+    await checkEveryLanguage(approval.url(), 'approval (purchase proof)', '[data-field=purchase]', approvalProblems);
+    await approval.getByRole('button', { name: 'Approve' }).click();
+    assert.match(String((await signed).result), /^0x[0-9a-f]{130}$/);
     await dapp.close();
+
+    // A delayed purchase (its mint order failed) for the Purchases view.
+    await stack.control('/orders/faults', { kind: 'fail', times: 1 });
+    const customer = onrampCustomer(stack, Wallet.createRandom());
+    const bought = await customer.buyAndPay({ amount: '12' });
+    await customer.until(bought.purchaseToken, 'delayed');
+    delayedPurchase = bought.purchaseId;
   });
   after(async () => {
     await extension?.dispose();
@@ -228,7 +259,7 @@ describe('extension: axe in every view, five languages, light and dark', { timeo
     assert.deepEqual(walletProblems, []);
   });
 
-  it('the approval window (connect while locked, a transfer), in every language and theme', () => {
+  it('the approval window (connect while locked, a transfer, a purchase proof), in every language and theme', () => {
     assert.deepEqual(approvalProblems, []);
   });
 
@@ -296,6 +327,18 @@ describe('extension: axe in every view, five languages, light and dark', { timeo
         await page.locator('kassa-event-detail dl').waitFor();
         await page.locator('kassa-event-detail table').waitFor();
         problems.push(...(await violations(page, what('event detail'))));
+        await page.close();
+
+        // Purchases, and a delayed one's detail with its refund form, its note missing.
+        page = await ready(await open('ui/sidepanel.html?tab=purchases', theme, 360));
+        await page.locator(`tr[data-purchase="${delayedPurchase}"] button`).click();
+        await page.locator('kassa-purchase-detail #purchase-state').waitFor();
+        problems.push(...(await violations(page, what('purchases'))));
+        const detail = page.locator('kassa-purchase-detail');
+        await detail.locator('.row button.secondary').last().click();
+        await detail.locator('form button[type=submit]').click();
+        await detail.locator('#note-problem').waitFor();
+        problems.push(...(await violations(page, what('purchase refund form'))));
         await page.close();
       }
       await setLanguage('auto');
