@@ -73,7 +73,8 @@ describe('proxy: a purchase survives a crash between its payment and its mint or
       await instance.crash!();
       await http(`${sandbox.control}/faults`, { method: 'DELETE' });
       instance = await spawnInstance(env, lines);
-      await customer.until(purchaseToken, 'delivered', 30_000);
+      // The killed instance's lease on the purchase (30 s) runs out before the new one may take it over.
+      await customer.until(purchaseToken, 'delivered', 60_000);
       assert.equal((await ordersOf({ sandbox }, purchaseId)).length, 1, 'one order');
       assert.equal((await mintsTo({ sandbox }, 31338, 'eEUR', wallet.address)).length, 1, 'one mint');
       assert.equal(await balanceOf({ sandbox }, 31338, 'eEUR', wallet.address), units('15'));
