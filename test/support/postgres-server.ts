@@ -51,12 +51,33 @@ function ownedDir(path: string): string {
   return path;
 }
 
+export interface PostgresServer {
+  port: number;
+  url(database?: string): string;
+  /** A database of its own (one shop, one stack), on this server; its URL. */
+  createDatabase(): Promise<string>;
+  /** Runs SQL on a database of this server, as its superuser. */
+  sql(text: string, database?: string): Promise<pg.QueryResult[]>;
+  /**
+   * Stops it (as an administrator's fast shutdown: sessions end with 57P01) and starts it again on
+   * the same port and data. Its port is held while down, so that no other test's server takes it.
+   */
+  restart(whileDown?: () => Promise<void>): Promise<void>;
+  /** Ends the postmaster with SIGKILL, as a machine's crash would (its sessions die with it). */
+  kill(): void;
+  /** A standby of this server becomes a primary (a failover). */
+  promote(): Promise<void>;
+  /** A streaming replica of this server, on a port of its own. */
+  startReplica(): Promise<PostgresServer>;
+  stop(): Promise<void>;
+}
+
 /**
  * A real PostgreSQL server on a loopback port, made with initdb in a temporary directory (its socket
  * there too) and run with pg_ctl; stopped when the test process ends, whatever happens. Durability
  * settings are a test's (no fsync): the tests kill processes, not the machine.
  */
-export async function startPostgres(options: { from?: PostgresServer } = {}) {
+export async function startPostgres(options: { from?: { port: number } } = {}): Promise<PostgresServer> {
   const bin = ensurePostgres();
   const root = mkdtempSync(join(tmpdir(), 'kassa-pg-'));
   ownedDir(root);
@@ -135,16 +156,14 @@ export async function startPostgres(options: { from?: PostgresServer } = {}) {
   process.once('exit', stopOnExit);
   await start();
 
-  const server = {
+  const server: PostgresServer = {
     port,
     url,
-    /** A database of its own (one shop, one stack), on this server; its URL. */
     async createDatabase(): Promise<string> {
       const name = `kassa_${randomBytes(6).toString('hex')}`;
       await server.sql(`CREATE DATABASE ${name}`);
       return url(name);
     },
-    /** Runs SQL on a database of this server, as its superuser. */
     async sql(text: string, database = 'postgres'): Promise<pg.QueryResult[]> {
       const client = new pg.Client({ connectionString: url(database) });
       await client.connect();
@@ -155,10 +174,6 @@ export async function startPostgres(options: { from?: PostgresServer } = {}) {
         await client.end();
       }
     },
-    /**
-     * Stops it (as an administrator's fast shutdown: sessions end with 57P01) and starts it again on
-     * the same port and data. Its port is held while down, so that no other test's server takes it.
-     */
     async restart(whileDown?: () => Promise<void>): Promise<void> {
       await stop('fast');
       const holder = await holdPort(port);
@@ -169,16 +184,13 @@ export async function startPostgres(options: { from?: PostgresServer } = {}) {
       }
       await start();
     },
-    /** Ends the postmaster with SIGKILL, as a machine's crash would (its sessions die with it). */
     kill(): void {
       const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
       process.kill(pid, 'SIGKILL');
     },
-    /** A standby of this server becomes a primary (a failover). */
     async promote(): Promise<void> {
       await ctl('-w', 'promote');
     },
-    /** A streaming replica of this server, on a port of its own. */
     startReplica: () => startPostgres({ from: server }),
     async stop(): Promise<void> {
       process.off('exit', stopOnExit);
@@ -188,8 +200,6 @@ export async function startPostgres(options: { from?: PostgresServer } = {}) {
   };
   return server;
 }
-
-export type PostgresServer = Awaited<ReturnType<typeof startPostgres>>;
 
 /** One server for a whole test process, started on first use; each user takes a database of its own. */
 let shared: Promise<PostgresServer> | undefined;
