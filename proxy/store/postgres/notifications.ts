@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { ChangeSignal, StatusBus, StatusListener } from '../../coordination/coordination.ts';
@@ -104,26 +105,47 @@ export class Listener {
 }
 
 /**
- * Status changes through NOTIFY to whichever instance holds each subscriber: every instance listens
- * once and hands notifications to its own listeners, its own publications included.
+ * A channel of this instance's: what it publishes it hands to its own listeners at once, and
+ * NOTIFY carries to the others, tagged with this instance's id so that its own echo is let by.
  */
-export class PostgresStatusBus implements StatusBus {
-  private readonly local = new LocalStatusBus();
-  private readonly resync = new Set<() => void>();
+class Channel {
+  private readonly id = randomUUID();
 
   constructor(
     private readonly sql: Sql,
-    private readonly channel: string,
+    private readonly name: string,
     listener: Listener,
+    private readonly deliver: (payload: string) => void,
   ) {
-    listener.on(channel, (payload) => this.local.deliver(JSON.parse(payload) as PaymentStatusView));
+    listener.on(name, (message) => {
+      const space = message.indexOf(' ');
+      if (message.slice(0, space) !== this.id) deliver(message.slice(space + 1));
+    });
+  }
+
+  async publish(payload: string): Promise<void> {
+    await this.sql.run('SELECT pg_notify($1, $2)', [this.name, `${this.id} ${payload}`]);
+    this.deliver(payload);
+  }
+}
+
+/** Status changes through NOTIFY to whichever instance holds each subscriber. */
+export class PostgresStatusBus implements StatusBus {
+  private readonly local = new LocalStatusBus();
+  private readonly resync = new Set<() => void>();
+  private readonly channel: Channel;
+
+  constructor(sql: Sql, channel: string, listener: Listener) {
+    this.channel = new Channel(sql, channel, listener, (payload) =>
+      this.local.deliver(JSON.parse(payload) as PaymentStatusView),
+    );
     listener.onReconnect(() => {
       for (const resync of this.resync) resync();
     });
   }
 
-  async publish(view: PaymentStatusView): Promise<void> {
-    await this.sql.run('SELECT pg_notify($1, $2)', [this.channel, JSON.stringify(view)]);
+  publish(view: PaymentStatusView): Promise<void> {
+    return this.channel.publish(JSON.stringify(view));
   }
 
   subscribe(transactionId: string, listener: StatusListener): () => void {
@@ -143,18 +165,15 @@ export class PostgresStatusBus implements StatusBus {
 /** Record changes through NOTIFY on a channel of their own; after a reconnect every listener looks again. */
 export class PostgresChangeSignal implements ChangeSignal {
   private readonly local = new LocalChangeSignal();
+  private readonly channel: Channel;
 
-  constructor(
-    private readonly sql: Sql,
-    private readonly channel: string,
-    listener: Listener,
-  ) {
-    listener.on(channel, (id) => this.local.deliver(id));
+  constructor(sql: Sql, channel: string, listener: Listener) {
+    this.channel = new Channel(sql, channel, listener, (id) => this.local.deliver(id));
     listener.onReconnect(() => this.local.deliverAll());
   }
 
-  async publish(id: string): Promise<void> {
-    await this.sql.run('SELECT pg_notify($1, $2)', [this.channel, id]);
+  publish(id: string): Promise<void> {
+    return this.channel.publish(id);
   }
 
   subscribe(id: string, listener: () => void): () => void {
