@@ -17,6 +17,8 @@ export interface Instance {
   stop(): Promise<void>;
   /** Process instances only: ends it with SIGKILL, as a crash would (no shutdown, nothing flushed). */
   crash?: () => Promise<void>;
+  /** Process instances only: whether the process still runs (it has not crashed). */
+  running?: () => boolean;
   /** In-process instances only: their services, for tests that look inside. */
   services?: RunningProxy['services'];
 }
@@ -52,7 +54,12 @@ export async function spawnInstance(env: Record<string, string>, lines: string[]
     child.kill(signal);
     await exited;
   };
-  return { origin, stop: () => end('SIGTERM'), crash: () => end('SIGKILL') };
+  return {
+    origin,
+    stop: () => end('SIGTERM'),
+    crash: () => end('SIGKILL'),
+    running: () => child.exitCode === null && child.signalCode === null,
+  };
 }
 
 /** The stores a fleet can share its state through. */
@@ -66,6 +73,7 @@ export const FLEET_STORES: ReadonlyArray<{ store: FleetStore; name: string }> = 
 async function fleetStore(
   store: FleetStore,
   given: PostgresServer | undefined,
+  databaseUrl: string | undefined,
 ): Promise<{ server: RedisServer | PostgresServer; env: Record<string, string>; stop(): Promise<void> }> {
   if (store === 'redis') {
     const redis = await startRedis();
@@ -73,7 +81,7 @@ async function fleetStore(
     return { server: redis, env, stop: () => redis.stop() };
   }
   const postgres = given ?? (await startPostgres());
-  const env = { KASSA_DATABASE_URL: await postgres.createDatabase() };
+  const env = { KASSA_DATABASE_URL: databaseUrl ?? (await postgres.createDatabase()) };
   return { server: postgres, env, stop: async () => (given ? undefined : postgres.stop()) };
 }
 
@@ -91,12 +99,14 @@ export async function startFleet(options: {
   store?: FleetStore;
   /** A PostgreSQL server to make the fleet's database on (and leave running at the end). */
   postgres?: PostgresServer;
+  /** The fleet's database on that server, as the instances reach it (through a proxy, say). */
+  databaseUrl?: string;
   /** Extra settings of every instance, by their environment names. */
   env?: Record<string, string>;
   proxy?: StartProxyOptions;
 }) {
   const sandbox = options.sandbox ?? (await startSandbox({ settlementDelayMs: 0, mintDelayMs: null }));
-  const shared = await fleetStore(options.store ?? 'redis', options.postgres);
+  const shared = await fleetStore(options.store ?? 'redis', options.postgres, options.databaseUrl);
   const dir = mkdtempSync(join(tmpdir(), 'kassa-fleet-'));
   const env: Record<string, string> = {
     ...proxyEnvFor(sandbox, join(dir, 'unused.db')),
