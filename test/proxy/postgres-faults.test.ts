@@ -69,6 +69,8 @@ function customers(fleet: Fleet, instances: number, count = 2) {
   };
 }
 
+type Traffic = ReturnType<typeof customers>;
+
 /** What every fault test asks of the answers customers got: successes, or 503 with Retry-After, promptly. */
 function assertOnlyClear503s(answers: Answer[]): void {
   const unexpected = answers.filter((answer) => ![200, 201, 503].includes(answer.status));
@@ -117,9 +119,11 @@ const ready = (fleet: Fleet, index: number) =>
 describe('proxy fleet on PostgreSQL: the database goes away', () => {
   it('stopped and started mid-traffic: only 503s with Retry-After, no instance crashes, no payment lost, recovery with no restart', async () => {
     const fleet = await startFleet({ instances: 2, store: 'postgres', processes: true, logLevel: 'warn' });
+    let traffic: Traffic | undefined;
     try {
-      const traffic = customers(fleet, 2);
-      await eventually(() => (traffic.accepted.length >= 3 ? true : undefined), 20_000, 'payments before the outage');
+      const live = customers(fleet, 2);
+      traffic = live;
+      await eventually(() => (live.accepted.length >= 3 ? true : undefined), 20_000, 'payments before the outage');
       await fleet.storeServer.restart(async () => {
         // Down for a while: customers keep coming, and the probes say the store is away.
         await sleep(3_000);
@@ -129,23 +133,24 @@ describe('proxy fleet on PostgreSQL: the database goes away', () => {
         assert.equal((await http(`${fleet.origin(1)}/livez`)).status, 200, 'alive: nothing to restart');
       });
       await Promise.all([ready(fleet, 0), ready(fleet, 1)]);
-      const before = traffic.accepted.length;
+      const before = live.accepted.length;
       await eventually(
-        () => (traffic.accepted.length >= before + 4 ? true : undefined),
+        () => (live.accepted.length >= before + 4 ? true : undefined),
         20_000,
         'payments after the outage',
       );
-      await traffic.stop();
-      assertOnlyClear503s(traffic.answers);
+      await live.stop();
+      assertOnlyClear503s(live.answers);
       for (const instance of [0, 1]) {
         assert.ok(fleet.at(instance).running!(), `instance ${instance} never crashed`);
         assert.ok(
-          traffic.answers.some((answer) => answer.instance === instance && answer.status === 201),
+          live.answers.some((answer) => answer.instance === instance && answer.status === 201),
           `instance ${instance} took payments`,
         );
       }
-      await assertNoneLost(fleet, traffic.accepted);
+      await assertNoneLost(fleet, live.accepted);
     } finally {
+      await traffic?.stop();
       await fleet.stop();
     }
   });
@@ -176,6 +181,7 @@ describe('proxy fleet on PostgreSQL: the database goes away', () => {
         processes: true,
         logLevel: 'warn',
       });
+      let traffic: Traffic | undefined;
       try {
         // A status change committed before the failover, to be read on the new primary.
         const settled = (await fleet.pay(0, await fleet.checkout(0))).body as {
@@ -188,27 +194,24 @@ describe('proxy fleet on PostgreSQL: the database goes away', () => {
             ? true
             : undefined,
         );
-        const traffic = customers(fleet, 2);
-        await eventually(
-          () => (traffic.accepted.length >= 4 ? true : undefined),
-          20_000,
-          'payments before the failover',
-        );
+        const live = customers(fleet, 2);
+        traffic = live;
+        await eventually(() => (live.accepted.length >= 4 ? true : undefined), 20_000, 'payments before the failover');
         primary.kill();
         forwarder.switchTo(replica.port);
         await sleep(1_000);
         await replica.promote();
         await Promise.all([ready(fleet, 0), ready(fleet, 1)]);
-        const before = traffic.accepted.length;
+        const before = live.accepted.length;
         await eventually(
-          () => (traffic.accepted.length >= before + 4 ? true : undefined),
+          () => (live.accepted.length >= before + 4 ? true : undefined),
           20_000,
           'payments after the failover',
         );
-        await traffic.stop();
-        assertOnlyClear503s(traffic.answers);
+        await live.stop();
+        assertOnlyClear503s(live.answers);
         assert.ok(fleet.at(0).running!() && fleet.at(1).running!(), 'no instance crashed');
-        await assertNoneLost(fleet, [settled, ...traffic.accepted]);
+        await assertNoneLost(fleet, [settled, ...live.accepted]);
         await sleep(1_100);
         assert.equal(
           (await fleet.browser(0, `/api/payments/status/${settled.statusToken}`)).body.status,
@@ -216,6 +219,7 @@ describe('proxy fleet on PostgreSQL: the database goes away', () => {
           'the status change committed before the failover, read from the new primary',
         );
       } finally {
+        await traffic?.stop();
         await fleet.stop();
       }
     } finally {
