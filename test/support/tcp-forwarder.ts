@@ -7,8 +7,12 @@ import { connect, createServer, type Socket } from 'node:net';
  */
 export async function startForwarder(targetPort: number) {
   let target = targetPort;
+  let held = false;
   const sockets = new Set<Socket>();
   const server = createServer((client) => {
+    sockets.add(client);
+    // A network that lost its way: the connection is taken, and nothing ever comes back.
+    if (held) return;
     const upstream = connect(target, '127.0.0.1');
     sockets.add(client).add(upstream);
     const close = () => {
@@ -27,6 +31,14 @@ export async function startForwarder(targetPort: number) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as { port: number }).port,
+    /** From now on nothing passes either way, on open connections or new ones (no reset, no answer). */
+    hold(): void {
+      held = true;
+      for (const socket of sockets) {
+        socket.unpipe();
+        socket.pause();
+      }
+    },
     /** New connections go to this port from now on. */
     switchTo(port: number): void {
       target = port;

@@ -7,6 +7,9 @@ import { RETRYABLE_CODES, sqlState, storeError } from './faults.ts';
 
 export type Row = Record<string, unknown>;
 
+/** How long closing waits for the database to acknowledge. */
+export const CLOSE_WAIT_MS = 2_000;
+
 /** Statements, on the pool or inside one transaction. */
 export interface Sql {
   rows<R = Row>(text: string, values?: readonly unknown[]): Promise<R[]>;
@@ -140,9 +143,15 @@ export class Database implements Sql {
     }
   }
 
-  /** Closes every connection; later calls wait for the first. */
+  /**
+   * Closes every connection; later calls wait for the first. A database that no longer answers is not
+   * waited for beyond a moment: shutting down must not hang on it.
+   */
   close(): Promise<void> {
-    this.closed ??= this.pool.end().catch(() => undefined);
+    this.closed ??= Promise.race([
+      this.pool.end().catch(() => undefined),
+      sleep(CLOSE_WAIT_MS, undefined, { ref: false }),
+    ]);
     return this.closed;
   }
 

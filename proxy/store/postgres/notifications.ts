@@ -5,7 +5,7 @@ import type { ChangeSignal, StatusBus, StatusListener } from '../../coordination
 import { LocalChangeSignal, LocalStatusBus } from '../../coordination/local.ts';
 import type { Logger } from '../../logger.ts';
 import type { PaymentStatusView } from '../../../schemas/proxy-api.ts';
-import type { Sql } from './database.ts';
+import { CLOSE_WAIT_MS, type Sql } from './database.ts';
 
 /** How often the listening connection is checked: one that died silently is replaced within this. */
 const HEARTBEAT_MS = 5_000;
@@ -48,7 +48,7 @@ export class Listener {
     clearInterval(this.heartbeat);
     const client = this.client;
     this.client = undefined;
-    await client?.end().catch(() => undefined);
+    await Promise.race([client?.end().catch(() => undefined), sleep(CLOSE_WAIT_MS, undefined, { ref: false })]);
   }
 
   private async listen(): Promise<pg.Client> {
