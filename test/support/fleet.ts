@@ -62,8 +62,8 @@ export async function spawnInstance(env: Record<string, string>, lines: string[]
   };
 }
 
-/** The stores a fleet can share its state through. */
-export type FleetStore = 'redis' | 'postgres';
+/** The stores a fleet can share its state through (SQLite: a "fleet" of one process, for comparisons). */
+export type FleetStore = 'sqlite' | 'redis' | 'postgres';
 export const FLEET_STORES: ReadonlyArray<{ store: FleetStore; name: string }> = [
   { store: 'redis', name: 'Redis' },
   { store: 'postgres', name: 'PostgreSQL' },
@@ -74,7 +74,8 @@ async function fleetStore(
   store: FleetStore,
   given: PostgresServer | undefined,
   databaseUrl: string | undefined,
-): Promise<{ server: RedisServer | PostgresServer; env: Record<string, string>; stop(): Promise<void> }> {
+): Promise<{ server: RedisServer | PostgresServer | null; env: Record<string, string>; stop(): Promise<void> }> {
+  if (store === 'sqlite') return { server: null, env: {}, stop: async () => undefined };
   if (store === 'redis') {
     const redis = await startRedis();
     const env = { KASSA_REDIS_URL: redis.url, KASSA_REDIS_PREFIX: `fleet-${randomBytes(4).toString('hex')}:` };
@@ -106,10 +107,13 @@ export async function startFleet(options: {
   proxy?: StartProxyOptions;
 }) {
   const sandbox = options.sandbox ?? (await startSandbox({ settlementDelayMs: 0, mintDelayMs: null }));
-  const shared = await fleetStore(options.store ?? 'redis', options.postgres, options.databaseUrl);
+  const store = options.store ?? 'redis';
+  if (store === 'sqlite' && options.instances > 1) throw new Error('SQLite serves one process, not a fleet');
+  const shared = await fleetStore(store, options.postgres, options.databaseUrl);
   const dir = mkdtempSync(join(tmpdir(), 'kassa-fleet-'));
   const env: Record<string, string> = {
-    ...proxyEnvFor(sandbox, join(dir, 'unused.db')),
+    // Used by a fleet of one on SQLite only.
+    ...proxyEnvFor(sandbox, join(dir, 'kassa.db')),
     ...shared.env,
     KASSA_RATE_LIMIT: '0',
     KASSA_CREATE_RATE_LIMIT: '0',
@@ -140,8 +144,11 @@ export async function startFleet(options: {
   };
   const fleet = {
     sandbox,
-    /** The shared store's server: Redis, or PostgreSQL. */
-    storeServer: shared.server,
+    /** The shared store's server: Redis, or PostgreSQL (none for SQLite). */
+    get storeServer() {
+      if (!shared.server) throw new Error('a fleet on SQLite has no store server');
+      return shared.server;
+    },
     env,
     config,
     logs,
