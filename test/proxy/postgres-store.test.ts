@@ -47,6 +47,37 @@ describe('PostgreSQL backend', () => {
     await assert.rejects(open(url), /KASSA_DATABASE_URL: .*newer than this Kassa/);
   });
 
+  it('keeps shops sharing a database apart, each in its schema (search_path in the URL): tables and notifications', async () => {
+    const url = new URL(await server.createDatabase());
+    const database = url.pathname.slice(1);
+    await server.sql('CREATE SCHEMA shop_a; CREATE SCHEMA shop_b', database);
+    const inSchema = (schema: string) => `${url.href}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    const [a, b] = await Promise.all([open(inSchema('shop_a')), open(inSchema('shop_b'))]);
+    try {
+      const made = checkout();
+      await a.store.insertCheckout(made);
+      assert.deepEqual(await a.store.getCheckout(made.checkoutId), made);
+      assert.equal(await b.store.getCheckout(made.checkoutId), undefined);
+      const [tables] = await server.sql(
+        "SELECT table_schema FROM information_schema.tables WHERE table_name = 'checkouts' ORDER BY 1",
+        database,
+      );
+      assert.deepEqual(
+        tables!.rows.map((row: { table_schema: string }) => row.table_schema),
+        ['shop_a', 'shop_b'],
+      );
+      const heard: string[] = [];
+      b.coordination.purchaseChanges.subscribe('pur_shared', () => heard.push('b'));
+      a.coordination.purchaseChanges.subscribe('pur_shared', () => heard.push('a'));
+      await a.coordination.purchaseChanges.publish('pur_shared');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.deepEqual(heard, ['a'], "one shop's changes never reach the other's listeners");
+    } finally {
+      await a.coordination.close();
+      await b.coordination.close();
+    }
+  });
+
   it("tells the store's faults from Kassa's mistakes: a refused write is not an outage", async () => {
     const backend = await open(await server.createDatabase());
     try {
