@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
 import { createLogger } from '../../proxy/logger.ts';
 import { MIGRATIONS } from '../../proxy/store/postgres/migrations.ts';
 import { openPostgres, type PostgresBackend } from '../../proxy/store/postgres/open.ts';
@@ -45,6 +46,26 @@ describe('PostgreSQL backend', () => {
     );
     await server.sql(`INSERT INTO kassa_schema_versions (version) VALUES (${MIGRATIONS.length + 1})`, database);
     await assert.rejects(open(url), /KASSA_DATABASE_URL: .*newer than this Kassa/);
+  });
+
+  it('an instance starting while another migrates waits for it, longer than any request may take', async () => {
+    const url = await server.createDatabase();
+    const migrating = new pg.Client({ connectionString: url });
+    await migrating.connect();
+    try {
+      // Another instance's long migration, as far as the lock is concerned.
+      await migrating.query(`SELECT pg_advisory_lock(hashtextextended('kassa:migrate:public', 0))`);
+      const started = Date.now();
+      const opening = open(url, { statementTimeoutMs: 300 });
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await migrating.query(`SELECT pg_advisory_unlock(hashtextextended('kassa:migrate:public', 0))`);
+      const backend = await opening;
+      assert.ok(Date.now() - started >= 1_500, 'it waited for the lock');
+      await backend.store.ping();
+      await backend.coordination.close();
+    } finally {
+      await migrating.end();
+    }
   });
 
   it('keeps shops sharing a database apart, each in its schema (search_path in the URL): tables and notifications', async () => {

@@ -1,4 +1,4 @@
-import type { Database } from './database.ts';
+import pg from 'pg';
 
 /**
  * The PostgreSQL schema, one entry per version (rows of `kassa_schema_versions`). Entries are never
@@ -219,25 +219,40 @@ export const MIGRATIONS: readonly string[] = [
 /** Several instances starting together migrate once: the first takes this lock, the others wait for it. */
 const MIGRATION_LOCK = `SELECT pg_advisory_xact_lock(hashtextextended('kassa:migrate:' || current_schema(), 0))`;
 
+/** A migration may build an index over every payment: far longer than a request's statement may take. */
+const MIGRATION_TIMEOUT_MS = 30 * 60_000;
+
 /**
  * Brings the schema (the connection's `search_path`, `public` by default) to the latest version, in
- * one transaction: all of it or none. A database newer than this Kassa is refused rather than guessed at.
+ * one transaction: all of it or none. A database newer than this Kassa is refused rather than guessed
+ * at. Runs on a connection of its own, without the requests' timeouts.
  */
-export async function migrate(db: Database): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.run(MIGRATION_LOCK);
-    await tx.run(
+export async function migrate(config: pg.ClientConfig): Promise<void> {
+  const client = new pg.Client({ ...config, statement_timeout: MIGRATION_TIMEOUT_MS, query_timeout: undefined });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(MIGRATION_LOCK);
+    await client.query(
       `CREATE TABLE IF NOT EXISTS kassa_schema_versions (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
     );
-    const { current } = (await tx.row<{ current: number }>(
+    const { rows } = await client.query<{ current: number }>(
       'SELECT coalesce(max(version), 0) AS current FROM kassa_schema_versions',
-    ))!;
+    );
+    const current = rows[0]!.current;
     if (current > MIGRATIONS.length)
       throw new Error(`the database at version ${current} is newer than this Kassa (${MIGRATIONS.length})`);
     for (const [index, sql] of MIGRATIONS.entries()) {
       if (index < current) continue;
-      await tx.run(sql);
-      await tx.run('INSERT INTO kassa_schema_versions (version) VALUES ($1)', [index + 1]);
+      await client.query(sql);
+      await client.query('INSERT INTO kassa_schema_versions (version) VALUES ($1)', [index + 1]);
     }
-  });
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }

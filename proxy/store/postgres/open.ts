@@ -16,10 +16,11 @@ export interface PostgresBackend {
  * instance until it is there. Afterwards a lost connection is re-established by itself.
  */
 export async function openPostgres(options: DatabaseOptions): Promise<PostgresBackend> {
+  const config = connectionConfig(options);
   const db = new Database(options);
-  const listener = new Listener(connectionConfig(options), options.logger);
+  const listener = new Listener(config, options.logger);
   try {
-    await migrate(db);
+    await migrate(config);
     // Notifications are per database: channels name the schema, so shops sharing a database stay apart.
     const { schema } = (await db.row<{ schema: string }>('SELECT current_schema() AS schema'))!;
     const coordination = postgresCoordination(db, listener, `kassa:${schema}:`);
