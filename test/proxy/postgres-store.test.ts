@@ -12,8 +12,10 @@ import { startForwarder } from '../support/tcp-forwarder.ts';
 
 const lines: string[] = [];
 const logger = createLogger({ level: 'info', sink: (line) => lines.push(line), secrets: [] });
-const open = (url: string, overrides: { statementTimeoutMs?: number; connectTimeoutMs?: number } = {}) =>
-  openPostgres({ url, poolSize: 4, logger, ...overrides });
+const open = (
+  url: string,
+  overrides: { statementTimeoutMs?: number; connectTimeoutMs?: number; poolSize?: number } = {},
+) => openPostgres({ url, poolSize: 4, logger, ...overrides });
 
 const checkout = (): Checkout => ({
   checkoutId: `chk_${randomUUID()}`,
@@ -65,6 +67,20 @@ describe('PostgreSQL backend', () => {
       await backend.coordination.close();
     } finally {
       await migrating.end();
+    }
+  });
+
+  it('keeps working while a newer instance adds a column (a rolling deploy)', async () => {
+    const url = await server.createDatabase();
+    const backend = await open(url, { poolSize: 1 });
+    try {
+      const made = checkout();
+      await backend.store.insertCheckout(made);
+      assert.deepEqual(await backend.store.getCheckout(made.checkoutId), made);
+      await server.sql('ALTER TABLE checkouts ADD COLUMN added_later TEXT', new URL(url).pathname.slice(1));
+      assert.deepEqual(await backend.store.getCheckout(made.checkoutId), made);
+    } finally {
+      await backend.coordination.close();
     }
   });
 

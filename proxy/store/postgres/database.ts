@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { Logger } from '../../logger.ts';
@@ -49,18 +48,12 @@ export function connectionConfig(options: DatabaseOptions): pg.ClientConfig {
     query_timeout: statementTimeout + 2_000,
     // A transaction left open by a process that died mid-way must not hold its locks for long.
     idle_in_transaction_session_timeout: 10_000,
+    // Idle pooled connections to a database that vanished without a word are probed, and dropped.
     keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     types,
   };
 }
-
-/** Statements are prepared once per connection, under a name derived from their text. */
-const names = new Map<string, string>();
-const statement = (text: string, values: readonly unknown[]): pg.QueryConfig => {
-  let name = names.get(text);
-  if (!name) names.set(text, (name = `k${createHash('sha1').update(text).digest('hex').slice(0, 20)}`));
-  return { name, text, values: values as unknown[] };
-};
 
 /** Statements on one connection; the driver's failures become the store's. */
 class ClientSql implements Sql {
@@ -80,7 +73,9 @@ class ClientSql implements Sql {
 
   private async query(text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
     try {
-      return await this.client.query(values.length ? statement(text, values) : text);
+      // Unnamed statements: a named one prepared with `SELECT *` would fail once a newer instance's
+      // migration adds a column ("cached plan must not change result type") during a rolling deploy.
+      return await this.client.query(text, values.length ? (values as unknown[]) : undefined);
     } catch (error) {
       throw storeError(error);
     }
