@@ -64,7 +64,7 @@ export const paymentFailedEventSchema = envelope(
 export const onrampPaidEventSchema = envelope(
   'onramp.paid',
   operatorPurchaseSchema,
-  "A stablecoin purchase was paid (its payment verified COMPLETED): the mint is being ordered. Nothing to do yet.",
+  'A stablecoin purchase was paid (its payment verified COMPLETED): the mint is being ordered. Nothing to do yet.',
 );
 export const onrampDeliveredEventSchema = envelope(
   'onramp.delivered',
