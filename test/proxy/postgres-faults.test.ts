@@ -72,11 +72,11 @@ function customers(fleet: Fleet, instances: number, count = 2) {
 type Traffic = ReturnType<typeof customers>;
 
 /** What every fault test asks of the answers customers got: successes, or 503 with Retry-After, promptly. */
-function assertOnlyClear503s(answers: Answer[]): void {
+function assertOnlyClear503s(answers: Answer[], options: { outageSeen: boolean }): void {
   const unexpected = answers.filter((answer) => ![200, 201, 503].includes(answer.status));
   assert.deepEqual(unexpected, [], 'nothing but successes and 503s: no 500, no dropped connection, no hang');
   const refused = answers.filter((answer) => answer.status === 503);
-  assert.ok(refused.length > 0, 'the outage was seen');
+  if (options.outageSeen) assert.ok(refused.length > 0, 'the outage was seen');
   assert.ok(
     refused.every((answer) => Number(answer.retryAfter) > 0),
     'every 503 says when to retry',
@@ -140,7 +140,7 @@ describe('proxy fleet on PostgreSQL: the database goes away', () => {
         'payments after the outage',
       );
       await live.stop();
-      assertOnlyClear503s(live.answers);
+      assertOnlyClear503s(live.answers, { outageSeen: true });
       for (const instance of [0, 1]) {
         assert.ok(fleet.at(instance).running!(), `instance ${instance} never crashed`);
         assert.ok(
@@ -199,7 +199,15 @@ describe('proxy fleet on PostgreSQL: the database goes away', () => {
         await eventually(() => (live.accepted.length >= 4 ? true : undefined), 20_000, 'payments before the failover');
         primary.kill();
         forwarder.switchTo(replica.port);
-        await sleep(1_000);
+        // The standby answers, read-only: not ready until it is promoted.
+        await eventually(
+          async () => {
+            const probe = await http(`${fleet.origin(0)}/readyz`).catch(() => undefined);
+            return probe?.status === 503 && probe.body.reason === 'store_unavailable' ? true : undefined;
+          },
+          15_000,
+          'not ready while the database is a standby',
+        );
         await replica.promote();
         await Promise.all([ready(fleet, 0), ready(fleet, 1)]);
         const before = live.accepted.length;
@@ -209,7 +217,8 @@ describe('proxy fleet on PostgreSQL: the database goes away', () => {
           'payments after the failover',
         );
         await live.stop();
-        assertOnlyClear503s(live.answers);
+        // A quick promotion may fall between two customers' requests: 503s are allowed, not required.
+        assertOnlyClear503s(live.answers, { outageSeen: false });
         assert.ok(fleet.at(0).running!() && fleet.at(1).running!(), 'no instance crashed');
         await assertNoneLost(fleet, [settled, ...live.accepted]);
         await sleep(1_100);

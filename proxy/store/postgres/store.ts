@@ -18,6 +18,7 @@ import {
   type PaymentStats,
   type PaymentUpdate,
   type Store,
+  StoreUnavailableError,
 } from '../store.ts';
 import type { Database, Sql } from './database.ts';
 import { insertEvents, PostgresOutbox } from './outbox.ts';
@@ -333,8 +334,10 @@ export class PostgresStore implements Store {
     return inserted === 1;
   }
 
+  /** A standby answers reads but refuses every write: not ready (during a failover, before promotion). */
   async ping(): Promise<void> {
-    await this.db.run('SELECT 1');
+    const { standby } = (await this.db.row<{ standby: boolean }>('SELECT pg_is_in_recovery() AS standby'))!;
+    if (standby) throw new StoreUnavailableError(new Error('the database is a read-only standby'));
   }
 
   close(): Promise<void> {
