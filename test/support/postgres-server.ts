@@ -1,4 +1,4 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -141,19 +141,27 @@ export async function startPostgres(options: { from?: { port: number } } = {}): 
   const stop = (mode: 'fast' | 'immediate') => ctl('-w', '-t', '30', '-m', mode, 'stop').catch(() => undefined);
   const url = (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`;
 
-  // The tests' process ending must not leave a server behind.
+  // The tests' process ending must not leave a server behind: stopped on exit, and by a watchdog if
+  // the process is killed (pg_ctl's server is no child of ours, so nothing else would stop it).
+  const stopArgs = ['-D', data, '-m', 'immediate', '-w', 'stop'];
+  const [stopCommand, stopCommandArgs] = asRoot
+    ? ['runuser', ['-u', 'postgres', '--', join(bin, 'pg_ctl'), ...stopArgs]]
+    : [join(bin, 'pg_ctl'), stopArgs];
   const stopOnExit = () => {
-    const args = ['-D', data, '-m', 'immediate', '-w', 'stop'];
-    spawnSync(
-      asRoot ? 'runuser' : join(bin, 'pg_ctl'),
-      asRoot ? ['-u', 'postgres', '--', join(bin, 'pg_ctl'), ...args] : args,
-      {
-        stdio: 'ignore',
-      },
-    );
+    spawnSync(stopCommand, stopCommandArgs, { stdio: 'ignore' });
     rmSync(root, { recursive: true, force: true });
   };
   process.once('exit', stopOnExit);
+  const quoted = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+  const watchdog = spawn(
+    'sh',
+    [
+      '-c',
+      `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${[stopCommand, ...stopCommandArgs].map(quoted).join(' ')}; rm -rf ${quoted(root)}`,
+    ],
+    { detached: true, stdio: 'ignore' },
+  );
+  watchdog.unref();
   await start();
 
   const server: PostgresServer = {
@@ -194,6 +202,7 @@ export async function startPostgres(options: { from?: { port: number } } = {}): 
     startReplica: () => startPostgres({ from: server }),
     async stop(): Promise<void> {
       process.off('exit', stopOnExit);
+      watchdog.kill();
       await stop('immediate');
       rmSync(root, { recursive: true, force: true });
     },
