@@ -1,18 +1,25 @@
 import type { ProxyConfig } from './config.ts';
 import { redisCoordination } from './coordination/redis.ts';
 import type { Logger } from './logger.ts';
+import { openPostgres } from './store/postgres/open.ts';
 import { connectRedis, redisPersistence } from './store/redis-connection.ts';
 import { RedisStore } from './store/redis-store.ts';
 import type { ServiceOverrides } from './services.ts';
 
 /**
- * Where state lives: with KASSA_REDIS_URL, Redis holds the store and coordinates the fleet; without
- * it the services fall back to SQLite and this process's memory.
+ * Where state lives: with KASSA_DATABASE_URL, PostgreSQL holds the store and coordinates the fleet;
+ * with KASSA_REDIS_URL, Redis does; with neither the services fall back to SQLite and this process's
+ * memory. (The settings refuse both at once.)
  */
 export async function backendFor(
   config: ProxyConfig,
   logger: Logger,
 ): Promise<Pick<ServiceOverrides, 'store' | 'coordination' | 'redisConnections' | 'storeInfo'>> {
+  if (config.database) {
+    const backend = await openPostgres({ ...config.database, logger });
+    logger.info('state on PostgreSQL', { poolSize: config.database.poolSize });
+    return { ...backend, storeInfo: { backend: 'postgres' } };
+  }
   if (!config.redisUrl) return {};
   const connections = await connectRedis(config.redisUrl);
   const persistence = await redisPersistence(connections.command);

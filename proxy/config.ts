@@ -50,6 +50,8 @@ export interface ProxyConfig {
   redisUrl: string | null;
   /** Prefix of every Redis key, so several shops (or tests) can share one Redis. */
   redisPrefix: string;
+  /** A fleet (or one process) keeps its state in PostgreSQL; never with Redis as well. */
+  database: DatabaseSettings | null;
   /** Where signed events go, and the secrets they are signed with (the next one while rotating); null: no events. */
   events: MerchantEvents | null;
   /** A Prometheus scraper's own bearer token for /metrics (the operator token works too). */
@@ -66,6 +68,13 @@ export interface MerchantEvents {
   url: string;
   /** `whsec_…`; while a merchant rotates, the current secret and the next, both signing every event. */
   secrets: string[];
+}
+
+export interface DatabaseSettings {
+  /** `postgres://` or `postgresql://`, TLS as node-postgres reads it (`?sslmode=verify-full&sslrootcert=…`). */
+  url: string;
+  /** Connections each instance opens at most (one more listens for notifications). */
+  poolSize: number;
 }
 
 export class ConfigError extends Error {
@@ -283,6 +292,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           source.KASSA_REDIS_PREFIX,
         )
       : 'kassa:',
+    database: parseDatabase(source),
     events,
     metricsToken: source.KASSA_METRICS_TOKEN
       ? required('KASSA_METRICS_TOKEN', secret, source.KASSA_METRICS_TOKEN)
@@ -306,6 +316,24 @@ function parsePublicUrl(value: string): string {
   }
   if (!isHttpsOrLoopback(origin)) throw new ConfigError('KASSA_PUBLIC_URL', 'must be https (http only on loopback)');
   return origin;
+}
+
+function parseDatabase(source: Record<string, string | undefined>): DatabaseSettings | null {
+  const url = source.KASSA_DATABASE_URL?.trim();
+  if (!url) return null;
+  if (source.KASSA_REDIS_URL?.trim())
+    throw new ConfigError(
+      'KASSA_DATABASE_URL',
+      'cannot be set with KASSA_REDIS_URL: the state lives in one store, PostgreSQL or Redis; unset one of them',
+    );
+  return {
+    url: required(
+      'KASSA_DATABASE_URL',
+      z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL'),
+      url,
+    ),
+    poolSize: integer('KASSA_DATABASE_POOL_SIZE', source.KASSA_DATABASE_POOL_SIZE, 10, 1, 500),
+  };
 }
 
 /** `whsec_` and the base64 of 24 to 64 random bytes, as Standard Webhooks secrets are written. */
@@ -340,14 +368,17 @@ function parseEvents(source: Record<string, string | undefined>): MerchantEvents
 
 /** Every configured value that must never appear in a response, a log line or a built file. */
 export function secretsOf(config: ProxyConfig): string[] {
-  const redisPassword = config.redisUrl ? decodeURIComponent(new URL(config.redisUrl).password) : '';
+  const storePasswords = [config.redisUrl, config.database?.url].flatMap((url) => {
+    const password = URL.canParse(url ?? '') ? decodeURIComponent(new URL(url!).password) : '';
+    return password ? [password] : [];
+  });
   return [
     ...config.payClientSecrets,
     config.ordersApiKey,
     config.merchantKey,
     config.operatorToken,
     config.webhookSecret,
-    ...(redisPassword ? [redisPassword] : []),
+    ...storePasswords,
     ...(config.events?.secrets ?? []),
     ...(config.metricsToken ? [config.metricsToken] : []),
   ];

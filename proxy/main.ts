@@ -18,7 +18,8 @@ Required:
   KASSA_WEBHOOK_SECRET                               the path token of /hooks/payments/<token>
 Often set:
   PORT (8787), HOST (127.0.0.1), KASSA_DB (./data/kassa.db), KASSA_ALLOWED_ORIGINS,
-  KASSA_REDIS_URL (a fleet), KASSA_EVENTS_URL and KASSA_EVENTS_SECRET (signed events), KASSA_LOG_LEVEL
+  KASSA_DATABASE_URL (PostgreSQL, a fleet) or KASSA_REDIS_URL (Redis, a fleet),
+  KASSA_EVENTS_URL and KASSA_EVENTS_SECRET (signed events), KASSA_LOG_LEVEL
 Every setting is in the README's "Configuration" table. Probes: GET /livez, GET /readyz. The API:
 GET /openapi.json, and with KASSA_API_DOCS=1 its reference page at /docs.`;
 

@@ -7,14 +7,15 @@
  *
  * `npm test -- <file> ...` runs just those files.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ensureChromium } from './support/chromium.ts';
+import { ensurePostgres } from './support/postgres-server.ts';
 import { ensureRedisServer } from './support/redis-server.ts';
 
 const root = join(import.meta.dirname, '..');
-/** The proxy suites that exercise its store; `npm test` runs them on SQLite and on Redis. */
+/** The proxy suites that exercise its store; `npm test` runs them on SQLite, on Redis and on PostgreSQL. */
 const STORE_SUITES = [
   'payments',
   'webhooks-sse',
@@ -42,6 +43,45 @@ function run(step: string, command: string, args: string[], env: NodeJS.ProcessE
   console.log(`✔ ${step} (${seconds} s)`);
 }
 
+/**
+ * Runs steps that share nothing side by side, each line of their output under the step's tag, and
+ * stops when any failed (after all have ended, so that no server of theirs is left running).
+ */
+async function runSideBySide(
+  steps: ReadonlyArray<{ tag: string; step: string; command: string; args: string[]; env: NodeJS.ProcessEnv }>,
+): Promise<void> {
+  const outcomes = await Promise.all(
+    steps.map(
+      ({ tag, step, command, args, env }) =>
+        new Promise<{ step: string; status: number | null; seconds: string }>((resolve) => {
+          const started = performance.now();
+          console.log(`\n▶ ${step}`);
+          const child = spawn(command, args, {
+            cwd: root,
+            stdio: ['ignore', 'pipe', 'pipe'],
+            env: { ...process.env, ...env },
+          });
+          for (const stream of [child.stdout, child.stderr]) {
+            let partial = '';
+            stream.on('data', (chunk: Buffer) => {
+              const lines = (partial + chunk.toString()).split('\n');
+              partial = lines.pop()!;
+              for (const line of lines) console.log(`[${tag}] ${line}`);
+            });
+            stream.on('end', () => partial && console.log(`[${tag}] ${partial}`));
+          }
+          child.on('close', (status) =>
+            resolve({ step, status, seconds: ((performance.now() - started) / 1000).toFixed(1) }),
+          );
+        }),
+    ),
+  );
+  for (const { step, status, seconds } of outcomes)
+    console.log(status === 0 ? `✔ ${step} (${seconds} s)` : `✖ ${step} failed after ${seconds} s`);
+  const failed = outcomes.find((outcome) => outcome.status !== 0);
+  if (failed) process.exit(failed.status ?? 1);
+}
+
 function testFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
@@ -54,6 +94,7 @@ function testFiles(dir: string): string[] {
 
 const chromium = ensureChromium();
 const redisServer = ensureRedisServer();
+const postgresBin = ensurePostgres();
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
 const componentDir = join(root, 'test', 'components');
 const e2eDir = join(root, 'test', 'e2e');
@@ -93,22 +134,33 @@ if (nodeTests.some((file) => file.startsWith(extensionDir + '/') || file.startsW
   // The suites, running side by side, must not rebuild it under each other (an edit during the run).
   process.env.KASSA_EXTENSION_PREBUILT = '1';
 }
-const nodeRun = (step: string, files: string[], env: NodeJS.ProcessEnv = {}) => {
-  if (files.length === 0) return;
-  const args = ['--test', '--test-concurrency=3', '--test-reporter=spec', ...files.map((file) => relative(root, file))];
-  run(`${step} (${files.length} files)`, bin('tsx'), args, {
-    KASSA_CHROMIUM: chromium,
-    KASSA_REDIS_SERVER: redisServer,
-    ...env,
-  });
+const testEnv = {
+  KASSA_CHROMIUM: chromium,
+  KASSA_REDIS_SERVER: redisServer,
+  KASSA_POSTGRES_INITDB: join(postgresBin, 'initdb'),
 };
-nodeRun('node tests', nodeTests);
-// The proxy's suites once more with its state on Redis: both stores must pass the same tests.
-nodeRun(
-  'proxy tests on Redis',
-  nodeTests.filter((file) => STORE_SUITES.some((name) => file.endsWith(`/test/proxy/${name}.test.ts`))),
-  { KASSA_TEST_STORE: 'redis' },
+const testArgs = (files: string[]) => [
+  '--test',
+  '--test-concurrency=3',
+  '--test-reporter=spec',
+  ...files.map((file) => relative(root, file)),
+];
+if (nodeTests.length) run(`node tests (${nodeTests.length} files)`, bin('tsx'), testArgs(nodeTests), testEnv);
+// The proxy's suites once more with its state on Redis, and once more on PostgreSQL: every store must
+// pass the same tests. The two passes share nothing (each starts its own servers), so they run side by side.
+const storeSuites = nodeTests.filter((file) =>
+  STORE_SUITES.some((name) => file.endsWith(`/test/proxy/${name}.test.ts`)),
 );
+if (storeSuites.length)
+  await runSideBySide(
+    (['redis', 'postgres'] as const).map((store) => ({
+      tag: store,
+      step: `proxy tests on ${store === 'redis' ? 'Redis' : 'PostgreSQL'} (${storeSuites.length} files)`,
+      command: bin('tsx'),
+      args: testArgs(storeSuites),
+      env: { ...testEnv, KASSA_TEST_STORE: store },
+    })),
+  );
 if (componentTests.length) {
   run(
     `component tests in Chromium (${componentTests.length} files)`,

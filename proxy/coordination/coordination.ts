@@ -1,7 +1,8 @@
 /**
  * What proxy instances must agree on: upstream budgets, the cached access token and its exchange,
  * how often a payment is re-read, and status changes for SSE subscribers. One process keeps these
- * in memory (local.ts); a fleet shares them through Redis, behind the same interfaces.
+ * in memory (local.ts); a fleet shares them through Redis (redis.ts) or PostgreSQL
+ * (store/postgres/coordination.ts), behind the same interfaces.
  */
 import type { PaymentStatusView } from '../../schemas/proxy-api.ts';
 

@@ -2,7 +2,7 @@
  * The transactional outbox of the merchant's events. An event row is written in the same store
  * transaction as the change that causes it (see `Store.applyUpdate` and `Outbox.expireCheckouts`), so
  * a crash between the change and the delivery loses nothing; the deliverer (events/event-deliverer.ts)
- * leases due events, posts them, and records each attempt here. SQLite and Redis implement it alike.
+ * leases due events, posts them, and records each attempt here. Every store implements it alike.
  */
 import type { EventStatus, KassaEventType } from '../../schemas/events.ts';
 import type { Attempt, Checkout, Payment } from './records.ts';

@@ -2,7 +2,7 @@
  * What the proxy keeps to reconcile its payments with the payment service: webhook re-reads that did
  * not fit the budget (queued, so a restart keeps them, and done oldest first), payments the service
  * can no longer be asked about (unverifiable, for the operator to settle by hand), and the audit of
- * those settlements. SQLite and Redis implement it alike.
+ * those settlements. Every store implements it alike.
  */
 export interface Unverifiable {
   transactionId: string;

@@ -11,29 +11,7 @@ import {
   type Outbox,
   type StoredEvent,
 } from './outbox.ts';
-import { toAttempt, toCheckout, toPayment, type Row } from './sqlite-rows.ts';
-
-const toEvent = (row: Row): StoredEvent => ({
-  eventId: row.event_id as string,
-  type: row.type as StoredEvent['type'],
-  transactionId: (row.transaction_id as string | null) ?? null,
-  checkoutId: (row.checkout_id as string | null) ?? null,
-  sequence: row.sequence as number,
-  createdAt: row.created_at as number,
-  payload: row.payload as string,
-  status: row.status as StoredEvent['status'],
-  attempts: row.attempts as number,
-  nextAttemptAt: (row.next_attempt_at as number | null) ?? null,
-  deliveredAt: (row.delivered_at as number | null) ?? null,
-  lastError: (row.last_error as string | null) ?? null,
-});
-
-const toAttemptRecord = (row: Row): EventAttemptRecord => ({
-  at: row.at as number,
-  durationMs: row.duration_ms as number,
-  statusCode: (row.status_code as number | null) ?? null,
-  error: (row.error as string | null) ?? null,
-});
+import { toAttempt, toAttemptRecord, toCheckout, toEvent, toPayment, type Row } from './sql-rows.ts';
 
 /** Writes new events; called inside the transaction of the change that causes them. */
 export function insertEvents(sql: (text: string) => Database.Statement, events: readonly NewEvent[]): void {

@@ -9,7 +9,7 @@ import type { PaymentEventRule } from './outbox.ts';
 import { insertEvents, SqliteOutbox } from './sqlite-outbox.ts';
 import { SqlitePurchases } from './sqlite-purchases.ts';
 import { SqliteReconciliation } from './sqlite-reconciliation.ts';
-import { toAttempt, toCheckout, toPayment, type Row } from './sqlite-rows.ts';
+import { toAttempt, toCheckout, toPayment, type Row } from './sql-rows.ts';
 import {
   decideAttempt,
   decodeCursor,

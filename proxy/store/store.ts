@@ -1,7 +1,7 @@
 /**
  * Everything the proxy must not lose: checkouts, payment attempts (idempotency keys), payments and
- * received webhook events. SQLite is the embedded default (sqlite-store.ts); Redis serves a fleet.
- * Both implement this interface and pass the same test suite.
+ * received webhook events. SQLite is the embedded default (sqlite-store.ts); PostgreSQL (postgres/)
+ * or Redis serves a fleet. All implement this interface and pass the same test suite.
  */
 import { compareDecimals } from '../../lib/money.ts';
 import { isTerminalStatus } from '../../schemas/pay.ts';

@@ -8,6 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type Sandbox } from '../../sandbox/server.ts';
 import { http } from '../support/http.ts';
+import { sharedPostgres } from '../support/postgres-server.ts';
 import { eventually, proxyEnvFor } from '../support/stack.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -44,50 +45,58 @@ describe('proxy: the self-contained bundle', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('runs with plain node from another directory and serves requests', async () => {
-    const settings = { ...env(), KASSA_API_DOCS: '1' };
-    const child = spawn(process.execPath, [bundle], {
-      cwd: dir,
-      env: { PATH: process.env.PATH, ...settings },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const lines: string[] = [];
-    child.stdout.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
-    try {
-      const origin = await eventually(
-        () => {
-          const listening = lines
-            .map((line) => JSON.parse(line) as { msg: string; origin?: string })
-            .find((line) => line.msg === 'proxy listening');
-          return listening?.origin;
-        },
-        10_000,
-        'the bundle to listen',
-      );
-      assert.deepEqual((await http(`${origin}/healthz`)).body, { ok: true });
-      const checkout = await http(`${origin}/api/checkouts`, {
-        body: { amount: '3.00', currencyCode: 'EUR', reference: 'BUNDLE-1' },
-        headers: { Authorization: `Bearer ${settings.KASSA_MERCHANT_KEY}` },
+  const stores = [
+    { name: 'SQLite', settings: async (): Promise<Record<string, string>> => ({}) },
+    {
+      name: 'PostgreSQL',
+      settings: async () => ({ KASSA_DATABASE_URL: await (await sharedPostgres()).createDatabase() }),
+    },
+  ];
+  for (const store of stores)
+    it(`runs with plain node from another directory and serves requests (${store.name})`, async () => {
+      const settings = { ...env(), KASSA_API_DOCS: '1', ...(await store.settings()) };
+      const child = spawn(process.execPath, [bundle], {
+        cwd: dir,
+        env: { PATH: process.env.PATH, ...settings },
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
-      assert.equal(checkout.status, 201);
-      // The reference page's viewer, vendored at build time beside the bundle, is served as built.
-      const viewer = await rawGet(`${origin}/docs/redoc.standalone.js`, { 'Accept-Encoding': 'gzip' });
-      assert.equal(viewer.headers['content-encoding'], 'gzip');
-      assert.ok(viewer.body.equals(readFileSync(join(root, 'dist', 'proxy', 'redoc.standalone.js.gz'))));
-      assert.match(gunzipSync(viewer.body).toString('utf8', 0, 200), /@license MIT[\s\S]*Redocly/);
-      for (const secret of [
-        settings.KASSA_PAY_CLIENT_SECRET,
-        settings.KASSA_MERCHANT_KEY,
-        settings.KASSA_WEBHOOK_SECRET,
-      ]) {
-        assert.ok(!lines.some((line) => line.includes(secret)), 'no secret in its logs');
+      const lines: string[] = [];
+      child.stdout.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
+      try {
+        const origin = await eventually(
+          () => {
+            const listening = lines
+              .map((line) => JSON.parse(line) as { msg: string; origin?: string })
+              .find((line) => line.msg === 'proxy listening');
+            return listening?.origin;
+          },
+          10_000,
+          'the bundle to listen',
+        );
+        assert.deepEqual((await http(`${origin}/healthz`)).body, { ok: true });
+        const checkout = await http(`${origin}/api/checkouts`, {
+          body: { amount: '3.00', currencyCode: 'EUR', reference: 'BUNDLE-1' },
+          headers: { Authorization: `Bearer ${settings.KASSA_MERCHANT_KEY}` },
+        });
+        assert.equal(checkout.status, 201);
+        // The reference page's viewer, vendored at build time beside the bundle, is served as built.
+        const viewer = await rawGet(`${origin}/docs/redoc.standalone.js`, { 'Accept-Encoding': 'gzip' });
+        assert.equal(viewer.headers['content-encoding'], 'gzip');
+        assert.ok(viewer.body.equals(readFileSync(join(root, 'dist', 'proxy', 'redoc.standalone.js.gz'))));
+        assert.match(gunzipSync(viewer.body).toString('utf8', 0, 200), /@license MIT[\s\S]*Redocly/);
+        for (const secret of [
+          settings.KASSA_PAY_CLIENT_SECRET,
+          settings.KASSA_MERCHANT_KEY,
+          settings.KASSA_WEBHOOK_SECRET,
+        ]) {
+          assert.ok(!lines.some((line) => line.includes(secret)), 'no secret in its logs');
+        }
+      } finally {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => child.once('exit', resolve));
       }
-    } finally {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-    }
-    assert.equal(child.exitCode ?? 0, 0, 'a clean stop on SIGTERM');
-  });
+      assert.equal(child.exitCode ?? 0, 0, 'a clean stop on SIGTERM');
+    });
 
   it('refuses to start on a bad setting, naming it', () => {
     const result = spawnSync(process.execPath, [bundle], {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { ConfigError, loadConfig, parseOpenAmount } from '../../proxy/config.ts';
+import { ConfigError, loadConfig, parseOpenAmount, secretsOf } from '../../proxy/config.ts';
 
 const valid = (): Record<string, string> => ({
   KASSA_PAY_BASE_URL: 'https://pay.example/',
@@ -98,6 +98,25 @@ describe('proxy configuration', () => {
     );
   });
 
+  it('state in PostgreSQL: a postgres:// URL and a bounded pool; never with Redis as well; its password is a secret', () => {
+    assert.equal(loadConfig(valid()).database, null, 'SQLite by default');
+    const url = 'postgresql://kassa:s3cret-database-password@db.internal:5432/kassa?sslmode=verify-full';
+    const config = loadConfig({ ...valid(), KASSA_DATABASE_URL: url });
+    assert.deepEqual(config.database, { url, poolSize: 10 });
+    assert.ok(secretsOf(config).includes('s3cret-database-password'));
+    assert.equal(
+      loadConfig({ ...valid(), KASSA_DATABASE_URL: url, KASSA_DATABASE_POOL_SIZE: '25' }).database?.poolSize,
+      25,
+    );
+    failsOn({ ...valid(), KASSA_DATABASE_URL: 'mysql://db/kassa' }, 'KASSA_DATABASE_URL', /postgres:\/\//);
+    failsOn({ ...valid(), KASSA_DATABASE_URL: url, KASSA_DATABASE_POOL_SIZE: '0' }, 'KASSA_DATABASE_POOL_SIZE');
+    failsOn(
+      { ...valid(), KASSA_DATABASE_URL: url, KASSA_REDIS_URL: 'redis://127.0.0.1:6379' },
+      'KASSA_DATABASE_URL',
+      /KASSA_REDIS_URL/,
+    );
+  });
+
   it('parses open amounts as "min..max CUR"', () => {
     assert.deepEqual(parseOpenAmount('1..500 EUR'), { min: '1', max: '500', currencyCode: 'EUR' });
     assert.deepEqual(parseOpenAmount(' 0.50 .. 99.99 GBP '), { min: '0.50', max: '99.99', currencyCode: 'GBP' });
@@ -126,6 +145,8 @@ describe('proxy configuration', () => {
       'KASSA_RATE_LIMIT',
       'KASSA_PAY_CLIENT_SECRET_NEXT',
       'KASSA_PUBLIC_URL',
+      'KASSA_DATABASE_URL',
+      'KASSA_DATABASE_POOL_SIZE',
     ]);
     fc.assert(
       fc.property(

@@ -73,12 +73,15 @@ describe('proxy: signed events to the merchant’s server', () => {
     assert.equal(requests[0]!.headers['content-type'], 'application/json');
     // A wrong secret does not verify.
     assert.throws(() => verified(requests[0]!, newSecret()));
-    // The operator sees them delivered, with the attempt.
-    const listed = await stack.operator(`/api/events?type=checkout.paid&limit=200`);
+    // The operator sees them delivered, with the attempt (recorded once the receiver has answered).
+    const listed = await eventually(async () => {
+      const page = await stack.operator(`/api/events?type=checkout.paid&limit=200`);
+      const event = page.body.events?.find((item: { checkoutId: string }) => item.checkoutId === checkoutId);
+      return event?.status === 'delivered' ? page : undefined;
+    });
     assert.equal(listed.status, 200);
     assert.equal(listed.body.endpoint, receiver.url);
     const summary = listed.body.events.find((event: { checkoutId: string }) => event.checkoutId === checkoutId);
-    assert.equal(summary.status, 'delivered');
     const detail = await stack.operator(`/api/events/${summary.id}`);
     assert.equal(detail.body.payload.type, 'checkout.paid');
     assert.equal(detail.body.attemptLog.length, 1);

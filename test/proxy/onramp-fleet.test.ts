@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Wallet } from 'ethers';
 import { startSandbox, type Sandbox } from '../../sandbox/server.ts';
-import { spawnInstance, startFleet } from '../support/fleet.ts';
+import { FLEET_STORES, spawnInstance, startFleet } from '../support/fleet.ts';
 import { http } from '../support/http.ts';
 import { balanceOf, mintsTo, ONRAMP_ENV, onrampCustomer, ordersOf, units, type OnrampSite } from '../support/onramp.ts';
 import { eventually, proxyEnvFor, SHOP_ORIGIN } from '../support/stack.ts';
@@ -84,36 +84,37 @@ describe('proxy: a purchase survives a crash between its payment and its mint or
   });
 });
 
-describe('proxy: three instances on Redis race for the same purchases', () => {
-  it('each paid purchase gets one order and one mint, whichever instance saw what', async () => {
-    const sandbox = await startSandbox({ settlementDelayMs: 0, mintDelayMs: 0 });
-    const fleet = await startFleet({ instances: 3, sandbox, env: ONRAMP_ENV, proxy: { onrampSweepMs: 100 } });
-    try {
-      const wallets = Array.from({ length: 6 }, () => Wallet.createRandom());
-      const bought = await Promise.all(
-        wallets.map((wallet, index) =>
-          onrampCustomer(
-            site(() => fleet.origin(index % 3), sandbox),
-            wallet,
-          ).buyAndPay({ amount: '5' }),
-        ),
-      );
-      // Every instance is woken for every payment (the status bus) and sweeps every 100 ms.
-      await Promise.all(
-        bought.map(({ purchaseToken }, index) =>
-          onrampCustomer(
-            site(() => fleet.origin((index + 1) % 3), sandbox),
-            wallets[index]!,
-          ).until(purchaseToken, 'delivered', 30_000),
-        ),
-      );
-      for (const [index, { purchaseId }] of bought.entries()) {
-        assert.equal((await ordersOf({ sandbox }, purchaseId)).length, 1, `one order for ${purchaseId}`);
-        assert.equal((await mintsTo({ sandbox }, 31338, 'eEUR', wallets[index]!.address)).length, 1, 'one mint');
+for (const { store, name } of FLEET_STORES)
+  describe(`proxy: three instances on ${name} race for the same purchases`, () => {
+    it('each paid purchase gets one order and one mint, whichever instance saw what', async () => {
+      const sandbox = await startSandbox({ settlementDelayMs: 0, mintDelayMs: 0 });
+      const fleet = await startFleet({ instances: 3, sandbox, env: ONRAMP_ENV, proxy: { onrampSweepMs: 100 }, store });
+      try {
+        const wallets = Array.from({ length: 6 }, () => Wallet.createRandom());
+        const bought = await Promise.all(
+          wallets.map((wallet, index) =>
+            onrampCustomer(
+              site(() => fleet.origin(index % 3), sandbox),
+              wallet,
+            ).buyAndPay({ amount: '5' }),
+          ),
+        );
+        // Every instance is woken for every payment (the status bus) and sweeps every 100 ms.
+        await Promise.all(
+          bought.map(({ purchaseToken }, index) =>
+            onrampCustomer(
+              site(() => fleet.origin((index + 1) % 3), sandbox),
+              wallets[index]!,
+            ).until(purchaseToken, 'delivered', 30_000),
+          ),
+        );
+        for (const [index, { purchaseId }] of bought.entries()) {
+          assert.equal((await ordersOf({ sandbox }, purchaseId)).length, 1, `one order for ${purchaseId}`);
+          assert.equal((await mintsTo({ sandbox }, 31338, 'eEUR', wallets[index]!.address)).length, 1, 'one mint');
+        }
+      } finally {
+        await fleet.stop();
+        await sandbox.stop();
       }
-    } finally {
-      await fleet.stop();
-      await sandbox.stop();
-    }
+    });
   });
-});

@@ -5,13 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { connectRedis, type RedisConnections } from '../../proxy/store/redis-connection.ts';
+import { connectRedis } from '../../proxy/store/redis-connection.ts';
 import { redisKeys } from '../../proxy/store/redis-keys.ts';
 import { RedisStore } from '../../proxy/store/redis-store.ts';
 import { MIGRATIONS } from '../../proxy/store/sqlite-migrations.ts';
 import { SqliteStore } from '../../proxy/store/sqlite-store.ts';
 import type { Checkout, Payment, Store } from '../../proxy/store/store.ts';
-import { startRedis, type RedisServer } from '../support/redis-server.ts';
+import { startRedis } from '../support/redis-server.ts';
+import { STORE_BACKENDS } from '../support/store-backends.ts';
 
 const STALE = 60_000;
 
@@ -53,12 +54,12 @@ const payment = (overrides: Partial<Payment> = {}): Payment => ({
   ...overrides,
 });
 
-/** One contract, two stores: whatever the proxy relies on holds for SQLite and for Redis alike. */
-function contract(name: string, open: () => Promise<{ store: Store; close: () => Promise<void> }>) {
-  describe(`store contract: ${name}`, () => {
+/** One contract, every store: whatever the proxy relies on holds for SQLite, Redis and PostgreSQL alike. */
+for (const backend of STORE_BACKENDS) {
+  describe(`store contract: ${backend.name}`, () => {
     let store: Store;
     let close: () => Promise<void>;
-    before(async () => ({ store, close } = await open()));
+    before(async () => ({ store, close } = await backend.open()));
     after(() => close());
 
     /** Starts a payment the way the starter does: claim, then record. */
@@ -272,32 +273,6 @@ function contract(name: string, open: () => Promise<{ store: Store; close: () =>
     });
   });
 }
-
-const dir = mkdtempSync(join(tmpdir(), 'kassa-store-'));
-contract('SQLite', async () => {
-  const store = new SqliteStore(join(dir, 'contract.db'));
-  return {
-    store,
-    close: async () => {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-});
-
-let redis: RedisServer;
-let connections: RedisConnections;
-contract('Redis', async () => {
-  redis = await startRedis();
-  connections = await connectRedis(redis.url);
-  return {
-    store: new RedisStore(connections.command, `contract-${randomUUID()}:`),
-    close: async () => {
-      await connections.close();
-      await redis.stop();
-    },
-  };
-});
 
 describe('stores written by the previous version', () => {
   it('SQLite: its payments move forward with no end-to-end id or return page, which an update fills in', async () => {

@@ -8,7 +8,8 @@ import { startProxy, type RunningProxy, type StartProxyOptions } from '../../pro
 import { startSandbox, type Sandbox } from '../../sandbox/server.ts';
 import { unwatchAnswers, watchAnswers } from './api-conformance.ts';
 import { http } from './http.ts';
-import { startRedis } from './redis-server.ts';
+import { startPostgres, type PostgresServer } from './postgres-server.ts';
+import { startRedis, type RedisServer } from './redis-server.ts';
 import { freePort } from './free-port.ts';
 import { eventually, proxyEnvFor, SHOP_ORIGIN } from './stack.ts';
 
@@ -19,6 +20,8 @@ export interface Instance {
   crash?: () => Promise<void>;
   /** Process instances only: its process id (its memory is in /proc/<pid>/status). */
   pid?: number;
+  /** Process instances only: whether the process still runs (it has not crashed). */
+  running?: () => boolean;
   /** In-process instances only: their services, for tests that look inside. */
   services?: RunningProxy['services'];
 }
@@ -54,30 +57,68 @@ export async function spawnInstance(env: Record<string, string>, lines: string[]
     child.kill(signal);
     await exited;
   };
-  return { origin, pid: child.pid, stop: () => end('SIGTERM'), crash: () => end('SIGKILL') };
+  return {
+    origin,
+    pid: child.pid,
+    stop: () => end('SIGTERM'),
+    crash: () => end('SIGKILL'),
+    running: () => child.exitCode === null && child.signalCode === null,
+  };
+}
+
+/** The stores a fleet can share its state through (SQLite: a "fleet" of one process, for comparisons). */
+export type FleetStore = 'sqlite' | 'redis' | 'postgres';
+export const FLEET_STORES: ReadonlyArray<{ store: FleetStore; name: string }> = [
+  { store: 'redis', name: 'Redis' },
+  { store: 'postgres', name: 'PostgreSQL' },
+];
+
+/** The settings of a fleet's shared store, on a server of its own unless one is given. */
+async function fleetStore(
+  store: FleetStore,
+  given: PostgresServer | undefined,
+  databaseUrl: string | undefined,
+): Promise<{ server: RedisServer | PostgresServer | null; env: Record<string, string>; stop(): Promise<void> }> {
+  if (store === 'sqlite') return { server: null, env: {}, stop: async () => undefined };
+  if (store === 'redis') {
+    const redis = await startRedis();
+    const env = { KASSA_REDIS_URL: redis.url, KASSA_REDIS_PREFIX: `fleet-${randomBytes(4).toString('hex')}:` };
+    return { server: redis, env, stop: () => redis.stop() };
+  }
+  const postgres = given ?? (await startPostgres());
+  const env = { KASSA_DATABASE_URL: databaseUrl ?? (await postgres.createDatabase()) };
+  return { server: postgres, env, stop: async () => (given ? undefined : postgres.stop()) };
 }
 
 /**
- * Several proxy instances of one merchant, as behind a load balancer: one configuration, one Redis,
- * one emulator. The emulator's webhook goes to the first instance. Instances run in this process
- * (tests can look inside them) or, with `processes`, each in its own (benchmarks: real parallelism).
+ * Several proxy instances of one merchant, as behind a load balancer: one configuration, one shared
+ * store (Redis, or PostgreSQL with `store: 'postgres'`), one emulator. The emulator's webhook goes to
+ * the first instance. Instances run in this process (tests can look inside them) or, with
+ * `processes`, each in its own (benchmarks: real parallelism; tests that kill one with SIGKILL).
  */
 export async function startFleet(options: {
   instances: number;
   logLevel?: string;
   sandbox?: Sandbox;
   processes?: boolean;
+  store?: FleetStore;
+  /** A PostgreSQL server to make the fleet's database on (and leave running at the end). */
+  postgres?: PostgresServer;
+  /** The fleet's database on that server, as the instances reach it (through a proxy, say). */
+  databaseUrl?: string;
   /** Extra settings of every instance, by their environment names. */
   env?: Record<string, string>;
   proxy?: StartProxyOptions;
 }) {
   const sandbox = options.sandbox ?? (await startSandbox({ settlementDelayMs: 0, mintDelayMs: null }));
-  const redis = await startRedis();
+  const store = options.store ?? 'redis';
+  if (store === 'sqlite' && options.instances > 1) throw new Error('SQLite serves one process, not a fleet');
+  const shared = await fleetStore(store, options.postgres, options.databaseUrl);
   const dir = mkdtempSync(join(tmpdir(), 'kassa-fleet-'));
   const env: Record<string, string> = {
-    ...proxyEnvFor(sandbox, join(dir, 'unused.db')),
-    KASSA_REDIS_URL: redis.url,
-    KASSA_REDIS_PREFIX: `fleet-${randomBytes(4).toString('hex')}:`,
+    // Used by a fleet of one on SQLite only.
+    ...proxyEnvFor(sandbox, join(dir, 'kassa.db')),
+    ...shared.env,
     KASSA_RATE_LIMIT: '0',
     KASSA_CREATE_RATE_LIMIT: '0',
     KASSA_LOG_LEVEL: options.logLevel ?? 'info',
@@ -86,7 +127,7 @@ export async function startFleet(options: {
   const config = loadConfig(env);
   const logs: string[][] = [];
   const start = async (index: number): Promise<Instance> => {
-    logs[index] = [];
+    logs[index] ??= [];
     const instance = options.processes
       ? await spawnInstance(env, logs[index])
       : await startProxy(config, {
@@ -110,7 +151,12 @@ export async function startFleet(options: {
   };
   const fleet = {
     sandbox,
-    redis,
+    /** The shared store's server: Redis, or PostgreSQL (none for SQLite). */
+    get storeServer() {
+      if (!shared.server) throw new Error('a fleet on SQLite has no store server');
+      return shared.server;
+    },
+    env,
     config,
     logs,
     at,
@@ -142,12 +188,24 @@ export async function startFleet(options: {
       await at(index).stop();
       instances[index] = undefined;
     },
+    /** Ends one instance with SIGKILL (process instances only): nothing flushed, nothing shut down. */
+    async crash(index: number) {
+      const instance = at(index);
+      if (!instance.crash) throw new Error('only a fleet of processes can crash');
+      await instance.crash();
+      instances[index] = undefined;
+    },
+    /** Starts a stopped (or crashed) instance again, with the same settings. */
+    async revive(index: number) {
+      if (instances[index]) throw new Error(`instance ${index} is running`);
+      instances[index] = await start(index);
+    },
     async stop() {
       for (const instance of instances) {
         if (instance) unwatchAnswers(instance.origin);
         await instance?.stop();
       }
-      await redis.stop();
+      await shared.stop();
       if (!options.sandbox) await sandbox.stop();
       rmSync(dir, { recursive: true, force: true });
     },

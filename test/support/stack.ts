@@ -8,21 +8,30 @@ import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/s
 import { unwatchAnswers, watchAnswers } from './api-conformance.ts';
 import { http, type HttpInit } from './http.ts';
 import { holdPort } from './port-holder.ts';
+import { sharedPostgres } from './postgres-server.ts';
 import { startRedis, type RedisServer } from './redis-server.ts';
-
-async function redisSettings(): Promise<Record<string, string>> {
-  const redis = await testRedis();
-  return redis ? { KASSA_REDIS_URL: redis.url, KASSA_REDIS_PREFIX: `test-${randomBytes(6).toString('hex')}:` } : {};
-}
 
 export const SHOP_ORIGIN = 'http://127.0.0.1:9';
 
 /**
  * `KASSA_TEST_STORE=redis` runs every stack of this process on one real redis-server (each stack
- * under its own key prefix), so that the proxy suites prove both stores the same way.
+ * under its own key prefix), `KASSA_TEST_STORE=postgres` on one real PostgreSQL server (each stack
+ * in a database of its own), so that the proxy suites prove every store the same way.
  */
 let sharedRedis: Promise<RedisServer> | undefined;
-const testRedis = () => (process.env.KASSA_TEST_STORE === 'redis' ? (sharedRedis ??= startRedis()) : undefined);
+async function storeSettings(): Promise<Record<string, string>> {
+  switch (process.env.KASSA_TEST_STORE) {
+    case 'redis':
+      return {
+        KASSA_REDIS_URL: (await (sharedRedis ??= startRedis())).url,
+        KASSA_REDIS_PREFIX: `test-${randomBytes(6).toString('hex')}:`,
+      };
+    case 'postgres':
+      return { KASSA_DATABASE_URL: await (await sharedPostgres()).createDatabase() };
+    default:
+      return {};
+  }
+}
 
 export interface StackOptions {
   sandbox?: SandboxOptions;
@@ -64,7 +73,7 @@ export async function startStack(options: StackOptions = {}) {
     ...proxyEnvFor(sandbox, join(dir, 'kassa.db')),
     KASSA_RATE_LIMIT: '0',
     KASSA_CREATE_RATE_LIMIT: '0',
-    ...(await redisSettings()),
+    ...(await storeSettings()),
     ...options.env,
   };
   const logs: string[] = [];

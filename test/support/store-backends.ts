@@ -2,10 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createLogger } from '../../proxy/logger.ts';
+import { openPostgres } from '../../proxy/store/postgres/open.ts';
 import { connectRedis } from '../../proxy/store/redis-connection.ts';
 import { RedisStore } from '../../proxy/store/redis-store.ts';
 import { SqliteStore } from '../../proxy/store/sqlite-store.ts';
 import type { Store } from '../../proxy/store/store.ts';
+import { sharedPostgres } from './postgres-server.ts';
 import { startRedis } from './redis-server.ts';
 
 export interface OpenedStore {
@@ -41,6 +44,19 @@ export const STORE_BACKENDS: ReadonlyArray<{ name: string; open(): Promise<Opene
           await redis.stop();
         },
       };
+    },
+  },
+  {
+    name: 'PostgreSQL',
+    async open() {
+      // One server for the test process, a database for each store opened on it.
+      const server = await sharedPostgres();
+      const { store, coordination } = await openPostgres({
+        url: await server.createDatabase(),
+        poolSize: 10,
+        logger: createLogger({ level: 'error', sink: () => undefined, secrets: [] }),
+      });
+      return { store, close: () => coordination.close() };
     },
   },
 ];

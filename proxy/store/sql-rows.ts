@@ -1,4 +1,5 @@
-/** SQLite rows as the store's records. */
+/** SQL rows as the store's records: SQLite and PostgreSQL name their columns alike. */
+import type { EventAttemptRecord, StoredEvent } from './outbox.ts';
 import type { Attempt, Checkout, Payment } from './store.ts';
 
 export type Row = Record<string, unknown>;
@@ -47,4 +48,26 @@ export const toPayment = (row: Row): Payment => ({
   createdAt: row.created_at as number,
   lastCheckedAt: (row.last_checked_at as number | null) ?? null,
   revision: row.revision as number,
+});
+
+export const toEvent = (row: Row): StoredEvent => ({
+  eventId: row.event_id as string,
+  type: row.type as StoredEvent['type'],
+  transactionId: (row.transaction_id as string | null) ?? null,
+  checkoutId: (row.checkout_id as string | null) ?? null,
+  sequence: row.sequence as number,
+  createdAt: row.created_at as number,
+  payload: row.payload as string,
+  status: row.status as StoredEvent['status'],
+  attempts: row.attempts as number,
+  nextAttemptAt: (row.next_attempt_at as number | null) ?? null,
+  deliveredAt: (row.delivered_at as number | null) ?? null,
+  lastError: (row.last_error as string | null) ?? null,
+});
+
+export const toAttemptRecord = (row: Row): EventAttemptRecord => ({
+  at: row.at as number,
+  durationMs: row.duration_ms as number,
+  statusCode: (row.status_code as number | null) ?? null,
+  error: (row.error as string | null) ?? null,
 });

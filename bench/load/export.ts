@@ -1,0 +1,90 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createLogger } from '../../proxy/logger.ts';
+import { openPostgres } from '../../proxy/store/postgres/open.ts';
+import { connectRedis } from '../../proxy/store/redis-connection.ts';
+import { RedisStore } from '../../proxy/store/redis-store.ts';
+import { SqliteStore } from '../../proxy/store/sqlite-store.ts';
+import type { Store } from '../../proxy/store/store.ts';
+import { http } from '../../test/support/http.ts';
+import { seededPayment } from '../../test/support/seed-payments.ts';
+
+/** The store a proxy configured by `env` keeps its state in, opened beside it (for seeding). */
+async function openStoreOf(env: Record<string, string>): Promise<{ store: Store; close(): Promise<void> }> {
+  if (env.KASSA_DATABASE_URL) {
+    const logger = createLogger({ level: 'error', secrets: [] });
+    const backend = await openPostgres({ url: env.KASSA_DATABASE_URL, poolSize: 16, logger });
+    return { store: backend.store, close: () => backend.coordination.close() };
+  }
+  if (env.KASSA_REDIS_URL) {
+    const connections = await connectRedis(env.KASSA_REDIS_URL);
+    return { store: new RedisStore(connections.command, env.KASSA_REDIS_PREFIX!), close: () => connections.close() };
+  }
+  const store = new SqliteStore(env.KASSA_DB!);
+  return { store, close: () => store.close() };
+}
+
+export interface ExportFigures {
+  payments: number;
+  seedSeconds: number;
+  /** To the export's last byte. */
+  seconds: number;
+  rows: number;
+  megabytes: number;
+  searchMs: number;
+}
+
+/**
+ * Seeds `payments` payments into the store of the proxy at `origin` (configured by `env`), then times
+ * the operator's CSV export of all of them and a search by reference and amount.
+ */
+export async function measureExport(options: {
+  origin: string;
+  env: Record<string, string>;
+  payments: number;
+}): Promise<ExportFigures> {
+  const opened = await openStoreOf(options.env);
+  const { store } = opened;
+  const now = Date.now();
+  const seeded = performance.now();
+  try {
+    // Some at a time: a networked store is kept busy without queueing the whole batch at once.
+    const writers = 32;
+    await Promise.all(
+      Array.from({ length: writers }, async (_, writer) => {
+        for (let i = writer; i < options.payments; i += writers) {
+          // A thousand references, amounts 1 to 500, one a second apart: a search has something to narrow.
+          const payment = seededPayment(i, `BENCH-${i % 1_000}`, now, {
+            transactionId: `bench-${i}`,
+            amount: `${(i % 500) + 1}.00`,
+            createdAt: now - i * 1_000,
+          });
+          await store.recordPayment(payment);
+        }
+      }),
+    );
+  } finally {
+    await opened.close();
+  }
+  const seedSeconds = (performance.now() - seeded) / 1000;
+  // Seeding SQLite (synchronous) held the event loop: kept-alive sockets the proxy closed meanwhile are
+  // noticed, and dropped, before the export asks for one.
+  await sleep(100);
+  const operator = { Authorization: `Bearer ${options.env.KASSA_OPERATOR_TOKEN}` };
+  const started = performance.now();
+  const answer = await fetch(`${options.origin}/api/payments/export`, { headers: operator });
+  const text = await answer.text();
+  const seconds = (performance.now() - started) / 1000;
+  const search = performance.now();
+  await http(`${options.origin}/api/payments?reference=BENCH-7&minAmount=100`, { headers: operator });
+  return {
+    payments: options.payments,
+    seedSeconds,
+    seconds,
+    rows: text.split('\r\n').length - 2,
+    megabytes: text.length / 1e6,
+    searchMs: performance.now() - search,
+  };
+}
+
+export const describeExport = (figures: ExportFigures) =>
+  `export of ${figures.payments.toLocaleString('en')} payments: ${figures.seconds.toFixed(2)} s, ${figures.rows.toLocaleString('en')} rows, ${figures.megabytes.toFixed(1)} MB (seeded in ${figures.seedSeconds.toFixed(1)} s); a search by reference and amount: ${figures.searchMs.toFixed(0)} ms`;
