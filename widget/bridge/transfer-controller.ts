@@ -161,16 +161,10 @@ export class TransferController implements ReactiveController {
     const reading = form.read();
     if (!reading.ok) {
       host.phase = 'ready';
-      if (reading.problem === 'insufficient')
-        problems.report(
-          errorDetail(
-            new BridgeError(
-              'insufficient-balance',
-              'balance',
-              `The balance is ${form.balance} base units, the transfer needs more`,
-            ),
-          ),
-        );
+      if (reading.problem === 'insufficient') {
+        const why = `The balance is ${form.balance} base units, the transfer needs more`;
+        problems.report(errorDetail(new BridgeError('insufficient-balance', 'balance', why)));
+      }
       return focusAfterUpdate(host, '#amount');
     }
     let serialized: string;
