@@ -26,7 +26,9 @@ describe('proxy operations: liveness and readiness', () => {
     assert.equal(ready.status, 200);
     assert.equal(ready.body.ready, true);
     // The test Redis keeps AOF on: nothing to warn about.
-    const backend = stack.config.redisUrl ? { backend: 'redis', persistence: 'aof' } : { backend: 'sqlite' };
+    const backend = stack.config.redisUrl
+      ? { backend: 'redis', persistence: 'aof' }
+      : { backend: stack.config.database ? 'postgres' : 'sqlite' };
     assert.deepEqual(ready.body.store, backend);
   });
 
