@@ -130,6 +130,34 @@ describe('PostgreSQL backend', () => {
     }
   });
 
+  it('readiness makes a write: a database that has turned read-only is unavailable, though it answers reads', async () => {
+    const url = await server.createDatabase();
+    const name = new URL(url).pathname.slice(1);
+    const backend = await open(url, { poolSize: 1 });
+    try {
+      const made = checkout();
+      await backend.store.insertCheckout(made);
+      await backend.store.ping();
+      await server.sql(`ALTER DATABASE ${name} SET default_transaction_read_only = on`);
+      // The setting applies to new sessions: end the pool's one, as a restarted database would.
+      await server.sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}'`);
+      const refused = await eventually(
+        () =>
+          backend.store.ping().then(
+            () => undefined,
+            (error: unknown) => error,
+          ),
+        10_000,
+        'readiness to refuse',
+      );
+      assert.ok(refused instanceof StoreUnavailableError, String(refused));
+      assert.equal((await backend.store.getCheckout(made.checkoutId))?.checkoutId, made.checkoutId, 'reads answer');
+    } finally {
+      await server.sql(`ALTER DATABASE ${name} RESET default_transaction_read_only`);
+      await backend.coordination.close();
+    }
+  });
+
   it('a database that stops answering (no reset, no reply) fails requests within the timeouts, as unavailable', async () => {
     const url = new URL(await server.createDatabase());
     const forwarder = await startForwarder(server.port);

@@ -213,6 +213,11 @@ export const MIGRATIONS: readonly string[] = [
     until          BIGINT NOT NULL
   );
   CREATE INDEX read_gate_by_until ON read_gate (until);
+  -- Written by each readiness probe: a full disk or a read-only database still answers reads.
+  CREATE TABLE heartbeat (
+    id INTEGER PRIMARY KEY,
+    at BIGINT NOT NULL
+  );
   `,
 ];
 

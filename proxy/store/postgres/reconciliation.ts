@@ -13,14 +13,17 @@ export class PostgresReconciliation implements Reconciliation {
   constructor(private readonly db: Database) {}
 
   async queueReread(transactionId: string, at: number): Promise<void> {
+    // Queued again: a read already under way (begun before `at`) does not settle it.
     await this.db.run(
-      'INSERT INTO rereads (transaction_id, queued_at) VALUES ($1, $2) ON CONFLICT (transaction_id) DO NOTHING',
+      `INSERT INTO rereads (transaction_id, queued_at) VALUES ($1, $2)
+         ON CONFLICT (transaction_id) DO UPDATE SET queued_at = GREATEST(rereads.queued_at, excluded.queued_at)`,
       [transactionId, at],
     );
   }
 
-  async dequeueReread(transactionId: string): Promise<void> {
-    await this.db.run('DELETE FROM rereads WHERE transaction_id = $1', [transactionId]);
+  async dequeueReread(transactionId: string, readAt?: number): Promise<void> {
+    if (readAt === undefined) await this.db.run('DELETE FROM rereads WHERE transaction_id = $1', [transactionId]);
+    else await this.db.run('DELETE FROM rereads WHERE transaction_id = $1 AND queued_at < $2', [transactionId, readAt]);
   }
 
   async queuedRereads(limit: number): Promise<string[]> {

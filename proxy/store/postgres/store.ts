@@ -338,6 +338,10 @@ export class PostgresStore implements Store {
   async ping(): Promise<void> {
     const { standby } = (await this.db.row<{ standby: boolean }>('SELECT pg_is_in_recovery() AS standby'))!;
     if (standby) throw new StoreUnavailableError(new Error('the database is a read-only standby'));
+    // A write, as payments need: a full disk or a read-only database would still answer a read.
+    await this.db.run('INSERT INTO heartbeat (id, at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET at = excluded.at', [
+      Date.now(),
+    ]);
   }
 
   close(): Promise<void> {
