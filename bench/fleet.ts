@@ -46,7 +46,14 @@ export default async function benchFleet(): Promise<void> {
         subscribers: SUBSCRIBERS,
         watchMs: 1_000,
       });
-      const exported = await measureExport({ origin: all[0]!, env: fleet.env, payments: EXPORTED });
+      const exported = await measureExport({
+        origin: () => fleet.origin(0),
+        env: fleet.env,
+        payments: EXPORTED,
+        ...(store === 'sqlite'
+          ? { seedWhileStopped: { stop: () => fleet.kill(0), start: () => fleet.revive(0) } }
+          : {}),
+      });
       console.log(
         `${name}, ${instances} instance${instances > 1 ? 's' : ''}: status reads ${(reads.answers / reads.seconds).toFixed(0)}/s (${READ_CLIENTS} clients, ${reads.errors} errors); ` +
           `${SUBSCRIBERS} subscribers, webhook at instance 1 -> event first ${ms(fanOut.first)}, p50 ${ms(fanOut.p50)}, p95 ${ms(fanOut.p95)}, last ${ms(fanOut.last)} (${fanOut.missed} missed${instances === 3 ? '; target p95 < 150 ms' : ''}); ` +

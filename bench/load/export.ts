@@ -38,10 +38,13 @@ export interface ExportFigures {
  * the operator's CSV export of all of them and a search by reference and amount.
  */
 export async function measureExport(options: {
-  origin: string;
+  origin: () => string;
   env: Record<string, string>;
   payments: number;
+  /** SQLite: the proxy is stopped while the bench writes its file (one process per file) and started again. */
+  seedWhileStopped?: { stop(): Promise<void>; start(): Promise<void> };
 }): Promise<ExportFigures> {
+  await options.seedWhileStopped?.stop();
   const opened = await openStoreOf(options.env);
   const { store } = opened;
   const now = Date.now();
@@ -66,16 +69,17 @@ export async function measureExport(options: {
     await opened.close();
   }
   const seedSeconds = (performance.now() - seeded) / 1000;
+  await options.seedWhileStopped?.start();
   // Seeding SQLite (synchronous) held the event loop: kept-alive sockets the proxy closed meanwhile are
   // noticed, and dropped, before the export asks for one.
   await sleep(100);
   const operator = { Authorization: `Bearer ${options.env.KASSA_OPERATOR_TOKEN}` };
   const started = performance.now();
-  const answer = await fetch(`${options.origin}/api/payments/export`, { headers: operator });
+  const answer = await fetch(`${options.origin()}/api/payments/export`, { headers: operator });
   const text = await answer.text();
   const seconds = (performance.now() - started) / 1000;
   const search = performance.now();
-  await http(`${options.origin}/api/payments?reference=BENCH-7&minAmount=100`, { headers: operator });
+  await http(`${options.origin()}/api/payments?reference=BENCH-7&minAmount=100`, { headers: operator });
   return {
     payments: options.payments,
     seedSeconds,

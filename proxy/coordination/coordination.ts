@@ -36,11 +36,17 @@ export interface TokenStore {
 }
 
 /**
- * At most one upstream read per payment per interval, however many browsers watch it and webhooks
- * name it; a refused claim says when the gate opens again.
+ * At most one upstream read per payment per interval for each kind of reason, however many browsers
+ * watch it and webhooks name it; a refused claim says when the gate opens again. A read the payment
+ * service's webhook asks for (`owed`) may pass a gate a watcher's or the follower's read holds, once:
+ * the webhook says the status has changed since, and the customer waits for it.
  */
 export interface ReadGate {
-  tryClaim(transactionId: string, intervalMs: number): Promise<{ ok: true } | { ok: false; retryInMs: number }>;
+  tryClaim(
+    transactionId: string,
+    intervalMs: number,
+    owed?: boolean,
+  ): Promise<{ ok: true } | { ok: false; retryInMs: number }>;
   /** Opens the gate again: the claim made no read (the budget had no room). */
   release(transactionId: string): Promise<void>;
 }

@@ -70,13 +70,18 @@ export class LocalTokenStore implements TokenStore {
 }
 
 export class LocalReadGate implements ReadGate {
-  private readonly lastRead = new Map<string, number>();
+  private readonly lastRead = new Map<string, { at: number; owed: boolean }>();
 
-  async tryClaim(transactionId: string, intervalMs: number): Promise<{ ok: true } | { ok: false; retryInMs: number }> {
+  async tryClaim(
+    transactionId: string,
+    intervalMs: number,
+    owed = false,
+  ): Promise<{ ok: true } | { ok: false; retryInMs: number }> {
     const now = Date.now();
     const last = this.lastRead.get(transactionId);
-    if (last !== undefined && now - last < intervalMs) return { ok: false, retryInMs: last + intervalMs - now };
-    this.lastRead.set(transactionId, now);
+    if (last !== undefined && now - last.at < intervalMs && !(owed && !last.owed))
+      return { ok: false, retryInMs: last.at + intervalMs - now };
+    this.lastRead.set(transactionId, { at: now, owed });
     if (this.lastRead.size > 100_000) this.prune(now);
     return { ok: true };
   }
@@ -86,7 +91,7 @@ export class LocalReadGate implements ReadGate {
   }
 
   private prune(now: number): void {
-    for (const [id, at] of this.lastRead) if (now - at > 3_600_000) this.lastRead.delete(id);
+    for (const [id, { at }] of this.lastRead) if (now - at > 3_600_000) this.lastRead.delete(id);
   }
 }
 

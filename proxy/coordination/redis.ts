@@ -143,8 +143,13 @@ class RedisTokenStore implements TokenStore {
 }
 
 /** Sets the gate's key if it is free (-1), or says how many ms it stays closed. */
-const CLAIM = `if redis.call('SET', KEYS[1], '1', 'PX', ARGV[1], 'NX') then return -1 end
-return redis.call('PTTL', KEYS[1])`;
+/** The key holds 'owed' when a webhook's read holds the gate, 'routine' when another read does. */
+const CLAIM = `local held = redis.call('GET', KEYS[1])
+if not held or (ARGV[2] == 'owed' and held ~= 'owed') then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[1])
+  return -1
+end
+return math.max(1, redis.call('PTTL', KEYS[1]))`;
 
 /** At most one re-read per payment per interval, fleet-wide: a key that expires after the interval. */
 class RedisReadGate implements ReadGate {
@@ -153,10 +158,20 @@ class RedisReadGate implements ReadGate {
     private readonly prefix: string,
   ) {}
 
-  tryClaim(transactionId: string, intervalMs: number): Promise<{ ok: true } | { ok: false; retryInMs: number }> {
+  tryClaim(
+    transactionId: string,
+    intervalMs: number,
+    owed = false,
+  ): Promise<{ ok: true } | { ok: false; retryInMs: number }> {
     return guarded(async () => {
       const left = Number(
-        await this.redis.eval(CLAIM, 1, `${this.prefix}${transactionId}`, Math.max(1, Math.round(intervalMs))),
+        await this.redis.eval(
+          CLAIM,
+          1,
+          `${this.prefix}${transactionId}`,
+          Math.max(1, Math.round(intervalMs)),
+          owed ? 'owed' : 'routine',
+        ),
       );
       return left < 0 ? { ok: true } : { ok: false, retryInMs: Math.max(1, left) };
     });

@@ -43,7 +43,8 @@ const clamp = (value: number, min: number, max: number) => Math.min(max, Math.ma
 /**
  * The only way a payment's status changes in the proxy: by reading it from the payment service.
  * Webhooks are unsigned, so they are hints that trigger a read, never a status in themselves. Every
- * read, whatever prompted it, first claims the payment's read gate (one read per payment per 5 s), so
+ * read, whatever prompted it, first claims the payment's read gate (one read per payment per 5 s, and
+ * one more for a webhook that comes after a watcher's or the follower's read), so
  * that neither a storm of webhooks nor a crowd of watchers can spend the budget new payments need; a
  * webhook whose read the gate or the budget holds back leaves a queued re-read, made by the follower
  * once the gate opens, so no hint is lost.
@@ -75,7 +76,7 @@ export class PaymentRefresher {
    */
   async hinted(payment: Payment): Promise<void> {
     const { transactionId } = payment;
-    const claim = await this.claim(transactionId);
+    const claim = await this.claim(transactionId, true);
     if (claim.ok) return this.read(payment, 'webhook');
     await this.queue(transactionId, 'debug', 'read gate closed');
     // Made when the gate opens rather than at the follower's next sweep: the hint may be the payment's end.
@@ -108,7 +109,7 @@ export class PaymentRefresher {
       await store.reconciliation.dequeueReread(transactionId);
       return;
     }
-    if ((await this.claim(transactionId)).ok) await this.read(payment, 'queued');
+    if ((await this.claim(transactionId, true)).ok) await this.read(payment, 'queued');
   }
 
   /**
@@ -127,9 +128,12 @@ export class PaymentRefresher {
     if ((await this.claim(payment.transactionId)).ok) await this.read(payment, reason);
   }
 
-  /** Whether this caller may read the payment now (no read of it, by anyone, in the last 5 s), else when. */
-  private async claim(transactionId: string): Promise<{ ok: boolean; retryInMs?: number }> {
-    return this.options.gate.tryClaim(transactionId, MIN_READ_INTERVAL_MS).catch((error: unknown) => {
+  /**
+   * Whether this caller may read the payment now (no read of it in the last 5 s; for a read a webhook
+   * owes, none that a webhook asked for), else when.
+   */
+  private async claim(transactionId: string, owed = false): Promise<{ ok: boolean; retryInMs?: number }> {
+    return this.options.gate.tryClaim(transactionId, MIN_READ_INTERVAL_MS, owed).catch((error: unknown) => {
       this.options.logger.warn('read gate unavailable; payment not re-read', { transactionId, error });
       return { ok: false };
     });

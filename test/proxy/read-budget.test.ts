@@ -45,6 +45,34 @@ describe('proxy: the upstream budget keeps a share for new payments', () => {
     }
   });
 
+  it("a webhook just after a watcher's read is read at once: the gate the watcher holds does not hold the customer's receipt back", async () => {
+    const stack = await startStack();
+    try {
+      const payment = (await stack.pay(await stack.checkout())).body;
+      const stream = openSse(`${stack.proxy.origin}/api/payments/status/${payment.statusToken}/events`);
+      await stream.waitForEvents(1);
+      const before = await upstreamReads(stack);
+      // The watcher's first re-read comes 5 s after the payment was made; then the bank settles.
+      await eventually(
+        async () => ((await upstreamReads(stack)) > before ? true : undefined),
+        10_000,
+        "the watcher's read",
+      );
+      const settled = performance.now();
+      await stack.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
+      await stream.waitForClose();
+      const waited = performance.now() - settled;
+      assert.equal(stream.data().at(-1)!.status, 'COMPLETED');
+      // Held behind the watcher's gate, it would wait out the 5 s.
+      assert.ok(waited < 2_000, `the completion reached the stream ${waited.toFixed(0)} ms after the webhook`);
+      await sleep(6_000);
+      const reads = (await upstreamReads(stack)) - before;
+      assert.ok(reads <= 2, `${reads} upstream reads: the watcher's and the webhook's`);
+    } finally {
+      await stack.stop();
+    }
+  });
+
   it('40 customers watching at their bank: their re-reads stay within their share, and no new payment is told to wait', async () => {
     const stack = await startStack();
     const streams: Array<ReturnType<typeof openSse>> = [];

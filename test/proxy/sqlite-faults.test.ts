@@ -149,7 +149,7 @@ describe('proxy: two processes on one SQLite file', () => {
       assert.equal(second.code, 1);
       assert.equal(
         second.stderr.trim(),
-        `Kassa proxy: cannot start: KASSA_DB ${db}: another Kassa proxy process is using this file; run one process per file (a fleet shares Redis: KASSA_REDIS_URL)`,
+        `Kassa proxy: cannot start: KASSA_DB ${db}: another Kassa proxy process is using this file; run one process per file (a fleet shares PostgreSQL or Redis: KASSA_DATABASE_URL, KASSA_REDIS_URL)`,
       );
       const shop = client(first.origin, env);
       assert.equal((await shop.pay((await shop.checkout()).body.checkoutId)).status, 201, 'the first serves on');

@@ -117,19 +117,24 @@ class PostgresReadGate implements ReadGate {
 
   constructor(private readonly sql: Sql) {}
 
-  async tryClaim(transactionId: string, intervalMs: number): Promise<{ ok: true } | { ok: false; retryInMs: number }> {
+  async tryClaim(
+    transactionId: string,
+    intervalMs: number,
+    owed = false,
+  ): Promise<{ ok: true } | { ok: false; retryInMs: number }> {
     if (++this.claims % 10_000 === 0)
       await this.sql.run('DELETE FROM read_gate WHERE until < kassa_clock_ms() - $1', [GATE_KEPT_MS]);
     // The outer SELECT sees the row as it was before the claim: when the claim fails, how long it holds.
     const row = await this.sql.row<{ claimed: string; wait_ms: string | null }>(
       `WITH claim AS (
-         INSERT INTO read_gate (transaction_id, until) VALUES ($1, kassa_clock_ms() + $2)
-           ON CONFLICT (transaction_id) DO UPDATE SET until = excluded.until WHERE read_gate.until <= kassa_clock_ms()
+         INSERT INTO read_gate (transaction_id, until, owed) VALUES ($1, kassa_clock_ms() + $2, $3)
+           ON CONFLICT (transaction_id) DO UPDATE SET until = excluded.until, owed = excluded.owed
+           WHERE read_gate.until <= kassa_clock_ms() OR (excluded.owed AND NOT read_gate.owed)
            RETURNING 1
        )
        SELECT (SELECT count(*) FROM claim) AS claimed,
               (SELECT until - kassa_clock_ms() FROM read_gate WHERE transaction_id = $1) AS wait_ms`,
-      [transactionId, Math.max(1, Math.round(intervalMs))],
+      [transactionId, Math.max(1, Math.round(intervalMs)), owed],
     );
     return Number(row!.claimed) === 1 ? { ok: true } : { ok: false, retryInMs: Math.max(1, Number(row!.wait_ms ?? 1)) };
   }

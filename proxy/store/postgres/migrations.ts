@@ -210,7 +210,8 @@ export const MIGRATIONS: readonly string[] = [
   -- failover it starts empty, which allows one early re-read, no more.
   CREATE UNLOGGED TABLE read_gate (
     transaction_id TEXT PRIMARY KEY,
-    until          BIGINT NOT NULL
+    until          BIGINT NOT NULL,
+    owed           BOOLEAN NOT NULL DEFAULT false -- held by a read a webhook asked for
   );
   CREATE INDEX read_gate_by_until ON read_gate (until);
   -- Written by each readiness probe: a full disk or a read-only database still answers reads.
