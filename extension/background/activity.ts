@@ -8,6 +8,7 @@
 import { Interface } from 'ethers';
 import { fromUnits } from '../../lib/money.ts';
 import { REFORGE_TOKEN_ABI } from '../../lib/reforge-abi.ts';
+import type { RpcLog } from '../../lib/rpc-log.ts';
 import type { ChainEntry } from '../../schemas/reforge.ts';
 import type { Activity, ActivityTransfer } from '../messages.ts';
 import { rpc } from './rpc.ts';
@@ -18,14 +19,6 @@ const MINT = token.getEvent('ReforgeMint')!.topicHash;
 /** Mined, not arrived after this long: delayed (the wallet panel's default on test networks). */
 const DELAYED_MS = 2 * 60_000;
 const MOST = 20;
-
-interface RpcLog {
-  address: string;
-  topics: string[];
-  data: string;
-  blockNumber: string;
-  transactionHash: string;
-}
 
 interface Burned {
   amount: bigint;

@@ -9,7 +9,7 @@ import './payment-detail.ts';
 import { matchesSearch, type SearchDetail } from './payment-search.ts';
 import './payment-search.ts';
 import { outsideText } from './outside-text.ts';
-import { fittedTable, pageStyles } from './styles.ts';
+import { fittedTable, pageStyles, rowLinks } from './styles.ts';
 import { fill, UiLocale } from './ui-locale.ts';
 import type { ResolvedDetail } from './unverifiable-payments.ts';
 import './unverifiable-payments.ts';
@@ -41,6 +41,7 @@ export class KassaPaymentsView extends LitElement {
   static override styles = [
     ...pageStyles,
     fittedTable,
+    rowLinks,
     css`
       th:nth-child(2),
       th:nth-child(3) {
@@ -48,18 +49,6 @@ export class KassaPaymentsView extends LitElement {
       }
       th:nth-child(4) {
         inline-size: 22%;
-      }
-      td button {
-        inline-size: 100%;
-        min-height: 0;
-        padding: 0;
-        border: 0;
-        background: none;
-        color: var(--_primary);
-        text-align: start;
-        text-decoration: underline;
-        overflow-wrap: anywhere;
-        font: inherit;
       }
     `,
   ];

@@ -10,7 +10,7 @@ import { outsideText } from './outside-text.ts';
 import { chainTransaction, tokenAmount } from './purchase-words.ts';
 import './purchase-detail.ts';
 import { relativeTime } from './relative-time.ts';
-import { fittedTable, pageStyles } from './styles.ts';
+import { fittedTable, pageStyles, rowLinks } from './styles.ts';
 import { fill, UiLocale } from './ui-locale.ts';
 
 const LIMIT = 50;
@@ -36,6 +36,7 @@ export class KassaPurchasesView extends LitElement {
   static override styles = [
     ...pageStyles,
     fittedTable,
+    rowLinks,
     css`
       th:nth-child(2),
       th:nth-child(3) {
@@ -43,18 +44,6 @@ export class KassaPurchasesView extends LitElement {
       }
       th:nth-child(4) {
         inline-size: 22%;
-      }
-      td button {
-        inline-size: 100%;
-        min-height: 0;
-        padding: 0;
-        border: 0;
-        background: none;
-        color: var(--_primary);
-        text-align: start;
-        text-decoration: underline;
-        overflow-wrap: anywhere;
-        font: inherit;
       }
     `,
   ];

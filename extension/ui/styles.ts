@@ -165,6 +165,22 @@ const pageLayout = css`
 /** Every extension page's styles: the widget's tokens and controls, then the page layout. */
 export const pageStyles = [tokens, controls, pageLayout, outsideTextStyles];
 
+/** A list's rows open with a button in a cell, which reads as a link and wraps like the cell's text. */
+export const rowLinks = css`
+  td button {
+    inline-size: 100%;
+    min-height: 0;
+    padding: 0;
+    border: 0;
+    background: none;
+    color: var(--_primary);
+    text-align: start;
+    text-decoration: underline;
+    overflow-wrap: anywhere;
+    font: inherit;
+  }
+`;
+
 /**
  * A list view that fits a 360 px side panel without sideways scrolling: fixed columns (each view sets
  * their widths; the first takes what is left), long ids wrapped, the open row marked.

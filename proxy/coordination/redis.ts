@@ -185,6 +185,27 @@ class RedisReadGate implements ReadGate {
 }
 
 /**
+ * Hands one pub/sub channel's messages to `message`, and calls `reconnected` when the subscriber is back
+ * after a drop (pub/sub keeps nothing for a subscriber that was away).
+ */
+function listenOn(
+  subscriber: Redis,
+  channel: string,
+  logger: Logger,
+  handlers: { message(text: string): void; reconnected(): void },
+): void {
+  let connectedBefore = false;
+  subscriber.on('message', (from: string, text: string) => {
+    if (from === channel) handlers.message(text);
+  });
+  subscriber.on('ready', () => {
+    if (connectedBefore) handlers.reconnected();
+    connectedBefore = true;
+  });
+  void subscriber.subscribe(channel).catch((error: unknown) => logger.error('cannot subscribe', { error, channel }));
+}
+
+/**
  * Status changes through Redis pub/sub to whichever instance holds each subscriber: every instance
  * subscribes once and hands messages to its own listeners. Pub/sub keeps nothing for an instance that
  * was away, so after a reconnect listeners are told to look at the store again (`onResync`).
@@ -199,20 +220,13 @@ class RedisStatusBus implements StatusBus {
     private readonly channel: string,
     logger: Logger,
   ) {
-    let connectedBefore = false;
-    subscriber.on('message', (channel: string, message: string) => {
-      if (channel === this.channel) this.local.deliver(JSON.parse(message) as PaymentStatusView);
-    });
-    subscriber.on('ready', () => {
-      if (connectedBefore) {
+    listenOn(subscriber, channel, logger, {
+      message: (text) => this.local.deliver(JSON.parse(text) as PaymentStatusView),
+      reconnected: () => {
         logger.info('status bus reconnected; streams look at the store again');
         for (const listener of this.resync) listener();
-      }
-      connectedBefore = true;
+      },
     });
-    void subscriber
-      .subscribe(channel)
-      .catch((error: unknown) => logger.error('status bus cannot subscribe', { error }));
   }
 
   publish(view: PaymentStatusView): Promise<void> {
@@ -245,17 +259,10 @@ class RedisChangeSignal implements ChangeSignal {
     private readonly channel: string,
     logger: Logger,
   ) {
-    let connectedBefore = false;
-    subscriber.on('message', (channel: string, message: string) => {
-      if (channel === this.channel) this.local.deliver(message);
+    listenOn(subscriber, channel, logger, {
+      message: (text) => this.local.deliver(text),
+      reconnected: () => this.local.deliverAll(),
     });
-    subscriber.on('ready', () => {
-      if (connectedBefore) this.local.deliverAll();
-      connectedBefore = true;
-    });
-    void subscriber
-      .subscribe(channel)
-      .catch((error: unknown) => logger.error('change signal cannot subscribe', { error, channel }));
   }
 
   publish(id: string): Promise<void> {

@@ -3,6 +3,7 @@
  * EIP-1271 answer, and the mint that delivers a purchase. Every call has a deadline and a bound on
  * the answer's size; a node that fails, stalls or answers nonsense is a ChainRpcError, never a hang.
  */
+import { BodyTooLargeError, readBoundedText } from '../../server-kit/bounded-body.ts';
 
 export class ChainRpcError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -17,18 +18,6 @@ export interface ChainRpcOptions {
   /** The largest answer read (4 MB by default: a page of logs). */
   maxBytes?: number;
 }
-
-export interface RpcLog {
-  address: string;
-  topics: string[];
-  data: string;
-  blockNumber: string;
-  transactionHash: string;
-  logIndex: string;
-  removed?: boolean;
-}
-
-import { BodyTooLargeError, readBoundedText } from '../../server-kit/bounded-body.ts';
 
 let requestId = 0;
 

@@ -1,6 +1,7 @@
 import { id, toQuantity, zeroPadValue } from 'ethers';
 import { toUnits } from '../../lib/money.ts';
-import { chainCall, type ChainRpcOptions, type RpcLog } from './chain-rpc.ts';
+import type { RpcLog } from '../../lib/rpc-log.ts';
+import { chainCall, type ChainRpcOptions } from './chain-rpc.ts';
 
 const TRANSFER = id('Transfer(address,address,uint256)');
 const FROM_NOWHERE = zeroPadValue('0x00', 32);

@@ -6,7 +6,7 @@ import { compareDecimals } from '../../lib/money.ts';
 import { HttpProblem } from '../http-problem.ts';
 import type { Logger } from '../logger.ts';
 import { newCheckoutId, type Checkouts } from '../payments/checkouts.ts';
-import type { PurchaseRecord, QuoteRecord } from '../store/purchases.ts';
+import { UNSTARTED_PURCHASE, type PurchaseRecord, type QuoteRecord } from '../store/purchases.ts';
 import type { Store } from '../store/store.ts';
 import type { OnrampCatalog } from './onramp-catalog.ts';
 import { onrampPrice } from '../../lib/onramp-price.ts';
@@ -151,36 +151,15 @@ export class Onramp {
     if (!proof.valid) throw new HttpProblem(400, proof.reason);
 
     const purchaseId = `pur_${alphanumeric(20)}`;
+    const { message: _message, createdAt: _quoted, expiresAt: _expires, ...terms } = quote;
     const purchase: PurchaseRecord = {
+      ...terms,
+      ...UNSTARTED_PURCHASE,
       purchaseId,
       purchaseToken: randomBytes(32).toString('base64url'),
-      quoteId: quote.quoteId,
-      wallet: quote.wallet,
-      chainId: quote.chainId,
-      chainName: quote.chainName,
-      symbol: quote.symbol,
-      tokens: quote.tokens,
-      tokensCents: quote.tokensCents,
-      currencyCode: quote.currencyCode,
-      paymentAmount: quote.paymentAmount,
-      fee: quote.fee,
       checkoutId: newCheckoutId(),
-      state: 'awaiting_payment',
       createdAt: now,
       updatedAt: now,
-      paidAt: null,
-      deliveredAt: null,
-      transactionId: null,
-      orderId: null,
-      customerOrder: null,
-      orderStatus: null,
-      orderCreatedAt: null,
-      orderAttempts: 0,
-      fromBlock: null,
-      txHash: null,
-      blockNumber: null,
-      delayedReason: null,
-      revision: 1,
     };
     const created = await store.purchases.create({
       purchase,

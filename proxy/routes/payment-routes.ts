@@ -195,6 +195,10 @@ async function paymentRequest(c: Context): Promise<PaymentRequest> {
 
 const STATUS_TOKEN = 'The payment’s statusToken, from createPayment: whoever holds it can read the payment';
 const UNKNOWN_LINK = 'Unknown payment status link';
+const STATUS_TOKEN_ACCESS = {
+  auth: 'public',
+  because: 'the unguessable statusToken in the path is the capability to read this payment.',
+} as const;
 
 export const paymentOperations: ApiOperations = {
   'GET /api/checkouts/{checkoutId}': {
@@ -270,10 +274,7 @@ export const paymentOperations: ApiOperations = {
     description:
       'The customer’s view of their payment, served from the store; Kassa asks the payment service again behind it when due. Poll it, or follow streamPaymentStatus.',
     audience: 'browser',
-    access: {
-      auth: 'public',
-      because: 'the unguessable statusToken in the path is the capability to read this payment.',
-    },
+    access: STATUS_TOKEN_ACCESS,
     params: { statusToken: STATUS_TOKEN },
     responses: {
       200: { description: 'The payment', json: { schema: paymentStatusSchema, example: paymentStatusExample } },
@@ -286,10 +287,7 @@ export const paymentOperations: ApiOperations = {
     description:
       'Server-Sent Events: `status` events whose data is a PaymentStatus, the current one first, then each change; the stream closes after a final status.',
     audience: 'browser',
-    access: {
-      auth: 'public',
-      because: 'the unguessable statusToken in the path is the capability to read this payment.',
-    },
+    access: STATUS_TOKEN_ACCESS,
     params: { statusToken: STATUS_TOKEN },
     responses: {
       200: {

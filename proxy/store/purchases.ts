@@ -28,20 +28,13 @@ export interface QuoteRecord {
   expiresAt: number;
 }
 
-export interface PurchaseRecord {
+/** What a purchase takes from its quote, as quoted. */
+export type QuotedTerms = Omit<QuoteRecord, 'message' | 'createdAt' | 'expiresAt'>;
+
+export interface PurchaseRecord extends QuotedTerms {
   purchaseId: string;
   /** The capability to read the purchase (the customer's link). */
   purchaseToken: string;
-  quoteId: string;
-  wallet: string;
-  chainId: number;
-  chainName: string;
-  symbol: string;
-  tokens: string;
-  tokensCents: number;
-  currencyCode: string;
-  paymentAmount: string;
-  fee: string;
   checkoutId: string;
   state: PurchaseState;
   /** Epoch ms. */
@@ -66,6 +59,24 @@ export interface PurchaseRecord {
   /** Bumped by every change: the `sequence` of its events. */
   revision: number;
 }
+
+/** A purchase before anything has happened to it: no payment, no order, nothing on a chain. */
+export const UNSTARTED_PURCHASE = {
+  state: 'awaiting_payment',
+  paidAt: null,
+  deliveredAt: null,
+  transactionId: null,
+  orderId: null,
+  customerOrder: null,
+  orderStatus: null,
+  orderCreatedAt: null,
+  orderAttempts: 0,
+  fromBlock: null,
+  txHash: null,
+  blockNumber: null,
+  delayedReason: null,
+  revision: 1,
+} as const satisfies Partial<PurchaseRecord>;
 
 export interface PurchaseAuditRecord {
   action: 'retry-mint' | 'refund';
@@ -160,6 +171,15 @@ export class InvalidPurchaseCursorError extends Error {
 /** Purchase cursors are opaque: the position (createdAt, purchaseId) of the last purchase seen. */
 export const encodePurchaseCursor = (purchase: Pick<PurchaseRecord, 'createdAt' | 'purchaseId'>): string =>
   Buffer.from(`${purchase.createdAt}:${purchase.purchaseId}`).toString('base64url');
+
+/** A page of a list read `limit + 1` deep: one more than the page says there is a next one. */
+export function purchasePage(found: PurchaseRecord[], limit: number): PurchasePage {
+  const purchases = found.slice(0, limit);
+  return {
+    purchases,
+    nextCursor: found.length > limit ? encodePurchaseCursor(purchases[purchases.length - 1]!) : null,
+  };
+}
 
 export function decodePurchaseCursor(cursor: string): { createdAt: number; purchaseId: string } {
   const match = /^(\d{1,16}):(pur_[A-Za-z0-9_-]{1,64})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));

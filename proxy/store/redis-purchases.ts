@@ -4,7 +4,7 @@ import type { NewEvent } from './outbox.ts';
 import {
   COUNTS_AGAINST_LIMIT,
   decodePurchaseCursor,
-  encodePurchaseCursor,
+  purchasePage,
   type CreatePurchaseOutcome,
   type PurchaseAuditRecord,
   type PurchaseChange,
@@ -162,11 +162,7 @@ export class RedisPurchases implements PurchaseStore {
         for (const purchase of await this.many(batch.map(idOfMember)))
           if (!query.state || purchase.state === query.state) purchases.push(purchase);
       }
-      const page = purchases.slice(0, query.limit);
-      return {
-        purchases: page,
-        nextCursor: purchases.length > query.limit ? encodePurchaseCursor(page[page.length - 1]!) : null,
-      };
+      return purchasePage(purchases, query.limit);
     });
   }
 

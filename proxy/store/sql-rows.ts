@@ -1,5 +1,7 @@
 /** SQL rows as the store's records: SQLite and PostgreSQL name their columns alike. */
+import type { PurchaseState } from '../../schemas/onramp.ts';
 import type { EventAttemptRecord, StoredEvent } from './outbox.ts';
+import type { PurchaseAuditRecord } from './purchases.ts';
 import type { Attempt, Checkout, Payment } from './store.ts';
 
 export type Row = Record<string, unknown>;
@@ -70,4 +72,13 @@ export const toAttemptRecord = (row: Row): EventAttemptRecord => ({
   durationMs: row.duration_ms as number,
   statusCode: (row.status_code as number | null) ?? null,
   error: (row.error as string | null) ?? null,
+});
+
+export const toPurchaseAudit = (row: Row): PurchaseAuditRecord => ({
+  action: row.action as PurchaseAuditRecord['action'],
+  note: (row.note as string | null) ?? null,
+  at: row.at as number,
+  previousState: row.previous_state as PurchaseState,
+  state: row.state as PurchaseState,
+  requestId: (row.request_id as string | null) ?? null,
 });

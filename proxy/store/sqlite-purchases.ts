@@ -1,10 +1,10 @@
 import type Database from 'better-sqlite3';
-import type { PurchaseState } from '../../schemas/onramp.ts';
+import { FINAL_PURCHASE_STATES, type PurchaseState } from '../../schemas/onramp.ts';
 import type { NewEvent } from './outbox.ts';
 import {
   COUNTS_AGAINST_LIMIT,
   decodePurchaseCursor,
-  encodePurchaseCursor,
+  purchasePage,
   type CreatePurchaseOutcome,
   type PurchaseAuditRecord,
   type PurchaseChange,
@@ -14,11 +14,11 @@ import {
   type PurchaseUpdateOutcome,
   type QuoteRecord,
 } from './purchases.ts';
+import { toPurchaseAudit } from './sql-rows.ts';
 import { insertEvents } from './sqlite-outbox.ts';
 
 type Sql = (text: string) => Database.Statement;
 
-const FINAL: readonly PurchaseState[] = ['delivered', 'failed', 'refunded'];
 const record = (row: { record: string } | undefined): PurchaseRecord | undefined =>
   row ? (JSON.parse(row.record) as PurchaseRecord) : undefined;
 
@@ -143,17 +143,16 @@ export class SqlitePurchases implements PurchaseStore {
       `SELECT record FROM purchases ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
          ORDER BY created_at DESC, purchase_id DESC LIMIT ?`,
     ).all(...values, query.limit + 1) as Array<{ record: string }>;
-    const purchases = rows.slice(0, query.limit).map((row) => record(row)!);
-    return {
-      purchases,
-      nextCursor: rows.length > query.limit ? encodePurchaseCursor(purchases[purchases.length - 1]!) : null,
-    };
+    return purchasePage(
+      rows.map((row) => record(row)!),
+      query.limit,
+    );
   }
 
   async unsettled(limit: number): Promise<PurchaseRecord[]> {
     const rows = this.sql(
-      `SELECT record FROM purchases WHERE state NOT IN (${FINAL.map(() => '?').join(', ')}) ORDER BY created_at LIMIT ?`,
-    ).all(...FINAL, limit) as Array<{ record: string }>;
+      `SELECT record FROM purchases WHERE state NOT IN (${FINAL_PURCHASE_STATES.map(() => '?').join(', ')}) ORDER BY created_at LIMIT ?`,
+    ).all(...FINAL_PURCHASE_STATES, limit) as Array<{ record: string }>;
     return rows.map((row) => record(row)!);
   }
 
@@ -219,13 +218,6 @@ export class SqlitePurchases implements PurchaseStore {
     const rows = this.sql(
       'SELECT at, action, note, previous_state, state, request_id FROM purchase_audit WHERE purchase_id = ? ORDER BY at, rowid',
     ).all(purchaseId) as Array<Record<string, unknown>>;
-    return rows.map((row) => ({
-      action: row.action as PurchaseAuditRecord['action'],
-      note: (row.note as string | null) ?? null,
-      at: row.at as number,
-      previousState: row.previous_state as PurchaseState,
-      state: row.state as PurchaseState,
-      requestId: (row.request_id as string | null) ?? null,
-    }));
+    return rows.map(toPurchaseAudit);
   }
 }

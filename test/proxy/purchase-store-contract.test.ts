@@ -3,7 +3,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Wallet } from 'ethers';
 import type { NewEvent } from '../../proxy/store/outbox.ts';
-import { InvalidPurchaseCursorError, type PurchaseRecord, type QuoteRecord } from '../../proxy/store/purchases.ts';
+import {
+  InvalidPurchaseCursorError,
+  UNSTARTED_PURCHASE,
+  type PurchaseRecord,
+  type QuoteRecord,
+} from '../../proxy/store/purchases.ts';
 import type { Store } from '../../proxy/store/store.ts';
 import { STORE_BACKENDS } from '../support/store-backends.ts';
 
@@ -41,22 +46,9 @@ const purchase = (overrides: Partial<PurchaseRecord> = {}): PurchaseRecord => ({
   paymentAmount: '1.00',
   fee: '0.00',
   checkoutId: `chk_${randomUUID()}`,
-  state: 'awaiting_payment',
+  ...UNSTARTED_PURCHASE,
   createdAt: Date.now(),
   updatedAt: Date.now(),
-  paidAt: null,
-  deliveredAt: null,
-  transactionId: null,
-  orderId: null,
-  customerOrder: null,
-  orderStatus: null,
-  orderCreatedAt: null,
-  orderAttempts: 0,
-  fromBlock: null,
-  txHash: null,
-  blockNumber: null,
-  delayedReason: null,
-  revision: 1,
   ...overrides,
 });
 

@@ -1,3 +1,4 @@
+import type { RpcLog } from '../../lib/rpc-log.ts';
 import { BridgeError, type BridgeStage } from './errors.ts';
 
 /** A chain as the panel reads it: the listing's id, name and RPC URL. */
@@ -16,16 +17,6 @@ export interface RpcTransaction {
   input: string;
   value: string;
   blockNumber: string | null;
-}
-
-export interface RpcLog {
-  address: string;
-  topics: string[];
-  data: string;
-  blockNumber: string;
-  transactionHash: string;
-  logIndex: string;
-  removed?: boolean;
 }
 
 export interface RpcReceipt {

@@ -1,6 +1,7 @@
 import { Interface } from 'ethers';
 import { REFORGE_TOKEN_ABI } from '../../lib/reforge-abi.ts';
-import { addressWord, hexToBigInt, type ChainRpc, type RpcLog, type RpcReceipt } from './chain-rpc.ts';
+import type { RpcLog } from '../../lib/rpc-log.ts';
+import { addressWord, hexToBigInt, type ChainRpc, type RpcReceipt } from './chain-rpc.ts';
 import { BridgeError, type BridgeStage } from './errors.ts';
 import type { BridgeTimeouts } from './events.ts';
 import type { TransferRecord } from './transfer-store.ts';

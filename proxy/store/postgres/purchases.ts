@@ -1,9 +1,9 @@
-import type { PurchaseState } from '../../../schemas/onramp.ts';
+import { FINAL_PURCHASE_STATES, type PurchaseState } from '../../../schemas/onramp.ts';
 import type { NewEvent } from '../outbox.ts';
 import {
   COUNTS_AGAINST_LIMIT,
   decodePurchaseCursor,
-  encodePurchaseCursor,
+  purchasePage,
   type CreatePurchaseOutcome,
   type PurchaseAuditRecord,
   type PurchaseChange,
@@ -13,11 +13,10 @@ import {
   type PurchaseUpdateOutcome,
   type QuoteRecord,
 } from '../purchases.ts';
+import { toPurchaseAudit } from '../sql-rows.ts';
 import type { Database, Sql } from './database.ts';
 import { sqlState } from './faults.ts';
 import { insertEvents } from './outbox.ts';
-
-const FINAL: readonly PurchaseState[] = ['delivered', 'failed', 'refunded'];
 
 /** A purchase's mint transaction is unique (`purchases_tx_hash_key`): the database's last word on a race. */
 class TxTaken extends Error {}
@@ -137,17 +136,16 @@ export class PostgresPurchases implements PurchaseStore {
          ORDER BY created_at DESC, purchase_id DESC LIMIT $${params.push(query.limit + 1)}`,
       params,
     );
-    const purchases = rows.slice(0, query.limit).map((row) => row.record);
-    return {
-      purchases,
-      nextCursor: rows.length > query.limit ? encodePurchaseCursor(purchases[purchases.length - 1]!) : null,
-    };
+    return purchasePage(
+      rows.map((row) => row.record),
+      query.limit,
+    );
   }
 
   async unsettled(limit: number): Promise<PurchaseRecord[]> {
     const rows = await this.db.rows<{ record: PurchaseRecord }>(
       'SELECT record FROM purchases WHERE state <> ALL ($1) ORDER BY created_at LIMIT $2',
-      [FINAL, limit],
+      [FINAL_PURCHASE_STATES, limit],
     );
     return rows.map((row) => row.record);
   }
@@ -229,14 +227,7 @@ export class PostgresPurchases implements PurchaseStore {
          WHERE purchase_id = $1 ORDER BY at, audit_id`,
       [purchaseId],
     );
-    return rows.map((row) => ({
-      action: row.action as PurchaseAuditRecord['action'],
-      note: (row.note as string | null) ?? null,
-      at: row.at as number,
-      previousState: row.previous_state as PurchaseState,
-      state: row.state as PurchaseState,
-      requestId: (row.request_id as string | null) ?? null,
-    }));
+    return rows.map(toPurchaseAudit);
   }
 
   private async recordWhere(
