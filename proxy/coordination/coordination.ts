@@ -36,16 +36,23 @@ export interface TokenStore {
 }
 
 /**
+ * Why a read claims the gate: `routine` (a watcher, the follower), `owed` (a webhook's read made later,
+ * once the gate is open), `webhook` (a webhook just received: it may pass a routine hold). Owed and
+ * webhook reads hold the gate against webhooks too.
+ */
+export type GateClaim = 'routine' | 'owed' | 'webhook';
+
+/**
  * At most one upstream read per payment per interval for each kind of reason, however many browsers
  * watch it and webhooks name it; a refused claim says when the gate opens again. A read the payment
- * service's webhook asks for (`owed`) may pass a gate a watcher's or the follower's read holds, once:
- * the webhook says the status has changed since, and the customer waits for it.
+ * service's webhook asks for may pass a gate a watcher's or the follower's read holds, once: the
+ * webhook says the status has changed since, and the customer waits for it.
  */
 export interface ReadGate {
   tryClaim(
     transactionId: string,
     intervalMs: number,
-    owed?: boolean,
+    claim?: GateClaim,
   ): Promise<{ ok: true } | { ok: false; retryInMs: number }>;
   /** Opens the gate again: the claim made no read (the budget had no room). */
   release(transactionId: string): Promise<void>;

@@ -3,6 +3,7 @@ import type {
   Coordination,
   CachedToken,
   RateBudget,
+  GateClaim,
   ReadGate,
   StatusBus,
   StatusListener,
@@ -75,13 +76,13 @@ export class LocalReadGate implements ReadGate {
   async tryClaim(
     transactionId: string,
     intervalMs: number,
-    owed = false,
+    claim: GateClaim = 'routine',
   ): Promise<{ ok: true } | { ok: false; retryInMs: number }> {
     const now = Date.now();
     const last = this.lastRead.get(transactionId);
-    if (last !== undefined && now - last.at < intervalMs && !(owed && !last.owed))
+    if (last !== undefined && now - last.at < intervalMs && !(claim === 'webhook' && !last.owed))
       return { ok: false, retryInMs: last.at + intervalMs - now };
-    this.lastRead.set(transactionId, { at: now, owed });
+    this.lastRead.set(transactionId, { at: now, owed: claim !== 'routine' });
     if (this.lastRead.size > 100_000) this.prune(now);
     return { ok: true };
   }

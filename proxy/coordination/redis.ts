@@ -9,6 +9,7 @@ import type {
   ChangeSignal,
   Coordination,
   RateBudget,
+  GateClaim,
   ReadGate,
   StatusBus,
   StatusListener,
@@ -145,8 +146,8 @@ class RedisTokenStore implements TokenStore {
 /** Sets the gate's key if it is free (-1), or says how many ms it stays closed. */
 /** The key holds 'owed' when a webhook's read holds the gate, 'routine' when another read does. */
 const CLAIM = `local held = redis.call('GET', KEYS[1])
-if not held or (ARGV[2] == 'owed' and held ~= 'owed') then
-  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[1])
+if not held or (ARGV[2] == 'webhook' and held ~= 'owed') then
+  redis.call('SET', KEYS[1], ARGV[2] == 'routine' and 'routine' or 'owed', 'PX', ARGV[1])
   return -1
 end
 return math.max(1, redis.call('PTTL', KEYS[1]))`;
@@ -161,17 +162,11 @@ class RedisReadGate implements ReadGate {
   tryClaim(
     transactionId: string,
     intervalMs: number,
-    owed = false,
+    claim: GateClaim = 'routine',
   ): Promise<{ ok: true } | { ok: false; retryInMs: number }> {
     return guarded(async () => {
       const left = Number(
-        await this.redis.eval(
-          CLAIM,
-          1,
-          `${this.prefix}${transactionId}`,
-          Math.max(1, Math.round(intervalMs)),
-          owed ? 'owed' : 'routine',
-        ),
+        await this.redis.eval(CLAIM, 1, `${this.prefix}${transactionId}`, Math.max(1, Math.round(intervalMs)), claim),
       );
       return left < 0 ? { ok: true } : { ok: false, retryInMs: Math.max(1, left) };
     });

@@ -1,5 +1,5 @@
 import { isTerminalStatus } from '../../schemas/pay.ts';
-import type { ReadGate, StatusBus } from '../coordination/coordination.ts';
+import type { GateClaim, ReadGate, StatusBus } from '../coordination/coordination.ts';
 import type { Logger } from '../logger.ts';
 import type { PaymentEventRule } from '../store/outbox.ts';
 import type { Payment, PaymentUpdate, Store } from '../store/store.ts';
@@ -76,7 +76,7 @@ export class PaymentRefresher {
    */
   async hinted(payment: Payment): Promise<void> {
     const { transactionId } = payment;
-    const claim = await this.claim(transactionId, true);
+    const claim = await this.claim(transactionId, 'webhook');
     if (claim.ok) return this.read(payment, 'webhook');
     await this.queue(transactionId, 'debug', 'read gate closed');
     // Made when the gate opens rather than at the follower's next sweep: the hint may be the payment's end.
@@ -109,7 +109,8 @@ export class PaymentRefresher {
       await store.reconciliation.dequeueReread(transactionId);
       return;
     }
-    if ((await this.claim(transactionId, true)).ok) await this.read(payment, 'queued');
+    // Queued reads wait for an open gate: a routine read under way will see what the webhook saw.
+    if ((await this.claim(transactionId, 'owed')).ok) await this.read(payment, 'queued');
   }
 
   /**
@@ -129,11 +130,11 @@ export class PaymentRefresher {
   }
 
   /**
-   * Whether this caller may read the payment now (no read of it in the last 5 s; for a read a webhook
-   * owes, none that a webhook asked for), else when.
+   * Whether this caller may read the payment now (no read of it in the last 5 s; for a webhook just
+   * received, none that a webhook asked for), else when.
    */
-  private async claim(transactionId: string, owed = false): Promise<{ ok: boolean; retryInMs?: number }> {
-    return this.options.gate.tryClaim(transactionId, MIN_READ_INTERVAL_MS, owed).catch((error: unknown) => {
+  private async claim(transactionId: string, why: GateClaim = 'routine'): Promise<{ ok: boolean; retryInMs?: number }> {
+    return this.options.gate.tryClaim(transactionId, MIN_READ_INTERVAL_MS, why).catch((error: unknown) => {
       this.options.logger.warn('read gate unavailable; payment not re-read', { transactionId, error });
       return { ok: false };
     });

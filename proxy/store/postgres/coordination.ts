@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CachedToken, Coordination, RateBudget, ReadGate, TokenStore } from '../../coordination/coordination.ts';
+import type {
+  CachedToken,
+  Coordination,
+  GateClaim,
+  RateBudget,
+  ReadGate,
+  TokenStore,
+} from '../../coordination/coordination.ts';
 import { BUDGET_WINDOW_MS } from '../../coordination/local.ts';
 import type { Sql } from './database.ts';
 import { PostgresChangeSignal, PostgresStatusBus, type Listener } from './notifications.ts';
@@ -120,7 +127,7 @@ class PostgresReadGate implements ReadGate {
   async tryClaim(
     transactionId: string,
     intervalMs: number,
-    owed = false,
+    claim: GateClaim = 'routine',
   ): Promise<{ ok: true } | { ok: false; retryInMs: number }> {
     if (++this.claims % 10_000 === 0)
       await this.sql.run('DELETE FROM read_gate WHERE until < kassa_clock_ms() - $1', [GATE_KEPT_MS]);
@@ -129,12 +136,12 @@ class PostgresReadGate implements ReadGate {
       `WITH claim AS (
          INSERT INTO read_gate (transaction_id, until, owed) VALUES ($1, kassa_clock_ms() + $2, $3)
            ON CONFLICT (transaction_id) DO UPDATE SET until = excluded.until, owed = excluded.owed
-           WHERE read_gate.until <= kassa_clock_ms() OR (excluded.owed AND NOT read_gate.owed)
+           WHERE read_gate.until <= kassa_clock_ms() OR ($4 AND NOT read_gate.owed)
            RETURNING 1
        )
        SELECT (SELECT count(*) FROM claim) AS claimed,
               (SELECT until - kassa_clock_ms() FROM read_gate WHERE transaction_id = $1) AS wait_ms`,
-      [transactionId, Math.max(1, Math.round(intervalMs)), owed],
+      [transactionId, Math.max(1, Math.round(intervalMs)), claim !== 'routine', claim === 'webhook'],
     );
     return Number(row!.claimed) === 1 ? { ok: true } : { ok: false, retryInMs: Math.max(1, Number(row!.wait_ms ?? 1)) };
   }
