@@ -1,6 +1,6 @@
 import { listen } from '../server-kit/listen.ts';
-import { createApp } from './app.ts';
-import { backendFor } from './backend.ts';
+import { createApp } from './http/app.ts';
+import { backendFor } from './state/open-backend.ts';
 import { secretsOf, type ProxyConfig } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createServices, type ProxyServices, type ServiceOverrides } from './services.ts';
