@@ -55,7 +55,7 @@ const PROXY_FEATURES = {
   payments: ['checkouts.ts', 'status-view.ts', 'return-url.ts'],
   onramp: [],
   events: ['event-rules.ts'],
-  operator: [],
+  operator: ['operator-auth.ts', 'permissions.ts'],
   bridge: ['chain-directory.ts'],
   handoff: [],
   monitoring: [],

@@ -3,13 +3,17 @@
  * KASSA_CONFIG_FILE (same keys; the environment wins). Validated at start; a bad setting stops the
  * proxy with a message that names it. Every name here is documented in the README.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { compareDecimals, isDecimal } from '../lib/money.ts';
 import { isHttpsOrLoopback } from '../lib/url-rules.ts';
 import { AMOUNT_LIMITS, isPaymentCurrency, URL_MAX } from '../schemas/pay.ts';
 import { OnrampSettingError, parseOnrampSettings, type OnrampSettings } from './onramp/onramp-settings.ts';
+import { ConfigError, integer, required, settingsSource } from './settings.ts';
+import { parseStoreSettings, type StoreSettings } from './store-settings.ts';
+
+export { ConfigError };
 
 /** `&kassa_status=` and a status token. */
 const RETURN_URL_ROOM = 64;
@@ -20,7 +24,7 @@ export interface OpenAmount {
   currencyCode: string;
 }
 
-export interface ProxyConfig {
+export interface ProxyConfig extends StoreSettings {
   port: number;
   host: string;
   payBaseUrl: string;
@@ -29,12 +33,12 @@ export interface ProxyConfig {
   ordersApiKey: string;
   reforgeBaseUrl: string;
   merchantKey: string;
-  operatorToken: string;
+  /** Set only by deployments from before operators were people: it opens nothing now, and start warns. */
+  operatorToken: string | null;
   allowedOrigins: string[];
   returnUrls: string[];
   flowHosts: string[];
   webhookSecret: string;
-  dbPath: string;
   openAmount: OpenAmount | null;
   checkoutTtlSeconds: number;
   /** Per client address and minute, on public read routes and on creation routes; 0 turns a limit off. */
@@ -46,12 +50,6 @@ export interface ProxyConfig {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** Where the built widget lives (`dist/widget`). */
   widgetDir: string;
-  /** A fleet shares its state through Redis; without it, one process with SQLite. */
-  redisUrl: string | null;
-  /** Prefix of every Redis key, so several shops (or tests) can share one Redis. */
-  redisPrefix: string;
-  /** A fleet (or one process) keeps its state in PostgreSQL; never with Redis as well. */
-  database: DatabaseSettings | null;
   /** Where signed events go, and the secrets they are signed with (the next one while rotating); null: no events. */
   events: MerchantEvents | null;
   /** A Prometheus scraper's own bearer token for /metrics (the operator token works too). */
@@ -68,22 +66,6 @@ export interface MerchantEvents {
   url: string;
   /** `whsec_…`; while a merchant rotates, the current secret and the next, both signing every event. */
   secrets: string[];
-}
-
-export interface DatabaseSettings {
-  /** `postgres://` or `postgresql://`, TLS as node-postgres reads it (`?sslmode=verify-full&sslrootcert=…`). */
-  url: string;
-  /** Connections each instance opens at most (one more listens for notifications). */
-  poolSize: number;
-}
-
-export class ConfigError extends Error {
-  constructor(
-    readonly setting: string,
-    problem: string,
-  ) {
-    super(`${setting}: ${problem}`);
-  }
 }
 
 const SECRET_MIN = 16;
@@ -151,20 +133,6 @@ export function parseOpenAmount(value: string): OpenAmount {
   return { min, max, currencyCode };
 }
 
-function integer(setting: string, value: string | undefined, fallback: number, min: number, max: number): number {
-  if (value === undefined || value === '') return fallback;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < min || number > max)
-    throw new ConfigError(setting, `must be a whole number from ${min} to ${max}, not "${value}"`);
-  return number;
-}
-
-function required<T>(setting: string, schema: z.ZodType<T>, value: string | undefined): T {
-  const parsed = schema.safeParse(value === '' ? undefined : value);
-  if (!parsed.success) throw new ConfigError(setting, parsed.error.issues[0]?.message ?? 'is invalid');
-  return parsed.data;
-}
-
 function each<T>(setting: string, values: string[], parse: (value: string) => T): T[] {
   return values.map((value) => {
     try {
@@ -177,21 +145,7 @@ function each<T>(setting: string, values: string[], parse: (value: string) => T)
 
 /** Reads and validates the configuration; throws a ConfigError naming the first bad setting. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): ProxyConfig {
-  let source = env;
-  if (env.KASSA_CONFIG_FILE) {
-    let file: unknown;
-    try {
-      file = JSON.parse(readFileSync(env.KASSA_CONFIG_FILE, 'utf8'));
-    } catch (error) {
-      throw new ConfigError('KASSA_CONFIG_FILE', `cannot read ${env.KASSA_CONFIG_FILE}: ${(error as Error).message}`);
-    }
-    if (typeof file !== 'object' || file === null || Array.isArray(file))
-      throw new ConfigError('KASSA_CONFIG_FILE', 'must hold a JSON object of settings');
-    const fromFile = Object.fromEntries(
-      Object.entries(file).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]),
-    );
-    source = { ...fromFile, ...env };
-  }
+  const source = settingsSource(env);
 
   const returnUrls = each('KASSA_RETURN_URLS', list(source.KASSA_RETURN_URLS), (value) => {
     if (!isHttpsOrLoopback(value)) throw new Error('must be an absolute https URL (plain http only for loopback)');
@@ -216,7 +170,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secrets.push(required('KASSA_PAY_CLIENT_SECRET_NEXT', secret, source.KASSA_PAY_CLIENT_SECRET_NEXT));
 
   const merchantKey = required('KASSA_MERCHANT_KEY', secret, source.KASSA_MERCHANT_KEY);
-  const operatorToken = required('KASSA_OPERATOR_TOKEN', secret, source.KASSA_OPERATOR_TOKEN);
+  // No longer opens operator routes (docs/operators.md): kept only so that a deployment that still sets
+  // it is told so at start, and its value is still kept out of logs.
+  const operatorToken = source.KASSA_OPERATOR_TOKEN
+    ? required('KASSA_OPERATOR_TOKEN', secret, source.KASSA_OPERATOR_TOKEN)
+    : null;
   if (merchantKey === operatorToken)
     throw new ConfigError('KASSA_OPERATOR_TOKEN', 'must differ from KASSA_MERCHANT_KEY');
 
@@ -263,7 +221,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         .regex(/^[A-Za-z0-9_-]{32,128}$/, 'must be 32 to 128 characters of A-Z a-z 0-9 _ -'),
       source.KASSA_WEBHOOK_SECRET,
     ),
-    dbPath: source.KASSA_DB || './data/kassa.db',
+    ...parseStoreSettings(source),
     openAmount,
     checkoutTtlSeconds: integer(
       'KASSA_CHECKOUT_TTL_SECONDS',
@@ -278,21 +236,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     upstreamTimeoutMs: integer('KASSA_UPSTREAM_TIMEOUT_MS', source.KASSA_UPSTREAM_TIMEOUT_MS, 10_000, 100, 120_000),
     logLevel: logLevel as ProxyConfig['logLevel'],
     widgetDir: source.KASSA_WIDGET_DIR || defaultWidgetDir(),
-    redisUrl: source.KASSA_REDIS_URL
-      ? required(
-          'KASSA_REDIS_URL',
-          z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL'),
-          source.KASSA_REDIS_URL,
-        )
-      : null,
-    redisPrefix: source.KASSA_REDIS_PREFIX
-      ? required(
-          'KASSA_REDIS_PREFIX',
-          z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1 to 64 of A-Z a-z 0-9 : _ -'),
-          source.KASSA_REDIS_PREFIX,
-        )
-      : 'kassa:',
-    database: parseDatabase(source),
     events,
     metricsToken: source.KASSA_METRICS_TOKEN
       ? required('KASSA_METRICS_TOKEN', secret, source.KASSA_METRICS_TOKEN)
@@ -316,24 +259,6 @@ function parsePublicUrl(value: string): string {
   }
   if (!isHttpsOrLoopback(origin)) throw new ConfigError('KASSA_PUBLIC_URL', 'must be https (http only on loopback)');
   return origin;
-}
-
-function parseDatabase(source: Record<string, string | undefined>): DatabaseSettings | null {
-  const url = source.KASSA_DATABASE_URL?.trim();
-  if (!url) return null;
-  if (source.KASSA_REDIS_URL?.trim())
-    throw new ConfigError(
-      'KASSA_DATABASE_URL',
-      'cannot be set with KASSA_REDIS_URL: the state lives in one store, PostgreSQL or Redis; unset one of them',
-    );
-  return {
-    url: required(
-      'KASSA_DATABASE_URL',
-      z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL'),
-      url,
-    ),
-    poolSize: integer('KASSA_DATABASE_POOL_SIZE', source.KASSA_DATABASE_POOL_SIZE, 10, 1, 500),
-  };
 }
 
 /** `whsec_` and the base64 of 24 to 64 random bytes, as Standard Webhooks secrets are written. */
@@ -376,7 +301,7 @@ export function secretsOf(config: ProxyConfig): string[] {
     ...config.payClientSecrets,
     config.ordersApiKey,
     config.merchantKey,
-    config.operatorToken,
+    ...(config.operatorToken ? [config.operatorToken] : []),
     config.webhookSecret,
     ...storePasswords,
     ...(config.events?.secrets ?? []),

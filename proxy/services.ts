@@ -17,6 +17,7 @@ import type { Backend } from './state/open-backend.ts';
 import { OrdersClient } from './upstream/orders-client.ts';
 import { ProxyMetrics } from './monitoring/metrics.ts';
 import { createOnramp, type OnrampParts } from './onramp/onramp-parts.ts';
+import { createOperatorParts, type OperatorParts } from './operator/operator-parts.ts';
 import { PayClient } from './upstream/pay-client.ts';
 import type { MismatchReport } from './upstream/answer-check.ts';
 import type { UpstreamApi } from './upstream/http-call.ts';
@@ -48,6 +49,8 @@ export interface ProxyServices extends Omit<Backend, 'redisConnections'> {
   httpMetrics: boolean;
   /** Stablecoins bought by bank; null when KASSA_ONRAMP_COINS is not set. */
   onramp: OnrampParts | null;
+  /** Operators as people: credentials, the routes' guard, device sign-in. */
+  operators: OperatorParts;
 }
 
 /** What tests and benchmarks may set; a store or coordination given replaces the configured one's. */
@@ -170,6 +173,7 @@ export function createServices(
         paymentWindowSeconds: overrides.onrampPaymentWindowSeconds,
       })
     : null;
+  const operators = createOperatorParts({ config, store: store.operators, registry: metrics.registry });
   return {
     config,
     logger,
@@ -192,6 +196,7 @@ export function createServices(
     metrics,
     httpMetrics: overrides.httpMetrics ?? true,
     onramp,
+    operators,
   };
 }
 

@@ -14,7 +14,7 @@ import {
 import { parseJsonBody } from '../../server-kit/json-body.ts';
 import { HttpProblem } from '../http/http-problem.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
-import { requireBearer } from '../http/middleware/require-bearer.ts';
+import { operatorGuards } from '../operator/operator-auth.ts';
 import { eventDetailExample, eventListExample, eventSummaryExample } from '../http/openapi/examples.ts';
 import { queryOf, type ApiOperations } from '../http/openapi/operation.ts';
 import { BAD_BODY, OPERATOR_ERRORS } from '../http/openapi/problems.ts';
@@ -48,15 +48,15 @@ const detail = (event: StoredEvent, attempts: EventAttemptRecord[]): EventDetail
  * The operator's view of the merchant's events: the outbox, each event's attempts, and redelivery of
  * one event or of every failed one since a moment (after the merchant's endpoint was fixed).
  */
-export function eventRoutes({ config, store, events: deliverer }: ProxyServices): Hono {
+export function eventRoutes({ config, store, events: deliverer, operators }: ProxyServices): Hono {
   const app = new Hono();
-  const operator = requireBearer({ token: config.operatorToken, realm: 'KASSA_OPERATOR_TOKEN' });
+  const guard = operatorGuards(eventOperations, operators.access);
   const eventId = (id: string) => {
     if (!EVENT_ID.test(id)) throw new HttpProblem(404, 'Unknown event');
     return id;
   };
 
-  app.get('/api/events', operator, async (c) => {
+  app.get('/api/events', guard('GET /api/events'), async (c) => {
     const query = eventListQuerySchema.safeParse(c.req.query());
     if (!query.success) throw new HttpProblem(400, describeZodError(query.error));
     try {
@@ -72,13 +72,13 @@ export function eventRoutes({ config, store, events: deliverer }: ProxyServices)
     }
   });
 
-  app.get('/api/events/:eventId', operator, async (c) => {
+  app.get('/api/events/:eventId', guard('GET /api/events/{eventId}'), async (c) => {
     const found = await store.outbox.getEvent(eventId(c.req.param('eventId')));
     if (!found) throw new HttpProblem(404, 'Unknown event');
     return c.json(detail(found.event, found.attempts));
   });
 
-  app.post('/api/events/redeliver', operator, refusePrivateKeys(), async (c) => {
+  app.post('/api/events/redeliver', guard('POST /api/events/redeliver'), refusePrivateKeys(), async (c) => {
     if (!config.events) throw new HttpProblem(409, 'Events are not sent: set KASSA_EVENTS_URL and KASSA_EVENTS_SECRET');
     const parsed = await parseJsonBody(c, bulkRedeliverRequestSchema);
     if (!parsed.ok) throw new HttpProblem(400, parsed.error);
@@ -87,13 +87,19 @@ export function eventRoutes({ config, store, events: deliverer }: ProxyServices)
     return c.json({ redelivered });
   });
 
-  app.post('/api/events/:eventId/redeliver', operator, refusePrivateKeys(), async (c) => {
-    if (!config.events) throw new HttpProblem(409, 'Events are not sent: set KASSA_EVENTS_URL and KASSA_EVENTS_SECRET');
-    const event = await store.outbox.redeliver(eventId(c.req.param('eventId')), Date.now());
-    if (!event) throw new HttpProblem(404, 'Unknown event');
-    deliverer?.wake();
-    return c.json(summary(event), 202);
-  });
+  app.post(
+    '/api/events/:eventId/redeliver',
+    guard('POST /api/events/{eventId}/redeliver'),
+    refusePrivateKeys(),
+    async (c) => {
+      if (!config.events)
+        throw new HttpProblem(409, 'Events are not sent: set KASSA_EVENTS_URL and KASSA_EVENTS_SECRET');
+      const event = await store.outbox.redeliver(eventId(c.req.param('eventId')), Date.now());
+      if (!event) throw new HttpProblem(404, 'Unknown event');
+      deliverer?.wake();
+      return c.json(summary(event), 202);
+    },
+  );
   return app;
 }
 
@@ -108,7 +114,7 @@ export const eventOperations: ApiOperations = {
     description:
       'The events sent (or to be sent) to the merchant’s server, newest first, with their delivery status, a page at a time.',
     audience: 'operator',
-    access: { auth: 'operatorToken' },
+    access: { auth: 'operator', permission: 'events:read' },
     query: queryOf(
       { status, type, limit, cursor },
       {
@@ -126,7 +132,7 @@ export const eventOperations: ApiOperations = {
     summary: 'Read an event',
     description: 'One event, its payload and every delivery attempt (time, duration, the status code or the error).',
     audience: 'operator',
-    access: { auth: 'operatorToken' },
+    access: { auth: 'operator', permission: 'events:read' },
     params: EVENT,
     responses: { 200: { description: 'The event', json: { schema: eventDetailSchema, example: eventDetailExample } } },
     errors: { ...OPERATOR_ERRORS, 404: 'Unknown event' },
@@ -137,7 +143,7 @@ export const eventOperations: ApiOperations = {
     description:
       'Every failed event created since a moment is pending again and due now: after the merchant’s endpoint was fixed.',
     audience: 'operator',
-    access: { auth: 'operatorToken' },
+    access: { auth: 'operator', permission: 'events:redeliver' },
     request: {
       schema: bulkRedeliverRequestSchema,
       example: { status: 'failed', since: '2026-11-20T00:00:00Z' },
@@ -155,7 +161,7 @@ export const eventOperations: ApiOperations = {
     summary: 'Send an event again now',
     description: 'The event is pending again and due now, delivered ones too (a receiver that lost one).',
     audience: 'operator',
-    access: { auth: 'operatorToken' },
+    access: { auth: 'operator', permission: 'events:redeliver' },
     params: EVENT,
     responses: {
       202: {

@@ -15,6 +15,8 @@ import { eventOperations, eventRoutes } from '../events/event-routes.ts';
 import { handoffOperations, handoffRoutes } from '../handoff/handoff-routes.ts';
 import { merchantOperations, merchantRoutes } from '../payments/merchant-routes.ts';
 import { operatorOperations, operatorRoutes } from '../operator/operator-routes.ts';
+import { operatorAccountOperations, operatorAccountRoutes } from '../operator/operator-account-routes.ts';
+import { deviceOperations, deviceRoutes } from '../operator/device-routes.ts';
 import { metricsOperations, metricsRoutes } from '../monitoring/metrics-routes.ts';
 import { onrampOffRoutes, onrampOperations, onrampRoutes } from '../onramp/onramp-routes.ts';
 import { purchaseOperations, purchaseRoutes } from '../onramp/purchase-routes.ts';
@@ -67,6 +69,7 @@ export function createApp(services: ProxyServices): ProxyHttp {
   app.use('*', requestLog(log));
   app.use('*', securityHeaders());
   app.use('/api/*', tooLarge(API_BODY_LIMIT));
+  app.use('/operator/*', tooLarge(API_BODY_LIMIT));
   app.use('/hooks/*', tooLarge(HOOK_BODY_LIMIT));
 
   // Each routes module describes its operations beside its routes: the document is made of those
@@ -88,6 +91,8 @@ export function createApp(services: ProxyServices): ProxyHttp {
   mount(reconciliationRoutes(services), reconciliationOperations);
   mount(paymentSearchRoutes(services), paymentSearchOperations);
   mount(operatorRoutes(services), operatorOperations);
+  mount(operatorAccountRoutes(services), operatorAccountOperations);
+  mount(deviceRoutes(services), deviceOperations);
   mount(eventRoutes(services), eventOperations);
   mount(webhookRoutes(services), webhookOperations);
   mount(widgetRoutes(services), widgetOperations);
@@ -108,7 +113,11 @@ export function createApp(services: ProxyServices): ProxyHttp {
     if (error instanceof HttpProblem) {
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
       return c.json(
-        error.details === undefined ? { error: error.message } : { error: error.message, details: error.details },
+        {
+          error: error.message,
+          ...(error.details === undefined ? {} : { details: error.details }),
+          ...error.fields,
+        },
         error.status,
       );
     }

@@ -10,7 +10,7 @@ import {
 } from '../../schemas/onramp.ts';
 import { HttpProblem } from '../http/http-problem.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
-import { requireBearer } from '../http/middleware/require-bearer.ts';
+import { operatorGuards } from '../operator/operator-auth.ts';
 import { auditView, operatorPurchaseView } from './purchase-views.ts';
 import {
   delayedPurchaseExample,
@@ -33,10 +33,10 @@ const PURCHASE_ID = /^pur_[A-Za-z0-9]{20}$/;
  * each recorded with the request that made it. Mounted only when the on-ramp is on.
  */
 export function purchaseRoutes(services: ProxyServices): Hono<ProxyEnv> {
-  const { config, onramp } = services;
+  const { onramp, operators } = services;
   if (!onramp) throw new Error('the purchase routes are mounted only when the on-ramp is on');
   const app = new Hono<ProxyEnv>();
-  const operator = requireBearer({ token: config.operatorToken, realm: 'KASSA_OPERATOR_TOKEN' });
+  const guard = operatorGuards(purchaseOperations, operators.access);
 
   const byId = async (c: Context): Promise<PurchaseRecord> => {
     const id = c.req.param('purchaseId') ?? '';
@@ -51,7 +51,7 @@ export function purchaseRoutes(services: ProxyServices): Hono<ProxyEnv> {
       await onramp.service.explorer(purchase),
     );
 
-  app.get('/api/onramp/purchases', operator, async (c) => {
+  app.get('/api/onramp/purchases', guard('GET /api/onramp/purchases'), async (c) => {
     const query = purchaseListQuerySchema.safeParse(c.req.query());
     if (!query.success) throw new HttpProblem(400, describeZodError(query.error));
     let page;
@@ -64,21 +64,25 @@ export function purchaseRoutes(services: ProxyServices): Hono<ProxyEnv> {
     return c.json({ purchases: await Promise.all(page.purchases.map(operatorView)), nextCursor: page.nextCursor });
   });
 
-  app.get('/api/onramp/purchases/:purchaseId', operator, async (c) => {
+  app.get('/api/onramp/purchases/:purchaseId', guard('GET /api/onramp/purchases/{purchaseId}'), async (c) => {
     const purchase = await byId(c);
     const audit = await services.store.purchases.audit(purchase.purchaseId);
     return c.json({ ...(await operatorView(purchase)), audit: audit.map(auditView) });
   });
 
-  app.post('/api/onramp/purchases/:purchaseId/retry-mint', operator, async (c) => {
-    const { purchaseId } = await byId(c);
-    const purchase = await onramp.operations.retryMint(purchaseId, c.get('requestId'));
-    return c.json(await operatorView(purchase));
-  });
+  app.post(
+    '/api/onramp/purchases/:purchaseId/retry-mint',
+    guard('POST /api/onramp/purchases/{purchaseId}/retry-mint'),
+    async (c) => {
+      const { purchaseId } = await byId(c);
+      const purchase = await onramp.operations.retryMint(purchaseId, c.get('requestId'));
+      return c.json(await operatorView(purchase));
+    },
+  );
 
   app.post(
     '/api/onramp/purchases/:purchaseId/refund',
-    operator,
+    guard('POST /api/onramp/purchases/{purchaseId}/refund'),
     refusePrivateKeys({ freeText: ['note'] }),
     async (c) => {
       const { purchaseId } = await byId(c);
@@ -106,7 +110,7 @@ export const purchaseOperations: ApiOperations = {
     summary: 'On-ramp purchases',
     description: 'Every purchase, newest first: its payment, its mint order and the mint on the chain.',
     audience: 'operator',
-    access: { auth: 'operatorToken' },
+    access: { auth: 'operator', permission: 'purchases:read' },
     query: queryOf(purchaseListQuerySchema.shape, {
       state: 'Only purchases in this state',
       wallet: 'Only this wallet’s purchases',
@@ -123,7 +127,7 @@ export const purchaseOperations: ApiOperations = {
     summary: 'One on-ramp purchase, with its audit',
     description: 'The purchase, and every action an operator took on it.',
     audience: 'operator',
-    access: { auth: 'operatorToken' },
+    access: { auth: 'operator', permission: 'purchases:read' },
     params: PURCHASE_ID_PARAM,
     responses: {
       200: { description: 'The purchase', json: { schema: purchaseDetailSchema, example: purchaseDetailExample } },
@@ -136,7 +140,7 @@ export const purchaseOperations: ApiOperations = {
     description:
       'Never a second mint: a mint already on the chain delivers the purchase instead; a New order is cancelled first; then a new order is made under the next attempt’s name. Recorded in the audit.',
     audience: 'operator',
-    access: { auth: 'operatorToken' },
+    access: { auth: 'operator', permission: 'purchases:act' },
     params: PURCHASE_ID_PARAM,
     responses: {
       200: {
@@ -152,7 +156,7 @@ export const purchaseOperations: ApiOperations = {
     description:
       'Records that the money went back to the customer at the bank (the refund itself happens there), with a note. Refused when the tokens are on the chain. Recorded in the audit.',
     audience: 'operator',
-    access: { auth: 'operatorToken' },
+    access: { auth: 'operator', permission: 'purchases:act' },
     params: PURCHASE_ID_PARAM,
     request: { schema: refundPurchaseRequestSchema, example: refundExample },
     responses: {

@@ -20,7 +20,7 @@ import {
 } from '../../schemas/proxy-api.ts';
 import { HttpProblem } from '../http/http-problem.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
-import { requireBearer } from '../http/middleware/require-bearer.ts';
+import { operatorGuards } from './operator-auth.ts';
 import {
   chainsExample,
   createdOrderExample,
@@ -47,9 +47,9 @@ const changeKey = (view: PaymentStatusView) =>
  * health. Every route needs KASSA_OPERATOR_TOKEN; none is reachable with the merchant key alone.
  */
 export function operatorRoutes(services: ProxyServices): Hono {
-  const { config, store, orders, chains, coordination, health, sseHeartbeatMs, logger, metrics } = services;
+  const { store, orders, chains, coordination, health, sseHeartbeatMs, logger, metrics, operators } = services;
   const app = new Hono();
-  const operator = requireBearer({ token: config.operatorToken, realm: 'KASSA_OPERATOR_TOKEN' });
+  const guard = operatorGuards(operatorOperations, operators.access);
   const orderCall = async <T>(call: () => Promise<T>): Promise<T> => {
     try {
       return await call();
@@ -58,7 +58,7 @@ export function operatorRoutes(services: ProxyServices): Hono {
     }
   };
 
-  app.get('/api/payments/events', operator, (c) =>
+  app.get('/api/payments/events', guard('GET /api/payments/events'), (c) =>
     stateStream<PaymentStatusView>(c, {
       event: 'status',
       listen: (send) => coordination.bus.subscribeAll(send),
@@ -70,40 +70,45 @@ export function operatorRoutes(services: ProxyServices): Hono {
     }),
   );
 
-  app.get('/api/orders', operator, async (c) => {
+  app.get('/api/orders', guard('GET /api/orders'), async (c) => {
     const filter = c.req.query('filterStatus');
     const status = filter ? orderStatusSchema('filterStatus').safeParse(filter) : undefined;
     if (status && !status.success) throw new HttpProblem(400, describeZodError(status.error));
     return c.json(await orderCall(() => orders.list(status?.data)));
   });
 
-  app.post('/api/orders', operator, refusePrivateKeys({ freeText: ['customerName'] }), async (c) => {
+  app.post('/api/orders', guard('POST /api/orders'), refusePrivateKeys({ freeText: ['customerName'] }), async (c) => {
     const parsed = await parseJsonBody(c, createOrderRequestSchema);
     if (!parsed.ok) throw new HttpProblem(400, parsed.error);
     return c.json(await orderCall(() => orders.create(parsed.data)), 201);
   });
 
-  app.get('/api/orders/:orderId', operator, async (c) =>
+  app.get('/api/orders/:orderId', guard('GET /api/orders/{orderId}'), async (c) =>
     c.json(await orderCall(() => orders.get(c.req.param('orderId')))),
   );
 
-  app.put('/api/orders/:orderId', operator, refusePrivateKeys({ freeText: ['customerName'] }), async (c) => {
-    const parsed = await parseJsonBody(c, updateOrderRequestSchema);
-    if (!parsed.ok) throw new HttpProblem(400, parsed.error);
-    return c.json(await orderCall(() => orders.update(c.req.param('orderId'), parsed.data)));
-  });
+  app.put(
+    '/api/orders/:orderId',
+    guard('PUT /api/orders/{orderId}'),
+    refusePrivateKeys({ freeText: ['customerName'] }),
+    async (c) => {
+      const parsed = await parseJsonBody(c, updateOrderRequestSchema);
+      if (!parsed.ok) throw new HttpProblem(400, parsed.error);
+      return c.json(await orderCall(() => orders.update(c.req.param('orderId'), parsed.data)));
+    },
+  );
 
-  app.delete('/api/orders/:orderId', operator, refusePrivateKeys(), async (c) =>
+  app.delete('/api/orders/:orderId', guard('DELETE /api/orders/{orderId}'), refusePrivateKeys(), async (c) =>
     c.json(await orderCall(() => orders.delete(c.req.param('orderId')))),
   );
 
-  app.get('/api/chains', operator, async (c) => {
+  app.get('/api/chains', guard('GET /api/chains'), async (c) => {
     const network = bridgeNetworkSchema.safeParse(c.req.query('network') ?? 'test');
     if (!network.success) throw new HttpProblem(400, describeZodError(network.error));
     return c.json(await chains.list(network.data));
   });
 
-  app.get('/api/health', operator, async (c) => {
+  app.get('/api/health', guard('GET /api/health'), async (c) => {
     const storeOk = await store.ping().then(
       () => true,
       () => false,
@@ -146,7 +151,7 @@ export const operatorOperations: ApiOperations = {
     description:
       'Server-Sent Events: a `status` event, whose data is a PaymentStatus, for every change of any payment of this shop, from any instance of the proxy.',
     audience: 'operator',
-    access: { auth: 'operatorToken' },
+    access: { auth: 'operator', permission: 'payments:read' },
     responses: {
       200: {
         description: 'The stream',
@@ -160,7 +165,7 @@ export const operatorOperations: ApiOperations = {
     summary: 'List stablecoin orders',
     description: 'Every order of the stablecoin order service, optionally of one status.',
     audience: 'operator',
-    access: { auth: 'operatorToken' },
+    access: { auth: 'operator', permission: 'orders:read' },
     query: {
       filterStatus: { description: 'Only orders of this status', schema: orderStatusSchema('filterStatus').optional() },
     },
@@ -172,7 +177,7 @@ export const operatorOperations: ApiOperations = {
     summary: 'Create a stablecoin order',
     description: 'Asks the order service to mint stablecoins to a wallet for a customer’s order.',
     audience: 'operator',
-    access: { auth: 'operatorToken' },
+    access: { auth: 'operator', permission: 'orders:write' },
     request: { schema: createOrderRequestSchema, example: createOrderExample },
     responses: {
       201: { description: 'Created', json: { schema: createOrderResponseSchema, example: createdOrderExample } },
@@ -184,7 +189,7 @@ export const operatorOperations: ApiOperations = {
     summary: 'Read an order',
     description: 'One order of the stablecoin order service.',
     audience: 'operator',
-    access: { auth: 'operatorToken' },
+    access: { auth: 'operator', permission: 'orders:read' },
     params: ORDER_ID,
     responses: { 200: { description: 'The order', json: { schema: orderSchema, example: orderExample } } },
     errors: ORDER_ERRORS,
@@ -194,7 +199,7 @@ export const operatorOperations: ApiOperations = {
     summary: 'Change an order’s amount or status',
     description: 'New → Processing or Cancelled; Processing → Completed or Failed; the others are final.',
     audience: 'operator',
-    access: { auth: 'operatorToken' },
+    access: { auth: 'operator', permission: 'orders:write' },
     params: ORDER_ID,
     request: { schema: updateOrderRequestSchema, example: { orderStatus: 'Processing' } },
     responses: {
@@ -207,7 +212,7 @@ export const operatorOperations: ApiOperations = {
     summary: 'Delete an order',
     description: 'Only an order that is not being processed can be deleted.',
     audience: 'operator',
-    access: { auth: 'operatorToken' },
+    access: { auth: 'operator', permission: 'orders:write' },
     params: ORDER_ID,
     responses: {
       200: {
@@ -222,7 +227,7 @@ export const operatorOperations: ApiOperations = {
     summary: 'Chains and tokens',
     description: 'The chains the cross-chain service serves and their tokens, as the wallet panel sees them.',
     audience: 'operator',
-    access: { auth: 'operatorToken' },
+    access: { auth: 'operator', permission: 'orders:read' },
     query: { network: { description: 'main or test (default test)', schema: bridgeNetworkSchema.optional() } },
     responses: { 200: { description: 'The chains', json: { schema: bridgeChainsSchema, example: chainsExample } } },
     errors: { ...ORDER_ERRORS, 400: 'network must be main or test; or the cross-chain service refused the request' },
@@ -233,7 +238,7 @@ export const operatorOperations: ApiOperations = {
     description:
       'What the operator needs to see why payments fail: each upstream’s state and why, the store, and the requests spent of each upstream budget this minute (fleet-wide).',
     audience: 'operator',
-    access: { auth: 'operatorToken' },
+    access: { auth: 'operator', permission: 'payments:read' },
     responses: { 200: { description: 'The health', json: { schema: healthSchema, example: healthExample } } },
     errors: { 401: OPERATOR_ONLY },
   },

@@ -133,7 +133,7 @@ describe('extension: axe in every view, five languages, light and dark', { timeo
       sandbox: { mintDelayMs: 0 },
     });
     extension = await launchExtension();
-    await configure(extension, stack.proxy.origin, stack.config.operatorToken);
+    await configure(extension, stack.proxy.origin, stack.admin.token);
     await checkEveryLanguage(
       'ui/popup.html?tab=wallet',
       'wallet, no key',

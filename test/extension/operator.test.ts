@@ -36,7 +36,7 @@ describe('extension: operator views', { timeout: 180_000 }, () => {
     // Not configured yet: the popup opens on Settings.
     await page.getByRole('tab', { name: 'Settings', selected: true }).waitFor();
     await page.getByLabel('Proxy URL').fill('http://kassa.example.com');
-    await page.getByLabel('Operator token').fill(stack.config.operatorToken);
+    await page.getByLabel('Operator token').fill(stack.admin.token);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'The proxy URL must be https://' }).waitFor();
 
@@ -45,14 +45,14 @@ describe('extension: operator views', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'at least 16 characters' }).waitFor();
 
-    await page.getByLabel('Operator token').fill(stack.config.operatorToken);
+    await page.getByLabel('Operator token').fill(stack.admin.token);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     assert.equal(await page.getByLabel('Proxy URL').inputValue(), stack.proxy.origin, 'kept as an origin');
     assert.equal(await page.getByLabel('Operator token').inputValue(), '', 'the token field is emptied');
     assert.match(
       (await page.getByLabel('Operator token').getAttribute('placeholder')) ?? '',
-      new RegExp(`saved \\(…${stack.config.operatorToken.slice(-4)}\\)`),
+      new RegExp(`saved \\(…${stack.admin.token.slice(-4)}\\)`),
     );
 
     await page.getByRole('button', { name: 'Test connection' }).click();
@@ -62,7 +62,7 @@ describe('extension: operator views', { timeout: 180_000 }, () => {
       .waitFor();
     const health = extension.requests.find((request) => request.url === `${stack.proxy.origin}/api/health`);
     assert.ok(health, 'the service worker’s request to the proxy is recorded');
-    assert.equal(health.headers.authorization, `Bearer ${stack.config.operatorToken}`);
+    assert.equal(health.headers.authorization, `Bearer ${stack.admin.token}`);
 
     // A page reload shows the saved settings, still without the token.
     await page.reload();
@@ -80,7 +80,7 @@ describe('extension: operator views', { timeout: 180_000 }, () => {
     // The token is kept with the proxy URL it was entered for: it is sent there and nowhere else.
     assert.deepEqual(stored['kassa.settings'], {
       proxyUrl: stack.proxy.origin,
-      operatorToken: stack.config.operatorToken,
+      operatorToken: stack.admin.token,
       tokenProxyUrl: stack.proxy.origin,
       network: 'test',
     });
@@ -95,7 +95,7 @@ describe('extension: operator views', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Test connection' }).click();
     await page.getByRole('status').filter({ hasText: 'The proxy refused the operator token (401)' }).waitFor();
     await page.close();
-    await configure(extension, stack.proxy.origin, stack.config.operatorToken);
+    await configure(extension, stack.proxy.origin, stack.admin.token);
   });
 
   it('payments: newest first, filtered by status, with live status changes', async () => {
@@ -359,7 +359,7 @@ describe('extension: operator views', { timeout: 180_000 }, () => {
       (request) => request.from !== 'service worker' && !request.from.startsWith('chrome-extension://'),
     );
     assert.ok(pageRequests.length > 0);
-    assert.deepEqual(leaks(pageRequests, [stack.config.operatorToken]), []);
+    assert.deepEqual(leaks(pageRequests, [stack.admin.token]), []);
     await page.close();
   });
 });

@@ -27,7 +27,7 @@ describe('extension: the payments view', { timeout: 240_000 }, () => {
   before(async () => {
     stack = await startStack();
     extension = await launchExtension();
-    await configure(extension, stack.proxy.origin, stack.config.operatorToken);
+    await configure(extension, stack.proxy.origin, stack.admin.token);
   });
   after(async () => {
     await extension?.dispose();
@@ -155,7 +155,7 @@ describe('extension: the payments view', { timeout: 240_000 }, () => {
     assert.deepEqual(
       leaks(
         extension.requests.filter((request) => request.from !== 'service worker'),
-        [stack.config.operatorToken],
+        [stack.admin.token],
       ),
       [],
     );
@@ -223,7 +223,7 @@ describe('extension: the payments view', { timeout: 240_000 }, () => {
       15_000,
       'the payment to be unverifiable',
     );
-    await configure(extension, stack.proxy.origin, stack.config.operatorToken);
+    await configure(extension, stack.proxy.origin, stack.admin.token);
 
     const page = await extension.openPage('ui/sidepanel.html?tab=payments');
     await page.setViewportSize({ width: 360, height: 800 });

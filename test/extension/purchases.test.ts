@@ -60,7 +60,7 @@ describe('extension: the Purchases view', { timeout: 400_000 }, () => {
       sandbox: { mintDelayMs: 0 },
     });
     extension = await launchExtension();
-    await configure(extension, stack.proxy.origin, stack.config.operatorToken);
+    await configure(extension, stack.proxy.origin, stack.admin.token);
     made.delivered = await bought('7');
     made.retry = await bought('8', true);
     made.refund = await bought('9', true);
@@ -220,7 +220,7 @@ describe('extension: the Purchases view', { timeout: 400_000 }, () => {
   it('a proxy without the on-ramp says so', async () => {
     const plain = await startStack({ reuseSandbox: stack.sandbox });
     try {
-      await configure(extension, plain.proxy.origin, plain.config.operatorToken);
+      await configure(extension, plain.proxy.origin, plain.admin.token);
       const page = await extension.openPage('ui/popup.html?tab=purchases');
       await page
         .locator('#onramp-off')
@@ -231,7 +231,7 @@ describe('extension: the Purchases view', { timeout: 400_000 }, () => {
       assert.equal(await page.getByRole('table', { name: 'Purchases' }).count(), 0);
       await page.close();
     } finally {
-      await configure(extension, stack.proxy.origin, stack.config.operatorToken);
+      await configure(extension, stack.proxy.origin, stack.admin.token);
       await plain.stop();
     }
   });

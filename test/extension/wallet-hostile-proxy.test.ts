@@ -146,7 +146,7 @@ describe('extension: the wallet and the operator views against a hostile proxy',
     tampering = await tamperingProxy(stack.proxy.origin, 'fee');
     extension = await launchExtension();
     // Set up as before this issue (with the token), so that each test stands on its own.
-    await configure(extension, stack.proxy.origin, stack.config.operatorToken);
+    await configure(extension, stack.proxy.origin, stack.admin.token);
     await importVaultKey(extension, ACCOUNT, PASSWORD);
     shop = await openDapp(extension, `${sites.origin('shop.localhost')}/`);
     await connectDapp(extension, shop);
@@ -184,7 +184,7 @@ describe('extension: the wallet and the operator views against a hostile proxy',
       await walletCalls(shop);
       assert.deepEqual(tokensSent(extension, before), [], 'no wallet request carries a token');
     } finally {
-      await configure(extension, stack.proxy.origin, stack.config.operatorToken);
+      await configure(extension, stack.proxy.origin, stack.admin.token);
     }
 
     // A wallet user's browser: the proxy URL and no token at all.
@@ -314,7 +314,7 @@ describe('extension: the wallet and the operator views against a hostile proxy',
 
   it('the operator token goes only to the proxy URL it was entered for (defect 7)', async () => {
     const settings = await extension.openPage('ui/popup.html?tab=settings');
-    await settings.getByLabel('Operator token').fill(stack.config.operatorToken);
+    await settings.getByLabel('Operator token').fill(stack.admin.token);
     await settings.getByRole('button', { name: 'Save' }).click();
     await settings.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     await settings.getByRole('button', { name: 'Test connection' }).click();

@@ -54,6 +54,11 @@ describe('proxy configuration', () => {
     assert.deepEqual(config.payClientSecrets, ['cs_sandbox_0123456789abcdef', 'cs_sandbox_fedcba9876543210']);
   });
 
+  it('needs no KASSA_OPERATOR_TOKEN any more: operators are people (issue 37)', () => {
+    const { KASSA_OPERATOR_TOKEN: _, ...without } = valid();
+    assert.equal(loadConfig(without).operatorToken, null);
+  });
+
   it('names the setting that is missing or bad', () => {
     for (const setting of [
       'KASSA_PAY_BASE_URL',
@@ -62,7 +67,6 @@ describe('proxy configuration', () => {
       'KASSA_ORDERS_API_KEY',
       'KASSA_REFORGE_BASE_URL',
       'KASSA_MERCHANT_KEY',
-      'KASSA_OPERATOR_TOKEN',
       'KASSA_RETURN_URLS',
       'KASSA_FLOW_HOSTS',
       'KASSA_WEBHOOK_SECRET',

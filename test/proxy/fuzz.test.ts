@@ -112,7 +112,7 @@ describe('proxy: fast-check, no input gets a 5xx or crashes the proxy', () => {
   });
 
   it('operator: orders bodies, ids and filters; payment list queries', async () => {
-    const auth = { Authorization: `Bearer ${stack.config.operatorToken}` };
+    const auth = { Authorization: `Bearer ${stack.admin.token}` };
     const order = {
       customerName: 'Ada',
       chainId: 31337,

@@ -64,7 +64,7 @@ describe('proxy: fast-check on the on-ramp routes', () => {
   });
 
   it('GET the status and its stream with any token; the operator routes with any id, query and body', async () => {
-    const auth = { Authorization: `Bearer ${stack.config.operatorToken}` };
+    const auth = { Authorization: `Bearer ${stack.admin.token}` };
     await fc.assert(
       fc.asyncProperty(segment, segment, rawBody({ note: 'Returned by SEPA' }), async (id, query, body) => {
         await send(`/api/onramp/status/${id}`, { method: 'GET', headers: { Origin: SHOP_ORIGIN } });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { as } from '../support/operators.ts';
 import { createHmac } from 'node:crypto';
 import { Wallet } from 'ethers';
 import { after, before, describe, it } from 'node:test';
@@ -22,6 +23,7 @@ const EVENTS_SECRET = 'whsec_a2Fzc2EtZXhhbXBsZS1zZWNyZXQtZG8tbm90LXVzZSE=';
  * it must be a decision (change this list with it), never a side effect.
  */
 const OPERATION_IDS = [
+  'approveDevice',
   'createCheckout',
   'createOnrampPurchase',
   'createOnrampQuote',
@@ -40,6 +42,7 @@ const OPERATION_IDS = [
   'getMetrics',
   'getOnrampConfig',
   'getOpenApiDocument',
+  'getOperatorMe',
   'getOrder',
   'getPaymentHandoff',
   'getPaymentStatus',
@@ -55,6 +58,7 @@ const OPERATION_IDS = [
   'listPurchases',
   'listUnverifiablePayments',
   'openHandoffLink',
+  'pollDeviceToken',
   'prepareBridgeTransfer',
   'receivePaymentWebhook',
   'redeliverEvent',
@@ -64,6 +68,8 @@ const OPERATION_IDS = [
   'retryPurchaseMint',
   'returnFromBank',
   'searchPayments',
+  'signOutCredential',
+  'startDeviceSignIn',
   'streamPaymentChanges',
   'streamPaymentStatus',
   'streamPurchaseStatus',
@@ -106,7 +112,7 @@ describe('proxy: the OpenAPI document', () => {
       if (method === 'ALL') {
         // Middleware on every path or a prefix (request id, log, headers, body limits), and the /hooks/ catch-all 404.
         assert.ok(
-          ['/*', '*', '/api/*', '/hooks/*'].includes(path),
+          ['/*', '*', '/api/*', '/hooks/*', '/operator/*'].includes(path),
           `${path}: describe this route, or say why not here`,
         );
       } else if (method === 'OPTIONS') preflights.add(documented(path));
@@ -275,7 +281,7 @@ describe('proxy: the OpenAPI document', () => {
     await stack.operator('/api/orders/unknown');
     await stack.operator('/api/chains');
     await stack.operator('/api/health');
-    const sse = openSse(`${origin}/api/payments/events`, { Authorization: `Bearer ${stack.config.operatorToken}` });
+    const sse = openSse(`${origin}/api/payments/events`, { Authorization: `Bearer ${stack.admin.token}` });
     await stack.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
     await sse.waitForEvents(1);
     sse.close();
@@ -324,6 +330,22 @@ describe('proxy: the OpenAPI document', () => {
       await http(`${origin}${path}`);
     await stack.operator('/metrics');
     await http(`${origin}/metrics`);
+    // Operators as people: device sign-in, who I am, a refusal for a missing permission, signing out.
+    const viewer = await stack.addOperator('viewer');
+    const device = (await http(`${origin}/operator/device/code`, { body: { client_name: 'OpenAPI walk' } })).body;
+    const poll = { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: device.device_code };
+    await http(`${origin}/operator/device/token`, { body: poll });
+    await http(`${origin}/operator/device/code`, { body: { client_name: '' } });
+    await stack.operator('/operator/device/approve', { body: { user_code: 'BBBB-BBBB', approve: true } });
+    await stack.operator('/operator/device/approve', { body: { user_code: device.user_code, approve: true } });
+    await stack.operator('/operator/device/approve', { body: { user_code: device.user_code, approve: true } });
+    const deviceToken = (await http(`${origin}/operator/device/token`, { body: poll })).body.access_token as string;
+    await as(origin, viewer)('/api/operator/me');
+    await as(origin, viewer)('/api/payments/export');
+    await http(`${origin}/api/operator/me`, { headers: { Authorization: 'Bearer kassa_pat_unknown' } });
+    await as(origin, { headers: { Authorization: `Bearer ${deviceToken}` } })('/api/operator/me/credential', {
+      method: 'DELETE',
+    });
     await http(`${origin}/kassa.js`);
     await http(`${origin}/kassa/not-built.js`);
 

@@ -109,7 +109,7 @@ describe('proxy: trust boundaries', () => {
       doc.paths['/api/payments'].post.parameters.map((p: { name: string }) => p.name),
       ['Idempotency-Key'],
     );
-    assert.deepEqual(doc.paths['/api/payments'].get.security, [{ operatorToken: [] }]);
+    assert.deepEqual(doc.paths['/api/payments'].get.security, [{ operatorToken: [] }, { operatorSession: [] }]);
     assert.ok(!JSON.stringify(doc).includes('execute'), 'no execute operation');
   });
 
@@ -149,7 +149,8 @@ describe('proxy: trust boundaries', () => {
     await stack.control('/account/unfreeze', {});
     await record(stack.operator('/api/health'));
 
-    const forbidden = [...secretsOf(stack.config), accessToken];
+    // The operator's own personal API token is a secret like the configured ones.
+    const forbidden = [...secretsOf(stack.config), accessToken, stack.admin.token];
     assert.equal(forbidden.length, 6);
     const texts = [
       ...responses.map((response) => `${response.text} ${JSON.stringify([...response.headers])}`),

@@ -11,6 +11,7 @@ import { http } from './http.ts';
 import { startPostgres, type PostgresServer } from './postgres-server.ts';
 import { startRedis, type RedisServer } from './redis-server.ts';
 import { freePort } from './free-port.ts';
+import { addOperator, addOperatorByCommand, type TestOperator } from './operators.ts';
 import { eventually, proxyEnvFor, SHOP_ORIGIN } from './stack.ts';
 
 export interface Instance {
@@ -132,6 +133,7 @@ export async function startFleet(options: {
       ? await spawnInstance(env, logs[index])
       : await startProxy(config, {
           logSink: (line) => logs[index]!.push(line),
+          setupLink: (line) => logs[index]!.push(line),
           tokenRefusalHoldMs: 200,
           followerSweepMs: 1_000,
           ...options.proxy,
@@ -141,6 +143,11 @@ export async function startFleet(options: {
   };
   const instances: Array<Instance | undefined> = [];
   for (let i = 0; i < options.instances; i++) instances.push(await start(i));
+  // The operator routes' caller: an admin with a personal API token, made as a deployment would.
+  const first = instances[0]!;
+  const admin: TestOperator = first.services
+    ? await addOperator({ services: first.services }, 'admin', 'Fleet Admin')
+    : await addOperatorByCommand(env, 'admin', 'Fleet Admin');
   const webhookUrl = `${instances[0]!.origin}/hooks/payments/${config.webhookSecret}`;
   await http(`${sandbox.control}/keys/${sandbox.keyId}`, { method: 'PATCH', body: { webhookUrl } });
 
@@ -160,6 +167,10 @@ export async function startFleet(options: {
     config,
     logs,
     at,
+    admin,
+    /** As the admin, on one instance. */
+    operator: (index: number, path: string, init: { body?: unknown; method?: string } = {}) =>
+      http(`${at(index).origin}${path}`, { ...init, headers: admin.headers }),
     origin: (index: number) => at(index).origin,
     merchant: (index: number, path: string, body: unknown) =>
       http(`${at(index).origin}${path}`, { body, headers: { Authorization: `Bearer ${config.merchantKey}` } }),

@@ -7,7 +7,9 @@ import { startProxy, type RunningProxy, type StartProxyOptions } from '../../pro
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server.ts';
 import { unwatchAnswers, watchAnswers } from './api-conformance.ts';
 import { http, type HttpInit } from './http.ts';
+import { addOperator, type TestOperator } from './operators.ts';
 import { holdPort } from './port-holder.ts';
+import type { Role } from '../../schemas/operators.ts';
 import { sharedPostgres } from './postgres-server.ts';
 import { startRedis, type RedisServer } from './redis-server.ts';
 
@@ -52,7 +54,6 @@ export function proxyEnvFor(sandbox: Sandbox, db: string) {
     KASSA_ORDERS_API_KEY: sandbox.ordersApiKey,
     KASSA_REFORGE_BASE_URL: sandbox.reforge,
     KASSA_MERCHANT_KEY: `mk_${randomBytes(16).toString('hex')}`,
-    KASSA_OPERATOR_TOKEN: `op_${randomBytes(16).toString('hex')}`,
     KASSA_ALLOWED_ORIGINS: SHOP_ORIGIN,
     KASSA_RETURN_URLS: `${SHOP_ORIGIN}/return`,
     KASSA_FLOW_HOSTS: new URL(sandbox.origin).host,
@@ -77,12 +78,17 @@ export async function startStack(options: StackOptions = {}) {
     ...options.env,
   };
   const logs: string[] = [];
+  /** What the proxy prints on standard error outside the log: the first admin's setup link. */
+  const printed: string[] = [];
   let config: ProxyConfig = loadConfig(env);
   let proxy: RunningProxy = await startProxy(config, {
     logSink: (line) => logs.push(line),
+    setupLink: (line) => printed.push(line),
     tokenRefusalHoldMs: 200,
     ...options.proxy,
   });
+  // The operator routes' caller unless a test says otherwise: an admin with a personal API token.
+  const admin: TestOperator = await addOperator(proxy, 'admin', 'Test Admin');
   // Every answer of this proxy that a test reads through the HTTP helper is checked against its document.
   watchAnswers(proxy.origin);
   const webhookUrl = () => `${proxy.origin}/hooks/payments/${config.webhookSecret}`;
@@ -106,9 +112,14 @@ export async function startStack(options: StackOptions = {}) {
     },
     env,
     logs,
+    printed,
     webhookUrl,
     merchant: (path: string, init?: Parameters<ReturnType<typeof call>>[1]) => call(config.merchantKey)(path, init),
-    operator: (path: string, init?: Parameters<ReturnType<typeof call>>[1]) => call(config.operatorToken)(path, init),
+    /** An admin (see admin), whom a test needing another role or person replaces with addOperator. */
+    admin,
+    operator: (path: string, init?: Parameters<ReturnType<typeof call>>[1]) => call(admin.token)(path, init),
+    /** Another operator of `role`, with a personal API token (test/support/operators.ts). */
+    addOperator: (role: Role, name?: string) => addOperator(proxy, role, name),
     /** As the customer's browser on the shop's page: the shop's Origin, no credentials. */
     browser: (path: string, init: HttpInit = {}) =>
       call(undefined)(path, { ...init, headers: { Origin: SHOP_ORIGIN, ...init.headers } }),
@@ -142,6 +153,7 @@ export async function startStack(options: StackOptions = {}) {
       }
       proxy = await startProxy(config, {
         logSink: (line) => logs.push(line),
+        setupLink: (line) => printed.push(line),
         tokenRefusalHoldMs: 200,
         ...options.proxy,
       });

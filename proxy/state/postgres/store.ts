@@ -23,6 +23,8 @@ import {
 import type { Database, Sql } from './database.ts';
 import { insertEvents, PostgresOutbox } from './outbox.ts';
 import { PostgresPurchases } from './purchases.ts';
+import { notOnPostgresYet } from './operators-pending.ts';
+import type { OperatorStore } from '../operators.ts';
 import { PostgresReconciliation } from './reconciliation.ts';
 
 /** Serialises the transactions on one idempotency key (an advisory lock held until commit). */
@@ -71,6 +73,7 @@ export class PostgresStore implements Store {
   readonly outbox: PostgresOutbox;
   readonly reconciliation: PostgresReconciliation;
   readonly purchases: PostgresPurchases;
+  readonly operators: OperatorStore = notOnPostgresYet();
 
   constructor(private readonly db: Database) {
     this.outbox = new PostgresOutbox(db);

@@ -44,6 +44,24 @@ export function redisKeys(prefix: string) {
     purchasesOpen: () => `${prefix}purchases:open`,
     purchasesByState: (state: string) => `${prefix}purchases:state:${state}`,
     purchasesByWallet: (wallet: string) => `${prefix}purchases:wallet:${wallet}`,
+    operator: (id: string) => `${prefix}operator:${id}`,
+    operatorByEmail: (email: string) => `${prefix}operator-email:${email}`,
+    operatorBySso: (subject: string) => `${prefix}operator-sso:${subject}`,
+    /** Every operator, lexicographic `<createdAt>:<operatorId>`. */
+    operatorsAll: () => `${prefix}operators:all`,
+    /** Bumped by every change of any account: the last-admin rule reads all of them at one version. */
+    operatorsVersion: () => `${prefix}operators:version`,
+    /** A credential, under the hash of its secret (what each request looks up). */
+    credentialByHash: (hash: string) => `${prefix}credential-hash:${hash}`,
+    /** The hash of a credential's secret, by its id. */
+    credential: (id: string) => `${prefix}credential:${id}`,
+    credentialsOf: (operatorId: string) => `${prefix}operator-credentials:${operatorId}`,
+    invitation: (hash: string) => `${prefix}invitation:${hash}`,
+    invitationsOf: (operatorId: string) => `${prefix}operator-invitations:${operatorId}`,
+    passkey: (credentialId: string) => `${prefix}passkey:${credentialId}`,
+    passkeysOf: (operatorId: string) => `${prefix}operator-passkeys:${operatorId}`,
+    device: (hash: string) => `${prefix}device:${hash}`,
+    deviceByUserCode: (userCode: string) => `${prefix}device-user-code:${userCode}`,
   };
 }
 

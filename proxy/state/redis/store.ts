@@ -4,6 +4,7 @@ import { Cas, optimistically } from './cas.ts';
 import { guarded } from './connection.ts';
 import { idOfMember, indexMember, redisKeys, type RedisKeys } from './keys.ts';
 import { addEvents, RedisOutbox } from './outbox.ts';
+import { RedisOperators } from './operators.ts';
 import { RedisPurchases } from './purchases.ts';
 import { LAST_WEBHOOK_KEPT_SECONDS, RedisReconciliation } from './reconciliation.ts';
 import type { PaymentEventRule } from '../outbox.ts';
@@ -60,12 +61,14 @@ export class RedisStore implements Store {
     this.outbox = new RedisOutbox(redis, this.key);
     this.reconciliation = new RedisReconciliation(redis, this.key);
     this.purchases = new RedisPurchases(redis, this.key);
+    this.operators = new RedisOperators(redis, this.key);
   }
 
   private readonly key: RedisKeys;
   readonly outbox: RedisOutbox;
   readonly reconciliation: RedisReconciliation;
   readonly purchases: RedisPurchases;
+  readonly operators: RedisOperators;
 
   /** Index members sort like (createdAt, transactionId), the order of the operator's list. */
   private member(payment: Pick<Payment, 'createdAt' | 'transactionId'>): string {

@@ -168,4 +168,45 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX purchase_audit_by_purchase ON purchase_audit (purchase_id, at);
 `,
+  // Operators as people (issue 37): accounts, their credentials (hashes only), invitations, passkeys
+  // and device sign-ins. Each record is JSON beside the columns its lookups and unique rules need.
+  `
+  CREATE TABLE operators (
+    operator_id TEXT PRIMARY KEY,
+    email       TEXT NOT NULL UNIQUE,
+    sso_subject TEXT UNIQUE,
+    role        TEXT NOT NULL,
+    state       TEXT NOT NULL,
+    created_at  INTEGER NOT NULL,
+    record      TEXT NOT NULL
+  );
+  CREATE TABLE operator_credentials (
+    credential_id TEXT PRIMARY KEY,
+    token_hash    TEXT NOT NULL UNIQUE,
+    operator_id   TEXT NOT NULL,
+    created_at    INTEGER NOT NULL,
+    record        TEXT NOT NULL
+  );
+  CREATE INDEX operator_credentials_by_operator ON operator_credentials (operator_id, created_at DESC);
+  CREATE TABLE operator_invitations (
+    token_hash  TEXT PRIMARY KEY,
+    operator_id TEXT,
+    expires_at  INTEGER NOT NULL,
+    record      TEXT NOT NULL
+  );
+  CREATE TABLE operator_passkeys (
+    credential_id TEXT PRIMARY KEY,
+    operator_id   TEXT NOT NULL,
+    counter       INTEGER NOT NULL,
+    record        TEXT NOT NULL
+  );
+  CREATE INDEX operator_passkeys_by_operator ON operator_passkeys (operator_id);
+  CREATE TABLE device_authorizations (
+    device_code_hash TEXT PRIMARY KEY,
+    user_code        TEXT NOT NULL,
+    expires_at       INTEGER NOT NULL,
+    record           TEXT NOT NULL
+  );
+  CREATE INDEX device_authorizations_by_user_code ON device_authorizations (user_code, expires_at);
+`,
 ];

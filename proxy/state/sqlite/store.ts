@@ -7,6 +7,7 @@ import { MIGRATIONS } from './migrations.ts';
 import { StoreOpenError } from '../store-open-error.ts';
 import type { PaymentEventRule } from '../outbox.ts';
 import { insertEvents, SqliteOutbox } from './outbox.ts';
+import { SqliteOperators } from './operators.ts';
 import { SqlitePurchases } from './purchases.ts';
 import { SqliteReconciliation } from './reconciliation.ts';
 import { toAttempt, toCheckout, toPayment, type Row } from '../sql-rows.ts';
@@ -45,13 +46,18 @@ export class SqliteStore implements Store {
   readonly outbox: SqliteOutbox;
   readonly reconciliation: SqliteReconciliation;
   readonly purchases: SqlitePurchases;
+  readonly operators: SqliteOperators;
 
-  constructor(path: string) {
+  /**
+   * `lock: false` is for `kassa-proxy operators` and `audit`, which make short transactions on the file
+   * beside a running proxy (whose one-process lock is on `<file>.lock`, not on the file itself).
+   */
+  constructor(path: string, options: { lock?: boolean } = {}) {
     let db: Database.Database | undefined;
     try {
       if (path !== ':memory:') {
         mkdirSync(dirname(path), { recursive: true });
-        this.lock = lockStoreFile(path);
+        if (options.lock !== false) this.lock = lockStoreFile(path);
       }
       db = new Database(path);
       db.pragma('journal_mode = WAL');
@@ -69,6 +75,7 @@ export class SqliteStore implements Store {
     this.outbox = withDiskFaults(new SqliteOutbox(this.db, (text) => this.sql(text)));
     this.reconciliation = withDiskFaults(new SqliteReconciliation((text) => this.sql(text)));
     this.purchases = withDiskFaults(new SqlitePurchases(this.db, (text) => this.sql(text)));
+    this.operators = withDiskFaults(new SqliteOperators(this.db, (text) => this.sql(text)));
     // The store itself answers through the same guard (a constructor may hand back another object).
     return withDiskFaults(this);
   }

@@ -1,0 +1,107 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Context } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { createMiddleware } from 'hono/factory';
+import { HttpProblem } from '../http/http-problem.ts';
+import type { ProxyEnv } from '../http/middleware/request-id.ts';
+import type { ApiOperations, OperationKey } from '../http/openapi/operation.ts';
+import { CredentialRefusedError, type Credentials, type OperatorPrincipal } from './credentials.ts';
+import { allows, missingPermission, type RoutePermission } from './permissions.ts';
+
+/** What `operatorAuth` puts on the context: who is calling, with which credential and role. */
+export interface OperatorEnv {
+  Variables: ProxyEnv['Variables'] & { operator: OperatorPrincipal };
+}
+
+/** The web session's cookie (set by the sign-in page): `Secure; HttpOnly; SameSite=Strict; Path=/`. */
+export const SESSION_COOKIE = '__Host-kassa_session';
+/** On every write with the session cookie: the session's CSRF token (`Credentials.csrfTokenFor`). */
+export const CSRF_HEADER = 'X-Kassa-CSRF';
+/** What a 401 names in WWW-Authenticate. */
+export const OPERATOR_REALM = 'Kassa operator';
+
+export interface OperatorAuthOptions {
+  credentials: Credentials;
+  /** What the route needs, as its OpenAPI operation declares it. */
+  permission: RoutePermission;
+  /** The proxy's own origin (KASSA_PUBLIC_URL), which a web session's writes must come from; else the request's. */
+  publicUrl?: string | null;
+  /** Called with the permission a caller lacked (the refusals metric). */
+  onRefusal?: (permission: string) => void;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+const unauthenticated = (message: string) =>
+  new HttpProblem(401, message, { 'WWW-Authenticate': `Bearer realm="${OPERATOR_REALM}"` });
+
+const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/**
+ * An operator route's guard: `Authorization: Bearer` with a personal API token or a device token, or
+ * the sign-in page's session cookie (with its CSRF token and the proxy's own Origin on writes). The
+ * credential is looked up in the store on every request; the caller's role must give the route's
+ * permission, or the answer is a 403 that names it.
+ */
+export const operatorAuth = (options: OperatorAuthOptions) => {
+  const { credentials, permission, publicUrl = null, onRefusal } = options;
+  return createMiddleware<OperatorEnv>(async function operatorAuth(c, next) {
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('Authorization') ?? '')?.[1];
+    const session = bearer === undefined ? getCookie(c, SESSION_COOKIE) : undefined;
+    if (bearer === undefined && session === undefined)
+      throw unauthenticated(
+        'Send Authorization: Bearer <a personal API token or device token>, or sign in at /operator',
+      );
+    let operator: OperatorPrincipal;
+    try {
+      operator =
+        bearer !== undefined
+          ? await credentials.resolve(bearer, ['api', 'device'])
+          : await credentials.resolve(session!, ['web']);
+    } catch (error) {
+      if (error instanceof CredentialRefusedError) throw unauthenticated(error.message);
+      throw error;
+    }
+    if (session !== undefined && !SAFE_METHODS.has(c.req.method))
+      checkWrite(c, credentials.csrfTokenFor(session), publicUrl);
+    if (!allows(operator.role, permission)) {
+      const missing = missingPermission(permission as Exclude<RoutePermission, 'self'>);
+      onRefusal?.(missing);
+      throw new HttpProblem(
+        403,
+        `This needs the permission ${missing}; your role ${operator.role} does not have it`,
+        {},
+        undefined,
+        { permission: missing },
+      );
+    }
+    c.set('operator', operator);
+    await next();
+  });
+};
+
+/** A write with the session cookie: the CSRF token in its header, from the proxy's own pages. */
+function checkWrite(c: Context, csrf: string, publicUrl: string | null): void {
+  const origin = c.req.header('Origin');
+  const own = publicUrl ?? new URL(c.req.url).origin;
+  if (!sameText(c.req.header(CSRF_HEADER) ?? '', csrf) || (origin !== undefined && origin !== own))
+    throw new HttpProblem(
+      403,
+      `A write with the session cookie needs the ${CSRF_HEADER} header and the proxy's own Origin`,
+    );
+}
+
+/**
+ * The guards of one routes module, each taken from its operation in the module's table, so that the
+ * permission a route enforces is the one the OpenAPI document shows: `guard('POST /api/orders')`.
+ */
+export function operatorGuards(
+  operations: ApiOperations,
+  options: Omit<OperatorAuthOptions, 'permission'>,
+): (key: OperationKey) => ReturnType<typeof operatorAuth> {
+  return (key) => {
+    const access = operations[key]?.access;
+    if (access?.auth !== 'operator') throw new Error(`${key} is not an operator operation of this table`);
+    return operatorAuth({ ...options, permission: access.permission });
+  };
+}
