@@ -17,6 +17,7 @@ import type { Backend } from './state/open-backend.ts';
 import { OrdersClient } from './upstream/orders-client.ts';
 import { ProxyMetrics } from './monitoring/metrics.ts';
 import { createOnramp, type OnrampParts } from './onramp/onramp-parts.ts';
+import { registerPurchaseActions } from './onramp/purchase-approvals.ts';
 import { createOperatorParts, type OperatorParts } from './operator/operator-parts.ts';
 import { PayClient } from './upstream/pay-client.ts';
 import type { MismatchReport } from './upstream/answer-check.ts';
@@ -173,7 +174,8 @@ export function createServices(
         paymentWindowSeconds: overrides.onrampPaymentWindowSeconds,
       })
     : null;
-  const operators = createOperatorParts({ config, store: store.operators, registry: metrics.registry });
+  const operators = createOperatorParts({ config, store, orders, registry: metrics.registry });
+  if (onramp) registerPurchaseActions(operators.approvals, onramp.operations);
   return {
     config,
     logger,

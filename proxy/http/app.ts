@@ -17,6 +17,9 @@ import { merchantOperations, merchantRoutes } from '../payments/merchant-routes.
 import { operatorOperations, operatorRoutes } from '../operator/operator-routes.ts';
 import { operatorAccountOperations, operatorAccountRoutes } from '../operator/operator-account-routes.ts';
 import { deviceOperations, deviceRoutes } from '../operator/device-routes.ts';
+import { teamOperations, teamRoutes } from '../operator/team-routes.ts';
+import { approvalOperations, approvalRoutes } from '../operator/approval-routes.ts';
+import { auditOperations, auditRoutes } from '../operator/audit-routes.ts';
 import { metricsOperations, metricsRoutes } from '../monitoring/metrics-routes.ts';
 import { onrampOffRoutes, onrampOperations, onrampRoutes } from '../onramp/onramp-routes.ts';
 import { purchaseOperations, purchaseRoutes } from '../onramp/purchase-routes.ts';
@@ -93,6 +96,9 @@ export function createApp(services: ProxyServices): ProxyHttp {
   mount(operatorRoutes(services), operatorOperations);
   mount(operatorAccountRoutes(services), operatorAccountOperations);
   mount(deviceRoutes(services), deviceOperations);
+  mount(teamRoutes(services), teamOperations);
+  mount(approvalRoutes(services), approvalOperations);
+  mount(auditRoutes(services), auditOperations);
   mount(eventRoutes(services), eventOperations);
   mount(webhookRoutes(services), webhookOperations);
   mount(widgetRoutes(services), widgetOperations);

@@ -25,6 +25,8 @@ import { insertEvents, PostgresOutbox } from './outbox.ts';
 import { PostgresPurchases } from './purchases.ts';
 import { notOnPostgresYet } from './operators-pending.ts';
 import type { OperatorStore } from '../operators.ts';
+import type { ApprovalStore } from '../approvals.ts';
+import type { AuditStore } from '../audit.ts';
 import { PostgresReconciliation } from './reconciliation.ts';
 
 /** Serialises the transactions on one idempotency key (an advisory lock held until commit). */
@@ -73,7 +75,9 @@ export class PostgresStore implements Store {
   readonly outbox: PostgresOutbox;
   readonly reconciliation: PostgresReconciliation;
   readonly purchases: PostgresPurchases;
-  readonly operators: OperatorStore = notOnPostgresYet();
+  readonly operators = notOnPostgresYet<OperatorStore>();
+  readonly approvals = notOnPostgresYet<ApprovalStore>();
+  readonly audit = notOnPostgresYet<AuditStore>();
 
   constructor(private readonly db: Database) {
     this.outbox = new PostgresOutbox(db);

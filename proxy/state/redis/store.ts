@@ -4,6 +4,8 @@ import { Cas, optimistically } from './cas.ts';
 import { guarded } from './connection.ts';
 import { idOfMember, indexMember, redisKeys, type RedisKeys } from './keys.ts';
 import { addEvents, RedisOutbox } from './outbox.ts';
+import { RedisApprovals } from './approvals.ts';
+import { RedisAudit } from './audit.ts';
 import { RedisOperators } from './operators.ts';
 import { RedisPurchases } from './purchases.ts';
 import { LAST_WEBHOOK_KEPT_SECONDS, RedisReconciliation } from './reconciliation.ts';
@@ -62,6 +64,8 @@ export class RedisStore implements Store {
     this.reconciliation = new RedisReconciliation(redis, this.key);
     this.purchases = new RedisPurchases(redis, this.key);
     this.operators = new RedisOperators(redis, this.key);
+    this.approvals = new RedisApprovals(redis, this.key);
+    this.audit = new RedisAudit(redis, this.key);
   }
 
   private readonly key: RedisKeys;
@@ -69,6 +73,8 @@ export class RedisStore implements Store {
   readonly reconciliation: RedisReconciliation;
   readonly purchases: RedisPurchases;
   readonly operators: RedisOperators;
+  readonly approvals: RedisApprovals;
+  readonly audit: RedisAudit;
 
   /** Index members sort like (createdAt, transactionId), the order of the operator's list. */
   private member(payment: Pick<Payment, 'createdAt' | 'transactionId'>): string {
