@@ -78,6 +78,8 @@ export interface ServiceOverrides extends Partial<Backend> {
   onrampSweepMs?: number;
   /** How long a purchase's checkout can be paid (30 minutes). */
   onrampPaymentWindowSeconds?: number;
+  /** How long an approval request waits for a second person (24 hours). */
+  approvalTtlMs?: number;
 }
 
 /** Builds the services on the state `openBackend` opened (state/open-backend.ts). */
@@ -174,7 +176,13 @@ export function createServices(
         paymentWindowSeconds: overrides.onrampPaymentWindowSeconds,
       })
     : null;
-  const operators = createOperatorParts({ config, store, orders, registry: metrics.registry });
+  const operators = createOperatorParts({
+    config,
+    store,
+    orders,
+    registry: metrics.registry,
+    approvalTtlMs: overrides.approvalTtlMs,
+  });
   if (onramp) registerPurchaseActions(operators.approvals, onramp.operations);
   return {
     config,

@@ -64,8 +64,12 @@ export class Approvals {
   constructor(
     private readonly store: ApprovalStore,
     private readonly audit: AuditTrail,
-    /** Tokens (or money, for a refund) below which one person suffices; null: every request needs two. */
-    private readonly threshold: string | null,
+    private readonly policy: {
+      /** Tokens (or money, for a refund) below which one person suffices; null: every request needs two. */
+      threshold: string | null;
+      /** How long a request waits for a second person (24 hours). */
+      ttlMs?: number | undefined;
+    },
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -76,7 +80,8 @@ export class Approvals {
 
   /** Whether an action of this amount needs a second person (the threshold, or none: always). */
   needsSecondPerson(amount: string | null): boolean {
-    return this.threshold === null || amount === null || compareDecimals(amount, this.threshold) >= 0;
+    const { threshold } = this.policy;
+    return threshold === null || amount === null || compareDecimals(amount, threshold) >= 0;
   }
 
   async request(input: ApprovalRequest, by: OperatorPrincipal, context: AuditContext): Promise<ApprovalRecord> {
@@ -86,7 +91,7 @@ export class Approvals {
       approvalId: randomId('apr_'),
       requestedBy: personOf(by),
       requestedAt: now,
-      expiresAt: now + APPROVAL_TTL_MS,
+      expiresAt: now + (this.policy.ttlMs ?? APPROVAL_TTL_MS),
       state: 'pending',
       decidedBy: null,
       decidedAt: null,

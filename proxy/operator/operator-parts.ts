@@ -29,11 +29,15 @@ export function createOperatorParts(deps: {
   store: Store;
   orders: OrdersClient;
   registry: Registry;
+  approvalTtlMs?: number | undefined;
 }): OperatorParts {
   const { operators } = deps.store;
   const credentials = new Credentials(operators);
   const audit = new AuditTrail(deps.store.audit);
-  const approvals = new Approvals(deps.store.approvals, audit, deps.config.approvalThreshold);
+  const approvals = new Approvals(deps.store.approvals, audit, {
+    threshold: deps.config.approvalThreshold,
+    ttlMs: deps.approvalTtlMs,
+  });
   const metrics = new OperatorMetrics(deps.registry, approvals);
   registerOrderActions(approvals, deps.orders);
   return {
