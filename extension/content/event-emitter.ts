@@ -84,12 +84,17 @@ export class EventEmitter {
     return this.removeListener(event, listener);
   }
 
-  /** Every listener of `event` (of every event without one), the last added first; `removeListener` last of all. */
-  removeAllListeners(event?: EventName): this {
-    if (event === undefined) {
+  /**
+   * Every listener of `event`, the last added first; called with no argument (not `undefined`, as in
+   * Node), of every event, `removeListener` last.
+   */
+  removeAllListeners(...only: [event?: EventName]): this {
+    const [event] = only;
+    if (only.length === 0) {
       for (const name of this.eventNames()) if (name !== 'removeListener') this.removeAllListeners(name);
       return this.removeAllListeners('removeListener');
     }
+    if (event === undefined) return this;
     if (!this.#events.has('removeListener')) {
       this.#events.delete(event);
       return this;
