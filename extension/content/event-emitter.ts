@@ -100,7 +100,11 @@ export class EventEmitter {
       return this;
     }
     const list = this.#events.get(event) ?? [];
-    for (let at = list.length - 1; at >= 0; at--) this.removeListener(event, list[at]!.call);
+    // A removeListener listener may take others away meanwhile (a `once` one takes itself).
+    for (let at = list.length - 1; at >= 0; at--) {
+      const entry = list[at];
+      if (entry) this.removeListener(event, entry.call);
+    }
     return this;
   }
 

@@ -28,9 +28,13 @@ type Operation =
 const event = fc.constantFrom(...EVENTS);
 const listener = fc.integer({ min: 0, max: LISTENERS - 1 });
 const operation: fc.Arbitrary<Operation> = fc.oneof(
+  fc.record({ kind: fc.constantFrom('on', 'addListener', 'prependListener'), event, listener }),
+  // Not a `once` listener of `removeListener` itself: when removeAllListeners() takes away several
+  // copies of one function there, which one Node calls last depends on whether it stores them as one
+  // function or an array, and no page can rely on that.
   fc.record({
-    kind: fc.constantFrom('on', 'addListener', 'prependListener', 'once', 'prependOnceListener'),
-    event,
+    kind: fc.constantFrom('once', 'prependOnceListener'),
+    event: event.filter((name) => name !== 'removeListener'),
     listener,
   }),
   fc.record({ kind: fc.constantFrom('removeListener', 'off'), event, listener }),
@@ -121,7 +125,7 @@ describe('the provider’s EventEmitter', () => {
       fc.property(fc.array(operation, { maxLength: 40 }), (operations) => {
         assert.deepEqual(run(new EventEmitter(), operations), run(new NodeEventEmitter(), operations));
       }),
-      { numRuns: 2_000 },
+      { numRuns: 10_000 },
     );
   });
 
