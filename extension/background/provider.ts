@@ -224,7 +224,6 @@ function chainIdParam(params: unknown): number {
   return Number(BigInt(text));
 }
 
-/** Answers one request of a page of `origin`. */
 /** A request of a page's provider; `lang` is the page's language, for an approval window it opens. */
 export async function handleProviderRequest(
   origin: string,
