@@ -2,7 +2,8 @@
  * Node's `EventEmitter` API, as EIP-1193 asks of a provider ("on and removeListener … per the Node.js
  * EventEmitter API"; MetaMask's provider extends it): `on`/`addListener`, `prependListener`, `once`,
  * `prependOnceListener`, `removeListener`/`off`, `removeAllListeners`, `emit`, `listeners`,
- * `listenerCount`, `eventNames`, and the `newListener` and `removeListener` events. Listeners are
+ * `listenerCount`, `eventNames`, `setMaxListeners`, `getMaxListeners`, and the `newListener` and
+ * `removeListener` events. Listeners are
  * called in order with the emitter as `this`, over a copy of the list (one removed during an emit is
  * still called by it); a listener added twice is called twice and removed once per `removeListener`,
  * the last added first. `emit('error')` with no listener throws, as Node's does.
@@ -27,6 +28,7 @@ function checkListener(listener: unknown): asserts listener is Listener {
 
 export class EventEmitter {
   #events = new Map<EventName, Entry[]>();
+  #maxListeners = 10;
 
   #add(event: EventName, listener: Listener, once: boolean, prepend: boolean): this {
     checkListener(listener);
@@ -141,5 +143,17 @@ export class EventEmitter {
 
   eventNames(): EventName[] {
     return [...this.#events.keys()];
+  }
+
+  /** Kept for callers (libraries set it); Kassa warns of no leak: a page's listeners are its own affair. */
+  setMaxListeners(count: number): this {
+    if (typeof count !== 'number' || count < 0 || Number.isNaN(count))
+      throw new RangeError(`The value of "n" is out of range. It must be a non-negative number. Received ${count}`);
+    this.#maxListeners = count;
+    return this;
+  }
+
+  getMaxListeners(): number {
+    return this.#maxListeners;
   }
 }

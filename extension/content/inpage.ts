@@ -94,10 +94,10 @@ class KassaProvider extends EventEmitter {
   }
 
   #setChain(chainId: string): void {
-    if (chainId === this.#chainId) return;
-    this.#chainId = chainId;
     // While disconnected the page hears the chain with the next `connect`.
-    if (this.#connected) this.emit('chainChanged', chainId);
+    if (!this.#connected || chainId === this.#chainId) return;
+    this.#chainId = chainId;
+    this.emit('chainChanged', chainId);
   }
 
   #setAccounts(accounts: string[]): void {
@@ -114,9 +114,12 @@ class KassaProvider extends EventEmitter {
     if (event === 'connect' && data && typeof (data as { chainId?: unknown }).chainId === 'string') {
       const { chainId } = data as { chainId: string };
       if (this.#connected) return this.#setChain(chainId);
+      const before = this.#chainId;
       this.#connected = true;
       this.#chainId = chainId;
       this.emit('connect', { chainId });
+      // Back on another chain than the page was last told (as MetaMask tells it: connect, then chainChanged).
+      if (before !== null && before !== chainId) this.emit('chainChanged', chainId);
     } else if (event === 'chainChanged' && typeof data === 'string') this.#setChain(data);
     else if (event === 'accountsChanged' && Array.isArray(data)) this.#setAccounts(data as string[]);
     else if (event === 'disconnect' && this.#connected) {

@@ -1,9 +1,10 @@
 /**
  * The provider's events (extension/content/event-emitter.ts) against Node's own `EventEmitter`, with
  * fast-check: any sequence of `on`, `once`, `prepend…`, `removeListener`, `off`, `removeAllListeners`,
- * `emit`, `listeners`, `listenerCount` and `eventNames`, the `newListener` and `removeListener` events
- * and `error` included, gives the same trace on both: which listener is called, in what order, with
- * what `this` and arguments, and what each method returns or throws. wallet-provider-events.test.ts
+ * `emit`, `listeners`, `listenerCount`, `eventNames`, `setMaxListeners` and `getMaxListeners`, the
+ * `newListener` and `removeListener` events and `error` included, gives the same trace on both: which
+ * listener is called, in what order, with what `this` and arguments, and what each method returns or
+ * throws (a maximum that Node would warn about is not tried: Kassa does not warn). wallet-provider-events.test.ts
  * runs one such script on the provider in a page of the real extension, and shows there that a
  * listener that throws keeps none of the next ones from being called.
  */
@@ -23,7 +24,9 @@ type Operation =
   | { kind: 'emit'; event: string; argument: number }
   | { kind: 'listeners'; event: string }
   | { kind: 'listenerCount'; event: string; listener: number | undefined }
-  | { kind: 'eventNames' };
+  | { kind: 'eventNames' }
+  | { kind: 'setMaxListeners'; count: number }
+  | { kind: 'getMaxListeners' };
 
 const event = fc.constantFrom(...EVENTS);
 const listener = fc.integer({ min: 0, max: LISTENERS - 1 });
@@ -60,6 +63,8 @@ interface Emitter {
   listeners(event: string): unknown[];
   listenerCount(event: string, listener?: Listener): number;
   eventNames(): Array<string | symbol>;
+  setMaxListeners(count: number): unknown;
+  getMaxListeners(): number;
 }
 
 /** Runs the operations on `emitter`; the trace of calls and results. */
@@ -108,6 +113,12 @@ function run(emitter: Emitter, operations: readonly Operation[]): unknown[] {
           break;
         case 'eventNames':
           trace.push([op.kind, result(emitter.eventNames())]);
+          break;
+        case 'setMaxListeners':
+          trace.push([op.kind, op.count, result(emitter.setMaxListeners(op.count))]);
+          break;
+        case 'getMaxListeners':
+          trace.push([op.kind, emitter.getMaxListeners()]);
           break;
         default:
           trace.push([op.kind, op.event, op.listener, result(emitter[op.kind](op.event, listeners[op.listener]!))]);

@@ -21,6 +21,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright';
+import { UI_CHANNEL } from '../../extension/channels.ts';
 import { anvilAccount } from '../support/chains.ts';
 import {
   approvalWindow,
@@ -184,6 +185,12 @@ function askAndNote(page: Page, method: string): Promise<void> {
 
 const eventsOf = (page: Page) =>
   page.evaluate(() => (window as unknown as { providerEvents: Array<[string, unknown]> }).providerEvents);
+/** The last `count` things the page heard (accountsChanged aside), a `disconnect` by its code. */
+const lastHeard = async (page: Page, count: number) =>
+  (await eventsOf(page))
+    .filter(([name]) => name !== 'accountsChanged')
+    .slice(-count)
+    .map(([name, value]) => (name === 'disconnect' ? [name, (value as { code: number }).code] : [name, value]));
 const eventNamesOf = async (page: Page) => (await eventsOf(page)).map(([name]) => name);
 const isConnected = (page: Page) =>
   page.evaluate(() => (window as unknown as { kassa: { isConnected(): boolean } }).kassa.isConnected());
@@ -217,6 +224,17 @@ describe(
       extension = await launchExtension();
       await configure(extension, `http://127.0.0.1:${(listing.address() as AddressInfo).port}`);
     });
+    /** The user moves the wallet to another chain, as the Wallet tab does. */
+    const switchWallet = async (chainId: number) => {
+      const wallet = await extension.openPage('ui/popup.html?tab=wallet');
+      const answer = await wallet.evaluate(
+        ([channel, chainId]) =>
+          chrome.runtime.sendMessage({ channel, request: { kind: 'wallet.switchChain', chainId } }),
+        [UI_CHANNEL, chainId] as const,
+      );
+      await wallet.close();
+      assert.equal((answer as { ok: boolean }).ok, true, JSON.stringify(answer));
+    };
     after(async () => {
       await extension?.dispose();
       listing?.close();
@@ -390,18 +408,30 @@ describe(
       forwarders.get(TWO)!.resume();
       await heard(page, 'connect', 3);
       await askAndNote(page, 'eth_blockNumber');
-      const heardLast = (await eventsOf(page)).filter(([name]) => name !== 'accountsChanged').slice(-4);
-      assert.deepEqual(
-        heardLast.map(([name, value]) =>
-          name === 'disconnect' ? [name, (value as { code: number }).code] : [name, value],
-        ),
-        [
-          ['disconnect', 4900],
-          ['eth_blockNumber refused', 4900],
-          ['connect', { chainId: '0x7a69' }],
-          ['eth_blockNumber answered', null],
-        ],
-      );
+      assert.deepEqual(await lastHeard(page, 4), [
+        ['disconnect', 4900],
+        ['eth_blockNumber refused', 4900],
+        ['connect', { chainId: '0x7a69' }],
+        ['eth_blockNumber answered', null],
+      ]);
+
+      // The wallet moves to another chain while none answers: the page hears it once one is back,
+      // `connect` with that chain then `chainChanged` (as MetaMask tells it).
+      forwarders.get(ONE)!.refuse();
+      forwarders.get(TWO)!.refuse();
+      await heard(page, 'disconnect', 3);
+      await switchWallet(TWO);
+      forwarders.get(TWO)!.resume();
+      await heard(page, 'connect', 4);
+      forwarders.get(ONE)!.resume();
+      await switchWallet(ONE);
+      await heard(page, 'chainChanged', 2);
+      assert.deepEqual(await lastHeard(page, 4), [
+        ['disconnect', 4900],
+        ['connect', { chainId: '0x7a6a' }],
+        ['chainChanged', '0x7a6a'],
+        ['chainChanged', '0x7a69'],
+      ]);
       await page.close();
     });
 
