@@ -2,7 +2,8 @@
  * The isolated-world content script: a relay, nothing more. It takes the page provider's requests
  * (window messages addressed to it, checked against their schema), passes them to the service worker
  * on a port, and posts the answers and events back. The page's origin is not in any message: the
- * service worker reads it from the port's sender. It holds no state but the requests in flight.
+ * service worker reads it from the port's sender. It holds no state but the requests in flight, and
+ * whether the extension is gone from under the page, the one thing only it can tell the page.
  */
 import { RPC } from '../eip1193.ts';
 import {
