@@ -2,6 +2,7 @@ import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit'
 import type { PaymentStatusView } from '../../schemas/proxy-api.ts';
 import { LocaleController } from '../shared/locale-controller.ts';
 import { onDemand } from '../shared/on-demand.ts';
+import { desktop } from '../shared/pointer.ts';
 import { ProblemController, type Problem } from '../shared/problem-controller.ts';
 import { ProxyClient, SCRIPT_ORIGIN } from '../shared/proxy-client.ts';
 import type * as AmountFieldModule from './amount-field.ts';
@@ -99,6 +100,7 @@ export class CheckoutFlow extends LitElement implements FlowHost {
   override connectedCallback(): void {
     super.connectedCallback();
     window.addEventListener('pageshow', this.onPageShow);
+    // Phones pay in the bank's app already: they never load the phone chunk.
     if (desktop()) void this.loadPhone().catch(() => undefined);
   }
 
@@ -308,9 +310,6 @@ export class CheckoutFlow extends LitElement implements FlowHost {
     this.bankWindow = undefined;
   }
 }
-
-/** Phones (no fine pointer that hovers) pay in the bank's app already: they never load the phone chunk. */
-const desktop = () => matchMedia('(pointer: fine) and (hover: hover)').matches;
 
 /**
  * A popup for the bank's pages (mode="popup"). Browsers allow a popup only in the click itself, not

@@ -1,14 +1,13 @@
 /**
  * "Pay with your phone", a chunk that only desktops load (a fine pointer that hovers): its words,
- * the hand-off code from the proxy, and the QR code of the hand-off link, drawn with lean-qr as an
- * SVG path. The QR is dark on a white quiet zone in both themes, as phone cameras expect.
+ * the hand-off code from the proxy, and the QR code of the hand-off link (shared/qr-code.ts).
  */
-import { generate } from 'lean-qr/nano';
 import { css, html, type LitElement, type TemplateResult } from 'lit';
 import type { Handoff } from '../../schemas/proxy-api.ts';
 import { addStyles } from '../shared/add-styles.ts';
 import { languageOf, type Language } from '../shared/i18n.ts';
 import { ProxyClient } from '../shared/proxy-client.ts';
+import { qrCode } from '../shared/qr-code.ts';
 
 export interface PhoneMessages {
   payWithPhone: string;
@@ -100,32 +99,10 @@ export class PhoneHandoff {
   }
 }
 
-/** The QR code's modules as one SVG path, a run of dark modules per rectangle, and its size. */
-export function qrPath(text: string): [path: string, size: number] {
-  const code = generate(text);
-  let path = '';
-  for (let y = 0; y < code.size; y++) {
-    for (let x = 0; x < code.size;) {
-      if (!code.get(x, y)) {
-        x++;
-        continue;
-      }
-      const start = x;
-      while (code.get(x, y)) x++;
-      path += `M${start} ${y}h${x - start}v1h${start - x}z`;
-    }
-  }
-  return [path, code.size];
-}
-
 /** The QR code, the link as text, and a button that copies it. */
 export function phoneView(url: string, m: PhoneMessages, copied: boolean, copy: () => void): TemplateResult {
-  const [path, size] = qrPath(url);
   return html`<div part="phone" class="phone">
-    <svg part="qr" role="img" aria-label=${m.qrLabel} viewBox="-4 -4 ${size + 8} ${size + 8}">
-      <rect x="-4" y="-4" width="${size + 8}" height="${size + 8}" fill="#fff" />
-      <path d=${path} fill="#000" />
-    </svg>
+    ${qrCode(url, m.qrLabel)}
     <p class="link"><span part="handoff-url">${url}</span></p>
     <button part="secondary" type="button" class="secondary" @click=${copy}>${copied ? m.copied : m.copy}</button>
   </div>`;
