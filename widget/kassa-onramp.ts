@@ -16,6 +16,7 @@ import { detailStyles } from './shared/detail-styles.ts';
 import { fieldStyles } from './shared/field-styles.ts';
 import { fill } from './shared/i18n.ts';
 import { LocaleController } from './shared/locale-controller.ts';
+import type { MisconfigurationCode } from './shared/misconfiguration.ts';
 import { ProblemController } from './shared/problem-controller.ts';
 import { SCRIPT_ORIGIN } from './shared/proxy-client.ts';
 import { stepStyles } from './shared/steps-view.ts';
@@ -190,13 +191,7 @@ export class KassaOnramp extends LitElement {
       client = new OnrampClient(this.proxy);
     } catch {
       this.purchases.open(undefined);
-      this.phase = 'error';
-      return this.problems.misconfigured({
-        kind: 'misconfigured',
-        stage: 'config',
-        status: 0,
-        message: 'proxy must be the URL of the Kassa proxy',
-      });
+      return this.misconfigured('proxy-attribute', 'proxy must be the URL of the Kassa proxy');
     }
     this.purchases.open(client);
     try {
@@ -204,6 +199,8 @@ export class KassaOnramp extends LitElement {
     } catch (error) {
       if (generation !== this.generation) return;
       const failure = this.problems.proxyFailed(error, () => void this.load());
+      // The proxy's on-ramp is off (KASSA_ONRAMP_COINS): the shop's setup, said as "not available here".
+      if (failure.status === 404) return this.misconfigured('onramp-off', failure.message, 404, 'notEnabled');
       this.phase = 'error';
       return this.problems.report(proxyErrorDetail(failure, 'config'));
     }
@@ -211,17 +208,19 @@ export class KassaOnramp extends LitElement {
     if (!this.form.coins().length) {
       this.phase = 'error';
       this.problems.show({ message: 'noChains', retry: () => void this.load() });
-      return this.problems.report({
-        kind: 'unavailable',
-        stage: 'config',
-        status: 200,
-        message: 'The proxy offers no network that carries its coins',
-      });
+      const message = 'The proxy offers no network that carries its coins';
+      return this.problems.report({ kind: 'unavailable', stage: 'config', status: 200, message });
     }
     if (this.purchases.resume(this.purchase)) return;
     this.phase = this.wallet.session ? 'ready' : 'connect';
     this.accounts.prepare();
     void this.form.refreshBalance();
+  }
+
+  /** The shop set it up so that it cannot work: the customer is told in friendly words, the developer what to change. */
+  private misconfigured(code: MisconfigurationCode, message: string, status = 0, shown?: keyof OnrampMessages): void {
+    this.phase = 'error';
+    this.problems.misconfigured({ kind: 'misconfigured', stage: 'config', status, code, message }, shown);
   }
 
   /** A wallet connected: the form, with the balance there. */

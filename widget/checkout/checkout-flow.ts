@@ -1,6 +1,7 @@
 import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { PaymentStatusView } from '../../schemas/proxy-api.ts';
 import { LocaleController } from '../shared/locale-controller.ts';
+import type { MisconfigurationCode } from '../shared/misconfiguration.ts';
 import { onDemand } from '../shared/on-demand.ts';
 import { desktop } from '../shared/pointer.ts';
 import { ProblemController, type Problem } from '../shared/problem-controller.ts';
@@ -149,7 +150,7 @@ export class CheckoutFlow extends LitElement implements FlowHost {
     try {
       this.client = new ProxyClient(this.proxy);
     } catch {
-      return this.misconfigured('proxy must be the URL of the Kassa proxy');
+      return this.misconfigured('proxy-attribute', 'proxy must be the URL of the Kassa proxy');
     }
     // The amount comes from the checkout when there is one: amount attributes next to it are ignored.
     this.attempts = new AttemptStore(
@@ -170,7 +171,8 @@ export class CheckoutFlow extends LitElement implements FlowHost {
         );
       return;
     }
-    if (!this.checkout && !this.reference) return this.misconfigured('set checkout (or, with open amounts, reference)');
+    if (!this.checkout && !this.reference)
+      return this.misconfigured('checkout-attribute', 'set checkout (or, with open amounts, reference)');
     try {
       if (this.checkout) {
         const checkout = await this.client.checkout(this.checkout);
@@ -181,12 +183,15 @@ export class CheckoutFlow extends LitElement implements FlowHost {
       } else {
         const config = await this.client.config();
         if (generation !== this.generation) return;
-        if (!config.openAmount) return this.show({ message: 'notAllowed' });
-        if (!this.amount) await this.addField(config.openAmount);
+        const open = config.openAmount;
+        if (!open) return this.misconfigured('open-amount-off', 'the proxy takes no open amounts', 'notAllowed');
+        if (this.currency && this.currency !== open.currencyCode)
+          return this.misconfigured('currency-not-accepted', `the proxy takes ${open.currencyCode} only`, 'notAllowed');
+        if (!this.amount) await this.addField(open);
         if (generation !== this.generation) return;
         this.summary = {
           amount: this.amount,
-          currencyCode: this.currency || config.openAmount.currencyCode,
+          currencyCode: open.currencyCode,
           reference: this.reference,
           environment: config.environment,
         };
@@ -295,9 +300,9 @@ export class CheckoutFlow extends LitElement implements FlowHost {
     this.problems.report({ kind, status, message, retryAfter });
   }
 
-  private misconfigured(message: string): void {
+  private misconfigured(code: MisconfigurationCode, message: string, shown?: keyof CheckoutMessages): void {
     this.phase = 'error';
-    this.problems.misconfigured({ kind: 'misconfigured', status: 0, message });
+    this.problems.misconfigured({ kind: 'misconfigured', code, status: 0, message }, shown);
   }
 
   show(problem: Problem<CheckoutMessages>): void {
