@@ -128,6 +128,7 @@ function page(language: string, w: FlowWords, title: string, body: HtmlEscapedSt
               16px/1.5 system-ui,
               sans-serif;
             margin: 0;
+            padding: 0 1rem;
             background: #f2f4f7;
             color: #1d2433;
           }

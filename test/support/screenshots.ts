@@ -17,12 +17,23 @@ export const SCREENS = {
   desktop: { viewport: { width: 1280, height: 800 } },
 } satisfies Record<string, BrowserContextOptions>;
 
-/** Keeps the whole page as `test-artifacts/<suite>/<name>-<width>x<height>.png` for a reviewer; returns the path. */
+/**
+ * Keeps the whole page as `test-artifacts/<suite>/<name>-<width>x<height>.png` for a reviewer; returns
+ * the path. Not Playwright's `fullPage`: in a phone's emulation it lays the page out as a desktop's for
+ * the capture (a fine pointer that hovers: the checkout then reserves room for "Pay with your phone").
+ * The viewport is made as tall as the page instead, and put back.
+ */
 export async function keepScreenshot(page: Page, suite: string, name: string): Promise<string> {
-  const { width, height } = page.viewportSize() ?? { width: 0, height: 0 };
+  const viewport = page.viewportSize() ?? { width: 0, height: 0 };
   const folder = join(ARTIFACTS, suite);
   mkdirSync(folder, { recursive: true });
-  const path = join(folder, `${name}-${width}x${height}.png`);
-  await page.screenshot({ path, fullPage: true });
+  const path = join(folder, `${name}-${viewport.width}x${viewport.height}.png`);
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  if (height > viewport.height) await page.setViewportSize({ width: viewport.width, height });
+  try {
+    await page.screenshot({ path });
+  } finally {
+    if (height > viewport.height) await page.setViewportSize(viewport);
+  }
   return path;
 }
