@@ -208,7 +208,12 @@ export class CheckoutFlow extends LitElement implements FlowHost {
   private async addField(bounds: Bounds | null): Promise<void> {
     if (!bounds || this.field) return;
     const { AmountField } = await import('./amount-field.ts');
-    this.field ??= new AmountField(this, bounds, () => this.attempts?.clear());
+    this.field ??= new AmountField(
+      this,
+      bounds,
+      () => this.attempts?.clear(),
+      () => void this.pay(),
+    );
     this.requestUpdate();
   }
 

@@ -122,6 +122,11 @@ export class Receipt {
 }
 
 const receiptStyles = css`
+  /* Focus moves to the status after the bank (status-follow.ts): shown as the element's other focus rings. */
+  .status:focus-visible {
+    outline: 3px solid var(--_focus);
+    outline-offset: 2px;
+  }
   .receipt {
     container-type: inline-size;
   }
