@@ -83,6 +83,12 @@ describe('e2e: npm start (the demo)', () => {
       const html = await (await page.goto(`${shop}/`))!.text();
       await waitForPhase(page, 'ready');
       await page.getByRole('button', { name: 'Pay by bank' }).click();
+      await page.waitForURL(/\/pay\/flow\//);
+      assert.match(
+        (await page.locator('.payee').textContent()) ?? '',
+        /To\s+Kassa demo shop/,
+        'the bank names the shop',
+      );
       await answerAtBank(page, 'Authorise payment');
       await waitForPhase(page, 'waiting');
       await waitForPhase(page, 'completed');
