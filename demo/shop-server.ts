@@ -273,7 +273,9 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
           network="${BRIDGE_NETWORK}"
           help-url="/wallet/extension"
         ></kassa-bridge>
-        <p class="hint">No wallet in this browser? <a href="/wallet/extension">Install the Kassa extension</a>.</p>`,
+        <p class="hint wallet-help">
+          No wallet in this browser? <a href="/wallet/extension">Install the Kassa extension</a>.
+        </p>`,
       // Wallet icons are data: images (EIP-6963).
       { connect: await chainRpcOrigins('bridge'), img: ['data:'] },
       'wallet',
@@ -292,7 +294,9 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
           return-url="${new URL('/buy', c.req.url).href}"
           help-url="/wallet/extension"
         ></kassa-onramp>
-        <p class="hint">No wallet in this browser? <a href="/wallet/extension">Install the Kassa extension</a>.</p>`,
+        <p class="hint wallet-help">
+          No wallet in this browser? <a href="/wallet/extension">Install the Kassa extension</a>.
+        </p>`,
       // The buyer's balance is read from the chain's RPC; wallet icons are data: images (EIP-6963).
       { connect: await chainRpcOrigins('onramp'), img: ['data:'] },
       'buy',

@@ -24,7 +24,7 @@ import { bridgeStyles, previewStyles } from './bridge/styles.ts';
 import { TransferController } from './bridge/transfer-controller.ts';
 import { DEFAULT_TIMEOUTS } from './bridge/transfer-follower.ts';
 import { TransferStore } from './bridge/transfer-store.ts';
-import { formView, previewView, progressView, walletBar } from './bridge/views.ts';
+import { formView, outcomeView, previewView, progressView, walletBar } from './bridge/views.ts';
 import { formatDuration } from './shared/format.ts';
 import { fill } from './shared/i18n.ts';
 import { LocaleController } from './shared/locale-controller.ts';
@@ -368,7 +368,7 @@ export class KassaBridge extends LitElement {
       case 'arrived':
       case 'refunded':
       case 'failed':
-        return progressView(transfer, form, this.history, phase, m, locale);
+        return progressView(transfer, form, phase, m, locale);
       default:
         return nothing;
     }
@@ -380,6 +380,7 @@ export class KassaBridge extends LitElement {
     return html`<div part="container" class="surface" aria-busy=${this.skeleton ? 'true' : 'false'}>
       ${walletBar(this.wallet, this.form, this.history, this.phase, m)} ${this.body(m)}
       ${statusView(...this.statusLine(m))}
+      ${this.phase === 'arrived' || this.phase === 'refunded' ? outcomeView(this.transfer, this.form, this.history, m, this.i18n.locale) : nothing}
       <div class="actions">${this.buttons(m).map((action) => actionView(action))}</div>
     </div>`;
   }
