@@ -49,6 +49,7 @@ const FAILURE_REASONS: Record<string, keyof CheckoutMessages> = { CANCELLED: 'ca
  * @csspart phone - Paying with the phone: the QR code, the link and its copy button.
  * @csspart qr - The QR code of the hand-off link (an SVG image).
  * @csspart handoff-url - The hand-off link as text.
+ * @csspart qr-note - Under the QR code, when the link is on this very computer (127.0.0.1): a phone cannot open it.
  * @csspart receipt - The receipt of a completed payment: amount, reference, date, bank, and the reference to quote.
  * @csspart receipt-quote - The payment's reference to quote to the bank.
  * @csspart amount-input - Open amount: the field the customer types the amount in.

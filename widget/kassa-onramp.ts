@@ -61,6 +61,7 @@ declare global {
  * @csspart wallet-apps - No wallet here, on a phone: the wallet apps that open this page in their own browser.
  * @csspart wallet-app - Each wallet app's link.
  * @csspart qr - No wallet here, on a computer: the QR code of this page, to go on with the phone.
+ * @csspart qr-note - Under the QR code, when this page is on this very computer (127.0.0.1): a phone cannot open it.
  * @csspart address - "Use an address": the field for the address the stablecoins go to.
  * @csspart sign - An address's purchase: the message to sign in a wallet app, and the field for the signature.
  * @csspart message - The message to sign (read only, with a copy button).

@@ -7,7 +7,7 @@ import type { Handoff } from '../../schemas/proxy-api.ts';
 import { addStyles } from '../shared/add-styles.ts';
 import { languageOf, type Language } from '../shared/i18n.ts';
 import { ProxyClient } from '../shared/proxy-client.ts';
-import { qrCode } from '../shared/qr-code.ts';
+import { loopbackNote, qrCode } from '../shared/qr-code.ts';
 
 export interface PhoneMessages {
   payWithPhone: string;
@@ -16,6 +16,8 @@ export interface PhoneMessages {
   qrLabel: string;
   copy: string;
   copied: string;
+  /** The link is on this computer (a local demo): a phone cannot open it. */
+  loopback: string;
 }
 
 const MESSAGES: Record<Language, PhoneMessages> = {
@@ -26,6 +28,7 @@ const MESSAGES: Record<Language, PhoneMessages> = {
     qrLabel: 'QR code of the payment link for your phone',
     copy: 'Copy link',
     copied: 'Link copied',
+    loopback: 'This link leads to this computer ({host}): a phone cannot open it.',
   },
   de: {
     payWithPhone: 'Mit dem Handy bezahlen',
@@ -34,6 +37,7 @@ const MESSAGES: Record<Language, PhoneMessages> = {
     qrLabel: 'QR-Code des Zahlungslinks für Ihr Handy',
     copy: 'Link kopieren',
     copied: 'Link kopiert',
+    loopback: 'Dieser Link führt zu diesem Computer ({host}): Ein Handy kann ihn nicht öffnen.',
   },
   fr: {
     payWithPhone: 'Payer avec votre téléphone',
@@ -42,6 +46,7 @@ const MESSAGES: Record<Language, PhoneMessages> = {
     qrLabel: 'QR code du lien de paiement pour votre téléphone',
     copy: 'Copier le lien',
     copied: 'Lien copié',
+    loopback: 'Ce lien mène à cet ordinateur ({host}) : un téléphone ne peut pas l’ouvrir.',
   },
   es: {
     payWithPhone: 'Pagar con el móvil',
@@ -50,6 +55,7 @@ const MESSAGES: Record<Language, PhoneMessages> = {
     qrLabel: 'Código QR del enlace de pago para su móvil',
     copy: 'Copiar enlace',
     copied: 'Enlace copiado',
+    loopback: 'Este enlace lleva a este ordenador ({host}): un móvil no puede abrirlo.',
   },
   nl: {
     payWithPhone: 'Betalen met uw telefoon',
@@ -58,6 +64,7 @@ const MESSAGES: Record<Language, PhoneMessages> = {
     qrLabel: 'QR-code van de betaallink voor uw telefoon',
     copy: 'Link kopiëren',
     copied: 'Link gekopieerd',
+    loopback: 'Deze link leidt naar deze computer ({host}): een telefoon kan hem niet openen.',
   },
 };
 
@@ -90,7 +97,7 @@ export class PhoneHandoff {
 
   view(locale: string): TemplateResult {
     const { url } = this;
-    return phoneView(url, this.m(locale), this.copied, () => {
+    return phoneView(this.host, url, this.m(locale), this.copied, () => {
       void navigator.clipboard?.writeText(url).then(() => {
         this.copied = true;
         this.host.requestUpdate();
@@ -100,10 +107,17 @@ export class PhoneHandoff {
 }
 
 /** The QR code, the link as text, and a button that copies it. */
-export function phoneView(url: string, m: PhoneMessages, copied: boolean, copy: () => void): TemplateResult {
+export function phoneView(
+  host: Element,
+  url: string,
+  m: PhoneMessages,
+  copied: boolean,
+  copy: () => void,
+): TemplateResult {
   return html`<div part="phone" class="phone">
     ${qrCode(url, m.qrLabel)}
     <p class="link"><span part="handoff-url">${url}</span></p>
+    ${loopbackNote(host, url, m.loopback)}
     <button part="secondary" type="button" class="secondary" @click=${copy}>${copied ? m.copied : m.copy}</button>
   </div>`;
 }
@@ -124,6 +138,12 @@ const phoneStyles = css`
     font-size: 0.8em;
     color: var(--_muted);
     word-break: break-all;
+    text-align: center;
+  }
+  .qr-note {
+    margin: 0;
+    font-size: 0.875em;
+    color: var(--_danger);
     text-align: center;
   }
   button.secondary {

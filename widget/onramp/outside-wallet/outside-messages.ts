@@ -11,6 +11,7 @@ const en = {
   continueOnPhone: 'Continue on your phone',
   scanToContinue: 'Scan the code with your phone’s camera, then open the page in your wallet app.',
   qrLabel: 'QR code of this page, to open it on your phone',
+  loopback: 'This page is on this computer ({host}): a phone cannot open it.',
   addressLabel: 'Your wallet address',
   addressHint: 'The stablecoins go to this address. Your wallet app signs a message with it to prove it is yours.',
   addressInvalid: 'Enter an address: 0x followed by 40 characters from 0–9 and a–f.',
@@ -43,6 +44,7 @@ const MESSAGES: Record<Language, OutsideMessages> = {
     scanToContinue:
       'Scannen Sie den Code mit der Kamera Ihres Handys und öffnen Sie die Seite dann in Ihrer Wallet-App.',
     qrLabel: 'QR-Code dieser Seite, um sie auf Ihrem Handy zu öffnen',
+    loopback: 'Diese Seite liegt auf diesem Computer ({host}): Ein Handy kann sie nicht öffnen.',
     addressLabel: 'Ihre Wallet-Adresse',
     addressHint:
       'Die Stablecoins gehen an diese Adresse. Ihre Wallet-App signiert damit eine Nachricht, die beweist, dass sie Ihnen gehört.',
@@ -74,6 +76,7 @@ const MESSAGES: Record<Language, OutsideMessages> = {
     scanToContinue:
       'Scannez le code avec l’appareil photo de votre téléphone, puis ouvrez la page dans votre application de portefeuille.',
     qrLabel: 'QR code de cette page, pour l’ouvrir sur votre téléphone',
+    loopback: 'Cette page est sur cet ordinateur ({host}) : un téléphone ne peut pas l’ouvrir.',
     addressLabel: 'Adresse de votre portefeuille',
     addressHint:
       'Les stablecoins vont à cette adresse. Votre application de portefeuille signe un message avec elle pour prouver qu’elle est à vous.',
@@ -103,6 +106,7 @@ const MESSAGES: Record<Language, OutsideMessages> = {
     continueOnPhone: 'Continuar en el móvil',
     scanToContinue: 'Escanea el código con la cámara de tu móvil y abre la página en tu app de billetera.',
     qrLabel: 'Código QR de esta página, para abrirla en tu móvil',
+    loopback: 'Esta página está en este ordenador ({host}): un móvil no puede abrirla.',
     addressLabel: 'Dirección de tu billetera',
     addressHint:
       'Las stablecoins van a esta dirección. Tu app de billetera firma un mensaje con ella para demostrar que es tuya.',
@@ -132,6 +136,7 @@ const MESSAGES: Record<Language, OutsideMessages> = {
     continueOnPhone: 'Verder op je telefoon',
     scanToContinue: 'Scan de code met de camera van je telefoon en open de pagina daarna in je wallet-app.',
     qrLabel: 'QR-code van deze pagina, om haar op je telefoon te openen',
+    loopback: 'Deze pagina staat op deze computer ({host}): een telefoon kan haar niet openen.',
     addressLabel: 'Adres van je wallet',
     addressHint:
       'De stablecoins gaan naar dit adres. Je wallet-app ondertekent er een bericht mee om te bewijzen dat het van jou is.',

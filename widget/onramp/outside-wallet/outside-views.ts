@@ -1,6 +1,6 @@
 /** The templates and styles of a wallet outside this browser: the wallet apps, the QR code, the address, the signature. */
 import { css, html, unsafeCSS, type TemplateResult } from 'lit';
-import { qrCode } from '../../shared/qr-code.ts';
+import { loopbackNote, qrCode } from '../../shared/qr-code.ts';
 import type { OutsideMessages } from './outside-messages.ts';
 import { WALLET_APPS } from './wallet-apps.ts';
 
@@ -20,12 +20,13 @@ export function walletAppsView(page: URL, m: OutsideMessages): TemplateResult {
 }
 
 /** On a computer: this page's QR code, for the phone where the wallet app is. */
-export function continueOnPhoneView(page: URL, m: OutsideMessages): TemplateResult {
+export function continueOnPhoneView(host: Element, page: URL, m: OutsideMessages): TemplateResult {
   return html`<div class="on-phone">
     ${qrCode(page.href, m.qrLabel)}
     <div>
       <p id="first-run-title" class="title">${m.continueOnPhone}</p>
       <p class="note">${m.scanToContinue}</p>
+      ${loopbackNote(host, page.href, m.loopback)}
     </div>
   </div>`;
 }
@@ -151,6 +152,11 @@ export const outsideStyles = css`
     flex: none;
     inline-size: 7.5em;
     block-size: 7.5em;
+  }
+  .qr-note {
+    margin: 0.25em 0 0;
+    font-size: 0.875em;
+    color: var(--_danger);
   }
   .on-phone .title {
     margin-block-end: 0.25em;

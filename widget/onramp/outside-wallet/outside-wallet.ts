@@ -57,7 +57,7 @@ export class OutsideWallet {
     const page = new URL(location.href);
     page.hash = '';
     return html`<section part="first-run" class="first-run" aria-labelledby="first-run-title">
-      ${desktop() ? html`${continueOnPhoneView(page, m)} ${about}` : html`${walletAppsView(page, m)} ${help}`}
+      ${desktop() ? html`${continueOnPhoneView(this.host, page, m)} ${about}` : html`${walletAppsView(page, m)} ${help}`}
     </section>`;
   }
 
