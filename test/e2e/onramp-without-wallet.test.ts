@@ -9,12 +9,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { id, parseUnits, zeroPadValue, ZeroAddress, type Wallet } from 'ethers';
+import { parseUnits, type Wallet } from 'ethers';
 import type { Browser, BrowserContext, Page } from 'playwright';
-import type { SandboxChain } from '../../sandbox/server.ts';
 import { launchChromium, watchProblems } from '../support/browser.ts';
-import { anvilAccount, chainProviders } from '../support/chains.ts';
-import { ONRAMP_ENV } from '../support/onramp.ts';
+import { anvilAccount } from '../support/chains.ts';
+import { mintsTo, ONRAMP_ENV } from '../support/onramp.ts';
 import { keepScreenshot, SCREENS } from '../support/screenshots.ts';
 import { startShopStack, type ShopStack } from '../support/shop-stack.ts';
 import { answerAtBank } from './support/bank.ts';
@@ -23,13 +22,10 @@ import { scanQr } from './support/phone.ts';
 
 const SUITE = 'onramp-without-wallet';
 const TWO = 31338;
-const TRANSFER = id('Transfer(address,address,uint256)');
 
 describe('e2e: the on-ramp without a wallet in the browser', () => {
   let env: ShopStack;
   let browser: Browser;
-  let two: SandboxChain;
-  let providers: ReturnType<typeof chainProviders>;
   const contexts: BrowserContext[] = [];
   const requests: RecordedRequest[] = [];
   const problems: string[][] = [];
@@ -39,14 +35,11 @@ describe('e2e: the on-ramp without a wallet in the browser', () => {
       startShopStack({ env: ONRAMP_ENV, mintMs: 500, settlementMs: 300 }),
       launchChromium(),
     ]);
-    two = env.stack.sandbox.chains.find((chain) => chain.chainId === TWO)!;
-    providers = chainProviders(env.stack.sandbox.chains);
   });
   after(async () => {
     for (const seen of problems) assert.deepEqual(seen, [], 'no console error or CSP report on any page');
     await Promise.all(contexts.map((context) => context.close()));
     await browser.close();
-    providers.destroy();
     await env.stop();
   });
 
@@ -92,13 +85,6 @@ describe('e2e: the on-ramp without a wallet in the browser', () => {
     await message.waitFor();
     return message.inputValue();
   }
-
-  const mintsTo = (to: string) =>
-    providers.get(TWO).getLogs({
-      address: two.tokens.eEUR.address,
-      topics: [TRANSFER, zeroPadValue(ZeroAddress, 32), zeroPadValue(to, 32)],
-      fromBlock: 0,
-    });
 
   it('a phone: each wallet app’s universal link opens this very page in the app', async () => {
     const { page } = await openBuy('phone');
@@ -177,7 +163,7 @@ describe('e2e: the on-ramp without a wallet in the browser', () => {
   it('"Use an address": the owner’s signature made outside the page buys 20 eEUR, paid at the bank and minted on chain', async () => {
     const { page } = await openBuy('phone');
     const owner = anvilAccount(9);
-    const before = (await mintsTo(owner.address)).length;
+    const before = (await mintsTo(env.stack, TWO, 'eEUR', owner.address)).length;
     const message = await buyFor(page, owner);
     await page.getByLabel('Signature').fill(await owner.signMessage(message));
     await page.getByRole('button', { name: 'Confirm purchase' }).click();
@@ -190,7 +176,7 @@ describe('e2e: the on-ramp without a wallet in the browser', () => {
     await phase(page, 'delivered');
     await statusSays(page, '20 eEUR arrived in your wallet on Kassa Local Two.');
     const hash = ((await page.locator('kassa-onramp [part="hash"]').textContent()) ?? '').trim();
-    const mints = await mintsTo(owner.address);
+    const mints = await mintsTo(env.stack, TWO, 'eEUR', owner.address);
     assert.equal(mints.length - before, 1, 'minted once, to the address that proved it is the customer’s');
     assert.equal(mints.at(-1)!.transactionHash, hash);
     assert.equal(BigInt(mints.at(-1)!.data), parseUnits('20', 18));
