@@ -42,6 +42,7 @@ import { connectedOrigins } from './connections.ts';
 import { followPaymentEvents, operatorCall, operatorFile } from './operator-api.ts';
 import { announceAccounts, forgetOrigin, moveToChain } from './provider.ts';
 import { acceptProviderPort } from './provider-port.ts';
+import { proxyEnvironment, sandboxAccountKey } from './sandbox-account.ts';
 import { loadSettings, saveSettings, settingsView } from './settings.ts';
 import { block, blockedOrigins, unblock } from './site-guard.ts';
 import { KEYS, readLocal, restrictStorage, writeLocal } from './storage.ts';
@@ -150,6 +151,8 @@ async function handleUi(request: UiRequest): Promise<unknown> {
       forgetChains();
       return { kind: 'public', chains: (await listChains()).length } satisfies ConnectionTest;
     }
+    case 'settings.environment':
+      return proxyEnvironment();
     case 'language.get':
       return (await readLocal<LanguageChoice>(KEYS.language)) ?? 'auto';
     case 'language.set':
@@ -258,6 +261,8 @@ async function handleUi(request: UiRequest): Promise<unknown> {
       return {
         address: await importKey(request.password, { privateKey: request.privateKey, mnemonic: request.mnemonic }),
       };
+    case 'vault.importSandbox':
+      return { address: await importKey(request.password, { privateKey: await sandboxAccountKey() }) };
     case 'vault.unlock':
       await unlock(request.password);
       return walletStatus();
