@@ -70,8 +70,6 @@ const demo = await startDemo({
   sandboxPort: ports.sandbox,
   settlementMs: number('settlement-ms', 600_000),
   logLevel: values.verbose ? 'info' : 'warn',
-  // The Kassa extension's operator views need the token: `KASSA_OPERATOR_TOKEN=… npm start` chooses it.
-  operatorToken: process.env.KASSA_OPERATOR_TOKEN || undefined,
   log: (line) => console.log(`proxy: ${line}`),
 }).catch((error: Error) => fail(error.message));
 
@@ -89,6 +87,9 @@ Kassa demo is running.
             key ${SANDBOX_TEST_KEY}
             SANDBOX ONLY: anvil's public development key, never for real money. The extension's
             Wallet offers it as "Use a sandbox test account"; any other wallet can import the key.
+  Operator  ${demo.operatorToken}
+            a personal API token of the demo's admin (made up for this run): the operator routes
+            (Authorization: Bearer …) and, until it signs in by device, the extension's operator views
   Proxy     ${demo.proxy.origin}         serves kassa.js, the payment API and the bridge routes
   API       ${demo.proxy.origin}/docs    the proxy's API reference (the OpenAPI document: /openapi.json)
   Sandbox   ${demo.sandbox.origin}         the emulated bank, payment, order and cross-chain services
