@@ -16,6 +16,8 @@ import {
   type PasskeyRecord,
   type RemoveOperatorOutcome,
 } from '../operators.ts';
+import { RedisApprovals } from './approvals.ts';
+import { RedisAudit } from './audit.ts';
 import { Cas, optimistically } from './cas.ts';
 import { guarded } from './connection.ts';
 import { idOfMember, indexMember, type RedisKeys } from './keys.ts';
@@ -369,3 +371,10 @@ export class RedisOperators implements OperatorStore {
       .commit(this.redis);
   }
 }
+
+/** The stores of operators as people, dual control and the audit, on one connection and prefix. */
+export const operatorStores = (redis: Redis, key: RedisKeys) => ({
+  operators: new RedisOperators(redis, key),
+  approvals: new RedisApprovals(redis, key),
+  audit: new RedisAudit(redis, key),
+});
