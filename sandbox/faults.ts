@@ -55,11 +55,7 @@ const DEFAULT_SLOW_MS = 15_000;
 
 export const faultInjection = (options: FaultInjectionOptions) =>
   createMiddleware<{ Bindings: HttpBindings }>(async function faultInjection(c, next) {
-    const fault = options.book.take(
-      options.service,
-      c.req.method,
-      c.req.path.slice(options.basePath.length) || '/',
-    );
+    const fault = options.book.take(options.service, c.req.method, c.req.path.slice(options.basePath.length) || '/');
     if (!fault) return next();
     if (fault.kind === 'slow') {
       // Held before the request takes effect, or ("after") once it has: an answer that is late after the fact.

@@ -40,8 +40,9 @@ export function createOnramp(deps: {
   paymentWindowSeconds?: number | undefined;
 }): OnrampParts {
   const { settings, store, coordination, checkouts, orders, logger, rpcTimeoutMs } = deps;
-  // This instance, as the holder of purchase leases: unique across a fleet and across restarts.
-  const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  // This instance, unique across a fleet and across restarts: its worker is one holder of purchase
+  // leases, and each of its operator requests another.
+  const instance = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const catalog = new OnrampCatalog(settings, deps.chains, () => deps.tokens.environment());
   const worker = new MintWorker({
     settings,
@@ -52,7 +53,7 @@ export function createOnramp(deps: {
     bus: coordination.bus,
     changes: coordination.purchaseChanges,
     logger,
-    holder,
+    holder: `worker:${instance}`,
     rpcTimeoutMs,
     sweepMs: deps.sweepMs,
     eventsWritten: deps.eventsWritten,
@@ -70,6 +71,6 @@ export function createOnramp(deps: {
       paymentWindowSeconds: deps.paymentWindowSeconds,
     }),
     worker,
-    operations: new PurchaseOperations({ store, orders, worker, logger, holder }),
+    operations: new PurchaseOperations({ store, orders, worker, logger, instance }),
   };
 }

@@ -79,10 +79,12 @@ export class Issuer {
       return undefined;
     }
     const minting = this.options.mint(order);
-    this.track(minting.then(
-      () => undefined,
-      () => undefined,
-    ));
+    this.track(
+      minting.then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
     return minting;
   }
 

@@ -104,7 +104,7 @@ describe('sandbox: the issuer processes the orders a merchant submits', () => {
     assert.equal((await client.control(`/orders/${orderId}/release`, {})).status, 404, 'released once');
   });
 
-  it('mints an order it failed when told to (a stray late mint), under the order\'s burn id, once', async () => {
+  it("mints an order it failed when told to (a stray late mint), under the order's burn id, once", async () => {
     await client.control('/orders/faults', { kind: 'fail' });
     const wallet = Wallet.createRandom().address;
     const orderId = await submit(wallet);
