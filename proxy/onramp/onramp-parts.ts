@@ -14,6 +14,7 @@ import { OnrampCatalog } from './onramp-catalog.ts';
 import { OnrampMetrics } from './onramp-metrics.ts';
 import type { OnrampSettings } from './onramp-settings.ts';
 import { PurchaseOperations } from './purchase-operations.ts';
+import { leaseHolders } from './purchase-lease.ts';
 
 export interface OnrampParts {
   catalog: OnrampCatalog;
@@ -53,7 +54,7 @@ export function createOnramp(deps: {
     bus: coordination.bus,
     changes: coordination.purchaseChanges,
     logger,
-    holder: `worker:${instance}`,
+    holder: leaseHolders.worker(instance),
     rpcTimeoutMs,
     sweepMs: deps.sweepMs,
     eventsWritten: deps.eventsWritten,

@@ -1,7 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import type { PurchaseStore } from '../state/purchases.ts';
 
 /** How long a purchase's work lease lasts without renewal; its holder renews it every third of that. */
 export const PURCHASE_LEASE_MS = 30_000;
+
+/** The lease holders: the worker of each instance, and each operator request (its own, every time). */
+export const leaseHolders = {
+  worker: (instance: string) => `worker:${instance}`,
+  operator: (instance: string) => `operator:${instance}:${randomUUID()}`,
+  isOperator: (holder: string) => holder.startsWith('operator:'),
+};
 
 /**
  * A purchase's work lease, held by one actor at a time (the worker of one instance, or one operator

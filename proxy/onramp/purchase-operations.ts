@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { HttpProblem } from '../http/http-problem.ts';
 import type { Logger } from '../logger.ts';
 import type { PurchaseAuditRecord, PurchaseChange, PurchaseRecord } from '../state/purchases.ts';
@@ -6,7 +6,7 @@ import type { Store } from '../state/store.ts';
 import type { OrdersClient } from '../upstream/orders-client.ts';
 import { upstreamProblem } from '../http/upstream-problem.ts';
 import type { MintWorker } from './mint-worker.ts';
-import { PurchaseLease } from './purchase-lease.ts';
+import { leaseHolders, PurchaseLease } from './purchase-lease.ts';
 
 export interface PurchaseOperationsOptions {
   store: Store;
@@ -18,14 +18,17 @@ export interface PurchaseOperationsOptions {
 }
 
 /** What an operator told "being worked on" waits before trying again. */
-const BUSY_RETRY_AFTER_SECONDS = 5;
+const BUSY_RETRY_AFTER_SECONDS = 2;
+/** The worker's look at a delayed purchase is brief: an action waits this long for it to end. */
+const WORKER_WAIT_MS = 1_000;
+const WORKER_POLL_MS = 50;
 
 /**
  * What the operator does with a delayed purchase: retry the mint, or record that the money went back.
  * Neither may ever cause a second mint: each first looks at the chain (a mint of one of its orders
  * there delivers the purchase instead), and at the current order (a `New` one is cancelled; one the
  * issuer is processing or has completed stops the action). Each request holds the purchase's lease
- * for all of its steps, as a holder of its own (another action, or the worker, waits for it), and
+ * for all of its steps, as a holder of its own (another action is refused meanwhile), and
  * applies its change only if the purchase is still as it read it: the same revision, the same order.
  * Both are audited.
  */
@@ -58,8 +61,7 @@ export class PurchaseOperations {
   ): Promise<PurchaseRecord> {
     const { store, worker, logger, instance } = this.options;
     delayedOnly(await store.purchases.byId(purchaseId));
-    const lease = await PurchaseLease.take(store.purchases, purchaseId, `operator:${instance}:${randomUUID()}`);
-    if (!lease) throw busy();
+    const lease = await this.lease(purchaseId, leaseHolders.operator(instance));
     let done: PurchaseRecord;
     try {
       // Read again under the lease: the purchase as this action decides on it, and expects to find it.
@@ -104,6 +106,22 @@ export class PurchaseOperations {
     logger.info(`on-ramp purchase: ${action}`, { purchaseId, requestId, state: done.state });
     if (done.state === 'paid') void worker.wake(purchaseId);
     return done;
+  }
+
+  /**
+   * The purchase's lease for this request. Another operator action on it is refused at once ("being
+   * worked on"); the worker's look, which is brief, is waited out a moment first.
+   */
+  private async lease(purchaseId: string, holder: string): Promise<PurchaseLease> {
+    const { purchases } = this.options.store;
+    const until = Date.now() + WORKER_WAIT_MS;
+    for (;;) {
+      const lease = await PurchaseLease.take(purchases, purchaseId, holder);
+      if (lease) return lease;
+      const current = await purchases.leaseHolder(purchaseId, Date.now());
+      if ((current !== null && leaseHolders.isOperator(current)) || Date.now() >= until) throw busy();
+      await sleep(WORKER_POLL_MS);
+    }
   }
 
   /** Makes sure the current order cannot mint any more: cancelled if New; otherwise it must have failed. */

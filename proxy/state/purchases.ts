@@ -196,6 +196,8 @@ export interface PurchaseStore {
   lease(purchaseId: string, holder: string, now: number, leaseMs: number): Promise<boolean>;
   /** Gives the lease up, if `holder` still holds it. */
   unlease(purchaseId: string, holder: string): Promise<void>;
+  /** Who holds the purchase's lease at `now`; null when no one does (never taken, given up, or run out). */
+  leaseHolder(purchaseId: string, now: number): Promise<string | null>;
   audit(purchaseId: string): Promise<PurchaseAuditRecord[]>;
 }
 

@@ -257,8 +257,10 @@ for (const backend of STORE_BACKENDS) {
       const made = purchase();
       await create(made);
       const now = Date.now();
+      assert.equal(await store.purchases.leaseHolder(made.purchaseId, now), null, 'no one yet');
       assert.equal(await store.purchases.lease(made.purchaseId, 'a', now, 10_000), true);
       assert.equal(await store.purchases.lease(made.purchaseId, 'b', now, 10_000), false);
+      assert.equal(await store.purchases.leaseHolder(made.purchaseId, Date.now()), 'a');
       assert.equal(await store.purchases.lease(made.purchaseId, 'a', now, 10_000), true, 'renewed by its holder');
       await store.purchases.unlease(made.purchaseId, 'b');
       assert.equal(
@@ -267,8 +269,10 @@ for (const backend of STORE_BACKENDS) {
         'only the holder gives it up',
       );
       await store.purchases.unlease(made.purchaseId, 'a');
+      assert.equal(await store.purchases.leaseHolder(made.purchaseId, Date.now()), null, 'given up');
       assert.equal(await store.purchases.lease(made.purchaseId, 'b', now, 50), true);
       await new Promise((resolve) => setTimeout(resolve, 80));
+      assert.equal(await store.purchases.leaseHolder(made.purchaseId, Date.now()), null, 'run out');
       assert.equal(await store.purchases.lease(made.purchaseId, 'c', Date.now(), 10_000), true, 'after it ends');
     });
 

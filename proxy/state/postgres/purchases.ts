@@ -230,6 +230,14 @@ export class PostgresPurchases implements PurchaseStore {
     );
   }
 
+  async leaseHolder(purchaseId: string, now: number): Promise<string | null> {
+    const row = await this.db.row<{ lease_holder: string | null }>(
+      'SELECT lease_holder FROM purchases WHERE purchase_id = $1 AND lease_until > $2',
+      [purchaseId, now],
+    );
+    return row?.lease_holder ?? null;
+  }
+
   async audit(purchaseId: string): Promise<PurchaseAuditRecord[]> {
     const rows = await this.db.rows(
       `SELECT at, action, note, previous_state, state, request_id FROM purchase_audit

@@ -293,6 +293,11 @@ export class RedisPurchases implements PurchaseStore {
     });
   }
 
+  /** Redis forgets a lease when it runs out (`PX`), so what is there is held now. */
+  leaseHolder(purchaseId: string): Promise<string | null> {
+    return guarded(() => this.redis.get(this.key.purchaseLease(purchaseId)));
+  }
+
   audit(purchaseId: string): Promise<PurchaseAuditRecord[]> {
     return guarded(async () =>
       (await this.redis.lrange(this.key.purchaseAudit(purchaseId), 0, -1)).map(

@@ -222,6 +222,14 @@ export class SqlitePurchases implements PurchaseStore {
     ).run(purchaseId, holder);
   }
 
+  async leaseHolder(purchaseId: string, now: number): Promise<string | null> {
+    const row = this.sql('SELECT lease_holder FROM purchases WHERE purchase_id = ? AND lease_until > ?').get(
+      purchaseId,
+      now,
+    ) as { lease_holder: string | null } | undefined;
+    return row?.lease_holder ?? null;
+  }
+
   async audit(purchaseId: string): Promise<PurchaseAuditRecord[]> {
     const rows = this.sql(
       'SELECT at, action, note, previous_state, state, request_id FROM purchase_audit WHERE purchase_id = ? ORDER BY at, rowid',
