@@ -28,7 +28,7 @@ const COMPLETED_UNSEEN_MS = 120_000;
 /** Purchases looked over per sweep, of those with work due and of those awaiting payment. */
 const SWEEP_BATCH = 500;
 /** A late order is looked at less often the older it is: a tenth of its age, from a second to a minute. */
-const lookWaitMs = (age: number) => Math.min(60_000, Math.max(1_000, age / 10));
+const lookWaitMs = (age: number) => Math.min(60_000, Math.max(1_000, Math.round(age / 10)));
 
 export interface MintWorkerOptions {
   settings: OnrampSettings;

@@ -17,16 +17,16 @@ describe('proxy: the sweep finds paid purchases first, behind any number awaitin
   let stack: Stack;
 
   before(async () => {
-    stack = await startStack({ env: ONRAMP_ENV, sandbox: { mintDelayMs: 0 }, proxy: { onrampSweepMs: 500 } });
+    stack = await startStack({ env: ONRAMP_ENV, sandbox: { mintDelayMs: 0 }, proxy: { onrampSweepMs: 1_000 } });
   });
   after(() => stack.stop());
 
   /** Unpaid purchases as the on-ramp makes them (each with its checkout, payable for 30 minutes), older than what follows. */
   const unpaidBacklog = async () => {
     const { store, checkouts } = stack.proxy.services;
-    for (let start = 0; start < BACKLOG; start += 50)
+    for (let start = 0; start < BACKLOG; start += 20)
       await Promise.all(
-        Array.from({ length: 50 }, async (_, offset) => {
+        Array.from({ length: 20 }, async (_, offset) => {
           const now = Date.now();
           const purchase: PurchaseRecord = {
             ...UNSTARTED_PURCHASE,
