@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Wallet } from 'ethers';
-import { newCheckoutId } from '../../proxy/payments/checkouts.ts';
-import { UNSTARTED_PURCHASE, type PurchaseRecord } from '../../proxy/state/purchases.ts';
 import { ONRAMP_ENV, onrampCustomer, ordersOf } from '../support/onramp.ts';
+import { purchaseRecord } from '../support/purchase-records.ts';
 import { eventually, startStack, type Stack } from '../support/stack.ts';
 
 const BACKLOG = 1_000;
@@ -27,25 +25,7 @@ describe('proxy: the sweep finds paid purchases first, behind any number awaitin
     for (let start = 0; start < BACKLOG; start += 20)
       await Promise.all(
         Array.from({ length: 20 }, async (_, offset) => {
-          const now = Date.now();
-          const purchase: PurchaseRecord = {
-            ...UNSTARTED_PURCHASE,
-            purchaseId: `pur_${randomBytes(10).toString('hex')}`,
-            purchaseToken: randomBytes(32).toString('base64url'),
-            quoteId: `quo_${randomBytes(12).toString('hex')}`,
-            checkoutId: newCheckoutId(),
-            wallet: Wallet.createRandom().address,
-            chainId: 31338,
-            chainName: 'Kassa Local Two',
-            symbol: 'eEUR',
-            tokens: '1',
-            tokensCents: 100,
-            currencyCode: 'EUR',
-            paymentAmount: '1.00',
-            fee: '0.00',
-            createdAt: now,
-            updatedAt: now,
-          };
+          const purchase = purchaseRecord();
           await store.purchases.create({ purchase, idempotencyKey: null, limitCents: null, windowStart: 0 });
           await checkouts.create(
             {

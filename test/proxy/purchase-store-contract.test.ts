@@ -16,14 +16,10 @@ import { indexMember, redisKeys } from '../../proxy/state/redis/keys.ts';
 import { RedisStore } from '../../proxy/state/redis/store.ts';
 import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../proxy/state/sqlite/migrations.ts';
 import { SqliteStore } from '../../proxy/state/sqlite/store.ts';
-import {
-  InvalidPurchaseCursorError,
-  UNSTARTED_PURCHASE,
-  type PurchaseRecord,
-  type QuoteRecord,
-} from '../../proxy/state/purchases.ts';
+import { InvalidPurchaseCursorError, type PurchaseRecord, type QuoteRecord } from '../../proxy/state/purchases.ts';
 import type { Store } from '../../proxy/state/store.ts';
 import { sharedPostgres } from '../support/postgres-server.ts';
+import { purchaseRecord } from '../support/purchase-records.ts';
 import { startRedis } from '../support/redis-server.ts';
 import { STORE_BACKENDS } from '../support/store-backends.ts';
 
@@ -47,25 +43,7 @@ const quote = (overrides: Partial<QuoteRecord> = {}): QuoteRecord => ({
   ...overrides,
 });
 
-const purchase = (overrides: Partial<PurchaseRecord> = {}): PurchaseRecord => ({
-  purchaseId: `pur_${alnum()}`,
-  purchaseToken: randomBytes(32).toString('base64url'),
-  quoteId: `quo_${alnum()}`,
-  wallet: Wallet.createRandom().address,
-  chainId: 31338,
-  chainName: 'Kassa Local Two',
-  symbol: 'eEUR',
-  tokens: '1',
-  tokensCents: 100,
-  currencyCode: 'EUR',
-  paymentAmount: '1.00',
-  fee: '0.00',
-  checkoutId: `chk_${randomUUID()}`,
-  ...UNSTARTED_PURCHASE,
-  createdAt: Date.now(),
-  updatedAt: Date.now(),
-  ...overrides,
-});
+const purchase = purchaseRecord;
 
 const event = (purchaseId: string): NewEvent => ({
   eventId: `evt_${randomBytes(12).toString('base64url')}`,
