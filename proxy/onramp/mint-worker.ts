@@ -247,10 +247,14 @@ export class MintWorker {
       current = await this.look(current);
       if (!current || isFinalPurchaseState(current.state) || this.stopped) return;
       if (current.state !== 'minting' || Date.now() - (current.orderCreatedAt ?? started) > FOLLOW_CLOSELY_MS) {
-        // The next look, for whichever instance sweeps first.
+        // The next look, for whichever instance sweeps first (not a change anyone sees: no updatedAt).
         const now = Date.now();
         const age = now - (current.orderCreatedAt ?? current.paidAt ?? now);
-        await this.move(current, [current.state], { nextLookAt: now + lookWaitMs(age) });
+        await this.options.store.purchases.update(
+          current.purchaseId,
+          { states: [current.state], revision: current.revision },
+          { nextLookAt: now + lookWaitMs(age) },
+        );
         return;
       }
       await sleep(wait);
