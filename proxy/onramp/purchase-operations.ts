@@ -1,9 +1,8 @@
-import { HttpProblem } from '../http/http-problem.ts';
+import { ConflictError, NotFoundError, upstreamFailure } from '../domain/domain-errors.ts';
 import type { Logger } from '../logger.ts';
 import type { PurchaseAuditRecord, PurchaseRecord } from '../state/purchases.ts';
 import type { Store } from '../state/store.ts';
 import type { OrdersClient } from '../upstream/orders-client.ts';
-import { upstreamProblem } from '../http/upstream-problem.ts';
 import type { MintWorker } from './mint-worker.ts';
 
 export interface PurchaseOperationsOptions {
@@ -65,12 +64,12 @@ export class PurchaseOperations {
   ): Promise<PurchaseRecord> {
     const { store, worker, holder, logger } = this.options;
     const purchase = await store.purchases.byId(purchaseId);
-    if (!purchase) throw new HttpProblem(404, 'No purchase has this id');
+    if (!purchase) throw new NotFoundError('No purchase has this id');
     if (purchase.state !== 'delayed')
-      throw new HttpProblem(409, `Only a delayed purchase can be acted on; this one is ${purchase.state}`);
+      throw new ConflictError(`Only a delayed purchase can be acted on; this one is ${purchase.state}`);
     if (!(await store.purchases.lease(purchaseId, holder, Date.now(), 30_000)))
-      throw new HttpProblem(409, 'The purchase is being worked on right now; try again in a moment', {
-        'Retry-After': '5',
+      throw new ConflictError('The purchase is being worked on right now; try again in a moment', {
+        retryAfterSeconds: 5,
       });
     let done: PurchaseRecord;
     try {
@@ -90,10 +89,7 @@ export class PurchaseOperations {
         });
         if (delivered !== 'taken') {
           if (action === 'refund')
-            throw new HttpProblem(
-              409,
-              `The tokens were delivered (${mint.txHash}): a delivered purchase is not refunded`,
-            );
+            throw new ConflictError(`The tokens were delivered (${mint.txHash}): a delivered purchase is not refunded`);
           return delivered ?? purchase;
         }
       }
@@ -119,21 +115,19 @@ export class PurchaseOperations {
     } catch (error) {
       // An order the service no longer knows cannot mint.
       if (error instanceof Error && /Order not found/.test(error.message)) return;
-      throw upstreamProblem(error, 'client');
+      throw upstreamFailure(error, 'client');
     }
     if (status === 'Processing')
-      throw new HttpProblem(
-        409,
+      throw new ConflictError(
         'The issuer is still processing the mint order: wait for it to end, or ask the issuer to fail it',
       );
     if (status === 'Completed')
-      throw new HttpProblem(
-        409,
+      throw new ConflictError(
         'The issuer completed the mint order but its mint is not on the chain yet: a second order could mint twice; ask the issuer',
       );
   }
 
   private moved(purchase: PurchaseRecord): never {
-    throw new HttpProblem(409, `The purchase changed meanwhile (it was ${purchase.state}); look again`);
+    throw new ConflictError(`The purchase changed meanwhile (it was ${purchase.state}); look again`);
   }
 }
