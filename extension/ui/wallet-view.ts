@@ -2,7 +2,7 @@ import { html, LitElement, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import type { ChainEntry } from '../../schemas/reforge.ts';
 import { AUTO_LOCK_MINUTES, PASSWORD_MIN } from '../channels.ts';
-import type { CreatedKey, WalletStatus } from '../messages.ts';
+import type { WalletStatus } from '../messages.ts';
 import { ask, messageOf } from './client.ts';
 import { formValues } from './form-values.ts';
 import './activity-view.ts';
@@ -41,7 +41,7 @@ export class KassaWalletView extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     void this.refresh();
-    ask<ChainEntry[]>({ kind: 'chains.list' }).then(
+    ask({ kind: 'chains.list' }).then(
       (chains) => (this.chains = chains),
       () => undefined,
     );
@@ -49,7 +49,7 @@ export class KassaWalletView extends LitElement {
 
   private async refresh(): Promise<void> {
     try {
-      this.status = await ask<WalletStatus>({ kind: 'vault.status' });
+      this.status = await ask({ kind: 'vault.status' });
     } catch (error) {
       this.error = messageOf(error);
     }
@@ -85,7 +85,7 @@ export class KassaWalletView extends LitElement {
     event.preventDefault();
     const form = event.target as HTMLFormElement;
     void this.act(async () => {
-      const created = await ask<CreatedKey>({ kind: 'vault.create', password: this.newPassword(form) });
+      const created = await ask({ kind: 'vault.create', password: this.newPassword(form) });
       this.phrase = created.mnemonic;
     });
   };
