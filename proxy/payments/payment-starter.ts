@@ -3,7 +3,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ZodError } from 'zod';
 import { compareDecimals, decimalToNumber } from '../../lib/money.ts';
 import type { CreatedPayment } from '../../schemas/proxy-api.ts';
-import type { OpenAmount } from '../config.ts';
 import {
   ConflictError,
   GoneError,
@@ -21,6 +20,7 @@ import type { Attempt, Payment, Store } from '../state/store.ts';
 import type { PayClient } from '../upstream/pay-client.ts';
 import type { Checkouts } from './checkouts.ts';
 import { isAllowedFlowUrl } from './flow-hosts.ts';
+import type { OpenAmount } from './payment-settings.ts';
 import { proxyReturnUrl, returnUrlFor } from './return-url.ts';
 import { statusView } from './status-view.ts';
 
