@@ -93,6 +93,8 @@ export const uiRequestSchema = z.discriminatedUnion('kind', [
     network: z.enum(NETWORKS),
   }),
   z.object({ kind: z.literal('settings.test') }),
+  /** Whether the proxy runs on the sandbox (`GET /api/config`): the wallet then offers the sandbox's test account. */
+  z.object({ kind: z.literal('settings.environment') }),
   z.object({ kind: z.literal('language.get') }),
   z.object({ kind: z.literal('language.set'), language: z.enum(['auto', ...UI_LANGUAGES]) }),
   paymentSearchSchema.extend({
@@ -150,6 +152,8 @@ export const uiRequestSchema = z.discriminatedUnion('kind', [
     privateKey: z.string().max(200).optional(),
     mnemonic: z.string().max(1000).optional(),
   }),
+  /** The sandbox's public test account as the key: only while the proxy runs on the sandbox. */
+  z.object({ kind: z.literal('vault.importSandbox'), password }),
   z.object({ kind: z.literal('vault.unlock'), password: z.string().max(256) }),
   z.object({ kind: z.literal('vault.lock') }),
   z.object({ kind: z.literal('vault.remove'), password: z.string().max(256) }),
@@ -185,6 +189,8 @@ export interface UiAnswers {
   'settings.get': SettingsView;
   'settings.save': SettingsView;
   'settings.test': ConnectionTest;
+  /** Null without a proxy, or one that does not answer as documented. */
+  'settings.environment': 'sandbox' | 'live' | null;
   'language.get': LanguageChoice;
   'language.set': LanguageChoice;
   'payments.list': PaymentList;
@@ -207,6 +213,7 @@ export interface UiAnswers {
   'vault.status': WalletStatus;
   'vault.create': CreatedKey;
   'vault.import': { address: string };
+  'vault.importSandbox': { address: string };
   'vault.unlock': WalletStatus;
   'vault.lock': WalletStatus;
   'vault.remove': WalletStatus;
@@ -240,6 +247,7 @@ export const USER_ACTIONS: ReadonlySet<UiKind> = new Set<UiKind>([
   'purchases.refund',
   'vault.create',
   'vault.import',
+  'vault.importSandbox',
   'vault.unlock',
   'vault.remove',
   'vault.autoLock',

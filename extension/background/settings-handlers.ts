@@ -3,6 +3,7 @@ import type { Health } from '../../schemas/proxy-api.ts';
 import type { LanguageChoice } from '../messages.ts';
 import { forgetChains, listChains } from './chains.ts';
 import { operatorCall } from './operator-api.ts';
+import { proxyEnvironment } from './sandbox-account.ts';
 import { loadSettings, saveSettings, settingsView } from './settings.ts';
 import { KEYS, readLocal, writeLocal } from './storage.ts';
 import type { UiHandlers } from './ui-requests.ts';
@@ -21,6 +22,7 @@ export const settingsHandlers = {
     forgetChains();
     return { kind: 'public', chains: (await listChains()).length };
   },
+  'settings.environment': () => proxyEnvironment(),
   'language.get': async () => (await readLocal<LanguageChoice>(KEYS.language)) ?? 'auto',
   'language.set': async ({ language }) => {
     await writeLocal(KEYS.language, language);

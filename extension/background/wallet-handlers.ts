@@ -4,6 +4,7 @@ import { keepActivity, keptActivity, readActivity } from './activity.ts';
 import { currentChain, listChains } from './chains.ts';
 import { connectedOrigins } from './connections.ts';
 import { announceAccounts, forgetOrigin, moveToChain } from './provider.ts';
+import { sandboxAccountKey } from './sandbox-account.ts';
 import { blockedOrigins, unblock } from './site-guard.ts';
 import type { UiHandlers } from './ui-requests.ts';
 import {
@@ -46,6 +47,9 @@ export const walletHandlers = {
   'vault.create': ({ password }) => createKey(password),
   'vault.import': async ({ password, privateKey, mnemonic }) => ({
     address: await importKey(password, { privateKey, mnemonic }),
+  }),
+  'vault.importSandbox': async ({ password }) => ({
+    address: await importKey(password, { privateKey: await sandboxAccountKey() }),
   }),
   'vault.unlock': async ({ password }) => {
     await unlock(password);
