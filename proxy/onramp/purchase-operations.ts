@@ -5,11 +5,14 @@ import type { PurchaseAuditRecord, PurchaseChange, PurchaseRecord } from '../sta
 import type { Store } from '../state/store.ts';
 import type { OrdersClient } from '../upstream/orders-client.ts';
 import type { MintWorker } from './mint-worker.ts';
+import type { PurchaseMoves } from './purchase-moves.ts';
 import { leaseHolders, PurchaseLease } from './purchase-lease.ts';
 
 export interface PurchaseOperationsOptions {
   store: Store;
   orders: OrdersClient;
+  moves: PurchaseMoves;
+  /** Woken for a purchase set to be minted again. */
   worker: MintWorker;
   logger: Logger;
   /** This instance, named in the lease holder of each of its operator requests. */
@@ -58,7 +61,7 @@ export class PurchaseOperations {
     requestId: string | null,
     change: PurchaseChange & Pick<PurchaseRecord, 'state'>,
   ): Promise<PurchaseRecord> {
-    const { store, worker, logger, instance } = this.options;
+    const { store, moves, worker, logger, instance } = this.options;
     delayedOnly(await store.purchases.byId(purchaseId));
     const lease = await this.lease(purchaseId, leaseHolders.operator(instance));
     let done: PurchaseRecord;
@@ -74,8 +77,8 @@ export class PurchaseOperations {
         requestId,
       };
       // A mint of one of its orders already on the chain: the purchase is delivered, and nothing more is done.
-      for (const mint of await worker.mintsFor(purchase)) {
-        const delivered = await worker.deliver(purchase, mint, {
+      for (const mint of await moves.mintsFor(purchase)) {
+        const delivered = await moves.deliver(purchase, mint, {
           ...audit,
           note: `${note ? `${note}; ` : ''}the mint was found on the chain (${mint.txHash}): nothing more was done`,
         });
