@@ -133,17 +133,15 @@ export async function mountPanel(
 }
 
 /** Waits until the panel shows this phase (in its language). */
-export const phase = (element: KassaBridge, expected: BridgePhase, timeoutMs = 15_000) =>
-  elementPhase(element, expected, timeoutMs);
+export const phase = (element: KassaBridge, expected: BridgePhase) => elementPhase(element, expected);
 
 /** Waits until the status line reads `expected` (a string, or a pattern). */
-export const status = (element: KassaBridge, expected: string | RegExp, timeoutMs = 15_000) =>
+export const status = (element: KassaBridge, expected: string | RegExp) =>
   until(
     () =>
       (typeof expected === 'string' ? text(element, 'status') === expected : expected.test(text(element, 'status'))) &&
       element,
     () => `status ${expected} (now "${text(element, 'status')}", phase ${element.phase})`,
-    timeoutMs,
   );
 
 /** An element inside the panel's shadow root. */

@@ -14,6 +14,7 @@ import {
   type ControlPayload,
   type StackPayload,
 } from './stack-commands.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
 
 export interface StackInfo {
   proxy: string;
@@ -46,13 +47,9 @@ export async function paymentsOf(checkoutId: string, stack = 'main'): Promise<Op
   return payments.filter((payment) => payment.checkoutId === checkoutId);
 }
 
-/** Polls until `check` gives something truthy. */
-export async function until<T>(
-  check: () => T | undefined | null | false,
-  what: string | (() => string),
-  timeoutMs = 8_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+/** Polls until `check` gives something truthy; fails, naming `what`, only when it never does. */
+export async function until<T>(check: () => T | undefined | null | false, what: string | (() => string)): Promise<T> {
+  const deadline = Date.now() + PATIENCE_MS;
   for (;;) {
     const value = check();
     if (value) return value;
@@ -90,15 +87,10 @@ export async function readyCheckout(
 }
 
 /** Waits until the element (a checkout or a wallet panel) shows this phase, in its language (which may load after the phase is set). */
-export const phase = <E extends HTMLElement & { phase: string }>(
-  element: E,
-  expected: E['phase'],
-  timeoutMs?: number,
-) =>
+export const phase = <E extends HTMLElement & { phase: string }>(element: E, expected: E['phase']) =>
   until(
     () => element.phase === expected && part(element, 'status') && element,
     () => `phase ${expected} (now ${element.phase}: "${text(element, 'status')}")`,
-    timeoutMs,
   );
 
 export const part = (element: Element, name: string) =>

@@ -7,6 +7,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import type { TestRunnerConfig } from '@web/test-runner';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { fileURLToPath } from 'node:url';
+import { PATIENCE_MS, TEST_TIMEOUT_MS } from '../support/patience.ts';
 import { kassaStackPlugin } from './kassa-stack-plugin.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -18,10 +19,13 @@ const config: TestRunnerConfig = {
   // Packages' browser builds (ethers maps its Node crypto to the browser's through "browser").
   nodeResolve: { browser: true },
   concurrency: 1,
-  testsFinishTimeout: 180_000,
+  // Only hangs meet these bounds: a test waits for what it expects, however slow the machine.
+  browserStartTimeout: PATIENCE_MS,
+  testsStartTimeout: PATIENCE_MS,
+  testsFinishTimeout: 30 * 60_000,
   // Lit's development build runs here (it warns about misuse); its one banner line is noise.
   filterBrowserLogs: ({ args }) => !String(args[0]).startsWith('Lit is in dev mode'),
-  testFramework: { config: { timeout: 20_000, slow: 5_000 } },
+  testFramework: { config: { timeout: TEST_TIMEOUT_MS, slow: 5_000 } },
   browsers: [
     playwrightLauncher({
       product: 'chromium',

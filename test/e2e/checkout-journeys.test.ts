@@ -8,6 +8,7 @@ import type { Browser, Page } from 'playwright';
 import { answerAtBank } from './support/bank.ts';
 import { launchChromium, partText, waitForPhase, watchProblems } from '../support/browser.ts';
 import { startShopStack, type ShopStack } from '../support/shop-stack.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
 
 describe('e2e: paying through the shop', () => {
   let env: ShopStack;
@@ -142,7 +143,7 @@ describe('e2e: paying through the shop', () => {
     await waitForPhase(page, 'authorising');
     await answerAtBank(popup, 'Authorise payment');
     await waitForPhase(page, 'completed');
-    if (!popup.isClosed()) await popup.waitForEvent('close', { timeout: 5_000 });
+    if (!popup.isClosed()) await popup.waitForEvent('close', { timeout: PATIENCE_MS });
     assert.deepEqual(problems, []);
   });
 

@@ -11,6 +11,7 @@ import { launchChromium, partText, waitForPhase, watchProblems } from '../suppor
 import { startShopStack, type ShopStack } from '../support/shop-stack.ts';
 import { answerAtBank, type BankAnswer } from './support/bank.ts';
 import { scanQr } from './support/phone.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
 
 describe('e2e: paying with the phone', () => {
   let env: ShopStack;
@@ -75,7 +76,7 @@ describe('e2e: paying with the phone', () => {
   /** Where the phone ends: the proxy's page, in the phone's language, once the payment is known to have ended. */
   async function phoneOutcome(page: Page, outcome: string) {
     await page.waitForURL(new RegExp(`^${env.stack.proxy.origin}/r/`));
-    await page.locator(`main[data-outcome="${outcome}"]`).waitFor({ timeout: 10_000 });
+    await page.locator(`main[data-outcome="${outcome}"]`).waitFor({ timeout: PATIENCE_MS });
     return ((await page.locator('main').textContent()) ?? '').replace(/\s+/g, ' ').trim();
   }
 

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { answerAtBank } from './support/bank.ts';
 import { launchChromium, partText, waitForPhase, watchProblems } from '../support/browser.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 /** What the demo's keys look like (demo/demo.ts, sandbox key-registry): none may be shown. */
@@ -36,8 +37,8 @@ function startDemo(...args: string[]): { child: ChildProcess; output: () => stri
   return { child, output: () => output };
 }
 
-async function until(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + PATIENCE_MS;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -79,7 +80,7 @@ describe('e2e: npm start (the demo)', () => {
       // The shop's server heard it from the proxy too, as a signed checkout.paid event it verified.
       await page
         .locator('#confirmation', { hasText: "Paid, confirmed by the shop's server" })
-        .waitFor({ timeout: 20_000 });
+        .waitFor({ timeout: PATIENCE_MS });
       for (const shape of SECRET_SHAPES) assert.doesNotMatch(html, shape);
 
       // /buy, from the shop's menu: the on-ramp lists what can be bought once a wallet is there, and

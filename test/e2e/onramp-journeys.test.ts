@@ -19,6 +19,7 @@ import { walletIconUri } from '../support/wallet/wallet-provider.ts';
 import { TestWalletHub, type TestWallet, type TestWalletOptions } from '../support/wallet/wallet-signer.ts';
 import { answerAtBank } from './support/bank.ts';
 import { keyMaterialIn, openWalletPage, type RecordedRequest, type WalletPage } from './support/bridge-page.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
 
 const TWO = 31338;
 const EVENTS = ['kassa-onramp-status', 'kassa-onramp-delivered', 'kassa-error'];
@@ -64,8 +65,8 @@ describe('e2e: the on-ramp', () => {
     return opened;
   }
 
-  const phase = (page: Page, name: string, timeout = 30_000) =>
-    page.locator(`kassa-onramp[phase="${name}"]`).waitFor({ timeout });
+  const phase = (page: Page, name: string) =>
+    page.locator(`kassa-onramp[phase="${name}"]`).waitFor({ timeout: PATIENCE_MS });
   const partText = async (page: Page, part: string) =>
     ((await page.locator(`kassa-onramp [part~="${part}"]`).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
 
@@ -108,7 +109,7 @@ describe('e2e: the on-ramp', () => {
     await page.getByRole('button', { name: 'Pay by bank' }).click();
     await answerAtBank(page, 'Authorise payment');
     await page.waitForURL(/\/buy\?/);
-    await page.locator('kassa-onramp[phase="paid"], kassa-onramp[phase="minting"]').waitFor({ timeout: 30_000 });
+    await page.locator('kassa-onramp[phase="paid"], kassa-onramp[phase="minting"]').waitFor({ timeout: PATIENCE_MS });
     assert.doesNotMatch(page.url(), /kassa_status=/, 'the payment’s token left the address');
     const link = page.url();
     assert.match(link, /[?&]kassa_purchase=[\w-]{43}/);

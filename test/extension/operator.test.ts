@@ -72,7 +72,6 @@ describe('extension: operator views', { timeout: 180_000 }, () => {
     const proxyField = page.getByLabel('Proxy URL');
     await eventually(
       async () => ((await proxyField.inputValue()) === stack.proxy.origin ? true : undefined),
-      5_000,
       'the saved proxy URL',
     );
     assert.equal(await page.getByLabel('Operator token').inputValue(), '');

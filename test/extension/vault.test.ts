@@ -11,6 +11,7 @@ import type { Page } from 'playwright';
 import { anvilAccount } from '../support/chains.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { configure, launchExtension, leaks, type LoadedExtension } from '../support/extension.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -81,7 +82,7 @@ describe('extension: key vault', { timeout: 300_000 }, () => {
     await create.getByLabel('Repeat the password').fill(PASSWORD);
     await create.getByRole('button', { name: 'Create key' }).click();
 
-    const phrase = ((await page.locator('#phrase').textContent({ timeout: 60_000 })) ?? '').trim();
+    const phrase = ((await page.locator('#phrase').textContent({ timeout: PATIENCE_MS })) ?? '').trim();
     assert.equal(phrase.split(' ').length, 12);
     await badge()
       .filter({ hasText: /^Unlocked$/ })
@@ -147,10 +148,10 @@ describe('extension: key vault', { timeout: 300_000 }, () => {
     );
 
     await unlockWith('not the password');
-    await alert().filter({ hasText: 'Wrong password. You can try again in 1 s' }).waitFor({ timeout: 60_000 });
+    await alert().filter({ hasText: 'Wrong password. You can try again in 1 s' }).waitFor({ timeout: PATIENCE_MS });
     await page.waitForTimeout(1_100);
     await unlockWith('still not it');
-    await alert().filter({ hasText: 'Wrong password. You can try again in 2 s' }).waitFor({ timeout: 60_000 });
+    await alert().filter({ hasText: 'Wrong password. You can try again in 2 s' }).waitFor({ timeout: PATIENCE_MS });
     // Within the delay even the right password is not checked.
     await unlockWith(PASSWORD);
     await alert()
@@ -158,10 +159,10 @@ describe('extension: key vault', { timeout: 300_000 }, () => {
       .waitFor();
     await page.waitForTimeout(2_100);
     await unlockWith('wrong again');
-    await alert().filter({ hasText: 'Wrong password. You can try again in 4 s' }).waitFor({ timeout: 60_000 });
+    await alert().filter({ hasText: 'Wrong password. You can try again in 4 s' }).waitFor({ timeout: PATIENCE_MS });
     await page.waitForTimeout(4_100);
     await unlockWith('and again');
-    await alert().filter({ hasText: 'Wrong password. You can try again in 8 s' }).waitFor({ timeout: 60_000 });
+    await alert().filter({ hasText: 'Wrong password. You can try again in 8 s' }).waitFor({ timeout: PATIENCE_MS });
     const counted = (await extension.storage())['kassa.unlockThrottle'] as { failures: number; retryAt: number };
     assert.equal(counted.failures, 4);
 
@@ -181,7 +182,7 @@ describe('extension: key vault', { timeout: 300_000 }, () => {
     await unlockWith(PASSWORD);
     await badge()
       .filter({ hasText: /^Unlocked$/ })
-      .waitFor({ timeout: 60_000 });
+      .waitFor({ timeout: PATIENCE_MS });
     assert.equal((await extension.storage())['kassa.unlockThrottle'], undefined, 'a right password resets the count');
   });
 
@@ -217,7 +218,7 @@ describe('extension: key vault', { timeout: 300_000 }, () => {
     await unlockWith(PASSWORD);
     await badge()
       .filter({ hasText: /^Unlocked$/ })
-      .waitFor({ timeout: 60_000 });
+      .waitFor({ timeout: PATIENCE_MS });
     await extension.worker.evaluate(async () => {
       await chrome.alarms.clear('kassa-auto-lock');
       const { 'kassa.unlocked': unlocked } = await chrome.storage.session.get('kassa.unlocked');
@@ -234,7 +235,7 @@ describe('extension: key vault', { timeout: 300_000 }, () => {
     await unlockWith(PASSWORD);
     await badge()
       .filter({ hasText: /^Unlocked$/ })
-      .waitFor({ timeout: 60_000 });
+      .waitFor({ timeout: PATIENCE_MS });
     const address = (await vault())!.address;
     const recorded = extension.requests;
     await extension.close();
@@ -249,7 +250,7 @@ describe('extension: key vault', { timeout: 300_000 }, () => {
     await unlockWith(PASSWORD);
     await badge()
       .filter({ hasText: /^Unlocked$/ })
-      .waitFor({ timeout: 60_000 });
+      .waitFor({ timeout: PATIENCE_MS });
   });
 
   it('removes the key with its password, then imports a private key and a recovery phrase', async () => {
@@ -261,11 +262,11 @@ describe('extension: key vault', { timeout: 300_000 }, () => {
       await page.getByRole('form', { name: 'Remove key' }).getByRole('button', { name: 'Remove key' }).click();
     };
     await remove('not the password');
-    await alert().filter({ hasText: 'Wrong password. You can try again in 1 s' }).waitFor({ timeout: 60_000 });
+    await alert().filter({ hasText: 'Wrong password. You can try again in 1 s' }).waitFor({ timeout: PATIENCE_MS });
     assert.ok(await vault(), 'a wrong password removes nothing');
     await page.waitForTimeout(1_100);
     await remove(PASSWORD);
-    await page.getByRole('form', { name: 'Create a key' }).waitFor({ timeout: 60_000 });
+    await page.getByRole('form', { name: 'Create a key' }).waitFor({ timeout: PATIENCE_MS });
     assert.equal(await vault(), undefined);
 
     const importer = page.getByRole('form', { name: 'Import a key' });
@@ -281,19 +282,19 @@ describe('extension: key vault', { timeout: 300_000 }, () => {
     await importKey(account.privateKey.slice(2));
     await badge()
       .filter({ hasText: /^Unlocked$/ })
-      .waitFor({ timeout: 60_000 });
+      .waitFor({ timeout: PATIENCE_MS });
     assert.equal((await page.locator('#address').textContent())?.trim(), account.address);
     assert.equal((await vault())?.source, 'private-key');
 
     await remove(PASSWORD);
-    await page.getByRole('form', { name: 'Create a key' }).waitFor({ timeout: 60_000 });
+    await page.getByRole('form', { name: 'Create a key' }).waitFor({ timeout: PATIENCE_MS });
     await importer.getByLabel('Recovery phrase', { exact: true }).check();
     await importKey('test test test');
     await alert().filter({ hasText: 'This is not a valid recovery phrase' }).waitFor();
     await importKey(`  ${ANVIL_MNEMONIC.toUpperCase()} `);
     await badge()
       .filter({ hasText: /^Unlocked$/ })
-      .waitFor({ timeout: 60_000 });
+      .waitFor({ timeout: PATIENCE_MS });
     assert.equal((await page.locator('#address').textContent())?.trim(), anvilAccount(0).address);
     assert.equal((await vault())?.source, 'mnemonic');
     assert.ok(!JSON.stringify(await extension.storage()).includes('junk'));

@@ -29,6 +29,7 @@ import {
 import { ONRAMP_ENV } from '../support/onramp.ts';
 import { HOST_RULES, startSites, type Sites } from '../support/sites.ts';
 import { SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
 
 const PASSWORD = 'a long enough password';
 const ACCOUNT = anvilAccount(4);
@@ -297,7 +298,7 @@ describe('extension: the purchase proof, the one message Kassa signs', { timeout
     assert.equal(second.code, -32002, 'a second request of the site waits for none');
     await approval
       .locator('[data-field=expired]', { hasText: 'This request has expired: go back to the site and buy again.' })
-      .waitFor({ timeout: 15_000 });
+      .waitFor({ timeout: PATIENCE_MS });
     assert.equal(await approval.locator('#approve').isDisabled(), true);
     await press(approval, 'Reject');
     assert.equal((await signed).error?.code, 4001);

@@ -69,7 +69,7 @@ for (const { store, name } of FLEET_STORES) {
       const hooks = [0, 1, 2].map((index) => `${fleet.origin(index)}/hooks/payments/${fleet.config.webhookSecret}`);
       const before = await fleet.metric('pay.read');
       await webhookStorm(hooks, payment.transactionId, 60);
-      await eventually(async () => ((await fleet.metric('pay.read')) > before ? true : undefined), 5_000, 'a read');
+      await eventually(async () => ((await fleet.metric('pay.read')) > before ? true : undefined), 'a read');
       await fleet.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
       const statuses = await webhookStorm(hooks, payment.transactionId, 440);
       assert.ok(statuses.every((status) => status === 200));
@@ -78,7 +78,6 @@ for (const { store, name } of FLEET_STORES) {
           (await fleet.browser(2, `/api/payments/status/${payment.statusToken}`)).body.status === 'COMPLETED'
             ? true
             : undefined,
-        12_000,
         'the completion',
       );
       await new Promise((resolve) => setTimeout(resolve, 6_000));
@@ -157,17 +156,12 @@ for (const { store, name } of FLEET_STORES) {
         });
         await eventually(
           async () => ((await http(`${fleet.origin(0)}/readyz`)).status === 200 ? true : undefined),
-          5_000,
           'recovery',
         );
-        const view = await eventually(
-          async () => {
-            const current = (await fleet.browser(1, `/api/payments/status/${payment.statusToken}`)).body;
-            return current.status === 'COMPLETED' ? current : undefined;
-          },
-          10_000,
-          'the status after recovery',
-        );
+        const view = await eventually(async () => {
+          const current = (await fleet.browser(1, `/api/payments/status/${payment.statusToken}`)).body;
+          return current.status === 'COMPLETED' ? current : undefined;
+        }, 'the status after recovery');
         assert.equal(view.networkStatus, 'PAYMENT_EXECUTED_CREDITED');
         const attempts = (await fleet.control(`/webhooks?transactionId=${payment.transactionId}`)).body as Array<{
           status: number;

@@ -112,7 +112,6 @@ const ready = (fleet: Fleet, index: number) =>
   eventually(
     async () =>
       (await http(`${fleet.origin(index)}/readyz`).catch(() => undefined))?.status === 200 ? true : undefined,
-    20_000,
     `instance ${index} ready again`,
   );
 
@@ -123,7 +122,7 @@ describe('proxy fleet on PostgreSQL: the database goes away', () => {
     try {
       const live = customers(fleet, 2);
       traffic = live;
-      await eventually(() => (live.accepted.length >= 3 ? true : undefined), 20_000, 'payments before the outage');
+      await eventually(() => (live.accepted.length >= 3 ? true : undefined), 'payments before the outage');
       await fleet.storeServer.restart(async () => {
         // Down for a while: customers keep coming, and the probes say the store is away.
         await sleep(3_000);
@@ -134,11 +133,7 @@ describe('proxy fleet on PostgreSQL: the database goes away', () => {
       });
       await Promise.all([ready(fleet, 0), ready(fleet, 1)]);
       const before = live.accepted.length;
-      await eventually(
-        () => (live.accepted.length >= before + 4 ? true : undefined),
-        20_000,
-        'payments after the outage',
-      );
+      await eventually(() => (live.accepted.length >= before + 4 ? true : undefined), 'payments after the outage');
       await live.stop();
       assertOnlyClear503s(live.answers, { outageSeen: true });
       for (const instance of [0, 1]) {
@@ -163,14 +158,10 @@ describe('proxy fleet on PostgreSQL: the database goes away', () => {
       // A commit returns once the replica has it: what the primary acknowledged survives its loss.
       await primary.sql(`ALTER SYSTEM SET synchronous_standby_names = '*'`);
       await primary.sql('SELECT pg_reload_conf()');
-      await eventually(
-        async () => {
-          const [result] = await primary.sql('SELECT sync_state FROM pg_stat_replication');
-          return result!.rows[0]?.sync_state === 'sync' ? true : undefined;
-        },
-        20_000,
-        'a synchronous standby',
-      );
+      await eventually(async () => {
+        const [result] = await primary.sql('SELECT sync_state FROM pg_stat_replication');
+        return result!.rows[0]?.sync_state === 'sync' ? true : undefined;
+      }, 'a synchronous standby');
       const database = new URL(await primary.createDatabase());
       database.port = String(forwarder.port);
       const fleet = await startFleet({
@@ -196,26 +187,18 @@ describe('proxy fleet on PostgreSQL: the database goes away', () => {
         );
         const live = customers(fleet, 2);
         traffic = live;
-        await eventually(() => (live.accepted.length >= 4 ? true : undefined), 20_000, 'payments before the failover');
+        await eventually(() => (live.accepted.length >= 4 ? true : undefined), 'payments before the failover');
         primary.kill();
         forwarder.switchTo(replica.port);
         // The standby answers, read-only: not ready until it is promoted.
-        await eventually(
-          async () => {
-            const probe = await http(`${fleet.origin(0)}/readyz`).catch(() => undefined);
-            return probe?.status === 503 && probe.body.reason === 'store_unavailable' ? true : undefined;
-          },
-          15_000,
-          'not ready while the database is a standby',
-        );
+        await eventually(async () => {
+          const probe = await http(`${fleet.origin(0)}/readyz`).catch(() => undefined);
+          return probe?.status === 503 && probe.body.reason === 'store_unavailable' ? true : undefined;
+        }, 'not ready while the database is a standby');
         await replica.promote();
         await Promise.all([ready(fleet, 0), ready(fleet, 1)]);
         const before = live.accepted.length;
-        await eventually(
-          () => (live.accepted.length >= before + 4 ? true : undefined),
-          20_000,
-          'payments after the failover',
-        );
+        await eventually(() => (live.accepted.length >= before + 4 ? true : undefined), 'payments after the failover');
         await live.stop();
         // A quick promotion may fall between two customers' requests: 503s are allowed, not required.
         assertOnlyClear503s(live.answers, { outageSeen: false });

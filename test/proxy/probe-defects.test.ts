@@ -152,7 +152,6 @@ describe('proxy: an Idempotency-Key whose attempt died with its process', () => 
     void pay(first.origin).catch(() => undefined);
     await eventually(
       async () => ((await http(`${sandbox.control}/faults`)).body.length === 0 ? true : undefined),
-      5_000,
       'the initiate to reach the slow service',
     );
     await first.crash!();

@@ -75,12 +75,11 @@ describe('proxy: upstream faults on initiate', () => {
     // The webhook's read, then its queued re-read once the payment's read gate opens (5 s later).
     await eventually(
       async () => ((await stack.control('/faults')).body.length === 0 ? true : undefined),
-      15_000,
       'the faults to be used up',
     );
     assert.equal((await stack.browser(`/api/payments/status/${payment.statusToken}`)).body.status, 'PENDING');
     const stream = openSse(`${stack.proxy.origin}/api/payments/status/${payment.statusToken}/events`);
-    await stream.waitForEvents(2, 8_000);
+    await stream.waitForEvents(2);
     assert.equal(stream.data().at(-1)!.status, 'COMPLETED');
   });
 });
@@ -202,14 +201,10 @@ describe('proxy: restarts lose nothing', () => {
         // While the proxy is down the bank settles; the webhook cannot be delivered.
         await stack.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
       });
-      const view = await eventually(
-        async () => {
-          const current = (await stack.browser(`/api/payments/status/${payment.statusToken}`)).body;
-          return current.status === 'COMPLETED' ? current : undefined;
-        },
-        8_000,
-        'the follower to re-read after the restart',
-      );
+      const view = await eventually(async () => {
+        const current = (await stack.browser(`/api/payments/status/${payment.statusToken}`)).body;
+        return current.status === 'COMPLETED' ? current : undefined;
+      }, 'the follower to re-read after the restart');
       assert.equal(view.amount, '19.99');
       const replay = await stack.pay(checkoutId, 'survives-restart-1');
       assert.equal(replay.body.transactionId, payment.transactionId, 'the idempotency key survived');

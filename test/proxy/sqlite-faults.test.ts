@@ -101,7 +101,7 @@ describe('proxy: SQLite on a disk that fills up', () => {
       assert.ok(lines.some((line) => line.includes('store unavailable')));
 
       disk.free(proxy.pid);
-      await eventually(async () => ((await shop.ready()).status === 200 ? true : undefined), 5_000, 'ready again');
+      await eventually(async () => ((await shop.ready()).status === 200 ? true : undefined), 'ready again');
       const after = await shop.pay(open, 'full-disk-key');
       assert.equal(after.status, 201, after.text);
     } finally {

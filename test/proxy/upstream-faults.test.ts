@@ -125,20 +125,16 @@ describe('proxy: a payment service that stalls or trickles its answers', () => {
       });
       // The bank settles: its webhook makes the proxy read, and that read stalls.
       await stack.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
-      await eventually(() => (fake.stats.spoiled === 1 ? true : undefined), 5_000, 'the read to stall');
+      await eventually(() => (fake.stats.spoiled === 1 ? true : undefined), 'the read to stall');
       // The service recovered meanwhile, and says so again.
       await new Promise((resolve) => setTimeout(resolve, DEADLINE_MS + 500));
       await http(stack.webhookUrl(), {
         body: { event: 'payment.status_updated', transactionId: payment.transactionId, status: 'COMPLETED' },
       });
-      const status = await eventually(
-        async () => {
-          const view = (await stack.browser(`/api/payments/status/${payment.statusToken}`)).body;
-          return view.status === 'COMPLETED' ? view.status : undefined;
-        },
-        12_000,
-        'the payment to be read again',
-      );
+      const status = await eventually(async () => {
+        const view = (await stack.browser(`/api/payments/status/${payment.statusToken}`)).body;
+        return view.status === 'COMPLETED' ? view.status : undefined;
+      }, 'the payment to be read again');
       assert.equal(status, 'COMPLETED');
     } finally {
       await stop();
@@ -175,14 +171,13 @@ describe('proxy: a payment service that answers about another payment', () => {
             (await stack.browser(`/api/payments/status/${other.statusToken}`)).body.status === 'COMPLETED'
               ? true
               : undefined,
-          5_000,
           'the other payment to complete',
         );
         fake.misbehave({ path: `/v1/payments/${mine.transactionId}`, misbehaviour: misbehaviour(other.transactionId) });
         await http(stack.webhookUrl(), {
           body: { event: 'payment.status_updated', transactionId: mine.transactionId, status: 'COMPLETED' },
         });
-        await eventually(() => (fake.stats.spoiled === 1 ? true : undefined), 5_000, 'the read');
+        await eventually(() => (fake.stats.spoiled === 1 ? true : undefined), 'the read');
         // Whatever the read was going to change has been changed by now.
         await new Promise((resolve) => setTimeout(resolve, 300));
         assert.equal((await stack.browser(`/api/payments/status/${mine.statusToken}`)).body.status, 'PENDING');
@@ -198,7 +193,6 @@ describe('proxy: a payment service that answers about another payment', () => {
         await stack.control(`/payments/${mine.transactionId}/outcome`, { status: 'COMPLETED' });
         await eventually(
           async () => ((await stack.browser(`/api/checkouts/${checkoutId}`)).body.state === 'paid' ? true : undefined),
-          12_000,
           'the checkout to be paid for real',
         );
         const paidEvents = async () =>
@@ -206,7 +200,7 @@ describe('proxy: a payment service that answers about another payment', () => {
             const event = JSON.parse(request.body) as { type: string; data: { checkoutId?: string } };
             return event.type === 'checkout.paid' && event.data.checkoutId === checkoutId;
           });
-        await eventually(async () => ((await paidEvents()).length > 0 ? true : undefined), 5_000, 'checkout.paid');
+        await eventually(async () => ((await paidEvents()).length > 0 ? true : undefined), 'checkout.paid');
         assert.equal((await paidEvents()).length, 1, 'one checkout.paid, for the real completion');
         assert.equal(await mismatches(stack, field), 1);
       } finally {

@@ -69,7 +69,6 @@ describe('sandbox chains: the relayer', () => {
         waitUntil(
           () => arriving.balanceOf!(anvilAccount(i).address) as Promise<bigint>,
           (balance) => balance === before[i]! + amount,
-          ARRIVAL_MS,
           `burn ${i} arrives`,
         ),
       ),
@@ -85,7 +84,6 @@ describe('sandbox chains: the relayer', () => {
     await waitUntil(
       () => mintedBurnIds(arriving),
       (ids) => ids.includes(burnId),
-      ARRIVAL_MS,
       'first mint',
     );
     const relayerNonces = () =>
@@ -117,7 +115,6 @@ describe('sandbox chains: the relayer', () => {
     await waitUntil(
       () => source.balanceOf!(account.address) as Promise<bigint>,
       (balance) => balance === start,
-      ARRIVAL_MS,
       'all three refunded',
     );
     const refunds = await mintedBurnIds(source);
@@ -178,7 +175,6 @@ describe('sandbox chains: completed orders are minted', () => {
     await waitUntil(
       () => eGBR.balanceOf!(wallet) as Promise<bigint>,
       (balance) => balance === parseUnits('250.75', 18),
-      ARRIVAL_MS,
       'order minted',
     );
     // Setting Completed again is a no-op: still one mint, under the order's burn id.

@@ -45,7 +45,6 @@ describe('sandbox: the issuer processes the orders a merchant submits', () => {
     waitUntil(
       () => status(orderId),
       (value) => value !== 'New' && value !== 'Processing',
-      SETTLED_MS,
       'settled',
     );
 
@@ -91,7 +90,6 @@ describe('sandbox: the issuer processes the orders a merchant submits', () => {
     await waitUntil(
       () => status(orderId),
       (value) => value === 'Processing',
-      SETTLED_MS,
       'processing',
     );
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -42,7 +42,6 @@ describe('sandbox: the reforge service', () => {
     waitUntil(
       () => balance(chain, address),
       (value) => value === expected,
-      ARRIVAL_MS,
       'tokens arrive on the destination chain',
     );
 

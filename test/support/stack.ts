@@ -10,6 +10,7 @@ import { http, type HttpInit } from './http.ts';
 import { holdPort } from './port-holder.ts';
 import { sharedPostgres } from './postgres-server.ts';
 import { startRedis, type RedisServer } from './redis-server.ts';
+import { PATIENCE_MS } from './patience.ts';
 
 export const SHOP_ORIGIN = 'http://127.0.0.1:9';
 
@@ -172,13 +173,12 @@ export async function startStack(options: StackOptions = {}) {
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
-/** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`. */
+/** Polls until `check` returns a value (not undefined); fails, naming `what`, only when it never does. */
 export async function eventually<T>(
   check: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 5_000,
   what = 'condition',
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + PATIENCE_MS;
   for (;;) {
     const value = await check();
     if (value !== undefined) return value;
