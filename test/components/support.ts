@@ -33,6 +33,19 @@ export const createCheckout = (body?: Record<string, unknown>, stack = 'main') =
 export const control = (path: string, body?: unknown, stack = 'main') =>
   executeServerCommand<{ status: number; body: unknown }, ControlPayload>('kassa:control', { stack, path, body });
 
+/**
+ * Holds the execution of a payment at the bank: once the customer authorises, it stays "waiting for
+ * your bank" until the returned `release()`, instead of racing the emulator's settlement delay.
+ */
+export async function holdAtBank(transactionId: string, stack = 'main') {
+  const move = async (action: 'hold' | 'release') => {
+    const { status, body } = await control(`/payments/${transactionId}/${action}`, {}, stack);
+    if (status !== 200) throw new Error(`${action} ${transactionId}: ${status} ${JSON.stringify(body)}`);
+  };
+  await move('hold');
+  return { release: () => move('release') };
+}
+
 /** The customer's answer on the bank's page; `location` is where the bank sends them back. */
 export const bank = (flowUrl: string, action: BankPayload['action'], providerId?: string) =>
   executeServerCommand<{ status: number; location: string | null }, BankPayload>('kassa:bank', {

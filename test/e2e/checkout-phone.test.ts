@@ -80,15 +80,13 @@ describe('e2e: paying with the phone', () => {
     return ((await page.locator('main').textContent()) ?? '').replace(/\s+/g, ' ').trim();
   }
 
-  it('the phone authorises; the desktop shows the receipt within a second, with no request of its own', async () => {
+  // How soon it shows is bench/phone.ts's figure; here, what shows, after what, and from where.
+  it('the phone authorises; the desktop shows the receipt by itself, with no request of its own', async () => {
     const desktop = await desktopWithQr();
     const phone = await payOnPhone(desktop.url, 'Authorise payment');
     await waitForPhase(desktop.page, 'completed');
     const doneAt = await desktop.page.evaluate(() => (window as unknown as { doneAt: number }).doneAt);
-    assert.ok(
-      doneAt - phone.answeredAt < 1_000,
-      `desktop showed it ${doneAt - phone.answeredAt} ms after authorisation`,
-    );
+    assert.ok(doneAt >= phone.answeredAt, 'the desktop completed after the phone answered, not before');
     assert.equal(await partText(desktop.page, 'status'), 'Payment received. Thank you!');
     // The receipt shows with the result: its chunk came before the QR code.
     assert.match(
