@@ -51,9 +51,11 @@ for (const { store, name } of FLEET_STORES) {
         ]);
         await Promise.all(streams.map((stream) => stream.waitForEvents(1)));
         const before = await fleet.metric('pay.read');
+        // Counted over 11 s: a slower machine can only read less in them.
         await new Promise((resolve) => setTimeout(resolve, 11_000));
         const reads = (await fleet.metric('pay.read')) - before;
-        assert.ok(reads >= 1 && reads <= 3, `${reads} reads in 11 s by three instances`);
+        assert.ok(reads <= 3, `${reads} reads in 11 s by three instances`);
+        await eventually(async () => ((await fleet.metric('pay.read')) > before ? true : undefined), 'a re-read');
         streams.forEach((stream) => stream.close());
       } finally {
         await fleet.control(

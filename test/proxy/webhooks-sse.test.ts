@@ -21,14 +21,16 @@ describe('proxy: webhooks and live status', () => {
   });
   after(() => stack.stop());
 
-  it('a real webhook: answered at once, the payment re-read, the status stored', async () => {
+  // That the webhook is answered before its read is done: upstream-faults.test.ts, with the read held.
+  it('a real webhook: answered, the payment re-read, the status stored', async () => {
     const payment = await newPayment();
     await stack.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
     await eventually(async () => ((await status(payment.statusToken)) === 'COMPLETED' ? true : undefined));
     const delivered = (await stack.control(`/webhooks?transactionId=${payment.transactionId}`)).body;
     assert.equal(delivered.length, 1);
     assert.equal(delivered[0].status, 200);
-    assert.ok(delivered[0].durationMs < 1_000, 'answered at once');
+    // The webhook brought it, not a later reason to read (the reconciliation schedule, say).
+    assert.deepEqual(stack.changeReasons(payment.transactionId), ['webhook']);
   });
 
   it('a forged webhook never changes a status: upstream is asked, and upstream says PENDING', async () => {
@@ -100,7 +102,6 @@ describe('proxy: webhooks and live status', () => {
     await stream.waitForComment();
     assert.equal(stream.comments[0], 'keep-alive');
 
-    const submitted = Date.now();
     await http(payment.flowUrl, {
       raw: 'action=authorise&providerId=bank_xyz',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -109,7 +110,6 @@ describe('proxy: webhooks and live status', () => {
     const last = stream.data().at(-1)!;
     assert.equal(last.status, 'COMPLETED');
     assert.equal(last.networkStatus, 'PAYMENT_EXECUTED_CREDITED');
-    assert.ok(stream.events.at(-1)!.at - submitted < 1_000, 'completed within a second of the bank');
     await stream.waitForClose();
   });
 

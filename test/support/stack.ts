@@ -108,6 +108,15 @@ export async function startStack(options: StackOptions = {}) {
     env,
     logs,
     webhookUrl,
+    /**
+     * What made the proxy change this payment's status, change by change, from its log: `webhook`
+     * (a read for the bank's webhook), `watch` (a watching page's re-read), `follow`, `queued` or `resolved`.
+     */
+    changeReasons(transactionId: string): string[] {
+      return logs
+        .filter((line) => line.includes('"msg":"payment status changed"') && line.includes(transactionId))
+        .map((line) => (JSON.parse(line) as { reason: string }).reason);
+    },
     merchant: (path: string, init?: Parameters<ReturnType<typeof call>>[1]) => call(config.merchantKey)(path, init),
     operator: (path: string, init?: Parameters<ReturnType<typeof call>>[1]) => call(config.operatorToken)(path, init),
     /** As the customer's browser on the shop's page: the shop's Origin, no credentials. */
