@@ -58,7 +58,7 @@ describe('proxy: the upstream budget keeps a share for new payments', () => {
       assert.equal(stream.data().at(-1)!.status, 'COMPLETED');
       // Read for the webhook itself: held behind the watcher's gate, it would come with the next
       // watcher's read or a queued one, 5 s on.
-      assert.deepEqual(stack.changeReasons(payment.transactionId), ['webhook']);
+      assert.equal(stack.changedBy(payment.transactionId, 'COMPLETED'), 'webhook');
       await sleep(6_000);
       const reads = (await upstreamReads(stack)) - before;
       assert.ok(reads <= 2, `${reads} upstream reads: the watcher's and the webhook's`);
@@ -98,7 +98,7 @@ describe('proxy: the upstream budget keeps a share for new payments', () => {
         await stack.control(`/payments/${transactionId}/outcome`, { status: 'COMPLETED' });
         await streams[index]!.waitForClose();
         assert.equal(streams[index]!.data().at(-1)!.status, 'COMPLETED');
-        assert.deepEqual(stack.changeReasons(transactionId), ['webhook'], 'read for the webhook, not held back');
+        assert.equal(stack.changedBy(transactionId, 'COMPLETED'), 'webhook', 'read for the webhook, not held back');
       }
     } finally {
       streams.forEach((stream) => stream.close());

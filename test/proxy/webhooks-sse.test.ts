@@ -30,7 +30,7 @@ describe('proxy: webhooks and live status', () => {
     assert.equal(delivered.length, 1);
     assert.equal(delivered[0].status, 200);
     // The webhook brought it, not a later reason to read (the reconciliation schedule, say).
-    assert.deepEqual(stack.changeReasons(payment.transactionId), ['webhook']);
+    assert.equal(stack.changedBy(payment.transactionId, 'COMPLETED'), 'webhook');
   });
 
   it('a forged webhook never changes a status: upstream is asked, and upstream says PENDING', async () => {

@@ -16,7 +16,6 @@ import { sandboxClient } from '../support/sandbox-client.ts';
 
 const ONE = 31337;
 const TWO = 31338;
-const ARRIVAL_MS = 3_000;
 
 describe('sandbox chains: holding, releasing and refunding the relayer', () => {
   let sandbox: Sandbox;

@@ -8,8 +8,6 @@ import { startSandbox, type Sandbox } from '../../sandbox/server.ts';
 import { anvilAccount, chainProviders, token, waitUntil } from '../support/chains.ts';
 import { sandboxClient } from '../support/sandbox-client.ts';
 
-const ARRIVAL_MS = 2_000;
-
 /** The burn ids of every ReforgeMint a token emitted, in order. */
 async function mintedBurnIds(contract: Contract): Promise<string[]> {
   const events = await contract.queryFilter(contract.filters.ReforgeMint!(), 0);

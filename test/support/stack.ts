@@ -109,13 +109,15 @@ export async function startStack(options: StackOptions = {}) {
     logs,
     webhookUrl,
     /**
-     * What made the proxy change this payment's status, change by change, from its log: `webhook`
-     * (a read for the bank's webhook), `watch` (a watching page's re-read), `follow`, `queued` or `resolved`.
+     * What made the proxy change this payment to `status`, from its log: `webhook` (a read for the
+     * bank's webhook), `watch` (a watching page's re-read), `follow`, `queued` or `resolved`; undefined
+     * while it has not.
      */
-    changeReasons(transactionId: string): string[] {
+    changedBy(transactionId: string, status: string): string | undefined {
       return logs
         .filter((line) => line.includes('"msg":"payment status changed"') && line.includes(transactionId))
-        .map((line) => (JSON.parse(line) as { reason: string }).reason);
+        .map((line) => JSON.parse(line) as { status: string; reason: string })
+        .find((change) => change.status === status)?.reason;
     },
     merchant: (path: string, init?: Parameters<ReturnType<typeof call>>[1]) => call(config.merchantKey)(path, init),
     operator: (path: string, init?: Parameters<ReturnType<typeof call>>[1]) => call(config.operatorToken)(path, init),
