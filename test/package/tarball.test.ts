@@ -148,7 +148,7 @@ describe('package: the tarball in a project of its own', { timeout: 900_000 }, (
 
   it('runs the emulator and the proxy from their bins', async () => {
     sandbox = startIn(project, 'npx', ['kassa-sandbox', '--port', '0', '--settlement-ms', '0']);
-    const { sandbox: upstream } = await sandbox.line<SandboxLine>((line) => 'sandbox' in line, 120_000);
+    const { sandbox: upstream } = await sandbox.line<SandboxLine>((line) => 'sandbox' in line);
     proxy = startIn(project, 'npx', ['kassa-proxy'], {
       PORT: '0',
       KASSA_PAY_BASE_URL: upstream.pay,

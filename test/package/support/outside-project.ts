@@ -6,6 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PATIENCE_MS, TEST_TIMEOUT_MS } from '../../support/patience.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 /** The versions this repository tests with, so the outside project builds with the same tools. */
@@ -215,7 +216,7 @@ export function runIn(dir: string, command: string, args: string[], env: NodeJS.
     cwd: dir,
     encoding: 'utf8',
     env: { ...process.env, ...env },
-    timeout: 120_000,
+    timeout: TEST_TIMEOUT_MS,
   });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
   return result.stdout;
@@ -225,7 +226,7 @@ export interface Started {
   child: ChildProcess;
   lines: string[];
   /** The first line of standard output that `match` accepts, parsed as JSON. */
-  line<T>(match: (line: T) => boolean, timeoutMs?: number): Promise<T>;
+  line<T>(match: (line: T) => boolean): Promise<T>;
   stop(): Promise<void>;
 }
 
@@ -246,8 +247,8 @@ export function startIn(dir: string, command: string, args: string[], env: NodeJ
   return {
     child,
     lines,
-    async line<T>(match: (line: T) => boolean, timeoutMs = 60_000): Promise<T> {
-      const deadline = Date.now() + timeoutMs;
+    async line<T>(match: (line: T) => boolean): Promise<T> {
+      const deadline = Date.now() + PATIENCE_MS;
       for (;;) {
         for (const text of lines) {
           try {
