@@ -4,10 +4,11 @@
  * import the TypeScript sources of the proxy and the sandbox.
  */
 import { esbuildPlugin } from '@web/dev-server-esbuild';
-import type { TestRunnerConfig } from '@web/test-runner';
+import { defaultReporter, type TestRunnerConfig } from '@web/test-runner';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { fileURLToPath } from 'node:url';
 import { PATIENCE_MS, TEST_TIMEOUT_MS } from '../support/patience.ts';
+import { countReporter } from './count-reporter.ts';
 import { kassaStackPlugin } from './kassa-stack-plugin.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -43,6 +44,11 @@ const config: TestRunnerConfig = {
         ],
       },
     }),
+  ],
+  // test/run.ts asks for the counts in a file of its choosing, for its summary.
+  reporters: [
+    defaultReporter(),
+    ...(process.env.KASSA_TEST_COUNTS ? [countReporter(process.env.KASSA_TEST_COUNTS, root)] : []),
   ],
   // The compiler options esbuild needs (Lit's decorators, class fields) are in the base config.
   plugins: [esbuildPlugin({ ts: true, tsconfig: `${root}/tsconfig.base.json` }), kassaStackPlugin()],
