@@ -219,6 +219,30 @@ export async function withoutAutomine<T>(chainId: number, run: () => Promise<T>)
   }
 }
 
+/**
+ * Runs `run` with the page's chain reads watched: `sawPending(hash)` tells whether the panel has read
+ * this transaction from the chain, not yet mined (what it needs to know a replacement from a drop).
+ */
+export async function watchingPendingReads<T>(run: (sawPending: (hash: string) => boolean) => Promise<T>): Promise<T> {
+  const seen = new Set<string>();
+  const original = window.fetch.bind(window);
+  window.fetch = async (input, init) => {
+    const response = await original(input, init);
+    const asked =
+      typeof init?.body === 'string' ? (JSON.parse(init.body) as { method?: string; params?: string[] }) : {};
+    if (asked.method === 'eth_getTransactionByHash') {
+      const answer = (await response.clone().json()) as { result?: { blockNumber: string | null } | null };
+      if (answer.result && answer.result.blockNumber === null) seen.add(asked.params![0]!.toLowerCase());
+    }
+    return response;
+  };
+  try {
+    return await run((hash) => seen.has(hash.toLowerCase()));
+  } finally {
+    window.fetch = original;
+  }
+}
+
 interface AxeResults {
   violations: Array<{ id: string; help: string; nodes: Array<{ failureSummary: string }> }>;
 }

@@ -9,8 +9,9 @@ import { existsSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { answerAtBank } from './support/bank.ts';
+import { answerAtBank, holdAtBank } from './support/bank.ts';
 import { launchChromium, partText, waitForPhase, watchProblems } from '../support/browser.ts';
+import { http } from '../support/http.ts';
 import { PATIENCE_MS } from '../support/patience.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -58,7 +59,9 @@ describe('e2e: npm start (the demo)', () => {
     const proxyOrigin = /Proxy\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(demo.output())?.[1];
     assert.ok(proxyOrigin, demo.output());
     assert.match(demo.output(), /Buy\s+http:\/\/127\.0\.0\.1:\d+\/buy\s/);
-    assert.match(demo.output(), /Sandbox\s+http:\/\/127\.0\.0\.1:\d+/);
+    const sandboxOrigin = /Sandbox\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(demo.output())?.[1];
+    assert.ok(sandboxOrigin, demo.output());
+    const emulator = { control: (path: string, body?: unknown) => http(`${sandboxOrigin}/_sandbox${path}`, { body }) };
     const reference = /API\s+(http:\/\/127\.0\.0\.1:\d+\/docs)/.exec(demo.output())?.[1];
     assert.equal((await fetch(reference!)).headers.get('content-type'), 'text/html; charset=UTF-8');
     // The Kassa extension is built and its folder printed, to load unpacked.
@@ -72,8 +75,10 @@ describe('e2e: npm start (the demo)', () => {
       const html = await (await page.goto(`${shop}/`))!.text();
       await waitForPhase(page, 'ready');
       await page.getByRole('button', { name: 'Pay by bank' }).click();
+      const bank = await holdAtBank(page, emulator);
       await answerAtBank(page, 'Authorise payment');
       await waitForPhase(page, 'waiting');
+      await bank.release();
       await waitForPhase(page, 'completed');
       assert.equal(await partText(page, 'status'), 'Payment received. Thank you!');
       assert.ok((await page.locator('#events li').count()) >= 2, 'the page lists the events');
