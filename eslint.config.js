@@ -9,6 +9,8 @@
  *   zod never reaches kassa.js; the extension takes from the widget only its public UI entry;
  * - lib/ is the ground: it imports nothing of Kassa's and nothing server-only;
  * - each part imports no other part it has no business with (the proxy never the sandbox, ...);
+ * - inside the proxy, a feature folder reaches into another only through the modules that one offers
+ *   (PROXY_FEATURES), and only state/ touches a store backend; state/ knows no HTTP, Hono or feature;
  * - tests of one part never import another part's test support; what suites share is test/support/.
  */
 import js from '@eslint/js';
@@ -44,6 +46,23 @@ const NODE_ONLY = [
   'prom-client',
 ];
 
+/**
+ * The proxy's feature folders, each with the modules it offers the other features; the rest of a
+ * feature (its routes above all) is its own. http/ (the edge that mounts every feature's routes) and
+ * the wiring at proxy/'s root may import any of them.
+ */
+const PROXY_FEATURES = {
+  payments: ['checkouts.ts', 'status-view.ts', 'return-url.ts'],
+  onramp: [],
+  events: ['event-rules.ts'],
+  operator: [],
+  bridge: ['chain-directory.ts'],
+  handoff: [],
+  monitoring: [],
+};
+/** A folder of the proxy, as import patterns (imports inside the proxy are relative). */
+const proxyFolder = (folder) => [`**/${folder}/*`, `**/${folder}/**`];
+
 /** `no-restricted-imports` (the TypeScript one, which can let type-only imports through). */
 const restrict = (...groups) => ({
   '@typescript-eslint/no-restricted-imports': [
@@ -54,6 +73,17 @@ const restrict = (...groups) => ({
   ],
 });
 
+const proxyParts = {
+  group: [...PART.sandbox, ...PART.server, ...PART.widget, ...PART.extension, ...PART.demo, ...PART.test],
+  message: 'The proxy imports only lib/, schemas/ and server-kit/.',
+};
+/** Only state/ (and the wiring, which opens the configured backend through it) touches a backend. */
+const storeBackends = {
+  group: ['sqlite', 'postgres', 'redis']
+    .flatMap((backend) => proxyFolder(`state/${backend}`))
+    .concat('**/open-backend.ts'),
+  message: 'Outside state/, the proxy uses the store through its contract (state/store.ts), never a backend.',
+};
 const serverCode = {
   group: [...PART.proxy, ...PART.sandbox, ...PART.server, ...PART.serverKit, ...PART.demo, ...PART.test, ...PART.bench],
   message: 'Browser code never imports server code, tests or benchmarks.',
@@ -199,11 +229,37 @@ export default tseslint.config(
       message: 'server-kit/ is shared by the proxy and the sandbox and imports neither.',
     }),
   },
+  // The proxy: the parts it may import, then its own folders (each config restates the part rule,
+  // because a later config's no-restricted-imports replaces an earlier one's for the same file).
+  { files: ['proxy/**/*.ts'], rules: restrict(proxyParts) },
+  ...Object.keys(PROXY_FEATURES).map((feature) => ({
+    files: [`proxy/${feature}/**/*.ts`],
+    rules: restrict(
+      proxyParts,
+      {
+        group: Object.entries(PROXY_FEATURES)
+          .filter(([other]) => other !== feature)
+          .flatMap(([other, offered]) => [...proxyFolder(other), ...offered.map((module) => `!**/${other}/${module}`)]),
+        message: `proxy/${feature}/ takes from another feature only what that one offers (PROXY_FEATURES in eslint.config.js); a module two features need belongs to the one that owns it, or to http/ or state/.`,
+      },
+      storeBackends,
+    ),
+  })),
+  { files: ['proxy/http/**/*.ts', 'proxy/upstream/**/*.ts'], rules: restrict(proxyParts, storeBackends) },
   {
-    files: ['proxy/**/*.ts'],
-    rules: restrict({
-      group: [...PART.sandbox, ...PART.server, ...PART.widget, ...PART.extension, ...PART.demo, ...PART.test],
-      message: 'The proxy imports only lib/, schemas/ and server-kit/.',
+    files: ['proxy/state/**/*.ts'],
+    rules: restrict(proxyParts, {
+      group: [
+        'hono',
+        'hono/*',
+        '@hono/*',
+        ...proxyFolder('http'),
+        ...proxyFolder('upstream'),
+        ...Object.keys(PROXY_FEATURES).flatMap(proxyFolder),
+        '**/services.ts',
+      ],
+      message:
+        'state/ knows no HTTP: it imports no Hono, nothing of http/, upstream/ or a feature, and not the services.',
     }),
   },
   {

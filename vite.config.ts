@@ -1,7 +1,7 @@
 /**
  * `npm run build`: the widget as one ES module, dist/widget/kassa.js, that a script tag loads, plus
  * the chunks it imports on demand (other languages, elements loaded on first use) in
- * dist/widget/kassa/, where the proxy serves them (proxy/routes/widget-routes.ts), each with its Brotli
+ * dist/widget/kassa/, where the proxy serves them (proxy/http/widget-routes.ts), each with its Brotli
  * and gzip codings beside it. Chunk names carry a content hash, so the proxy can let browsers cache
  * them for a year.
  */

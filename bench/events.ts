@@ -7,7 +7,7 @@
  *   scaled down (5 s becomes 5 ms) so that the run measures the outbox, not the waiting.
  */
 import { randomBytes } from 'node:crypto';
-import { localCoordination } from '../proxy/coordination/local.ts';
+import { localCoordination } from '../proxy/state/local-coordination.ts';
 import { GIVE_UP_AFTER_MS, retrySchedule } from '../proxy/events/retry-schedule.ts';
 import { startStack } from '../test/support/stack.ts';
 import { startReceiver } from '../test/support/webhook-receiver.ts';

@@ -4,7 +4,7 @@
  */
 import { ConfigError, loadConfig } from './config.ts';
 import { startProxy } from './server.ts';
-import { StoreOpenError } from './store/store-open-error.ts';
+import { StoreOpenError } from './state/store-open-error.ts';
 
 const HELP = `kassa-proxy: the Kassa proxy (HTTP), configured by environment variables or a JSON file of the
 same names in KASSA_CONFIG_FILE. A bad setting stops it at once, naming the setting.

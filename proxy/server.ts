@@ -1,6 +1,6 @@
 import { listen } from '../server-kit/listen.ts';
-import { createApp } from './app.ts';
-import { backendFor } from './backend.ts';
+import { createApp } from './http/app.ts';
+import { openBackend } from './state/open-backend.ts';
 import { secretsOf, type ProxyConfig } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createServices, type ProxyServices, type ServiceOverrides } from './services.ts';
@@ -23,7 +23,7 @@ export interface StartProxyOptions extends ServiceOverrides {
 export async function startProxy(config: ProxyConfig, options: StartProxyOptions = {}): Promise<RunningProxy> {
   const logger =
     options.logger ?? createLogger({ level: config.logLevel, sink: options.logSink, secrets: secretsOf(config) });
-  const backend = await backendFor(config, logger);
+  const backend = await openBackend(config, logger, options);
   const services = createServices(config, logger, { ...backend, ...options });
   const { app, preempt } = createApp(services);
   const server = await listen(app.fetch, { port: config.port, hostname: config.host, preempt });
@@ -43,8 +43,8 @@ export async function startProxy(config: ProxyConfig, options: StartProxyOptions
       await services.events?.stop();
       await services.onramp?.worker.stop();
       await services.coordination.close();
-      // A coordination given in the options replaces the backend's, whose Redis connections still close here.
-      if (backend.coordination && backend.coordination !== services.coordination) await backend.coordination.close();
+      // A coordination given in the options replaces a fleet backend's, whose connections still close here.
+      if (backend.coordination !== services.coordination) await backend.coordination.close();
       await services.store.close();
     },
   };

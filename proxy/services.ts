@@ -2,12 +2,10 @@ import type { Redis } from 'ioredis';
 import ky from 'ky';
 import { ChainDirectory } from './bridge/chain-directory.ts';
 import type { ProxyConfig } from './config.ts';
-import type { Coordination } from './coordination/coordination.ts';
 import { EventDeliverer } from './events/event-deliverer.ts';
 import { paymentEventRule } from './events/event-rules.ts';
 import { EventSigner } from './events/event-signer.ts';
 import { retrySchedule, type RetrySchedule } from './events/retry-schedule.ts';
-import { localCoordination } from './coordination/local.ts';
 import type { Logger } from './logger.ts';
 import { Checkouts } from './payments/checkouts.ts';
 import { PaymentFollower } from './payments/payment-follower.ts';
@@ -15,11 +13,9 @@ import { PaymentRefresher } from './payments/payment-refresher.ts';
 import { PaymentStarter } from './payments/payment-starter.ts';
 import { PaymentWatch } from './payments/payment-watch.ts';
 import { StatusCache } from './payments/status-cache.ts';
-import type { StoreInfo } from '../schemas/proxy-api.ts';
-import { SqliteStore } from './store/sqlite-store.ts';
-import type { Store } from './store/store.ts';
+import type { Backend } from './state/open-backend.ts';
 import { OrdersClient } from './upstream/orders-client.ts';
-import { ProxyMetrics } from './metrics.ts';
+import { ProxyMetrics } from './monitoring/metrics.ts';
 import { createOnramp, type OnrampParts } from './onramp/onramp-parts.ts';
 import { PayClient } from './upstream/pay-client.ts';
 import type { MismatchReport } from './upstream/answer-check.ts';
@@ -30,11 +26,9 @@ import { TokenManager } from './upstream/token-manager.ts';
 import { UpstreamHealth } from './upstream/upstream-health.ts';
 
 /** Everything the routes use, built once per proxy. */
-export interface ProxyServices {
+export interface ProxyServices extends Omit<Backend, 'redisConnections'> {
   config: ProxyConfig;
   logger: Logger;
-  store: Store;
-  coordination: Coordination;
   health: UpstreamHealth;
   tokens: TokenManager;
   pay: PayClient;
@@ -46,8 +40,6 @@ export interface ProxyServices {
   watch: PaymentWatch;
   follower: PaymentFollower;
   statusCache: StatusCache;
-  /** Which store, and what it keeps across a restart (for /readyz). */
-  storeInfo: StoreInfo;
   /** Comment lines on open SSE streams, so that proxies in between do not close them (15 s). */
   sseHeartbeatMs: number;
   /** Delivers the merchant's events; null when KASSA_EVENTS_URL is not set. */
@@ -58,10 +50,8 @@ export interface ProxyServices {
   onramp: OnrampParts | null;
 }
 
-export interface ServiceOverrides {
-  store?: Store;
-  storeInfo?: StoreInfo;
-  coordination?: Coordination;
+/** What tests and benchmarks may set; a store or coordination given replaces the configured one's. */
+export interface ServiceOverrides extends Partial<Backend> {
   /** After a refused token exchange, wait this long before asking again (30 s). */
   tokenRefusalHoldMs?: number;
   /** How often pending payments are looked over (5 s). */
@@ -80,17 +70,19 @@ export interface ServiceOverrides {
   eventTimeoutMs?: number;
   /** Counts and times HTTP requests for /metrics (on unless a benchmark measures what that costs). */
   httpMetrics?: boolean;
-  /** The Redis connections of a fleet, whose commands /metrics counts. */
-  redisConnections?: Redis[];
   /** How often the on-ramp's unfinished purchases are looked over (2 s). */
   onrampSweepMs?: number;
   /** How long a purchase's checkout can be paid (30 minutes). */
   onrampPaymentWindowSeconds?: number;
 }
 
-export function createServices(config: ProxyConfig, logger: Logger, overrides: ServiceOverrides = {}): ProxyServices {
-  const store = overrides.store ?? new SqliteStore(config.dbPath);
-  const coordination = overrides.coordination ?? localCoordination();
+/** Builds the services on the state `openBackend` opened (state/open-backend.ts). */
+export function createServices(
+  config: ProxyConfig,
+  logger: Logger,
+  overrides: ServiceOverrides & Omit<Backend, 'redisConnections'>,
+): ProxyServices {
+  const { store, coordination } = overrides;
   const health = new UpstreamHealth(logger);
   const metrics = new ProxyMetrics({ store, coordination, health, events: config.events !== null });
   for (const redis of overrides.redisConnections ?? []) countCommands(redis, metrics);
@@ -182,7 +174,7 @@ export function createServices(config: ProxyConfig, logger: Logger, overrides: S
     config,
     logger,
     store,
-    storeInfo: overrides.storeInfo ?? { backend: 'sqlite' },
+    storeInfo: overrides.storeInfo,
     coordination,
     health,
     tokens,

@@ -7,7 +7,7 @@ import { build } from 'esbuild';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { VIEWER_FILE, viewerScript } from '../proxy/routes/api-docs-routes.ts';
+import { VIEWER_FILE, viewerScript } from '../proxy/http/openapi/api-docs-routes.ts';
 
 const root = join(import.meta.dirname, '..');
 const outfile = join(root, 'dist', 'proxy', 'server.js');

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '../../proxy/logger.ts';
-import { openPostgres } from '../../proxy/store/postgres/open.ts';
-import { connectRedis } from '../../proxy/store/redis-connection.ts';
-import { RedisStore } from '../../proxy/store/redis-store.ts';
-import { SqliteStore } from '../../proxy/store/sqlite-store.ts';
-import type { Store } from '../../proxy/store/store.ts';
+import { openPostgres } from '../../proxy/state/postgres/open.ts';
+import { connectRedis } from '../../proxy/state/redis/connection.ts';
+import { RedisStore } from '../../proxy/state/redis/store.ts';
+import { SqliteStore } from '../../proxy/state/sqlite/store.ts';
+import type { Store } from '../../proxy/state/store.ts';
 import { http } from '../../test/support/http.ts';
 import { seededPayment } from '../../test/support/seed-payments.ts';
 

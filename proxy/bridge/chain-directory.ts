@@ -1,5 +1,5 @@
 import type { ChainEntry, PrepareReforge } from '../../schemas/reforge.ts';
-import { upstreamProblem } from '../upstream-problem.ts';
+import { upstreamProblem } from '../http/upstream-problem.ts';
 import type { ReforgeClient } from '../upstream/reforge-client.ts';
 import { TtlCache } from '../upstream/ttl-cache.ts';
 

@@ -1,6 +1,6 @@
 import type { Environment } from '../../schemas/pay.ts';
 import type { Logger } from '../logger.ts';
-import type { AttemptOutcome, EventAttemptRecord, Outbox, StoredEvent } from '../store/outbox.ts';
+import type { AttemptOutcome, EventAttemptRecord, Outbox, StoredEvent } from '../state/outbox.ts';
 import { KASSA_VERSION } from '../version.ts';
 import type { EventSigner } from './event-signer.ts';
 import { expiryRule } from './event-rules.ts';

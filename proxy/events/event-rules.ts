@@ -3,7 +3,7 @@ import type { KassaEvent, KassaEventType } from '../../schemas/events.ts';
 import { isTerminalStatus, type Environment } from '../../schemas/pay.ts';
 import { merchantCheckoutView } from '../payments/checkouts.ts';
 import { operatorView } from '../payments/status-view.ts';
-import type { ExpiryRule, NewEvent, PaymentEventRule } from '../store/outbox.ts';
+import type { ExpiryRule, NewEvent, PaymentEventRule } from '../state/outbox.ts';
 
 /** A checkout's events are ordered apart from its payments': money received supersedes an expiry. */
 const CHECKOUT_SEQUENCE = { 'checkout.expired': 1, 'checkout.paid': 2 } as const;

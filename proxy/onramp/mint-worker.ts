@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isFinalPurchaseState, type PurchaseState } from '../../schemas/onramp.ts';
 import type { Order, Stablecoin } from '../../schemas/orders.ts';
-import type { ChangeSignal, StatusBus } from '../coordination/coordination.ts';
+import type { ChangeSignal, StatusBus } from '../state/coordination.ts';
 import type { Logger } from '../logger.ts';
 import type { Checkouts } from '../payments/checkouts.ts';
-import type { PurchaseAuditRecord, PurchaseChange, PurchaseRecord } from '../store/purchases.ts';
-import type { Store } from '../store/store.ts';
+import type { PurchaseAuditRecord, PurchaseChange, PurchaseRecord } from '../state/purchases.ts';
+import type { Store } from '../state/store.ts';
 import type { OrdersClient } from '../upstream/orders-client.ts';
 import { UpstreamError } from '../upstream/upstream-error.ts';
 import type { DeliveryTarget, OnrampCatalog } from './onramp-catalog.ts';

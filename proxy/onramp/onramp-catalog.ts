@@ -2,7 +2,7 @@ import type { OnrampConfig } from '../../schemas/onramp.ts';
 import type { Environment } from '../../schemas/pay.ts';
 import type { ChainEntry, TokenInfo } from '../../schemas/reforge.ts';
 import type { ChainDirectory } from '../bridge/chain-directory.ts';
-import { HttpProblem } from '../http-problem.ts';
+import { HttpProblem } from '../http/http-problem.ts';
 import { tokensText, type OnrampCoinSetting, type OnrampSettings } from './onramp-settings.ts';
 
 /** Where a purchase is delivered: the chain, and the coin's token on it. */

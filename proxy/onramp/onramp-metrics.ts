@@ -1,5 +1,5 @@
 import { Gauge, Histogram, type Registry } from 'prom-client';
-import type { PurchaseStore } from '../store/purchases.ts';
+import type { PurchaseStore } from '../state/purchases.ts';
 
 /** The on-ramp in /metrics: purchases not finished, by state (a `delayed` one wants the operator), and how long delivery takes. */
 export class OnrampMetrics {

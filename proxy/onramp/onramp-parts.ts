@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ChainDirectory } from '../bridge/chain-directory.ts';
-import type { Coordination } from '../coordination/coordination.ts';
+import type { Coordination } from '../state/coordination.ts';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../logger.ts';
 import type { Checkouts } from '../payments/checkouts.ts';
-import type { Store } from '../store/store.ts';
+import type { Store } from '../state/store.ts';
 import type { OrdersClient } from '../upstream/orders-client.ts';
 import type { TokenManager } from '../upstream/token-manager.ts';
 import { MintWorker } from './mint-worker.ts';

@@ -3,11 +3,11 @@ import { formatSiweMessage, isStatementChainName, purchaseStatement } from '../.
 import type { PurchaseView, Quote } from '../../schemas/onramp.ts';
 import { AMOUNT_LIMITS } from '../../schemas/pay.ts';
 import { compareDecimals } from '../../lib/money.ts';
-import { HttpProblem } from '../http-problem.ts';
+import { HttpProblem } from '../http/http-problem.ts';
 import type { Logger } from '../logger.ts';
 import { newCheckoutId, type Checkouts } from '../payments/checkouts.ts';
-import { UNSTARTED_PURCHASE, type PurchaseRecord, type QuoteRecord } from '../store/purchases.ts';
-import type { Store } from '../store/store.ts';
+import { UNSTARTED_PURCHASE, type PurchaseRecord, type QuoteRecord } from '../state/purchases.ts';
+import type { Store } from '../state/store.ts';
 import type { OnrampCatalog } from './onramp-catalog.ts';
 import { onrampPrice } from '../../lib/onramp-price.ts';
 import { toCents, tokensText, type OnrampSettings } from './onramp-settings.ts';

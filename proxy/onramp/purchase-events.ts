@@ -1,7 +1,7 @@
 import type { KassaEventType } from '../../schemas/events.ts';
 import { newEvent } from '../events/event-rules.ts';
-import type { NewEvent } from '../store/outbox.ts';
-import type { PurchaseRecord } from '../store/purchases.ts';
+import type { NewEvent } from '../state/outbox.ts';
+import type { PurchaseRecord } from '../state/purchases.ts';
 import { operatorPurchaseView } from './purchase-views.ts';
 
 type PurchaseEventType = Extract<KassaEventType, `onramp.${string}`>;

@@ -1,9 +1,9 @@
-import { HttpProblem } from '../http-problem.ts';
+import { HttpProblem } from '../http/http-problem.ts';
 import type { Logger } from '../logger.ts';
-import type { PurchaseAuditRecord, PurchaseRecord } from '../store/purchases.ts';
-import type { Store } from '../store/store.ts';
+import type { PurchaseAuditRecord, PurchaseRecord } from '../state/purchases.ts';
+import type { Store } from '../state/store.ts';
 import type { OrdersClient } from '../upstream/orders-client.ts';
-import { upstreamProblem } from '../upstream-problem.ts';
+import { upstreamProblem } from '../http/upstream-problem.ts';
 import type { MintWorker } from './mint-worker.ts';
 
 export interface PurchaseOperationsOptions {

@@ -1,5 +1,5 @@
 import type { OperatorPurchase, PurchaseAudit, PurchaseView } from '../../schemas/onramp.ts';
-import type { PurchaseAuditRecord, PurchaseRecord } from '../store/purchases.ts';
+import type { PurchaseAuditRecord, PurchaseRecord } from '../state/purchases.ts';
 
 const iso = (at: number | null): string | null => (at === null ? null : new Date(at).toISOString());
 

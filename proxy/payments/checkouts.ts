@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { CheckoutView, MerchantCheckout } from '../../schemas/proxy-api.ts';
 import type { Environment } from '../../schemas/pay.ts';
-import { HttpProblem } from '../http-problem.ts';
-import type { Attempt, Checkout, Payment, Store } from '../store/store.ts';
+import { HttpProblem } from '../http/http-problem.ts';
+import type { Attempt, Checkout, Payment, Store } from '../state/store.ts';
 
 export interface NewCheckout {
   amount: string;

@@ -1,5 +1,5 @@
 import type { Logger } from '../logger.ts';
-import type { Store } from '../store/store.ts';
+import type { Store } from '../state/store.ts';
 import type { PaymentRefresher } from './payment-refresher.ts';
 
 export interface FollowerOptions {

@@ -1,8 +1,8 @@
 import { isTerminalStatus } from '../../schemas/pay.ts';
-import type { GateClaim, ReadGate, StatusBus } from '../coordination/coordination.ts';
+import type { GateClaim, ReadGate, StatusBus } from '../state/coordination.ts';
 import type { Logger } from '../logger.ts';
-import type { PaymentEventRule } from '../store/outbox.ts';
-import type { Payment, PaymentUpdate, Store } from '../store/store.ts';
+import type { PaymentEventRule } from '../state/outbox.ts';
+import type { Payment, PaymentUpdate, Store } from '../state/store.ts';
 import type { PayClient } from '../upstream/pay-client.ts';
 import { UpstreamError } from '../upstream/upstream-error.ts';
 import { statusView } from './status-view.ts';

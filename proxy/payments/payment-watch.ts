@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.ts';
+import type { Store } from '../state/store.ts';
 import type { PaymentRefresher } from './payment-refresher.ts';
 
 /**

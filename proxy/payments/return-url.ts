@@ -1,7 +1,7 @@
 import { STATUS_QUERY_PARAM } from '../../lib/status-token.ts';
 import { isLoopbackHost } from '../../lib/url-rules.ts';
 import { URL_MAX } from '../../schemas/pay.ts';
-import { HttpProblem } from '../http-problem.ts';
+import { HttpProblem } from '../http/http-problem.ts';
 
 /**
  * Where the bank sends the customer back: one of the configured return URLs (the first by default).
@@ -40,7 +40,10 @@ export function returnUrlFor(requested: string | undefined, allowed: readonly st
   return url.href;
 }
 
-/** The path of a payment's return address on the proxy: the bank sends the customer there (handoff-routes.ts). */
+/**
+ * The path of a payment's return address on the proxy: the bank sends the customer there
+ * (handoff/handoff-routes.ts).
+ */
 export const returnPath = (statusToken: string): string => `/r/${statusToken}`;
 
 export const proxyReturnUrl = (proxyOrigin: string, statusToken: string): string =>

@@ -1,6 +1,6 @@
 import type { PaymentStatusView } from '../../schemas/proxy-api.ts';
-import type { StatusBus } from '../coordination/coordination.ts';
-import type { Payment } from '../store/store.ts';
+import type { StatusBus } from '../state/coordination.ts';
+import type { Payment } from '../state/store.ts';
 
 interface Entry {
   payment: Payment;

@@ -1,5 +1,5 @@
 import type { OperatorPayment, PaymentStatusView } from '../../schemas/proxy-api.ts';
-import type { Checkout, Payment, Store } from '../store/store.ts';
+import type { Checkout, Payment, Store } from '../state/store.ts';
 import { bankName } from './bank-names.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RateBudget } from '../coordination/coordination.ts';
+import type { RateBudget } from '../state/coordination.ts';
 import { UpstreamError, type UpstreamService } from './upstream-error.ts';
 
 export interface BudgetWait {

@@ -8,7 +8,7 @@ import {
   type InitiateResponse,
   type PaymentRecord,
 } from '../../schemas/pay.ts';
-import type { RateBudget } from '../coordination/coordination.ts';
+import type { RateBudget } from '../state/coordination.ts';
 import { checkAnswer, type MismatchReport } from './answer-check.ts';
 import { takeBudget, type BudgetWait } from './budget-gate.ts';
 import { callReporting, expectOk, type UpstreamApi, type UpstreamResponse } from './http-call.ts';

@@ -1,5 +1,5 @@
 import { tokenErrorSchema, tokenResponseSchema, type Environment } from '../../schemas/pay.ts';
-import type { CachedToken, RateBudget, TokenStore } from '../coordination/coordination.ts';
+import type { CachedToken, RateBudget, TokenStore } from '../state/coordination.ts';
 import type { Logger } from '../logger.ts';
 import { takeBudget } from './budget-gate.ts';
 import { callUpstream, type UpstreamApi } from './http-call.ts';

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { HandoffCodes } from '../../proxy/handoff/handoff-codes.ts';
 import { pageLanguage } from '../../proxy/handoff/handoff-page.ts';
 import { publicOrigin } from '../../proxy/payments/return-url.ts';
-import { HANDOFF_TTL_MS, handoffOutcome, returnOutcome } from '../../proxy/routes/handoff-routes.ts';
+import { HANDOFF_TTL_MS, handoffOutcome, returnOutcome } from '../../proxy/handoff/handoff-routes.ts';
 import { FUZZ_RUNS } from '../support/arbitraries.ts';
 import { http } from '../support/http.ts';
 import { eventually, startStack, type Stack } from '../support/stack.ts';

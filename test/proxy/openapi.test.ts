@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { Wallet } from 'ethers';
 import { after, before, describe, it } from 'node:test';
-import { createApp } from '../../proxy/app.ts';
-import { openApiDocument } from '../../proxy/openapi/document.ts';
-import { API_DOCS_CSP, apiDocsRoutes } from '../../proxy/routes/api-docs-routes.ts';
-import { STATUS_READ_ROUTE } from '../../proxy/routes/status-read-lane.ts';
+import { createApp } from '../../proxy/http/app.ts';
+import { openApiDocument } from '../../proxy/http/openapi/document.ts';
+import { API_DOCS_CSP, apiDocsRoutes } from '../../proxy/http/openapi/api-docs-routes.ts';
+import { STATUS_READ_ROUTE } from '../../proxy/http/status-read-lane.ts';
 import type { ProxyServices } from '../../proxy/services.ts';
 import { ApiConformance, conformanceOf } from '../support/api-conformance.ts';
 import { launchChromium, watchProblems } from '../support/browser.ts';
@@ -118,7 +118,7 @@ describe('proxy: the OpenAPI document', () => {
     assert.deepEqual(
       [...served].sort(),
       described.sort(),
-      'describe each route in its module’s operation table, mounted with it in proxy/app.ts (proxy/openapi/operation.ts)',
+      'describe each route in its module’s operation table, mounted with it in proxy/http/app.ts (proxy/http/openapi/operation.ts)',
     );
     assert.ok(served.has(`GET ${documented(STATUS_READ_ROUTE)}`), 'the lane answers a described route');
     // A preflight is answered for a browser route, never for a path of its own.

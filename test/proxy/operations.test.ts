@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
-import { localCoordination } from '../../proxy/coordination/local.ts';
+import { localCoordination } from '../../proxy/state/local-coordination.ts';
 import { http } from '../support/http.ts';
 import { openSse } from '../support/sse-client.ts';
 import { seededPayment } from '../support/seed-payments.ts';

@@ -13,7 +13,7 @@ import {
 import { isHttpsOrLoopback } from '../../lib/url-rules.ts';
 import { isAllowedFlowUrl } from '../../proxy/payments/flow-hosts.ts';
 import { returnUrlFor } from '../../proxy/payments/return-url.ts';
-import { HttpProblem } from '../../proxy/http-problem.ts';
+import { HttpProblem } from '../../proxy/http/http-problem.ts';
 
 /** A decimal string in plain notation, as Kassa keeps money. */
 const decimal = fc

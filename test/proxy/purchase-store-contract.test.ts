@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Wallet } from 'ethers';
-import type { NewEvent } from '../../proxy/store/outbox.ts';
+import type { NewEvent } from '../../proxy/state/outbox.ts';
 import {
   InvalidPurchaseCursorError,
   UNSTARTED_PURCHASE,
   type PurchaseRecord,
   type QuoteRecord,
-} from '../../proxy/store/purchases.ts';
-import type { Store } from '../../proxy/store/store.ts';
+} from '../../proxy/state/purchases.ts';
+import type { Store } from '../../proxy/state/store.ts';
 import { STORE_BACKENDS } from '../support/store-backends.ts';
 
 const DAY = 24 * 3_600_000;

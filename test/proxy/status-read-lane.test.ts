@@ -8,9 +8,9 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { listen, type Listening } from '../../server-kit/listen.ts';
 import { SlidingWindowLimiter } from '../../server-kit/sliding-window.ts';
-import { securityHeaderList } from '../../proxy/middleware/security-headers.ts';
-import type { AnsweredRequest } from '../../proxy/middleware/request-log.ts';
-import { statusReadLane } from '../../proxy/routes/status-read-lane.ts';
+import { securityHeaderList } from '../../proxy/http/middleware/security-headers.ts';
+import type { AnsweredRequest } from '../../proxy/http/middleware/request-log.ts';
+import { statusReadLane } from '../../proxy/http/status-read-lane.ts';
 import { http, type HttpResult } from '../support/http.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 

@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { connectRedis } from '../../proxy/store/redis-connection.ts';
-import { redisKeys } from '../../proxy/store/redis-keys.ts';
-import { RedisStore } from '../../proxy/store/redis-store.ts';
-import { MIGRATIONS } from '../../proxy/store/sqlite-migrations.ts';
-import { SqliteStore } from '../../proxy/store/sqlite-store.ts';
-import type { Checkout, Payment, Store } from '../../proxy/store/store.ts';
+import { connectRedis } from '../../proxy/state/redis/connection.ts';
+import { redisKeys } from '../../proxy/state/redis/keys.ts';
+import { RedisStore } from '../../proxy/state/redis/store.ts';
+import { MIGRATIONS } from '../../proxy/state/sqlite/migrations.ts';
+import { SqliteStore } from '../../proxy/state/sqlite/store.ts';
+import type { Checkout, Payment, Store } from '../../proxy/state/store.ts';
 import { startRedis } from '../support/redis-server.ts';
 import { STORE_BACKENDS } from '../support/store-backends.ts';
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Payment } from '../../proxy/store/store.ts';
+import type { Payment } from '../../proxy/state/store.ts';
 
 /**
  * A payment as the proxy records one, for seeding a store directly (exports, searches, benchmarks):

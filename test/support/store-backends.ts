@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '../../proxy/logger.ts';
-import { openPostgres } from '../../proxy/store/postgres/open.ts';
-import { connectRedis } from '../../proxy/store/redis-connection.ts';
-import { RedisStore } from '../../proxy/store/redis-store.ts';
-import { SqliteStore } from '../../proxy/store/sqlite-store.ts';
-import type { Store } from '../../proxy/store/store.ts';
+import { openPostgres } from '../../proxy/state/postgres/open.ts';
+import { connectRedis } from '../../proxy/state/redis/connection.ts';
+import { RedisStore } from '../../proxy/state/redis/store.ts';
+import { SqliteStore } from '../../proxy/state/sqlite/store.ts';
+import type { Store } from '../../proxy/state/store.ts';
 import { sharedPostgres } from './postgres-server.ts';
 import { startRedis } from './redis-server.ts';
 

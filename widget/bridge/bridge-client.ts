@@ -13,7 +13,7 @@ export interface PrepareRequest {
 }
 
 /**
- * The browser side of the proxy's bridge routes (proxy/routes/bridge-routes.ts): the chain listing
+ * The browser side of the proxy's bridge routes (proxy/bridge/bridge-routes.ts): the chain listing
  * and prepare. There is nothing else to call: the user's wallet signs and broadcasts, and no request
  * of the panel ever carries key material.
  */

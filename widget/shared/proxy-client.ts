@@ -31,7 +31,7 @@ const TIMEOUT_MS = 20_000;
 export const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
 
 /**
- * The browser side of the proxy's customer routes (proxy/routes/payment-routes.ts): what the first
+ * The browser side of the proxy's customer routes (proxy/payments/payment-routes.ts): what the first
  * render reads. Chunks add the routes they use (starting a payment, following its status).
  */
 export class ProxyClient {

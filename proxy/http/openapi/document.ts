@@ -1,0 +1,298 @@
+/**
+ * The proxy's OpenAPI 3.1 document, generated from the routes' operation tables (operation.ts) and the
+ * same zod schemas the routes validate with. It passes Redocly's recommended rules with no warning
+ * (test/proxy/openapi.test.ts), so code generators get a named method and typed errors for every route.
+ */
+import { EVENT_SCHEMAS, type KassaEventType } from '../../../schemas/events.ts';
+import { errorSchema, IDEMPOTENCY_KEY_PATTERN } from '../../../schemas/proxy-api.ts';
+import { EVENT_EXAMPLES } from './examples.ts';
+import type { Access, Answer, ApiOperation, ApiOperations, Audience, ErrorStatus } from './operation.ts';
+import { ERROR_HEADERS } from './problems.ts';
+import { SchemaComponents, type JsonSchema } from './schema-components.ts';
+
+export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, JsonSchema>> };
+
+const TAGS: Record<Audience | 'events', { name: string; description: string }> = {
+  merchant: {
+    name: 'Merchant server',
+    description:
+      'Called by the merchant’s own backend with `KASSA_MERCHANT_KEY`: what a customer will pay is decided here.',
+  },
+  browser: {
+    name: 'Browser',
+    description:
+      'Called by the widget in the customer’s browser, which holds no credential: these routes answer only pages of the shop’s origins (CORS, `KASSA_ALLOWED_ORIGINS`), count requests per client address, and reach a payment only through its unguessable `statusToken`.',
+  },
+  operator: {
+    name: 'Operator',
+    description:
+      'The merchant’s operators (the extension, scripts) with `KASSA_OPERATOR_TOKEN`: payments, events, stablecoin orders, chains and health.',
+  },
+  infrastructure: {
+    name: 'Infrastructure',
+    description:
+      'For the machines around the proxy: container and load-balancer probes, the metrics scraper, the payment service’s webhook, and this document.',
+  },
+  events: {
+    name: 'Merchant events',
+    description:
+      'What the proxy posts to the merchant’s `KASSA_EVENTS_URL`, signed per Standard Webhooks (docs/events.md).',
+  },
+};
+
+const DESCRIPTION = `The server a merchant self-hosts: the only holder of upstream secrets.
+
+- **Errors** are \`{"error": "<what is wrong>"}\` with a 4xx or 5xx status; every operation lists the ones it gives.
+  A 429 or 503 carries \`Retry-After\` (seconds); a 401 carries \`WWW-Authenticate\` naming the credential.
+- **Credentials** are bearer tokens: \`KASSA_MERCHANT_KEY\` for the merchant's server, \`KASSA_OPERATOR_TOKEN\`
+  for operators. Browser routes take none (see the Browser tag).
+- **Retries**: \`POST /api/payments\` requires an \`Idempotency-Key\` and \`POST /api/checkouts\` accepts one; a retry
+  with the same key gets the first answer.
+- **Events** for the merchant's server are under \`webhooks\` (Standard Webhooks: verify before parsing).`;
+
+const SECURITY_SCHEMES = {
+  merchantKey: {
+    type: 'http',
+    scheme: 'bearer',
+    description: '`KASSA_MERCHANT_KEY`, from the merchant’s server only: never in a browser.',
+  },
+  operatorToken: { type: 'http', scheme: 'bearer', description: '`KASSA_OPERATOR_TOKEN`, the operators’ token.' },
+  metricsToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: '`KASSA_METRICS_TOKEN`, a Prometheus scraper’s own token.',
+  },
+  webhookSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'webhook-signature',
+    description:
+      'Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the bytes of `KASSA_EVENTS_SECRET` (the base64 after `whsec_`).',
+  },
+};
+
+const SECURITY: Record<Access['auth'], unknown[]> = {
+  merchantKey: [{ merchantKey: [] }],
+  merchantKeyOptional: [{}, { merchantKey: [] }],
+  operatorToken: [{ operatorToken: [] }],
+  scraper: [{ metricsToken: [] }, { operatorToken: [] }],
+  public: [],
+};
+
+const INTERNAL_ERROR = 'Internal error: something failed in the proxy; it is logged with the request id';
+const SERVER_REFUSAL = {
+  description:
+    'Only from Node’s HTTP server, for a request it cannot read (400 malformed, 408 too slow, 431 headers over 16 KiB), without a body: the route itself refuses nothing',
+};
+const tooLarge = (path: string) => `The body is larger than ${path.startsWith('/hooks/') ? 64 : 32} KiB`;
+
+export interface DocumentOptions {
+  version: string;
+  /** The operation tables of every routes module the app mounts. */
+  operations: readonly ApiOperations[];
+}
+
+/** The document, without `servers` (each answer adds the address it is reached at: withServer). */
+export function openApiDocument({ version, operations }: DocumentOptions): OpenApiDocument {
+  const components = new SchemaComponents();
+  const paths: OpenApiDocument['paths'] = {};
+  for (const table of operations) {
+    for (const [key, operation] of Object.entries(table)) {
+      const [method, path] = key.split(' ') as [string, string];
+      paths[path] ??= {};
+      if (paths[path][method.toLowerCase()]) throw new Error(`${key} is described twice`);
+      paths[path][method.toLowerCase()] = operationObject(method, path, operation, components);
+    }
+  }
+  const webhooks = Object.fromEntries(
+    (Object.keys(EVENT_SCHEMAS) as KassaEventType[]).map((type) => [type, webhookObject(type, components)]),
+  );
+  const error = components.of(errorSchema, 'output');
+  if (error.$ref !== '#/components/schemas/Error') throw new Error('the error schema must be named Error');
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Kassa proxy',
+      version,
+      description: DESCRIPTION,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    tags: Object.values(TAGS),
+    paths,
+    webhooks,
+    components: { schemas: components.schemas, securitySchemes: SECURITY_SCHEMES },
+  };
+}
+
+/** The document as served at one address: KASSA_PUBLIC_URL, the request's loopback origin, or relative. */
+export function withServer(document: OpenApiDocument, url: string | undefined): OpenApiDocument {
+  const { openapi, info, ...rest } = document;
+  const server = url
+    ? { url, description: 'This proxy' }
+    : { url: '/', description: 'This proxy (set KASSA_PUBLIC_URL for its full address)' };
+  return { openapi, info, servers: [server], ...rest };
+}
+
+function operationObject(method: string, path: string, operation: ApiOperation, components: SchemaComponents) {
+  const { access } = operation;
+  const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name!);
+  const described = Object.keys(operation.params ?? {});
+  if (pathParams.join() !== described.join())
+    throw new Error(`${method} ${path}: describe its path parameters (${pathParams.join(', ')}) in params`);
+  const parameters = [
+    ...pathParams.map((name) => ({
+      name,
+      in: 'path',
+      required: true,
+      description: operation.params![name],
+      schema: { type: 'string' },
+    })),
+    ...Object.entries(operation.query ?? {}).map(([name, { description, schema }]) => ({
+      name,
+      in: 'query',
+      required: false,
+      description,
+      schema: components.of(schema, 'input'),
+    })),
+    ...(operation.idempotencyKey
+      ? [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: operation.idempotencyKey === 'required',
+            description:
+              'The same for every retry of one request: a retry gets the first answer. Reused for a different request: 422.',
+            schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source },
+            example: 'order-1042-attempt-1',
+          },
+        ]
+      : []),
+  ];
+  const withBody = method !== 'GET' && (path.startsWith('/api/') || path.startsWith('/hooks/'));
+  const errors: Partial<Record<ErrorStatus, string>> = {
+    ...(withBody ? { 413: tooLarge(path) } : {}),
+    ...operation.errors,
+    500: INTERNAL_ERROR,
+  };
+  const responses: Record<string, unknown> = {};
+  for (const [status, answer] of Object.entries(operation.responses))
+    responses[status] = answerObject(answer, components);
+  for (const [status, description] of Object.entries(errors)) {
+    if (responses[status]) throw new Error(`${method} ${path}: ${status} is both an answer and an error`);
+    responses[status] = {
+      description,
+      ...headersObject(ERROR_HEADERS[Number(status) as ErrorStatus]),
+      content: {
+        'application/json': { schema: components.of(errorSchema, 'output'), example: { error: description } },
+      },
+    };
+  }
+  // Node's HTTP server refuses what it cannot read before any route runs; a route that never refuses
+  // anything itself (a probe) still has those answers.
+  if (!Object.keys(responses).some((status) => status.startsWith('4'))) responses['4XX'] = SERVER_REFUSAL;
+  return {
+    operationId: operation.operationId,
+    summary: operation.summary,
+    description:
+      access.auth === 'public'
+        ? `${operation.description}\n\n**No credential:** ${access.because}`
+        : operation.description,
+    tags: [operation.audience].flat().map((audience) => TAGS[audience].name),
+    security: SECURITY[access.auth],
+    ...(operation.deprecated ? { deprecated: true } : {}),
+    ...(parameters.length ? { parameters } : {}),
+    ...(operation.request
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: components.of(operation.request.schema, 'input'),
+                example: operation.request.example,
+              },
+            },
+          },
+        }
+      : {}),
+    responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b))),
+  };
+}
+
+function answerObject(answer: Answer, components: SchemaComponents) {
+  const content: Record<string, unknown> = {};
+  if (answer.json)
+    content['application/json'] = {
+      schema: components.of(answer.json.schema, 'output'),
+      example: answer.json.example,
+    };
+  if (answer.text)
+    content[answer.text.contentType] = {
+      schema: { type: 'string', ...(answer.text.description ? { description: answer.text.description } : {}) },
+      ...(answer.text.example === undefined ? {} : { example: answer.text.example }),
+    };
+  return {
+    description: answer.description,
+    ...headersObject(answer.headers),
+    ...(Object.keys(content).length ? { content } : {}),
+  };
+}
+
+function headersObject(headers: Answer['headers']) {
+  if (!headers) return {};
+  return {
+    headers: Object.fromEntries(
+      Object.entries(headers).map(([name, header]) => [
+        name,
+        {
+          description: header.description,
+          ...(header.required ? { required: true } : {}),
+          schema: header.schema ?? { type: 'string' },
+        },
+      ]),
+    ),
+  };
+}
+
+const SIGNATURE_HEADERS = {
+  'webhook-id': ['The event’s id, the same on every attempt: de-duplicate on it', 'evt_mM1y2nVYPq4DqX1dZ5t3Cg'],
+  'webhook-timestamp': [
+    'When this attempt was signed, in Unix seconds: refuse one more than five minutes from your clock',
+    '1795456860',
+  ],
+  'webhook-signature': [
+    '`v1,<base64 HMAC-SHA256>`; two of them, separated by a space, while the secret is being rotated',
+    'v1,vXoftJjMLHArouK7BEiTiMz76k2U9hDBlnrJWEq/hyw=',
+  ],
+} as const;
+
+function webhookObject(type: KassaEventType, components: SchemaComponents) {
+  const schema = EVENT_SCHEMAS[type];
+  const [object, change] = type.split('.') as [string, string];
+  return {
+    post: {
+      operationId: `${object}${change[0]!.toUpperCase()}${change.slice(1)}Event`,
+      summary: type,
+      description: `${schema.description ?? type}\n\nVerify the signature on the body exactly as received, then parse it.`,
+      tags: [TAGS.events.name],
+      security: [{ webhookSignature: [] }],
+      parameters: Object.entries(SIGNATURE_HEADERS).map(([name, [description, example]]) => ({
+        name,
+        in: 'header',
+        required: true,
+        description,
+        schema: { type: 'string' },
+        example,
+      })),
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: components.of(schema, 'output'), example: EVENT_EXAMPLES[type] } },
+      },
+      responses: {
+        '2XX': { description: 'Received. Answer within 10 seconds; do slow work afterwards.' },
+        default: {
+          description: 'Anything else, or no answer within 10 seconds: the event is sent again on schedule.',
+        },
+      },
+    },
+  };
+}

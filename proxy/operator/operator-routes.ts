@@ -1,0 +1,240 @@
+import { Hono } from 'hono';
+import { parseJsonBody } from '../../server-kit/json-body.ts';
+import { describeZodError } from '../../lib/zod-message.ts';
+import {
+  createOrderRequestSchema,
+  createOrderResponseSchema,
+  deleteOrderResponseSchema,
+  orderListSchema,
+  orderSchema,
+  orderStatusSchema,
+  updateOrderRequestSchema,
+  updateOrderResponseSchema,
+} from '../../schemas/orders.ts';
+import {
+  bridgeChainsSchema,
+  bridgeNetworkSchema,
+  healthSchema,
+  type Health,
+  type PaymentStatusView,
+} from '../../schemas/proxy-api.ts';
+import { HttpProblem } from '../http/http-problem.ts';
+import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
+import { requireBearer } from '../http/middleware/require-bearer.ts';
+import {
+  chainsExample,
+  createdOrderExample,
+  createOrderExample,
+  healthExample,
+  orderExample,
+  updatedOrderExample,
+} from '../http/openapi/examples.ts';
+import type { ApiOperations } from '../http/openapi/operation.ts';
+import { BAD_BODY, OPERATOR_ONLY, UPSTREAM_FOR_CLIENTS } from '../http/openapi/problems.ts';
+import type { ProxyServices } from '../services.ts';
+import { upstreamProblem } from '../http/upstream-problem.ts';
+import { stateStream } from '../http/sse.ts';
+import { KASSA_VERSION } from '../version.ts';
+
+const started = Date.now();
+
+/** What tells one change of any payment from the next, for the operator's stream. */
+const changeKey = (view: PaymentStatusView) =>
+  `${view.transactionId}.${view.status}.${view.networkStatus ?? ''}.${view.updatedAt}`;
+
+/**
+ * The merchant's operators (the extension): payments with live status, the order service, chains and
+ * health. Every route needs KASSA_OPERATOR_TOKEN; none is reachable with the merchant key alone.
+ */
+export function operatorRoutes(services: ProxyServices): Hono {
+  const { config, store, orders, chains, coordination, health, sseHeartbeatMs, logger, metrics } = services;
+  const app = new Hono();
+  const operator = requireBearer({ token: config.operatorToken, realm: 'KASSA_OPERATOR_TOKEN' });
+  const orderCall = async <T>(call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (error) {
+      throw upstreamProblem(error, 'client');
+    }
+  };
+
+  app.get('/api/payments/events', operator, (c) =>
+    stateStream<PaymentStatusView>(c, {
+      event: 'status',
+      listen: (send) => coordination.bus.subscribeAll(send),
+      current: async () => undefined,
+      key: changeKey,
+      heartbeatMs: sseHeartbeatMs,
+      open: metrics.sseConnections,
+      logger,
+    }),
+  );
+
+  app.get('/api/orders', operator, async (c) => {
+    const filter = c.req.query('filterStatus');
+    const status = filter ? orderStatusSchema('filterStatus').safeParse(filter) : undefined;
+    if (status && !status.success) throw new HttpProblem(400, describeZodError(status.error));
+    return c.json(await orderCall(() => orders.list(status?.data)));
+  });
+
+  app.post('/api/orders', operator, refusePrivateKeys({ freeText: ['customerName'] }), async (c) => {
+    const parsed = await parseJsonBody(c, createOrderRequestSchema);
+    if (!parsed.ok) throw new HttpProblem(400, parsed.error);
+    return c.json(await orderCall(() => orders.create(parsed.data)), 201);
+  });
+
+  app.get('/api/orders/:orderId', operator, async (c) =>
+    c.json(await orderCall(() => orders.get(c.req.param('orderId')))),
+  );
+
+  app.put('/api/orders/:orderId', operator, refusePrivateKeys({ freeText: ['customerName'] }), async (c) => {
+    const parsed = await parseJsonBody(c, updateOrderRequestSchema);
+    if (!parsed.ok) throw new HttpProblem(400, parsed.error);
+    return c.json(await orderCall(() => orders.update(c.req.param('orderId'), parsed.data)));
+  });
+
+  app.delete('/api/orders/:orderId', operator, refusePrivateKeys(), async (c) =>
+    c.json(await orderCall(() => orders.delete(c.req.param('orderId')))),
+  );
+
+  app.get('/api/chains', operator, async (c) => {
+    const network = bridgeNetworkSchema.safeParse(c.req.query('network') ?? 'test');
+    if (!network.success) throw new HttpProblem(400, describeZodError(network.error));
+    return c.json(await chains.list(network.data));
+  });
+
+  app.get('/api/health', operator, async (c) => {
+    const storeOk = await store.ping().then(
+      () => true,
+      () => false,
+    );
+    const body: Health = {
+      status: storeOk && !health.degraded ? 'ok' : 'degraded',
+      version: KASSA_VERSION,
+      uptimeSeconds: Math.round((Date.now() - started) / 1000),
+      store: storeOk ? 'ok' : 'unavailable',
+      payments: { ...health.pay },
+      orders: { ...health.orders },
+      reforge: { ...health.reforge },
+      budgets: await Promise.all([coordination.tokenBudget.used(), coordination.paymentBudget.used()]).then(
+        ([tokens, payments]) => ({
+          tokenRequests: { used: tokens, limit: coordination.tokenBudget.limit },
+          paymentRequests: { used: payments, limit: coordination.paymentBudget.limit },
+        }),
+        () => null,
+      ),
+    };
+    c.header('Cache-Control', 'no-store');
+    return c.json(body);
+  });
+
+  return app;
+}
+
+const ORDER_ERRORS = {
+  401: OPERATOR_ONLY,
+  ...UPSTREAM_FOR_CLIENTS,
+  400: 'The order service refused the request (an unknown order, a forbidden status change: its own words)',
+};
+const ORDER_BODY_ERRORS = { ...ORDER_ERRORS, 400: `${BAD_BODY}; or the order service refused it (its own words)` };
+const ORDER_ID = { orderId: 'The order’s id, from createOrder' };
+
+export const operatorOperations: ApiOperations = {
+  'GET /api/payments/events': {
+    operationId: 'streamPaymentChanges',
+    summary: 'Follow every payment live',
+    description:
+      'Server-Sent Events: a `status` event, whose data is a PaymentStatus, for every change of any payment of this shop, from any instance of the proxy.',
+    audience: 'operator',
+    access: { auth: 'operatorToken' },
+    responses: {
+      200: {
+        description: 'The stream',
+        text: { contentType: 'text/event-stream', description: '`event: status`, `data:` a PaymentStatus as JSON' },
+      },
+    },
+    errors: { 401: OPERATOR_ONLY },
+  },
+  'GET /api/orders': {
+    operationId: 'listOrders',
+    summary: 'List stablecoin orders',
+    description: 'Every order of the stablecoin order service, optionally of one status.',
+    audience: 'operator',
+    access: { auth: 'operatorToken' },
+    query: {
+      filterStatus: { description: 'Only orders of this status', schema: orderStatusSchema('filterStatus').optional() },
+    },
+    responses: { 200: { description: 'The orders', json: { schema: orderListSchema, example: [orderExample] } } },
+    errors: ORDER_ERRORS,
+  },
+  'POST /api/orders': {
+    operationId: 'createOrder',
+    summary: 'Create a stablecoin order',
+    description: 'Asks the order service to mint stablecoins to a wallet for a customer’s order.',
+    audience: 'operator',
+    access: { auth: 'operatorToken' },
+    request: { schema: createOrderRequestSchema, example: createOrderExample },
+    responses: {
+      201: { description: 'Created', json: { schema: createOrderResponseSchema, example: createdOrderExample } },
+    },
+    errors: ORDER_BODY_ERRORS,
+  },
+  'GET /api/orders/{orderId}': {
+    operationId: 'getOrder',
+    summary: 'Read an order',
+    description: 'One order of the stablecoin order service.',
+    audience: 'operator',
+    access: { auth: 'operatorToken' },
+    params: ORDER_ID,
+    responses: { 200: { description: 'The order', json: { schema: orderSchema, example: orderExample } } },
+    errors: ORDER_ERRORS,
+  },
+  'PUT /api/orders/{orderId}': {
+    operationId: 'updateOrder',
+    summary: 'Change an order’s amount or status',
+    description: 'New → Processing or Cancelled; Processing → Completed or Failed; the others are final.',
+    audience: 'operator',
+    access: { auth: 'operatorToken' },
+    params: ORDER_ID,
+    request: { schema: updateOrderRequestSchema, example: { orderStatus: 'Processing' } },
+    responses: {
+      200: { description: 'What changed', json: { schema: updateOrderResponseSchema, example: updatedOrderExample } },
+    },
+    errors: ORDER_BODY_ERRORS,
+  },
+  'DELETE /api/orders/{orderId}': {
+    operationId: 'deleteOrder',
+    summary: 'Delete an order',
+    description: 'Only an order that is not being processed can be deleted.',
+    audience: 'operator',
+    access: { auth: 'operatorToken' },
+    params: ORDER_ID,
+    responses: {
+      200: {
+        description: 'Deleted',
+        json: { schema: deleteOrderResponseSchema, example: { message: 'Order deleted successfully' } },
+      },
+    },
+    errors: ORDER_BODY_ERRORS,
+  },
+  'GET /api/chains': {
+    operationId: 'listChains',
+    summary: 'Chains and tokens',
+    description: 'The chains the cross-chain service serves and their tokens, as the wallet panel sees them.',
+    audience: 'operator',
+    access: { auth: 'operatorToken' },
+    query: { network: { description: 'main or test (default test)', schema: bridgeNetworkSchema.optional() } },
+    responses: { 200: { description: 'The chains', json: { schema: bridgeChainsSchema, example: chainsExample } } },
+    errors: { ...ORDER_ERRORS, 400: 'network must be main or test; or the cross-chain service refused the request' },
+  },
+  'GET /api/health': {
+    operationId: 'getHealth',
+    summary: 'Health of the upstreams, the store and the budgets',
+    description:
+      'What the operator needs to see why payments fail: each upstream’s state and why, the store, and the requests spent of each upstream budget this minute (fleet-wide).',
+    audience: 'operator',
+    access: { auth: 'operatorToken' },
+    responses: { 200: { description: 'The health', json: { schema: healthSchema, example: healthExample } } },
+    errors: { 401: OPERATOR_ONLY },
+  },
+};

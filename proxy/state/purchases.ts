@@ -1,0 +1,188 @@
+/**
+ * The on-ramp's records: quotes (the message a wallet signs, and its price) and purchases (a paid
+ * checkout that becomes a mint on the customer's chain). Every backend keeps them beside the
+ * checkouts and payments they refer to, and writes a purchase's events to the outbox in the same
+ * transaction as its change. Every store implements it alike (sqlite/purchases.ts, redis/purchases.ts,
+ * postgres/purchases.ts).
+ */
+import type { PurchaseState } from '../../schemas/onramp.ts';
+import type { NewEvent } from './outbox.ts';
+
+export interface QuoteRecord {
+  quoteId: string;
+  wallet: string;
+  chainId: number;
+  chainName: string;
+  symbol: string;
+  /** Whole tokens as the customer asked (`"25"`), and in hundredths (2500). */
+  tokens: string;
+  tokensCents: number;
+  currencyCode: string;
+  /** What is paid, fee included, and the fee (`"25.50"`, `"0.50"`). */
+  paymentAmount: string;
+  fee: string;
+  /** The EIP-4361 text the wallet signs. */
+  message: string;
+  /** Epoch ms. */
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** What a purchase takes from its quote, as quoted. */
+export type QuotedTerms = Omit<QuoteRecord, 'message' | 'createdAt' | 'expiresAt'>;
+
+export interface PurchaseRecord extends QuotedTerms {
+  purchaseId: string;
+  /** The capability to read the purchase (the customer's link). */
+  purchaseToken: string;
+  checkoutId: string;
+  state: PurchaseState;
+  /** Epoch ms. */
+  createdAt: number;
+  updatedAt: number;
+  paidAt: number | null;
+  deliveredAt: number | null;
+  /** The payment that paid it. */
+  transactionId: string | null;
+  /** The current mint order: its id, `customerOrder`, last status read and when it was made. */
+  orderId: string | null;
+  customerOrder: string | null;
+  orderStatus: string | null;
+  orderCreatedAt: number | null;
+  /** Orders made for it: 1 normally, one more for each "Retry the mint". */
+  orderAttempts: number;
+  /** The chain's block when the current order was made: the mint is looked for from there. */
+  fromBlock: number | null;
+  txHash: string | null;
+  blockNumber: number | null;
+  delayedReason: string | null;
+  /** Bumped by every change: the `sequence` of its events. */
+  revision: number;
+}
+
+/** A purchase before anything has happened to it: no payment, no order, nothing on a chain. */
+export const UNSTARTED_PURCHASE = {
+  state: 'awaiting_payment',
+  paidAt: null,
+  deliveredAt: null,
+  transactionId: null,
+  orderId: null,
+  customerOrder: null,
+  orderStatus: null,
+  orderCreatedAt: null,
+  orderAttempts: 0,
+  fromBlock: null,
+  txHash: null,
+  blockNumber: null,
+  delayedReason: null,
+  revision: 1,
+} as const satisfies Partial<PurchaseRecord>;
+
+export interface PurchaseAuditRecord {
+  action: 'retry-mint' | 'refund';
+  note: string | null;
+  /** Epoch ms. */
+  at: number;
+  previousState: PurchaseState;
+  state: PurchaseState;
+  requestId: string | null;
+}
+
+export type CreatePurchaseOutcome =
+  | { outcome: 'created' }
+  /** The same quote and Idempotency-Key again: the purchase it made. */
+  | { outcome: 'replay'; purchase: PurchaseRecord }
+  | { outcome: 'quote-used' }
+  | { outcome: 'limit'; usedCents: number };
+
+/** A change to a purchase; `txHash` must not be another purchase's. */
+export type PurchaseChange = Partial<
+  Omit<PurchaseRecord, 'purchaseId' | 'purchaseToken' | 'quoteId' | 'checkoutId' | 'createdAt' | 'revision'>
+>;
+
+export type PurchaseUpdateOutcome =
+  | { outcome: 'updated'; purchase: PurchaseRecord }
+  /** Not in one of the expected states (or gone): someone else moved it first. */
+  | { outcome: 'moved'; purchase: PurchaseRecord | undefined }
+  /** The transaction hash belongs to another purchase. */
+  | { outcome: 'tx-taken' };
+
+export interface PurchasePage {
+  purchases: PurchaseRecord[];
+  nextCursor: string | null;
+}
+
+/** Purchases that count against a wallet's limit: every one but those that took no money or gave it back. */
+export const COUNTS_AGAINST_LIMIT = (state: PurchaseState): boolean => state !== 'failed' && state !== 'refunded';
+
+export interface PurchaseStore {
+  saveQuote(quote: QuoteRecord): Promise<void>;
+  getQuote(quoteId: string): Promise<QuoteRecord | undefined>;
+  /** Forgets quotes that expired before `before` (used or not: a used one lives on in its purchase). */
+  forgetQuotes(before: number): Promise<void>;
+  /**
+   * Atomically, fleet-wide: uses the quote (once), checks the wallet's purchases of the coin since
+   * `windowStart` against `limitCents` with this one added, and stores the purchase. Under the same
+   * Idempotency-Key a used quote answers the purchase it made.
+   */
+  create(input: {
+    purchase: PurchaseRecord;
+    idempotencyKey: string | null;
+    limitCents: number | null;
+    windowStart: number;
+  }): Promise<CreatePurchaseOutcome>;
+  /** Hundredths of a coin the wallet bought since `since` (purchases that count against the limit). */
+  usedByWallet(wallet: string, symbol: string, since: number): Promise<number>;
+  byId(purchaseId: string): Promise<PurchaseRecord | undefined>;
+  byToken(purchaseToken: string): Promise<PurchaseRecord | undefined>;
+  byCheckout(checkoutId: string): Promise<PurchaseRecord | undefined>;
+  /** Newest first. */
+  list(query: {
+    state?: PurchaseState | undefined;
+    wallet?: string | undefined;
+    limit: number;
+    cursor?: string | undefined;
+  }): Promise<PurchasePage>;
+  /** Purchases not final yet, oldest first: what the worker looks over. */
+  unsettled(limit: number): Promise<PurchaseRecord[]>;
+  /**
+   * Applies `change` if the purchase is in one of `from`, bumping its revision; the events `events`
+   * gives for the changed purchase, and the audit entry, are written in the same transaction.
+   */
+  update(
+    purchaseId: string,
+    from: readonly PurchaseState[],
+    change: PurchaseChange,
+    effects?: { events?: (next: PurchaseRecord) => NewEvent[]; audit?: PurchaseAuditRecord },
+  ): Promise<PurchaseUpdateOutcome>;
+  /** Takes the purchase's work lease until `now + leaseMs` (one instance at a time); false when another holds it. */
+  lease(purchaseId: string, holder: string, now: number, leaseMs: number): Promise<boolean>;
+  /** Gives the lease up, if `holder` still holds it. */
+  unlease(purchaseId: string, holder: string): Promise<void>;
+  audit(purchaseId: string): Promise<PurchaseAuditRecord[]>;
+}
+
+export class InvalidPurchaseCursorError extends Error {
+  constructor() {
+    super('cursor is not one this list returned');
+  }
+}
+
+/** Purchase cursors are opaque: the position (createdAt, purchaseId) of the last purchase seen. */
+export const encodePurchaseCursor = (purchase: Pick<PurchaseRecord, 'createdAt' | 'purchaseId'>): string =>
+  Buffer.from(`${purchase.createdAt}:${purchase.purchaseId}`).toString('base64url');
+
+/** A page of a list read `limit + 1` deep: one more than the page says there is a next one. */
+export function purchasePage(found: PurchaseRecord[], limit: number): PurchasePage {
+  const purchases = found.slice(0, limit);
+  return {
+    purchases,
+    nextCursor: found.length > limit ? encodePurchaseCursor(purchases[purchases.length - 1]!) : null,
+  };
+}
+
+export function decodePurchaseCursor(cursor: string): { createdAt: number; purchaseId: string } {
+  const match = /^(\d{1,16}):(pur_[A-Za-z0-9_-]{1,64})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) throw new InvalidPurchaseCursorError();
+  return { createdAt: Number(match[1]), purchaseId: match[2]! };
+}

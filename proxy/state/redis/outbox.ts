@@ -1,0 +1,241 @@
+import type { Redis } from 'ioredis';
+import { Cas, optimistically } from './cas.ts';
+import { guarded } from './connection.ts';
+import { idOfMember, indexMember, type RedisKeys } from './keys.ts';
+import {
+  ATTEMPTS_KEPT,
+  decodeEventCursor,
+  encodeEventCursor,
+  type AttemptOutcome,
+  type EventAttemptRecord,
+  type EventPage,
+  type ExpiryRule,
+  type NewEvent,
+  type Outbox,
+  type StoredEvent,
+} from '../outbox.ts';
+import type { Attempt, Checkout, Payment } from '../store.ts';
+
+/** How long Redis keeps a delivered event and its attempts (the SQLite outbox purges at the same age). */
+export const DELIVERED_KEPT_MS = 30 * 24 * 3600_000;
+/** At most this many index entries are read to fill one page of a filtered list. */
+const LIST_SCAN_MAX = 5_000;
+
+/**
+ * Leases due events in one step: each due id is pushed past the lease before any instance can see it
+ * again, so on a fleet each attempt is made by exactly one instance.
+ */
+const CLAIM_DUE = `
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+for _, id in ipairs(ids) do redis.call('ZADD', KEYS[1], ARGV[2], id) end
+return ids
+`;
+
+const parse = <T>(raw: string | null | undefined): T | undefined =>
+  raw === null || raw === undefined ? undefined : (JSON.parse(raw) as T);
+
+/** Adds new events to a transaction: the outbox rows of the change that transaction commits. */
+export function addEvents(cas: Cas, key: RedisKeys, events: readonly NewEvent[]): void {
+  for (const event of events) {
+    const stored: StoredEvent = {
+      ...event,
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: event.createdAt,
+      deliveredAt: null,
+      lastError: null,
+    };
+    cas
+      .expect(key.event(event.eventId), null)
+      .set(key.event(event.eventId), JSON.stringify(stored))
+      .zaddScored(key.eventsDue(), event.eventId, event.createdAt)
+      .zadd(key.eventsAll(), indexMember(event.createdAt, event.eventId));
+  }
+}
+
+/** The outbox for a fleet: events as JSON values, with sorted sets for what is due, the list and failures. */
+export class RedisOutbox implements Outbox {
+  constructor(
+    private readonly redis: Redis,
+    private readonly key: RedisKeys,
+  ) {}
+
+  claimDue(now: number, limit: number, leaseMs: number): Promise<StoredEvent[]> {
+    return guarded(async () => {
+      const ids = (await this.redis.eval(CLAIM_DUE, 1, this.key.eventsDue(), now, now + leaseMs, limit)) as string[];
+      if (ids.length === 0) return [];
+      const values = await this.redis.mget(...ids.map((id) => this.key.event(id)));
+      return values.flatMap((raw) => parse<StoredEvent>(raw) ?? []).filter((event) => event.status === 'pending');
+    });
+  }
+
+  settle(eventId: string, attempt: EventAttemptRecord, outcome: AttemptOutcome): Promise<void> {
+    const eventKey = this.key.event(eventId);
+    return guarded(() =>
+      optimistically(async () => {
+        const raw = await this.redis.get(eventKey);
+        const event = parse<StoredEvent>(raw);
+        if (!event) return { value: undefined };
+        const next: StoredEvent = {
+          ...event,
+          status: outcome.status,
+          attempts: event.attempts + 1,
+          nextAttemptAt: outcome.status === 'pending' ? outcome.retryAt : null,
+          deliveredAt: outcome.status === 'delivered' ? attempt.at : null,
+          lastError:
+            outcome.status === 'delivered'
+              ? event.lastError
+              : (attempt.error ?? (attempt.statusCode === null ? null : `HTTP ${attempt.statusCode}`)),
+        };
+        const attemptsKey = this.key.eventAttempts(eventId);
+        const cas = new Cas().expect(eventKey, raw).rpushCapped(attemptsKey, JSON.stringify(attempt), ATTEMPTS_KEPT);
+        if (outcome.status === 'delivered') {
+          cas
+            .setExpiring(eventKey, JSON.stringify(next), DELIVERED_KEPT_MS)
+            .expire(attemptsKey, DELIVERED_KEPT_MS)
+            .zrem(this.key.eventsDue(), eventId);
+        } else if (outcome.status === 'pending') {
+          cas.set(eventKey, JSON.stringify(next)).zaddScored(this.key.eventsDue(), eventId, outcome.retryAt);
+        } else {
+          cas
+            .set(eventKey, JSON.stringify(next))
+            .zrem(this.key.eventsDue(), eventId)
+            .zaddScored(this.key.eventsFailed(), eventId, event.createdAt);
+        }
+        return (await cas.commit(this.redis)) ? { value: undefined } : undefined;
+      }),
+    );
+  }
+
+  listEvents(query: Parameters<Outbox['listEvents']>[0]): Promise<EventPage> {
+    const after = query.cursor ? decodeEventCursor(query.cursor) : undefined;
+    return guarded(async () => {
+      const events: StoredEvent[] = [];
+      let max = after ? `(${indexMember(after.createdAt, after.eventId)}` : '+';
+      let scanned = 0;
+      let more = false;
+      while (scanned < LIST_SCAN_MAX) {
+        const batch = Math.min(500, Math.max(50, (query.limit + 1) * 2));
+        const members = await this.redis.zrevrangebylex(this.key.eventsAll(), max, '-', 'LIMIT', 0, batch);
+        if (members.length === 0) break;
+        scanned += members.length;
+        const values = await this.redis.mget(...members.map((member) => this.key.event(idOfMember(member))));
+        const gone: string[] = [];
+        for (const [index, member] of members.entries()) {
+          const event = parse<StoredEvent>(values[index]);
+          if (!event) {
+            gone.push(member);
+            continue;
+          }
+          if ((query.status && event.status !== query.status) || (query.type && event.type !== query.type)) continue;
+          if (events.length === query.limit) {
+            more = true;
+            break;
+          }
+          events.push(event);
+        }
+        // Delivered events Redis has forgotten leave their index entry behind: tidied as they are met.
+        if (gone.length) await this.redis.zrem(this.key.eventsAll(), ...gone);
+        if (more || members.length < batch) break;
+        max = `(${members[members.length - 1]!}`;
+      }
+      const last = events[events.length - 1];
+      return { events, nextCursor: more && last ? encodeEventCursor(last) : null };
+    });
+  }
+
+  getEvent(eventId: string): Promise<{ event: StoredEvent; attempts: EventAttemptRecord[] } | undefined> {
+    return guarded(async () => {
+      const [raw, attempts] = await Promise.all([
+        this.redis.get(this.key.event(eventId)),
+        this.redis.lrange(this.key.eventAttempts(eventId), 0, -1),
+      ]);
+      const event = parse<StoredEvent>(raw);
+      return event && { event, attempts: attempts.map((entry) => JSON.parse(entry) as EventAttemptRecord) };
+    });
+  }
+
+  redeliver(eventId: string, now: number): Promise<StoredEvent | undefined> {
+    const eventKey = this.key.event(eventId);
+    return guarded(() =>
+      optimistically<StoredEvent | undefined>(async () => {
+        const raw = await this.redis.get(eventKey);
+        const event = parse<StoredEvent>(raw);
+        if (!event) return { value: undefined };
+        const next: StoredEvent = { ...event, status: 'pending', nextAttemptAt: now };
+        const cas = new Cas()
+          .expect(eventKey, raw)
+          .set(eventKey, JSON.stringify(next))
+          .zaddScored(this.key.eventsDue(), eventId, now)
+          .zrem(this.key.eventsFailed(), eventId);
+        return (await cas.commit(this.redis)) ? { value: next } : undefined;
+      }),
+    );
+  }
+
+  async redeliverFailed(since: number, now: number): Promise<number> {
+    const ids = await guarded(() => this.redis.zrangebyscore(this.key.eventsFailed(), since, '+inf'));
+    let count = 0;
+    for (const id of ids) if (await this.redeliver(id, now)) count++;
+    return count;
+  }
+
+  async expireCheckouts(now: number, limit: number, rule: ExpiryRule): Promise<number> {
+    const ids = await guarded(() => this.redis.zrangebyscore(this.key.expiring(), '-inf', now, 'LIMIT', 0, limit));
+    let settled = 0;
+    for (const checkoutId of ids) if (await this.expireOne(checkoutId, rule)) settled++;
+    return settled;
+  }
+
+  private expireOne(checkoutId: string, rule: ExpiryRule): Promise<boolean> {
+    const checkoutKey = this.key.checkout(checkoutId);
+    return guarded(() =>
+      optimistically(async () => {
+        const checkoutRaw = await this.redis.get(checkoutKey);
+        const checkout = parse<Checkout>(checkoutRaw);
+        if (!checkout) {
+          await this.redis.zrem(this.key.expiring(), checkoutId);
+          return { value: false };
+        }
+        const attemptKey = checkout.currentAttempt ? this.key.attempt(checkout.currentAttempt) : undefined;
+        const attemptRaw = attemptKey ? await this.redis.get(attemptKey) : null;
+        const attempt = parse<Attempt>(attemptRaw);
+        const paymentKey = attempt?.transactionId ? this.key.payment(attempt.transactionId) : undefined;
+        const paymentRaw = paymentKey ? await this.redis.get(paymentKey) : null;
+        const stored = parse<Omit<Payment, 'lastCheckedAt'>>(paymentRaw);
+        const payment = stored && { ...stored, revision: stored.revision ?? 1, lastCheckedAt: null };
+        const decision = rule(checkout, attempt, payment);
+        if (!decision.settled) return { value: false };
+        const cas = new Cas().expect(checkoutKey, checkoutRaw).zrem(this.key.expiring(), checkoutId);
+        if (attemptKey) cas.expect(attemptKey, attemptRaw);
+        if (paymentKey) cas.expect(paymentKey, paymentRaw);
+        addEvents(cas, this.key, decision.events);
+        return (await cas.commit(this.redis)) ? { value: true } : undefined;
+      }),
+    );
+  }
+
+  depth(): Promise<{ pending: number; oldestCreatedAt: number | null }> {
+    return guarded(async () => {
+      const [pending, [first]] = await Promise.all([
+        this.redis.zcard(this.key.eventsDue()),
+        this.redis.zrange(this.key.eventsDue(), 0, 0),
+      ]);
+      // The set is ordered by when events are due; the one due first is as old as any that matters.
+      const oldest = first ? parse<StoredEvent>(await this.redis.get(this.key.event(first))) : undefined;
+      return { pending, oldestCreatedAt: oldest?.createdAt ?? null };
+    });
+  }
+
+  /** Redis forgets delivered events by itself (DELIVERED_KEPT_MS); this tidies the list's index. */
+  purgeDelivered(before: number): Promise<number> {
+    return guarded(async () => {
+      const members = await this.redis.zrangebylex(this.key.eventsAll(), '-', `(${indexMember(before, '')}`);
+      if (members.length === 0) return 0;
+      const values = await this.redis.mget(...members.map((member) => this.key.event(idOfMember(member))));
+      const gone = members.filter((_, index) => values[index] === null);
+      if (gone.length) await this.redis.zrem(this.key.eventsAll(), ...gone);
+      return gone.length;
+    });
+  }
+}
