@@ -208,7 +208,10 @@ describe('peers benchmark: ready, as both panels are timed', () => {
       await tab.addInitScript({ content: ANNOUNCED_WALLET });
       await tab.addInitScript({ content: readyProbe(`() => document.getElementById('connect')`) });
       await tab.goto(`${server.origin}/ready.html`);
-      await tab.waitForFunction(() => (window as unknown as { frames?: number[] }).frames?.length === 2);
+      await tab.waitForFunction(() => {
+        const page = window as unknown as { frames?: number[]; benchReadyAt?: number };
+        return page.frames?.length === 2 && page.benchReadyAt !== undefined;
+      });
       const { readyAt, shownAt, frames, text } = await tab.evaluate(() => ({
         readyAt: (window as unknown as { benchReadyAt: number }).benchReadyAt,
         shownAt: (window as unknown as { shownAt: number }).shownAt,

@@ -4,7 +4,7 @@ import { http } from '../support/http.ts';
 import { FLEET_STORES, startFleet, type Fleet } from '../support/fleet.ts';
 import { openSse } from '../support/sse-client.ts';
 import { eventually } from '../support/stack.ts';
-import { webhookStorm } from '../support/webhook-storm.ts';
+import { readsAllowedWithin, webhookStorm } from '../support/webhook-storm.ts';
 
 /** A fleet: three proxy instances on one Redis, or on one PostgreSQL database, behave as one proxy. */
 for (const { store, name } of FLEET_STORES) {
@@ -70,6 +70,7 @@ for (const { store, name } of FLEET_STORES) {
       const payment = (await fleet.pay(0, await fleet.checkout())).body;
       const hooks = [0, 1, 2].map((index) => `${fleet.origin(index)}/hooks/payments/${fleet.config.webhookSecret}`);
       const before = await fleet.metric('pay.read');
+      const stormStarted = Date.now();
       await webhookStorm(hooks, payment.transactionId, 60);
       await eventually(async () => ((await fleet.metric('pay.read')) > before ? true : undefined), 'a read');
       await fleet.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
@@ -82,9 +83,11 @@ for (const { store, name } of FLEET_STORES) {
             : undefined,
         'the completion',
       );
+      // Two reads where the storm takes less than the gate's 5 s; on a slower machine, one more each 5 s it takes.
+      const allowed = readsAllowedWithin(Date.now() - stormStarted);
       await new Promise((resolve) => setTimeout(resolve, 6_000));
       const reads = (await fleet.metric('pay.read')) - before;
-      assert.ok(reads <= 2, `${reads} upstream reads for 500 webhooks on three instances`);
+      assert.ok(reads <= allowed, `${reads} upstream reads for 500 webhooks on three instances (at most ${allowed})`);
     });
 
     it('losing an instance loses nothing: its subscribers reconnect elsewhere and get the current status at once', async () => {

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { http } from '../support/http.ts';
 import { openSse } from '../support/sse-client.ts';
 import { eventually, SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
+import { readsAllowedWithin } from '../support/webhook-storm.ts';
 
 describe('proxy: webhooks and live status', () => {
   let stack: Stack;
@@ -135,10 +136,13 @@ describe('proxy: webhooks and live status', () => {
     );
     await Promise.all(streams.map((stream) => stream.waitForEvents(1)));
     const before = await reads();
+    const settled = Date.now();
     await stack.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
     await Promise.all(streams.map((stream) => stream.waitForEvents(2)));
     assert.ok(streams.every((stream) => stream.data()[1]!.status === 'COMPLETED'));
-    assert.equal((await reads()) - before, 1);
+    // One read (the webhook's), not one per watcher; a slow machine may leave time for the gate to open once more.
+    const read = (await reads()) - before;
+    assert.ok(read >= 1 && read <= readsAllowedWithin(Date.now() - settled), `${read} reads for 50 watchers`);
     await Promise.all(streams.map((stream) => stream.waitForClose()));
   });
 
@@ -147,12 +151,14 @@ describe('proxy: webhooks and live status', () => {
     try {
       const payment = await newPayment();
       const before = await reads();
+      const watched = Date.now();
       const stream = openSse(`${stack.proxy.origin}/api/payments/status/${payment.statusToken}/events`);
       await stream.waitForEvents(1);
       await stack.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
       await stream.waitForEvents(2);
       assert.equal(stream.data()[1]!.status, 'COMPLETED');
-      assert.ok((await reads()) - before <= 2, 'no faster than the gate allows');
+      const read = (await reads()) - before;
+      assert.ok(read <= readsAllowedWithin(Date.now() - watched), `${read} reads: no faster than the gate allows`);
     } finally {
       await stack.control(`/keys/${stack.sandbox.keyId}`, { webhookUrl: stack.webhookUrl() }, 'PATCH');
     }
