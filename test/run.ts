@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { ComponentCounts } from './components/count-reporter.ts';
 import { ensureChromium } from './support/chromium.ts';
-import { TEST_TIMEOUT_MS } from './support/patience.ts';
+import { FILE_TIMEOUT_MS } from './support/patience.ts';
 import { ensurePostgres } from './support/postgres-server.ts';
 import { ensureRedisServer } from './support/redis-server.ts';
 
@@ -271,8 +271,9 @@ const nodeRun = (step: string, files: string[], report: string, env: NodeJS.Proc
   args: [
     '--test',
     '--test-concurrency=3',
-    // Only a hang meets it: tests wait for what they expect, however slow the machine.
-    `--test-timeout=${TEST_TIMEOUT_MS}`,
+    // Node 20 applies it to each file as a whole: only a hang meets it (a wait or a request gives up
+    // after PATIENCE_MS, naming what never came), so it sits far above any file's run.
+    `--test-timeout=${FILE_TIMEOUT_MS}`,
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',
     '--test-reporter=tap',

@@ -19,8 +19,7 @@ interface Answer {
  * Customers paying through every instance of the fleet until stopped, a payment every 600 ms or so
  * per customer (within the 100-a-minute upstream budget): every answer kept, and every payment the
  * proxy accepted (201). A request the proxy never answers (a hang on the store, which its own
- * timeouts are there to prevent) keeps its customer waiting, so that `stop()` never ends and the
- * test meets the runner's timeout.
+ * timeouts are there to prevent) gives up after PATIENCE_MS and counts as a dropped one (status 0).
  */
 function customers(fleet: Fleet, instances: number, count = 2) {
   const answers: Answer[] = [];

@@ -7,6 +7,7 @@ import { MIGRATIONS } from '../../proxy/state/postgres/migrations.ts';
 import { openPostgres, type PostgresBackend } from '../../proxy/state/postgres/open.ts';
 import { StoreUnavailableError, type Checkout } from '../../proxy/state/store.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.ts';
+import { patiently } from '../support/patience.ts';
 import { eventually } from '../support/stack.ts';
 import { startForwarder } from '../support/tcp-forwarder.ts';
 
@@ -162,7 +163,7 @@ describe('PostgreSQL backend', () => {
   });
 
   // The database never answers again, so a failure at all is the store's own timeouts at work (without
-  // them, the calls would hang until the runner's timeout).
+  // them, the calls would never settle, and `patiently` would reject with another error).
   it('a database that stops answering (no reset, no reply) fails requests all the same, as unavailable', async () => {
     const url = new URL(await server.createDatabase());
     const forwarder = await startForwarder(server.port);
@@ -171,8 +172,8 @@ describe('PostgreSQL backend', () => {
     try {
       await backend.store.ping();
       forwarder.hold();
-      for (const call of [() => backend.store.ping(), () => backend.store.getCheckout('chk_x')])
-        await assert.rejects(call(), StoreUnavailableError);
+      await assert.rejects(patiently(backend.store.ping(), 'ping'), StoreUnavailableError);
+      await assert.rejects(patiently(backend.store.getCheckout('chk_x'), 'getCheckout'), StoreUnavailableError);
     } finally {
       await backend.coordination.close();
       await forwarder.close();

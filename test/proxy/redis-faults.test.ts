@@ -9,7 +9,8 @@ const onRedis = (url: string) => ({ KASSA_REDIS_URL: url, KASSA_REDIS_PREFIX: `r
 
 describe('proxy on a Redis that stops answering', () => {
   // Redis answers nothing while paused, so every answer then is the proxy's own deadline on the store at work (a
-  // proxy without one would hang here until the runner's timeout); how long the deadline is, is the setting's.
+  // proxy without one would never answer, and the request would give up after PATIENCE_MS); how long the
+  // deadline is, is the setting's.
   it('paused (SIGSTOP): every request that needs the store gets 503 with Retry-After, /readyz says why; resumed: it recovers without a restart', async () => {
     const redis = await startRedis();
     const stack = await startStack({ env: onRedis(redis.url) });

@@ -52,7 +52,7 @@ describe('proxy: a payment service that stalls or trickles its answers', () => {
 
   for (const misbehaviour of [{ kind: 'stall' }, { kind: 'trickle', everyMs: 100 }] satisfies Misbehaviour[]) {
     // The service never finishes its answer, so any answer at all is the proxy's own deadline at work
-    // (the log says so); a proxy without one would hang here until the runner's timeout.
+    // (the log says so); a proxy without one would never answer, and the request would give up after PATIENCE_MS.
     it(`a token answer that ${misbehaviour.kind}s: payments and /readyz answer all the same, no orphan is claimed, and the next exchange works once the service recovers`, async () => {
       const { fake, stack, stop } = await misbehavingStack(sandbox);
       try {
