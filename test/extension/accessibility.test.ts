@@ -64,7 +64,7 @@ function discover(): void {
   window.dispatchEvent(new Event('eip6963:requestProvider'));
 }
 
-describe('extension: axe in every view, five languages, light and dark', { timeout: 600_000 }, () => {
+describe('extension: axe in every view, five languages, light and dark', () => {
   let server: Server;
   let origin: string;
   let stack: Stack;

@@ -31,7 +31,7 @@ const bridgePhase = (page: Page, phase: string) =>
 const bridgeText = async (page: Page, selector: string) =>
   ((await page.locator(`kassa-bridge ${selector}`).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
 
-describe('extension: the demo shop’s <kassa-bridge> with Kassa as the wallet', { timeout: 300_000 }, () => {
+describe('extension: the demo shop’s <kassa-bridge> with Kassa as the wallet', () => {
   let env: ShopStack;
   let extension: LoadedExtension;
   let chains: ReturnType<typeof chainProviders>;

@@ -35,7 +35,7 @@ async function startEndpoint() {
   };
 }
 
-describe('extension: the Events view', { timeout: 180_000 }, () => {
+describe('extension: the Events view', () => {
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
   let receiver: Awaited<ReturnType<typeof startEndpoint>>;
   let stack: Stack;

@@ -39,7 +39,7 @@ const partText = async (page: Page, part: string) =>
 const shown = async (approval: Page, selector: string) =>
   ((await approval.locator(selector).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
 
-describe('extension: the demo shop’s <kassa-onramp> with Kassa as the wallet', { timeout: 300_000 }, () => {
+describe('extension: the demo shop’s <kassa-onramp> with Kassa as the wallet', () => {
   let env: ShopStack;
   let extension: LoadedExtension;
 

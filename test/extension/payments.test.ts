@@ -21,7 +21,7 @@ async function rowIds(page: Page): Promise<string[]> {
     .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-transaction') ?? ''));
 }
 
-describe('extension: the payments view', { timeout: 240_000 }, () => {
+describe('extension: the payments view', () => {
   let stack: Stack;
   let extension: LoadedExtension;
 

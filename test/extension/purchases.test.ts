@@ -18,7 +18,7 @@ import { eventually, startStack, type Stack } from '../support/stack.ts';
 const text = (value: string | null) => (value ?? '').replace(/\s+/g, ' ').trim();
 const TWO = 31338;
 
-describe('extension: the Purchases view', { timeout: 400_000 }, () => {
+describe('extension: the Purchases view', () => {
   let stack: Stack;
   let extension: LoadedExtension;
   /** Purchases made in `before`, by what happened to them. */

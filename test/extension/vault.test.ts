@@ -22,7 +22,7 @@ interface StoredVault {
   source: string;
 }
 
-describe('extension: key vault', { timeout: 300_000 }, () => {
+describe('extension: key vault', () => {
   let stack: Stack;
   let extension: LoadedExtension;
   let page: Page;

@@ -67,7 +67,7 @@ const openWindows = (extension: LoadedExtension) =>
 const shown = async (approval: Page, selector: string) =>
   ((await approval.locator(selector).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
 
-describe('extension: the wallet against hostile pages', { timeout: 600_000 }, () => {
+describe('extension: the wallet against hostile pages', () => {
   let sites: Sites;
   let stack: Stack;
   let extension: LoadedExtension;

@@ -125,7 +125,7 @@ async function leftOf(page: Page, selector: string, text: string): Promise<numbe
     }, text);
 }
 
-describe('extension: the wallet and the operator views against a hostile proxy', { timeout: 600_000 }, () => {
+describe('extension: the wallet and the operator views against a hostile proxy', () => {
   let sites: Sites;
   let stack: Stack;
   let extension: LoadedExtension;

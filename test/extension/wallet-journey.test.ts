@@ -40,7 +40,7 @@ const tokenInterface = new Interface(REFORGE_TOKEN_ABI);
 const balanceOf = async (contract: ReturnType<typeof token>): Promise<bigint> =>
   (await contract.getFunction('balanceOf')(ACCOUNT.address)) as bigint;
 
-describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)', { timeout: 300_000 }, () => {
+describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)', () => {
   let server: Server;
   let origin: string;
   let stack: Stack;

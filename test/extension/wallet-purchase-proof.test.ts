@@ -43,7 +43,7 @@ const shown = async (approval: Page, selector: string) =>
 /** `personal_sign`'s first param as libraries send it: the message's UTF-8 bytes in hex. */
 const utf8Hex = (text: string) => hexlify(toUtf8Bytes(text));
 
-describe('extension: the purchase proof, the one message Kassa signs', { timeout: 600_000 }, () => {
+describe('extension: the purchase proof, the one message Kassa signs', () => {
   let sites: Sites;
   let stack: Stack;
   let extension: LoadedExtension;

@@ -55,7 +55,7 @@ function needsEngine(t: TestContext): string | null {
   return null;
 }
 
-describe('package: the container', { timeout: 1_800_000 }, () => {
+describe('package: the container', () => {
   let sandbox: Sandbox | undefined;
   const dir = mkdtempSync(join(tmpdir(), 'kassa-container-'));
   after(async () => {

@@ -34,7 +34,7 @@ interface ProxyLine {
 
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
 
-describe('package: the tarball in a project of its own', { timeout: 900_000 }, () => {
+describe('package: the tarball in a project of its own', () => {
   const work = mkdtempSync(join(tmpdir(), 'kassa-package-'));
   const project = join(work, 'shop');
   let tarball: string;
