@@ -286,12 +286,12 @@ const nodeRun = (step: string, files: string[], report: string, env: NodeJS.Proc
 if (nodeTests.length) await runStep(nodeRun(`node tests (${nodeTests.length} files)`, nodeTests, 'node.tap'));
 
 // The proxy's suites once more with its state on Redis, and once more on PostgreSQL: every store must
-// pass the same tests. These two passes and the component tests share nothing (each starts its own
-// servers on ports of their own), so they run side by side.
+// pass the same tests. The two passes share nothing (each starts its own servers on ports of their
+// own), so they run side by side; the component tests then.
 const storeSuites = nodeTests.filter((file) =>
   STORE_SUITES.some((name) => file.endsWith(`/test/proxy/${name}.test.ts`)),
 );
-const lastSteps: Array<Step & { tag: string }> = (['redis', 'postgres'] as const)
+const storePasses: Array<Step & { tag: string }> = (['redis', 'postgres'] as const)
   .filter(() => storeSuites.length)
   .map((store) => ({
     tag: store,
@@ -302,10 +302,10 @@ const lastSteps: Array<Step & { tag: string }> = (['redis', 'postgres'] as const
       { KASSA_TEST_STORE: store },
     ),
   }));
+if (storePasses.length) await runSteps(storePasses);
 if (componentTests.length) {
   const report = join(reports, 'components.json');
-  lastSteps.push({
-    tag: 'chromium',
+  await runStep({
     step: `component tests in Chromium (${componentTests.length} files)`,
     // Through tsx: the config and its stack plugin are TypeScript that imports the proxy and the sandbox.
     command: bin('tsx'),
@@ -319,7 +319,6 @@ if (componentTests.length) {
     counts: readCounts(report, (text) => JSON.parse(text) as ComponentCounts),
   });
 }
-if (lastSteps.length) await runSteps(lastSteps);
 rmSync(reports, { recursive: true, force: true });
 
 const minutes = (performance.now() - started) / 60_000;

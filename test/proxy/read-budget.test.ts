@@ -74,7 +74,8 @@ describe('proxy: the upstream budget keeps a share for new payments', () => {
   });
 
   it('40 customers watching at their bank: their re-reads stay within their share, and no new payment is told to wait', async () => {
-    const stack = await startStack();
+    // At debug level the proxy says why a webhook's read was put off: a closed gate, or no room in the budget.
+    const stack = await startStack({ env: { KASSA_LOG_LEVEL: 'debug' } });
     const streams: Array<ReturnType<typeof openSse>> = [];
     const watched: Array<{ transactionId: string }> = [];
     try {
@@ -98,13 +99,22 @@ describe('proxy: the upstream budget keeps a share for new payments', () => {
       assert.equal(waits.length, 0, `${waits.length} of 30 new payments told to wait: ${waits[0]?.text}`);
       assert.ok(created.every((answer) => answer.status === 201));
       // The watchers found no room in the budget; that did not close their payments' read gates, so
-      // the bank's webhook is read at once.
+      // the bank's webhook finds its payment's gate open. (Whether the budget has room for the read
+      // then depends on how much of this minute the machine took: a read it refuses is queued, and the
+      // completion comes all the same.)
+      const putOff = (transactionId: string) =>
+        stack.logs.filter(
+          (line) =>
+            line.includes('"msg":"payment re-read queued"') &&
+            line.includes(transactionId) &&
+            line.includes('"why":"read gate closed"'),
+        );
       for (const index of [0, 9, 18, 27, 36]) {
         const { transactionId } = watched[index]!;
         await stack.control(`/payments/${transactionId}/outcome`, { status: 'COMPLETED' });
         await streams[index]!.waitForClose();
         assert.equal(streams[index]!.data().at(-1)!.status, 'COMPLETED');
-        assert.equal(stack.changedBy(transactionId, 'COMPLETED'), 'webhook', 'read for the webhook, not held back');
+        assert.deepEqual(putOff(transactionId), [], 'the webhook found the gate open');
       }
     } finally {
       streams.forEach((stream) => stream.close());
