@@ -63,16 +63,12 @@ describe('proxy: the self-contained bundle', () => {
       const lines: string[] = [];
       child.stdout.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
       try {
-        const origin = await eventually(
-          () => {
-            const listening = lines
-              .map((line) => JSON.parse(line) as { msg: string; origin?: string })
-              .find((line) => line.msg === 'proxy listening');
-            return listening?.origin;
-          },
-          10_000,
-          'the bundle to listen',
-        );
+        const origin = await eventually(() => {
+          const listening = lines
+            .map((line) => JSON.parse(line) as { msg: string; origin?: string })
+            .find((line) => line.msg === 'proxy listening');
+          return listening?.origin;
+        }, 'the bundle to listen');
         assert.deepEqual((await http(`${origin}/healthz`)).body, { ok: true });
         const checkout = await http(`${origin}/api/checkouts`, {
           body: { amount: '3.00', currencyCode: 'EUR', reference: 'BUNDLE-1' },
