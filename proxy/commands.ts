@@ -9,11 +9,12 @@ import { describeZodError } from '../lib/zod-message.ts';
 import { createLogger } from './logger.ts';
 import { AuditTrail, CLI_ACTOR, NO_CONTEXT } from './operator/audit-trail.ts';
 import { Credentials } from './operator/credentials.ts';
-import { AccountError, OperatorAccounts } from './operator/operators.ts';
-import { ConfigError, settingsSource, type SettingsSource } from './settings.ts';
+import { DomainError } from './domain/domain-errors.ts';
+import { OperatorAccounts } from './operator/operators.ts';
+import { ConfigError, settingsSource, type SettingsSource } from './config-readers.ts';
 import { openStore } from './state/open-backend.ts';
 import type { Store } from './state/store.ts';
-import { parseStoreSettings, type StoreSettings } from './store-settings.ts';
+import { parseStoreSettings, type StoreSettings } from './state/store-settings.ts';
 
 export const COMMANDS_HELP = `Commands (on the store the settings name, beside a running proxy or not):
   kassa-proxy operators add --name NAME --email EMAIL --role ${ROLES.join('|')} [--token] [--token-days N]
@@ -140,7 +141,7 @@ async function addOperator(store: Store, args: AddArguments, origin: string, io:
     }
     return 0;
   } catch (error) {
-    if (!(error instanceof AccountError)) throw error;
+    if (!(error instanceof DomainError)) throw error;
     io.err(`kassa-proxy operators add: ${error.message}`);
     return 1;
   }

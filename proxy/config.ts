@@ -6,25 +6,27 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { compareDecimals, isDecimal } from '../lib/money.ts';
 import { isHttpsOrLoopback } from '../lib/url-rules.ts';
-import { AMOUNT_LIMITS, isPaymentCurrency, URL_MAX } from '../schemas/pay.ts';
+import {
+  baseUrl,
+  ConfigError,
+  each,
+  integer,
+  isOn,
+  list,
+  required,
+  secret,
+  settingsSource,
+  type SettingsSource,
+} from './config-readers.ts';
+import { parseEvents, type MerchantEvents } from './events/event-settings.ts';
 import { OnrampSettingError, parseOnrampSettings, type OnrampSettings } from './onramp/onramp-settings.ts';
-import { ConfigError, integer, required, settingsSource } from './settings.ts';
-import { parseStoreSettings, type StoreSettings } from './store-settings.ts';
+import { parseOperatorSettings, type OperatorSettings } from './operator/operator-settings.ts';
+import { parsePaymentSettings, type PaymentSettings } from './payments/payment-settings.ts';
+import { parseStoreSettings, type StoreSettings } from './state/store-settings.ts';
 
-export { ConfigError };
-
-/** `&kassa_status=` and a status token. */
-const RETURN_URL_ROOM = 64;
-
-export interface OpenAmount {
-  min: string;
-  max: string;
-  currencyCode: string;
-}
-
-export interface ProxyConfig extends StoreSettings {
+/** Every setting, read and checked; each part's own are in its `*-settings.ts`. */
+export interface ProxyConfig extends PaymentSettings, StoreSettings, OperatorSettings {
   port: number;
   host: string;
   payBaseUrl: string;
@@ -33,13 +35,8 @@ export interface ProxyConfig extends StoreSettings {
   ordersApiKey: string;
   reforgeBaseUrl: string;
   merchantKey: string;
-  /** Set only by deployments from before operators were people: it opens nothing now, and start warns. */
-  operatorToken: string | null;
   allowedOrigins: string[];
-  returnUrls: string[];
-  flowHosts: string[];
   webhookSecret: string;
-  openAmount: OpenAmount | null;
   checkoutTtlSeconds: number;
   /** Per client address and minute, on public read routes and on creation routes; 0 turns a limit off. */
   rateLimit: number;
@@ -52,7 +49,7 @@ export interface ProxyConfig extends StoreSettings {
   widgetDir: string;
   /** Where signed events go, and the secrets they are signed with (the next one while rotating); null: no events. */
   events: MerchantEvents | null;
-  /** A Prometheus scraper's own bearer token for /metrics (the operator token works too). */
+  /** A Prometheus scraper's own bearer token for /metrics (an operator's credential works too). */
   metricsToken: string | null;
   /** Where browsers and banks reach this proxy (`https://pay.shop.example`): its return address is there. */
   publicUrl: string | null;
@@ -60,53 +57,7 @@ export interface ProxyConfig extends StoreSettings {
   onramp: OnrampSettings | null;
   /** Serve the API's reference page at /docs (KASSA_API_DOCS=1). */
   apiDocs: boolean;
-  /**
-   * Dual control: mint orders and retries of fewer tokens, and refunds of less money, need one person;
-   * null (the default): every one needs a second person's approval.
-   */
-  approvalThreshold: string | null;
 }
-
-export interface MerchantEvents {
-  url: string;
-  /** `whsec_…`; while a merchant rotates, the current secret and the next, both signing every event. */
-  secrets: string[];
-}
-
-const SECRET_MIN = 16;
-
-/** A switch: `1`, `true` or `yes` turns it on. */
-const isOn = (value: string | undefined) => ['1', 'true', 'yes'].includes((value ?? '').toLowerCase());
-
-const list = (value: string | undefined) =>
-  (value ?? '')
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
-
-const baseUrl = () =>
-  z
-    .string({ error: 'is required' })
-    .refine((value) => {
-      try {
-        const url = new URL(value);
-        return (
-          (url.protocol === 'https:' || url.protocol === 'http:') &&
-          !url.username &&
-          !url.password &&
-          !url.search &&
-          !url.hash
-        );
-      } catch {
-        return false;
-      }
-    }, `must be an absolute http(s) URL without credentials, query or fragment`)
-    .transform((value) => value.replace(/\/+$/, ''));
-
-const secret = z
-  .string({ error: 'is required' })
-  .min(SECRET_MIN, `must be at least ${SECRET_MIN} characters`)
-  .refine((value) => !/\s/.test(value), 'must not contain whitespace');
 
 function parseOrigin(value: string): string {
   const url = new URL(value);
@@ -116,82 +67,19 @@ function parseOrigin(value: string): string {
   return url.origin;
 }
 
-function parseHost(value: string): string {
-  const match = /^([a-z0-9.-]+|\[[0-9a-f:]+\])(?::(\d{1,5}))?$/i.exec(value);
-  if (!match || (match[2] !== undefined && Number(match[2]) > 65535)) throw new Error('expected host or host:port');
-  return value.toLowerCase();
-}
-
-export function parseOpenAmount(value: string): OpenAmount {
-  const match = /^\s*([0-9.]+)\s*\.\.\s*([0-9.]+)\s+([A-Z]{3})\s*$/.exec(value);
-  if (!match) throw new Error('expected "min..max CUR", for example "1..500 EUR"');
-  const [, min, max, currencyCode] = match as unknown as [string, string, string, string];
-  for (const bound of [min, max]) {
-    if (!isDecimal(bound, AMOUNT_LIMITS.fractionDigits))
-      throw new Error(`${bound} is not a decimal with at most 2 decimal places`);
-  }
-  if (compareDecimals(min, AMOUNT_LIMITS.min) < 0 || compareDecimals(max, AMOUNT_LIMITS.max) > 0)
-    throw new Error(`bounds must lie within ${AMOUNT_LIMITS.min}..${AMOUNT_LIMITS.max}`);
-  if (compareDecimals(min, max) > 0) throw new Error('min is greater than max');
-  if (!isPaymentCurrency(currencyCode))
-    throw new Error(`${currencyCode} is not a currency the payment service settles`);
-  return { min, max, currencyCode };
-}
-
-function each<T>(setting: string, values: string[], parse: (value: string) => T): T[] {
-  return values.map((value) => {
-    try {
-      return parse(value);
-    } catch (error) {
-      throw new ConfigError(setting, `"${value}" is invalid: ${(error as Error).message}`);
-    }
-  });
-}
-
 /** Reads and validates the configuration; throws a ConfigError naming the first bad setting. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): ProxyConfig {
+export function loadConfig(env: SettingsSource = process.env): ProxyConfig {
   const source = settingsSource(env);
 
-  const returnUrls = each('KASSA_RETURN_URLS', list(source.KASSA_RETURN_URLS), (value) => {
-    if (!isHttpsOrLoopback(value)) throw new Error('must be an absolute https URL (plain http only for loopback)');
-    const url = new URL(value);
-    if (url.hash) throw new Error('must not carry a fragment');
-    // The payment's status parameter is added to it, and the payment service takes URL_MAX at most.
-    if (url.href.length > URL_MAX - RETURN_URL_ROOM)
-      throw new Error(
-        `must be at most ${URL_MAX - RETURN_URL_ROOM} characters, to leave room for the payment's status`,
-      );
-    return url.href;
-  });
-  if (returnUrls.length === 0)
-    throw new ConfigError('KASSA_RETURN_URLS', 'is required: at least one URL the customer may return to');
+  const payments = parsePaymentSettings(source);
   const allowedOrigins = each('KASSA_ALLOWED_ORIGINS', list(source.KASSA_ALLOWED_ORIGINS), parseOrigin);
-  const flowHosts = each('KASSA_FLOW_HOSTS', list(source.KASSA_FLOW_HOSTS), parseHost);
-  if (flowHosts.length === 0)
-    throw new ConfigError('KASSA_FLOW_HOSTS', 'is required: the hosts the payment service sends customers to');
 
   const secrets = [required('KASSA_PAY_CLIENT_SECRET', secret, source.KASSA_PAY_CLIENT_SECRET)];
   if (source.KASSA_PAY_CLIENT_SECRET_NEXT)
     secrets.push(required('KASSA_PAY_CLIENT_SECRET_NEXT', secret, source.KASSA_PAY_CLIENT_SECRET_NEXT));
 
   const merchantKey = required('KASSA_MERCHANT_KEY', secret, source.KASSA_MERCHANT_KEY);
-  // No longer opens operator routes (docs/operators.md): kept only so that a deployment that still sets
-  // it is told so at start, and its value is still kept out of logs.
-  const operatorToken = source.KASSA_OPERATOR_TOKEN
-    ? required('KASSA_OPERATOR_TOKEN', secret, source.KASSA_OPERATOR_TOKEN)
-    : null;
-  if (merchantKey === operatorToken)
-    throw new ConfigError('KASSA_OPERATOR_TOKEN', 'must differ from KASSA_MERCHANT_KEY');
-
-  let openAmount: OpenAmount | null = null;
-  const open = source.KASSA_OPEN_AMOUNT?.trim();
-  if (open && open !== 'off') {
-    try {
-      openAmount = parseOpenAmount(open);
-    } catch (error) {
-      throw new ConfigError('KASSA_OPEN_AMOUNT', (error as Error).message);
-    }
-  }
+  const operators = parseOperatorSettings(source, merchantKey);
 
   const events = parseEvents(source);
   let onramp: OnrampSettings | null;
@@ -215,10 +103,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ordersApiKey: required('KASSA_ORDERS_API_KEY', secret, source.KASSA_ORDERS_API_KEY),
     reforgeBaseUrl: required('KASSA_REFORGE_BASE_URL', baseUrl(), source.KASSA_REFORGE_BASE_URL),
     merchantKey,
-    operatorToken,
+    ...operators,
     allowedOrigins,
-    returnUrls,
-    flowHosts,
+    ...payments,
     webhookSecret: required(
       'KASSA_WEBHOOK_SECRET',
       z
@@ -227,7 +114,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       source.KASSA_WEBHOOK_SECRET,
     ),
     ...parseStoreSettings(source),
-    openAmount,
     checkoutTtlSeconds: integer(
       'KASSA_CHECKOUT_TTL_SECONDS',
       source.KASSA_CHECKOUT_TTL_SECONDS,
@@ -248,19 +134,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: source.KASSA_PUBLIC_URL ? parsePublicUrl(source.KASSA_PUBLIC_URL) : null,
     onramp,
     apiDocs: isOn(source.KASSA_API_DOCS),
-    approvalThreshold: parseThreshold(source.KASSA_APPROVAL_THRESHOLD),
   };
-}
-
-function parseThreshold(value: string | undefined): string | null {
-  const threshold = value?.trim();
-  if (!threshold || threshold === 'none') return null;
-  if (!isDecimal(threshold, 2) || compareDecimals(threshold, '0') <= 0)
-    throw new ConfigError(
-      'KASSA_APPROVAL_THRESHOLD',
-      `must be a positive amount with at most 2 decimal places (such as 100), or none; not "${threshold}"`,
-    );
-  return threshold;
 }
 
 /** An origin the bank may send customers to: https, or http on loopback. */
@@ -276,36 +150,6 @@ function parsePublicUrl(value: string): string {
   }
   if (!isHttpsOrLoopback(origin)) throw new ConfigError('KASSA_PUBLIC_URL', 'must be https (http only on loopback)');
   return origin;
-}
-
-/** `whsec_` and the base64 of 24 to 64 random bytes, as Standard Webhooks secrets are written. */
-const eventSecret = z.string().refine((value) => {
-  const match = /^whsec_([A-Za-z0-9+/]+={0,2})$/.exec(value);
-  if (!match || match[1]!.length % 4 !== 0) return false;
-  const bytes = Buffer.from(match[1]!, 'base64').length;
-  return bytes >= 24 && bytes <= 64;
-}, 'must be whsec_ followed by the base64 of 24 to 64 random bytes (openssl rand -base64 32)');
-
-function parseEvents(source: Record<string, string | undefined>): MerchantEvents | null {
-  const url = source.KASSA_EVENTS_URL?.trim();
-  const secret = source.KASSA_EVENTS_SECRET?.trim();
-  const next = source.KASSA_EVENTS_SECRET_NEXT?.trim();
-  if (!url) {
-    if (secret || next) throw new ConfigError('KASSA_EVENTS_URL', 'is required when KASSA_EVENTS_SECRET is set');
-    return null;
-  }
-  if (!isHttpsOrLoopback(url))
-    throw new ConfigError(
-      'KASSA_EVENTS_URL',
-      'must be an absolute https URL without credentials (plain http only for loopback)',
-    );
-  if (!secret) throw new ConfigError('KASSA_EVENTS_SECRET', 'is required when KASSA_EVENTS_URL is set');
-  const secrets = [required('KASSA_EVENTS_SECRET', eventSecret, secret)];
-  if (next) {
-    secrets.push(required('KASSA_EVENTS_SECRET_NEXT', eventSecret, next));
-    if (next === secret) throw new ConfigError('KASSA_EVENTS_SECRET_NEXT', 'must differ from KASSA_EVENTS_SECRET');
-  }
-  return { url: new URL(url).href, secrets };
 }
 
 /** Every configured value that must never appear in a response, a log line or a built file. */

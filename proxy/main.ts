@@ -3,7 +3,8 @@
  * A bad setting stops it at once with a message that names the setting.
  */
 import { COMMANDS_HELP, isCommand, runCommand } from './commands.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfig } from './config.ts';
+import { ConfigError } from './config-readers.ts';
 import { startProxy } from './server.ts';
 import { StoreOpenError } from './state/store-open-error.ts';
 

@@ -13,6 +13,7 @@ import {
 } from '../../schemas/events.ts';
 import { parseJsonBody } from '../../server-kit/json-body.ts';
 import { HttpProblem } from '../http/http-problem.ts';
+import { ConflictError, NotFoundError } from '../domain/domain-errors.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
 import { operatorGuards, type OperatorEnv } from '../operator/operator-auth.ts';
 import { audited } from '../operator/dual-control.ts';
@@ -53,7 +54,7 @@ export function eventRoutes({ config, store, events: deliverer, operators }: Pro
   const app = new Hono<OperatorEnv>();
   const guard = operatorGuards(eventOperations, operators.access);
   const eventId = (id: string) => {
-    if (!EVENT_ID.test(id)) throw new HttpProblem(404, 'Unknown event');
+    if (!EVENT_ID.test(id)) throw new NotFoundError('Unknown event');
     return id;
   };
 
@@ -75,12 +76,12 @@ export function eventRoutes({ config, store, events: deliverer, operators }: Pro
 
   app.get('/api/events/:eventId', guard('GET /api/events/{eventId}'), async (c) => {
     const found = await store.outbox.getEvent(eventId(c.req.param('eventId')));
-    if (!found) throw new HttpProblem(404, 'Unknown event');
+    if (!found) throw new NotFoundError('Unknown event');
     return c.json(detail(found.event, found.attempts));
   });
 
   app.post('/api/events/redeliver', guard('POST /api/events/redeliver'), refusePrivateKeys(), async (c) => {
-    if (!config.events) throw new HttpProblem(409, 'Events are not sent: set KASSA_EVENTS_URL and KASSA_EVENTS_SECRET');
+    if (!config.events) throw new ConflictError('Events are not sent: set KASSA_EVENTS_URL and KASSA_EVENTS_SECRET');
     const parsed = await parseJsonBody(c, bulkRedeliverRequestSchema);
     if (!parsed.ok) throw new HttpProblem(400, parsed.error);
     const redelivered = await store.outbox.redeliverFailed(Date.parse(parsed.data.since), Date.now());
@@ -94,10 +95,9 @@ export function eventRoutes({ config, store, events: deliverer, operators }: Pro
     guard('POST /api/events/{eventId}/redeliver'),
     refusePrivateKeys(),
     async (c) => {
-      if (!config.events)
-        throw new HttpProblem(409, 'Events are not sent: set KASSA_EVENTS_URL and KASSA_EVENTS_SECRET');
+      if (!config.events) throw new ConflictError('Events are not sent: set KASSA_EVENTS_URL and KASSA_EVENTS_SECRET');
       const event = await store.outbox.redeliver(eventId(c.req.param('eventId')), Date.now());
-      if (!event) throw new HttpProblem(404, 'Unknown event');
+      if (!event) throw new NotFoundError('Unknown event');
       deliverer?.wake();
       await audited(c, operators, 'event.redelivered', { target: { type: 'event', id: event.eventId } });
       return c.json(summary(event), 202);

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { HttpProblem } from '../http/http-problem.ts';
+import { UnauthenticatedError } from '../domain/domain-errors.ts';
 import { bearerCheck } from '../http/middleware/require-bearer.ts';
 import type { ApiOperations } from '../http/openapi/operation.ts';
 import { operatorAuth, type OperatorEnv } from '../operator/operator-auth.ts';
@@ -19,8 +19,7 @@ export function metricsRoutes({ config, metrics, operators }: ProxyServices): Ho
       return await operator(c, next);
     } catch (error) {
       // Either credential will do: a refused one is told about both, the scraper's first.
-      if (error instanceof HttpProblem && error.status === 401)
-        throw new HttpProblem(401, SCRAPER_ONLY, { 'WWW-Authenticate': 'Bearer realm="KASSA_METRICS_TOKEN"' });
+      if (error instanceof UnauthenticatedError) throw new UnauthenticatedError(SCRAPER_ONLY, 'KASSA_METRICS_TOKEN');
       throw error;
     }
   });

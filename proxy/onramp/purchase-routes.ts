@@ -8,6 +8,7 @@ import {
   purchaseListSchema,
   refundPurchaseRequestSchema,
 } from '../../schemas/onramp.ts';
+import { ConflictError, NotFoundError } from '../domain/domain-errors.ts';
 import { HttpProblem } from '../http/http-problem.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
 import { operatorGuards, type OperatorEnv } from '../operator/operator-auth.ts';
@@ -44,13 +45,13 @@ export function purchaseRoutes(services: ProxyServices): Hono<OperatorEnv> {
   const byId = async (c: Context): Promise<PurchaseRecord> => {
     const id = c.req.param('purchaseId') ?? '';
     const purchase = PURCHASE_ID.test(id) ? await services.store.purchases.byId(id) : undefined;
-    if (!purchase) throw new HttpProblem(404, 'No purchase has this id');
+    if (!purchase) throw new NotFoundError('No purchase has this id');
     return purchase;
   };
   // Asking a second person to act on a purchase that cannot be acted on would only waste their time.
   const delayed = (purchase: PurchaseRecord) => {
     if (purchase.state !== 'delayed')
-      throw new HttpProblem(409, `Only a delayed purchase can be acted on; this one is ${purchase.state}`);
+      throw new ConflictError(`Only a delayed purchase can be acted on; this one is ${purchase.state}`);
     return purchase;
   };
   const operatorView = async (purchase: PurchaseRecord) =>

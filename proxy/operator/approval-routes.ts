@@ -9,13 +9,14 @@ import {
   type ApprovalView,
 } from '../../schemas/operators.ts';
 import { parseJsonBody } from '../../server-kit/json-body.ts';
+import { NotFoundError } from '../domain/domain-errors.ts';
 import { HttpProblem } from '../http/http-problem.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
 import { queryOf, type ApiOperations } from '../http/openapi/operation.ts';
 import { BAD_BODY, STORE_DOWN } from '../http/openapi/problems.ts';
 import type { ProxyServices } from '../services.ts';
 import { InvalidApprovalCursorError } from '../state/approvals.ts';
-import { answeringApprovals, approvalView, auditContextOf } from './dual-control.ts';
+import { approvalView, auditContextOf } from './dual-control.ts';
 import { approvalExample } from './approval-examples.ts';
 import { operatorGuards, type OperatorEnv } from './operator-auth.ts';
 
@@ -31,7 +32,7 @@ export function approvalRoutes({ config, operators }: ProxyServices): Hono<Opera
   const { approvals } = operators;
   const idOf = (c: Context<OperatorEnv>) => {
     const id = c.req.param('approvalId') ?? '';
-    if (!APPROVAL_ID.test(id)) throw new HttpProblem(404, 'No approval request has this id');
+    if (!APPROVAL_ID.test(id)) throw new NotFoundError('No approval request has this id');
     return id;
   };
 
@@ -51,7 +52,7 @@ export function approvalRoutes({ config, operators }: ProxyServices): Hono<Opera
   });
 
   app.get('/api/approvals/:approvalId', guard('GET /api/approvals/{approvalId}'), async (c) => {
-    const approval = await answeringApprovals(() => approvals.get(idOf(c)));
+    const approval = await approvals.get(idOf(c));
     return c.json(approvalView(approval, c.var.operator));
   });
 
@@ -61,9 +62,7 @@ export function approvalRoutes({ config, operators }: ProxyServices): Hono<Opera
     refusePrivateKeys(),
     async (c) => {
       const id = idOf(c);
-      const approval = await answeringApprovals(() =>
-        approvals.approve(id, c.var.operator, auditContextOf(c, config.trustProxy)),
-      );
+      const approval = await approvals.approve(id, c.var.operator, auditContextOf(c, config.trustProxy));
       return c.json(approvalView(approval, c.var.operator));
     },
   );
@@ -76,8 +75,11 @@ export function approvalRoutes({ config, operators }: ProxyServices): Hono<Opera
       const id = idOf(c);
       const parsed = await parseJsonBody(c, rejectApprovalRequestSchema);
       if (!parsed.ok) throw new HttpProblem(400, parsed.error);
-      const approval = await answeringApprovals(() =>
-        approvals.reject(id, c.var.operator, parsed.data.reason, auditContextOf(c, config.trustProxy)),
+      const approval = await approvals.reject(
+        id,
+        c.var.operator,
+        parsed.data.reason,
+        auditContextOf(c, config.trustProxy),
       );
       return c.json(approvalView(approval, c.var.operator));
     },
@@ -91,8 +93,11 @@ export function approvalRoutes({ config, operators }: ProxyServices): Hono<Opera
       const id = idOf(c);
       const parsed = await parseJsonBody(c, cancelApprovalRequestSchema);
       if (!parsed.ok) throw new HttpProblem(400, parsed.error);
-      const approval = await answeringApprovals(() =>
-        approvals.cancel(id, c.var.operator, parsed.data.reason ?? null, auditContextOf(c, config.trustProxy)),
+      const approval = await approvals.cancel(
+        id,
+        c.var.operator,
+        parsed.data.reason ?? null,
+        auditContextOf(c, config.trustProxy),
       );
       return c.json(approvalView(approval, c.var.operator));
     },

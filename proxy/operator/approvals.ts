@@ -7,6 +7,7 @@
  * (KASSA_APPROVAL_THRESHOLD) one person suffices.
  */
 import { compareDecimals } from '../../lib/money.ts';
+import { ConflictError, GoneError, NotAllowedError, NotFoundError } from '../domain/domain-errors.ts';
 import type { Permission } from '../../schemas/operators.ts';
 import type {
   ApprovalKind,
@@ -28,19 +29,6 @@ export type ApprovalExecutor = (
   approval: ApprovalRecord,
   context: AuditContext,
 ) => Promise<Record<string, string | number | null>>;
-
-export type ApprovalProblem = 'unknown' | 'self' | 'permission' | 'expired' | 'decided' | 'not-requester';
-
-export class ApprovalError extends Error {
-  constructor(
-    readonly problem: ApprovalProblem,
-    message: string,
-    readonly permission?: Permission,
-  ) {
-    super(message);
-    this.name = 'ApprovalError';
-  }
-}
 
 export interface ApprovalRequest {
   kind: ApprovalKind;
@@ -110,7 +98,7 @@ export class Approvals {
   /** A request as it stands (an overdue pending one is expired first). */
   async get(approvalId: string): Promise<ApprovalRecord> {
     const approval = await this.store.byId(approvalId);
-    if (!approval) throw new ApprovalError('unknown', 'No approval request has this id');
+    if (!approval) throw new NotFoundError('No approval request has this id');
     return this.expireIfOverdue(approval);
   }
 
@@ -130,7 +118,7 @@ export class Approvals {
       decidedBy: personOf(by),
       decidedAt: this.now(),
     });
-    if (!approved) throw new ApprovalError('decided', 'Someone decided this request a moment ago');
+    if (!approved) throw new ConflictError('Someone decided this request a moment ago');
     const target = { type: 'approval', id: approvalId };
     await this.audit.record(actorOf(by), 'approval.approved', context, {
       target,
@@ -173,7 +161,7 @@ export class Approvals {
   ): Promise<ApprovalRecord> {
     const approval = await this.pending(approvalId);
     if (approval.requestedBy.operatorId !== by.operatorId)
-      throw new ApprovalError('not-requester', 'Only the person who asked can cancel a request; others reject it');
+      throw new NotAllowedError('Only the person who asked can cancel a request; others reject it');
     return this.end(approval, by, 'cancelled', reason, context);
   }
 
@@ -199,7 +187,7 @@ export class Approvals {
       decidedAt: this.now(),
       reason,
     });
-    if (!ended) throw new ApprovalError('decided', 'Someone decided this request a moment ago');
+    if (!ended) throw new ConflictError('Someone decided this request a moment ago');
     await this.audit.record(actorOf(by), `approval.${state}`, context, {
       target: { type: 'approval', id: approval.approvalId },
       before: { state: 'pending' },
@@ -212,21 +200,21 @@ export class Approvals {
   private async decidable(approvalId: string, by: OperatorPrincipal): Promise<ApprovalRecord> {
     const approval = await this.pending(approvalId);
     if (approval.requestedBy.operatorId === by.operatorId)
-      throw new ApprovalError('self', 'A second person must approve: you asked for this yourself');
+      throw new NotAllowedError('A second person must approve: you asked for this yourself');
     if (!by.permissions.includes(approval.permission))
-      throw new ApprovalError(
-        'permission',
+      throw new NotAllowedError(
         `This needs the permission ${approval.permission}; your role ${by.role} does not have it`,
-        approval.permission,
+        {
+          fields: { permission: approval.permission },
+        },
       );
     return approval;
   }
 
   private async pending(approvalId: string): Promise<ApprovalRecord> {
     const approval = await this.get(approvalId);
-    if (approval.state === 'expired')
-      throw new ApprovalError('expired', 'This request expired before anyone decided it: ask again');
-    if (approval.state !== 'pending') throw new ApprovalError('decided', `This request is ${approval.state} already`);
+    if (approval.state === 'expired') throw new GoneError('This request expired before anyone decided it: ask again');
+    if (approval.state !== 'pending') throw new ConflictError(`This request is ${approval.state} already`);
     return approval;
   }
 

@@ -6,6 +6,7 @@
  * one token and one decision.
  */
 import { randomInt } from 'node:crypto';
+import { ConflictError, NotFoundError } from '../domain/domain-errors.ts';
 import { USER_CODE_ALPHABET, type DeviceToken, type DeviceTokenError } from '../../schemas/operators.ts';
 import type { DeviceAuthorizationRecord, OperatorStore } from '../state/operators.ts';
 import { hashSecret, randomSecret, type Credentials, type OperatorPrincipal } from './credentials.ts';
@@ -22,17 +23,6 @@ export class DeviceTokenRefusal extends Error {
   ) {
     super(message);
     this.name = 'DeviceTokenRefusal';
-  }
-}
-
-/** An approval that cannot be made: no such code waiting (404), or it was decided already (409). */
-export class DeviceDecisionError extends Error {
-  constructor(
-    readonly reason: 'unknown' | 'decided',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'DeviceDecisionError';
   }
 }
 
@@ -148,16 +138,14 @@ export class DeviceGrant {
     // A poll moving the authorization at the same moment is no decision: read again and decide.
     for (let attempt = 0; attempt < 5; attempt++) {
       const device = await this.store.deviceByUserCode(userCode, this.now());
-      if (!device)
-        throw new DeviceDecisionError('unknown', 'No device sign-in waits with this code; it may have expired');
-      if (device.state !== 'pending')
-        throw new DeviceDecisionError('decided', 'This code was approved or denied already');
+      if (!device) throw new NotFoundError('No device sign-in waits with this code; it may have expired');
+      if (device.state !== 'pending') throw new ConflictError('This code was approved or denied already');
       const next = await this.store.updateDevice(device.deviceCodeHash, device.revision, {
         state: approve ? 'approved' : 'denied',
         operatorId: operator.operatorId,
       });
       if (next) return next;
     }
-    throw new DeviceDecisionError('decided', 'This code is changing too often to decide; try again');
+    throw new ConflictError('This code is changing too often to decide; try again');
   }
 }

@@ -20,7 +20,7 @@ import type { ApiOperations } from '../http/openapi/operation.ts';
 import { BAD_BODY, RATE_LIMITED, STORE_DOWN } from '../http/openapi/problems.ts';
 import { publicOrigin } from '../payments/return-url.ts';
 import type { ProxyServices } from '../services.ts';
-import { DeviceDecisionError, DeviceTokenRefusal } from './device-grant.ts';
+import { DeviceTokenRefusal } from './device-grant.ts';
 import { operatorGuards, type OperatorEnv } from './operator-auth.ts';
 import { audited } from './dual-control.ts';
 
@@ -86,21 +86,15 @@ export function deviceRoutes(services: ProxyServices): Hono<OperatorEnv> {
   app.post('/operator/device/approve', guard('POST /operator/device/approve'), async (c) => {
     const parsed = await parseJsonBody(c, deviceApproveRequestSchema);
     if (!parsed.ok) throw new HttpProblem(400, parsed.error);
-    try {
-      const device = await operators.deviceGrant.decide(parsed.data.user_code, c.var.operator, parsed.data.approve);
-      await audited(c, operators, device.state === 'approved' ? 'device.approved' : 'device.denied', {
-        after: { clientName: device.clientName, ip: device.ip, userAgent: device.userAgent },
-      });
-      return c.json({
-        state: device.state === 'approved' ? 'approved' : 'denied',
-        clientName: device.clientName,
-        requestedAt: new Date(device.createdAt).toISOString(),
-      } satisfies z.infer<typeof deviceApprovalSchema>);
-    } catch (error) {
-      if (error instanceof DeviceDecisionError)
-        throw new HttpProblem(error.reason === 'unknown' ? 404 : 409, error.message);
-      throw error;
-    }
+    const device = await operators.deviceGrant.decide(parsed.data.user_code, c.var.operator, parsed.data.approve);
+    await audited(c, operators, device.state === 'approved' ? 'device.approved' : 'device.denied', {
+      after: { clientName: device.clientName, ip: device.ip, userAgent: device.userAgent },
+    });
+    return c.json({
+      state: device.state === 'approved' ? 'approved' : 'denied',
+      clientName: device.clientName,
+      requestedAt: new Date(device.createdAt).toISOString(),
+    } satisfies z.infer<typeof deviceApprovalSchema>);
   });
 
   return app;

@@ -6,8 +6,7 @@
 import type { Context } from 'hono';
 import type { ApprovalView } from '../../schemas/operators.ts';
 import { clientAddress } from '../../server-kit/client-address.ts';
-import { HttpProblem } from '../http/http-problem.ts';
-import { ApprovalError, type ApprovalRecord, type ApprovalRequest, type Approvals } from './approvals.ts';
+import type { ApprovalRecord, ApprovalRequest, Approvals } from './approvals.ts';
 import { actorOf, type AuditContext, type AuditDetails, type AuditTrail } from './audit-trail.ts';
 import type { OperatorPrincipal } from './credentials.ts';
 import type { OperatorEnv } from './operator-auth.ts';
@@ -56,29 +55,6 @@ export function approvalView(approval: ApprovalRecord, viewer: OperatorPrincipal
       approval.requestedBy.operatorId !== viewer.operatorId &&
       viewer.permissions.includes(approval.permission),
   };
-}
-
-const STATUS = { unknown: 404, self: 403, permission: 403, 'not-requester': 403, expired: 410, decided: 409 } as const;
-
-/** An approval refused, as its HTTP answer. */
-export function approvalProblem(error: ApprovalError): HttpProblem {
-  return new HttpProblem(
-    STATUS[error.problem],
-    error.message,
-    {},
-    undefined,
-    error.permission ? { permission: error.permission } : undefined,
-  );
-}
-
-/** Runs a call of the approval service, its refusals answered as such. */
-export async function answeringApprovals<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof ApprovalError) throw approvalProblem(error);
-    throw error;
-  }
 }
 
 /**

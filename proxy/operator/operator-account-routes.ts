@@ -10,12 +10,13 @@ import {
   type OperatorMe,
 } from '../../schemas/operators.ts';
 import { parseJsonBody } from '../../server-kit/json-body.ts';
+import { NotAllowedError, NotFoundError } from '../domain/domain-errors.ts';
 import { HttpProblem } from '../http/http-problem.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
 import { audited } from './dual-control.ts';
 import { credentialView, passkeyView } from './operator-views.ts';
 import { permissionsOf, roleAtMost } from './permissions.ts';
-import { actingOf, answeringAccounts, credentialExample } from './team-routes.ts';
+import { actingOf, credentialExample } from './team-routes.ts';
 import type { ApiOperations } from '../http/openapi/operation.ts';
 import { BAD_BODY, STORE_DOWN } from '../http/openapi/problems.ts';
 import type { ProxyServices } from '../services.ts';
@@ -81,13 +82,11 @@ export function operatorAccountRoutes({ config, operators, store }: ProxyService
       // Never above the role this credential acts with (an API token cannot mint a stronger one).
       const role = parsed.data.role ?? c.var.operator.role;
       if (!roleAtMost(role, c.var.operator.role))
-        throw new HttpProblem(403, `A token's role cannot be above yours (${c.var.operator.role})`);
-      const { secret, credential } = await answeringAccounts(() =>
-        operators.accounts.createToken(
-          owner,
-          { name: parsed.data.name, role, expiresInDays: parsed.data.expiresInDays },
-          actingOf(c, config.trustProxy),
-        ),
+        throw new NotAllowedError(`A token's role cannot be above yours (${c.var.operator.role})`);
+      const { secret, credential } = await operators.accounts.createToken(
+        owner,
+        { name: parsed.data.name, role, expiresInDays: parsed.data.expiresInDays },
+        actingOf(c, config.trustProxy),
       );
       c.header('Cache-Control', 'no-store');
       return c.json({ token: secret, credential: credentialView(credential, c.var.operator.credential.id) }, 201);
@@ -108,7 +107,7 @@ export function operatorAccountRoutes({ config, operators, store }: ProxyService
     async (c) => {
       const id = c.req.param('credentialId');
       if (!(await store.operators.deletePasskey(c.var.operator.operatorId, id)))
-        throw new HttpProblem(404, 'No passkey of yours has this id');
+        throw new NotFoundError('No passkey of yours has this id');
       await audited(c, operators, 'passkey.removed', { target: { type: 'passkey', id } });
       return c.body(null, 204);
     },

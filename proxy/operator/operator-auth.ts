@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
-import { HttpProblem } from '../http/http-problem.ts';
+import { NotAllowedError, UnauthenticatedError } from '../domain/domain-errors.ts';
 import type { ProxyEnv } from '../http/middleware/request-id.ts';
 import type { ApiOperations, OperationKey } from '../http/openapi/operation.ts';
 import { CredentialRefusedError, type Credentials, type OperatorPrincipal } from './credentials.ts';
@@ -32,8 +32,7 @@ export interface OperatorAuthOptions {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-const unauthenticated = (message: string) =>
-  new HttpProblem(401, message, { 'WWW-Authenticate': `Bearer realm="${OPERATOR_REALM}"` });
+const unauthenticated = (message: string) => new UnauthenticatedError(message, OPERATOR_REALM);
 
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
@@ -67,13 +66,9 @@ export const operatorAuth = (options: OperatorAuthOptions) => {
     if (!allows(operator.role, permission)) {
       const missing = missingPermission(permission as Exclude<RoutePermission, 'self'>);
       onRefusal?.(missing);
-      throw new HttpProblem(
-        403,
-        `This needs the permission ${missing}; your role ${operator.role} does not have it`,
-        {},
-        undefined,
-        { permission: missing },
-      );
+      throw new NotAllowedError(`This needs the permission ${missing}; your role ${operator.role} does not have it`, {
+        fields: { permission: missing },
+      });
     }
     c.set('operator', operator);
     await next();
@@ -85,8 +80,7 @@ function checkWrite(c: Context, csrf: string, publicUrl: string | null): void {
   const origin = c.req.header('Origin');
   const own = publicUrl ?? new URL(c.req.url).origin;
   if (!sameText(c.req.header(CSRF_HEADER) ?? '', csrf) || (origin !== undefined && origin !== own))
-    throw new HttpProblem(
-      403,
+    throw new NotAllowedError(
       `A write with the session cookie needs the ${CSRF_HEADER} header and the proxy's own Origin`,
     );
 }

@@ -19,6 +19,7 @@ import {
   type PaymentStatusView,
 } from '../../schemas/proxy-api.ts';
 import { HttpProblem } from '../http/http-problem.ts';
+import { callUpstream } from '../domain/domain-errors.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
 import { compareDecimals } from '../../lib/money.ts';
 import { audited, requestOrAct } from './dual-control.ts';
@@ -37,7 +38,6 @@ import {
 import type { ApiOperations } from '../http/openapi/operation.ts';
 import { BAD_BODY, OPERATOR_ONLY, UPSTREAM_FOR_CLIENTS } from '../http/openapi/problems.ts';
 import type { ProxyServices } from '../services.ts';
-import { upstreamProblem } from '../http/upstream-problem.ts';
 import { stateStream } from '../http/sse.ts';
 import { KASSA_VERSION } from '../version.ts';
 
@@ -56,13 +56,6 @@ export function operatorRoutes(services: ProxyServices): Hono<OperatorEnv> {
   const { store, orders, chains, coordination, health, sseHeartbeatMs, logger, metrics, operators } = services;
   const app = new Hono<OperatorEnv>();
   const guard = operatorGuards(operatorOperations, operators.access);
-  const orderCall = async <T>(call: () => Promise<T>): Promise<T> => {
-    try {
-      return await call();
-    } catch (error) {
-      throw upstreamProblem(error, 'client');
-    }
-  };
 
   app.get('/api/payments/events', guard('GET /api/payments/events'), (c) =>
     stateStream<PaymentStatusView>(c, {
@@ -80,7 +73,7 @@ export function operatorRoutes(services: ProxyServices): Hono<OperatorEnv> {
     const filter = c.req.query('filterStatus');
     const status = filter ? orderStatusSchema('filterStatus').safeParse(filter) : undefined;
     if (status && !status.success) throw new HttpProblem(400, describeZodError(status.error));
-    return c.json(await orderCall(() => orders.list(status?.data)));
+    return c.json(await callUpstream('client', () => orders.list(status?.data)));
   });
 
   // Dual control: a mint order is a request for a second person unless it is below the threshold.
@@ -90,14 +83,14 @@ export function operatorRoutes(services: ProxyServices): Hono<OperatorEnv> {
     const order = parsed.data;
     const ask = { kind: 'order.create', target: null, payload: order, summary: newOrderSummary(order) } as const;
     return requestOrAct(c, operators, { ...ask, permission: 'orders:write', amount: order.amount }, async () => {
-      const created = await orderCall(() => orders.create(order));
+      const created = await callUpstream('client', () => orders.create(order));
       await audited(c, operators, 'order.created', { target: { type: 'order', id: created.orderId }, after: order });
       return c.json(created, 201);
     });
   });
 
   app.get('/api/orders/:orderId', guard('GET /api/orders/{orderId}'), async (c) =>
-    c.json(await orderCall(() => orders.get(c.req.param('orderId')))),
+    c.json(await callUpstream('client', () => orders.get(c.req.param('orderId')))),
   );
 
   app.put(
@@ -110,13 +103,13 @@ export function operatorRoutes(services: ProxyServices): Hono<OperatorEnv> {
       const orderId = c.req.param('orderId');
       const change = parsed.data;
       // The approver reads the order as it is; the threshold weighs the larger of its two amounts.
-      const current = await orderCall(() => orders.get(orderId));
+      const current = await callUpstream('client', () => orders.get(orderId));
       const amount =
         change.amount && compareDecimals(change.amount, current.amount) > 0 ? change.amount : current.amount;
       const summary = orderChangeSummary(current, change);
       const ask = { kind: 'order.update', target: orderId, payload: change, summary } as const;
       return requestOrAct(c, operators, { ...ask, permission: 'orders:write', amount }, async () => {
-        const updated = await orderCall(() => orders.update(orderId, change));
+        const updated = await callUpstream('client', () => orders.update(orderId, change));
         await audited(c, operators, 'order.updated', {
           target: { type: 'order', id: orderId },
           before: { amount: current.amount, orderStatus: current.orderStatus },
@@ -129,7 +122,7 @@ export function operatorRoutes(services: ProxyServices): Hono<OperatorEnv> {
 
   app.delete('/api/orders/:orderId', guard('DELETE /api/orders/{orderId}'), refusePrivateKeys(), async (c) => {
     const orderId = c.req.param('orderId');
-    const deleted = await orderCall(() => orders.delete(orderId));
+    const deleted = await callUpstream('client', () => orders.delete(orderId));
     await audited(c, operators, 'order.deleted', { target: { type: 'order', id: orderId } });
     return c.json(deleted);
   });

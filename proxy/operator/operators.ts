@@ -5,6 +5,7 @@
  * audited with who made it and the account before and after.
  */
 import type { Role } from '../../schemas/operators.ts';
+import { ConflictError, NotAllowedError, NotFoundError, type DomainError } from '../domain/domain-errors.ts';
 import type { CredentialRecord, InvitationRecord, OperatorRecord, OperatorStore } from '../state/operators.ts';
 import type { AuditActor, AuditContext, AuditTrail } from './audit-trail.ts';
 import { hashSecret, randomId, randomSecret, type Credentials } from './credentials.ts';
@@ -13,29 +14,25 @@ import { roleAtMost } from './permissions.ts';
 export const INVITATION_TTL_MS = 72 * 3_600_000;
 export const SETUP_LINK_TTL_MS = 3_600_000;
 
-/** Why an account change is refused; the edge says it in words with its status. */
-export type AccountProblem = 'email-taken' | 'unknown' | 'moved' | 'last-admin' | 'sso-taken' | 'role-too-high';
+type AccountProblem = 'email-taken' | 'unknown' | 'moved' | 'last-admin' | 'sso-taken' | 'role-too-high';
 
-export class AccountError extends Error {
-  constructor(
-    readonly problem: AccountProblem,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'AccountError';
+/** Each refusal of an account change, as the domain error that says it. */
+export function accountError(problem: AccountProblem): DomainError {
+  switch (problem) {
+    case 'unknown':
+      return new NotFoundError('No operator has this id');
+    case 'role-too-high':
+      return new NotAllowedError('A token’s role cannot be above its owner’s');
+    case 'email-taken':
+      return new ConflictError('An operator with this e-mail exists already');
+    case 'moved':
+      return new ConflictError('The operator changed meanwhile; look again');
+    case 'last-admin':
+      return new ConflictError('This is the last active admin: make another admin first');
+    case 'sso-taken':
+      return new ConflictError('This sign-in identity belongs to another operator');
   }
 }
-
-const MESSAGES: Record<AccountProblem, string> = {
-  'email-taken': 'An operator with this e-mail exists already',
-  unknown: 'No operator has this id',
-  moved: 'The operator changed meanwhile; look again',
-  'last-admin': 'This is the last active admin: make another admin first',
-  'sso-taken': 'This sign-in identity belongs to another operator',
-  'role-too-high': 'A token’s role cannot be above its owner’s',
-};
-
-export const accountError = (problem: AccountProblem): AccountError => new AccountError(problem, MESSAGES[problem]);
 
 export interface NewOperator {
   name: string;

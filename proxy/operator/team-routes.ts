@@ -9,6 +9,7 @@ import {
   type OperatorView,
 } from '../../schemas/operators.ts';
 import { parseJsonBody } from '../../server-kit/json-body.ts';
+import { NotFoundError } from '../domain/domain-errors.ts';
 import { HttpProblem } from '../http/http-problem.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
 import type { ApiOperations } from '../http/openapi/operation.ts';
@@ -19,29 +20,10 @@ import { actorOf } from './audit-trail.ts';
 import { auditContextOf } from './dual-control.ts';
 import { operatorGuards, type OperatorEnv } from './operator-auth.ts';
 import { credentialView, operatorView } from './operator-views.ts';
-import { AccountError, type Acting } from './operators.ts';
+import type { Acting } from './operators.ts';
 
 const OPERATOR_ID = /^op_[A-Za-z0-9_-]{22}$/;
 const CREDENTIAL_ID = /^cred_[A-Za-z0-9_-]{22}$/;
-
-const STATUS = {
-  'email-taken': 409,
-  unknown: 404,
-  moved: 409,
-  'last-admin': 409,
-  'sso-taken': 409,
-  'role-too-high': 403,
-} as const;
-
-/** Runs an account change, its refusals answered in words. */
-export async function answeringAccounts<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof AccountError) throw new HttpProblem(STATUS[error.problem], error.message);
-    throw error;
-  }
-}
 
 /** Who is acting, for the account service's audit. */
 export const actingOf = (c: Context<OperatorEnv>, trustProxy: boolean): Acting => ({
@@ -59,7 +41,7 @@ export function teamRoutes({ config, store, operators }: ProxyServices): Hono<Op
   const { accounts } = operators;
   const idOf = (c: Context<OperatorEnv>) => {
     const id = c.req.param('operatorId') ?? '';
-    if (!OPERATOR_ID.test(id)) throw new HttpProblem(404, 'No operator has this id');
+    if (!OPERATOR_ID.test(id)) throw new NotFoundError('No operator has this id');
     return id;
   };
 
@@ -70,7 +52,7 @@ export function teamRoutes({ config, store, operators }: ProxyServices): Hono<Op
   app.post('/api/operators', guard('POST /api/operators'), refusePrivateKeys({ freeText: ['name'] }), async (c) => {
     const parsed = await parseJsonBody(c, inviteOperatorRequestSchema);
     if (!parsed.ok) throw new HttpProblem(400, parsed.error);
-    const invited = await answeringAccounts(() => accounts.invite(parsed.data, actingOf(c, config.trustProxy)));
+    const invited = await accounts.invite(parsed.data, actingOf(c, config.trustProxy));
     const origin = publicOrigin(config.publicUrl, c.req.url) ?? new URL(c.req.url).origin;
     c.header('Cache-Control', 'no-store');
     return c.json(
@@ -87,19 +69,19 @@ export function teamRoutes({ config, store, operators }: ProxyServices): Hono<Op
     const id = idOf(c);
     const parsed = await parseJsonBody(c, updateOperatorRequestSchema);
     if (!parsed.ok) throw new HttpProblem(400, parsed.error);
-    const changed = await answeringAccounts(() => accounts.change(id, parsed.data, actingOf(c, config.trustProxy)));
+    const changed = await accounts.change(id, parsed.data, actingOf(c, config.trustProxy));
     return c.json(operatorView(changed));
   });
 
   app.delete('/api/operators/:operatorId', guard('DELETE /api/operators/{operatorId}'), async (c) => {
     const id = idOf(c);
-    await answeringAccounts(() => accounts.remove(id, actingOf(c, config.trustProxy)));
+    await accounts.remove(id, actingOf(c, config.trustProxy));
     return c.body(null, 204);
   });
 
   app.get('/api/operators/:operatorId/sessions', guard('GET /api/operators/{operatorId}/sessions'), async (c) => {
     const id = idOf(c);
-    if (!(await store.operators.operatorById(id))) throw new HttpProblem(404, 'No operator has this id');
+    if (!(await store.operators.operatorById(id))) throw new NotFoundError('No operator has this id');
     const credentials = await store.operators.credentialsOf(id);
     return c.json({ credentials: credentials.map((each) => credentialView(each, c.var.operator.credential.id)) });
   });
@@ -112,7 +94,7 @@ export function teamRoutes({ config, store, operators }: ProxyServices): Hono<Op
     // Another person's credential is not even said to exist to someone who may not manage sessions.
     if (!credential || (!own && !operator.permissions.includes('sessions:manage'))) {
       if (credential) operators.metrics.refused('sessions:manage');
-      throw new HttpProblem(404, 'No credential of yours has this id');
+      throw new NotFoundError('No credential of yours has this id');
     }
     await accounts.revokeCredential(id, actingOf(c, config.trustProxy));
     return c.body(null, 204);

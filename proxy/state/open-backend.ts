@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { StoreInfo } from '../../schemas/proxy-api.ts';
-import type { StoreSettings } from '../store-settings.ts';
+import type { StoreSettings } from './store-settings.ts';
 import type { Logger } from '../logger.ts';
 import type { Coordination } from './coordination.ts';
 import { localCoordination } from './local-coordination.ts';

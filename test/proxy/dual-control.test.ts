@@ -157,7 +157,6 @@ describe('proxy: dual control, expiry and the threshold', () => {
       await eventually(
         async () =>
           (await stack.operator(`/api/approvals/${asked.body.approvalId}`)).body.state === 'expired' || undefined,
-        5_000,
         'the request to expire',
       );
       const late = await stack.operator(`/api/approvals/${asked.body.approvalId}/approve`, { method: 'POST' });

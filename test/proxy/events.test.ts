@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
-import { ConfigError, loadConfig } from '../../proxy/config.ts';
+import { ConfigError } from '../../proxy/config-readers.ts';
+import { loadConfig } from '../../proxy/config.ts';
 import { kassaEventSchema } from '../../schemas/events.ts';
 import { eventually, proxyEnvFor, startStack, type Stack } from '../support/stack.ts';
 import { startReceiver, type ReceivedRequest } from '../support/webhook-receiver.ts';
@@ -100,21 +101,15 @@ describe('proxy: signed events to the merchant’s server', () => {
   it('a receiver that fails is retried on schedule under the same id until it answers 2xx', async () => {
     failing = true;
     const { transactionId } = await paidPayment('COMPLETED');
-    await eventually(() => (eventsFor(transactionId).length >= 6 ? true : undefined), 10_000, 'retries');
+    await eventually(() => (eventsFor(transactionId).length >= 6 ? true : undefined), 'retries');
     failing = false;
-    const listed = await eventually(
-      async () => {
-        const page = await stack.operator('/api/events?limit=20');
-        const mine = page.body.events.filter(
-          (event: { transactionId: string }) => event.transactionId === transactionId,
-        );
-        return mine.length === 2 && mine.every((event: { status: string }) => event.status === 'delivered')
-          ? mine
-          : undefined;
-      },
-      10_000,
-      'delivery after the receiver recovers',
-    );
+    const listed = await eventually(async () => {
+      const page = await stack.operator('/api/events?limit=20');
+      const mine = page.body.events.filter((event: { transactionId: string }) => event.transactionId === transactionId);
+      return mine.length === 2 && mine.every((event: { status: string }) => event.status === 'delivered')
+        ? mine
+        : undefined;
+    }, 'delivery after the receiver recovers');
     for (const summary of listed) {
       const detail = (await stack.operator(`/api/events/${summary.id}`)).body;
       const codes = detail.attemptLog.map((attempt: { statusCode: number }) => attempt.statusCode);
@@ -212,14 +207,10 @@ describe('proxy: events given up, and replayed', () => {
     const checkoutId = await stack.checkout();
     const { transactionId } = (await stack.pay(checkoutId)).body as { transactionId: string };
     await stack.control(`/payments/${transactionId}/outcome`, { status: 'FAILED' });
-    const failed = await eventually(
-      async () => {
-        const page = await stack.operator('/api/events?status=failed');
-        return page.body.events.find((event: { transactionId: string }) => event.transactionId === transactionId);
-      },
-      10_000,
-      'the event to be given up',
-    );
+    const failed = await eventually(async () => {
+      const page = await stack.operator('/api/events?status=failed');
+      return page.body.events.find((event: { transactionId: string }) => event.transactionId === transactionId);
+    }, 'the event to be given up');
     assert.match(failed.lastError, /HTTP 500/);
     const attemptsBefore = receiver.received.length;
     failing = false;

@@ -314,7 +314,7 @@ describe('proxy: the OpenAPI document', () => {
     await stack.operator('/api/health');
     const sse = openSse(`${origin}/api/payments/events`, { Authorization: `Bearer ${stack.admin.token}` });
     // Listening before the change: the stream subscribes before its headers are sent.
-    await eventually(() => sse.status ?? undefined, 5_000, 'the stream to open');
+    await eventually(() => sse.status ?? undefined, 'the stream to open');
     await stack.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
     await sse.waitForEvents(1);
     sse.close();
@@ -342,7 +342,7 @@ describe('proxy: the OpenAPI document', () => {
       const { order } = await eventually(async () => {
         const detail = (await stack.operator(`/api/onramp/purchases/${purchaseId}`)).body;
         return detail.order ? detail : undefined;
-      }, 15_000);
+      });
       await stack.approved(
         stack.operator(`/api/orders/${order.orderId}`, { method: 'PUT', body: { orderStatus: 'Cancelled' } }),
       );

@@ -13,7 +13,7 @@ import {
 import { isHttpsOrLoopback } from '../../lib/url-rules.ts';
 import { isAllowedFlowUrl } from '../../proxy/payments/flow-hosts.ts';
 import { returnUrlFor } from '../../proxy/payments/return-url.ts';
-import { HttpProblem } from '../../proxy/http/http-problem.ts';
+import { errorAnswer } from '../../proxy/http/error-answers.ts';
 
 /** A decimal string in plain notation, as Kassa keeps money. */
 const decimal = fc
@@ -118,7 +118,7 @@ describe('URL rules', () => {
           try {
             result = returnUrlFor(requested, allowed, 'TOKEN');
           } catch (error) {
-            assert.ok(error instanceof HttpProblem && error.status === 400, String(error));
+            assert.ok(error instanceof Error && errorAnswer(error).problem.status === 400, String(error));
             return;
           }
           const url = new URL(result);

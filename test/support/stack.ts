@@ -12,6 +12,7 @@ import { holdPort } from './port-holder.ts';
 import type { Role } from '../../schemas/operators.ts';
 import { sharedPostgres } from './postgres-server.ts';
 import { startRedis, type RedisServer } from './redis-server.ts';
+import { PATIENCE_MS } from './patience.ts';
 
 export const SHOP_ORIGIN = 'http://127.0.0.1:9';
 
@@ -115,6 +116,17 @@ export async function startStack(options: StackOptions = {}) {
     logs,
     printed,
     webhookUrl,
+    /**
+     * What made the proxy change this payment to `status`, from its log: `webhook` (a read for the
+     * bank's webhook), `watch` (a watching page's re-read), `follow`, `queued` or `resolved`; undefined
+     * while it has not.
+     */
+    changedBy(transactionId: string, status: string): string | undefined {
+      return logs
+        .filter((line) => line.includes('"msg":"payment status changed"') && line.includes(transactionId))
+        .map((line) => JSON.parse(line) as { status: string; reason: string })
+        .find((change) => change.status === status)?.reason;
+    },
     merchant: (path: string, init?: Parameters<ReturnType<typeof call>>[1]) => call(config.merchantKey)(path, init),
     /** An admin (see admin), whom a test needing another role or person replaces with addOperator. */
     admin,
@@ -193,13 +205,12 @@ export async function startStack(options: StackOptions = {}) {
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
-/** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`. */
+/** Polls until `check` returns a value (not undefined); fails, naming `what`, only when it never does. */
 export async function eventually<T>(
   check: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 5_000,
   what = 'condition',
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + PATIENCE_MS;
   for (;;) {
     const value = await check();
     if (value !== undefined) return value;

@@ -1,9 +1,9 @@
 /**
- * Where the proxy keeps its state: the settings both the proxy and `kassa-proxy operators` / `audit`
- * read, so a command run beside a running proxy opens the same store with the same settings.
+ * Where the proxy keeps its state (open-backend.ts opens it): SQLite's file by default, PostgreSQL
+ * (`KASSA_DATABASE_URL`) or Redis (`KASSA_REDIS_URL`) for a fleet, never both.
  */
 import { z } from 'zod';
-import { ConfigError, integer, required, type SettingsSource } from './settings.ts';
+import { ConfigError, integer, required, type SettingsSource } from '../config-readers.ts';
 
 export interface DatabaseSettings {
   /** `postgres://` or `postgresql://`, TLS as node-postgres reads it (`?sslmode=verify-full&sslrootcert=…`). */
