@@ -40,7 +40,7 @@ describe('proxy: checkouts and payments', () => {
       assert.equal(response.body.amount, '12.5');
     });
 
-    it('refuses calls without the merchant key, or with the operator token', async () => {
+    it('refuses calls without the merchant key, or with an operator’s token', async () => {
       const attempts: Array<Record<string, string>> = [
         {},
         { Authorization: `Bearer ${stack.admin.token}` },
