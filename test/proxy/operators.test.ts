@@ -83,6 +83,36 @@ describe('proxy: operators as people (credentials, permissions, device sign-in)'
     }
   });
 
+  it('a web session: its cookie reads; a write needs its CSRF token and the proxy’s own Origin', async () => {
+    const { operators, store } = stack.proxy.services;
+    const person = (await store.operators.operatorById(viewer.operatorId))!;
+    const { secret } = await operators.credentials.issue({ operator: person, kind: 'web' });
+    const cookie = { Cookie: `__Host-kassa_session=${secret}` };
+    const origin = stack.proxy.origin;
+    const me = await http(`${origin}/api/operator/me`, { headers: cookie });
+    assert.equal(me.status, 200);
+    assert.equal(me.body.credential.kind, 'web');
+    assert.ok(Date.parse(me.body.credential.idleExpiresAt) <= Date.now() + 30 * 60_000, 'idle after 30 minutes');
+    const csrf = me.body.csrfToken as string;
+    assert.match(csrf, /^[A-Za-z0-9_-]{43}$/);
+    const write = (headers: Record<string, string>) =>
+      http(`${origin}/operator/device/approve`, { body: { user_code: 'BCDF-GHJK', approve: true }, headers });
+    assert.equal((await write(cookie)).status, 403, 'no CSRF token');
+    const wrong = `${csrf.slice(0, -1)}${csrf.endsWith('A') ? 'B' : 'A'}`;
+    assert.equal((await write({ ...cookie, 'X-Kassa-CSRF': wrong })).status, 403, 'a wrong one');
+    assert.equal((await write({ ...cookie, 'X-Kassa-CSRF': csrf, Origin: 'https://evil.example' })).status, 403);
+    assert.equal(
+      (await write({ ...cookie, 'X-Kassa-CSRF': csrf, Origin: origin })).status,
+      404,
+      'through to the route',
+    );
+    // A session's secret is a cookie's only: as a bearer token it opens nothing.
+    assert.equal(
+      (await http(`${origin}/api/operator/me`, { headers: { Authorization: `Bearer ${secret}` } })).status,
+      401,
+    );
+  });
+
   it('device sign-in (RFC 8628): pending, slow_down, approved by a signed-in operator, one token, signed out', async () => {
     const origin = stack.proxy.origin;
     const code = await http(`${origin}/operator/device/code`, {
