@@ -1,6 +1,6 @@
 import { getRequestListener } from '@hono/node-server';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer } from 'node:net';
 
 export interface Listening {
   server: Server;
@@ -11,12 +11,35 @@ export interface Listening {
   close(): Promise<void>;
 }
 
+/** `http://<host>:<port>`, an IPv6 address in brackets. */
+export const originOf = (hostname: string, port: number): string =>
+  `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`;
+
+/** Listens on `host:port` (backlog included) and resolves once listening, or rejects with why not. */
+async function bind(server: Server | TcpServer, host: string, port: number): Promise<void> {
+  // Many clients (SSE subscribers, benchmarks) connect at once; the default backlog of 511 drops some.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port, host, backlog: 4096 }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+const closed = (server: Server | TcpServer) => new Promise<void>((resolve) => server.close(() => resolve()));
+
 /** Serves a fetch handler (a Hono app's) on loopback; port 0 picks a free port. */
 export async function listen(
   fetch: (request: Request) => Response | Promise<Response>,
   options: {
     port?: number;
     hostname?: string;
+    /**
+     * More addresses to serve on, on the same port (the LAN address of `npm start -- --lan`): their
+     * connections are handed to the one server, so closing it ends them too.
+     */
+    alsoOn?: readonly string[];
     /**
      * Answers a request on node:http before the fetch handler sees it, or returns false to pass it on:
      * a fast lane for the one hot read, where building a Request and a Response costs more than the answer.
@@ -30,24 +53,27 @@ export async function listen(
   const server = createServer((request, response) => {
     if (!preempt?.(request, response)) void listener(request, response);
   });
-  // Many clients (SSE subscribers, benchmarks) connect at once; the default backlog of 511 drops some.
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ port: options.port ?? 0, host: hostname, backlog: 4096 }, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await bind(server, hostname, options.port ?? 0);
   const { port } = server.address() as AddressInfo;
-  const host = hostname.includes(':') ? `[${hostname}]` : hostname;
+  const extra: TcpServer[] = [];
+  try {
+    for (const host of new Set(options.alsoOn?.filter((host) => host !== hostname))) {
+      const handOver = createTcpServer((socket) => server.emit('connection', socket));
+      await bind(handOver, host, port);
+      extra.push(handOver);
+    }
+  } catch (error) {
+    await Promise.all([server, ...extra].map(closed));
+    throw error;
+  }
   return {
     server,
     port,
-    origin: `http://${host}:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    origin: originOf(hostname, port),
+    close: () => {
+      const done = Promise.all([server, ...extra].map(closed)).then(() => undefined);
+      server.closeAllConnections();
+      return done;
+    },
   };
 }
