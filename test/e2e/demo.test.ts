@@ -24,6 +24,7 @@ import { answerAtBank } from './support/bank.ts';
 import { scanQr } from './support/phone.ts';
 import { launchChromium, partText, waitForPhase, watchProblems } from '../support/browser.ts';
 import { ipv4, dotted, inRfc1918 } from '../support/arbitraries.ts';
+import { rawGet } from '../support/http.ts';
 import { ARTIFACTS, keepScreenshot, SCREENS } from '../support/screenshots.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -183,6 +184,9 @@ describe('e2e: npm start (the demo)', () => {
     const proxy = /Proxy\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
     assert.ok(shop && proxy, output);
     assert.doesNotMatch(proxy, /:0$/, 'port 0 became a real port before the proxy was told its address');
+    // Its public address is the one --lan gave it (KASSA_PUBLIC_URL), whatever a request's Host says.
+    const described = await rawGet(`${proxy}/openapi.json`, { Host: 'localhost:1' });
+    assert.equal(JSON.parse(described.body.toString()).servers[0].url, proxy);
     for (const shape of SECRET_SHAPES) assert.doesNotMatch(output, shape);
 
     const browser = await launchChromium();
