@@ -1,9 +1,8 @@
 import { Hono, type Env } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { createMiddleware } from 'hono/factory';
 import { HttpProblem } from './http-problem.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SlidingWindowLimiter } from '../../server-kit/sliding-window.ts';
+import { bodyLimit } from './middleware/body-limit.ts';
 import { requestId, type ProxyEnv } from './middleware/request-id.ts';
 import { requestLog, requestRecorder, type RequestLogOptions } from './middleware/request-log.ts';
 import { securityHeaderList, securityHeaders } from './middleware/security-headers.ts';
@@ -48,26 +47,11 @@ export function createApp(services: ProxyServices): ProxyHttp {
     redactPaths: [/(\/hooks\/payments\/)([^/]+)/, /(\/api\/payments\/status\/)([^/]+)/, /^(\/[pr]\/)([^/]+)/],
   };
   const readLimiter = new SlidingWindowLimiter(config.rateLimit, 60_000);
-  const tooLarge = (limit: number) => {
-    const limited = bodyLimit({
-      maxSize: limit,
-      onError: () => {
-        throw new HttpProblem(413, `Request body is larger than ${limit} bytes`);
-      },
-    });
-    // Reading `body` makes the node adapter build a full Request; reads (the hot path) have none.
-    return createMiddleware(async function bodyLimitForWrites(c, next) {
-      return c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS'
-        ? next()
-        : limited(c, next);
-    });
-  };
-
   app.use('*', requestId());
   app.use('*', requestLog(log));
   app.use('*', securityHeaders());
-  app.use('/api/*', tooLarge(API_BODY_LIMIT));
-  app.use('/hooks/*', tooLarge(HOOK_BODY_LIMIT));
+  app.use('/api/*', bodyLimit({ maxSize: API_BODY_LIMIT }));
+  app.use('/hooks/*', bodyLimit({ maxSize: HOOK_BODY_LIMIT }));
 
   // Each routes module describes its operations beside its routes: the document is made of those
   // tables, and test/proxy/openapi.test.ts fails for a route that none describes.
