@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { compareDecimals, isDecimal, numberToDecimal } from '../lib/money.ts';
-import { AMOUNT_LIMITS, currencyCodeSchema, environmentSchema, referenceSchema } from './pay.ts';
+import { AMOUNT_LIMITS, currencyCodeSchema, environmentSchema, PAYMENT_CURRENCIES, referenceSchema } from './pay.ts';
 import { chainListSchema, prepareReforgeRequestSchema } from './reforge.ts';
 
 /** A payment amount in major units: a decimal string ("100.50"), or a JSON number, kept as a string. */
@@ -108,7 +108,12 @@ export const checkoutPaymentRequestSchema = z
 export const openAmountPaymentRequestSchema = z
   .strictObject({
     amount: moneySchema,
-    currencyCode: currencyCodeSchema,
+    // The one currency of KASSA_OPEN_AMOUNT: the proxy's document lists it in place of the settled ones.
+    currencyCode: currencyCodeSchema.meta({
+      id: 'OpenAmountCurrencyCode',
+      description: 'The currency customers choose amounts in (KASSA_OPEN_AMOUNT)',
+      enum: PAYMENT_CURRENCIES,
+    }),
     reference: referenceSchema,
     returnUrl: returnUrlField,
   })

@@ -98,7 +98,7 @@ export function eventRoutes({ config, store, events: deliverer }: ProxyServices)
 }
 
 const NOT_SENT = 'Events are not sent: set KASSA_EVENTS_URL and KASSA_EVENTS_SECRET';
-const EVENT = { eventId: 'The event’s id (its webhook-id)' };
+const EVENT = { eventId: { description: 'The event’s id (its webhook-id)', example: eventSummaryExample.id } };
 const { status, type, limit, cursor } = eventListQuerySchema.shape;
 
 export const eventOperations: ApiOperations = {

@@ -3,6 +3,7 @@ import { HttpProblem } from './http-problem.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SlidingWindowLimiter } from '../../server-kit/sliding-window.ts';
 import { bodyLimit } from './middleware/body-limit.ts';
+import { jsonContentType } from './middleware/json-content-type.ts';
 import { requestId, type ProxyEnv } from './middleware/request-id.ts';
 import { requestLog, requestRecorder, type RequestLogOptions } from './middleware/request-log.ts';
 import { securityHeaderList, securityHeaders } from './middleware/security-headers.ts';
@@ -24,6 +25,7 @@ import { reconciliationOperations, reconciliationRoutes } from '../payments/reco
 import { statusReadLane } from './status-read-lane.ts';
 import { webhookOperations, webhookRoutes } from '../payments/webhook-routes.ts';
 import { widgetOperations, widgetRoutes } from './widget-routes.ts';
+import type { ProxyConfig } from '../config.ts';
 import type { ProxyServices } from '../services.ts';
 import { KASSA_VERSION } from '../version.ts';
 import { StoreUnavailableError } from '../state/store.ts';
@@ -51,6 +53,7 @@ export function createApp(services: ProxyServices): ProxyHttp {
   app.use('*', requestLog(log));
   app.use('*', securityHeaders());
   app.use('/api/*', bodyLimit({ maxSize: API_BODY_LIMIT }));
+  app.use('/api/*', jsonContentType());
   app.use('/hooks/*', bodyLimit({ maxSize: HOOK_BODY_LIMIT }));
 
   // Each routes module describes its operations beside its routes: the document is made of those
@@ -78,7 +81,8 @@ export function createApp(services: ProxyServices): ProxyHttp {
   mount(probeRoutes(services), probeOperations);
   mount(metricsRoutes(services), metricsOperations);
   operations.push(openApiOperations, ...(config.apiDocs ? [apiReferenceOperations] : []));
-  app.route('/', apiDocsRoutes(services, { document: openApiDocument({ version: KASSA_VERSION, operations }) }));
+  const document = openApiDocument({ version: KASSA_VERSION, operations, configured: configuredSchemas(config) });
+  app.route('/', apiDocsRoutes(services, { document }));
 
   app.notFound((c) =>
     c.json(
@@ -120,6 +124,15 @@ export function createApp(services: ProxyServices): ProxyHttp {
     record: requestRecorder(log),
   });
   return { app, preempt };
+}
+
+/** What the document lists from this proxy's settings rather than from the schemas alone. */
+function configuredSchemas({ openAmount }: ProxyConfig) {
+  return {
+    OpenAmountCurrencyCode: openAmount
+      ? { type: 'string', enum: [openAmount.currencyCode], description: 'The currency of open amounts here' }
+      : { not: {}, description: 'Open amounts are off on this proxy (KASSA_OPEN_AMOUNT): none is taken' },
+  };
 }
 
 /** A request body cut off by the client (Node's `aborted`, a reset connection), not a proxy fault. */

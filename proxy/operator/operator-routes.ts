@@ -137,7 +137,7 @@ const ORDER_ERRORS = {
   400: 'The order service refused the request (an unknown order, a forbidden status change: its own words)',
 };
 const ORDER_BODY_ERRORS = { ...ORDER_ERRORS, 400: `${BAD_BODY}; or the order service refused it (its own words)` };
-const ORDER_ID = { orderId: 'The order’s id, from createOrder' };
+const ORDER_ID = { orderId: { description: 'The order’s id, from createOrder', example: orderExample.orderId } };
 
 export const operatorOperations: ApiOperations = {
   'GET /api/payments/events': {

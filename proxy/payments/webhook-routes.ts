@@ -6,6 +6,7 @@ import { webhookReceiptSchema } from '../../schemas/proxy-api.ts';
 import { JSON_MAX_DEPTH, nestsDeeperThan } from '../../server-kit/json-body.ts';
 import { findKeyMaterial } from '../http/middleware/refuse-private-keys.ts';
 import type { ProxyServices } from '../services.ts';
+import { webhookSecretExample } from '../http/openapi/examples.ts';
 import type { ApiOperations } from '../http/openapi/operation.ts';
 import { STORE_DOWN } from '../http/openapi/problems.ts';
 
@@ -100,7 +101,12 @@ export const webhookOperations: ApiOperations = {
       because:
         'the payment service sends no credential; the secret path segment admits it, and nothing in the body is believed.',
     },
-    params: { webhookSecret: 'KASSA_WEBHOOK_SECRET, as registered with the payment service' },
+    params: {
+      webhookSecret: {
+        description: 'KASSA_WEBHOOK_SECRET, as registered with the payment service',
+        example: webhookSecretExample,
+      },
+    },
     request: {
       schema: z.record(z.string(), z.unknown()),
       example: { event: 'payment.status_updated', transactionId: 'txn_4b1f0c8e', status: 'COMPLETED' },

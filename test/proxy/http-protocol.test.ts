@@ -1,11 +1,17 @@
 /**
  * HTTP/1.1 as the proxy speaks it on one connection, over a raw socket on loopback: a refused or
  * early-answered body does not cost the client its keep-alive connection (or, past the bound of what
- * is worth draining, says `Connection: close` and closes cleanly).
+ * is worth draining, says `Connection: close` and closes cleanly). And a body must say it is JSON.
  */
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { Hono } from 'hono';
+import { HttpProblem } from '../../proxy/http/http-problem.ts';
+import { jsonContentType } from '../../proxy/http/middleware/json-content-type.ts';
+import { listen, type Listening } from '../../server-kit/listen.ts';
+import { parseMediaType } from '../../server-kit/media-type.ts';
 import { SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
 
 interface RawAnswer {
@@ -214,5 +220,125 @@ describe('proxy: keep-alive connections after an early answer', () => {
     assert.equal(created.status, 201, created.body);
     await client.write(livez);
     assert.equal((await client.answer()).status, 200);
+  });
+});
+
+/** Header text as a client may send it: visible ASCII, spaces and tabs. */
+const headerText = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)) });
+const TCHARS = "!#$%&'*+.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-";
+const token = fc.string({ unit: fc.constantFrom(...TCHARS), minLength: 1, maxLength: 12 });
+const ows = fc.constantFrom('', ' ', '\t', '  ');
+const randomCase = (text: string) =>
+  fc
+    .array(fc.boolean(), { minLength: text.length, maxLength: text.length })
+    .map((upper) => [...text].map((char, i) => (upper[i] ? char.toUpperCase() : char.toLowerCase())).join(''));
+/** `; name=value` parameters other than charset, with tokens or quoted strings for values. */
+const parameters = fc.array(
+  fc.tuple(
+    token.filter((name) => name.toLowerCase() !== 'charset'),
+    fc.oneof(
+      token,
+      headerText.map((text) => `"${text.replace(/["\\]/g, '\\$&')}"`),
+    ),
+    ows,
+    ows,
+  ),
+  { maxLength: 3 },
+);
+const withParameters = (essence: string, list: Array<[string, string, string, string]>, charset?: string) =>
+  essence +
+  list.map(([name, value, before, after]) => `${before};${after}${name}=${value}`).join('') +
+  (charset === undefined ? '' : `; charset=${charset}`);
+
+describe('a body must say it is JSON (jsonContentType, parseMediaType)', () => {
+  let server: Listening;
+  let reached = 0;
+  before(async () => {
+    const app = new Hono();
+    app.use('*', jsonContentType());
+    app.post('/echo', (c) => {
+      reached++;
+      return c.json({ ok: true });
+    });
+    app.onError((error, c) =>
+      error instanceof HttpProblem ? c.json({ error: error.message }, error.status) : c.json({ error: 'bug' }, 500),
+    );
+    server = await listen(app.fetch);
+  });
+  after(() => server.close());
+
+  const post = (contentType: string | undefined, body = '{}') =>
+    fetch(`${server.origin}/echo`, {
+      method: 'POST',
+      // fetch gives a string body a type of its own: a Blob of none keeps "no Content-Type" exact.
+      body: contentType === undefined ? new Blob([body]) : body,
+      headers: contentType === undefined ? {} : { 'Content-Type': contentType },
+    });
+
+  it('application/json in any case, with any parameters and a UTF-8 charset or none, reaches the route', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        randomCase('application/json'),
+        parameters,
+        fc.constantFrom(undefined, 'utf-8', 'UTF-8', '"utf-8"', 'Utf-8'),
+        ows,
+        async (essence, list, charset, padding) => {
+          const type = `${padding}${withParameters(essence, list, charset)}${padding}`;
+          assert.deepEqual(parseMediaType(type)?.essence, 'application/json', type);
+          const answer = await post(type);
+          assert.equal(answer.status, 200, type);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('any other type, another charset, or none: 415 naming application/json, and the route never runs', async () => {
+    const other = fc
+      .tuple(token, token)
+      .map(([type, subtype]) => `${type}/${subtype}`)
+      .filter((essence) => essence.toLowerCase() !== 'application/json');
+    const badCharset = token.filter((charset) => charset.toLowerCase() !== 'utf-8');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.tuple(other, parameters).map(([essence, list]) => withParameters(essence, list)),
+          fc.tuple(parameters, badCharset).map(([list, charset]) => withParameters('application/json', list, charset)),
+          fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'),
+        ),
+        async (type) => {
+          const before = reached;
+          const answer = await post(type);
+          assert.equal(answer.status, 415, type);
+          assert.match(((await answer.json()) as { error: string }).error, /application\/json/);
+          assert.equal(reached, before, 'the route did not run');
+        },
+      ),
+      { numRuns: 150 },
+    );
+    const untyped = await post(undefined);
+    assert.equal(untyped.status, 415);
+    assert.match(((await untyped.json()) as { error: string }).error, /Content-Type is missing/);
+  });
+
+  it('whatever the header says: the route or a 415, never anything else; and no body needs no type', async () => {
+    await fc.assert(
+      fc.asyncProperty(headerText, async (type) => {
+        const answer = await post(type);
+        const parsed = parseMediaType(type);
+        const json =
+          parsed?.essence === 'application/json' &&
+          [undefined, 'utf-8'].includes(parsed.parameters.charset?.toLowerCase());
+        assert.equal(answer.status, json ? 200 : 415, JSON.stringify(type));
+      }),
+      { numRuns: 200 },
+    );
+    for (const type of [undefined, 'text/plain']) {
+      const empty = await fetch(`${server.origin}/echo`, {
+        method: 'POST',
+        headers: { 'Content-Length': '0', ...(type ? { 'Content-Type': type } : {}) },
+      });
+      assert.equal(empty.status, 200, `an empty body as ${type}`);
+    }
   });
 });

@@ -23,6 +23,9 @@ import type {
 import type { ChainEntry } from '../../../schemas/reforge.ts';
 import { ONRAMP_EVENT_EXAMPLES } from '../../onramp/onramp-examples.ts';
 
+/** An example KASSA_WEBHOOK_SECRET (the path token of the payment service's webhook). */
+export const webhookSecretExample = 'hK3v9QmZx2Lr7TgWb4NsYc8PdJf6Ea1U';
+
 export const createCheckoutExample: CreateCheckoutRequest = {
   amount: '42.50',
   currencyCode: 'EUR',
