@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { compareDecimals, isDecimal, numberToDecimal } from '../lib/money.ts';
+import { eventEndpointSchema } from './event-endpoint.ts';
 import { AMOUNT_LIMITS, currencyCodeSchema, environmentSchema, PAYMENT_CURRENCIES, referenceSchema } from './pay.ts';
 import { chainListSchema, prepareReforgeRequestSchema } from './reforge.ts';
 
@@ -287,6 +288,11 @@ export const healthSchema = z
     }),
     orders: z.object({ state: z.enum(UPSTREAM_STATES), detail: z.string().nullable() }),
     reforge: z.object({ state: z.enum(UPSTREAM_STATES), detail: z.string().nullable() }),
+    /**
+     * Where the merchant's events go, each with whether they go there now (a disabled one makes the
+     * status degraded); null when the proxy sends none, or while the store cannot be read.
+     */
+    events: z.object({ endpoints: z.array(eventEndpointSchema) }).nullable(),
     /** Upstream requests in the last minute, fleet-wide; null while the store cannot be read. */
     budgets: z
       .object({

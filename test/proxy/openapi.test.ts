@@ -35,6 +35,7 @@ const OPERATION_IDS = [
   'createOrder',
   'createPayment',
   'deleteOrder',
+  'enableEventEndpoint',
   'exportPayments',
   'getApiReference',
   'getApiReferenceViewer',
@@ -296,6 +297,9 @@ describe('proxy: the OpenAPI document', () => {
     await stack.operator(`/api/events/evt_unknown`);
     await stack.operator(`/api/events/${id}`);
     await stack.operator(`/api/events/${id}/redeliver`, { method: 'POST' });
+    const [endpoint] = (await stack.operator('/api/events')).body.endpoints;
+    await stack.operator(`/api/events/endpoints/${endpoint.id}/enable`, { method: 'POST' });
+    await stack.operator('/api/events/endpoints/ep_unknown/enable', { method: 'POST' });
     await stack.operator(`/api/events/redeliver`, { body: { status: 'failed', since: '2026-01-01T00:00:00Z' } });
     await stack.operator(`/api/events/redeliver`, { body: { status: 'delivered' } });
     // The on-ramp: a customer's purchase from quote to stream, and the operator's two actions on

@@ -250,6 +250,35 @@ for (const backend of STORE_BACKENDS) {
       await store.ping();
     });
 
+    it('where events go: a run of 410s disables an endpoint once, a 2xx ends the run, an operator enables it', async () => {
+      const { outbox } = store;
+      const id = `ep_${randomUUID()}`;
+      const fresh = { endpointId: id, goneInARow: 0, disabledAt: null, disabledReason: null };
+      const rule = (at: number) => ({ after: 3, at, reason: 'answered 410 Gone 3 times in a row' });
+      assert.deepEqual(await outbox.endpointState(id), fresh, 'never recorded: enabled');
+      assert.equal((await outbox.countGone(id, rule(1))).goneInARow, 1);
+      await outbox.clearGone(id);
+      assert.deepEqual(await outbox.endpointState(id), fresh, 'a 2xx ended the run');
+      // Ten attempts of a fleet answered at once: each counted, and the one that made the run 3 disabled it.
+      const states = await Promise.all(Array.from({ length: 10 }, (_, i) => outbox.countGone(id, rule(100 + i))));
+      assert.deepEqual(
+        states.map((state) => state.goneInARow).sort((a, b) => a - b),
+        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+      );
+      const third = states.findIndex((state) => state.goneInARow === 3);
+      for (const state of states) assert.equal(state.disabledAt, state.goneInARow < 3 ? null : 100 + third);
+      assert.deepEqual(await outbox.endpointState(id), {
+        endpointId: id,
+        goneInARow: 10,
+        disabledAt: 100 + third,
+        disabledReason: 'answered 410 Gone 3 times in a row',
+      });
+      await outbox.clearGone(id);
+      assert.equal((await outbox.endpointState(id)).disabledAt, 100 + third, 'a late 2xx does not enable it');
+      assert.deepEqual(await outbox.enableEndpoint(id), fresh);
+      assert.deepEqual(await outbox.endpointState(id), fresh);
+    });
+
     it('a queued re-read is settled only by a read that began after it was last queued', async () => {
       const [first, second] = [randomUUID(), randomUUID()];
       const { reconciliation } = store;

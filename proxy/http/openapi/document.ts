@@ -302,9 +302,14 @@ function webhookObject(type: KassaEventType, components: SchemaComponents) {
         content: { 'application/json': { schema: components.of(schema, 'output'), example: EVENT_EXAMPLES[type] } },
       },
       responses: {
-        '2XX': { description: 'Received. Answer within 10 seconds; do slow work afterwards.' },
+        '2XX': { description: 'Received. Answer within 15 seconds; do slow work afterwards.' },
+        '410': {
+          description:
+            'Gone: send no more. The event is not sent again, and after 3 in a row the endpoint is disabled until an operator enables it.',
+        },
         default: {
-          description: 'Anything else, or no answer within 10 seconds: the event is sent again on schedule.',
+          description:
+            'Anything else, or no answer within 15 seconds: the event is sent again on schedule (after a 429’s or 503’s Retry-After, up to an hour, when that is later).',
         },
       },
     },

@@ -220,6 +220,16 @@ export const MIGRATIONS: readonly string[] = [
     at BIGINT NOT NULL
   );
   `,
+  // Where the merchant's events go: an endpoint that answered 410 Gone again and again is disabled
+  // until an operator enables it, across restarts and for every instance.
+  `
+  CREATE TABLE event_endpoints (
+    endpoint_id     TEXT PRIMARY KEY,
+    gone_in_a_row   INTEGER NOT NULL DEFAULT 0,
+    disabled_at     BIGINT,
+    disabled_reason TEXT
+  );
+  `,
 ];
 
 /** Several instances starting together migrate once: the first takes this lock, the others wait for it. */

@@ -27,6 +27,8 @@ export function redisKeys(prefix: string) {
     resolutions: (transactionId: string) => `${prefix}resolutions:${transactionId}`,
     /** Failed events, scored by when they were created: the bulk replay. */
     eventsFailed: () => `${prefix}events:failed`,
+    /** A hash of where events go: `gone` (410s in a row), `disabledAt`, `disabledReason`. */
+    eventEndpoint: (id: string) => `${prefix}event-endpoint:${id}`,
     /** What readiness probes write, so that a Redis refusing writes (a replica, out of memory) is not ready. */
     heartbeat: () => `${prefix}heartbeat`,
     quote: (id: string) => `${prefix}onramp-quote:${id}`,

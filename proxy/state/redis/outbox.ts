@@ -6,10 +6,13 @@ import {
   ATTEMPTS_KEPT,
   decodeEventCursor,
   encodeEventCursor,
+  freshEndpoint,
   type AttemptOutcome,
+  type EndpointState,
   type EventAttemptRecord,
   type EventPage,
   type ExpiryRule,
+  type GoneRule,
   type NewEvent,
   type Outbox,
   type StoredEvent,
@@ -30,6 +33,25 @@ local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, to
 for _, id in ipairs(ids) do redis.call('ZADD', KEYS[1], ARGV[2], id) end
 return ids
 `;
+
+/** Counts a 410 Gone and disables the endpoint, once, when the run is long enough; answers the hash. */
+const COUNT_GONE = `
+local gone = redis.call('HINCRBY', KEYS[1], 'gone', 1)
+if gone >= tonumber(ARGV[1]) and redis.call('HEXISTS', KEYS[1], 'disabledAt') == 0 then
+  redis.call('HSET', KEYS[1], 'disabledAt', ARGV[2], 'disabledReason', ARGV[3])
+end
+return redis.call('HGETALL', KEYS[1])
+`;
+
+/** An endpoint's hash (flat, as HGETALL answers it in Lua, or as ioredis's object) as its state. */
+function toEndpointState(endpointId: string, hash: Record<string, string>): EndpointState {
+  return {
+    endpointId,
+    goneInARow: Number(hash.gone ?? 0),
+    disabledAt: hash.disabledAt === undefined ? null : Number(hash.disabledAt),
+    disabledReason: hash.disabledReason ?? null,
+  };
+}
 
 const parse = <T>(raw: string | null | undefined): T | undefined =>
   raw === null || raw === undefined ? undefined : (JSON.parse(raw) as T);
@@ -224,6 +246,40 @@ export class RedisOutbox implements Outbox {
       // The set is ordered by when events are due; the one due first is as old as any that matters.
       const oldest = first ? parse<StoredEvent>(await this.redis.get(this.key.event(first))) : undefined;
       return { pending, oldestCreatedAt: oldest?.createdAt ?? null };
+    });
+  }
+
+  endpointState(endpointId: string): Promise<EndpointState> {
+    return guarded(async () => {
+      const hash = await this.redis.hgetall(this.key.eventEndpoint(endpointId));
+      return Object.keys(hash).length ? toEndpointState(endpointId, hash) : freshEndpoint(endpointId);
+    });
+  }
+
+  countGone(endpointId: string, rule: GoneRule): Promise<EndpointState> {
+    return guarded(async () => {
+      const flat = (await this.redis.eval(
+        COUNT_GONE,
+        1,
+        this.key.eventEndpoint(endpointId),
+        rule.after,
+        rule.at,
+        rule.reason,
+      )) as string[];
+      const hash: Record<string, string> = {};
+      for (let i = 0; i < flat.length; i += 2) hash[flat[i]!] = flat[i + 1]!;
+      return toEndpointState(endpointId, hash);
+    });
+  }
+
+  async clearGone(endpointId: string): Promise<void> {
+    await guarded(() => this.redis.hset(this.key.eventEndpoint(endpointId), 'gone', 0));
+  }
+
+  enableEndpoint(endpointId: string): Promise<EndpointState> {
+    return guarded(async () => {
+      await this.redis.del(this.key.eventEndpoint(endpointId));
+      return freshEndpoint(endpointId);
     });
   }
 

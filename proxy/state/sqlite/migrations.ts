@@ -168,4 +168,14 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX purchase_audit_by_purchase ON purchase_audit (purchase_id, at);
 `,
+  // Where the merchant's events go: an endpoint that answered 410 Gone again and again is disabled
+  // until an operator enables it, across restarts.
+  `
+  CREATE TABLE event_endpoints (
+    endpoint_id     TEXT PRIMARY KEY,
+    gone_in_a_row   INTEGER NOT NULL DEFAULT 0,
+    disabled_at     INTEGER,
+    disabled_reason TEXT
+  );
+  `,
 ];
