@@ -97,6 +97,7 @@ export const uiRequestSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('events.get'), id: eventId }),
   z.object({ kind: z.literal('events.redeliver'), id: eventId }),
+  z.object({ kind: z.literal('events.enableEndpoint'), id: z.string().min(1).max(200) }),
   // Only failed events are replayed in bulk, from a moment the operator picks.
   z.object({ kind: z.literal('events.redeliverFailed'), since: z.iso.datetime({ offset: true }) }),
   // The order is validated in full (createOrderRequestSchema) by the page and again by the worker.
@@ -167,6 +168,7 @@ export const USER_ACTIONS: ReadonlySet<UiKind> = new Set<UiKind>([
   'payments.export',
   'payments.resolve',
   'events.redeliver',
+  'events.enableEndpoint',
   'events.redeliverFailed',
   'orders.create',
   'orders.update',

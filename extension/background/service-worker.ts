@@ -6,6 +6,7 @@
  */
 import { describeZodError } from '../../lib/zod-message.ts';
 import { operatorPurchaseSchema, purchaseDetailSchema, purchaseListSchema } from '../../schemas/onramp.ts';
+import { eventEndpointSchema } from '../../schemas/event-endpoint.ts';
 import { eventDetailSchema, eventListSchema, eventSummarySchema, redeliverResultSchema } from '../../schemas/events.ts';
 import {
   createOrderRequestSchema,
@@ -192,6 +193,13 @@ async function handleUi(request: UiRequest): Promise<unknown> {
       return proxyAnswer(
         eventSummarySchema,
         await operatorCall<unknown>(`/api/events/${encodeURIComponent(request.id)}/redeliver`, { method: 'POST' }),
+      );
+    case 'events.enableEndpoint':
+      return proxyAnswer(
+        eventEndpointSchema,
+        await operatorCall<unknown>(`/api/events/endpoints/${encodeURIComponent(request.id)}/enable`, {
+          method: 'POST',
+        }),
       );
     case 'events.redeliverFailed':
       return proxyAnswer(

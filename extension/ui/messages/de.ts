@@ -138,6 +138,11 @@ export default {
   eventsNotConfigured:
     'Ereignisse sind nicht eingerichtet: Dieser Proxy sendet keine. Setzen Sie KASSA_EVENTS_URL und KASSA_EVENTS_SECRET am Proxy, damit der Server des Händlers signierte Ereignisse erhält.',
   sentTo: 'Gesendet an',
+  endpointDisabled:
+    'Seit {since} werden keine Ereignisse an {url} gesendet: {reason}. Sie warten, bis Sie sie wieder senden.',
+  enableEndpoint: 'Ereignisse wieder senden',
+  enableEndpointOf: 'Ereignisse wieder senden an {url}',
+  endpointEnabled: 'Ereignisse gehen wieder an {url}; die wartenden sind unterwegs.',
   noEvents: 'Keine Ereignisse.',
   noEventsWithStatus: 'Keine Ereignisse mit Status {status}.',
   noEventsOfType: 'Keine Ereignisse vom Typ {type}.',

@@ -135,6 +135,10 @@ const en = {
   eventsNotConfigured:
     'Events are not configured: this proxy sends none. Set KASSA_EVENTS_URL and KASSA_EVENTS_SECRET on the proxy for the merchant’s server to receive signed events.',
   sentTo: 'Sent to',
+  endpointDisabled: 'Events are not sent to {url} since {since}: {reason}. They wait until you send them again.',
+  enableEndpoint: 'Send events again',
+  enableEndpointOf: 'Send events again to {url}',
+  endpointEnabled: 'Events go to {url} again; those that waited are on their way.',
   noEvents: 'No events.',
   noEventsWithStatus: 'No events with status {status}.',
   noEventsOfType: 'No events of type {type}.',

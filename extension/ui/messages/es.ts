@@ -135,6 +135,10 @@ export default {
   eventsNotConfigured:
     'Los eventos no están configurados: este proxy no envía ninguno. Defina KASSA_EVENTS_URL y KASSA_EVENTS_SECRET en el proxy para que el servidor del comercio reciba eventos firmados.',
   sentTo: 'Enviados a',
+  endpointDisabled: 'Desde {since} no se envían eventos a {url}: {reason}. Esperan hasta que vuelva a enviarlos.',
+  enableEndpoint: 'Volver a enviar eventos',
+  enableEndpointOf: 'Volver a enviar eventos a {url}',
+  endpointEnabled: 'Los eventos vuelven a ir a {url}; los que esperaban ya van de camino.',
   noEvents: 'No hay eventos.',
   noEventsWithStatus: 'No hay eventos con estado {status}.',
   noEventsOfType: 'No hay eventos de tipo {type}.',

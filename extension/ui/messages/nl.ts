@@ -137,6 +137,11 @@ export default {
   eventsNotConfigured:
     'Gebeurtenissen zijn niet ingesteld: deze proxy verstuurt er geen. Stel KASSA_EVENTS_URL en KASSA_EVENTS_SECRET in op de proxy zodat de server van de handelaar ondertekende gebeurtenissen ontvangt.',
   sentTo: 'Verstuurd naar',
+  endpointDisabled:
+    'Sinds {since} worden er geen gebeurtenissen naar {url} verstuurd: {reason}. Ze wachten tot u ze weer verstuurt.',
+  enableEndpoint: 'Gebeurtenissen weer versturen',
+  enableEndpointOf: 'Gebeurtenissen weer versturen naar {url}',
+  endpointEnabled: 'Gebeurtenissen gaan weer naar {url}; de wachtende zijn onderweg.',
   noEvents: 'Geen gebeurtenissen.',
   noEventsWithStatus: 'Geen gebeurtenissen met status {status}.',
   noEventsOfType: 'Geen gebeurtenissen van type {type}.',
