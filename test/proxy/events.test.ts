@@ -350,11 +350,12 @@ describe('proxy: events given up, and replayed', () => {
     await receiver.close();
   });
 
-  it('is marked failed after its schedule, then redelivered in bulk and by id, under its own id', async () => {
-    const checkoutId = await stack.checkout();
+  /** A payment of a checkout that fails, and its event once given up. */
+  const givenUp = async (reference = 'ORDER-1') => {
+    const checkoutId = await stack.checkout({ reference });
     const { transactionId } = (await stack.pay(checkoutId)).body as { transactionId: string };
     await stack.control(`/payments/${transactionId}/outcome`, { status: 'FAILED' });
-    const failed = await eventually(
+    return eventually(
       async () => {
         const page = await stack.operator('/api/events?status=failed');
         return page.body.events.find((event: { transactionId: string }) => event.transactionId === transactionId);
@@ -362,6 +363,10 @@ describe('proxy: events given up, and replayed', () => {
       10_000,
       'the event to be given up',
     );
+  };
+
+  it('is marked failed after its schedule, then redelivered in bulk and by id, under its own id', async () => {
+    const failed = await givenUp();
     assert.match(failed.lastError, /HTTP 500/);
     const attemptsBefore = receiver.received.length;
     failing = false;
@@ -385,17 +390,7 @@ describe('proxy: events given up, and replayed', () => {
   });
 
   it('a Retry-After past the give-up horizon gives the event up at once: the three days still hold', async () => {
-    const checkoutId = await stack.checkout({ reference: 'PAST-HORIZON' });
-    const { transactionId } = (await stack.pay(checkoutId)).body as { transactionId: string };
-    await stack.control(`/payments/${transactionId}/outcome`, { status: 'FAILED' });
-    const failed = await eventually(
-      async () => {
-        const page = await stack.operator('/api/events?status=failed');
-        return page.body.events.find((event: { transactionId: string }) => event.transactionId === transactionId);
-      },
-      10_000,
-      'the event to be given up',
-    );
+    const failed = await givenUp('PAST-HORIZON');
     assert.equal(failed.attempts, 1, 'a minute is past the horizon: no second attempt');
     assert.match(failed.lastError, /HTTP 503/);
     assert.equal(receiver.received.filter((request) => request.headers['webhook-id'] === failed.id).length, 1);
