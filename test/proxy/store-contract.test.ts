@@ -10,6 +10,7 @@ import { redisKeys } from '../../proxy/state/redis/keys.ts';
 import { RedisStore } from '../../proxy/state/redis/store.ts';
 import { MIGRATIONS } from '../../proxy/state/sqlite/migrations.ts';
 import { SqliteStore } from '../../proxy/state/sqlite/store.ts';
+import { expiryRule } from '../../proxy/events/event-rules.ts';
 import type { Checkout, Payment, Store } from '../../proxy/state/store.ts';
 import { startRedis } from '../support/redis-server.ts';
 import { STORE_BACKENDS } from '../support/store-backends.ts';
@@ -248,6 +249,19 @@ for (const backend of STORE_BACKENDS) {
       assert.equal(await store.recordWebhook(event), true);
       assert.equal(await store.recordWebhook(event), false);
       await store.ping();
+    });
+
+    it('settles a checkout’s expiry once, when two sweeps (two instances) race for it', async () => {
+      const now = Date.now();
+      const expired = checkout({ createdAt: now - 60_000, expiresAt: now - 1_000 });
+      await store.insertCheckout(expired);
+      const rule = expiryRule('sandbox');
+      await Promise.all([1, 2, 3].map(() => store.outbox.expireCheckouts(Date.now(), 100, rule)));
+      const { events } = await store.outbox.listEvents({ limit: 200 });
+      assert.deepEqual(
+        events.filter((event) => event.checkoutId === expired.checkoutId).map((event) => event.type),
+        ['checkout.expired'],
+      );
     });
 
     it('where events go: a run of 410s disables an endpoint once, a 2xx ends the run, an operator enables it', async () => {

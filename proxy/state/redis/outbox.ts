@@ -21,6 +21,8 @@ import type { Attempt, Checkout, Payment } from '../store.ts';
 
 /** How long Redis keeps a delivered event and its attempts (the SQLite outbox purges at the same age). */
 export const DELIVERED_KEPT_MS = 30 * 24 * 3600_000;
+/** How long the mark of a settled expiry outlives the settling: far longer than any sweep takes. */
+const EXPIRY_MARK_MS = 24 * 3600_000;
 /** At most this many index entries are read to fill one page of a filtered list. */
 const LIST_SCAN_MAX = 5_000;
 
@@ -213,6 +215,8 @@ export class RedisOutbox implements Outbox {
     const checkoutKey = this.key.checkout(checkoutId);
     return guarded(() =>
       optimistically(async () => {
+        // Settled by another sweep (of this instance or another) since this one listed it.
+        if ((await this.redis.zscore(this.key.expiring(), checkoutId)) === null) return { value: false };
         const checkoutRaw = await this.redis.get(checkoutKey);
         const checkout = parse<Checkout>(checkoutRaw);
         if (!checkout) {
@@ -228,7 +232,13 @@ export class RedisOutbox implements Outbox {
         const payment = stored && { ...stored, revision: stored.revision ?? 1, lastCheckedAt: null };
         const decision = rule(checkout, attempt, payment);
         if (!decision.settled) return { value: false };
-        const cas = new Cas().expect(checkoutKey, checkoutRaw).zrem(this.key.expiring(), checkoutId);
+        // Settling changes no value the commit expects, so the mark is what makes a racing sweep's commit fail.
+        const mark = this.key.expirySettled(checkoutId);
+        const cas = new Cas()
+          .expect(checkoutKey, checkoutRaw)
+          .expect(mark, null)
+          .setExpiring(mark, '1', EXPIRY_MARK_MS)
+          .zrem(this.key.expiring(), checkoutId);
         if (attemptKey) cas.expect(attemptKey, attemptRaw);
         if (paymentKey) cas.expect(paymentKey, paymentRaw);
         addEvents(cas, this.key, decision.events);
