@@ -32,9 +32,9 @@ export interface EventDelivererOptions {
 
 const defaults = { pollMs: 1_000, sweepMs: 5_000, timeoutMs: 15_000, leaseMs: 30_000, concurrency: 16 };
 /** 410 Gone answers in a row after which an endpoint is disabled: its receiver wants no more events. */
-export const GONE_BEFORE_DISABLED = 3;
+const GONE_BEFORE_DISABLED = 3;
 /** The longest wait a receiver's Retry-After (429, 503) is followed for: the schedule's horizon still holds. */
-export const RETRY_AFTER_CAP_MS = 3_600_000;
+const RETRY_AFTER_CAP_MS = 3_600_000;
 /** Delivered events are kept this long for the operator, then purged. */
 const DELIVERED_KEPT_MS = 30 * 24 * 3_600_000;
 const PURGE_EVERY_MS = 3_600_000;
