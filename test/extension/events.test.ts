@@ -182,6 +182,14 @@ describe('extension: the Events view', { timeout: 180_000 }, () => {
       20_000,
       'the endpoint disabled',
     );
+    // The connection test says why a proxy whose services are all ok is degraded.
+    const settings = await extension.openPage('ui/popup.html?tab=settings');
+    await settings.getByRole('button', { name: 'Test connection' }).click();
+    await settings
+      .getByRole('status')
+      .filter({ hasText: /^Connected: proxy \S+, degraded \(payments ok, .*, events disabled\)$/ })
+      .waitFor();
+    await settings.close();
     const page = await extension.openPage('ui/popup.html?tab=events');
     const alert = page.getByRole('alert').filter({ hasText: `Events are not sent to ${receiver.endpoint.url}` });
     await alert.filter({ hasText: 'answered 410 Gone 3 times in a row' }).waitFor();

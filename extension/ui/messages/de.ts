@@ -76,7 +76,7 @@ export default {
   testConnection: 'Verbindung testen',
   saved: 'Gespeichert.',
   connectedTo:
-    'Verbunden: Proxy {version}, {status} (Zahlungen {payments}, Bestellungen {orders}, Übertragungen {transfers})',
+    'Verbunden: Proxy {version}, {status} (Zahlungen {payments}, Bestellungen {orders}, Übertragungen {transfers}, Ereignisse {events})',
   tokenNote:
     'Das Token bleibt im Erweiterungsspeicher dieses Browsers: Keine Webseite und kein Content-Script kann es lesen.',
   createForm: 'Einen Schlüssel erstellen',

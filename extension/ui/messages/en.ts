@@ -74,7 +74,8 @@ const en = {
   mainChains: 'Main chains',
   testConnection: 'Test connection',
   saved: 'Saved.',
-  connectedTo: 'Connected: proxy {version}, {status} (payments {payments}, orders {orders}, transfers {transfers})',
+  connectedTo:
+    'Connected: proxy {version}, {status} (payments {payments}, orders {orders}, transfers {transfers}, events {events})',
   tokenNote: 'The token stays in this browser’s extension storage: no web page and no content script can read it.',
   createForm: 'Create a key',
   autoLockForm: 'Auto-lock',

@@ -73,7 +73,8 @@ export default {
   mainChains: 'Cadenas principales',
   testConnection: 'Probar la conexión',
   saved: 'Guardado.',
-  connectedTo: 'Conectado: proxy {version}, {status} (pagos {payments}, pedidos {orders}, transferencias {transfers})',
+  connectedTo:
+    'Conectado: proxy {version}, {status} (pagos {payments}, pedidos {orders}, transferencias {transfers}, eventos {events})',
   tokenNote:
     'El token se queda en el almacenamiento de la extensión de este navegador: ninguna página web ni script de contenido puede leerlo.',
   createForm: 'Crear una clave',

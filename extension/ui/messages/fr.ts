@@ -75,7 +75,7 @@ export default {
   testConnection: 'Tester la connexion',
   saved: 'Enregistré.',
   connectedTo:
-    'Connecté : proxy {version}, {status} (paiements {payments}, commandes {orders}, transferts {transfers})',
+    'Connecté : proxy {version}, {status} (paiements {payments}, commandes {orders}, transferts {transfers}, événements {events})',
   tokenNote:
     'Le jeton reste dans le stockage de l’extension de ce navigateur : aucune page web ni aucun script de contenu ne peut le lire.',
   createForm: 'Créer une clé',

@@ -75,7 +75,7 @@ export default {
   testConnection: 'Verbinding testen',
   saved: 'Opgeslagen.',
   connectedTo:
-    'Verbonden: proxy {version}, {status} (betalingen {payments}, bestellingen {orders}, overboekingen {transfers})',
+    'Verbonden: proxy {version}, {status} (betalingen {payments}, bestellingen {orders}, overboekingen {transfers}, gebeurtenissen {events})',
   tokenNote:
     'Het token blijft in de extensieopslag van deze browser: geen webpagina en geen contentscript kan het lezen.',
   createForm: 'Een sleutel maken',
