@@ -61,14 +61,9 @@ export const paymentAmountSchema = z
   .refine((value) => value >= Number(AMOUNT_LIMITS.min), `amount must be at least ${AMOUNT_LIMITS.min}`)
   .refine((value) => value <= Number(AMOUNT_LIMITS.max), `amount must be at most ${AMOUNT_LIMITS.max}`);
 
-/**
- * A currency the service settles. The OpenAPI document lists them (an enum); the type stays a string,
- * as callers hold currency codes in strings.
- */
 export const currencyCodeSchema = z
   .string({ error: (iss) => (iss.input === undefined ? 'currencyCode is required' : 'currencyCode must be a string') })
-  .refine(isPaymentCurrency, { error: (iss) => `Invalid currencyCode: ${String(iss.input).slice(0, 16)}` })
-  .meta({ id: 'CurrencyCode', description: 'A currency the payment service settles', enum: PAYMENT_CURRENCIES });
+  .refine(isPaymentCurrency, { error: (iss) => `Invalid currencyCode: ${String(iss.input).slice(0, 16)}` });
 
 export const referenceSchema = z
   .string({ error: (iss) => (iss.input === undefined ? 'reference is required' : 'reference must be a string') })

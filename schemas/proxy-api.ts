@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { compareDecimals, isDecimal, numberToDecimal } from '../lib/money.ts';
 import { eventEndpointSchema } from './event-endpoint.ts';
-import { AMOUNT_LIMITS, currencyCodeSchema, environmentSchema, PAYMENT_CURRENCIES, referenceSchema } from './pay.ts';
+import { AMOUNT_LIMITS, environmentSchema, isPaymentCurrency, PAYMENT_CURRENCIES, referenceSchema } from './pay.ts';
 import { chainListSchema, prepareReforgeRequestSchema } from './reforge.ts';
 
 /** A payment amount in major units: a decimal string ("100.50"), or a JSON number, kept as a string. */
@@ -38,10 +38,20 @@ export type ApiError = z.infer<typeof errorSchema>;
 
 // ---- checkouts (merchant server) ----
 
+/** A checkout's currency, one the payment service settles; a refusal lists them (the upstream's own words do not). */
+const shopCurrencySchema = z
+  .string({ error: (iss) => (iss.input === undefined ? 'currencyCode is required' : 'currencyCode must be a string') })
+  .refine(isPaymentCurrency, {
+    error: (iss) =>
+      `Invalid currencyCode: ${String(iss.input).slice(0, 16)}. This shop accepts ${PAYMENT_CURRENCIES.join(' and ')}`,
+  })
+  // The OpenAPI document lists them (an enum); the type stays a string, as callers hold codes in strings.
+  .meta({ id: 'CurrencyCode', description: 'A currency the payment service settles', enum: PAYMENT_CURRENCIES });
+
 export const createCheckoutRequestSchema = z
   .strictObject({
     amount: moneySchema,
-    currencyCode: currencyCodeSchema,
+    currencyCode: shopCurrencySchema,
     reference: referenceSchema,
     metadata: z
       .record(z.string(), z.unknown(), { error: 'metadata must be a JSON object' })
@@ -110,7 +120,7 @@ export const openAmountPaymentRequestSchema = z
   .strictObject({
     amount: moneySchema,
     // The one currency of KASSA_OPEN_AMOUNT: the proxy's document lists it in place of the settled ones.
-    currencyCode: currencyCodeSchema.meta({
+    currencyCode: shopCurrencySchema.meta({
       id: 'OpenAmountCurrencyCode',
       description: 'The currency customers choose amounts in (KASSA_OPEN_AMOUNT)',
       enum: PAYMENT_CURRENCIES,
