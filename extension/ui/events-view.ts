@@ -3,7 +3,6 @@ import { customElement, state } from 'lit/decorators.js';
 import {
   EVENT_STATUSES,
   EVENT_TYPES,
-  type EventList,
   type EventStatus,
   type EventSummary,
   type KassaEventType,
@@ -67,7 +66,7 @@ export class KassaEventsView extends LitElement {
   private readonly list = new ListController<EventSummary, EventFilter>(this, {
     filter: { status: '', type: '' },
     load: async ({ status, type }) => {
-      const list = await ask<EventList>({
+      const list = await ask({
         kind: 'events.list',
         status: status || undefined,
         type: type || undefined,
@@ -90,7 +89,7 @@ export class KassaEventsView extends LitElement {
 
   private redeliver(event: EventSummary): Promise<void> {
     return this.list.act(
-      () => ask<EventSummary>({ kind: 'events.redeliver', id: event.id }),
+      () => ask({ kind: 'events.redeliver', id: event.id }),
       () => {
         this.notice = fill(this.locale.m.eventQueued, { type: event.type, id: event.id });
       },
@@ -99,7 +98,7 @@ export class KassaEventsView extends LitElement {
 
   private enable(endpoint: EventEndpointView): Promise<void> {
     return this.list.act(
-      () => ask<EventEndpointView>({ kind: 'events.enableEndpoint', id: endpoint.id }),
+      () => ask({ kind: 'events.enableEndpoint', id: endpoint.id }),
       ({ url }) => {
         this.notice = fill(this.locale.m.endpointEnabled, { url });
       },
@@ -128,7 +127,7 @@ export class KassaEventsView extends LitElement {
       () => {
         const at = new Date(since);
         if (!since || Number.isNaN(at.getTime())) throw new Error(this.locale.m.pickSince);
-        return ask<{ redelivered: number }>({ kind: 'events.redeliverFailed', since: at.toISOString() });
+        return ask({ kind: 'events.redeliverFailed', since: at.toISOString() });
       },
       ({ redelivered }) =>
         (this.notice =

@@ -14,6 +14,7 @@ import {
 import { eventEndpointSchema } from '../../schemas/event-endpoint.ts';
 import { parseJsonBody } from '../../server-kit/json-body.ts';
 import { HttpProblem } from '../http/http-problem.ts';
+import { ConflictError, NotFoundError } from '../domain/domain-errors.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
 import { requireBearer } from '../http/middleware/require-bearer.ts';
 import {
@@ -58,7 +59,7 @@ export function eventRoutes({ config, store, events: deliverer }: ProxyServices)
   const app = new Hono();
   const operator = requireBearer({ token: config.operatorToken, realm: 'KASSA_OPERATOR_TOKEN' });
   const eventId = (id: string) => {
-    if (!EVENT_ID.test(id)) throw new HttpProblem(404, 'Unknown event');
+    if (!EVENT_ID.test(id)) throw new NotFoundError('Unknown event');
     return id;
   };
 
@@ -81,12 +82,12 @@ export function eventRoutes({ config, store, events: deliverer }: ProxyServices)
 
   app.get('/api/events/:eventId', operator, async (c) => {
     const found = await store.outbox.getEvent(eventId(c.req.param('eventId')));
-    if (!found) throw new HttpProblem(404, 'Unknown event');
+    if (!found) throw new NotFoundError('Unknown event');
     return c.json(detail(found.event, found.attempts));
   });
 
   app.post('/api/events/redeliver', operator, refusePrivateKeys(), async (c) => {
-    if (!config.events) throw new HttpProblem(409, NOT_SENT);
+    if (!config.events) throw new ConflictError(NOT_SENT);
     const parsed = await parseJsonBody(c, bulkRedeliverRequestSchema);
     if (!parsed.ok) throw new HttpProblem(400, parsed.error);
     const redelivered = await store.outbox.redeliverFailed(Date.parse(parsed.data.since), Date.now());
@@ -95,16 +96,16 @@ export function eventRoutes({ config, store, events: deliverer }: ProxyServices)
   });
 
   app.post('/api/events/endpoints/:endpointId/enable', operator, refusePrivateKeys(), async (c) => {
-    if (!deliverer) throw new HttpProblem(409, NOT_SENT);
+    if (!deliverer) throw new ConflictError(NOT_SENT);
     const endpoint = await deliverer.enable(c.req.param('endpointId'));
-    if (!endpoint) throw new HttpProblem(404, 'Unknown endpoint');
+    if (!endpoint) throw new NotFoundError('Unknown endpoint');
     return c.json(endpoint);
   });
 
   app.post('/api/events/:eventId/redeliver', operator, refusePrivateKeys(), async (c) => {
-    if (!config.events) throw new HttpProblem(409, NOT_SENT);
+    if (!config.events) throw new ConflictError(NOT_SENT);
     const event = await store.outbox.redeliver(eventId(c.req.param('eventId')), Date.now());
-    if (!event) throw new HttpProblem(404, 'Unknown event');
+    if (!event) throw new NotFoundError('Unknown event');
     deliverer?.wake();
     return c.json(summary(event), 202);
   });

@@ -5,7 +5,7 @@ import { isTerminalStatus } from '../../schemas/pay.ts';
 import { errorSchema, handoffSchema, type Handoff } from '../../schemas/proxy-api.ts';
 import { HandoffCodes } from './handoff-codes.ts';
 import { HANDOFF_PAGE_CSP, handoffPage, pageLanguage, type HandoffOutcome } from './handoff-page.ts';
-import { HttpProblem } from '../http/http-problem.ts';
+import { ConflictError, GoneError, NotFoundError } from '../domain/domain-errors.ts';
 import { browserOrigins } from '../http/middleware/browser-origins.ts';
 import { clientRateLimit } from '../http/middleware/client-rate-limit.ts';
 import { createdPaymentExample, handoffExample } from '../http/openapi/examples.ts';
@@ -62,9 +62,9 @@ export function handoffRoutes({ config, store, refresher }: ProxyServices): Hono
   app.get('/api/payments/status/:statusToken/handoff', browser, reads, async (c) => {
     const token = c.req.param('statusToken');
     const payment = isStatusToken(token) ? await store.paymentByToken(token) : undefined;
-    if (!payment) throw new HttpProblem(404, 'Unknown payment status link');
-    if (isTerminalStatus(payment.status)) throw new HttpProblem(409, 'This payment is already final');
-    if (expiresAt(payment) <= Date.now()) throw new HttpProblem(410, 'This payment is too old to hand off');
+    if (!payment) throw new NotFoundError('Unknown payment status link');
+    if (isTerminalStatus(payment.status)) throw new ConflictError('This payment is already final');
+    if (expiresAt(payment) <= Date.now()) throw new GoneError('This payment is too old to hand off');
     c.header('Cache-Control', PRIVATE_READ);
     const body: Handoff = {
       code: codes.issue(payment.transactionId),

@@ -1,5 +1,5 @@
 import { Hono, type Env } from 'hono';
-import { HttpProblem } from './http-problem.ts';
+import { answerErrors } from './error-answers.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SlidingWindowLimiter } from '../../server-kit/sliding-window.ts';
 import { bodyLimit } from './middleware/body-limit.ts';
@@ -28,7 +28,6 @@ import { widgetOperations, widgetRoutes } from './widget-routes.ts';
 import type { ProxyConfig } from '../config.ts';
 import type { ProxyServices } from '../services.ts';
 import { KASSA_VERSION } from '../version.ts';
-import { StoreUnavailableError } from '../state/store.ts';
 
 const API_BODY_LIMIT = 32 * 1024;
 const HOOK_BODY_LIMIT = 64 * 1024;
@@ -39,7 +38,10 @@ export interface ProxyHttp {
   preempt: (request: IncomingMessage, response: ServerResponse) => boolean;
 }
 
-/** The proxy's HTTP surface. Every error is `{ "error": "..." }` with a 4xx, or a logged 5xx. */
+/**
+ * The proxy's HTTP surface. Every error is `{ "error": "..." }` with a 4xx, or a logged 5xx; which
+ * error is which answer is error-answers.ts's.
+ */
 export function createApp(services: ProxyServices): ProxyHttp {
   const { logger, config } = services;
   const app = new Hono<ProxyEnv>();
@@ -92,27 +94,7 @@ export function createApp(services: ProxyServices): ProxyHttp {
       404,
     ),
   );
-  app.onError((error, c) => {
-    if (error instanceof HttpProblem) {
-      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-      return c.json(
-        error.details === undefined ? { error: error.message } : { error: error.message, details: error.details },
-        error.status,
-      );
-    }
-    if (error instanceof StoreUnavailableError) {
-      logger.warn('store unavailable', { error, method: c.req.method, path: c.req.routePath });
-      c.header('Retry-After', '2');
-      return c.json({ error: 'Kassa cannot reach its store right now; try again in a moment' }, 503);
-    }
-    if (isClientAbort(error)) {
-      // The client hung up while sending: nothing went wrong in the proxy, and no one reads the answer.
-      logger.info('request aborted by the client', { method: c.req.method, path: c.req.routePath });
-      return c.json({ error: 'The request was aborted before its body arrived' }, 400);
-    }
-    logger.error('unhandled error', { error, method: c.req.method, path: c.req.routePath });
-    return c.json({ error: 'Internal error' }, 500);
-  });
+  app.onError(answerErrors(logger));
   const preempt = statusReadLane({
     statusCache: services.statusCache,
     refresher: services.refresher,
@@ -133,10 +115,4 @@ function configuredSchemas({ openAmount }: ProxyConfig) {
       ? { type: 'string', enum: [openAmount.currencyCode], description: 'The currency of open amounts here' }
       : { not: {}, description: 'Open amounts are off on this proxy (KASSA_OPEN_AMOUNT): none is taken' },
   };
-}
-
-/** A request body cut off by the client (Node's `aborted`, a reset connection), not a proxy fault. */
-function isClientAbort(error: Error): boolean {
-  const code = (error as Error & { code?: unknown }).code;
-  return error.message === 'aborted' || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE';
 }

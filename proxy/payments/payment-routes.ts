@@ -18,6 +18,7 @@ import {
   type PaymentStatusView,
 } from '../../schemas/proxy-api.ts';
 import { HttpProblem } from '../http/http-problem.ts';
+import { NotFoundError } from '../domain/domain-errors.ts';
 import { browserOrigins } from '../http/middleware/browser-origins.ts';
 import { clientRateLimit } from '../http/middleware/client-rate-limit.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
@@ -77,7 +78,7 @@ export function paymentRoutes(services: ProxyServices, options: { readLimiter: S
   const paymentFor = async (c: Context): Promise<Payment> => {
     const token = c.req.param('statusToken') ?? '';
     const payment = isStatusToken(token) ? await store.paymentByToken(token) : undefined;
-    if (!payment) throw new HttpProblem(404, 'Unknown payment status link');
+    if (!payment) throw new NotFoundError('Unknown payment status link');
     return payment;
   };
   const viewOf = async (payment: Payment): Promise<PaymentStatusView> =>
@@ -152,7 +153,7 @@ export function paymentRoutes(services: ProxyServices, options: { readLimiter: S
         'WWW-Authenticate': 'Bearer realm="KASSA_MERCHANT_KEY"',
       });
     const checkout = await checkouts.get(c.req.param('checkoutId'));
-    if (!checkout) throw new HttpProblem(404, 'Unknown checkout');
+    if (!checkout) throw new NotFoundError('Unknown checkout');
     // The merchant's own view is for its server, which has no page to keep.
     c.header('Cache-Control', authorization === undefined ? PRIVATE_READ : 'no-store');
     const environment = await tokens.environment();

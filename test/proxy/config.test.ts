@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { ConfigError, loadConfig, parseOpenAmount, secretsOf } from '../../proxy/config.ts';
+import { ConfigError } from '../../proxy/config-readers.ts';
+import { loadConfig, secretsOf } from '../../proxy/config.ts';
+import { parseOpenAmount } from '../../proxy/payments/payment-settings.ts';
 
 const valid = (): Record<string, string> => ({
   KASSA_PAY_BASE_URL: 'https://pay.example/',

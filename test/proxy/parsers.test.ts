@@ -14,7 +14,7 @@ import { isHttpsOrLoopback } from '../../lib/url-rules.ts';
 import { isAllowedFlowUrl } from '../../proxy/payments/flow-hosts.ts';
 import { returnUrlFor } from '../../proxy/payments/return-url.ts';
 import { retryAfterMs } from '../../proxy/events/retry-after.ts';
-import { HttpProblem } from '../../proxy/http/http-problem.ts';
+import { errorAnswer } from '../../proxy/http/error-answers.ts';
 
 /** A decimal string in plain notation, as Kassa keeps money. */
 const decimal = fc
@@ -119,7 +119,7 @@ describe('URL rules', () => {
           try {
             result = returnUrlFor(requested, allowed, 'TOKEN');
           } catch (error) {
-            assert.ok(error instanceof HttpProblem && error.status === 400, String(error));
+            assert.ok(error instanceof Error && errorAnswer(error).problem.status === 400, String(error));
             return;
           }
           const url = new URL(result);

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { Wallet } from 'ethers';
 import fc from 'fast-check';
 import { loadConfig } from '../../proxy/config.ts';
-import { findKeyMaterial } from '../../proxy/http/middleware/refuse-private-keys.ts';
+import { findKeyMaterial } from '../../proxy/domain/key-material.ts';
 import { startProxy } from '../../proxy/server.ts';
 import { nestsDeeperThan } from '../../server-kit/json-body.ts';
 import { startSandbox, type Sandbox } from '../../sandbox/server.ts';
