@@ -11,8 +11,10 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Wallet } from 'ethers';
-import { answerAtBank } from './support/bank.ts';
+import { answerAtBank, holdAtBank } from './support/bank.ts';
 import { launchChromium, partText, waitForPhase, watchProblems } from '../support/browser.ts';
+import { http } from '../support/http.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
 import { ARTIFACTS, keepScreenshot, SCREENS } from '../support/screenshots.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -39,8 +41,8 @@ function startDemo(...args: string[]): { child: ChildProcess; output: () => stri
   return { child, output: () => output };
 }
 
-async function until(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + PATIENCE_MS;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -60,7 +62,9 @@ describe('e2e: npm start (the demo)', () => {
     const proxyOrigin = /Proxy\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(demo.output())?.[1];
     assert.ok(proxyOrigin, demo.output());
     assert.match(demo.output(), /Buy\s+http:\/\/127\.0\.0\.1:\d+\/buy\s/);
-    assert.match(demo.output(), /Sandbox\s+http:\/\/127\.0\.0\.1:\d+/);
+    const sandboxOrigin = /Sandbox\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(demo.output())?.[1];
+    assert.ok(sandboxOrigin, demo.output());
+    const emulator = { control: (path: string, body?: unknown) => http(`${sandboxOrigin}/_sandbox${path}`, { body }) };
     const reference = /API\s+(http:\/\/127\.0\.0\.1:\d+\/docs)/.exec(demo.output())?.[1];
     assert.equal((await fetch(reference!)).headers.get('content-type'), 'text/html; charset=UTF-8');
     // The Kassa extension is built and its folder printed, to load unpacked, and the proxy URL its Settings take.
@@ -89,15 +93,17 @@ describe('e2e: npm start (the demo)', () => {
         /To\s+Kassa demo shop/,
         'the bank names the shop',
       );
+      const bank = await holdAtBank(page, emulator);
       await answerAtBank(page, 'Authorise payment');
       await waitForPhase(page, 'waiting');
+      await bank.release();
       await waitForPhase(page, 'completed');
       assert.equal(await partText(page, 'status'), 'Payment received. Thank you!');
       assert.ok((await page.locator('#events li').count()) >= 2, 'the page lists the events');
       // The shop's server heard it from the proxy too, as a signed checkout.paid event it verified.
       await page
         .locator('#confirmation', { hasText: "Paid, confirmed by the shop's server" })
-        .waitFor({ timeout: 20_000 });
+        .waitFor({ timeout: PATIENCE_MS });
       for (const shape of SECRET_SHAPES) assert.doesNotMatch(html, shape);
 
       // The extension's steps: the Settings with this proxy's URL, and the sandbox's test account.

@@ -36,7 +36,7 @@ async function startEndpoint() {
   };
 }
 
-describe('extension: the Events view', { timeout: 180_000 }, () => {
+describe('extension: the Events view', () => {
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
   let receiver: Awaited<ReturnType<typeof startEndpoint>>;
   let stack: Stack;
@@ -81,7 +81,7 @@ describe('extension: the Events view', { timeout: 180_000 }, () => {
       200,
     );
     // The receiver is down (503): both events are tried and stay pending.
-    await eventually(() => (receiver.endpoint.received.length >= 2 ? true : undefined), 15_000, 'two attempts');
+    await eventually(() => (receiver.endpoint.received.length >= 2 ? true : undefined), 'two attempts');
 
     const page = await extension.openPage('ui/popup.html?tab=events');
     await page.getByText(`Sent to ${receiver.endpoint.url}`).waitFor();
@@ -128,20 +128,15 @@ describe('extension: the Events view', { timeout: 180_000 }, () => {
     await page.getByRole('status').filter({ hasText: 'queued for delivery now' }).first().waitFor();
     const delivered = await eventually(
       () => receiver.endpoint.received.slice(before).find((request) => request.headers['webhook-id'] === eventId),
-      10_000,
       'the redelivery',
     );
     const event = verifyEvent(delivered.body, delivered.headers, secret);
     assert.equal(event.type, 'checkout.paid');
     await page.getByLabel('Filter by status').selectOption('delivered');
-    await eventually(
-      async () => {
-        await page.getByRole('button', { name: 'Refresh' }).click();
-        return (await rows.filter({ hasText: 'checkout.paid' }).count()) ? true : undefined;
-      },
-      10_000,
-      'the event delivered',
-    );
+    await eventually(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      return (await rows.filter({ hasText: 'checkout.paid' }).count()) ? true : undefined;
+    }, 'the event delivered');
     await detail.getByRole('table', { name: 'Attempts' }).locator('tbody tr', { hasText: '204' }).first().waitFor();
     await page.close();
   });
@@ -179,7 +174,6 @@ describe('extension: the Events view', { timeout: 180_000 }, () => {
     }
     await eventually(
       async () => ((await stack.operator('/api/events')).body.endpoints[0].enabled ? undefined : true),
-      20_000,
       'the endpoint disabled',
     );
     // The connection test says why a proxy whose services are all ok is degraded.

@@ -12,6 +12,7 @@ import { HttpProblem } from '../../proxy/http/http-problem.ts';
 import { jsonContentType } from '../../proxy/http/middleware/json-content-type.ts';
 import { listen, type Listening } from '../../server-kit/listen.ts';
 import { parseMediaType } from '../../server-kit/media-type.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
 import { SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
 
 interface RawAnswer {
@@ -45,14 +46,14 @@ class RawConnection {
     return new Promise((resolve) => this.socket.write(data, () => resolve()));
   }
 
-  /** The next answer on the connection; rejects if the connection closes first, or after 10 s. */
+  /** The next answer on the connection; rejects if the connection closes first (or it never comes). */
   async answer(): Promise<RawAnswer> {
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + PATIENCE_MS;
     for (;;) {
       const parsed = this.parse();
       if (parsed) return parsed;
       if (this.ended) throw new Error(`the connection closed before an answer (${this.buffer.length} bytes unread)`);
-      if (Date.now() > deadline) throw new Error('no answer within 10 s');
+      if (Date.now() > deadline) throw new Error('no answer came');
       await new Promise<void>((resolve) => {
         this.waiting = resolve;
         setTimeout(resolve, 100);
@@ -60,11 +61,11 @@ class RawConnection {
     }
   }
 
-  /** Resolves once the proxy has closed the connection, or rejects after 10 s. */
+  /** Resolves once the proxy has closed the connection (rejects if it never does). */
   async closed(): Promise<void> {
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + PATIENCE_MS;
     while (!this.ended) {
-      if (Date.now() > deadline) throw new Error('the connection is still open after 10 s');
+      if (Date.now() > deadline) throw new Error('the connection was never closed');
       await new Promise<void>((resolve) => {
         this.waiting = resolve;
         setTimeout(resolve, 100);

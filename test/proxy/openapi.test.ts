@@ -317,7 +317,7 @@ describe('proxy: the OpenAPI document', () => {
       const { order } = await eventually(async () => {
         const detail = (await stack.operator(`/api/onramp/purchases/${purchaseId}`)).body;
         return detail.order ? detail : undefined;
-      }, 15_000);
+      });
       await stack.operator(`/api/orders/${order.orderId}`, { method: 'PUT', body: { orderStatus: 'Cancelled' } });
       await customer.until(purchaseToken, 'delayed');
       const purchaseStream = openSse(`${origin}/api/onramp/status/${purchaseToken}/events`, { Origin: SHOP_ORIGIN });

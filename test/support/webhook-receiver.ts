@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PATIENCE_MS } from './patience.ts';
 
 export interface ReceivedRequest {
   at: number;
@@ -58,9 +59,9 @@ export async function startReceiver(
   return {
     url: `http://127.0.0.1:${port}/hook`,
     received,
-    /** Resolves once `count` requests have arrived, or rejects after `timeoutMs`. */
-    async waitFor(count: number, timeoutMs = 10_000): Promise<ReceivedRequest[]> {
-      const deadline = Date.now() + timeoutMs;
+    /** Resolves once `count` requests have arrived; rejects only when they never do. */
+    async waitFor(count: number): Promise<ReceivedRequest[]> {
+      const deadline = Date.now() + PATIENCE_MS;
       while (received.length < count) {
         if (Date.now() > deadline) throw new Error(`expected ${count} webhook deliveries, got ${received.length}`);
         await new Promise<void>((resolve) => {
