@@ -11,6 +11,19 @@ export interface Listening {
   close(): Promise<void>;
 }
 
+/**
+ * What is left of a request body once its answer is sent is read and dropped, so that the
+ * connection's next request can be parsed: Node does this (IncomingMessage's _dump) only for a body
+ * no one started reading, and a body the Fetch API began to read is a web stream that pauses the
+ * socket whenever its buffer is full. Its listeners go, as Node's own drain removes them. How much is
+ * left is bounded by whoever answered early (the body limit closes the connection beyond its drain size).
+ */
+function discardUnread(request: IncomingMessage): void {
+  if (request.complete || request.destroyed) return;
+  request.removeAllListeners('data');
+  request.resume();
+}
+
 /** `http://<host>:<port>`, an IPv6 address in brackets. */
 export const originOf = (hostname: string, port: number): string =>
   `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`;
@@ -49,8 +62,11 @@ export async function listen(
 ): Promise<Listening> {
   const hostname = options.hostname ?? '127.0.0.1';
   const { preempt } = options;
-  const listener = getRequestListener(fetch, { hostname });
+  // The adapter's own clean-up of unread bodies is replaced by discardUnread: it gives up on a body
+  // after 500 ms, closing a keep-alive connection that the answer promised to keep.
+  const listener = getRequestListener(fetch, { hostname, autoCleanupIncoming: false });
   const server = createServer((request, response) => {
+    response.once('finish', () => discardUnread(request));
     if (!preempt?.(request, response)) void listener(request, response);
   });
   await bind(server, hostname, options.port ?? 0);

@@ -20,11 +20,13 @@ import { Wallet } from 'ethers';
 import fc from 'fast-check';
 import { devices } from 'playwright';
 import { chooseLanAddress, LanAddressError, lanAddresses, type Interfaces } from '../../demo/lan-address.ts';
-import { answerAtBank } from './support/bank.ts';
+import { answerAtBank, holdAtBank } from './support/bank.ts';
 import { scanQr } from './support/phone.ts';
 import { launchChromium, partText, waitForPhase, watchProblems } from '../support/browser.ts';
 import { ipv4, dotted, inRfc1918 } from '../support/arbitraries.ts';
-import { rawGet } from '../support/http.ts';
+import { http, rawGet } from '../support/http.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
+import { validPayment } from '../support/sandbox-client.ts';
 import { ARTIFACTS, keepScreenshot, SCREENS } from '../support/screenshots.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -51,8 +53,8 @@ function startDemo(...args: string[]): { child: ChildProcess; output: () => stri
   return { child, output: () => output };
 }
 
-async function until(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + PATIENCE_MS;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -72,7 +74,9 @@ describe('e2e: npm start (the demo)', () => {
     const proxyOrigin = /Proxy\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(demo.output())?.[1];
     assert.ok(proxyOrigin, demo.output());
     assert.match(demo.output(), /Buy\s+http:\/\/127\.0\.0\.1:\d+\/buy\s/);
-    assert.match(demo.output(), /Sandbox\s+http:\/\/127\.0\.0\.1:\d+/);
+    const sandboxOrigin = /Sandbox\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(demo.output())?.[1];
+    assert.ok(sandboxOrigin, demo.output());
+    const emulator = { control: (path: string, body?: unknown) => http(`${sandboxOrigin}/_sandbox${path}`, { body }) };
     const reference = /API\s+(http:\/\/127\.0\.0\.1:\d+\/docs)/.exec(demo.output())?.[1];
     assert.equal((await fetch(reference!)).headers.get('content-type'), 'text/html; charset=UTF-8');
     // The Kassa extension is built and its folder printed, to load unpacked, and the proxy URL its Settings take.
@@ -101,15 +105,17 @@ describe('e2e: npm start (the demo)', () => {
         /To\s+Kassa demo shop/,
         'the bank names the shop',
       );
+      const bank = await holdAtBank(page, emulator);
       await answerAtBank(page, 'Authorise payment');
       await waitForPhase(page, 'waiting');
+      await bank.release();
       await waitForPhase(page, 'completed');
       assert.equal(await partText(page, 'status'), 'Payment received. Thank you!');
       assert.ok((await page.locator('#events li').count()) >= 2, 'the page lists the events');
       // The shop's server heard it from the proxy too, as a signed checkout.paid event it verified.
       await page
         .locator('#confirmation', { hasText: "Paid, confirmed by the shop's server" })
-        .waitFor({ timeout: 20_000 });
+        .waitFor({ timeout: PATIENCE_MS });
       for (const shape of SECRET_SHAPES) assert.doesNotMatch(html, shape);
 
       // The extension's steps: the Settings with this proxy's URL, and the sandbox's test account.
@@ -188,6 +194,18 @@ describe('e2e: npm start (the demo)', () => {
     const described = await rawGet(`${proxy}/openapi.json`, { Host: 'localhost:1' });
     assert.equal(JSON.parse(described.body.toString()).servers[0].url, proxy);
     for (const shape of SECRET_SHAPES) assert.doesNotMatch(output, shape);
+    // Its sandbox takes a way back on the network (--allow-private-http): asked with a key of this test's own.
+    const sandbox = /Sandbox\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+    const key = await http(`${sandbox}/_sandbox/keys`, { body: { environment: 'sandbox' } });
+    await http(`${sandbox}/_sandbox/keys/${key.body.keyId}/approve`, { body: {} });
+    const token = await http(`${sandbox}/pay/v1/auth/token`, {
+      body: { grant_type: 'client_credentials', client_secret: key.body.clientSecret },
+    });
+    const initiated = await http(`${sandbox}/pay/v1/payments/initiate`, {
+      body: validPayment({ redirectUrl: 'http://192.168.77.10:3000/return' }),
+      headers: { Authorization: `Bearer ${token.body.access_token}` },
+    });
+    assert.equal(initiated.status, 201, initiated.text);
 
     const browser = await launchChromium();
     try {
@@ -208,12 +226,12 @@ describe('e2e: npm start (the demo)', () => {
       await answerAtBank(onPhone, 'Authorise payment');
       // Back from the bank through the proxy's public address (KASSA_PUBLIC_URL), to its page for the phone.
       await onPhone.waitForURL(new RegExp(`^${proxy}/r/`));
-      await onPhone.locator('main[data-outcome="completed"]').waitFor({ timeout: 15_000 });
-      await waitForPhase(page, 'completed', 15_000);
+      await onPhone.locator('main[data-outcome="completed"]').waitFor({ timeout: PATIENCE_MS });
+      await waitForPhase(page, 'completed');
       assert.equal(await partText(page, 'status'), 'Payment received. Thank you!');
       await page
         .locator('#confirmation', { hasText: "Paid, confirmed by the shop's server" })
-        .waitFor({ timeout: 20_000 });
+        .waitFor({ timeout: PATIENCE_MS });
       assert.deepEqual(problems, []);
     } finally {
       await browser.close();

@@ -32,7 +32,7 @@ interface Probed {
   ports: string[];
 }
 
-describe('extension: the worker answers only its own pages', { timeout: 120_000 }, () => {
+describe('extension: the worker answers only its own pages', () => {
   let extension: LoadedExtension;
   let sites: Sites;
 
