@@ -118,4 +118,24 @@ describe('proxy and sandbox: plain http on a private network, only where allowed
       stack.logs.join('\n'),
     );
   });
+
+  it('with credentials the payment service calls live, the allowance does not apply: the real rule holds', async () => {
+    const { sandbox, listening } = await sandboxOnNetwork(true);
+    const live = await http(`${listening}/_sandbox/keys`, { body: { environment: 'live' } });
+    await http(`${listening}/_sandbox/keys/${live.body.keyId}/approve`, { body: {} });
+    const stack = await stackOn(sandbox, { ...allowance, KASSA_PAY_CLIENT_SECRET: live.body.clientSecret });
+    const refused = await stack.pay(await stack.checkout());
+    assert.equal(refused.status, 500, refused.text);
+    assert.match(refused.text, /the shop’s payment settings need attention/);
+    const metrics = await http(`${listening}/_sandbox/metrics`);
+    assert.equal(metrics.body['pay.initiate'], undefined, 'nothing was sent to the payment service');
+    assert.ok(
+      stack.logs.some(
+        (line) =>
+          line.includes('payment request does not fit the payment service') &&
+          line.includes('plain http only for loopback addresses'),
+      ),
+      stack.logs.join('\n'),
+    );
+  });
 });
