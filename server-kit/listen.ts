@@ -46,6 +46,11 @@ export async function listen(
     response.once('finish', () => discardUnread(request));
     if (!preempt?.(request, response)) void listener(request, response);
   });
+  // An idle keep-alive connection is closed by the client, not under it: a server that closes first (Node's
+  // 5 s) races a client reusing the connection at that moment, which then sees ECONNRESET. Clients that
+  // pool (fetch: the server's hint less 1 s; browsers; load balancers, 60 s) close well before 65 s.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   // Many clients (SSE subscribers, benchmarks) connect at once; the default backlog of 511 drops some.
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
