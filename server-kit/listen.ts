@@ -69,6 +69,11 @@ export async function listen(
     response.once('finish', () => discardUnread(request));
     if (!preempt?.(request, response)) void listener(request, response);
   });
+  // An idle keep-alive connection is closed by the client, not under it: a server that closes first (Node's
+  // 5 s) races a client reusing the connection at that moment, which then sees ECONNRESET. Clients that
+  // pool (fetch: the server's hint less 1 s; browsers; load balancers, 60 s) close well before 65 s.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await bind(server, hostname, options.port ?? 0);
   const { port } = server.address() as AddressInfo;
   const extra: TcpServer[] = [];
