@@ -24,6 +24,7 @@ import {
   type UpdateOrderResponse,
 } from '../schemas/orders.ts';
 import type { PurchaseStatement, SiweMessage } from '../lib/siwe.ts';
+import type { EventEndpointView } from '../schemas/event-endpoint.ts';
 import type { Health, PaymentList, resolvedPaymentSchema, unverifiableListSchema } from '../schemas/proxy-api.ts';
 import type { ChainEntry } from '../schemas/reforge.ts';
 import {
@@ -119,6 +120,7 @@ export const uiRequestSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('events.get'), id: eventId }),
   z.object({ kind: z.literal('events.redeliver'), id: eventId }),
+  z.object({ kind: z.literal('events.enableEndpoint'), id: z.string().min(1).max(200) }),
   // Only failed events are replayed in bulk, from a moment the operator picks.
   z.object({ kind: z.literal('events.redeliverFailed'), since: z.iso.datetime({ offset: true }) }),
   // The order is validated in full (createOrderRequestSchema) by the page and again by the worker.
@@ -204,6 +206,7 @@ export interface UiAnswers {
   'events.list': EventList;
   'events.get': EventDetail;
   'events.redeliver': EventSummary;
+  'events.enableEndpoint': EventEndpointView;
   'events.redeliverFailed': z.infer<typeof redeliverResultSchema>;
   'purchases.list': PurchaseList;
   'purchases.get': PurchaseDetail;
@@ -239,6 +242,7 @@ export const USER_ACTIONS: ReadonlySet<UiKind> = new Set<UiKind>([
   'payments.export',
   'payments.resolve',
   'events.redeliver',
+  'events.enableEndpoint',
   'events.redeliverFailed',
   'orders.create',
   'orders.update',

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { isHttpsOrLoopback } from '../lib/url-rules.ts';
+import { isHttpsOrLocalHttp } from '../lib/private-http.ts';
 import {
   baseUrl,
   ConfigError,
@@ -22,7 +22,7 @@ import {
 import { parseEvents, type MerchantEvents } from './events/event-settings.ts';
 import { OnrampSettingError, parseOnrampSettings, type OnrampSettings } from './onramp/onramp-settings.ts';
 import { parseOperatorSettings, type OperatorSettings } from './operator/operator-settings.ts';
-import { parsePaymentSettings, type PaymentSettings } from './payments/payment-settings.ts';
+import { parsePaymentSettings, plainHttpRule, type PaymentSettings } from './payments/payment-settings.ts';
 import { parseStoreSettings, type StoreSettings } from './state/store-settings.ts';
 
 /** Every setting, read and checked; each part's own are in its `*-settings.ts`. */
@@ -71,6 +71,8 @@ function parseOrigin(value: string): string {
 export function loadConfig(env: SettingsSource = process.env): ProxyConfig {
   const source = settingsSource(env);
 
+  // Before the payment settings, whose KASSA_ALLOW_PRIVATE_HTTP depends on it.
+  const payBaseUrl = required('KASSA_PAY_BASE_URL', baseUrl(), source.KASSA_PAY_BASE_URL);
   const payments = parsePaymentSettings(source);
   const allowedOrigins = each('KASSA_ALLOWED_ORIGINS', list(source.KASSA_ALLOWED_ORIGINS), parseOrigin);
 
@@ -97,7 +99,7 @@ export function loadConfig(env: SettingsSource = process.env): ProxyConfig {
   return {
     port: integer('PORT', source.PORT, 8787, 0, 65535),
     host: source.HOST || '127.0.0.1',
-    payBaseUrl: required('KASSA_PAY_BASE_URL', baseUrl(), source.KASSA_PAY_BASE_URL),
+    payBaseUrl,
     payClientSecrets: secrets,
     ordersBaseUrl: required('KASSA_ORDERS_BASE_URL', baseUrl(), source.KASSA_ORDERS_BASE_URL),
     ordersApiKey: required('KASSA_ORDERS_API_KEY', secret, source.KASSA_ORDERS_API_KEY),
@@ -131,14 +133,14 @@ export function loadConfig(env: SettingsSource = process.env): ProxyConfig {
     metricsToken: source.KASSA_METRICS_TOKEN
       ? required('KASSA_METRICS_TOKEN', secret, source.KASSA_METRICS_TOKEN)
       : null,
-    publicUrl: source.KASSA_PUBLIC_URL ? parsePublicUrl(source.KASSA_PUBLIC_URL) : null,
+    publicUrl: source.KASSA_PUBLIC_URL ? parsePublicUrl(source.KASSA_PUBLIC_URL, payments.allowPrivateHttp) : null,
     onramp,
     apiDocs: isOn(source.KASSA_API_DOCS),
   };
 }
 
-/** An origin the bank may send customers to: https, or http on loopback. */
-function parsePublicUrl(value: string): string {
+/** An origin the bank may send customers to: https, or http on loopback (or a private network, when allowed). */
+function parsePublicUrl(value: string, privateHttp: boolean): string {
   let origin: string;
   try {
     origin = parseOrigin(value.replace(/\/+$/, ''));
@@ -148,7 +150,8 @@ function parsePublicUrl(value: string): string {
       `must be the proxy's origin, such as https://pay.shop.example: ${(error as Error).message}`,
     );
   }
-  if (!isHttpsOrLoopback(origin)) throw new ConfigError('KASSA_PUBLIC_URL', 'must be https (http only on loopback)');
+  if (!isHttpsOrLocalHttp(origin, privateHttp))
+    throw new ConfigError('KASSA_PUBLIC_URL', `must be https (${plainHttpRule(privateHttp)})`);
   return origin;
 }
 

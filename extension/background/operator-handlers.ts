@@ -3,6 +3,7 @@
  * operator route of the proxy (operator-api.ts), its answer checked against the proxy's schema.
  */
 import { describeZodError } from '../../lib/zod-message.ts';
+import { eventEndpointSchema } from '../../schemas/event-endpoint.ts';
 import { eventDetailSchema, eventListSchema, eventSummarySchema, redeliverResultSchema } from '../../schemas/events.ts';
 import { operatorPurchaseSchema, purchaseDetailSchema, purchaseListSchema } from '../../schemas/onramp.ts';
 import {
@@ -108,6 +109,11 @@ export const eventHandlers = {
     proxyAnswer(
       eventSummarySchema,
       await operatorCall<unknown>(`/api/events/${id(request.id)}/redeliver`, { method: 'POST' }),
+    ),
+  'events.enableEndpoint': async (request) =>
+    proxyAnswer(
+      eventEndpointSchema,
+      await operatorCall<unknown>(`/api/events/endpoints/${id(request.id)}/enable`, { method: 'POST' }),
     ),
   'events.redeliverFailed': async ({ since }) =>
     proxyAnswer(

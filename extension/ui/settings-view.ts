@@ -81,6 +81,12 @@ export class KassaSettingsView extends LitElement {
           payments: health.payments.state,
           orders: health.orders.state,
           transfers: health.reforge.state,
+          // A disabled endpoint (410 Gone) is why a proxy whose services are all ok reads as degraded.
+          events: !health.events
+            ? 'off'
+            : health.events.endpoints.every((endpoint) => endpoint.enabled)
+              ? 'ok'
+              : 'disabled',
         }),
       };
     } catch (error) {

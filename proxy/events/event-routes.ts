@@ -11,13 +11,19 @@ import {
   type EventDetail,
   type EventSummary,
 } from '../../schemas/events.ts';
+import { eventEndpointSchema } from '../../schemas/event-endpoint.ts';
 import { parseJsonBody } from '../../server-kit/json-body.ts';
 import { HttpProblem } from '../http/http-problem.ts';
 import { ConflictError, NotFoundError } from '../domain/domain-errors.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
 import { operatorGuards, type OperatorEnv } from '../operator/operator-auth.ts';
 import { audited } from '../operator/dual-control.ts';
-import { eventDetailExample, eventListExample, eventSummaryExample } from '../http/openapi/examples.ts';
+import {
+  eventDetailExample,
+  eventEndpointExample,
+  eventListExample,
+  eventSummaryExample,
+} from '../http/openapi/examples.ts';
 import { queryOf, type ApiOperations } from '../http/openapi/operation.ts';
 import { BAD_BODY, OPERATOR_ERRORS } from '../http/openapi/problems.ts';
 import type { ProxyServices } from '../services.ts';
@@ -67,6 +73,7 @@ export function eventRoutes({ config, store, events: deliverer, operators }: Pro
         events: page.events.map(summary),
         nextCursor: page.nextCursor,
         endpoint: config.events?.url ?? null,
+        endpoints: (await deliverer?.endpoints()) ?? [],
       });
     } catch (error) {
       if (error instanceof InvalidEventCursorError) throw new HttpProblem(400, error.message);
@@ -81,7 +88,7 @@ export function eventRoutes({ config, store, events: deliverer, operators }: Pro
   });
 
   app.post('/api/events/redeliver', guard('POST /api/events/redeliver'), refusePrivateKeys(), async (c) => {
-    if (!config.events) throw new ConflictError('Events are not sent: set KASSA_EVENTS_URL and KASSA_EVENTS_SECRET');
+    if (!config.events) throw new ConflictError(NOT_SENT);
     const parsed = await parseJsonBody(c, bulkRedeliverRequestSchema);
     if (!parsed.ok) throw new HttpProblem(400, parsed.error);
     const redelivered = await store.outbox.redeliverFailed(Date.parse(parsed.data.since), Date.now());
@@ -91,11 +98,27 @@ export function eventRoutes({ config, store, events: deliverer, operators }: Pro
   });
 
   app.post(
+    '/api/events/endpoints/:endpointId/enable',
+    guard('POST /api/events/endpoints/{endpointId}/enable'),
+    refusePrivateKeys(),
+    async (c) => {
+      if (!deliverer) throw new ConflictError(NOT_SENT);
+      const endpoint = await deliverer.enable(c.req.param('endpointId'));
+      if (!endpoint) throw new NotFoundError('Unknown endpoint');
+      await audited(c, operators, 'event_endpoint.enabled', {
+        target: { type: 'event_endpoint', id: endpoint.id },
+        after: endpoint,
+      });
+      return c.json(endpoint);
+    },
+  );
+
+  app.post(
     '/api/events/:eventId/redeliver',
     guard('POST /api/events/{eventId}/redeliver'),
     refusePrivateKeys(),
     async (c) => {
-      if (!config.events) throw new ConflictError('Events are not sent: set KASSA_EVENTS_URL and KASSA_EVENTS_SECRET');
+      if (!config.events) throw new ConflictError(NOT_SENT);
       const event = await store.outbox.redeliver(eventId(c.req.param('eventId')), Date.now());
       if (!event) throw new NotFoundError('Unknown event');
       deliverer?.wake();
@@ -107,7 +130,7 @@ export function eventRoutes({ config, store, events: deliverer, operators }: Pro
 }
 
 const NOT_SENT = 'Events are not sent: set KASSA_EVENTS_URL and KASSA_EVENTS_SECRET';
-const EVENT = { eventId: 'The event’s id (its webhook-id)' };
+const EVENT = { eventId: { description: 'The event’s id (its webhook-id)', example: eventSummaryExample.id } };
 const { status, type, limit, cursor } = eventListQuerySchema.shape;
 
 export const eventOperations: ApiOperations = {
@@ -158,6 +181,24 @@ export const eventOperations: ApiOperations = {
       },
     },
     errors: { ...OPERATOR_ERRORS, 400: BAD_BODY, 409: NOT_SENT },
+  },
+  'POST /api/events/endpoints/{endpointId}/enable': {
+    operationId: 'enableEventEndpoint',
+    summary: 'Send events to an endpoint again',
+    description:
+      'An endpoint that answered 410 Gone again and again is disabled: its events wait, pending, and it stays so across restarts. Once the merchant’s server wants events again, this enables it; the events that waited go out now (those its 410s failed can be redelivered).',
+    audience: 'operator',
+    access: { auth: 'operator', permission: 'events:redeliver' },
+    params: { endpointId: { description: 'The endpoint’s id, from listEvents', example: eventEndpointExample.id } },
+    responses: {
+      200: { description: 'Enabled', json: { schema: eventEndpointSchema, example: eventEndpointExample } },
+    },
+    errors: {
+      ...OPERATOR_ERRORS,
+      400: 'The body carries a private key (this route needs no body)',
+      404: 'Unknown endpoint',
+      409: NOT_SENT,
+    },
   },
   'POST /api/events/{eventId}/redeliver': {
     operationId: 'redeliverEvent',

@@ -1,10 +1,9 @@
 import { Hono, type Env } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { createMiddleware } from 'hono/factory';
 import { answerErrors } from './error-answers.ts';
-import { HttpProblem } from './http-problem.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SlidingWindowLimiter } from '../../server-kit/sliding-window.ts';
+import { bodyLimit } from './middleware/body-limit.ts';
+import { jsonContentType } from './middleware/json-content-type.ts';
 import { requestId, type ProxyEnv } from './middleware/request-id.ts';
 import { requestLog, requestRecorder, type RequestLogOptions } from './middleware/request-log.ts';
 import { securityHeaderList, securityHeaders } from './middleware/security-headers.ts';
@@ -31,6 +30,7 @@ import { reconciliationOperations, reconciliationRoutes } from '../payments/reco
 import { statusReadLane } from './status-read-lane.ts';
 import { webhookOperations, webhookRoutes } from '../payments/webhook-routes.ts';
 import { widgetOperations, widgetRoutes } from './widget-routes.ts';
+import type { ProxyConfig } from '../config.ts';
 import type { ProxyServices } from '../services.ts';
 import { KASSA_VERSION } from '../version.ts';
 
@@ -56,27 +56,14 @@ export function createApp(services: ProxyServices): ProxyHttp {
     redactPaths: [/(\/hooks\/payments\/)([^/]+)/, /(\/api\/payments\/status\/)([^/]+)/, /^(\/[pr]\/)([^/]+)/],
   };
   const readLimiter = new SlidingWindowLimiter(config.rateLimit, 60_000);
-  const tooLarge = (limit: number) => {
-    const limited = bodyLimit({
-      maxSize: limit,
-      onError: () => {
-        throw new HttpProblem(413, `Request body is larger than ${limit} bytes`);
-      },
-    });
-    // Reading `body` makes the node adapter build a full Request; reads (the hot path) have none.
-    return createMiddleware(async function bodyLimitForWrites(c, next) {
-      return c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS'
-        ? next()
-        : limited(c, next);
-    });
-  };
-
   app.use('*', requestId());
   app.use('*', requestLog(log));
   app.use('*', securityHeaders());
-  app.use('/api/*', tooLarge(API_BODY_LIMIT));
-  app.use('/operator/*', tooLarge(API_BODY_LIMIT));
-  app.use('/hooks/*', tooLarge(HOOK_BODY_LIMIT));
+  app.use('/api/*', bodyLimit({ maxSize: API_BODY_LIMIT }));
+  app.use('/api/*', jsonContentType());
+  // The sign-in and device routes take forms too (RFC 8628's token request), so no JSON rule here.
+  app.use('/operator/*', bodyLimit({ maxSize: API_BODY_LIMIT }));
+  app.use('/hooks/*', bodyLimit({ maxSize: HOOK_BODY_LIMIT }));
 
   // Each routes module describes its operations beside its routes: the document is made of those
   // tables, and test/proxy/openapi.test.ts fails for a route that none describes.
@@ -108,7 +95,8 @@ export function createApp(services: ProxyServices): ProxyHttp {
   mount(probeRoutes(services), probeOperations);
   mount(metricsRoutes(services), metricsOperations);
   operations.push(openApiOperations, ...(config.apiDocs ? [apiReferenceOperations] : []));
-  app.route('/', apiDocsRoutes(services, { document: openApiDocument({ version: KASSA_VERSION, operations }) }));
+  const document = openApiDocument({ version: KASSA_VERSION, operations, configured: configuredSchemas(config) });
+  app.route('/', apiDocsRoutes(services, { document }));
 
   app.notFound((c) =>
     c.json(
@@ -130,4 +118,13 @@ export function createApp(services: ProxyServices): ProxyHttp {
     record: requestRecorder(log),
   });
   return { app, preempt };
+}
+
+/** What the document lists from this proxy's settings rather than from the schemas alone. */
+function configuredSchemas({ openAmount }: ProxyConfig) {
+  return {
+    OpenAmountCurrencyCode: openAmount
+      ? { type: 'string', enum: [openAmount.currencyCode], description: 'The currency of open amounts here' }
+      : { not: {}, description: 'Open amounts are off on this proxy (KASSA_OPEN_AMOUNT): none is taken' },
+  };
 }

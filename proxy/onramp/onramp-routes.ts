@@ -150,7 +150,10 @@ export function onrampOffRoutes({ config }: ProxyServices): Hono {
 }
 
 const PURCHASE_TOKEN_PARAM = {
-  purchaseToken: 'The purchaseToken the purchase was made with: the customer’s link to it (`?kassa_purchase=`)',
+  purchaseToken: {
+    description: 'The purchaseToken the purchase was made with: the customer’s link to it (`?kassa_purchase=`)',
+    example: createdPurchaseExample.purchaseToken,
+  },
 };
 const LINK_ACCESS = {
   auth: 'public',

@@ -137,7 +137,9 @@ export function purchaseRoutes(services: ProxyServices): Hono<OperatorEnv> {
   return app;
 }
 
-const PURCHASE_ID_PARAM = { purchaseId: 'The purchase’s id (`pur_…`)' };
+const PURCHASE_ID_PARAM = {
+  purchaseId: { description: 'The purchase’s id (`pur_…`)', example: operatorPurchaseExample.purchaseId },
+};
 const ACTION_ERRORS = {
   ...OPERATOR_ERRORS,
   404: 'No purchase has this id',

@@ -106,7 +106,12 @@ export function approvalRoutes({ config, operators }: ProxyServices): Hono<Opera
   return app;
 }
 
-const APPROVAL_ID_PARAM = { approvalId: 'The request’s id (`apr_…`), from the 202 of the money route' };
+const APPROVAL_ID_PARAM = {
+  approvalId: {
+    description: 'The request’s id (`apr_…`), from the 202 of the money route',
+    example: approvalExample.approvalId,
+  },
+};
 const MONEY = ['orders:write', 'purchases:act'] as const;
 
 const executed: ApprovalView = {

@@ -116,6 +116,16 @@ export function operatorAccountRoutes({ config, operators, store }: ProxyService
   return app;
 }
 
+const passkeyExample = {
+  credentialId: 'kJ3v0sQx7LmB2nR9tY1wZg',
+  name: 'Laptop',
+  deviceType: 'multiDevice' as const,
+  backedUp: true,
+  transports: ['internal', 'hybrid'],
+  createdAt: '2026-03-01T08:05:00.000Z',
+  lastUsedAt: '2026-03-02T09:13:40.000Z',
+};
+
 export const operatorAccountOperations: ApiOperations = {
   'GET /api/operator/me': {
     operationId: 'getOperatorMe',
@@ -239,17 +249,7 @@ export const operatorAccountOperations: ApiOperations = {
         json: {
           schema: passkeyListSchema,
           example: {
-            passkeys: [
-              {
-                credentialId: 'kJ3v0sQx7LmB2nR9tY1wZg',
-                name: 'Laptop',
-                deviceType: 'multiDevice',
-                backedUp: true,
-                transports: ['internal', 'hybrid'],
-                createdAt: '2026-03-01T08:05:00.000Z',
-                lastUsedAt: '2026-03-02T09:13:40.000Z',
-              },
-            ],
+            passkeys: [passkeyExample],
           },
         },
       },
@@ -262,7 +262,9 @@ export const operatorAccountOperations: ApiOperations = {
     description: 'It can no longer sign in. Audited.',
     audience: 'operator',
     access: { auth: 'operator', permission: 'self' },
-    params: { credentialId: 'The passkey’s WebAuthn credential id' },
+    params: {
+      credentialId: { description: 'The passkey’s WebAuthn credential id', example: passkeyExample.credentialId },
+    },
     responses: { 204: { description: 'Removed' } },
     errors: { 404: 'No passkey of yours has this id', 503: STORE_DOWN },
   },

@@ -138,14 +138,18 @@ export function operatorRoutes(services: ProxyServices): Hono<OperatorEnv> {
       () => true,
       () => false,
     );
+    const endpoints = storeOk ? await services.events?.endpoints().catch(() => undefined) : undefined;
+    // An endpoint the receiver disabled (410 Gone) keeps the merchant's events from it: not healthy.
+    const eventsStopped = endpoints?.some((endpoint) => !endpoint.enabled) ?? false;
     const body: Health = {
-      status: storeOk && !health.degraded ? 'ok' : 'degraded',
+      status: storeOk && !health.degraded && !eventsStopped ? 'ok' : 'degraded',
       version: KASSA_VERSION,
       uptimeSeconds: Math.round((Date.now() - started) / 1000),
       store: storeOk ? 'ok' : 'unavailable',
       payments: { ...health.pay },
       orders: { ...health.orders },
       reforge: { ...health.reforge },
+      events: endpoints ? { endpoints } : null,
       budgets: await Promise.all([coordination.tokenBudget.used(), coordination.paymentBudget.used()]).then(
         ([tokens, payments]) => ({
           tokenRequests: { used: tokens, limit: coordination.tokenBudget.limit },
@@ -167,7 +171,7 @@ const ORDER_ERRORS = {
   400: 'The order service refused the request (an unknown order, a forbidden status change: its own words)',
 };
 const ORDER_BODY_ERRORS = { ...ORDER_ERRORS, 400: `${BAD_BODY}; or the order service refused it (its own words)` };
-const ORDER_ID = { orderId: 'The order’s id, from createOrder' };
+const ORDER_ID = { orderId: { description: 'The order’s id, from createOrder', example: orderExample.orderId } };
 
 export const operatorOperations: ApiOperations = {
   'GET /api/payments/events': {

@@ -103,8 +103,6 @@ export function teamRoutes({ config, store, operators }: ProxyServices): Hono<Op
   return app;
 }
 
-const OPERATOR_ID_PARAM = { operatorId: 'The operator’s id (`op_…`)' };
-
 const operatorExample: OperatorView = {
   operatorId: 'op_Q2hKxV0t3mYb9sLr1fWz8A',
   name: 'Ada Lovelace',
@@ -115,6 +113,10 @@ const operatorExample: OperatorView = {
   createdBy: 'op_b7Lw2QxR9sKd0mYt3VnE1g',
   updatedAt: '2026-03-01T08:00:00.000Z',
   sso: false,
+};
+
+const OPERATOR_ID_PARAM = {
+  operatorId: { description: 'The operator’s id (`op_…`)', example: operatorExample.operatorId },
 };
 
 export const credentialExample = {
@@ -230,7 +232,9 @@ export const teamOperations: ApiOperations = {
       'It stops working at once, on every instance. One’s own credentials need no permission; another person’s need sessions:manage (without it, theirs are answered 404, as unknown). Audited.',
     audience: 'operator',
     access: { auth: 'operator', permission: 'self' },
-    params: { credentialId: 'The credential’s id (`cred_…`)' },
+    params: {
+      credentialId: { description: 'The credential’s id (`cred_…`)', example: credentialExample.credentialId },
+    },
     responses: { 204: { description: 'Revoked (or revoked already)' } },
     errors: { 404: 'No credential of yours has this id', 503: STORE_DOWN },
   },

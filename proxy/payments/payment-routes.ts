@@ -194,7 +194,12 @@ async function paymentRequest(c: Context): Promise<PaymentRequest> {
   return { kind: 'open', ...parsed.data };
 }
 
-const STATUS_TOKEN = 'The payment’s statusToken, from createPayment: whoever holds it can read the payment';
+const STATUS_TOKEN = {
+  statusToken: {
+    description: 'The payment’s statusToken, from createPayment: whoever holds it can read the payment',
+    example: createdPaymentExample.statusToken,
+  },
+};
 const UNKNOWN_LINK = 'Unknown payment status link';
 const STATUS_TOKEN_ACCESS = {
   auth: 'public',
@@ -209,7 +214,9 @@ export const paymentOperations: ApiOperations = {
       'Without credentials, what the customer may see (Checkout); with the merchant key, the merchant’s view (MerchantCheckout), as createCheckout answered.',
     audience: ['merchant', 'browser'],
     access: { auth: 'merchantKeyOptional' },
-    params: { checkoutId: 'The checkout’s id, from createCheckout' },
+    params: {
+      checkoutId: { description: 'The checkout’s id, from createCheckout', example: checkoutExample.checkoutId },
+    },
     responses: {
       200: {
         description: 'The checkout: Checkout without credentials, MerchantCheckout with the merchant key',
@@ -276,7 +283,7 @@ export const paymentOperations: ApiOperations = {
       'The customer’s view of their payment, served from the store; Kassa asks the payment service again behind it when due. Poll it, or follow streamPaymentStatus.',
     audience: 'browser',
     access: STATUS_TOKEN_ACCESS,
-    params: { statusToken: STATUS_TOKEN },
+    params: STATUS_TOKEN,
     responses: {
       200: { description: 'The payment', json: { schema: paymentStatusSchema, example: paymentStatusExample } },
     },
@@ -289,7 +296,7 @@ export const paymentOperations: ApiOperations = {
       'Server-Sent Events: `status` events whose data is a PaymentStatus, the current one first, then each change; the stream closes after a final status.',
     audience: 'browser',
     access: STATUS_TOKEN_ACCESS,
-    params: { statusToken: STATUS_TOKEN },
+    params: STATUS_TOKEN,
     responses: {
       200: {
         description: 'The stream',

@@ -1,11 +1,12 @@
 /**
  * What a payment may be (`KASSA_OPEN_AMOUNT`), where the bank sends the customer back
- * (`KASSA_RETURN_URLS`), and the hosts its payment pages may be on (`KASSA_FLOW_HOSTS`).
+ * (`KASSA_RETURN_URLS`), the hosts its payment pages may be on (`KASSA_FLOW_HOSTS`), and whether
+ * those may be plain http on a private network (`KASSA_ALLOW_PRIVATE_HTTP`, a local sandbox only).
  */
 import { compareDecimals, isDecimal } from '../../lib/money.ts';
-import { isHttpsOrLoopback } from '../../lib/url-rules.ts';
+import { isHttpsOrLocalHttp, isLocalNetworkHost } from '../../lib/private-http.ts';
 import { AMOUNT_LIMITS, isPaymentCurrency, URL_MAX } from '../../schemas/pay.ts';
-import { ConfigError, each, list, type SettingsSource } from '../config-readers.ts';
+import { ConfigError, each, isOn, list, type SettingsSource } from '../config-readers.ts';
 
 /** `&kassa_status=` and a status token. */
 const RETURN_URL_ROOM = 64;
@@ -20,6 +21,35 @@ export interface PaymentSettings {
   returnUrls: string[];
   flowHosts: string[];
   openAmount: OpenAmount | null;
+  /**
+   * KASSA_ALLOW_PRIVATE_HTTP: plain http to a private-network IPv4 address (RFC 1918) is taken, besides
+   * https and loopback, in KASSA_PUBLIC_URL, KASSA_RETURN_URLS, the redirectUrl sent upstream and a
+   * payment page's address; only with a payment service on this computer or its network.
+   */
+  allowPrivateHttp: boolean;
+}
+
+/** The opposites of what `isOn` reads as on (`1`, `true`, `yes`). */
+const OFF = ['', '0', 'false', 'no'];
+
+/**
+ * KASSA_ALLOW_PRIVATE_HTTP, which lets a phone on this network try the sandbox (`npm start -- --lan`):
+ * `1` turns it on, and only against a payment service at a loopback or private-network address, which
+ * no live service is. Unlike other switches, a value it does not know stops the proxy.
+ */
+export function parseAllowPrivateHttp(source: SettingsSource): boolean {
+  const value = source.KASSA_ALLOW_PRIVATE_HTTP ?? '';
+  if (!isOn(value)) {
+    if (OFF.includes(value.toLowerCase())) return false;
+    throw new ConfigError('KASSA_ALLOW_PRIVATE_HTTP', 'must be 1 (on) or 0 (off)');
+  }
+  const pay = URL.canParse(source.KASSA_PAY_BASE_URL ?? '') ? new URL(source.KASSA_PAY_BASE_URL!) : undefined;
+  if (!pay || !isLocalNetworkHost(pay.hostname))
+    throw new ConfigError(
+      'KASSA_ALLOW_PRIVATE_HTTP',
+      'is for a local sandbox only: KASSA_PAY_BASE_URL must be on loopback or a private-network IPv4 address',
+    );
+  return true;
 }
 
 export function parseOpenAmount(value: string): OpenAmount {
@@ -44,8 +74,13 @@ function parseHost(value: string): string {
   return value.toLowerCase();
 }
 
-function parseReturnUrl(value: string): string {
-  if (!isHttpsOrLoopback(value)) throw new Error('must be an absolute https URL (plain http only for loopback)');
+/** What the address rule allows, for the message of a URL it refuses. */
+export const plainHttpRule = (privateHttp: boolean) =>
+  privateHttp ? 'plain http only for loopback and private-network addresses' : 'plain http only for loopback';
+
+function parseReturnUrl(value: string, privateHttp: boolean): string {
+  if (!isHttpsOrLocalHttp(value, privateHttp))
+    throw new Error(`must be an absolute https URL (${plainHttpRule(privateHttp)})`);
   const url = new URL(value);
   if (url.hash) throw new Error('must not carry a fragment');
   // The payment's status parameter is added to it, and the payment service takes URL_MAX at most.
@@ -55,7 +90,10 @@ function parseReturnUrl(value: string): string {
 }
 
 export function parsePaymentSettings(source: SettingsSource): PaymentSettings {
-  const returnUrls = each('KASSA_RETURN_URLS', list(source.KASSA_RETURN_URLS), parseReturnUrl);
+  const allowPrivateHttp = parseAllowPrivateHttp(source);
+  const returnUrls = each('KASSA_RETURN_URLS', list(source.KASSA_RETURN_URLS), (value) =>
+    parseReturnUrl(value, allowPrivateHttp),
+  );
   if (returnUrls.length === 0)
     throw new ConfigError('KASSA_RETURN_URLS', 'is required: at least one URL the customer may return to');
   const flowHosts = each('KASSA_FLOW_HOSTS', list(source.KASSA_FLOW_HOSTS), parseHost);
@@ -70,5 +108,5 @@ export function parsePaymentSettings(source: SettingsSource): PaymentSettings {
       throw new ConfigError('KASSA_OPEN_AMOUNT', (error as Error).message);
     }
   }
-  return { returnUrls, flowHosts, openAmount };
+  return { returnUrls, flowHosts, openAmount, allowPrivateHttp };
 }

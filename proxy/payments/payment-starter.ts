@@ -42,6 +42,8 @@ export interface PaymentStarterOptions {
   logger: Logger;
   returnUrls: readonly string[];
   flowHosts: readonly string[];
+  /** KASSA_ALLOW_PRIVATE_HTTP: a payment page may be plain http on a private-network address. */
+  allowPrivateHttp?: boolean;
   openAmount: OpenAmount | null;
   /** An attempt still pending after this long belonged to a process that died during initiate (60 s). */
   staleAttemptMs?: number | undefined;
@@ -158,7 +160,7 @@ export class PaymentStarter {
     { redirectUrl, returnUrl }: { redirectUrl: string; returnUrl: string },
     what: { checkoutId: string | null; amount: string; currencyCode: string; reference: string; metadata: string },
   ): Promise<Payment> {
-    const { store, pay, logger, flowHosts } = this.options;
+    const { store, pay, logger, flowHosts, allowPrivateHttp } = this.options;
     let initiated;
     const trace = { orphanPossible: false };
     try {
@@ -196,7 +198,7 @@ export class PaymentStarter {
       throw upstreamFailure(error, 'customer');
     }
     const { payment: started, environment } = initiated;
-    if (!isAllowedFlowUrl(started.flowUrl, flowHosts)) {
+    if (!isAllowedFlowUrl(started.flowUrl, flowHosts, allowPrivateHttp)) {
       await store.abandonAttempt(idempotencyKey);
       logger.error('payment service returned a flowUrl outside KASSA_FLOW_HOSTS; not handed to the customer', {
         transactionId: started.transactionId,

@@ -12,7 +12,12 @@ import { ConflictError, NotFoundError } from '../domain/domain-errors.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
 import { operatorGuards, type OperatorEnv } from '../operator/operator-auth.ts';
 import { audited } from '../operator/dual-control.ts';
-import { resolvedExample, resolveExample, unverifiableListExample } from '../http/openapi/examples.ts';
+import {
+  operatorPaymentExample,
+  resolvedExample,
+  resolveExample,
+  unverifiableListExample,
+} from '../http/openapi/examples.ts';
 import type { ApiOperations } from '../http/openapi/operation.ts';
 import { BAD_BODY, OPERATOR_ERRORS } from '../http/openapi/problems.ts';
 import { operatorViews } from './status-view.ts';
@@ -131,7 +136,9 @@ export const reconciliationOperations: ApiOperations = {
       'Sets a payment that is not final to COMPLETED or FAILED against the bank statement: kept as an audit record with the note, and announced like any other change (streams, events).',
     audience: 'operator',
     access: { auth: 'operator', permission: 'payments:resolve' },
-    params: { transactionId: 'The payment’s transactionId' },
+    params: {
+      transactionId: { description: 'The payment’s transactionId', example: operatorPaymentExample.transactionId },
+    },
     request: { schema: resolvePaymentRequestSchema, example: resolveExample },
     responses: {
       200: {

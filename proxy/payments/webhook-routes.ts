@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { webhookReceiptSchema } from '../../schemas/proxy-api.ts';
 import type { ProxyServices } from '../services.ts';
+import { webhookSecretExample } from '../http/openapi/examples.ts';
 import type { ApiOperations } from '../http/openapi/operation.ts';
 import { STORE_DOWN } from '../http/openapi/problems.ts';
 import { WebhookIntake } from './webhook-intake.ts';
@@ -43,7 +44,12 @@ export const webhookOperations: ApiOperations = {
       because:
         'the payment service sends no credential; the secret path segment admits it, and nothing in the body is believed.',
     },
-    params: { webhookSecret: 'KASSA_WEBHOOK_SECRET, as registered with the payment service' },
+    params: {
+      webhookSecret: {
+        description: 'KASSA_WEBHOOK_SECRET, as registered with the payment service',
+        example: webhookSecretExample,
+      },
+    },
     request: {
       schema: z.record(z.string(), z.unknown()),
       example: { event: 'payment.status_updated', transactionId: 'txn_4b1f0c8e', status: 'COMPLETED' },

@@ -1,6 +1,6 @@
 /** SQL rows as the store's records: SQLite and PostgreSQL name their columns alike. */
 import type { PurchaseState } from '../../schemas/onramp.ts';
-import type { EventAttemptRecord, StoredEvent } from './outbox.ts';
+import type { EndpointState, EventAttemptRecord, StoredEvent } from './outbox.ts';
 import type { PurchaseAuditRecord } from './purchases.ts';
 import type { Attempt, Checkout, Payment } from './store.ts';
 
@@ -72,6 +72,13 @@ export const toAttemptRecord = (row: Row): EventAttemptRecord => ({
   durationMs: row.duration_ms as number,
   statusCode: (row.status_code as number | null) ?? null,
   error: (row.error as string | null) ?? null,
+});
+
+export const toEndpointState = (row: Row): EndpointState => ({
+  endpointId: row.endpoint_id as string,
+  goneInARow: row.gone_in_a_row as number,
+  disabledAt: (row.disabled_at as number | null) ?? null,
+  disabledReason: (row.disabled_reason as string | null) ?? null,
 });
 
 export const toPurchaseAudit = (row: Row): PurchaseAuditRecord => ({

@@ -9,12 +9,24 @@ export interface ReceivedRequest {
   body: string;
 }
 
+/** An answer as scripted: a status, with headers (Retry-After) and a delay of its own if need be. */
+export interface ScriptedAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  delayMs?: number;
+}
+
 /**
  * A webhook endpoint on loopback that records every delivery and answers as scripted:
- * `answers` are the statuses of the first requests (then 200); `delayMs` holds answers back.
+ * `answers` are the statuses of the first requests (then 200); `delayMs` holds answers back;
+ * `respond` decides from the request (a status, or an answer with headers and a delay).
  */
 export async function startReceiver(
-  options: { answers?: number[]; delayMs?: number; respond?: (request: ReceivedRequest) => number } = {},
+  options: {
+    answers?: number[];
+    delayMs?: number;
+    respond?: (request: ReceivedRequest) => number | ScriptedAnswer;
+  } = {},
 ) {
   const answers = [...(options.answers ?? [])];
   const received: ReceivedRequest[] = [];
@@ -31,11 +43,15 @@ export async function startReceiver(
       };
       received.push(request);
       waiters.splice(0).forEach((wake) => wake());
-      const status = answers.shift() ?? options.respond?.(request) ?? 200;
-      setTimeout(() => {
-        res.statusCode = status;
-        res.end('ok');
-      }, options.delayMs ?? 0);
+      const scripted = answers.shift() ?? options.respond?.(request) ?? 200;
+      const answer = typeof scripted === 'number' ? { status: scripted } : scripted;
+      setTimeout(
+        () => {
+          res.writeHead(answer.status, answer.headers);
+          res.end('ok');
+        },
+        answer.delayMs ?? options.delayMs ?? 0,
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

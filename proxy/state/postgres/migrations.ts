@@ -233,6 +233,16 @@ export const MIGRATIONS: readonly string[] = [
     'orderIds', CASE WHEN record->>'orderId' IS NULL THEN '[]'::jsonb ELSE jsonb_build_array(record->'orderId') END
   );
   `,
+  // Where the merchant's events go: an endpoint that answered 410 Gone again and again is disabled
+  // until an operator enables it, across restarts and for every instance.
+  `
+  CREATE TABLE event_endpoints (
+    endpoint_id     TEXT PRIMARY KEY,
+    gone_in_a_row   INTEGER NOT NULL DEFAULT 0,
+    disabled_at     BIGINT,
+    disabled_reason TEXT
+  );
+  `,
 ];
 
 /** Several instances starting together migrate once: the first takes this lock, the others wait for it. */

@@ -2,15 +2,18 @@ import {
   ATTEMPTS_KEPT,
   decodeEventCursor,
   encodeEventCursor,
+  freshEndpoint,
   type AttemptOutcome,
+  type EndpointState,
   type EventAttemptRecord,
   type EventPage,
   type ExpiryRule,
+  type GoneRule,
   type NewEvent,
   type Outbox,
   type StoredEvent,
 } from '../outbox.ts';
-import { toAttempt, toAttemptRecord, toCheckout, toEvent, toPayment } from '../sql-rows.ts';
+import { toAttempt, toAttemptRecord, toCheckout, toEndpointState, toEvent, toPayment } from '../sql-rows.ts';
 import type { Database, Sql } from './database.ts';
 
 /** Writes new events; called inside the transaction of the change that causes them. */
@@ -155,5 +158,36 @@ export class PostgresOutbox implements Outbox {
 
   purgeDelivered(before: number): Promise<number> {
     return this.db.run("DELETE FROM events WHERE status = 'delivered' AND created_at < $1", [before]);
+  }
+
+  async endpointState(endpointId: string): Promise<EndpointState> {
+    const row = await this.db.row('SELECT * FROM event_endpoints WHERE endpoint_id = $1', [endpointId]);
+    return row ? toEndpointState(row) : freshEndpoint(endpointId);
+  }
+
+  async countGone(endpointId: string, rule: GoneRule): Promise<EndpointState> {
+    // The SET expressions read the row as it was (e.): the run before this answer.
+    const row = await this.db.row(
+      `INSERT INTO event_endpoints AS e (endpoint_id, gone_in_a_row, disabled_at, disabled_reason)
+         VALUES ($1, 1, CASE WHEN $2::int <= 1 THEN $3::bigint END, CASE WHEN $2::int <= 1 THEN $4::text END)
+       ON CONFLICT (endpoint_id) DO UPDATE SET
+         gone_in_a_row = e.gone_in_a_row + 1,
+         disabled_at = CASE WHEN e.disabled_at IS NULL AND e.gone_in_a_row + 1 >= $2 THEN $3::bigint ELSE e.disabled_at END,
+         disabled_reason = CASE WHEN e.disabled_at IS NULL AND e.gone_in_a_row + 1 >= $2 THEN $4::text ELSE e.disabled_reason END
+       RETURNING *`,
+      [endpointId, rule.after, rule.at, rule.reason],
+    );
+    return toEndpointState(row!);
+  }
+
+  async clearGone(endpointId: string): Promise<void> {
+    await this.db.run('UPDATE event_endpoints SET gone_in_a_row = 0 WHERE endpoint_id = $1 AND gone_in_a_row > 0', [
+      endpointId,
+    ]);
+  }
+
+  async enableEndpoint(endpointId: string): Promise<EndpointState> {
+    await this.db.run('DELETE FROM event_endpoints WHERE endpoint_id = $1', [endpointId]);
+    return freshEndpoint(endpointId);
   }
 }

@@ -183,6 +183,16 @@ export const MIGRATIONS: readonly string[] = [
                   ELSE json_array(json_extract(record, '$.orderId')) END
   );
   `,
+  // Where the merchant's events go: an endpoint that answered 410 Gone again and again is disabled
+  // until an operator enables it, across restarts.
+  `
+  CREATE TABLE event_endpoints (
+    endpoint_id     TEXT PRIMARY KEY,
+    gone_in_a_row   INTEGER NOT NULL DEFAULT 0,
+    disabled_at     INTEGER,
+    disabled_reason TEXT
+  );
+  `,
   // Operators as people (issue 37): accounts, their credentials (hashes only), invitations, passkeys
   // and device sign-ins. Each record is JSON beside the columns its lookups and unique rules need.
   `

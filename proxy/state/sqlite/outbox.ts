@@ -3,15 +3,18 @@ import {
   ATTEMPTS_KEPT,
   decodeEventCursor,
   encodeEventCursor,
+  freshEndpoint,
   type AttemptOutcome,
+  type EndpointState,
   type EventAttemptRecord,
   type EventPage,
   type ExpiryRule,
+  type GoneRule,
   type NewEvent,
   type Outbox,
   type StoredEvent,
 } from '../outbox.ts';
-import { toAttempt, toAttemptRecord, toCheckout, toEvent, toPayment, type Row } from '../sql-rows.ts';
+import { toAttempt, toAttemptRecord, toCheckout, toEndpointState, toEvent, toPayment, type Row } from '../sql-rows.ts';
 
 /** Writes new events; called inside the transaction of the change that causes them. */
 export function insertEvents(sql: (text: string) => Database.Statement, events: readonly NewEvent[]): void {
@@ -150,5 +153,35 @@ export class SqliteOutbox implements Outbox {
 
   async purgeDelivered(before: number): Promise<number> {
     return this.sql("DELETE FROM events WHERE status = 'delivered' AND created_at < ?").run(before).changes;
+  }
+
+  async endpointState(endpointId: string): Promise<EndpointState> {
+    const row = this.sql('SELECT * FROM event_endpoints WHERE endpoint_id = ?').get(endpointId) as Row | undefined;
+    return row ? toEndpointState(row) : freshEndpoint(endpointId);
+  }
+
+  async countGone(endpointId: string, rule: GoneRule): Promise<EndpointState> {
+    // The SET expressions read the row as it was: the run before this answer.
+    const row = this.sql(
+      `INSERT INTO event_endpoints (endpoint_id, gone_in_a_row, disabled_at, disabled_reason)
+         VALUES (@endpointId, 1, CASE WHEN @after <= 1 THEN @at END, CASE WHEN @after <= 1 THEN @reason END)
+       ON CONFLICT (endpoint_id) DO UPDATE SET
+         gone_in_a_row = gone_in_a_row + 1,
+         disabled_at = CASE WHEN disabled_at IS NULL AND gone_in_a_row + 1 >= @after THEN @at ELSE disabled_at END,
+         disabled_reason = CASE WHEN disabled_at IS NULL AND gone_in_a_row + 1 >= @after THEN @reason ELSE disabled_reason END
+       RETURNING *`,
+    ).get({ endpointId, ...rule }) as Row;
+    return toEndpointState(row);
+  }
+
+  async clearGone(endpointId: string): Promise<void> {
+    this.sql('UPDATE event_endpoints SET gone_in_a_row = 0 WHERE endpoint_id = ? AND gone_in_a_row > 0').run(
+      endpointId,
+    );
+  }
+
+  async enableEndpoint(endpointId: string): Promise<EndpointState> {
+    this.sql('DELETE FROM event_endpoints WHERE endpoint_id = ?').run(endpointId);
+    return freshEndpoint(endpointId);
   }
 }
