@@ -9,6 +9,7 @@ import type { OperatorStore } from './operators.ts';
 import type { Outbox, PaymentEventRule } from './outbox.ts';
 import type { PurchaseStore } from './purchases.ts';
 import type { Reconciliation } from './reconciliation.ts';
+import type { SigninCeremonies } from './signin-ceremonies.ts';
 import type { Attempt, Payment, PaymentUpdate, Checkout, CheckoutKey } from './records.ts';
 
 // The records live apart so that the outbox and the store can both name them; the store's users take them from here.
@@ -136,6 +137,8 @@ export interface Store {
   readonly purchases: PurchaseStore;
   /** The merchant's operators: accounts, credentials, passkeys, device sign-ins. */
   readonly operators: OperatorStore;
+  /** Passkey and SSO sign-ins under way, which any instance may finish. */
+  readonly ceremonies: SigninCeremonies;
 
   /** Throws when the store cannot serve requests. */
   ping(): Promise<void>;

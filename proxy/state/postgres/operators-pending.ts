@@ -1,11 +1,10 @@
-import type { OperatorStore } from '../operators.ts';
-
 /**
  * Operators are written once, in the SQL store that issue 36 makes of the SQLite and PostgreSQL
- * stores; until it lands, PostgreSQL refuses every operator call with this error (a 500 that says so).
+ * stores; until it lands, PostgreSQL refuses every operator call (sign-in ceremonies too) with this
+ * error (a 500 that says so).
  */
-export function notOnPostgresYet(): OperatorStore {
-  return new Proxy({} as OperatorStore, {
+export function notOnPostgresYet<T extends object>(): T {
+  return new Proxy({} as T, {
     get: (_target, property) =>
       typeof property === 'string' && property !== 'then'
         ? () =>

@@ -25,6 +25,7 @@ import { insertEvents, PostgresOutbox } from './outbox.ts';
 import { PostgresPurchases } from './purchases.ts';
 import { notOnPostgresYet } from './operators-pending.ts';
 import type { OperatorStore } from '../operators.ts';
+import type { SigninCeremonies } from '../signin-ceremonies.ts';
 import { PostgresReconciliation } from './reconciliation.ts';
 
 /** Serialises the transactions on one idempotency key (an advisory lock held until commit). */
@@ -73,7 +74,8 @@ export class PostgresStore implements Store {
   readonly outbox: PostgresOutbox;
   readonly reconciliation: PostgresReconciliation;
   readonly purchases: PostgresPurchases;
-  readonly operators: OperatorStore = notOnPostgresYet();
+  readonly operators: OperatorStore = notOnPostgresYet<OperatorStore>();
+  readonly ceremonies: SigninCeremonies = notOnPostgresYet<SigninCeremonies>();
 
   constructor(private readonly db: Database) {
     this.outbox = new PostgresOutbox(db);

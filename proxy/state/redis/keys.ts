@@ -62,6 +62,8 @@ export function redisKeys(prefix: string) {
     passkeysOf: (operatorId: string) => `${prefix}operator-passkeys:${operatorId}`,
     device: (hash: string) => `${prefix}device:${hash}`,
     deviceByUserCode: (userCode: string) => `${prefix}device-user-code:${userCode}`,
+    /** A sign-in ceremony under way, by the hash of its key. */
+    signinCeremony: (hash: string) => `${prefix}signin-ceremony:${hash}`,
   };
 }
 

@@ -6,6 +6,7 @@ import { idOfMember, indexMember, redisKeys, type RedisKeys } from './keys.ts';
 import { addEvents, RedisOutbox } from './outbox.ts';
 import { RedisOperators } from './operators.ts';
 import { RedisPurchases } from './purchases.ts';
+import { RedisSigninCeremonies } from './signin-ceremonies.ts';
 import { LAST_WEBHOOK_KEPT_SECONDS, RedisReconciliation } from './reconciliation.ts';
 import type { PaymentEventRule } from '../outbox.ts';
 import {
@@ -62,13 +63,14 @@ export class RedisStore implements Store {
     this.reconciliation = new RedisReconciliation(redis, this.key);
     this.purchases = new RedisPurchases(redis, this.key);
     this.operators = new RedisOperators(redis, this.key);
+    this.ceremonies = new RedisSigninCeremonies(redis, this.key);
   }
-
   private readonly key: RedisKeys;
   readonly outbox: RedisOutbox;
   readonly reconciliation: RedisReconciliation;
   readonly purchases: RedisPurchases;
   readonly operators: RedisOperators;
+  readonly ceremonies: RedisSigninCeremonies;
 
   /** Index members sort like (createdAt, transactionId), the order of the operator's list. */
   private member(payment: Pick<Payment, 'createdAt' | 'transactionId'>): string {

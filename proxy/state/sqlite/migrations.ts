@@ -209,4 +209,12 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX device_authorizations_by_user_code ON device_authorizations (user_code, expires_at);
 `,
+  // Passkey and SSO sign-ins under way, taken once (proxy/state/signin-ceremonies.ts).
+  `
+  CREATE TABLE signin_ceremonies (
+    key_hash   TEXT PRIMARY KEY,
+    expires_at INTEGER NOT NULL,
+    record     TEXT NOT NULL
+  );
+`,
 ];

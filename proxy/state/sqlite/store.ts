@@ -9,6 +9,7 @@ import type { PaymentEventRule } from '../outbox.ts';
 import { insertEvents, SqliteOutbox } from './outbox.ts';
 import { SqliteOperators } from './operators.ts';
 import { SqlitePurchases } from './purchases.ts';
+import { SqliteSigninCeremonies } from './signin-ceremonies.ts';
 import { SqliteReconciliation } from './reconciliation.ts';
 import { toAttempt, toCheckout, toPayment, type Row } from '../sql-rows.ts';
 import {
@@ -47,6 +48,7 @@ export class SqliteStore implements Store {
   readonly reconciliation: SqliteReconciliation;
   readonly purchases: SqlitePurchases;
   readonly operators: SqliteOperators;
+  readonly ceremonies: SqliteSigninCeremonies;
 
   /**
    * `lock: false` is for `kassa-proxy operators` and `audit`, which make short transactions on the file
@@ -76,6 +78,7 @@ export class SqliteStore implements Store {
     this.reconciliation = withDiskFaults(new SqliteReconciliation((text) => this.sql(text)));
     this.purchases = withDiskFaults(new SqlitePurchases(this.db, (text) => this.sql(text)));
     this.operators = withDiskFaults(new SqliteOperators(this.db, (text) => this.sql(text)));
+    this.ceremonies = withDiskFaults(new SqliteSigninCeremonies((text) => this.sql(text)));
     // The store itself answers through the same guard (a constructor may hand back another object).
     return withDiskFaults(this);
   }
