@@ -10,6 +10,7 @@ import { compareDecimals, isDecimal } from '../lib/money.ts';
 import { isHttpsOrLoopback } from '../lib/url-rules.ts';
 import { AMOUNT_LIMITS, isPaymentCurrency, URL_MAX } from '../schemas/pay.ts';
 import { OnrampSettingError, parseOnrampSettings, type OnrampSettings } from './onramp/onramp-settings.ts';
+import { parseOidcSettings, type OidcSettings } from './operator/signin/signin-settings.ts';
 import { ConfigError, integer, required, settingsSource } from './settings.ts';
 import { parseStoreSettings, type StoreSettings } from './store-settings.ts';
 
@@ -60,6 +61,8 @@ export interface ProxyConfig extends StoreSettings {
   onramp: OnrampSettings | null;
   /** Serve the API's reference page at /docs (KASSA_API_DOCS=1). */
   apiDocs: boolean;
+  /** Operators' sign-in with the company's OpenID Connect provider (KASSA_OIDC_*); null: passkeys only. */
+  oidc: OidcSettings | null;
 }
 
 export interface MerchantEvents {
@@ -243,6 +246,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: source.KASSA_PUBLIC_URL ? parsePublicUrl(source.KASSA_PUBLIC_URL) : null,
     onramp,
     apiDocs: isOn(source.KASSA_API_DOCS),
+    oidc: parseOidcSettings(source),
   };
 }
 
@@ -306,6 +310,7 @@ export function secretsOf(config: ProxyConfig): string[] {
     ...storePasswords,
     ...(config.events?.secrets ?? []),
     ...(config.metricsToken ? [config.metricsToken] : []),
+    ...(config.oidc ? [config.oidc.clientSecret] : []),
   ];
 }
 

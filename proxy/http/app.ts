@@ -17,6 +17,10 @@ import { merchantOperations, merchantRoutes } from '../payments/merchant-routes.
 import { operatorOperations, operatorRoutes } from '../operator/operator-routes.ts';
 import { operatorAccountOperations, operatorAccountRoutes } from '../operator/operator-account-routes.ts';
 import { deviceOperations, deviceRoutes } from '../operator/device-routes.ts';
+import { ownAccountOperations, ownAccountRoutes } from '../operator/signin/own-account-routes.ts';
+import { pageOperations, pageRoutes } from '../operator/signin/page-routes.ts';
+import { signinOperations, signinRoutes } from '../operator/signin/signin-routes.ts';
+import { ssoOperations, ssoRoutes } from '../operator/signin/sso-routes.ts';
 import { metricsOperations, metricsRoutes } from '../monitoring/metrics-routes.ts';
 import { onrampOffRoutes, onrampOperations, onrampRoutes } from '../onramp/onramp-routes.ts';
 import { purchaseOperations, purchaseRoutes } from '../onramp/purchase-routes.ts';
@@ -93,6 +97,11 @@ export function createApp(services: ProxyServices): ProxyHttp {
   mount(operatorRoutes(services), operatorOperations);
   mount(operatorAccountRoutes(services), operatorAccountOperations);
   mount(deviceRoutes(services), deviceOperations);
+  mount(signinRoutes(services), signinOperations);
+  mount(ownAccountRoutes(services), ownAccountOperations);
+  mount(pageRoutes(services), pageOperations);
+  // Signing in with the company's provider exists only when one is set up (KASSA_OIDC_ISSUER).
+  if (services.signin.sso) mount(ssoRoutes(services), ssoOperations);
   mount(eventRoutes(services), eventOperations);
   mount(webhookRoutes(services), webhookOperations);
   mount(widgetRoutes(services), widgetOperations);

@@ -37,7 +37,7 @@ export interface NewOperator {
   name: string;
   email: string;
   role: Role;
-  /** An operator id, or `cli` or `setup`. */
+  /** An operator id, or `cli`, `setup` or `sso`. */
   createdBy: string;
 }
 
@@ -48,11 +48,17 @@ export class OperatorAccounts {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Stores a new account, `invited` until its person signs in for the first time, or `active`. */
-  async create(input: NewOperator & { state: 'invited' | 'active' }): Promise<OperatorRecord> {
+  /**
+   * Stores a new account, `invited` until its person signs in for the first time, or `active`. The
+   * first admin's passkey names its account before it exists (`operatorId`); an account made by SSO
+   * carries its identity at the provider (`ssoSubject`).
+   */
+  async create(
+    input: NewOperator & { state: 'invited' | 'active'; operatorId?: string; ssoSubject?: string },
+  ): Promise<OperatorRecord> {
     const now = this.now();
     const operator: OperatorRecord = {
-      operatorId: randomId('op_'),
+      operatorId: input.operatorId ?? randomId('op_'),
       name: input.name,
       email: input.email.toLowerCase(),
       role: input.role,
@@ -61,7 +67,7 @@ export class OperatorAccounts {
       createdBy: input.createdBy,
       updatedAt: now,
       revision: 1,
-      ssoSubject: null,
+      ssoSubject: input.ssoSubject ?? null,
     };
     const outcome = await this.store.createOperator(operator);
     if (outcome !== 'created') throw accountError(outcome);
