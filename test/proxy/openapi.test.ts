@@ -14,6 +14,8 @@ import { http, type Answered, type Json } from '../support/http.ts';
 import { redoclyLint } from '../support/redocly-lint.ts';
 import { openSse } from '../support/sse-client.ts';
 import { ONRAMP_ENV, onrampCustomer } from '../support/onramp.ts';
+import { asBrowser, fromPage, invite, passkeySignin, registerByLink } from '../support/signin.ts';
+import { SoftAuthenticator } from '../support/soft-authenticator.ts';
 import { eventually, SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
 
 const EVENTS_SECRET = 'whsec_a2Fzc2EtZXhhbXBsZS1zZWNyZXQtZG8tbm90LXVzZSE=';
@@ -23,14 +25,19 @@ const EVENTS_SECRET = 'whsec_a2Fzc2EtZXhhbXBsZS1zZWNyZXQtZG8tbm90LXVzZSE=';
  * it must be a decision (change this list with it), never a side effect.
  */
 const OPERATION_IDS = [
+  'addMyPasskey',
   'approveDevice',
   'createCheckout',
+  'createMyToken',
   'createOnrampPurchase',
   'createOnrampQuote',
   'createOrder',
   'createPayment',
   'deleteOrder',
+  'deviceApprovalPage',
   'exportPayments',
+  'finishLinkPasskey',
+  'finishPasskeySignin',
   'getApiReference',
   'getApiReferenceViewer',
   'getCheckout',
@@ -51,30 +58,72 @@ const OPERATION_IDS = [
   'getReadiness',
   'getWidgetChunk',
   'getWidgetScript',
+  'invitationPage',
   'listBridgeChains',
   'listChains',
   'listEvents',
+  'listMyPasskeys',
+  'listMySessions',
+  'listMyTokens',
   'listOrders',
   'listPurchases',
   'listUnverifiablePayments',
+  'lookUpSigninLink',
   'openHandoffLink',
+  'operatorPage',
+  'operatorPageScript',
+  'operatorPageStyle',
   'pollDeviceToken',
   'prepareBridgeTransfer',
   'receivePaymentWebhook',
   'redeliverEvent',
   'redeliverFailedEvents',
   'refundPurchase',
+  'removeMyPasskey',
   'resolvePayment',
   'retryPurchaseMint',
   'returnFromBank',
+  'revokeCredential',
   'searchPayments',
+  'setupPage',
+  'signOut',
   'signOutCredential',
   'startDeviceSignIn',
+  'startLinkPasskey',
+  'startMyPasskey',
+  'startPasskeySignin',
   'streamPaymentChanges',
   'streamPaymentStatus',
   'streamPurchaseStatus',
   'updateOrder',
 ];
+
+/** Every sign-in operation, each with a success (and its answers checked as every answer here is). */
+async function signinJourney(stack: Stack): Promise<void> {
+  const origin = stack.proxy.origin;
+  const invited = await invite(stack.proxy, 'finance');
+  const link = { link: 'invitation', token: invited.token };
+  await fromPage(origin, '/operator/link', link);
+  const authenticator = new SoftAuthenticator(origin);
+  await registerByLink(origin, authenticator, { ...link, passkeyName: 'Laptop' });
+  const { session } = await passkeySignin(authenticator);
+  const browser = asBrowser(session!);
+  await browser('/api/operator/sessions');
+  const token = await browser('/api/operator/tokens', { body: { name: 'Script', role: 'viewer' } });
+  await browser('/api/operator/tokens');
+  await browser(`/api/credentials/${token.body.credential.credentialId}`, { method: 'DELETE' });
+  const options = await browser('/api/operator/passkeys/options', { body: { passkeyName: 'Key' } });
+  const key = new SoftAuthenticator(origin);
+  const added = await browser('/api/operator/passkeys', { body: { response: key.register(options.body.options) } });
+  await browser('/api/operator/passkeys');
+  await browser(`/api/operator/passkeys/${added.body.credentialId}`, { method: 'DELETE' });
+  const page = await browser('/operator');
+  for (const asset of page.text.match(/\/operator\/(scripts|styles)\/[\w.-]+/g) ?? []) await http(`${origin}${asset}`);
+  await browser('/operator/device');
+  await http(`${origin}/operator/invite`);
+  await http(`${origin}/operator/setup`);
+  await browser('/operator/signout', { method: 'POST' });
+}
 
 /** A Hono route path as OpenAPI writes it: `:name` and `:name{pattern}` become `{name}`. */
 const documented = (path: string) => path.replace(/:(\w+)(\{[^}]*\})?/g, '{$1}');
@@ -348,6 +397,8 @@ describe('proxy: the OpenAPI document', () => {
     });
     await http(`${origin}/kassa.js`);
     await http(`${origin}/kassa/not-built.js`);
+    // The operators' sign-in: a link's first passkey, a sign-in, the person's own things, the pages.
+    await signinJourney(stack);
 
     // Every operation but the streams (read above) was answered with a success, each answer as documented.
     const succeeded = new Set(

@@ -243,7 +243,7 @@ export const ownAccountOperations: ApiOperations = {
       201: { description: 'Added', json: { schema: passkeySchema, example: signinExamples.passkeys.passkeys[0] } },
     },
     errors: {
-      400: 'The body breaks the schema, or the passkey was not made (`problem: not-made`): start again',
+      400: 'The body breaks the schema, or the passkey was not made (`details.problem: not-made`): start again',
       403: WRITE_REFUSED,
       409: 'No address for passkeys: set KASSA_PUBLIC_URL',
       503: STORE_DOWN,
@@ -261,7 +261,7 @@ export const ownAccountOperations: ApiOperations = {
     errors: {
       403: WRITE_REFUSED,
       404: 'No passkey of the caller’s has this id',
-      409: 'It is the caller’s only way to sign in (`problem: last-passkey`)',
+      409: 'It is the caller’s only way to sign in (`details.problem: last-passkey`)',
       503: STORE_DOWN,
     },
   },

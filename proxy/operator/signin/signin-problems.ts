@@ -19,7 +19,7 @@ export function signinProblem(error: unknown): never {
   if (error instanceof SigninLimitedError)
     throw new HttpProblem(429, error.message, { 'Retry-After': String(error.retryAfterSeconds) });
   if (error instanceof EnrolmentError)
-    throw new HttpProblem(ENROLMENT_STATUS[error.problem], error.message, {}, undefined, { problem: error.problem });
+    throw new HttpProblem(ENROLMENT_STATUS[error.problem], error.message, {}, { problem: error.problem });
   if (error instanceof NoPublicUrlError) throw new HttpProblem(409, error.message);
   throw error;
 }

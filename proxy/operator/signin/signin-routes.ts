@@ -55,16 +55,11 @@ export function signinRoutes(services: ProxyServices): Hono<OperatorEnv> {
   const starts = clientRateLimit({ name: 'signin', limit: config.createRateLimit, trustProxy: config.trustProxy });
   const guard = operatorGuards(signinOperations, operators.access);
   const rp = (c: Context) => answering(async () => relyingParty(config.publicUrl, c.req.url));
-  const noStore = createMiddleware(async function noStore(c, next) {
-    await next();
+  // A challenge is for one browser: never kept by a cache in between.
+  app.post('/operator/signin/options', own, starts, async (c) => {
     c.header('Cache-Control', 'no-store');
+    return c.json({ options: await signin.passkeys.options(await rp(c)) });
   });
-  app.use('/operator/signin/*', noStore);
-  app.use('/operator/passkeys/*', noStore);
-
-  app.post('/operator/signin/options', own, starts, async (c) =>
-    c.json({ options: await signin.passkeys.options(await rp(c)) }),
-  );
 
   app.post('/operator/signin', own, async (c) => {
     const { response } = await jsonBody(c, signinRequestSchema);
@@ -82,6 +77,7 @@ export function signinRoutes(services: ProxyServices): Hono<OperatorEnv> {
   app.post('/operator/passkeys/options', own, starts, async (c) => {
     const request = await jsonBody(c, registrationOptionsRequestSchema);
     const party = await rp(c);
+    c.header('Cache-Control', 'no-store');
     return c.json({ options: await answering(() => signin.enrolment.linkOptions(party, request)) });
   });
 
@@ -182,8 +178,8 @@ export const signinOperations: ApiOperations = {
     errors: {
       400: BAD_BODY,
       403: OWN_ORIGIN,
-      404: 'The link was used, has expired, or is not one Kassa gave (`problem: link`)',
-      409: 'A setup link, and this Kassa has an admin already (`problem: admin-exists`)',
+      404: 'The link was used, has expired, or is not one Kassa gave (`details.problem: link`)',
+      409: 'A setup link, and this Kassa has an admin already (`details.problem: admin-exists`)',
       429: RATE_LIMITED,
       503: STORE_DOWN,
     },
@@ -205,8 +201,8 @@ export const signinOperations: ApiOperations = {
     errors: {
       400: BAD_BODY,
       403: OWN_ORIGIN,
-      404: 'The link was used, has expired, or is not one Kassa gave (`problem: link`)',
-      409: 'This Kassa has an admin already, or the e-mail is taken (`problem`), or no address for passkeys',
+      404: 'The link was used, has expired, or is not one Kassa gave (`details.problem: link`)',
+      409: 'This Kassa has an admin already, or the e-mail is taken (`details.problem`), or no address for passkeys',
       429: RATE_LIMITED,
       503: STORE_DOWN,
     },
@@ -227,10 +223,10 @@ export const signinOperations: ApiOperations = {
       },
     },
     errors: {
-      400: 'The body breaks the schema, or the passkey was not made (`problem: not-made`): start again',
+      400: 'The body breaks the schema, or the passkey was not made (`details.problem: not-made`): start again',
       403: OWN_ORIGIN,
-      404: 'The link was used meanwhile or has expired (`problem: link`)',
-      409: 'This Kassa has an admin already, or the e-mail is taken (`problem`), or no address for passkeys',
+      404: 'The link was used meanwhile or has expired (`details.problem: link`)',
+      409: 'This Kassa has an admin already, or the e-mail is taken (`details.problem`), or no address for passkeys',
       503: STORE_DOWN,
     },
   },
