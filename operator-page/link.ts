@@ -14,7 +14,7 @@ export async function wireLink(kind: 'invite' | 'setup'): Promise<void> {
   const token = location.hash.slice(1);
   const intro = document.querySelector<HTMLElement>('[data-link-intro]')!;
   const form = document.querySelector<HTMLFormElement>('form[data-form="link"]')!;
-  const found = await call<LinkLookup & { error?: string; problem?: string }>('POST', '/operator/link', {
+  const found = await call<LinkLookup & { error?: string; details?: { problem?: string } }>('POST', '/operator/link', {
     link,
     token,
   });

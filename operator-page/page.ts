@@ -62,7 +62,7 @@ export function say(name: string, text: string, tone: 'danger' | 'success' | 'pl
 }
 
 /** What a refused call means for the person, in their words. */
-export function problemText(answer: Answer<{ error?: string; problem?: string }>): string {
+export function problemText(answer: Answer<{ error?: string; details?: { problem?: string } }>): string {
   if (answer.status === 0) return words.unreachable;
   if (answer.status === 429) {
     const seconds = /(\d+)\s*s\b/.exec(answer.body.error ?? '')?.[1] ?? '60';
@@ -76,7 +76,8 @@ export function problemText(answer: Answer<{ error?: string; problem?: string }>
     'last-passkey': words.lastPasskey,
   };
   return (
-    byProblem[answer.body.problem ?? ''] ?? fill(words.refused, { error: answer.body.error ?? String(answer.status) })
+    byProblem[answer.body.details?.problem ?? ''] ??
+    fill(words.refused, { error: answer.body.error ?? String(answer.status) })
   );
 }
 

@@ -23,10 +23,10 @@ const cancelled = (error: unknown) =>
   (error instanceof Error && error.name === 'NotAllowedError');
 
 async function prompt<T, O>(
-  optionsCall: () => Promise<Answer<{ options?: O } & { error?: string; problem?: string }>>,
+  optionsCall: () => Promise<Answer<{ options?: O } & { error?: string; details?: { problem?: string } }>>,
   ask: (options: O) => Promise<unknown>,
-  answerCall: (response: unknown) => Promise<Answer<T & { error?: string; problem?: string }>>,
-  refusedWords: (answer: Answer<{ error?: string; problem?: string }>) => string,
+  answerCall: (response: unknown) => Promise<Answer<T & { error?: string; details?: { problem?: string } }>>,
+  refusedWords: (answer: Answer<{ error?: string; details?: { problem?: string } }>) => string,
 ): Promise<PromptOutcome<T>> {
   if (!browserSupportsWebAuthn()) return failure(words.unsupported);
   const options = await optionsCall();
