@@ -54,6 +54,9 @@ export function pageRenderer({ config }: ProxyServices): PageRenderer {
     c.header('Content-Security-Policy', pageCsp(providerOrigin));
     c.header('Cache-Control', 'no-store');
     c.header('Cross-Origin-Opener-Policy', 'same-origin');
+    // Not no-referrer: with it, a form's POST (the SSO button) would carry `Origin: null`, which the
+    // proxy's own-Origin check refuses. Nothing leaves for another site either way.
+    c.header('Referrer-Policy', 'same-origin');
     c.header('Vary', 'Accept-Language, Cookie');
     return c.html(page(frame, view, heading, content), options.status ?? 200);
   };

@@ -31,6 +31,13 @@ export function safeReturnPath(value: string | undefined): string {
     : '/operator';
 }
 
+/** An error and the causes under it (openid-client says what did not match in its cause): for the audit. */
+function whatWentWrong(error: unknown): string {
+  const said: string[] = [];
+  for (let at = error; at instanceof Error && said.length < 3; at = at.cause) said.push(at.message);
+  return said.join(': ').slice(0, 500) || String(error);
+}
+
 export class SsoSignin {
   constructor(
     private readonly deps: {
@@ -94,7 +101,7 @@ export class SsoSignin {
       ({ operator, changes } = await accounts.resolve(identity));
     } catch (error) {
       if (error instanceof SsoRefusedError) throw await refuse(error, error.refusal);
-      throw await refuse(new SsoRefusedError('failed'), (error as Error).message);
+      throw await refuse(new SsoRefusedError('failed'), whatWentWrong(error));
     }
     for (const change of changes)
       await events.record(c, {
