@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type ProxyConfig } from '../proxy/config.ts';
+import { CLI_ACTOR, NO_CONTEXT } from '../proxy/operator/audit-trail.ts';
 import { startProxy } from '../proxy/server.ts';
 import { startSandbox } from '../sandbox/server.ts';
 import { startShop } from './shop-server.ts';
@@ -20,11 +21,6 @@ export interface DemoOptions {
   /** Where the proxy's log lines go (they never hold a secret). */
   log?: (line: string) => void;
   logLevel?: ProxyConfig['logLevel'];
-  /**
-   * The proxy's operator token (KASSA_OPERATOR_TOKEN), for the Kassa extension's Settings; made up
-   * for this run when not given. Never printed.
-   */
-  operatorToken?: string;
 }
 
 const secret = (prefix: string) => `${prefix}_${randomBytes(24).toString('base64url')}`;
@@ -54,7 +50,6 @@ export async function startDemo(options: DemoOptions) {
       KASSA_ORDERS_API_KEY: sandbox.ordersApiKey,
       KASSA_REFORGE_BASE_URL: sandbox.reforge,
       KASSA_MERCHANT_KEY: secret('mk'),
-      KASSA_OPERATOR_TOKEN: options.operatorToken ?? secret('op'),
       KASSA_WEBHOOK_SECRET: randomBytes(32).toString('base64url'),
       KASSA_ALLOWED_ORIGINS: shop.origin,
       KASSA_RETURN_URLS: `${shop.origin}/,${shop.origin}/donate,${shop.origin}/buy`,
@@ -70,18 +65,30 @@ export async function startDemo(options: DemoOptions) {
       KASSA_LOG_LEVEL: options.logLevel ?? 'warn',
       KASSA_API_DOCS: '1',
     });
-    proxy = await startProxy(config, { logSink: options.log });
+    // The demo's operator is made here (below), so the first admin's setup link would only confuse.
+    proxy = await startProxy(config, { logSink: options.log, setupLink: () => undefined });
+    // An admin with a personal API token, for the extension's operator views and scripts against the demo.
+    const operator = await proxy.services.operators.accounts.addWithToken(
+      { name: 'Demo admin', email: 'admin@demo.kassa.test', role: 'admin', tokenName: 'npm start' },
+      { actor: CLI_ACTOR, context: NO_CONTEXT },
+    );
     // The payment service tells the proxy about status changes at this (secret) address.
     const hook = await fetch(`${sandbox.control}/keys/${sandbox.keyId}`, {
       method: 'PATCH',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ webhookUrl: `${proxy.origin}/hooks/payments/${config.webhookSecret}` }),
+      // The shop's name is the key's: the sandbox bank's page shows it as the payee.
+      body: JSON.stringify({
+        webhookUrl: `${proxy.origin}/hooks/payments/${config.webhookSecret}`,
+        name: 'Kassa demo shop',
+      }),
     });
     if (!hook.ok) throw new Error(`could not register the proxy's webhook with the sandbox: ${hook.status}`);
     return {
       sandbox,
       proxy,
       shop,
+      /** The demo admin's personal API token (made up for this run). */
+      operatorToken: operator.token,
       async stop() {
         await shop!.close();
         await proxy!.stop();

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { roleSchema, operatorEmailSchema, operatorNameSchema, ROLES } from '../schemas/operators.ts';
 import { describeZodError } from '../lib/zod-message.ts';
 import { createLogger } from './logger.ts';
+import { AuditTrail, CLI_ACTOR, NO_CONTEXT } from './operator/audit-trail.ts';
 import { Credentials } from './operator/credentials.ts';
 import { AccountError, OperatorAccounts } from './operator/operators.ts';
 import { ConfigError, settingsSource, type SettingsSource } from './settings.ts';
@@ -61,6 +62,7 @@ export async function runCommand(argv: readonly string[], env: SettingsSource, i
     }
   };
   if (group === 'operators' && action === 'list') return run((store) => listOperators(store, io));
+  if (group === 'audit' && action === 'verify') return run((store) => verifyAudit(store, io));
   if (group === 'operators' && action === 'add') {
     const parsed = parseAdd(rest);
     if (typeof parsed === 'string') {
@@ -114,22 +116,22 @@ export function parseAdd(args: readonly string[]): AddArguments | string {
 }
 
 async function addOperator(store: Store, args: AddArguments, origin: string, io: CommandIo): Promise<number> {
-  const accounts = new OperatorAccounts(store.operators, new Credentials(store.operators));
-  const input = { name: args.name, email: args.email, role: args.role, createdBy: 'cli' };
+  const accounts = new OperatorAccounts(store.operators, new Credentials(store.operators), new AuditTrail(store.audit));
+  const input = { name: args.name, email: args.email, role: args.role };
+  const acting = { actor: CLI_ACTOR, context: NO_CONTEXT };
   try {
     if (args.token) {
-      const added = await accounts.addWithToken({
-        ...input,
-        tokenName: 'kassa-proxy operators add',
-        expiresInDays: args.tokenDays,
-      });
+      const added = await accounts.addWithToken(
+        { ...input, tokenName: 'kassa-proxy operators add', expiresInDays: args.tokenDays },
+        acting,
+      );
       io.out(
         `Added ${added.operator.name} <${added.operator.email}> as ${added.operator.role} (${added.operator.operatorId}).`,
       );
       io.out(`Personal API token, shown once, valid until ${new Date(added.expiresAt).toISOString()}:`);
       io.out(added.token);
     } else {
-      const invited = await accounts.invite(input);
+      const invited = await accounts.invite(input, acting);
       io.out(
         `Invited ${invited.operator.name} <${invited.operator.email}> as ${invited.operator.role} (${invited.operator.operatorId}).`,
       );
@@ -152,4 +154,15 @@ async function listOperators(store: Store, io: CommandIo): Promise<number> {
       `${operator.operatorId}  ${operator.role.padEnd(7)}  ${operator.state.padEnd(9)}  ${operator.name} <${operator.email}>`,
     );
   return 0;
+}
+
+async function verifyAudit(store: Store, io: CommandIo): Promise<number> {
+  const report = await new AuditTrail(store.audit).verify();
+  if (report.ok) {
+    io.out(`The audit trail verifies: ${report.records} records, the last one's hash ${report.headHash}.`);
+    io.out('Keep that hash apart from the store: a later verify must still show the records up to it.');
+    return 0;
+  }
+  io.err(`The audit trail does not verify: ${report.message}.`);
+  return 1;
 }

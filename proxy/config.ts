@@ -61,6 +61,11 @@ export interface ProxyConfig extends StoreSettings {
   onramp: OnrampSettings | null;
   /** Serve the API's reference page at /docs (KASSA_API_DOCS=1). */
   apiDocs: boolean;
+  /**
+   * Dual control: mint orders and retries of fewer tokens, and refunds of less money, need one person;
+   * null (the default): every one needs a second person's approval.
+   */
+  approvalThreshold: string | null;
   /** Operators' sign-in with the company's OpenID Connect provider (KASSA_OIDC_*); null: passkeys only. */
   oidc: OidcSettings | null;
 }
@@ -246,8 +251,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: source.KASSA_PUBLIC_URL ? parsePublicUrl(source.KASSA_PUBLIC_URL) : null,
     onramp,
     apiDocs: isOn(source.KASSA_API_DOCS),
+    approvalThreshold: parseThreshold(source.KASSA_APPROVAL_THRESHOLD),
     oidc: parseOidcSettings(source),
   };
+}
+
+function parseThreshold(value: string | undefined): string | null {
+  const threshold = value?.trim();
+  if (!threshold || threshold === 'none') return null;
+  if (!isDecimal(threshold, 2) || compareDecimals(threshold, '0') <= 0)
+    throw new ConfigError(
+      'KASSA_APPROVAL_THRESHOLD',
+      `must be a positive amount with at most 2 decimal places (such as 100), or none; not "${threshold}"`,
+    );
+  return threshold;
 }
 
 /** An origin the bank may send customers to: https, or http on loopback. */

@@ -17,6 +17,7 @@ import type { Backend } from './state/open-backend.ts';
 import { OrdersClient } from './upstream/orders-client.ts';
 import { ProxyMetrics } from './monitoring/metrics.ts';
 import { createOnramp, type OnrampParts } from './onramp/onramp-parts.ts';
+import { registerPurchaseActions } from './onramp/purchase-approvals.ts';
 import { createOperatorParts, type OperatorParts } from './operator/operator-parts.ts';
 import { createSigninParts, type SigninParts } from './operator/signin/signin-parts.ts';
 import { PayClient } from './upstream/pay-client.ts';
@@ -80,6 +81,8 @@ export interface ServiceOverrides extends Partial<Backend> {
   onrampSweepMs?: number;
   /** How long a purchase's checkout can be paid (30 minutes). */
   onrampPaymentWindowSeconds?: number;
+  /** How long an approval request waits for a second person (24 hours). */
+  approvalTtlMs?: number;
 }
 
 /** Builds the services on the state `openBackend` opened (state/open-backend.ts). */
@@ -176,7 +179,14 @@ export function createServices(
         paymentWindowSeconds: overrides.onrampPaymentWindowSeconds,
       })
     : null;
-  const operators = createOperatorParts({ config, store: store.operators, registry: metrics.registry });
+  const operators = createOperatorParts({
+    config,
+    store,
+    orders,
+    registry: metrics.registry,
+    approvalTtlMs: overrides.approvalTtlMs,
+  });
+  if (onramp) registerPurchaseActions(operators.approvals, onramp.operations);
   const signin = createSigninParts({ config, store, operators, logger });
   return {
     config,

@@ -1,10 +1,10 @@
 /**
- * The operators' sign-in page and their own account (issue 37): passkeys (WebAuthn), the web session,
- * their sessions and personal API tokens. The proxy validates with these and documents them; the
- * page's script imports their types.
+ * The operators' sign-in (issue 37): passkeys (WebAuthn), a link's first passkey, the web session.
+ * The proxy validates with these and documents them. (A person's sessions, tokens and passkeys as the
+ * API lists them are in operators.ts.)
  */
 import { z } from 'zod';
-import { CREDENTIAL_KINDS, operatorEmailSchema, operatorNameSchema, roleSchema } from './operators.ts';
+import { operatorEmailSchema, operatorNameSchema, roleSchema } from './operators.ts';
 
 /** base64url, as WebAuthn's JSON encodes bytes, at most `max` characters. */
 const base64url = (field: string, max: number) =>
@@ -125,69 +125,3 @@ export const signedInSchema = z
   })
   .meta({ id: 'SignedIn' });
 export type SignedIn = z.infer<typeof signedInSchema>;
-
-const iso = z.string();
-
-export const passkeySchema = z
-  .object({
-    credentialId: z.string(),
-    name: z.string(),
-    createdAt: iso,
-    lastUsedAt: iso.nullable(),
-    /** Synced between the person's devices (a platform's passkey manager), or bound to one. */
-    deviceType: z.enum(['singleDevice', 'multiDevice']),
-    backedUp: z.boolean(),
-  })
-  .meta({ id: 'Passkey' });
-
-export const passkeyListSchema = z.object({ passkeys: z.array(passkeySchema) }).meta({ id: 'PasskeyList' });
-
-/** A session (web), a signed-in extension (device) or a personal API token (api), as its owner sees it. */
-export const credentialSummarySchema = z
-  .object({
-    credentialId: z.string(),
-    kind: z.enum(CREDENTIAL_KINDS),
-    name: z.string().nullable(),
-    /** An API token's role; null for sessions and devices, which act with their owner's. */
-    role: roleSchema.nullable(),
-    createdAt: iso,
-    lastUsedAt: iso.nullable(),
-    expiresAt: iso,
-    idleExpiresAt: iso.nullable(),
-    ip: z.string().nullable(),
-    userAgent: z.string().nullable(),
-    /** The credential this request is made with. */
-    current: z.boolean(),
-  })
-  .meta({ id: 'CredentialSummary' });
-export type CredentialSummary = z.infer<typeof credentialSummarySchema>;
-
-export const sessionListSchema = z.object({ sessions: z.array(credentialSummarySchema) }).meta({ id: 'SessionList' });
-
-export const tokenListSchema = z.object({ tokens: z.array(credentialSummarySchema) }).meta({ id: 'TokenList' });
-
-/** At most a year, as the design says; 90 days unless chosen. */
-export const TOKEN_DAYS = { default: 90, max: 365 } as const;
-
-export const createTokenRequestSchema = z
-  .strictObject({
-    name: z
-      .string({ error: 'name is required' })
-      .trim()
-      .min(1, 'name must not be empty')
-      .max(60, 'name must be at most 60 characters')
-      .refine((value) => !/[\p{Cc}\p{Cf}]/u.test(value), 'name must not contain control characters'),
-    role: roleSchema,
-    expiresInDays: z
-      .number({ error: 'expiresInDays must be a whole number of days' })
-      .int('expiresInDays must be a whole number of days')
-      .min(1, 'expiresInDays must be at least 1')
-      .max(TOKEN_DAYS.max, `expiresInDays must be at most ${TOKEN_DAYS.max}`)
-      .default(TOKEN_DAYS.default),
-  })
-  .meta({ id: 'CreateTokenRequest' });
-
-/** A new personal API token: the secret is in this answer only. */
-export const createdTokenSchema = z
-  .object({ token: z.string(), credential: credentialSummarySchema })
-  .meta({ id: 'CreatedToken' });

@@ -51,9 +51,9 @@ export const operatorEmailSchema = z
   .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'email must be an e-mail address')
   .transform((value) => value.toLowerCase());
 
-/** The forbidden answer of an operator route: which permission was missing. */
+/** The forbidden answer of an operator route: which permission was missing, when a role lacks one. */
 export const permissionRefusalSchema = z
-  .object({ error: z.string(), permission: z.string() })
+  .object({ error: z.string(), permission: z.string().optional() })
   .meta({ id: 'PermissionRefusal' });
 
 export const operatorMeSchema = z
@@ -167,3 +167,243 @@ export const deviceApprovalSchema = z
     requestedAt: z.string(),
   })
   .meta({ id: 'DeviceApproval' });
+
+// ---- dual control ----
+
+export const APPROVAL_STATE_NAMES = [
+  'pending',
+  'approved',
+  'rejected',
+  'expired',
+  'cancelled',
+  'executed',
+  'failed',
+] as const;
+
+const approvalPerson = z.object({ operatorId: z.string(), name: z.string(), role: roleSchema });
+const summaryValues = z.record(z.string(), z.union([z.string(), z.number(), z.null()]));
+
+export const approvalSchema = z
+  .object({
+    approvalId: z.string(),
+    /** order.create, order.update, purchase.retry-mint or purchase.refund. */
+    kind: z.enum(['order.create', 'order.update', 'purchase.retry-mint', 'purchase.refund']),
+    /** The order or purchase acted on; null for an order to create. */
+    target: z.string().nullable(),
+    /** What the approver reads: amount, coin, chain, wallet, purchase … */
+    summary: summaryValues,
+    /** The request's body, run exactly as it is once approved. */
+    payload: z.record(z.string(), z.unknown()),
+    /** What approving needs. */
+    permission: z.enum(PERMISSIONS),
+    state: z.enum(APPROVAL_STATE_NAMES),
+    requestedBy: approvalPerson,
+    requestedAt: z.string(),
+    expiresAt: z.string(),
+    decidedBy: approvalPerson.nullable(),
+    decidedAt: z.string().nullable(),
+    reason: z.string().nullable(),
+    /** What the action made (an order id, the purchase's state), or its error in words. */
+    result: summaryValues.nullable(),
+    /** Whether the caller may approve or reject it: pending, another person's, and their role has the permission. */
+    canDecide: z.boolean(),
+  })
+  .meta({ id: 'Approval' });
+export type ApprovalView = z.infer<typeof approvalSchema>;
+
+export const approvalListSchema = z
+  .object({ approvals: z.array(approvalSchema), nextCursor: z.string().nullable() })
+  .meta({ id: 'ApprovalList' });
+
+export const approvalListQuerySchema = z.strictObject({
+  state: z.enum(APPROVAL_STATE_NAMES, { error: `state must be one of ${APPROVAL_STATE_NAMES.join(', ')}` }).optional(),
+  limit: z.coerce
+    .number({ error: 'limit must be a number from 1 to 200' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(200, 'limit must be at most 200')
+    .default(50),
+  cursor: z.string().max(200).optional(),
+});
+
+const reason = z
+  .string({ error: 'reason is required' })
+  .trim()
+  .min(1, 'reason must not be empty')
+  .max(500, 'reason must be at most 500 characters')
+  .refine(noControls, 'reason must not contain control characters');
+
+export const rejectApprovalRequestSchema = z.strictObject({ reason }).meta({ id: 'RejectApprovalRequest' });
+export const cancelApprovalRequestSchema = z
+  .strictObject({ reason: reason.optional() })
+  .meta({ id: 'CancelApprovalRequest' });
+
+// ---- the team (admins) and one's own credentials ----
+
+export const operatorViewSchema = z
+  .object({
+    operatorId: z.string(),
+    name: z.string(),
+    email: z.string(),
+    role: roleSchema,
+    /** invited: has not signed in yet; suspended: nothing of theirs works until an admin reactivates them. */
+    state: z.enum(OPERATOR_STATES),
+    createdAt: z.string(),
+    /** An operator id, or `cli` or `setup`. */
+    createdBy: z.string(),
+    updatedAt: z.string(),
+    /** Whether they sign in through the company's identity provider. */
+    sso: z.boolean(),
+  })
+  .meta({ id: 'Operator' });
+export type OperatorView = z.infer<typeof operatorViewSchema>;
+
+export const operatorListSchema = z.object({ operators: z.array(operatorViewSchema) }).meta({ id: 'OperatorList' });
+
+export const inviteOperatorRequestSchema = z
+  .strictObject({ name: operatorNameSchema, email: operatorEmailSchema, role: roleSchema })
+  .meta({ id: 'InviteOperatorRequest' });
+
+export const invitedOperatorSchema = z
+  .object({
+    operator: operatorViewSchema,
+    /** The one-time link the person opens to register their passkey: shown once, valid 72 hours. */
+    invitationUrl: z.string(),
+    expiresAt: z.string(),
+  })
+  .meta({ id: 'InvitedOperator' });
+
+export const updateOperatorRequestSchema = z
+  .strictObject({
+    role: roleSchema.optional(),
+    state: z.enum(['active', 'suspended'], { error: 'state must be active or suspended' }).optional(),
+  })
+  .refine((body) => body.role !== undefined || body.state !== undefined, 'Nothing to change: send role, state or both')
+  .meta({ id: 'UpdateOperatorRequest' });
+
+export const credentialViewSchema = z
+  .object({
+    credentialId: z.string(),
+    kind: z.enum(CREDENTIAL_KINDS),
+    name: z.string().nullable(),
+    /** An API token's own role; null for sessions and devices, which act with their owner's. */
+    role: roleSchema.nullable(),
+    createdAt: z.string(),
+    lastUsedAt: z.string().nullable(),
+    expiresAt: z.string(),
+    idleExpiresAt: z.string().nullable(),
+    revokedAt: z.string().nullable(),
+    /** Whether it still works: not revoked, not expired. */
+    live: z.boolean(),
+    /** Whether this request is made with it. */
+    current: z.boolean(),
+    ip: z.string().nullable(),
+    userAgent: z.string().nullable(),
+  })
+  .meta({ id: 'Credential' });
+export type CredentialView = z.infer<typeof credentialViewSchema>;
+
+export const credentialListSchema = z
+  .object({ credentials: z.array(credentialViewSchema) })
+  .meta({ id: 'CredentialList' });
+
+export const createTokenRequestSchema = z
+  .strictObject({
+    name: z
+      .string({ error: 'name is required' })
+      .trim()
+      .min(1, 'name must not be empty')
+      .max(100, 'name must be at most 100 characters')
+      .refine(noControls, 'name must not contain control characters'),
+    /** At most one's own role; one's own by default. */
+    role: roleSchema.optional(),
+    expiresInDays: z
+      .number({ error: 'expiresInDays must be a whole number from 1 to 365' })
+      .int('expiresInDays must be a whole number')
+      .min(1, 'expiresInDays must be at least 1')
+      .max(365, 'expiresInDays must be at most 365')
+      .default(90),
+  })
+  .meta({ id: 'CreateTokenRequest' });
+
+export const createdTokenSchema = z
+  .object({
+    /** `kassa_pat_…`: shown this once, stored only as its hash. */
+    token: z.string(),
+    credential: credentialViewSchema,
+  })
+  .meta({ id: 'CreatedToken' });
+
+export const passkeyViewSchema = z
+  .object({
+    credentialId: z.string(),
+    name: z.string(),
+    deviceType: z.enum(['singleDevice', 'multiDevice']),
+    backedUp: z.boolean(),
+    transports: z.array(z.string()),
+    createdAt: z.string(),
+    lastUsedAt: z.string().nullable(),
+  })
+  .meta({ id: 'Passkey' });
+
+export const passkeyListSchema = z.object({ passkeys: z.array(passkeyViewSchema) }).meta({ id: 'PasskeyList' });
+
+// ---- the audit trail ----
+
+export const auditRecordSchema = z
+  .object({
+    seq: z.number().int(),
+    at: z.string(),
+    actor: z.object({
+      operatorId: z.string().nullable(),
+      name: z.string(),
+      role: roleSchema.nullable(),
+      via: z.enum(['web', 'device', 'api', 'cli', 'setup', 'system']),
+    }),
+    action: z.string(),
+    target: z.object({ type: z.string(), id: z.string() }).nullable(),
+    requestId: z.string().nullable(),
+    ip: z.string().nullable(),
+    userAgent: z.string().nullable(),
+    before: z.unknown(),
+    after: z.unknown(),
+    prevHash: z.string(),
+    hash: z.string(),
+  })
+  .meta({ id: 'AuditRecord' });
+export type AuditRecordView = z.infer<typeof auditRecordSchema>;
+
+export const auditListSchema = z
+  .object({ records: z.array(auditRecordSchema), nextCursor: z.string().nullable() })
+  .meta({ id: 'AuditList' });
+
+const isoTime = (name: string) =>
+  z
+    .string()
+    .max(40)
+    .refine((value) => !Number.isNaN(Date.parse(value)), `${name} must be a date and time (ISO 8601)`);
+
+export const auditQuerySchema = z.strictObject({
+  operatorId: z.string().max(100).optional(),
+  /** An action, or its prefix before a dot (`approval` for every approval.*). */
+  action: z.string().max(100).optional(),
+  targetId: z.string().max(200).optional(),
+  from: isoTime('from').optional(),
+  to: isoTime('to').optional(),
+  limit: z.coerce
+    .number({ error: 'limit must be a number from 1 to 500' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(500, 'limit must be at most 500')
+    .default(100),
+  cursor: z
+    .string()
+    .regex(/^[1-9]\d{0,15}$/, 'cursor is not one this list returned')
+    .optional(),
+});
+
+export const auditExportQuerySchema = z.strictObject({
+  format: z.enum(['ndjson', 'csv'], { error: 'format must be ndjson or csv' }).default('ndjson'),
+  from: isoTime('from').optional(),
+  to: isoTime('to').optional(),
+});

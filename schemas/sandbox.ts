@@ -50,13 +50,14 @@ export const createKeyResponseSchema = z.object({
 export const patchKeyRequestSchema = z
   .strictObject({
     webhookUrl: httpsOrLoopbackUrl('webhookUrl').nullable().optional(),
+    name: text('name', 100).min(1, 'name must not be empty').optional(),
     description: text('description', 1000).optional(),
     expiresAt: isoDate.nullable().optional(),
     destination: text('destination', 64).min(1, 'destination must not be empty').optional(),
   })
   .refine(
     (body) => Object.keys(body).length > 0,
-    'Nothing to change: send webhookUrl, description, expiresAt or destination',
+    'Nothing to change: send webhookUrl, name, description, expiresAt or destination',
   );
 export type PatchKeyRequest = z.input<typeof patchKeyRequestSchema>;
 

@@ -28,6 +28,11 @@ const STORE_SUITES = [
   'read-budget',
   'onramp',
   'onramp-mint',
+  'operators',
+  'operators-fuzz',
+  'dual-control',
+  'audit',
+  'roles',
 ];
 const requested = process.argv.slice(2);
 

@@ -14,7 +14,8 @@ import {
 import { parseJsonBody } from '../../server-kit/json-body.ts';
 import { HttpProblem } from '../http/http-problem.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
-import { operatorGuards } from '../operator/operator-auth.ts';
+import { operatorGuards, type OperatorEnv } from '../operator/operator-auth.ts';
+import { audited } from '../operator/dual-control.ts';
 import { eventDetailExample, eventListExample, eventSummaryExample } from '../http/openapi/examples.ts';
 import { queryOf, type ApiOperations } from '../http/openapi/operation.ts';
 import { BAD_BODY, OPERATOR_ERRORS } from '../http/openapi/problems.ts';
@@ -48,8 +49,8 @@ const detail = (event: StoredEvent, attempts: EventAttemptRecord[]): EventDetail
  * The operator's view of the merchant's events: the outbox, each event's attempts, and redelivery of
  * one event or of every failed one since a moment (after the merchant's endpoint was fixed).
  */
-export function eventRoutes({ config, store, events: deliverer, operators }: ProxyServices): Hono {
-  const app = new Hono();
+export function eventRoutes({ config, store, events: deliverer, operators }: ProxyServices): Hono<OperatorEnv> {
+  const app = new Hono<OperatorEnv>();
   const guard = operatorGuards(eventOperations, operators.access);
   const eventId = (id: string) => {
     if (!EVENT_ID.test(id)) throw new HttpProblem(404, 'Unknown event');
@@ -84,6 +85,7 @@ export function eventRoutes({ config, store, events: deliverer, operators }: Pro
     if (!parsed.ok) throw new HttpProblem(400, parsed.error);
     const redelivered = await store.outbox.redeliverFailed(Date.parse(parsed.data.since), Date.now());
     deliverer?.wake();
+    await audited(c, operators, 'events.redelivered', { after: { since: parsed.data.since, redelivered } });
     return c.json({ redelivered });
   });
 
@@ -97,6 +99,7 @@ export function eventRoutes({ config, store, events: deliverer, operators }: Pro
       const event = await store.outbox.redeliver(eventId(c.req.param('eventId')), Date.now());
       if (!event) throw new HttpProblem(404, 'Unknown event');
       deliverer?.wake();
+      await audited(c, operators, 'event.redelivered', { target: { type: 'event', id: event.eventId } });
       return c.json(summary(event), 202);
     },
   );

@@ -17,7 +17,10 @@ import { merchantOperations, merchantRoutes } from '../payments/merchant-routes.
 import { operatorOperations, operatorRoutes } from '../operator/operator-routes.ts';
 import { operatorAccountOperations, operatorAccountRoutes } from '../operator/operator-account-routes.ts';
 import { deviceOperations, deviceRoutes } from '../operator/device-routes.ts';
-import { ownAccountOperations, ownAccountRoutes } from '../operator/signin/own-account-routes.ts';
+import { teamOperations, teamRoutes } from '../operator/team-routes.ts';
+import { approvalOperations, approvalRoutes } from '../operator/approval-routes.ts';
+import { auditOperations, auditRoutes } from '../operator/audit-routes.ts';
+import { passkeyOperations, passkeyRoutes } from '../operator/signin/passkey-routes.ts';
 import { pageOperations, pageRoutes } from '../operator/signin/page-routes.ts';
 import { signinOperations, signinRoutes } from '../operator/signin/signin-routes.ts';
 import { ssoOperations, ssoRoutes } from '../operator/signin/sso-routes.ts';
@@ -97,8 +100,11 @@ export function createApp(services: ProxyServices): ProxyHttp {
   mount(operatorRoutes(services), operatorOperations);
   mount(operatorAccountRoutes(services), operatorAccountOperations);
   mount(deviceRoutes(services), deviceOperations);
+  mount(teamRoutes(services), teamOperations);
+  mount(approvalRoutes(services), approvalOperations);
+  mount(auditRoutes(services), auditOperations);
   mount(signinRoutes(services), signinOperations);
-  mount(ownAccountRoutes(services), ownAccountOperations);
+  mount(passkeyRoutes(services), passkeyOperations);
   mount(pageRoutes(services), pageOperations);
   // Signing in with the company's provider exists only when one is set up (KASSA_OIDC_ISSUER).
   if (services.signin.sso) mount(ssoRoutes(services), ssoOperations);

@@ -22,6 +22,7 @@ import { publicOrigin } from '../payments/return-url.ts';
 import type { ProxyServices } from '../services.ts';
 import { DeviceDecisionError, DeviceTokenRefusal } from './device-grant.ts';
 import { operatorGuards, type OperatorEnv } from './operator-auth.ts';
+import { audited } from './dual-control.ts';
 
 const FORM = 'application/x-www-form-urlencoded';
 
@@ -87,6 +88,9 @@ export function deviceRoutes(services: ProxyServices): Hono<OperatorEnv> {
     if (!parsed.ok) throw new HttpProblem(400, parsed.error);
     try {
       const device = await operators.deviceGrant.decide(parsed.data.user_code, c.var.operator, parsed.data.approve);
+      await audited(c, operators, device.state === 'approved' ? 'device.approved' : 'device.denied', {
+        after: { clientName: device.clientName, ip: device.ip, userAgent: device.userAgent },
+      });
       return c.json({
         state: device.state === 'approved' ? 'approved' : 'denied',
         clientName: device.clientName,

@@ -1,11 +1,23 @@
-import { Counter, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Approvals } from './approvals.ts';
 
-/** Operators in /metrics: sign-ins by method and outcome, and requests refused for a missing permission. */
+/**
+ * Operators in /metrics: sign-ins by method and outcome, requests refused for a missing permission, and
+ * the money actions waiting for a second person.
+ */
 export class OperatorMetrics {
   private readonly signins: Counter<'method' | 'outcome'>;
   private readonly refusals: Counter<'permission'>;
 
-  constructor(registry: Registry) {
+  constructor(registry: Registry, approvals: Approvals) {
+    new Gauge({
+      name: 'kassa_operator_approvals_pending',
+      help: 'Money actions waiting for a second person’s approval (not expired)',
+      registers: [registry],
+      async collect() {
+        this.set(await approvals.pendingCount());
+      },
+    });
     this.signins = new Counter({
       name: 'kassa_operator_signins_total',
       help: 'Operator sign-ins, by method (passkey, sso, device, setup) and outcome (ok, refused)',

@@ -1,29 +1,45 @@
 import type { Registry } from 'prom-client';
 import type { ProxyConfig } from '../config.ts';
-import type { OperatorStore } from '../state/operators.ts';
+import type { Store } from '../state/store.ts';
+import { Approvals } from './approvals.ts';
+import { AuditTrail } from './audit-trail.ts';
 import { Credentials } from './credentials.ts';
 import { DeviceGrant } from './device-grant.ts';
 import type { OperatorAuthOptions } from './operator-auth.ts';
 import { OperatorMetrics } from './operator-metrics.ts';
 import { OperatorAccounts } from './operators.ts';
+import type { EdgeParts } from './dual-control.ts';
+import { registerOrderActions } from './order-actions.ts';
+import type { OrdersClient } from '../upstream/orders-client.ts';
 
-export interface OperatorParts {
+export interface OperatorParts extends EdgeParts {
   credentials: Credentials;
   /** What every operator route's guard needs but its permission (`operatorGuards`). */
   access: Omit<OperatorAuthOptions, 'permission'>;
   deviceGrant: DeviceGrant;
   accounts: OperatorAccounts;
+  audit: AuditTrail;
+  approvals: Approvals;
   metrics: OperatorMetrics;
 }
 
 /** Operators as people (issue 37): their credentials, the routes' guard, device sign-in; built once per proxy. */
 export function createOperatorParts(deps: {
   config: ProxyConfig;
-  store: OperatorStore;
+  store: Store;
+  orders: OrdersClient;
   registry: Registry;
+  approvalTtlMs?: number | undefined;
 }): OperatorParts {
-  const credentials = new Credentials(deps.store);
-  const metrics = new OperatorMetrics(deps.registry);
+  const { operators } = deps.store;
+  const credentials = new Credentials(operators);
+  const audit = new AuditTrail(deps.store.audit);
+  const approvals = new Approvals(deps.store.approvals, audit, {
+    threshold: deps.config.approvalThreshold,
+    ttlMs: deps.approvalTtlMs,
+  });
+  const metrics = new OperatorMetrics(deps.registry, approvals);
+  registerOrderActions(approvals, deps.orders);
   return {
     credentials,
     access: {
@@ -31,8 +47,11 @@ export function createOperatorParts(deps: {
       publicUrl: deps.config.publicUrl,
       onRefusal: (permission) => metrics.refused(permission),
     },
-    deviceGrant: new DeviceGrant(deps.store, credentials),
-    accounts: new OperatorAccounts(deps.store, credentials),
+    deviceGrant: new DeviceGrant(operators, credentials),
+    accounts: new OperatorAccounts(operators, credentials, audit),
+    audit,
+    approvals,
+    trustProxy: deps.config.trustProxy,
     metrics,
   };
 }

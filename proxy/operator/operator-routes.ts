@@ -20,7 +20,12 @@ import {
 } from '../../schemas/proxy-api.ts';
 import { HttpProblem } from '../http/http-problem.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
-import { operatorGuards } from './operator-auth.ts';
+import { compareDecimals } from '../../lib/money.ts';
+import { audited, requestOrAct } from './dual-control.ts';
+import { operatorGuards, type OperatorEnv } from './operator-auth.ts';
+import { approvalExample } from './approval-examples.ts';
+import { approvalSchema } from '../../schemas/operators.ts';
+import { newOrderSummary, orderChangeSummary } from './order-actions.ts';
 import {
   chainsExample,
   createdOrderExample,
@@ -44,11 +49,12 @@ const changeKey = (view: PaymentStatusView) =>
 
 /**
  * The merchant's operators (the extension): payments with live status, the order service, chains and
- * health. Every route needs KASSA_OPERATOR_TOKEN; none is reachable with the merchant key alone.
+ * health. Every route needs an operator's credential whose role gives its permission; creating and
+ * changing orders asks a second person first (dual control).
  */
-export function operatorRoutes(services: ProxyServices): Hono {
+export function operatorRoutes(services: ProxyServices): Hono<OperatorEnv> {
   const { store, orders, chains, coordination, health, sseHeartbeatMs, logger, metrics, operators } = services;
-  const app = new Hono();
+  const app = new Hono<OperatorEnv>();
   const guard = operatorGuards(operatorOperations, operators.access);
   const orderCall = async <T>(call: () => Promise<T>): Promise<T> => {
     try {
@@ -77,10 +83,17 @@ export function operatorRoutes(services: ProxyServices): Hono {
     return c.json(await orderCall(() => orders.list(status?.data)));
   });
 
+  // Dual control: a mint order is a request for a second person unless it is below the threshold.
   app.post('/api/orders', guard('POST /api/orders'), refusePrivateKeys({ freeText: ['customerName'] }), async (c) => {
     const parsed = await parseJsonBody(c, createOrderRequestSchema);
     if (!parsed.ok) throw new HttpProblem(400, parsed.error);
-    return c.json(await orderCall(() => orders.create(parsed.data)), 201);
+    const order = parsed.data;
+    const ask = { kind: 'order.create', target: null, payload: order, summary: newOrderSummary(order) } as const;
+    return requestOrAct(c, operators, { ...ask, permission: 'orders:write', amount: order.amount }, async () => {
+      const created = await orderCall(() => orders.create(order));
+      await audited(c, operators, 'order.created', { target: { type: 'order', id: created.orderId }, after: order });
+      return c.json(created, 201);
+    });
   });
 
   app.get('/api/orders/:orderId', guard('GET /api/orders/{orderId}'), async (c) =>
@@ -94,13 +107,32 @@ export function operatorRoutes(services: ProxyServices): Hono {
     async (c) => {
       const parsed = await parseJsonBody(c, updateOrderRequestSchema);
       if (!parsed.ok) throw new HttpProblem(400, parsed.error);
-      return c.json(await orderCall(() => orders.update(c.req.param('orderId'), parsed.data)));
+      const orderId = c.req.param('orderId');
+      const change = parsed.data;
+      // The approver reads the order as it is; the threshold weighs the larger of its two amounts.
+      const current = await orderCall(() => orders.get(orderId));
+      const amount =
+        change.amount && compareDecimals(change.amount, current.amount) > 0 ? change.amount : current.amount;
+      const summary = orderChangeSummary(current, change);
+      const ask = { kind: 'order.update', target: orderId, payload: change, summary } as const;
+      return requestOrAct(c, operators, { ...ask, permission: 'orders:write', amount }, async () => {
+        const updated = await orderCall(() => orders.update(orderId, change));
+        await audited(c, operators, 'order.updated', {
+          target: { type: 'order', id: orderId },
+          before: { amount: current.amount, orderStatus: current.orderStatus },
+          after: updated.updatedAttributes,
+        });
+        return c.json(updated);
+      });
     },
   );
 
-  app.delete('/api/orders/:orderId', guard('DELETE /api/orders/{orderId}'), refusePrivateKeys(), async (c) =>
-    c.json(await orderCall(() => orders.delete(c.req.param('orderId')))),
-  );
+  app.delete('/api/orders/:orderId', guard('DELETE /api/orders/{orderId}'), refusePrivateKeys(), async (c) => {
+    const orderId = c.req.param('orderId');
+    const deleted = await orderCall(() => orders.delete(orderId));
+    await audited(c, operators, 'order.deleted', { target: { type: 'order', id: orderId } });
+    return c.json(deleted);
+  });
 
   app.get('/api/chains', guard('GET /api/chains'), async (c) => {
     const network = bridgeNetworkSchema.safeParse(c.req.query('network') ?? 'test');
@@ -175,12 +207,20 @@ export const operatorOperations: ApiOperations = {
   'POST /api/orders': {
     operationId: 'createOrder',
     summary: 'Create a stablecoin order',
-    description: 'Asks the order service to mint stablecoins to a wallet for a customer’s order.',
+    description:
+      'Asks the order service to mint stablecoins to a wallet for a customer’s order. Dual control: the answer is a pending request (202) that a second person with orders:write approves (`POST /api/approvals/{approvalId}/approve`); nothing reaches the order service before. Below KASSA_APPROVAL_THRESHOLD tokens, the order is made at once (201).',
     audience: 'operator',
     access: { auth: 'operator', permission: 'orders:write' },
     request: { schema: createOrderRequestSchema, example: createOrderExample },
     responses: {
-      201: { description: 'Created', json: { schema: createOrderResponseSchema, example: createdOrderExample } },
+      201: {
+        description: 'Created at once (below the approval threshold)',
+        json: { schema: createOrderResponseSchema, example: createdOrderExample },
+      },
+      202: {
+        description: 'A request waiting for a second person’s approval',
+        json: { schema: approvalSchema, example: approvalExample },
+      },
     },
     errors: ORDER_BODY_ERRORS,
   },
@@ -197,13 +237,30 @@ export const operatorOperations: ApiOperations = {
   'PUT /api/orders/{orderId}': {
     operationId: 'updateOrder',
     summary: 'Change an order’s amount or status',
-    description: 'New → Processing or Cancelled; Processing → Completed or Failed; the others are final.',
+    description:
+      'New → Processing or Cancelled; Processing → Completed or Failed; the others are final. Dual control: a pending request (202) for a second person with orders:write, unless both the order’s amount and the new one are below KASSA_APPROVAL_THRESHOLD (200 at once).',
     audience: 'operator',
     access: { auth: 'operator', permission: 'orders:write' },
     params: ORDER_ID,
     request: { schema: updateOrderRequestSchema, example: { orderStatus: 'Processing' } },
     responses: {
-      200: { description: 'What changed', json: { schema: updateOrderResponseSchema, example: updatedOrderExample } },
+      200: {
+        description: 'Changed at once (below the approval threshold): what changed',
+        json: { schema: updateOrderResponseSchema, example: updatedOrderExample },
+      },
+      202: {
+        description: 'A request waiting for a second person’s approval',
+        json: {
+          schema: approvalSchema,
+          example: {
+            ...approvalExample,
+            kind: 'order.update',
+            target: 'ord_7Yx2kQ9m',
+            payload: { orderStatus: 'Processing' },
+            summary: { orderId: 'ord_7Yx2kQ9m', amount: '250', orderStatus: 'New', newOrderStatus: 'Processing' },
+          },
+        },
+      },
     },
     errors: ORDER_BODY_ERRORS,
   },

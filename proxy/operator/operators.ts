@@ -1,17 +1,20 @@
 /**
  * The operators' accounts: made by an admin's invitation, by `kassa-proxy operators add`, or by the
  * first admin's one-time setup link; an admin changes roles, suspends and removes them, and the last
- * active admin can never be suspended, demoted or removed. Never a default password.
+ * active admin can never be suspended, demoted or removed. Never a default password. Every change is
+ * audited with who made it and the account before and after.
  */
 import type { Role } from '../../schemas/operators.ts';
-import type { InvitationRecord, OperatorRecord, OperatorStore } from '../state/operators.ts';
+import type { CredentialRecord, InvitationRecord, OperatorRecord, OperatorStore } from '../state/operators.ts';
+import type { AuditActor, AuditContext, AuditTrail } from './audit-trail.ts';
 import { hashSecret, randomId, randomSecret, type Credentials } from './credentials.ts';
+import { roleAtMost } from './permissions.ts';
 
 export const INVITATION_TTL_MS = 72 * 3_600_000;
 export const SETUP_LINK_TTL_MS = 3_600_000;
 
 /** Why an account change is refused; the edge says it in words with its status. */
-export type AccountProblem = 'email-taken' | 'unknown' | 'moved' | 'last-admin' | 'sso-taken';
+export type AccountProblem = 'email-taken' | 'unknown' | 'moved' | 'last-admin' | 'sso-taken' | 'role-too-high';
 
 export class AccountError extends Error {
   constructor(
@@ -29,6 +32,7 @@ const MESSAGES: Record<AccountProblem, string> = {
   moved: 'The operator changed meanwhile; look again',
   'last-admin': 'This is the last active admin: make another admin first',
   'sso-taken': 'This sign-in identity belongs to another operator',
+  'role-too-high': 'A token’s role cannot be above its owner’s',
 };
 
 export const accountError = (problem: AccountProblem): AccountError => new AccountError(problem, MESSAGES[problem]);
@@ -37,52 +41,54 @@ export interface NewOperator {
   name: string;
   email: string;
   role: Role;
-  /** An operator id, or `cli`, `setup` or `sso`. */
-  createdBy: string;
 }
+
+/** What an account made at its person's first sign-in may already have (`signUp`). */
+interface FirstSignIn {
+  /** The id the first admin's passkey was made for. */
+  operatorId?: string;
+  /** `<issuer> <sub>` of an account the company's provider vouched for. */
+  ssoSubject?: string;
+}
+
+/** Who acts, through what, for the audit. */
+export interface Acting {
+  actor: AuditActor;
+  context: AuditContext;
+}
+
+/** What the audit keeps of an account: never a secret. */
+const accountState = (operator: OperatorRecord) => ({
+  name: operator.name,
+  email: operator.email,
+  role: operator.role,
+  state: operator.state,
+});
+
+/** What the audit keeps of a credential: never its hash. */
+export const credentialState = (credential: CredentialRecord) => ({
+  kind: credential.kind,
+  name: credential.name,
+  role: credential.role,
+  expiresAt: new Date(credential.expiresAt).toISOString(),
+});
 
 export class OperatorAccounts {
   constructor(
     private readonly store: OperatorStore,
     private readonly credentials: Credentials,
+    private readonly audit: AuditTrail,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /**
-   * Stores a new account, `invited` until its person signs in for the first time, or `active`. The
-   * first admin's passkey names its account before it exists (`operatorId`); an account made by SSO
-   * carries its identity at the provider (`ssoSubject`).
-   */
-  async create(
-    input: NewOperator & { state: 'invited' | 'active'; operatorId?: string; ssoSubject?: string },
-  ): Promise<OperatorRecord> {
-    const now = this.now();
-    const operator: OperatorRecord = {
-      operatorId: input.operatorId ?? randomId('op_'),
-      name: input.name,
-      email: input.email.toLowerCase(),
-      role: input.role,
-      state: input.state,
-      createdAt: now,
-      createdBy: input.createdBy,
-      updatedAt: now,
-      revision: 1,
-      ssoSubject: input.ssoSubject ?? null,
-    };
-    const outcome = await this.store.createOperator(operator);
-    if (outcome !== 'created') throw accountError(outcome);
-    return operator;
-  }
-
   /** An invited account and its one-time link token (`/operator/invite#<token>`), valid 72 hours. */
-  async invite(input: NewOperator): Promise<{ operator: OperatorRecord; token: string; expiresAt: number }> {
-    const operator = await this.create({ ...input, state: 'invited' });
-    const { token, expiresAt } = await this.invitation(
-      'invite',
-      operator.operatorId,
-      input.createdBy,
-      INVITATION_TTL_MS,
-    );
+  async invite(
+    input: NewOperator,
+    acting: Acting,
+  ): Promise<{ operator: OperatorRecord; token: string; expiresAt: number }> {
+    const operator = await this.create(input, 'invited', acting);
+    const { token, expiresAt } = await this.invitation('invite', operator.operatorId, acting, INVITATION_TTL_MS);
+    await this.record(acting, 'operator.invited', operator, undefined, accountState(operator));
     return { operator, token, expiresAt };
   }
 
@@ -92,16 +98,89 @@ export class OperatorAccounts {
    */
   async addWithToken(
     input: NewOperator & { tokenName?: string; expiresInDays?: number },
+    acting: Acting,
   ): Promise<{ operator: OperatorRecord; token: string; expiresAt: number }> {
-    const operator = await this.create({ ...input, state: 'active' });
-    const { secret, credential } = await this.credentials.issue({
+    const operator = await this.create(input, 'active', acting);
+    await this.record(acting, 'operator.added', operator, undefined, accountState(operator));
+    const { secret, credential } = await this.createToken(
       operator,
-      kind: 'api',
-      name: input.tokenName ?? `created by ${input.createdBy}`,
-      role: operator.role,
-      expiresInDays: input.expiresInDays,
-    });
+      { name: input.tokenName ?? 'kassa-proxy operators add', role: operator.role, expiresInDays: input.expiresInDays },
+      acting,
+    );
     return { operator, token: secret, expiresAt: credential.expiresAt };
+  }
+
+  /** A personal API token of `owner`'s, with a role no higher than theirs: the secret is shown once. */
+  async createToken(
+    owner: OperatorRecord,
+    token: { name: string; role: Role; expiresInDays?: number | undefined },
+    acting: Acting,
+  ): Promise<{ secret: string; credential: CredentialRecord }> {
+    if (!roleAtMost(token.role, owner.role)) throw accountError('role-too-high');
+    const issued = await this.credentials.issue({
+      operator: owner,
+      kind: 'api',
+      name: token.name,
+      role: token.role,
+      expiresInDays: token.expiresInDays,
+      ip: acting.context.ip,
+      userAgent: acting.context.userAgent,
+    });
+    await this.audit.record(acting.actor, 'token.created', acting.context, {
+      target: { type: 'credential', id: issued.credential.credentialId },
+      after: { operatorId: owner.operatorId, ...credentialState(issued.credential) },
+    });
+    return issued;
+  }
+
+  /** Revokes a credential; undefined when it was unknown or revoked already. */
+  async revokeCredential(credentialId: string, acting: Acting): Promise<CredentialRecord | undefined> {
+    const revoked = await this.store.revokeCredential(credentialId, this.now());
+    if (revoked)
+      await this.audit.record(
+        acting.actor,
+        revoked.kind === 'api' ? 'token.revoked' : 'session.revoked',
+        acting.context,
+        {
+          target: { type: 'credential', id: credentialId },
+          before: { operatorId: revoked.operatorId, ...credentialState(revoked) },
+        },
+      );
+    return revoked;
+  }
+
+  /** A role change, or a suspension (or its end), decided on the account as it was read at `revision`. */
+  async change(
+    operatorId: string,
+    change: { role?: Role | undefined; state?: 'active' | 'suspended' | undefined },
+    acting: Acting,
+  ): Promise<OperatorRecord> {
+    const before = await this.store.operatorById(operatorId);
+    if (!before) throw accountError('unknown');
+    const outcome = await this.store.updateOperator(operatorId, before.revision, {
+      ...change,
+      updatedAt: this.now(),
+    });
+    if (outcome.outcome !== 'updated') throw accountError(outcome.outcome === 'moved' ? 'moved' : outcome.outcome);
+    const after = outcome.operator;
+    const action =
+      change.state && change.state !== before.state
+        ? change.state === 'suspended'
+          ? 'operator.suspended'
+          : 'operator.reactivated'
+        : 'operator.role_changed';
+    await this.record(acting, action, after, accountState(before), accountState(after));
+    return after;
+  }
+
+  /** Deletes the account, its credentials, passkeys and invitations; the audit keeps its name and role as they were. */
+  async remove(operatorId: string, acting: Acting): Promise<void> {
+    const before = await this.store.operatorById(operatorId);
+    if (!before) throw accountError('unknown');
+    const outcome = await this.store.removeOperator(operatorId);
+    if (outcome === 'missing') throw accountError('unknown');
+    if (outcome === 'last-admin') throw accountError('last-admin');
+    await this.record(acting, 'operator.removed', before, accountState(before), null);
   }
 
   /**
@@ -110,13 +189,53 @@ export class OperatorAccounts {
    */
   async setupToken(): Promise<{ token: string; expiresAt: number } | undefined> {
     if ((await this.store.activeAdmins()) > 0) return undefined;
-    return this.invitation('setup', null, 'setup', SETUP_LINK_TTL_MS);
+    const system = { operatorId: null, name: 'Kassa', role: null, via: 'setup' } as const;
+    return this.invitation(
+      'setup',
+      null,
+      { actor: system, context: { requestId: null, ip: null, userAgent: null } },
+      SETUP_LINK_TTL_MS,
+    );
+  }
+
+  /**
+   * An account its person makes at their first sign-in, active at once: the first admin from the setup
+   * link (whose passkey named the account's id before the account existed), or someone the company's
+   * identity provider vouched for (with their identity there).
+   */
+  async signUp(input: NewOperator & FirstSignIn, acting: Acting): Promise<OperatorRecord> {
+    const operator = await this.create(input, 'active', acting);
+    await this.record(acting, 'operator.added', operator, undefined, accountState(operator));
+    return operator;
+  }
+
+  private async create(
+    input: NewOperator & FirstSignIn,
+    state: 'invited' | 'active',
+    acting: Acting,
+  ): Promise<OperatorRecord> {
+    const now = this.now();
+    const operator: OperatorRecord = {
+      operatorId: input.operatorId ?? randomId('op_'),
+      name: input.name,
+      email: input.email.toLowerCase(),
+      role: input.role,
+      state,
+      createdAt: now,
+      createdBy: input.ssoSubject ? 'sso' : (acting.actor.operatorId ?? acting.actor.via),
+      updatedAt: now,
+      revision: 1,
+      ssoSubject: input.ssoSubject ?? null,
+    };
+    const outcome = await this.store.createOperator(operator);
+    if (outcome !== 'created') throw accountError(outcome);
+    return operator;
   }
 
   private async invitation(
     purpose: InvitationRecord['purpose'],
     operatorId: string | null,
-    createdBy: string,
+    acting: Acting,
     ttlMs: number,
   ): Promise<{ token: string; expiresAt: number }> {
     const token = randomSecret();
@@ -127,8 +246,16 @@ export class OperatorAccounts {
       operatorId,
       createdAt: now,
       expiresAt: now + ttlMs,
-      createdBy,
+      createdBy: acting.actor.operatorId ?? acting.actor.via,
     });
     return { token, expiresAt: now + ttlMs };
+  }
+
+  private record(acting: Acting, action: string, operator: OperatorRecord, before: unknown, after: unknown) {
+    return this.audit.record(acting.actor, action, acting.context, {
+      target: { type: 'operator', id: operator.operatorId },
+      before,
+      after,
+    });
   }
 }

@@ -2,7 +2,8 @@ import { Hono, type Context } from 'hono';
 import { describeZodError } from '../../lib/zod-message.ts';
 import { paymentListQuerySchema, paymentListSchema } from '../../schemas/proxy-api.ts';
 import { HttpProblem } from '../http/http-problem.ts';
-import { operatorGuards } from '../operator/operator-auth.ts';
+import { operatorGuards, type OperatorEnv } from '../operator/operator-auth.ts';
+import { audited } from '../operator/dual-control.ts';
 import { operatorPaymentExample, paymentListExample } from '../http/openapi/examples.ts';
 import { queryOf, type ApiOperations } from '../http/openapi/operation.ts';
 import { OPERATOR_ERRORS } from '../http/openapi/problems.ts';
@@ -19,8 +20,8 @@ const EXPORT_PAGE = 500;
  * first, paged) and the same search as a CSV file streamed page by page, for reconciliation against
  * the bank statement.
  */
-export function paymentSearchRoutes({ store, logger, operators }: ProxyServices): Hono {
-  const app = new Hono();
+export function paymentSearchRoutes({ store, logger, operators }: ProxyServices): Hono<OperatorEnv> {
+  const app = new Hono<OperatorEnv>();
   const guard = operatorGuards(paymentSearchOperations, operators.access);
   const searchOf = (c: Context): PaymentSearch => {
     const query = paymentListQuerySchema.safeParse(c.req.query());
@@ -50,6 +51,8 @@ export function paymentSearchRoutes({ store, logger, operators }: ProxyServices)
     const search = { ...searchOf(c), limit: EXPORT_PAGE };
     // The first page is read before the answer starts, so a bad cursor is still a clean 400.
     const first = await page(search);
+    const { limit: _, cursor, ...filters } = search;
+    await audited(c, operators, 'payments.exported', { after: { ...filters, cursor: cursor ?? null } });
     const encoder = new TextEncoder();
     const body = new ReadableStream<Uint8Array>({
       async start(controller) {

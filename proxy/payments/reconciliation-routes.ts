@@ -9,7 +9,8 @@ import {
 } from '../../schemas/proxy-api.ts';
 import { HttpProblem } from '../http/http-problem.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
-import { operatorGuards } from '../operator/operator-auth.ts';
+import { operatorGuards, type OperatorEnv } from '../operator/operator-auth.ts';
+import { audited } from '../operator/dual-control.ts';
 import { resolvedExample, resolveExample, unverifiableListExample } from '../http/openapi/examples.ts';
 import type { ApiOperations } from '../http/openapi/operation.ts';
 import { BAD_BODY, OPERATOR_ERRORS } from '../http/openapi/problems.ts';
@@ -23,8 +24,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * revoked key's, say), with the last webhook Kassa did receive, and the resolution of a payment
  * against the bank statement, kept as an audit record and announced like any other change.
  */
-export function reconciliationRoutes({ store, refresher, logger, operators }: ProxyServices): Hono {
-  const app = new Hono();
+export function reconciliationRoutes({ store, refresher, logger, operators }: ProxyServices): Hono<OperatorEnv> {
+  const app = new Hono<OperatorEnv>();
   const guard = operatorGuards(reconciliationOperations, operators.access);
   const viewOf = async (transactionId: string) => {
     const payment = await store.paymentById(transactionId);
@@ -91,6 +92,11 @@ export function reconciliationRoutes({ store, refresher, logger, operators }: Pr
       await store.reconciliation.clearUnverifiable(transactionId);
       await store.reconciliation.dequeueReread(transactionId);
       logger.warn('payment resolved by the operator', { transactionId, previousStatus: payment.status, status });
+      await audited(c, operators, 'payment.resolved', {
+        target: { type: 'payment', id: transactionId },
+        before: { status: payment.status },
+        after: { status, note },
+      });
       const resolutions = await store.reconciliation.resolutions(transactionId);
       return c.json({
         payment: await viewOf(transactionId),

@@ -5,6 +5,8 @@
  */
 import { compareDecimals } from '../../lib/money.ts';
 import { isTerminalStatus } from '../../schemas/pay.ts';
+import type { ApprovalStore } from './approvals.ts';
+import type { AuditStore } from './audit.ts';
 import type { OperatorStore } from './operators.ts';
 import type { Outbox, PaymentEventRule } from './outbox.ts';
 import type { PurchaseStore } from './purchases.ts';
@@ -137,6 +139,10 @@ export interface Store {
   readonly purchases: PurchaseStore;
   /** The merchant's operators: accounts, credentials, passkeys, device sign-ins. */
   readonly operators: OperatorStore;
+  /** Money actions waiting for a second person. */
+  readonly approvals: ApprovalStore;
+  /** Who did what: the hash-chained audit trail. */
+  readonly audit: AuditStore;
   /** Passkey and SSO sign-ins under way, which any instance may finish. */
   readonly ceremonies: SigninCeremonies;
 

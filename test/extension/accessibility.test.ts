@@ -152,18 +152,21 @@ describe('extension: axe in every view, five languages, light and dark', { timeo
     await stack.control(`/payments/${transactionId}/outcome`, { status: 'COMPLETED' });
     // The emulator's issuer processes every new order at once (the on-ramp's mints): it holds this one Processing.
     await stack.control('/orders/faults', { kind: 'hold', times: 1 });
-    const order = await stack.operator('/api/orders', {
-      body: {
-        customerName: 'Ada',
-        chainId: 31337,
-        amount: '25',
-        mintWallet: MINT_WALLET,
-        customerOrder: 'A11Y-ORDER',
-        stableCoin: 'eUSD',
-      },
-    });
-    assert.equal(order.status, 201, order.text);
-    processingOrder = order.body.orderId as string;
+    // Asked, and approved by a second person (dual control).
+    const order = await stack.approved(
+      stack.operator('/api/orders', {
+        body: {
+          customerName: 'Ada',
+          chainId: 31337,
+          amount: '25',
+          mintWallet: MINT_WALLET,
+          customerOrder: 'A11Y-ORDER',
+          stableCoin: 'eUSD',
+        },
+      }),
+    );
+    assert.equal(order.body.state, 'executed', order.text);
+    processingOrder = order.body.result.orderId as string;
     await eventually(
       async () =>
         (await stack.operator(`/api/orders/${processingOrder}`)).body.orderStatus === 'Processing' || undefined,

@@ -56,7 +56,9 @@ describe('extension: the Purchases view', { timeout: 400_000 }, () => {
 
   before(async () => {
     stack = await startStack({
-      env: { ...ONRAMP_ENV, KASSA_CREATE_RATE_LIMIT: '1000' },
+      // "Retry the mint" and "Mark refunded" act at once below KASSA_APPROVAL_THRESHOLD: this suite is about the
+      // Purchases view. Dual control itself is test/proxy/dual-control.test.ts and onramp-mint.test.ts.
+      env: { ...ONRAMP_ENV, KASSA_CREATE_RATE_LIMIT: '1000', KASSA_APPROVAL_THRESHOLD: '1000000' },
       sandbox: { mintDelayMs: 0 },
     });
     extension = await launchExtension();

@@ -154,7 +154,7 @@ describe('proxy configuration', () => {
     assert.deepEqual(config.oidc?.allowedDomains, ['shop.example', 'shop.co.uk']);
     assert.equal(config.oidc?.roleClaim, 'groups', 'the group claim by default');
     assert.deepEqual(
-      [...config.oidc!.roles],
+      [...config.oidc.roles],
       [
         ['kassa-admins', 'admin'],
         ['kassa-finance', 'finance'],

@@ -26,7 +26,9 @@ const EVENTS_SECRET = 'whsec_a2Fzc2EtZXhhbXBsZS1zZWNyZXQtZG8tbm90LXVzZSE=';
  */
 const OPERATION_IDS = [
   'addMyPasskey',
+  'approveApproval',
   'approveDevice',
+  'cancelApproval',
   'createCheckout',
   'createMyToken',
   'createOnrampPurchase',
@@ -35,11 +37,13 @@ const OPERATION_IDS = [
   'createPayment',
   'deleteOrder',
   'deviceApprovalPage',
+  'exportAudit',
   'exportPayments',
   'finishLinkPasskey',
   'finishPasskeySignin',
   'getApiReference',
   'getApiReferenceViewer',
+  'getApproval',
   'getCheckout',
   'getConfig',
   'getEvent',
@@ -59,12 +63,17 @@ const OPERATION_IDS = [
   'getWidgetChunk',
   'getWidgetScript',
   'invitationPage',
+  'inviteOperator',
+  'listApprovals',
+  'listAudit',
   'listBridgeChains',
   'listChains',
   'listEvents',
   'listMyPasskeys',
   'listMySessions',
   'listMyTokens',
+  'listOperatorSessions',
+  'listOperators',
   'listOrders',
   'listPurchases',
   'listUnverifiablePayments',
@@ -79,7 +88,9 @@ const OPERATION_IDS = [
   'redeliverEvent',
   'redeliverFailedEvents',
   'refundPurchase',
+  'rejectApproval',
   'removeMyPasskey',
+  'removeOperator',
   'resolvePayment',
   'retryPurchaseMint',
   'returnFromBank',
@@ -95,6 +106,7 @@ const OPERATION_IDS = [
   'streamPaymentChanges',
   'streamPaymentStatus',
   'streamPurchaseStatus',
+  'updateOperator',
   'updateOrder',
 ];
 
@@ -312,20 +324,33 @@ describe('proxy: the OpenAPI document', () => {
     });
     await stack.operator('/api/orders');
     await stack.operator('/api/orders?filterStatus=Nope');
-    const order = (
-      await stack.operator('/api/orders', {
-        body: {
-          customerName: 'Ada',
-          chainId: 31337,
-          amount: '25',
-          mintWallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-          customerOrder: 'PO-77',
-          stableCoin: 'eUSD',
-        },
-      })
-    ).body;
+    const orderBody = {
+      customerName: 'Ada',
+      chainId: 31337,
+      amount: '25',
+      mintWallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      customerOrder: 'PO-77',
+      stableCoin: 'eUSD',
+    };
+    // Dual control: a pending request (202), approved by a second person; and, below the threshold of a
+    // proxy that has one, at once (201, 200).
+    const order = (await stack.approved(stack.operator('/api/orders', { body: orderBody }))).body.result;
     await stack.operator(`/api/orders/${order.orderId}`);
-    await stack.operator(`/api/orders/${order.orderId}`, { method: 'PUT', body: { amount: '30' } });
+    await stack.approved(stack.operator(`/api/orders/${order.orderId}`, { method: 'PUT', body: { amount: '30' } }));
+    const second = (await stack.operator('/api/orders', { body: { ...orderBody, customerOrder: 'PO-79' } })).body;
+    await stack.operator('/api/approvals?state=pending');
+    await stack.operator('/api/approvals?state=lost');
+    await stack.operator(`/api/approvals/${second.approvalId}`);
+    await stack.operator('/api/approvals/apr_0000000000000000000000');
+    await stack.operator(`/api/approvals/${second.approvalId}/approve`, { method: 'POST' });
+    await stack.operator(`/api/approvals/${second.approvalId}/reject`, { body: {} });
+    const secondPerson = await stack.addOperator('finance');
+    await as(origin, secondPerson)(`/api/approvals/${second.approvalId}/reject`, {
+      body: { reason: 'No such customer' },
+    });
+    await as(origin, secondPerson)(`/api/approvals/${second.approvalId}/approve`, { method: 'POST' });
+    const third = (await stack.operator('/api/orders', { body: { ...orderBody, customerOrder: 'PO-80' } })).body;
+    await stack.operator(`/api/approvals/${third.approvalId}/cancel`, { body: { reason: 'Wrong wallet' } });
     await stack.operator(`/api/orders/${order.orderId}`, { method: 'DELETE' });
     await stack.operator('/api/orders/unknown');
     await stack.operator('/api/chains');
@@ -359,7 +384,9 @@ describe('proxy: the OpenAPI document', () => {
         const detail = (await stack.operator(`/api/onramp/purchases/${purchaseId}`)).body;
         return detail.order ? detail : undefined;
       }, 15_000);
-      await stack.operator(`/api/orders/${order.orderId}`, { method: 'PUT', body: { orderStatus: 'Cancelled' } });
+      await stack.approved(
+        stack.operator(`/api/orders/${order.orderId}`, { method: 'PUT', body: { orderStatus: 'Cancelled' } }),
+      );
       await customer.until(purchaseToken, 'delayed');
       const purchaseStream = openSse(`${origin}/api/onramp/status/${purchaseToken}/events`, { Origin: SHOP_ORIGIN });
       await purchaseStream.waitForEvents(1);
@@ -371,9 +398,11 @@ describe('proxy: the OpenAPI document', () => {
     await stack.operator('/api/onramp/purchases?state=delayed');
     await stack.operator('/api/onramp/purchases?state=lost');
     await stack.operator('/api/onramp/purchases/pur_00000000000000000000');
-    await stack.operator(`/api/onramp/purchases/${delayed[0]!}/retry-mint`, { body: {} });
+    await stack.approved(stack.operator(`/api/onramp/purchases/${delayed[0]!}/retry-mint`, { body: {} }));
     await stack.operator(`/api/onramp/purchases/${delayed[1]!}/refund`, { body: {} });
-    await stack.operator(`/api/onramp/purchases/${delayed[1]!}/refund`, { body: { note: 'Returned by SEPA' } });
+    await stack.approved(
+      stack.operator(`/api/onramp/purchases/${delayed[1]!}/refund`, { body: { note: 'Returned by SEPA' } }),
+    );
     // Infrastructure, scripts and this document.
     for (const path of ['/livez', '/healthz', '/readyz', '/openapi.json', '/docs', '/docs/redoc.standalone.js'])
       await http(`${origin}${path}`);
@@ -395,10 +424,62 @@ describe('proxy: the OpenAPI document', () => {
     await as(origin, { headers: { Authorization: `Bearer ${deviceToken}` } })('/api/operator/me/credential', {
       method: 'DELETE',
     });
+    // The team, one's own tokens, sessions and passkeys, and the audit.
+    await stack.operator('/api/operators');
+    const invited = (
+      await stack.operator('/api/operators', { body: { name: 'Invited', email: 'invited@shop.test', role: 'support' } })
+    ).body;
+    await stack.operator('/api/operators', { body: { name: 'Again', email: 'INVITED@shop.test', role: 'support' } });
+    await stack.operator('/api/operators', { body: { name: 'Bad', email: 'not-an-address', role: 'support' } });
+    await stack.operator(`/api/operators/${invited.operator.operatorId}`, {
+      method: 'PATCH',
+      body: { role: 'viewer' },
+    });
+    await stack.operator('/api/operators/op_0000000000000000000000', { method: 'PATCH', body: { state: 'suspended' } });
+    await stack.operator(`/api/operators/${invited.operator.operatorId}/sessions`);
+    await stack.operator(`/api/operators/op_0000000000000000000000/sessions`);
+    await stack.operator(`/api/operators/${invited.operator.operatorId}`, { method: 'DELETE' });
+    await stack.operator(`/api/operators/${invited.operator.operatorId}`, { method: 'DELETE' });
+    const token = (await stack.operator('/api/operator/tokens', { body: { name: 'walk', role: 'viewer' } })).body;
+    await as(origin, viewer)('/api/operator/tokens', { body: { name: 'up', role: 'admin' } });
+    await stack.operator('/api/operator/tokens');
+    await stack.operator('/api/operator/sessions');
+    // Passkeys are registered by the sign-in page; one stored here stands for it.
+    await stack.proxy.services.store.operators.insertPasskey({
+      credentialId: 'walk-passkey',
+      operatorId: stack.admin.operatorId,
+      publicKey: 'pQECAyYgASFYIA',
+      counter: 0,
+      transports: ['internal'],
+      deviceType: 'multiDevice',
+      backedUp: true,
+      name: 'Laptop',
+      createdAt: Date.now(),
+      lastUsedAt: null,
+    });
+    await stack.operator('/api/operator/passkeys');
+    await stack.operator('/api/operator/passkeys/walk-passkey', { method: 'DELETE' });
+    await stack.operator('/api/operator/passkeys/unknown', { method: 'DELETE' });
+    await as(origin, viewer)(`/api/approvals/${second.approvalId}/approve`, { method: 'POST' });
+    await stack.operator(`/api/credentials/${token.credential.credentialId}`, { method: 'DELETE' });
+    await stack.operator('/api/credentials/cred_0000000000000000000000', { method: 'DELETE' });
+    await stack.operator('/api/audit?limit=5');
+    await stack.operator('/api/audit?cursor=x');
+    await stack.operator('/api/audit/export?format=csv');
+    await stack.operator('/api/audit/export?format=xml');
+    await as(origin, viewer)('/api/audit');
     await http(`${origin}/kassa.js`);
     await http(`${origin}/kassa/not-built.js`);
     // The operators' sign-in: a link's first passkey, a sign-in, the person's own things, the pages.
     await signinJourney(stack);
+    // Last, as it takes the emulator's webhook for itself: a proxy with a threshold acts at once below it.
+    const small = await startStack({ reuseSandbox: stack.sandbox, env: { KASSA_APPROVAL_THRESHOLD: '100' } });
+    try {
+      const direct = await small.operator('/api/orders', { body: { ...orderBody, customerOrder: 'PO-78' } });
+      await small.operator(`/api/orders/${direct.body.orderId}`, { method: 'PUT', body: { amount: '30' } });
+    } finally {
+      await small.stop();
+    }
 
     // Every operation but the streams (read above) was answered with a success, each answer as documented.
     const succeeded = new Set(

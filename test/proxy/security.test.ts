@@ -110,7 +110,16 @@ describe('proxy: trust boundaries', () => {
       ['Idempotency-Key'],
     );
     assert.deepEqual(doc.paths['/api/payments'].get.security, [{ operatorToken: [] }, { operatorSession: [] }]);
-    assert.ok(!JSON.stringify(doc).includes('execute'), 'no execute operation');
+    // No route nor operation runs the upstream's execute operations (dual control's `executed` state is
+    // about an approved request, not a route).
+    const routes = Object.entries(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap(
+      ([path, methods]) => [path, ...Object.values(methods).map((operation) => operation.operationId)],
+    );
+    assert.deepEqual(
+      routes.filter((name) => /execute/i.test(name)),
+      [],
+      'no execute operation',
+    );
   });
 
   it('no configured secret and no access token in any response or log line', async () => {

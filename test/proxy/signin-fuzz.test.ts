@@ -32,7 +32,7 @@ describe('proxy: fast-check on sign-in and device routes (no 5xx, nothing made b
   let assertion: Record<string, unknown>;
   let registration: Record<string, unknown>;
 
-  const counts = async (): Promise<Record<string, number>> => {
+  const counts = async (): Promise<Record<keyof typeof RECORDS, number>> => {
     const entries = await Promise.all(
       Object.entries(RECORDS).map(async ([name, [table, key]]) => {
         if (redis) return [name, (await redis.keys(`${stack.env.KASSA_REDIS_PREFIX}${key}*`)).length];
@@ -44,7 +44,7 @@ describe('proxy: fast-check on sign-in and device routes (no 5xx, nothing made b
         }
       }),
     );
-    return Object.fromEntries(entries);
+    return Object.fromEntries(entries) as Record<keyof typeof RECORDS, number>;
   };
   const states = async () =>
     (await stack.proxy.services.store.operators.listOperators()).map(

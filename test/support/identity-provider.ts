@@ -123,7 +123,7 @@ export async function startIdentityProvider(): Promise<IdentityProvider> {
       claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'groups'] },
       features: { devInteractions: { enabled: false } },
       interactions: { url: (_ctx: KoaContextWithOIDC, interaction) => `/interaction/${interaction.uid}` },
-      findAccount: async (_ctx, sub) => {
+      findAccount: async (_ctx: KoaContextWithOIDC, sub: string) => {
         const person = people.get(sub);
         return person && { accountId: sub, claims: async () => ({ sub, ...person }) };
       },
@@ -157,7 +157,7 @@ export async function startIdentityProvider(): Promise<IdentityProvider> {
     clientId,
     clientSecret,
     people,
-    signsInNext: (sub) => {
+    signsInNext: (sub: string) => {
       next = sub;
     },
     register,

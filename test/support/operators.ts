@@ -5,9 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { runCommand } from '../../proxy/commands.ts';
+import { CLI_ACTOR, NO_CONTEXT } from '../../proxy/operator/audit-trail.ts';
 import type { ProxyServices } from '../../proxy/services.ts';
 import type { Role } from '../../schemas/operators.ts';
-import { http, type HttpInit } from './http.ts';
+import { http, type HttpInit, type HttpResult } from './http.ts';
 
 export interface TestOperator {
   operatorId: string;
@@ -37,11 +38,10 @@ export async function addOperator(
   role: Role,
   name?: string,
 ): Promise<TestOperator> {
-  const { operator, token } = await proxy.services.operators.accounts.addWithToken({
-    ...person(role, name),
-    role,
-    createdBy: 'cli',
-  });
+  const { operator, token } = await proxy.services.operators.accounts.addWithToken(
+    { ...person(role, name), role },
+    { actor: CLI_ACTOR, context: NO_CONTEXT },
+  );
   return withToken({ operatorId: operator.operatorId, name: operator.name, email: operator.email, role, token });
 }
 
@@ -91,4 +91,18 @@ export async function deviceToken(origin: string, approver: TestOperator, client
   });
   if (token.status !== 200) throw new Error(`device token: ${token.status} ${token.text}`);
   return token.body.access_token as string;
+}
+
+/**
+ * Dual control in a test: the answer of a money route, approved by `approver` (a second person) when it
+ * is a pending request (202). The approval's answer: its `state` (executed, failed) and `result`.
+ */
+export async function approveAs(
+  origin: string,
+  approver: Pick<TestOperator, 'headers'>,
+  asked: HttpResult | Promise<HttpResult>,
+): Promise<HttpResult> {
+  const answer = await asked;
+  if (answer.status !== 202) throw new Error(`expected a pending request (202), got ${answer.status} ${answer.text}`);
+  return as(origin, approver)(`/api/approvals/${answer.body.approvalId}/approve`, { method: 'POST' });
 }

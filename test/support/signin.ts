@@ -3,6 +3,7 @@
  * CSRF token), with a software authenticator (soft-authenticator.ts): invitations taken up, passkey
  * sign-ins, and calls as a signed-in browser.
  */
+import { CLI_ACTOR, NO_CONTEXT } from '../../proxy/operator/audit-trail.ts';
 import type { ProxyServices } from '../../proxy/services.ts';
 import type { Role } from '../../schemas/operators.ts';
 import { http, type HttpInit, type HttpResult } from './http.ts';
@@ -42,7 +43,10 @@ export async function invite(
   name = `Invited ${role}`,
 ): Promise<{ operatorId: string; email: string; token: string }> {
   const email = `${role}-${Math.random().toString(36).slice(2, 10)}@shop.test`;
-  const { operator, token } = await proxy.services.operators.accounts.invite({ name, email, role, createdBy: 'cli' });
+  const { operator, token } = await proxy.services.operators.accounts.invite(
+    { name, email, role },
+    { actor: CLI_ACTOR, context: NO_CONTEXT },
+  );
   return { operatorId: operator.operatorId, email, token };
 }
 

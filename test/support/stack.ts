@@ -6,8 +6,8 @@ import { loadConfig, type ProxyConfig } from '../../proxy/config.ts';
 import { startProxy, type RunningProxy, type StartProxyOptions } from '../../proxy/server.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server.ts';
 import { unwatchAnswers, watchAnswers } from './api-conformance.ts';
-import { http, type HttpInit } from './http.ts';
-import { addOperator, type TestOperator } from './operators.ts';
+import { http, type HttpInit, type HttpResult } from './http.ts';
+import { addOperator, approveAs, type TestOperator } from './operators.ts';
 import { holdPort } from './port-holder.ts';
 import type { Role } from '../../schemas/operators.ts';
 import { sharedPostgres } from './postgres-server.ts';
@@ -89,6 +89,7 @@ export async function startStack(options: StackOptions = {}) {
   });
   // The operator routes' caller unless a test says otherwise: an admin with a personal API token.
   const admin: TestOperator = await addOperator(proxy, 'admin', 'Test Admin');
+  let approver: TestOperator | undefined;
   // Every answer of this proxy that a test reads through the HTTP helper is checked against its document.
   watchAnswers(proxy.origin);
   const webhookUrl = () => `${proxy.origin}/hooks/payments/${config.webhookSecret}`;
@@ -120,6 +121,14 @@ export async function startStack(options: StackOptions = {}) {
     operator: (path: string, init?: Parameters<ReturnType<typeof call>>[1]) => call(admin.token)(path, init),
     /** Another operator of `role`, with a personal API token (test/support/operators.ts). */
     addOperator: (role: Role, name?: string) => addOperator(proxy, role, name),
+    /**
+     * A money action as dual control has it: `asked` (the admin's 202) approved by a second admin, made
+     * on first use; the approval's answer, with its state (executed, failed) and result.
+     */
+    async approved(asked: Promise<HttpResult> | HttpResult): Promise<HttpResult> {
+      approver ??= await addOperator(proxy, 'admin', 'Second Admin');
+      return approveAs(proxy.origin, approver, asked);
+    },
     /** As the customer's browser on the shop's page: the shop's Origin, no credentials. */
     browser: (path: string, init: HttpInit = {}) =>
       call(undefined)(path, { ...init, headers: { Origin: SHOP_ORIGIN, ...init.headers } }),

@@ -284,10 +284,10 @@ function answerObject(answer: Answer, components: SchemaComponents) {
       schema: components.of(answer.json.schema, 'output'),
       example: answer.json.example,
     };
-  if (answer.text)
-    content[answer.text.contentType] = {
-      schema: { type: 'string', ...(answer.text.description ? { description: answer.text.description } : {}) },
-      ...(answer.text.example === undefined ? {} : { example: answer.text.example }),
+  for (const text of [answer.text ?? []].flat())
+    content[text.contentType] = {
+      schema: { type: 'string', ...(text.description ? { description: text.description } : {}) },
+      ...(text.example === undefined ? {} : { example: text.example }),
     };
   return {
     description: answer.description,

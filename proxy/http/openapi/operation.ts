@@ -49,7 +49,8 @@ export interface HeaderDoc {
 export interface Answer {
   description: string;
   json?: JsonBody;
-  text?: TextBody;
+  /** One text format, or several the client chooses between (a query parameter says which). */
+  text?: TextBody | readonly TextBody[];
   headers?: Record<string, HeaderDoc>;
 }
 

@@ -31,8 +31,11 @@ export interface OidcChecks {
   codeVerifier: string;
 }
 
+/** The request as openid-client makes it (its types and Node's fetch's differ only in how they name a body). */
+const send = (url: string, init: unknown) => fetch(url, init as RequestInit);
+
 const boundedFetch: client.CustomFetch = async (url, options) => {
-  const response = await fetch(url, options);
+  const response = await send(url, options);
   const text = await readBoundedText(response, ANSWER_MAX_BYTES);
   return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
 };

@@ -12,6 +12,7 @@ import { clientRateLimit } from '../../http/middleware/client-rate-limit.ts';
 import type { ApiOperations } from '../../http/openapi/operation.ts';
 import { RATE_LIMITED, STORE_DOWN } from '../../http/openapi/problems.ts';
 import type { ProxyServices } from '../../services.ts';
+import type { OperatorEnv } from '../operator-auth.ts';
 import { displayUserCode } from '../device-grant.ts';
 import { ownCredentials } from './own-credentials.ts';
 import { pageAssets } from './page-assets.ts';
@@ -68,9 +69,9 @@ function userCodeOf(c: Context): string | null {
   return parsed.success ? parsed.data : null;
 }
 
-export function pageRoutes(services: ProxyServices): Hono {
+export function pageRoutes(services: ProxyServices): Hono<OperatorEnv> {
   const { config, signin, store, operators } = services;
-  const app = new Hono();
+  const app = new Hono<OperatorEnv>();
   const render = pageRenderer(services);
   const reads = clientRateLimit({ name: 'reads', limit: config.rateLimit, trustProxy: config.trustProxy });
   const sso = signin.sso !== null;

@@ -4,12 +4,11 @@
  * approval. The script (operator-page/) makes the passkey ceremonies and the writes.
  */
 import { html, raw } from 'hono/html';
-import { ROLES, type Role } from '../../../schemas/operators.ts';
+import { ROLES, type CredentialView, type Role } from '../../../schemas/operators.ts';
 import type { DeviceAuthorizationRecord, PasskeyRecord } from '../../state/operators.ts';
 import { roleAtMost } from '../permissions.ts';
 import type { OperatorPrincipal } from '../credentials.ts';
 import { displayUserCode } from '../device-grant.ts';
-import type { CredentialSummary } from '../../../schemas/operator-signin.ts';
 import type { Html } from './page-layout.ts';
 import { fill, type PageLanguage, type Words } from './words/index.ts';
 
@@ -59,14 +58,14 @@ export function signinView(
 }
 
 export interface AccountLists {
-  sessions: CredentialSummary[];
-  tokens: CredentialSummary[];
+  sessions: CredentialView[];
+  tokens: CredentialView[];
   passkeys: PasskeyRecord[];
 }
 
 const hidden = (text: string) => html`<span class="visually-hidden">${text}</span>`;
 
-function sessionRows(view: ViewContext, sessions: CredentialSummary[]): Html {
+function sessionRows(view: ViewContext, sessions: CredentialView[]): Html {
   const { words } = view;
   return html`${sessions.map(
     (session) =>
@@ -114,7 +113,7 @@ function passkeyRows(view: ViewContext, passkeys: PasskeyRecord[]): Html {
   )}`;
 }
 
-function tokenRows(view: ViewContext, tokens: CredentialSummary[]): Html {
+function tokenRows(view: ViewContext, tokens: CredentialView[]): Html {
   const { words } = view;
   return html`${tokens.map(
     (token) =>

@@ -1,30 +1,30 @@
 /**
  * Making passkeys: an invited person's first (`/operator/invite#<token>`, which activates their
  * account), the first admin's (`/operator/setup#<token>`, which makes the account), and another one
- * of a signed-in person's; and removing one. A link is used only once its passkey is made and stored.
+ * of a signed-in person's. A link is used only once its passkey is made and stored.
  */
 import type { Context } from 'hono';
 import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { z } from 'zod';
 import type { linkLookupSchema, registrationOptionsRequestSchema, SignedIn } from '../../../schemas/operator-signin.ts';
 import type { OperatorRecord, OperatorStore, PasskeyRecord } from '../../state/operators.ts';
+import type { AuditVia } from '../../state/audit.ts';
+import type { AuditActor } from '../audit-trail.ts';
 import { hashSecret, randomId, type OperatorPrincipal } from '../credentials.ts';
+import type { OperatorEnv } from '../operator-auth.ts';
 import { AccountError, type OperatorAccounts } from '../operators.ts';
 import type { Passkeys } from './passkeys.ts';
 import type { RelyingParty } from './relying-party.ts';
 import type { SigninEvents } from './signin-events.ts';
 import type { WebSessions } from './web-session.ts';
 
-export type EnrolmentProblem =
-  'link' | 'admin-exists' | 'email-taken' | 'not-made' | 'unknown-passkey' | 'last-passkey';
+export type EnrolmentProblem = 'link' | 'admin-exists' | 'email-taken' | 'not-made';
 
 const MESSAGES: Record<EnrolmentProblem, string> = {
   link: 'This link is not valid: it was used, has expired, or is not one Kassa gave',
   'admin-exists': 'This Kassa has an admin already: ask them to invite you',
   'email-taken': 'An operator with this e-mail exists already',
   'not-made': 'The passkey was not made: start again',
-  'unknown-passkey': 'You have no passkey with this id',
-  'last-passkey': 'This is your only way to sign in: add another passkey first',
 };
 
 export class EnrolmentError extends Error {
@@ -37,10 +37,10 @@ export class EnrolmentError extends Error {
 type LinkRequest = z.infer<typeof registrationOptionsRequestSchema>;
 type LinkLookup = z.infer<typeof linkLookupSchema>;
 
-const operatorVia = (operator: Pick<OperatorRecord, 'operatorId' | 'name' | 'role'>, via: 'web' | 'setup') => ({
-  operatorId: operator.operatorId,
-  name: operator.name,
-  role: operator.role,
+const actorOf = (person: Pick<OperatorRecord, 'operatorId' | 'name' | 'role'>, via: AuditVia): AuditActor => ({
+  operatorId: person.operatorId,
+  name: person.name,
+  role: person.role,
   via,
 });
 
@@ -103,7 +103,7 @@ export class PasskeyEnrolment {
   }
 
   /** Stores the link's passkey, uses the link, activates or makes the account, and signs its person in. */
-  async finishLink(c: Context, rp: RelyingParty, response: RegistrationResponseJSON): Promise<SignedIn> {
+  async finishLink(c: Context<OperatorEnv>, rp: RelyingParty, response: RegistrationResponseJSON): Promise<SignedIn> {
     const { store, events, sessions } = this.deps;
     const made = await this.deps.passkeys.verifyRegistration(rp, response);
     const link = made?.data.link;
@@ -116,21 +116,14 @@ export class PasskeyEnrolment {
       if (invitation?.purpose !== (link === 'setup' ? 'setup' : 'invite')) throw new EnrolmentError('link');
       operator =
         link === 'setup'
-          ? await this.makeFirstAdmin(made.passkey.operatorId, made.data)
-          : await this.activate(made.passkey.operatorId, invitation.operatorId);
+          ? await this.makeFirstAdmin(c, made.passkey.operatorId, made.data)
+          : await this.activate(c, made.passkey.operatorId, invitation.operatorId);
     } catch (error) {
       // No account to go with it: the passkey goes too.
       await store.deletePasskey(made.passkey.operatorId, made.passkey.credentialId);
       throw error;
     }
-    const via = link === 'setup' ? 'setup' : 'web';
-    await events.record(c, {
-      actor: operatorVia(operator, via),
-      action: link === 'setup' ? 'operator.created' : 'operator.activated',
-      target: { type: 'operator', id: operator.operatorId },
-      after: { name: operator.name, email: operator.email, role: operator.role, state: operator.state },
-    });
-    await this.passkeyAdded(c, operatorVia(operator, via), made.passkey);
+    await this.passkeyAdded(c, actorOf(operator, link === 'setup' ? 'setup' : 'web'), made.passkey);
     const { signedIn, session } = await sessions.start(c, operator);
     await events.signedIn(c, link === 'setup' ? 'setup' : 'invitation', operator, session.credentialId);
     return signedIn;
@@ -147,7 +140,7 @@ export class PasskeyEnrolment {
 
   /** Stores the signed-in person's new passkey, made on options they asked for themselves. */
   async finishAdd(
-    c: Context,
+    c: Context<OperatorEnv>,
     rp: RelyingParty,
     person: OperatorPrincipal,
     response: RegistrationResponseJSON,
@@ -156,34 +149,12 @@ export class PasskeyEnrolment {
     if (!made || made.data.link !== 'add' || made.passkey.operatorId !== person.operatorId)
       throw new EnrolmentError('not-made');
     if (!(await this.deps.store.insertPasskey(made.passkey))) throw new EnrolmentError('not-made');
-    await this.passkeyAdded(c, operatorVia(person, 'web'), made.passkey);
+    await this.passkeyAdded(c, actorOf(person, person.credential.kind), made.passkey);
     return made.passkey;
   }
 
-  /**
-   * Removes one of the person's passkeys; never the last way they have to sign in (their last
-   * passkey, unless their account signs in with the company's provider).
-   */
-  async remove(c: Context, person: OperatorPrincipal, credentialId: string): Promise<void> {
-    const { store, events } = this.deps;
-    const theirs = await store.passkeysOf(person.operatorId);
-    const passkey = theirs.find((each) => each.credentialId === credentialId);
-    if (!passkey) throw new EnrolmentError('unknown-passkey');
-    const account = await store.operatorById(person.operatorId);
-    if (theirs.length === 1 && !account?.ssoSubject) throw new EnrolmentError('last-passkey');
-    if (!(await store.deletePasskey(person.operatorId, credentialId))) throw new EnrolmentError('unknown-passkey');
-    await events.record(c, {
-      actor: { ...operatorVia(person, 'web'), via: person.credential.kind },
-      action: 'passkey.removed',
-      target: { type: 'passkey', id: credentialId },
-      before: { name: passkey.name },
-    });
-  }
-
-  private passkeyAdded(c: Context, actor: ReturnType<typeof operatorVia>, passkey: PasskeyRecord): Promise<void> {
-    return this.deps.events.record(c, {
-      actor,
-      action: 'passkey.added',
+  private passkeyAdded(c: Context<OperatorEnv>, actor: AuditActor, passkey: PasskeyRecord): Promise<void> {
+    return this.deps.events.record(c, actor, 'passkey.added', {
       target: { type: 'passkey', id: passkey.credentialId },
       after: { name: passkey.name, deviceType: passkey.deviceType, backedUp: passkey.backedUp },
     });
@@ -196,7 +167,8 @@ export class PasskeyEnrolment {
     return operator;
   }
 
-  private async activate(operatorId: string, invited: string | null): Promise<OperatorRecord> {
+  /** The invited person's account, active from their first passkey on. */
+  private async activate(c: Context<OperatorEnv>, operatorId: string, invited: string | null): Promise<OperatorRecord> {
     if (operatorId !== invited) throw new EnrolmentError('link');
     for (let attempt = 0; attempt < 5; attempt++) {
       const operator = await this.invitee(operatorId);
@@ -204,22 +176,27 @@ export class PasskeyEnrolment {
         state: 'active',
         updatedAt: this.now(),
       });
-      if (outcome.outcome === 'updated') return outcome.operator;
+      if (outcome.outcome !== 'updated') continue;
+      await this.deps.events.record(c, actorOf(outcome.operator, 'web'), 'operator.activated', {
+        target: { type: 'operator', id: operatorId },
+        before: { state: operator.state },
+        after: { state: 'active' },
+      });
+      return outcome.operator;
     }
     throw new EnrolmentError('not-made');
   }
 
-  private async makeFirstAdmin(operatorId: string, data: Record<string, string | null>): Promise<OperatorRecord> {
+  /** The first admin's account, made by its person with the setup link while there is no admin. */
+  private async makeFirstAdmin(
+    c: Context<OperatorEnv>,
+    operatorId: string,
+    data: Record<string, string | null>,
+  ): Promise<OperatorRecord> {
     if ((await this.deps.store.activeAdmins()) > 0) throw new EnrolmentError('admin-exists');
+    const person = { operatorId, name: data.name ?? '', email: data.email ?? '', role: 'admin' as const };
     try {
-      return await this.deps.accounts.create({
-        operatorId,
-        name: data.name ?? '',
-        email: data.email ?? '',
-        role: 'admin',
-        state: 'active',
-        createdBy: 'setup',
-      });
+      return await this.deps.accounts.signUp(person, this.deps.events.acting(c, actorOf(person, 'setup')));
     } catch (error) {
       if (error instanceof AccountError && error.problem === 'email-taken') throw new EnrolmentError('email-taken');
       throw error;

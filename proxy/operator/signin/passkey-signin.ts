@@ -8,6 +8,7 @@ import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON 
 import type { SignedIn } from '../../../schemas/operator-signin.ts';
 import { clientAddress } from '../../../server-kit/client-address.ts';
 import type { OperatorStore } from '../../state/operators.ts';
+import type { OperatorEnv } from '../operator-auth.ts';
 import type { Passkeys } from './passkeys.ts';
 import type { RelyingParty } from './relying-party.ts';
 import type { SigninEvents } from './signin-events.ts';
@@ -44,7 +45,7 @@ export class PasskeySignin {
    * The session of the passkey's owner; SigninLimitedError while this address or that account failed
    * too often lately (whatever this attempt would have been), else SigninRefusedError for anything wrong.
    */
-  async signIn(c: Context, rp: RelyingParty, response: AuthenticationResponseJSON): Promise<SignedIn> {
+  async signIn(c: Context<OperatorEnv>, rp: RelyingParty, response: AuthenticationResponseJSON): Promise<SignedIn> {
     const { store, passkeys, limits, sessions, events } = this.deps;
     const address = clientAddress(c, this.deps.trustProxy);
     const refused = async (why: string, operatorId: string | null) => {

@@ -1,33 +1,5 @@
-/** The OpenAPI document's examples for sign-in and the person's own account (shapes as the schemas say). */
-import type { CredentialSummary, SignedIn } from '../../../schemas/operator-signin.ts';
-
-const session: CredentialSummary = {
-  credentialId: 'cred_f3K9xQm2LwV7bN1sTz0ReA',
-  kind: 'web',
-  name: null,
-  role: null,
-  createdAt: '2026-03-02T09:14:05.000Z',
-  lastUsedAt: '2026-03-02T09:40:11.000Z',
-  expiresAt: '2026-03-02T21:14:05.000Z',
-  idleExpiresAt: '2026-03-02T10:10:11.000Z',
-  ip: '203.0.113.7',
-  userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0',
-  current: true,
-};
-
-const token: CredentialSummary = {
-  credentialId: 'cred_Yx2mQ8vN0cL4sT7bR1kW9g',
-  kind: 'api',
-  name: 'Nightly export',
-  role: 'viewer',
-  createdAt: '2026-03-02T09:20:00.000Z',
-  lastUsedAt: null,
-  expiresAt: '2026-05-31T09:20:00.000Z',
-  idleExpiresAt: null,
-  ip: '203.0.113.7',
-  userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0',
-  current: false,
-};
+/** The OpenAPI document's examples for sign-in and passkeys (shapes as the schemas say). */
+import type { SignedIn } from '../../../schemas/operator-signin.ts';
 
 const signedIn: SignedIn = {
   operator: {
@@ -106,21 +78,14 @@ export const signinExamples = {
       },
     },
   },
-  sessions: { sessions: [session] },
-  tokens: { tokens: [token] },
-  createTokenRequest: { name: 'Nightly export', role: 'viewer', expiresInDays: 90 },
-  createdToken: { token: 'kassa_pat_5rNt0rF2cQb7hJx9yWm3kLp8sVd4aZq1eGu6iOo2TjY', credential: token },
-  passkeys: {
-    passkeys: [
-      {
-        credentialId: 'Jx5c8mQ2vN0bL4sT7kR1wA',
-        name: 'Work laptop',
-        createdAt: '2026-03-02T09:14:05.000Z',
-        lastUsedAt: '2026-03-02T09:14:05.000Z',
-        deviceType: 'multiDevice',
-        backedUp: true,
-      },
-    ],
+  passkey: {
+    credentialId: 'Jx5c8mQ2vN0bL4sT7kR1wA',
+    name: 'Security key',
+    deviceType: 'singleDevice',
+    backedUp: false,
+    transports: ['usb'],
+    createdAt: '2026-03-02T09:14:05.000Z',
+    lastUsedAt: null,
   },
   addPasskeyOptionsRequest: { passkeyName: 'Security key' },
 };

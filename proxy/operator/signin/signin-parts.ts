@@ -7,7 +7,7 @@ import { OidcClient } from './oidc.ts';
 import { PasskeyEnrolment } from './passkey-enrolment.ts';
 import { PasskeySignin } from './passkey-signin.ts';
 import { Passkeys } from './passkeys.ts';
-import { SigninEvents, type AuditAppend } from './signin-events.ts';
+import { SigninEvents } from './signin-events.ts';
 import { SigninLimits } from './signin-limits.ts';
 import { SsoAccounts } from './sso-accounts.ts';
 import { SsoSignin } from './sso-signin.ts';
@@ -23,25 +23,24 @@ export interface SigninParts {
   limits: SigninLimits;
 }
 
-/**
- * The operators' sign-in (issue 37): passkeys, the company's provider, the web session; built once
- * per proxy. `audit` appends to the audit trail (proxy/operator/audit-trail.ts); until the trail is
- * part of the proxy, its records go to the log.
- */
+/** The operators' sign-in (issue 37): passkeys, the company's provider, the web session; built once per proxy. */
 export function createSigninParts(deps: {
   config: ProxyConfig;
   store: Store;
   operators: OperatorParts;
   logger: Logger;
-  audit?: AuditAppend;
 }): SigninParts {
   const { config, store, operators, logger } = deps;
-  const audit: AuditAppend = deps.audit ?? (async (entry) => logger.info('audit', { ...entry }));
   const ceremonies = new Ceremonies(store.ceremonies);
   const passkeys = new Passkeys(store.operators, ceremonies);
   const limits = new SigninLimits();
   const sessions = new WebSessions(operators.credentials, store.operators, config.trustProxy);
-  const events = new SigninEvents({ append: audit, metrics: operators.metrics, logger, trustProxy: config.trustProxy });
+  const events = new SigninEvents({
+    audit: operators.audit,
+    metrics: operators.metrics,
+    logger,
+    trustProxy: config.trustProxy,
+  });
   return {
     sessions,
     passkeys: new PasskeySignin({

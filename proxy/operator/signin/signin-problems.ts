@@ -9,8 +9,6 @@ const ENROLMENT_STATUS: Record<EnrolmentProblem, 400 | 404 | 409> = {
   'admin-exists': 409,
   'email-taken': 409,
   'not-made': 400,
-  'unknown-passkey': 404,
-  'last-passkey': 409,
 };
 
 /** Sign-in's domain errors at the edge, with their status; anything else is rethrown. */

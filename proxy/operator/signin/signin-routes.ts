@@ -24,6 +24,7 @@ import type { ApiOperations } from '../../http/openapi/operation.ts';
 import { BAD_BODY, RATE_LIMITED, STORE_DOWN } from '../../http/openapi/problems.ts';
 import { publicOrigin } from '../../payments/return-url.ts';
 import type { ProxyServices } from '../../services.ts';
+import { actorOf } from '../audit-trail.ts';
 import { operatorGuards, type OperatorEnv } from '../operator-auth.ts';
 import { relyingParty } from './relying-party.ts';
 import { answering } from './signin-problems.ts';
@@ -94,14 +95,7 @@ export function signinRoutes(services: ProxyServices): Hono<OperatorEnv> {
         ? await signin.sessions.end(c)
         : await services.store.operators.revokeCredential(operator.credential.id, Date.now());
     if (ended)
-      await signin.events.record(c, {
-        actor: {
-          operatorId: operator.operatorId,
-          name: operator.name,
-          role: operator.role,
-          via: operator.credential.kind,
-        },
-        action: 'signout',
+      await signin.events.record(c, actorOf(operator), 'signout', {
         target: { type: 'credential', id: operator.credential.id },
       });
     return c.body(null, 204);

@@ -6,7 +6,7 @@
  */
 import { ROLES, type Role } from '../../../schemas/operators.ts';
 import type { OperatorChange, OperatorRecord, OperatorStore } from '../../state/operators.ts';
-import { AccountError, type OperatorAccounts } from '../operators.ts';
+import { AccountError, type Acting, type OperatorAccounts } from '../operators.ts';
 import type { OidcIdentity } from './oidc.ts';
 import type { OidcSettings } from './signin-settings.ts';
 
@@ -30,9 +30,9 @@ export class SsoRefusedError extends Error {
   }
 }
 
-/** An account change sign-in made, for the audit. */
+/** An account change sign-in made, for the audit (an account made is audited as it is made). */
 export interface SsoAccountChange {
-  action: 'operator.created' | 'operator.role_changed' | 'operator.activated' | 'operator.sso_linked';
+  action: 'operator.role_changed' | 'operator.activated' | 'operator.sso_linked';
   before: unknown;
   after: unknown;
 }
@@ -51,8 +51,14 @@ export class SsoAccounts {
     return mapped.length ? mapped.reduce((a, b) => (ROLES.indexOf(a) >= ROLES.indexOf(b) ? a : b)) : null;
   }
 
-  /** The operator `identity` signs in as, made or brought in step, and what changed; throws SsoRefusedError. */
-  async resolve(identity: OidcIdentity): Promise<{ operator: OperatorRecord; changes: SsoAccountChange[] }> {
+  /**
+   * The operator `identity` signs in as, made (by `acting`) or brought in step, and what changed;
+   * throws SsoRefusedError.
+   */
+  async resolve(
+    identity: OidcIdentity,
+    acting: Acting,
+  ): Promise<{ operator: OperatorRecord; changes: SsoAccountChange[] }> {
     const email = identity.email;
     if (!email) throw new SsoRefusedError('no-email');
     if (!this.settings.allowedDomains.includes(email.slice(email.lastIndexOf('@') + 1)))
@@ -66,8 +72,8 @@ export class SsoAccounts {
         (await this.store.operatorBySsoSubject(identity.subject)) ?? (await this.store.operatorByEmail(email));
       if (!found) {
         if (!role) throw new SsoRefusedError('no-role');
-        const made = await this.create(identity, email, role);
-        if (made) return { operator: made, changes: [{ action: 'operator.created', before: null, after: made }] };
+        const made = await this.create(identity, email, role, acting);
+        if (made) return { operator: made, changes: [] };
         continue;
       }
       if (found.ssoSubject !== null && found.ssoSubject !== identity.subject)
@@ -93,16 +99,17 @@ export class SsoAccounts {
     throw new SsoRefusedError('failed');
   }
 
-  private async create(identity: OidcIdentity, email: string, role: Role): Promise<OperatorRecord | undefined> {
+  private async create(
+    identity: OidcIdentity,
+    email: string,
+    role: Role,
+    acting: Acting,
+  ): Promise<OperatorRecord | undefined> {
     try {
-      return await this.accounts.create({
-        name: identity.name ?? email,
-        email,
-        role,
-        state: 'active',
-        createdBy: 'sso',
-        ssoSubject: identity.subject,
-      });
+      return await this.accounts.signUp(
+        { name: identity.name ?? email, email, role, ssoSubject: identity.subject },
+        acting,
+      );
     } catch (error) {
       // Made by a sign-in at the same moment: found on the next reading.
       if (error instanceof AccountError) return undefined;

@@ -9,6 +9,7 @@ import { clientRateLimit } from '../../http/middleware/client-rate-limit.ts';
 import type { ApiOperations } from '../../http/openapi/operation.ts';
 import { RATE_LIMITED, STORE_DOWN } from '../../http/openapi/problems.ts';
 import type { ProxyServices } from '../../services.ts';
+import type { OperatorEnv } from '../operator-auth.ts';
 import { pageRenderer } from './page-routes.ts';
 import { signinView } from './page-views.ts';
 import { relyingParty } from './relying-party.ts';
@@ -18,9 +19,9 @@ import { SsoRefusedError, type SsoRefusal } from './sso-accounts.ts';
 import { CALLBACK_PATH, safeReturnPath } from './sso-signin.ts';
 import { fill } from './words/index.ts';
 
-export function ssoRoutes(services: ProxyServices): Hono {
+export function ssoRoutes(services: ProxyServices): Hono<OperatorEnv> {
   const { config, signin } = services;
-  const app = new Hono();
+  const app = new Hono<OperatorEnv>();
   const sso = signin.sso;
   if (!sso) return app;
   const render = pageRenderer(services);

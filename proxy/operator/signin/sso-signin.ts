@@ -5,6 +5,7 @@
  * is found, made or brought in step (sso-accounts.ts) and signed in.
  */
 import type { Context } from 'hono';
+import type { OperatorEnv } from '../operator-auth.ts';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { SignedIn } from '../../../schemas/operator-signin.ts';
 import { clientAddress } from '../../../server-kit/client-address.ts';
@@ -12,7 +13,7 @@ import { randomSecret } from '../credentials.ts';
 import { type Ceremonies, CEREMONY_TTL_MS } from './ceremonies.ts';
 import type { OidcClient } from './oidc.ts';
 import type { RelyingParty } from './relying-party.ts';
-import type { SigninEvents } from './signin-events.ts';
+import { SSO_ACTOR, type SigninEvents } from './signin-events.ts';
 import type { SigninLimits } from './signin-limits.ts';
 import { SsoRefusedError, type SsoAccounts } from './sso-accounts.ts';
 import type { WebSessions } from './web-session.ts';
@@ -52,7 +53,7 @@ export class SsoSignin {
   ) {}
 
   /** The provider's page for this browser, which comes back to `returnTo` once signed in. */
-  async start(c: Context, rp: RelyingParty, returnTo: string): Promise<URL> {
+  async start(c: Context<OperatorEnv>, rp: RelyingParty, returnTo: string): Promise<URL> {
     const redirectUri = `${rp.origin}${CALLBACK_PATH}`;
     const { url, checks } = await this.deps.oidc.authorizationUrl(redirectUri);
     const key = randomSecret();
@@ -72,7 +73,7 @@ export class SsoSignin {
    * for the person; `failed` for anything about the protocol: a state, nonce or code that does not
    * match, a trip not started here, or a provider that cannot be reached).
    */
-  async finish(c: Context, rp: RelyingParty): Promise<{ signedIn: SignedIn; returnTo: string }> {
+  async finish(c: Context<OperatorEnv>, rp: RelyingParty): Promise<{ signedIn: SignedIn; returnTo: string }> {
     const { events, limits, ceremonies, oidc, accounts, sessions } = this.deps;
     const address = clientAddress(c, this.deps.trustProxy);
     const key = getCookie(c, SSO_COOKIE);
@@ -98,21 +99,16 @@ export class SsoSignin {
         nonce: data.nonce,
         codeVerifier: data.codeVerifier,
       });
-      ({ operator, changes } = await accounts.resolve(identity));
+      ({ operator, changes } = await accounts.resolve(identity, events.acting(c, SSO_ACTOR)));
     } catch (error) {
       if (error instanceof SsoRefusedError) throw await refuse(error, error.refusal);
       throw await refuse(new SsoRefusedError('failed'), whatWentWrong(error));
     }
     for (const change of changes)
-      await events.record(c, {
-        actor: { operatorId: null, name: 'sso', role: null, via: 'system' },
-        action: change.action,
+      await events.record(c, SSO_ACTOR, change.action, {
         target: { type: 'operator', id: operator.operatorId },
         before: change.before,
-        after:
-          change.action === 'operator.created'
-            ? { name: operator.name, email: operator.email, role: operator.role }
-            : change.after,
+        after: change.after,
       });
     const { signedIn, session } = await sessions.start(c, operator);
     await events.signedIn(c, 'sso', operator, session.credentialId);

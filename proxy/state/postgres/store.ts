@@ -25,6 +25,8 @@ import { insertEvents, PostgresOutbox } from './outbox.ts';
 import { PostgresPurchases } from './purchases.ts';
 import { notOnPostgresYet } from './operators-pending.ts';
 import type { OperatorStore } from '../operators.ts';
+import type { ApprovalStore } from '../approvals.ts';
+import type { AuditStore } from '../audit.ts';
 import type { SigninCeremonies } from '../signin-ceremonies.ts';
 import { PostgresReconciliation } from './reconciliation.ts';
 
@@ -74,8 +76,10 @@ export class PostgresStore implements Store {
   readonly outbox: PostgresOutbox;
   readonly reconciliation: PostgresReconciliation;
   readonly purchases: PostgresPurchases;
-  readonly operators: OperatorStore = notOnPostgresYet<OperatorStore>();
-  readonly ceremonies: SigninCeremonies = notOnPostgresYet<SigninCeremonies>();
+  readonly operators = notOnPostgresYet<OperatorStore>();
+  readonly approvals = notOnPostgresYet<ApprovalStore>();
+  readonly audit = notOnPostgresYet<AuditStore>();
+  readonly ceremonies = notOnPostgresYet<SigninCeremonies>();
 
   constructor(private readonly db: Database) {
     this.outbox = new PostgresOutbox(db);

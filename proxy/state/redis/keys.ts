@@ -62,6 +62,14 @@ export function redisKeys(prefix: string) {
     passkeysOf: (operatorId: string) => `${prefix}operator-passkeys:${operatorId}`,
     device: (hash: string) => `${prefix}device:${hash}`,
     deviceByUserCode: (userCode: string) => `${prefix}device-user-code:${userCode}`,
+    approval: (id: string) => `${prefix}approval:${id}`,
+    /** Every approval request, lexicographic `<requestedAt>:<approvalId>`. */
+    approvalsAll: () => `${prefix}approvals:all`,
+    /** Pending approval requests, scored by when they expire. */
+    approvalsPending: () => `${prefix}approvals:pending`,
+    auditRecord: (seq: number) => `${prefix}audit:${seq}`,
+    /** The last audit record's number and hash, kept apart so that a removed last record shows. */
+    auditHead: () => `${prefix}audit-head`,
     /** A sign-in ceremony under way, by the hash of its key. */
     signinCeremony: (hash: string) => `${prefix}signin-ceremony:${hash}`,
   };

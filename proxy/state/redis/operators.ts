@@ -276,17 +276,22 @@ export class RedisOperators implements OperatorStore {
 
   insertDevice(device: DeviceAuthorizationRecord): Promise<boolean> {
     const codeKey = this.key.deviceByUserCode(device.userCode);
-    return guarded(async () =>
-      new Cas()
-        .expect(codeKey, null)
-        .setExpiring(codeKey, device.deviceCodeHash, Math.max(1, device.expiresAt - device.createdAt))
+    return guarded(async () => {
+      // A code whose authorization has expired is free again, even while Redis still holds its key.
+      const holder = await this.redis.get(codeKey);
+      const held =
+        holder === null ? undefined : parse<DeviceAuthorizationRecord>(await this.redis.get(this.key.device(holder)));
+      if (held && held.expiresAt > device.createdAt) return false;
+      return new Cas()
+        .expect(codeKey, holder)
+        .setExpiring(codeKey, device.deviceCodeHash, keptUntil(device.expiresAt))
         .setExpiring(
           this.key.device(device.deviceCodeHash),
           JSON.stringify(device),
           keptUntil(device.expiresAt + DEVICE_KEPT_MS),
         )
-        .commit(this.redis),
-    );
+        .commit(this.redis);
+    });
   }
 
   deviceByCodeHash(deviceCodeHash: string): Promise<DeviceAuthorizationRecord | undefined> {

@@ -4,6 +4,8 @@ import { Cas, optimistically } from './cas.ts';
 import { guarded } from './connection.ts';
 import { idOfMember, indexMember, redisKeys, type RedisKeys } from './keys.ts';
 import { addEvents, RedisOutbox } from './outbox.ts';
+import { RedisApprovals } from './approvals.ts';
+import { RedisAudit } from './audit.ts';
 import { RedisOperators } from './operators.ts';
 import { RedisPurchases } from './purchases.ts';
 import { RedisSigninCeremonies } from './signin-ceremonies.ts';
@@ -63,6 +65,8 @@ export class RedisStore implements Store {
     this.reconciliation = new RedisReconciliation(redis, this.key);
     this.purchases = new RedisPurchases(redis, this.key);
     this.operators = new RedisOperators(redis, this.key);
+    this.approvals = new RedisApprovals(redis, this.key);
+    this.audit = new RedisAudit(redis, this.key);
     this.ceremonies = new RedisSigninCeremonies(redis, this.key);
   }
   private readonly key: RedisKeys;
@@ -70,6 +74,8 @@ export class RedisStore implements Store {
   readonly reconciliation: RedisReconciliation;
   readonly purchases: RedisPurchases;
   readonly operators: RedisOperators;
+  readonly approvals: RedisApprovals;
+  readonly audit: RedisAudit;
   readonly ceremonies: RedisSigninCeremonies;
 
   /** Index members sort like (createdAt, transactionId), the order of the operator's list. */

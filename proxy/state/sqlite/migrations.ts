@@ -209,6 +209,31 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX device_authorizations_by_user_code ON device_authorizations (user_code, expires_at);
 `,
+  // Dual control's approval requests, and the hash-chained audit trail with its head kept apart.
+  `
+  CREATE TABLE approvals (
+    approval_id  TEXT PRIMARY KEY,
+    state        TEXT NOT NULL,
+    requested_at INTEGER NOT NULL,
+    expires_at   INTEGER NOT NULL,
+    record       TEXT NOT NULL
+  );
+  CREATE INDEX approvals_newest_first ON approvals (requested_at DESC, approval_id DESC);
+  CREATE INDEX approvals_by_state ON approvals (state, expires_at);
+  CREATE TABLE audit_log (
+    seq         INTEGER PRIMARY KEY,
+    at          INTEGER NOT NULL,
+    operator_id TEXT,
+    action      TEXT NOT NULL,
+    target_id   TEXT,
+    record      TEXT NOT NULL
+  );
+  CREATE TABLE audit_head (
+    id   INTEGER PRIMARY KEY CHECK (id = 1),
+    seq  INTEGER NOT NULL,
+    hash TEXT NOT NULL
+  );
+`,
   // Passkey and SSO sign-ins under way, taken once (proxy/state/signin-ceremonies.ts).
   `
   CREATE TABLE signin_ceremonies (

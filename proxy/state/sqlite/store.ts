@@ -7,6 +7,8 @@ import { MIGRATIONS } from './migrations.ts';
 import { StoreOpenError } from '../store-open-error.ts';
 import type { PaymentEventRule } from '../outbox.ts';
 import { insertEvents, SqliteOutbox } from './outbox.ts';
+import { SqliteApprovals } from './approvals.ts';
+import { SqliteAudit } from './audit.ts';
 import { SqliteOperators } from './operators.ts';
 import { SqlitePurchases } from './purchases.ts';
 import { SqliteSigninCeremonies } from './signin-ceremonies.ts';
@@ -48,6 +50,8 @@ export class SqliteStore implements Store {
   readonly reconciliation: SqliteReconciliation;
   readonly purchases: SqlitePurchases;
   readonly operators: SqliteOperators;
+  readonly approvals: SqliteApprovals;
+  readonly audit: SqliteAudit;
   readonly ceremonies: SqliteSigninCeremonies;
 
   /**
@@ -78,6 +82,8 @@ export class SqliteStore implements Store {
     this.reconciliation = withDiskFaults(new SqliteReconciliation((text) => this.sql(text)));
     this.purchases = withDiskFaults(new SqlitePurchases(this.db, (text) => this.sql(text)));
     this.operators = withDiskFaults(new SqliteOperators(this.db, (text) => this.sql(text)));
+    this.approvals = withDiskFaults(new SqliteApprovals(this.db, (text) => this.sql(text)));
+    this.audit = withDiskFaults(new SqliteAudit(this.db, (text) => this.sql(text)));
     this.ceremonies = withDiskFaults(new SqliteSigninCeremonies((text) => this.sql(text)));
     // The store itself answers through the same guard (a constructor may hand back another object).
     return withDiskFaults(this);
