@@ -8,11 +8,10 @@
  */
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright';
 import { WORDS, fill, PAGE_LANGUAGES } from '../../proxy/operator/signin/words/index.ts';
+import { axeViolations } from '../support/axe.ts';
 import { launchChromium, watchProblems } from '../support/browser.ts';
 import { http } from '../support/http.ts';
 import { as } from '../support/operators.ts';
@@ -20,7 +19,6 @@ import { invite } from '../support/signin.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 
 const en = WORDS.en;
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 interface VirtualCredential {
@@ -91,21 +89,15 @@ async function signInOnPage(
   return { status: response.status(), body, said: (await line.textContent()) ?? '' };
 }
 
-async function axe(page: Page, what: string): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const found = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResults> } }).axe;
-    const { violations } = await axe.run(document, { resultTypes: ['violations'] });
-    return violations.map(
-      ({ id, nodes }) =>
-        `${id}: ${nodes.map((node) => `${node.target.join(' > ')} (${node.failureSummary?.replace(/\s+/g, ' ')})`).join('; ')}`,
-    );
-  });
-  return found.map((line) => `${what}: ${line}`);
+/** Signs the page's person out, and waits for the sign-in it shows then. */
+async function signOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: en.signOut, exact: true }).click();
+  await page.getByRole('button', { name: en.signinPasskey }).waitFor();
 }
-interface AxeResults {
-  violations: Array<{ id: string; nodes: Array<{ target: string[]; failureSummary?: string }> }>;
-}
+
+/** Whether the browser holds a session cookie of the proxy's. */
+const hasSession = async (context: BrowserContext) =>
+  (await context.cookies()).some((each) => each.name === '__Host-kassa_session');
 
 describe('proxy: the operators’ page in Chromium with a virtual authenticator', { timeout: 600_000 }, () => {
   let stack: Stack;
@@ -152,8 +144,7 @@ describe('proxy: the operators’ page in Chromium with a virtual authenticator'
       );
       assert.equal(await page.evaluate(() => document.cookie.includes('kassa_session')), false, 'not for scripts');
 
-      await page.getByRole('button', { name: en.signOut, exact: true }).click();
-      await page.getByRole('button', { name: en.signinPasskey }).waitFor();
+      await signOut(page);
       const signedIn = await signInOnPage(page);
       assert.equal(signedIn.status, 200);
       const sessions = page.getByRole('region', { name: en.sessionsHeading }).getByRole('row');
@@ -161,12 +152,8 @@ describe('proxy: the operators’ page in Chromium with a virtual authenticator'
       await page.getByText(en.thisBrowser).waitFor();
       assert.equal(await page.getByRole('row').filter({ hasText: 'This laptop' }).count(), 1, 'its passkey listed');
 
-      await page.getByRole('button', { name: en.signOut, exact: true }).click();
-      await page.getByRole('button', { name: en.signinPasskey }).waitFor();
-      assert.equal(
-        (await context.cookies()).some((each) => each.name === '__Host-kassa_session'),
-        false,
-      );
+      await signOut(page);
+      assert.equal(await hasSession(context), false);
       assert.deepEqual(problems, []);
     } finally {
       await context.close();
@@ -177,8 +164,7 @@ describe('proxy: the operators’ page in Chromium with a virtual authenticator'
     const { context, page, problems, credentials, replace } = await browserWithPasskeys(browser);
     try {
       await takeUpInvitation(page);
-      await page.getByRole('button', { name: en.signOut, exact: true }).click();
-      await page.getByRole('button', { name: en.signinPasskey }).waitFor();
+      await signOut(page);
       const [own] = await credentials();
       const refusals: Array<{ what: string; status: number; body: unknown; said: string }> = [];
 
@@ -207,8 +193,7 @@ describe('proxy: the operators’ page in Chromium with a virtual authenticator'
       refusals.push({ what: 'replayed answer', ...replayed, said: '' });
 
       // The same key, its counter set back: a clone of the passkey would answer so.
-      await page.getByRole('button', { name: en.signOut, exact: true }).click();
-      await page.getByRole('button', { name: en.signinPasskey }).waitFor();
+      await signOut(page);
       const [used] = await credentials();
       assert.ok(used!.signCount >= 2, `counter ${used!.signCount}`);
       await replace(used!, { signCount: 0 });
@@ -220,10 +205,7 @@ describe('proxy: the operators’ page in Chromium with a virtual authenticator'
       }
       const said = refusals.filter((refusal) => refusal.said).map((refusal) => refusal.said);
       assert.deepEqual(said, [en.signinFailed, en.signinFailed, en.signinFailed], 'the page says the same each time');
-      assert.equal(
-        (await context.cookies()).some((each) => each.name === '__Host-kassa_session'),
-        false,
-      );
+      assert.equal(await hasSession(context), false);
       assert.deepEqual(problems, []);
     } finally {
       await context.close();
@@ -234,8 +216,7 @@ describe('proxy: the operators’ page in Chromium with a virtual authenticator'
     const { context, page, credentials, replace } = await browserWithPasskeys(browser);
     try {
       await takeUpInvitation(page);
-      await page.getByRole('button', { name: en.signOut, exact: true }).click();
-      await page.getByRole('button', { name: en.signinPasskey }).waitFor();
+      await signOut(page);
       const [own] = await credentials();
       await replace(own!, { privateKey: anotherKey() });
       for (let attempt = 1; attempt <= 5; attempt++)
@@ -256,8 +237,7 @@ describe('proxy: the operators’ page in Chromium with a virtual authenticator'
     const { context, page, problems } = await browserWithPasskeys(browser);
     try {
       const invited = await takeUpInvitation(page);
-      await page.getByRole('button', { name: en.signOut, exact: true }).click();
-      await page.getByRole('button', { name: en.signinPasskey }).waitFor();
+      await signOut(page);
 
       // The extension asks for a code and starts polling.
       const code = await http(`${stack.proxy.origin}/operator/device/code`, {
@@ -341,7 +321,7 @@ describe('proxy: the operators’ page in Chromium with a virtual authenticator'
             await page.goto(`${origin}${path}`);
             await page.getByText(ready).first().waitFor();
             assert.equal(await page.getAttribute('html', 'lang'), language);
-            found.push(...(await axe(page, `${path} ${colorScheme}`)));
+            found.push(...(await axeViolations(page, `${path} ${colorScheme}`)));
           };
           await check(visitor.page, `/operator?lang=${language}`, words.signinPasskey);
           await check(visitor.page, `/operator/invite?lang=${language}#${invitation}`, words.makePasskey);
@@ -355,7 +335,7 @@ describe('proxy: the operators’ page in Chromium with a virtual authenticator'
         await person.page.getByRole('button', { name: en.createToken }).click();
         await person.page.getByText(en.tokenShown).waitFor();
         assert.match(await person.page.inputValue('#new-token'), /^kassa_pat_/);
-        found.push(...(await axe(person.page, `the new token ${colorScheme}`)));
+        found.push(...(await axeViolations(person.page, `the new token ${colorScheme}`)));
         assert.deepEqual([...visitor.problems, ...person.problems], []);
       } finally {
         await visitor.context.close();

@@ -5,11 +5,7 @@
  */
 import { Hono, type Context } from 'hono';
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
-import {
-  addPasskeyOptionsRequestSchema,
-  passkeyOptionsSchema,
-  passkeyRegistrationSchema,
-} from '../../../schemas/operator-signin.ts';
+import { addPasskeyOptionsRequestSchema, passkeyRegistrationSchema } from '../../../schemas/operator-signin.ts';
 import { passkeyViewSchema } from '../../../schemas/operators.ts';
 import type { ApiOperations } from '../../http/openapi/operation.ts';
 import { BAD_BODY, STORE_DOWN } from '../../http/openapi/problems.ts';
@@ -19,7 +15,7 @@ import { passkeyView } from '../operator-views.ts';
 import { relyingParty } from './relying-party.ts';
 import { signinExamples } from './signin-examples.ts';
 import { answering } from './signin-problems.ts';
-import { jsonBody } from './signin-routes.ts';
+import { jsonBody, NOT_MADE, optionsAnswer } from './signin-routes.ts';
 
 export function passkeyRoutes(services: ProxyServices): Hono<OperatorEnv> {
   const { config, operators, signin } = services;
@@ -58,10 +54,7 @@ export const passkeyOperations: ApiOperations = {
     access: { auth: 'operator', permission: 'self' },
     request: { schema: addPasskeyOptionsRequestSchema, example: signinExamples.addPasskeyOptionsRequest },
     responses: {
-      200: {
-        description: 'The options',
-        json: { schema: passkeyOptionsSchema, example: signinExamples.registrationOptions },
-      },
+      200: optionsAnswer(signinExamples.registrationOptions),
     },
     errors: {
       400: BAD_BODY,
@@ -79,7 +72,7 @@ export const passkeyOperations: ApiOperations = {
     request: { schema: passkeyRegistrationSchema, example: signinExamples.registrationRequest },
     responses: { 201: { description: 'Added', json: { schema: passkeyViewSchema, example: signinExamples.passkey } } },
     errors: {
-      400: 'The body breaks the schema, or the passkey was not made (`details.problem: not-made`): start again',
+      400: NOT_MADE,
       403: WRITE_REFUSED,
       409: 'No address for passkeys: set KASSA_PUBLIC_URL',
       503: STORE_DOWN,

@@ -104,6 +104,14 @@ export function signinRoutes(services: ProxyServices): Hono<OperatorEnv> {
   return app;
 }
 
+/** A ceremony's options, as the two routes that start one (a sign-in, a passkey) answer them. */
+export const optionsAnswer = (example: object) => ({
+  description: 'The options',
+  json: { schema: passkeyOptionsSchema, example },
+});
+export const NOT_MADE =
+  'The body breaks the schema, or the passkey was not made (`details.problem: not-made`): start again';
+
 const BEFORE_SESSION =
   'nobody is signed in yet: it answers only this Kassa’s own sign-in page (its Origin), and gives nothing without a passkey or a link’s one-time token.';
 const OWN_ORIGIN = 'The request does not come from this Kassa’s own sign-in page (its Origin)';
@@ -119,10 +127,7 @@ export const signinOperations: ApiOperations = {
     audience: 'operator',
     access: { auth: 'public', because: BEFORE_SESSION },
     responses: {
-      200: {
-        description: 'The options',
-        json: { schema: passkeyOptionsSchema, example: signinExamples.signinOptions },
-      },
+      200: optionsAnswer(signinExamples.signinOptions),
     },
     errors: { 403: OWN_ORIGIN, 409: NO_ADDRESS, 429: RATE_LIMITED, 503: STORE_DOWN },
   },
@@ -187,10 +192,7 @@ export const signinOperations: ApiOperations = {
     access: { auth: 'public', because: BEFORE_SESSION },
     request: { schema: registrationOptionsRequestSchema, example: signinExamples.registrationOptionsRequest },
     responses: {
-      200: {
-        description: 'The options',
-        json: { schema: passkeyOptionsSchema, example: signinExamples.registrationOptions },
-      },
+      200: optionsAnswer(signinExamples.registrationOptions),
     },
     errors: {
       400: BAD_BODY,
@@ -217,7 +219,7 @@ export const signinOperations: ApiOperations = {
       },
     },
     errors: {
-      400: 'The body breaks the schema, or the passkey was not made (`details.problem: not-made`): start again',
+      400: NOT_MADE,
       403: OWN_ORIGIN,
       404: 'The link was used meanwhile or has expired (`details.problem: link`)',
       409: 'This Kassa has an admin already, or the e-mail is taken (`details.problem`), or no address for passkeys',
