@@ -170,7 +170,10 @@ export const deviceApprovalSchema = z
 
 // ---- dual control ----
 
-export const APPROVAL_STATE_NAMES = [
+export const APPROVAL_KINDS = ['order.create', 'order.update', 'purchase.retry-mint', 'purchase.refund'] as const;
+export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
+
+export const APPROVAL_STATES = [
   'pending',
   'approved',
   'rejected',
@@ -179,6 +182,7 @@ export const APPROVAL_STATE_NAMES = [
   'executed',
   'failed',
 ] as const;
+export type ApprovalState = (typeof APPROVAL_STATES)[number];
 
 const approvalPerson = z.object({ operatorId: z.string(), name: z.string(), role: roleSchema });
 const summaryValues = z.record(z.string(), z.union([z.string(), z.number(), z.null()]));
@@ -187,7 +191,7 @@ export const approvalSchema = z
   .object({
     approvalId: z.string(),
     /** order.create, order.update, purchase.retry-mint or purchase.refund. */
-    kind: z.enum(['order.create', 'order.update', 'purchase.retry-mint', 'purchase.refund']),
+    kind: z.enum(APPROVAL_KINDS),
     /** The order or purchase acted on; null for an order to create. */
     target: z.string().nullable(),
     /** What the approver reads: amount, coin, chain, wallet, purchase … */
@@ -196,7 +200,7 @@ export const approvalSchema = z
     payload: z.record(z.string(), z.unknown()),
     /** What approving needs. */
     permission: z.enum(PERMISSIONS),
-    state: z.enum(APPROVAL_STATE_NAMES),
+    state: z.enum(APPROVAL_STATES),
     requestedBy: approvalPerson,
     requestedAt: z.string(),
     expiresAt: z.string(),
@@ -216,7 +220,7 @@ export const approvalListSchema = z
   .meta({ id: 'ApprovalList' });
 
 export const approvalListQuerySchema = z.strictObject({
-  state: z.enum(APPROVAL_STATE_NAMES, { error: `state must be one of ${APPROVAL_STATE_NAMES.join(', ')}` }).optional(),
+  state: z.enum(APPROVAL_STATES, { error: `state must be one of ${APPROVAL_STATES.join(', ')}` }).optional(),
   limit: z.coerce
     .number({ error: 'limit must be a number from 1 to 200' })
     .int('limit must be a whole number')
@@ -347,63 +351,3 @@ export const passkeyViewSchema = z
   .meta({ id: 'Passkey' });
 
 export const passkeyListSchema = z.object({ passkeys: z.array(passkeyViewSchema) }).meta({ id: 'PasskeyList' });
-
-// ---- the audit trail ----
-
-export const auditRecordSchema = z
-  .object({
-    seq: z.number().int(),
-    at: z.string(),
-    actor: z.object({
-      operatorId: z.string().nullable(),
-      name: z.string(),
-      role: roleSchema.nullable(),
-      via: z.enum(['web', 'device', 'api', 'cli', 'setup', 'system']),
-    }),
-    action: z.string(),
-    target: z.object({ type: z.string(), id: z.string() }).nullable(),
-    requestId: z.string().nullable(),
-    ip: z.string().nullable(),
-    userAgent: z.string().nullable(),
-    before: z.unknown(),
-    after: z.unknown(),
-    prevHash: z.string(),
-    hash: z.string(),
-  })
-  .meta({ id: 'AuditRecord' });
-export type AuditRecordView = z.infer<typeof auditRecordSchema>;
-
-export const auditListSchema = z
-  .object({ records: z.array(auditRecordSchema), nextCursor: z.string().nullable() })
-  .meta({ id: 'AuditList' });
-
-const isoTime = (name: string) =>
-  z
-    .string()
-    .max(40)
-    .refine((value) => !Number.isNaN(Date.parse(value)), `${name} must be a date and time (ISO 8601)`);
-
-export const auditQuerySchema = z.strictObject({
-  operatorId: z.string().max(100).optional(),
-  /** An action, or its prefix before a dot (`approval` for every approval.*). */
-  action: z.string().max(100).optional(),
-  targetId: z.string().max(200).optional(),
-  from: isoTime('from').optional(),
-  to: isoTime('to').optional(),
-  limit: z.coerce
-    .number({ error: 'limit must be a number from 1 to 500' })
-    .int('limit must be a whole number')
-    .min(1, 'limit must be at least 1')
-    .max(500, 'limit must be at most 500')
-    .default(100),
-  cursor: z
-    .string()
-    .regex(/^[1-9]\d{0,15}$/, 'cursor is not one this list returned')
-    .optional(),
-});
-
-export const auditExportQuerySchema = z.strictObject({
-  format: z.enum(['ndjson', 'csv'], { error: 'format must be ndjson or csv' }).default('ndjson'),
-  from: isoTime('from').optional(),
-  to: isoTime('to').optional(),
-});

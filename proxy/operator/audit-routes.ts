@@ -5,7 +5,7 @@ import {
   auditListSchema,
   auditQuerySchema,
   type AuditRecordView,
-} from '../../schemas/operators.ts';
+} from '../../schemas/audit.ts';
 import { HttpProblem } from '../http/http-problem.ts';
 import { queryOf, type ApiOperations } from '../http/openapi/operation.ts';
 import { STORE_DOWN } from '../http/openapi/problems.ts';

@@ -14,7 +14,7 @@ import { HttpProblem } from '../http/http-problem.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
 import { audited } from './dual-control.ts';
 import { credentialView, passkeyView } from './operator-views.ts';
-import { roleAtMost } from './permissions.ts';
+import { permissionsOf, roleAtMost } from './permissions.ts';
 import { actingOf, answeringAccounts, credentialExample } from './team-routes.ts';
 import type { ApiOperations } from '../http/openapi/operation.ts';
 import { BAD_BODY, STORE_DOWN } from '../http/openapi/problems.ts';
@@ -149,17 +149,7 @@ export const operatorAccountOperations: ApiOperations = {
             name: 'Ada Lovelace',
             email: 'ada@shop.example',
             role: 'finance',
-            permissions: [
-              'payments:read',
-              'orders:read',
-              'purchases:read',
-              'events:read',
-              'payments:resolve',
-              'events:redeliver',
-              'orders:write',
-              'purchases:act',
-              'payments:export',
-            ],
+            permissions: permissionsOf('finance'),
             credential: {
               credentialId: 'cred_f3K9xQm2LwV7bN1sTz0ReA',
               kind: 'device',

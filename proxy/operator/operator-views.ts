@@ -1,5 +1,6 @@
 /** The operators' records as the API shows them: times in ISO 8601, never a hash or a secret. */
-import type { AuditRecordView, CredentialView, OperatorView } from '../../schemas/operators.ts';
+import type { AuditRecordView } from '../../schemas/audit.ts';
+import type { CredentialView, OperatorView } from '../../schemas/operators.ts';
 import type { AuditRecord } from '../state/audit.ts';
 import type { CredentialRecord, OperatorRecord, PasskeyRecord } from '../state/operators.ts';
 import { isLive } from './credentials.ts';

@@ -3,21 +3,9 @@
  * Every move of a request is compare-and-set on its revision, so two approvers racing give one
  * approval, and one execution. Every backend implements `ApprovalStore` alike.
  */
-import type { Permission, Role } from '../../schemas/operators.ts';
+import type { ApprovalKind, ApprovalState, Permission, Role } from '../../schemas/operators.ts';
 
-export const APPROVAL_KINDS = ['order.create', 'order.update', 'purchase.retry-mint', 'purchase.refund'] as const;
-export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
-
-export const APPROVAL_STATES = [
-  'pending',
-  'approved',
-  'rejected',
-  'expired',
-  'cancelled',
-  'executed',
-  'failed',
-] as const;
-export type ApprovalState = (typeof APPROVAL_STATES)[number];
+export type { ApprovalKind, ApprovalState };
 
 export interface ApprovalPerson {
   operatorId: string;

@@ -11,7 +11,6 @@ import type { OperatorStore } from './operators.ts';
 import type { Outbox, PaymentEventRule } from './outbox.ts';
 import type { PurchaseStore } from './purchases.ts';
 import type { Reconciliation } from './reconciliation.ts';
-import type { SigninCeremonies } from './signin-ceremonies.ts';
 import type { Attempt, Payment, PaymentUpdate, Checkout, CheckoutKey } from './records.ts';
 
 // The records live apart so that the outbox and the store can both name them; the store's users take them from here.
@@ -143,8 +142,6 @@ export interface Store {
   readonly approvals: ApprovalStore;
   /** Who did what: the hash-chained audit trail. */
   readonly audit: AuditStore;
-  /** Passkey and SSO sign-ins under way, which any instance may finish. */
-  readonly ceremonies: SigninCeremonies;
 
   /** Throws when the store cannot serve requests. */
   ping(): Promise<void>;

@@ -47,7 +47,7 @@ async function tamper(stack: Stack, seq: number, change: 'edit' | 'remove'): Pro
       await client.end();
     }
   } else {
-    const db = new Database(env.KASSA_DB!);
+    const db = new Database(env.KASSA_DB);
     try {
       if (change === 'remove') db.prepare('DELETE FROM audit_log WHERE seq = ?').run(seq);
       else

@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Wallet } from 'ethers';
-import { FUZZ_RUNS, rawBody } from '../support/arbitraries.ts';
-import { http } from '../support/http.ts';
+import { checkedSender, FUZZ_RUNS, rawBody, segment } from '../support/arbitraries.ts';
 import { ONRAMP_ENV, onrampCustomer } from '../support/onramp.ts';
 import { SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
 
@@ -12,22 +11,8 @@ describe('proxy: fast-check on the on-ramp routes', () => {
   let stack: Stack;
   const wallet = Wallet.createRandom();
 
-  const send = async (path: string, init: { method?: string; raw?: string; headers?: Record<string, string> }) => {
-    const response = await http(`${stack.proxy.origin}${path}`, {
-      method: init.method ?? 'POST',
-      raw: init.raw,
-      headers: { 'Content-Type': 'application/json', ...init.headers },
-    });
-    assert.ok(
-      response.status < 500,
-      `${init.method ?? 'POST'} ${path} with ${init.raw?.slice(0, 200)} answered ${response.status}: ${response.text.slice(0, 300)}`,
-    );
-    if (response.status >= 400)
-      assert.equal(typeof response.body.error, 'string', `error body: ${response.text.slice(0, 300)}`);
-    return response;
-  };
+  const send = checkedSender(() => stack.proxy.origin);
   const headerText = fc.string({ maxLength: 300 }).map((value) => value.replace(/[^\t\x20-\x7e]/g, ''));
-  const segment = fc.string({ maxLength: 80 }).map((value) => encodeURIComponent(value) || 'x');
 
   before(async () => {
     stack = await startStack({ env: ONRAMP_ENV, sandbox: { mintDelayMs: 0 } });
@@ -50,6 +35,47 @@ describe('proxy: fast-check on the on-ramp routes', () => {
       ),
       { numRuns: FUZZ_RUNS },
     );
+  });
+
+  it('POST /api/onramp/quotes: chainId is a JSON integer, and nothing is coerced into one', async () => {
+    const quote = (chainId: unknown) =>
+      send('/api/onramp/quotes', {
+        raw: JSON.stringify({ wallet: wallet.address, chainId, symbol: 'eEUR', amount: '25' }),
+        headers: { Origin: SHOP_ORIGIN },
+      });
+    const notAnInteger = fc.oneof(
+      fc.constantFrom(
+        '0x7a6a',
+        ' 31338 ',
+        '31338',
+        '31338.0',
+        [31338],
+        true,
+        false,
+        null,
+        {},
+        31338.5,
+        Number.MAX_SAFE_INTEGER + 2,
+      ),
+      fc.jsonValue().filter((value) => !Number.isInteger(value)),
+      fc.integer().map(String),
+      fc.array(fc.integer({ min: 1, max: 40_000 }), { minLength: 1, maxLength: 2 }),
+      fc.double().filter((value) => !Number.isInteger(value)),
+    );
+    await fc.assert(
+      fc.asyncProperty(notAnInteger, async (chainId) => {
+        const refused = await quote(chainId);
+        assert.equal(refused.status, 400, `${JSON.stringify(chainId)}: ${refused.text}`);
+        assert.match(refused.body.error as string, /chainId must be a chain id: a positive JSON integer/);
+      }),
+      { numRuns: FUZZ_RUNS },
+    );
+    assert.equal((await quote(31338)).status, 201, 'the documented form');
+    const written = await send('/api/onramp/quotes', {
+      raw: `{"wallet":"${wallet.address}","chainId":31338.0,"symbol":"eEUR","amount":"25"}`,
+      headers: { Origin: SHOP_ORIGIN },
+    });
+    assert.equal(written.status, 201, 'an integer written with a zero fraction is the same JSON integer');
   });
 
   it('POST /api/onramp/purchases: any body and Idempotency-Key, around a real quote and signature', async () => {

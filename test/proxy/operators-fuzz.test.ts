@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { FUZZ_RUNS, rawBody } from '../support/arbitraries.ts';
+import { checkedSender, FUZZ_RUNS, rawBody, segment } from '../support/arbitraries.ts';
 import { http, type HttpResult } from '../support/http.ts';
 import type { TestOperator } from '../support/operators.ts';
 import { startStack, type Stack } from '../support/stack.ts';
@@ -27,19 +27,7 @@ describe('proxy: fast-check on device sign-in and dual control (no 5xx, nothing 
       return original(...args);
     };
   };
-  const send = async (path: string, init: { method?: string; raw?: string; headers?: Record<string, string> }) => {
-    const response = await http(`${stack.proxy.origin}${path}`, {
-      method: init.method ?? 'POST',
-      raw: init.raw,
-      headers: { 'Content-Type': 'application/json', ...init.headers },
-    });
-    assert.ok(
-      response.status < 500,
-      `${path} with ${init.raw?.slice(0, 200)}: ${response.status} ${response.text.slice(0, 300)}`,
-    );
-    if (response.status >= 400) assert.equal(typeof response.body.error, 'string', response.text.slice(0, 300));
-    return response;
-  };
+  const send = checkedSender(() => stack.proxy.origin);
   const ordersMade = async () => ((await stack.control('/metrics')).body['orders.create'] as number | undefined) ?? 0;
   const unchanged = async (what: string, read: () => Promise<unknown>, act: () => Promise<HttpResult>) => {
     const before = JSON.stringify(await read());
@@ -47,7 +35,6 @@ describe('proxy: fast-check on device sign-in and dual control (no 5xx, nothing 
     if (answer.status >= 400) assert.equal(JSON.stringify(await read()), before, `${what}: nothing changed`);
     return answer;
   };
-  const segment = fc.string({ maxLength: 60 }).map((value) => encodeURIComponent(value) || 'x');
   const form = fc
     .dictionary(
       fc.oneof(

@@ -1,5 +1,5 @@
 /**
- * Sign-in ceremonies in the store (store.ceremonies): each taken once, never after it expired, on
+ * Sign-in ceremonies in the store (store.operators.ceremonies): each taken once, never after it expired, on
  * every backend that keeps operators (SQLite and Redis; PostgreSQL's comes with issue 36's SQL
  * store); and a fleet on Redis, where a passkey sign-in started on one instance finishes on another,
  * and its answer is then worthless on either.
@@ -38,18 +38,20 @@ for (const backend of STORE_BACKENDS.filter(({ name }) => name !== 'PostgreSQL')
         purpose: 'sso',
         data: { state: 's', nonce: 'n', codeVerifier: 'v', returnTo: '/operator' },
       });
-      await store.ceremonies.put(put);
-      const takers = await Promise.all(Array.from({ length: 5 }, () => store.ceremonies.take(put.keyHash, Date.now())));
+      await store.operators.ceremonies.put(put);
+      const takers = await Promise.all(
+        Array.from({ length: 5 }, () => store.operators.ceremonies.take(put.keyHash, Date.now())),
+      );
       assert.deepEqual(takers.filter(Boolean), [put], 'of five takers racing, one gets it');
-      assert.equal(await store.ceremonies.take(put.keyHash, Date.now()), undefined, 'and never again');
+      assert.equal(await store.operators.ceremonies.take(put.keyHash, Date.now()), undefined, 'and never again');
     });
 
     it('gives nothing for a key never put, nor for an expired ceremony (which is gone after)', async () => {
-      assert.equal(await store.ceremonies.take(randomBytes(32).toString('hex'), Date.now()), undefined);
+      assert.equal(await store.operators.ceremonies.take(randomBytes(32).toString('hex'), Date.now()), undefined);
       const lapsing = ceremony({ expiresAt: Date.now() + 50 });
-      await store.ceremonies.put(lapsing);
-      assert.equal(await store.ceremonies.take(lapsing.keyHash, lapsing.expiresAt), undefined);
-      assert.equal(await store.ceremonies.take(lapsing.keyHash, Date.now()), undefined);
+      await store.operators.ceremonies.put(lapsing);
+      assert.equal(await store.operators.ceremonies.take(lapsing.keyHash, lapsing.expiresAt), undefined);
+      assert.equal(await store.operators.ceremonies.take(lapsing.keyHash, Date.now()), undefined);
     });
   });
 }

@@ -31,7 +31,7 @@ export function createSigninParts(deps: {
   logger: Logger;
 }): SigninParts {
   const { config, store, operators, logger } = deps;
-  const ceremonies = new Ceremonies(store.ceremonies);
+  const ceremonies = new Ceremonies(store.operators.ceremonies);
   const passkeys = new Passkeys(store.operators, ceremonies);
   const limits = new SigninLimits();
   const sessions = new WebSessions(operators.credentials, store.operators, config.trustProxy);

@@ -1,7 +1,7 @@
 /**
- * Operators, approvals, the audit and sign-in ceremonies are written once, in the SQL store that
- * issue 36 makes of the SQLite and PostgreSQL stores; until it lands, PostgreSQL refuses each of their
- * calls with this error (a 500 that says so).
+ * Operators, approvals and the audit are written once, in the SQL store that issue 36 makes of the
+ * SQLite and PostgreSQL stores; until it lands, PostgreSQL refuses each of their calls with this error
+ * (a 500 that says so).
  */
 export function notOnPostgresYet<T extends object>(): T {
   return new Proxy({} as T, {

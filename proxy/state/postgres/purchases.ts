@@ -1,12 +1,15 @@
-import { FINAL_PURCHASE_STATES, type PurchaseState } from '../../../schemas/onramp.ts';
+import type { PurchaseState } from '../../../schemas/onramp.ts';
 import type { NewEvent } from '../outbox.ts';
 import {
   COUNTS_AGAINST_LIMIT,
   decodePurchaseCursor,
+  dueAt,
+  meetsExpectation,
   purchasePage,
   type CreatePurchaseOutcome,
   type PurchaseAuditRecord,
   type PurchaseChange,
+  type PurchaseExpectation,
   type PurchasePage,
   type PurchaseRecord,
   type PurchaseStore,
@@ -78,8 +81,8 @@ export class PostgresPurchases implements PurchaseStore {
       // A quote is one wallet's, so its racing uses wait on the same lock; the unique index decides anyway.
       const inserted = await tx.run(
         `INSERT INTO purchases (purchase_id, purchase_token, quote_id, idempotency_key, checkout_id, wallet, symbol,
-             tokens_cents, state, created_at, tx_hash, revision, record)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11, $12)
+             tokens_cents, state, created_at, tx_hash, revision, due_at, record)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11, $12, $13)
            ON CONFLICT (quote_id) DO NOTHING`,
         [
           purchase.purchaseId,
@@ -93,6 +96,7 @@ export class PostgresPurchases implements PurchaseStore {
           purchase.state,
           purchase.createdAt,
           purchase.revision,
+          dueAt(purchase),
           JSON.stringify(purchase),
         ],
       );
@@ -142,17 +146,25 @@ export class PostgresPurchases implements PurchaseStore {
     );
   }
 
-  async unsettled(limit: number): Promise<PurchaseRecord[]> {
+  async unsettled(states: readonly PurchaseState[], limit: number): Promise<PurchaseRecord[]> {
     const rows = await this.db.rows<{ record: PurchaseRecord }>(
-      'SELECT record FROM purchases WHERE state <> ALL ($1) ORDER BY created_at LIMIT $2',
-      [FINAL_PURCHASE_STATES, limit],
+      'SELECT record FROM purchases WHERE state = ANY ($1) ORDER BY created_at LIMIT $2',
+      [states, limit],
+    );
+    return rows.map((row) => row.record);
+  }
+
+  async due(now: number, limit: number): Promise<PurchaseRecord[]> {
+    const rows = await this.db.rows<{ record: PurchaseRecord }>(
+      'SELECT record FROM purchases WHERE due_at <= $1 ORDER BY due_at, purchase_id LIMIT $2',
+      [now, limit],
     );
     return rows.map((row) => row.record);
   }
 
   async update(
     purchaseId: string,
-    from: readonly PurchaseState[],
+    expected: PurchaseExpectation,
     change: PurchaseChange,
     effects: { events?: (next: PurchaseRecord) => NewEvent[]; audit?: PurchaseAuditRecord } = {},
   ): Promise<PurchaseUpdateOutcome> {
@@ -163,7 +175,7 @@ export class PostgresPurchases implements PurchaseStore {
             purchaseId,
           ])
         )?.record;
-        if (!current || !from.includes(current.state)) return { outcome: 'moved', purchase: current };
+        if (!current || !meetsExpectation(current, expected)) return { outcome: 'moved', purchase: current };
         const next: PurchaseRecord = { ...current, ...change, revision: current.revision + 1 };
         if (next.txHash && next.txHash !== current.txHash) {
           const holder = await tx.row<{ purchase_id: string }>('SELECT purchase_id FROM purchases WHERE tx_hash = $1', [
@@ -172,13 +184,10 @@ export class PostgresPurchases implements PurchaseStore {
           if (holder && holder.purchase_id !== purchaseId) return { outcome: 'tx-taken' };
         }
         await tx
-          .run('UPDATE purchases SET state = $1, tx_hash = $2, revision = $3, record = $4 WHERE purchase_id = $5', [
-            next.state,
-            next.txHash,
-            next.revision,
-            JSON.stringify(next),
-            purchaseId,
-          ])
+          .run(
+            'UPDATE purchases SET state = $1, tx_hash = $2, revision = $3, due_at = $4, record = $5 WHERE purchase_id = $6',
+            [next.state, next.txHash, next.revision, dueAt(next), JSON.stringify(next), purchaseId],
+          )
           .catch((error: unknown) => {
             throw sqlState(error) === '23505' ? new TxTaken() : error;
           });
@@ -219,6 +228,14 @@ export class PostgresPurchases implements PurchaseStore {
       'UPDATE purchases SET lease_holder = NULL, lease_until = NULL WHERE purchase_id = $1 AND lease_holder = $2',
       [purchaseId, holder],
     );
+  }
+
+  async leaseHolder(purchaseId: string, now: number): Promise<string | null> {
+    const row = await this.db.row<{ lease_holder: string | null }>(
+      'SELECT lease_holder FROM purchases WHERE purchase_id = $1 AND lease_until > $2',
+      [purchaseId, now],
+    );
+    return row?.lease_holder ?? null;
   }
 
   async audit(purchaseId: string): Promise<PurchaseAuditRecord[]> {

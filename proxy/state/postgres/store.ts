@@ -27,7 +27,6 @@ import { notOnPostgresYet } from './operators-pending.ts';
 import type { OperatorStore } from '../operators.ts';
 import type { ApprovalStore } from '../approvals.ts';
 import type { AuditStore } from '../audit.ts';
-import type { SigninCeremonies } from '../signin-ceremonies.ts';
 import { PostgresReconciliation } from './reconciliation.ts';
 
 /** Serialises the transactions on one idempotency key (an advisory lock held until commit). */
@@ -79,7 +78,6 @@ export class PostgresStore implements Store {
   readonly operators = notOnPostgresYet<OperatorStore>();
   readonly approvals = notOnPostgresYet<ApprovalStore>();
   readonly audit = notOnPostgresYet<AuditStore>();
-  readonly ceremonies = notOnPostgresYet<SigninCeremonies>();
 
   constructor(private readonly db: Database) {
     this.outbox = new PostgresOutbox(db);

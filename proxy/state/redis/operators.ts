@@ -16,9 +16,12 @@ import {
   type PasskeyRecord,
   type RemoveOperatorOutcome,
 } from '../operators.ts';
+import { RedisApprovals } from './approvals.ts';
+import { RedisAudit } from './audit.ts';
 import { Cas, optimistically } from './cas.ts';
 import { guarded } from './connection.ts';
 import { idOfMember, indexMember, type RedisKeys } from './keys.ts';
+import { RedisSigninCeremonies } from './signin-ceremonies.ts';
 
 /** A credential is kept this long past its expiry, so its owner still sees it listed, expired. */
 const CREDENTIAL_KEPT_MS = 24 * 3_600_000;
@@ -37,6 +40,8 @@ export class RedisOperators implements OperatorStore {
     private readonly redis: Redis,
     private readonly key: RedisKeys,
   ) {}
+
+  readonly ceremonies = new RedisSigninCeremonies(this.redis, this.key);
 
   createOperator(operator: OperatorRecord): Promise<CreateOperatorOutcome> {
     return guarded(() =>
@@ -369,3 +374,10 @@ export class RedisOperators implements OperatorStore {
       .commit(this.redis);
   }
 }
+
+/** The stores of operators as people, dual control and the audit, on one connection and prefix. */
+export const operatorStores = (redis: Redis, key: RedisKeys) => ({
+  operators: new RedisOperators(redis, key),
+  approvals: new RedisApprovals(redis, key),
+  audit: new RedisAudit(redis, key),
+});

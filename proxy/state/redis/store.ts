@@ -4,11 +4,8 @@ import { Cas, optimistically } from './cas.ts';
 import { guarded } from './connection.ts';
 import { idOfMember, indexMember, redisKeys, type RedisKeys } from './keys.ts';
 import { addEvents, RedisOutbox } from './outbox.ts';
-import { RedisApprovals } from './approvals.ts';
-import { RedisAudit } from './audit.ts';
-import { RedisOperators } from './operators.ts';
+import { operatorStores, type RedisOperators } from './operators.ts';
 import { RedisPurchases } from './purchases.ts';
-import { RedisSigninCeremonies } from './signin-ceremonies.ts';
 import { LAST_WEBHOOK_KEPT_SECONDS, RedisReconciliation } from './reconciliation.ts';
 import type { PaymentEventRule } from '../outbox.ts';
 import {
@@ -64,19 +61,16 @@ export class RedisStore implements Store {
     this.outbox = new RedisOutbox(redis, this.key);
     this.reconciliation = new RedisReconciliation(redis, this.key);
     this.purchases = new RedisPurchases(redis, this.key);
-    this.operators = new RedisOperators(redis, this.key);
-    this.approvals = new RedisApprovals(redis, this.key);
-    this.audit = new RedisAudit(redis, this.key);
-    this.ceremonies = new RedisSigninCeremonies(redis, this.key);
+    ({ operators: this.operators, approvals: this.approvals, audit: this.audit } = operatorStores(redis, this.key));
   }
+
   private readonly key: RedisKeys;
   readonly outbox: RedisOutbox;
   readonly reconciliation: RedisReconciliation;
   readonly purchases: RedisPurchases;
   readonly operators: RedisOperators;
-  readonly approvals: RedisApprovals;
-  readonly audit: RedisAudit;
-  readonly ceremonies: RedisSigninCeremonies;
+  readonly approvals: ReturnType<typeof operatorStores>['approvals'];
+  readonly audit: ReturnType<typeof operatorStores>['audit'];
 
   /** Index members sort like (createdAt, transactionId), the order of the operator's list. */
   private member(payment: Pick<Payment, 'createdAt' | 'transactionId'>): string {

@@ -1,13 +1,16 @@
 import type Database from 'better-sqlite3';
-import { FINAL_PURCHASE_STATES, type PurchaseState } from '../../../schemas/onramp.ts';
+import type { PurchaseState } from '../../../schemas/onramp.ts';
 import type { NewEvent } from '../outbox.ts';
 import {
   COUNTS_AGAINST_LIMIT,
   decodePurchaseCursor,
+  dueAt,
+  meetsExpectation,
   purchasePage,
   type CreatePurchaseOutcome,
   type PurchaseAuditRecord,
   type PurchaseChange,
+  type PurchaseExpectation,
   type PurchasePage,
   type PurchaseRecord,
   type PurchaseStore,
@@ -72,8 +75,8 @@ export class SqlitePurchases implements PurchaseStore {
         }
         this.sql(
           `INSERT INTO purchases (purchase_id, purchase_token, quote_id, idempotency_key, checkout_id, wallet, symbol,
-             tokens_cents, state, created_at, tx_hash, revision, record)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
+             tokens_cents, state, created_at, tx_hash, revision, due_at, record)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)`,
         ).run(
           purchase.purchaseId,
           purchase.purchaseToken,
@@ -86,6 +89,7 @@ export class SqlitePurchases implements PurchaseStore {
           purchase.state,
           purchase.createdAt,
           purchase.revision,
+          dueAt(purchase),
           JSON.stringify(purchase),
         );
         return { outcome: 'created' };
@@ -149,16 +153,24 @@ export class SqlitePurchases implements PurchaseStore {
     );
   }
 
-  async unsettled(limit: number): Promise<PurchaseRecord[]> {
+  async unsettled(states: readonly PurchaseState[], limit: number): Promise<PurchaseRecord[]> {
     const rows = this.sql(
-      `SELECT record FROM purchases WHERE state NOT IN (${FINAL_PURCHASE_STATES.map(() => '?').join(', ')}) ORDER BY created_at LIMIT ?`,
-    ).all(...FINAL_PURCHASE_STATES, limit) as Array<{ record: string }>;
+      `SELECT record FROM purchases WHERE state IN (${states.map(() => '?').join(', ')}) ORDER BY created_at LIMIT ?`,
+    ).all(...states, limit) as Array<{ record: string }>;
+    return rows.map((row) => record(row)!);
+  }
+
+  async due(now: number, limit: number): Promise<PurchaseRecord[]> {
+    const rows = this.sql('SELECT record FROM purchases WHERE due_at <= ? ORDER BY due_at, purchase_id LIMIT ?').all(
+      now,
+      limit,
+    ) as Array<{ record: string }>;
     return rows.map((row) => record(row)!);
   }
 
   async update(
     purchaseId: string,
-    from: readonly PurchaseState[],
+    expected: PurchaseExpectation,
     change: PurchaseChange,
     effects: { events?: (next: PurchaseRecord) => NewEvent[]; audit?: PurchaseAuditRecord } = {},
   ): Promise<PurchaseUpdateOutcome> {
@@ -167,20 +179,16 @@ export class SqlitePurchases implements PurchaseStore {
         const current = record(
           this.sql('SELECT record FROM purchases WHERE purchase_id = ?').get(purchaseId) as { record: string },
         );
-        if (!current || !from.includes(current.state)) return { outcome: 'moved', purchase: current };
+        if (!current || !meetsExpectation(current, expected)) return { outcome: 'moved', purchase: current };
         const next: PurchaseRecord = { ...current, ...change, revision: current.revision + 1 };
         if (next.txHash && next.txHash !== current.txHash) {
           const holder = this.sql('SELECT purchase_id FROM purchases WHERE tx_hash = ?').get(next.txHash) as
             { purchase_id: string } | undefined;
           if (holder && holder.purchase_id !== purchaseId) return { outcome: 'tx-taken' };
         }
-        this.sql('UPDATE purchases SET state = ?, tx_hash = ?, revision = ?, record = ? WHERE purchase_id = ?').run(
-          next.state,
-          next.txHash,
-          next.revision,
-          JSON.stringify(next),
-          purchaseId,
-        );
+        this.sql(
+          'UPDATE purchases SET state = ?, tx_hash = ?, revision = ?, due_at = ?, record = ? WHERE purchase_id = ?',
+        ).run(next.state, next.txHash, next.revision, dueAt(next), JSON.stringify(next), purchaseId);
         if (effects.events) insertEvents(this.sql, effects.events(next));
         if (effects.audit)
           this.sql(
@@ -212,6 +220,14 @@ export class SqlitePurchases implements PurchaseStore {
     this.sql(
       'UPDATE purchases SET lease_holder = NULL, lease_until = NULL WHERE purchase_id = ? AND lease_holder = ?',
     ).run(purchaseId, holder);
+  }
+
+  async leaseHolder(purchaseId: string, now: number): Promise<string | null> {
+    const row = this.sql('SELECT lease_holder FROM purchases WHERE purchase_id = ? AND lease_until > ?').get(
+      purchaseId,
+      now,
+    ) as { lease_holder: string | null } | undefined;
+    return row?.lease_holder ?? null;
   }
 
   async audit(purchaseId: string): Promise<PurchaseAuditRecord[]> {

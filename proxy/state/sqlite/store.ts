@@ -11,7 +11,6 @@ import { SqliteApprovals } from './approvals.ts';
 import { SqliteAudit } from './audit.ts';
 import { SqliteOperators } from './operators.ts';
 import { SqlitePurchases } from './purchases.ts';
-import { SqliteSigninCeremonies } from './signin-ceremonies.ts';
 import { SqliteReconciliation } from './reconciliation.ts';
 import { toAttempt, toCheckout, toPayment, type Row } from '../sql-rows.ts';
 import {
@@ -52,7 +51,6 @@ export class SqliteStore implements Store {
   readonly operators: SqliteOperators;
   readonly approvals: SqliteApprovals;
   readonly audit: SqliteAudit;
-  readonly ceremonies: SqliteSigninCeremonies;
 
   /**
    * `lock: false` is for `kassa-proxy operators` and `audit`, which make short transactions on the file
@@ -84,7 +82,6 @@ export class SqliteStore implements Store {
     this.operators = withDiskFaults(new SqliteOperators(this.db, (text) => this.sql(text)));
     this.approvals = withDiskFaults(new SqliteApprovals(this.db, (text) => this.sql(text)));
     this.audit = withDiskFaults(new SqliteAudit(this.db, (text) => this.sql(text)));
-    this.ceremonies = withDiskFaults(new SqliteSigninCeremonies((text) => this.sql(text)));
     // The store itself answers through the same guard (a constructor may hand back another object).
     return withDiskFaults(this);
   }
