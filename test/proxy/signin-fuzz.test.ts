@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
-import { anyValue, FUZZ_RUNS, rawBody } from '../support/arbitraries.ts';
+import { anyValue, checkedSender, FUZZ_RUNS, rawBody } from '../support/arbitraries.ts';
 import { http } from '../support/http.ts';
 import { fromPage, invite, operatorWithPasskey } from '../support/signin.ts';
 import { SoftAuthenticator } from '../support/soft-authenticator.ts';
@@ -52,20 +52,10 @@ describe('proxy: fast-check on sign-in and device routes (no 5xx, nothing made b
     );
 
   /** Sends and checks the answer: never a 5xx; a refusal is `{error}`. */
-  const send = async (path: string, raw: string, headers: Record<string, string> = {}) => {
-    const answer = await http(`${origin}${path}`, {
-      method: 'POST',
-      raw,
-      headers: { 'Content-Type': 'application/json', Origin: origin, ...headers },
-    });
-    assert.ok(
-      answer.status < 500,
-      `POST ${path} with ${raw.slice(0, 200)} answered ${answer.status}: ${answer.text.slice(0, 300)}`,
-    );
-    if (answer.status >= 400 && path !== '/operator/device/token')
-      assert.equal(typeof answer.body.error, 'string', answer.text.slice(0, 300));
-    return answer;
-  };
+  const checked = checkedSender(() => origin);
+  /** A POST from the sign-in page (its Origin), checked as every fuzz suite checks an answer. */
+  const send = (path: string, raw: string, headers: Record<string, string> = {}) =>
+    checked(path, { raw, headers: { Origin: origin, ...headers } });
   /** A client address per run, so the limits on failed sign-ins are not what answers. */
   let runs = 0;
   const address = () => ({ 'X-Forwarded-For': `203.0.113.${++runs % 250}`, 'X-Request-Id': `fuzz-${runs}` });

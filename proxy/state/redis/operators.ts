@@ -36,12 +36,14 @@ const keptUntil = (at: number) => Math.max(1, at - Date.now());
  * reading of all accounts; credentials, invitations and device sign-ins expire by themselves.
  */
 export class RedisOperators implements OperatorStore {
+  readonly ceremonies: RedisSigninCeremonies;
+
   constructor(
     private readonly redis: Redis,
     private readonly key: RedisKeys,
-  ) {}
-
-  readonly ceremonies = new RedisSigninCeremonies(this.redis, this.key);
+  ) {
+    this.ceremonies = new RedisSigninCeremonies(redis, key);
+  }
 
   createOperator(operator: OperatorRecord): Promise<CreateOperatorOutcome> {
     return guarded(() =>

@@ -31,12 +31,14 @@ const all = <T>(rows: unknown[]): T[] => rows.map((row) => JSON.parse((row as { 
  * transaction.
  */
 export class SqliteOperators implements OperatorStore {
+  readonly ceremonies: SqliteSigninCeremonies;
+
   constructor(
     private readonly db: Database.Database,
     private readonly sql: Sql,
-  ) {}
-
-  readonly ceremonies = withDiskFaults(new SqliteSigninCeremonies(this.sql));
+  ) {
+    this.ceremonies = withDiskFaults(new SqliteSigninCeremonies(sql));
+  }
 
   async createOperator(operator: OperatorRecord): Promise<CreateOperatorOutcome> {
     return this.db
