@@ -129,11 +129,15 @@ async function signinJourney(stack: Stack): Promise<void> {
   const added = await browser('/api/operator/passkeys', { body: { response: key.register(options.body.options) } });
   await browser('/api/operator/passkeys');
   await browser(`/api/operator/passkeys/${added.body.credentialId}`, { method: 'DELETE' });
-  const page = await browser('/operator');
+  // The pages on localhost, where browsers allow passkeys; on 127.0.0.1 they redirect there.
+  for (const path of ['/operator', '/operator/device', '/operator/invite', '/operator/setup'])
+    await http(`${origin}${path}`);
+  const onLocalhost = asBrowser({ ...session!, origin: origin.replace('127.0.0.1', 'localhost') });
+  const page = await onLocalhost('/operator');
   for (const asset of page.text.match(/\/operator\/(scripts|styles)\/[\w.-]+/g) ?? []) await http(`${origin}${asset}`);
-  await browser('/operator/device');
-  await http(`${origin}/operator/invite`);
-  await http(`${origin}/operator/setup`);
+  await onLocalhost('/operator/device');
+  await onLocalhost('/operator/invite');
+  await onLocalhost('/operator/setup');
   await browser('/operator/signout', { method: 'POST' });
 }
 

@@ -6,6 +6,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
+import { createMiddleware } from 'hono/factory';
 import { userCodeSchema } from '../../../schemas/operators.ts';
 import { HttpProblem } from '../../http/http-problem.ts';
 import { clientRateLimit } from '../../http/middleware/client-rate-limit.ts';
@@ -73,10 +74,19 @@ export function pageRoutes(services: ProxyServices): Hono<OperatorEnv> {
   const { config, signin, store, operators } = services;
   const app = new Hono<OperatorEnv>();
   const render = pageRenderer(services);
-  const reads = clientRateLimit({ name: 'reads', limit: config.rateLimit, trustProxy: config.trustProxy });
+  const limit = clientRateLimit({ name: 'reads', limit: config.rateLimit, trustProxy: config.trustProxy });
+  // Browsers refuse passkeys on an IP address: without a public URL, this machine's pages move to
+  // localhost (a link's `#token` goes along: browsers keep a fragment across a redirect).
+  const onLocalhost = createMiddleware(async function onLocalhost(c, next) {
+    const url = new URL(c.req.url);
+    if (config.publicUrl !== null || (url.hostname !== '127.0.0.1' && url.hostname !== '[::1]')) return next();
+    url.hostname = 'localhost';
+    return c.redirect(url.href, 307);
+  });
+  const reads = [limit, onLocalhost] as const;
   const sso = signin.sso !== null;
 
-  app.get('/operator', reads, async (c) => {
+  app.get('/operator', ...reads, async (c) => {
     const session = await signin.sessions.current(c);
     if (!session)
       return render(c, 'signin', (words, language) => ({
@@ -100,14 +110,14 @@ export function pageRoutes(services: ProxyServices): Hono<OperatorEnv> {
   });
 
   for (const link of ['invite', 'setup'] as const)
-    app.get(`/operator/${link}`, reads, (c) =>
+    app.get(`/operator/${link}`, ...reads, (c) =>
       render(c, link, (words, language) => ({
         heading: link === 'setup' ? words.setupHeading : words.inviteHeading,
         content: linkView({ words, language }, link),
       })),
     );
 
-  app.get('/operator/device', reads, async (c) => {
+  app.get('/operator/device', ...reads, async (c) => {
     const userCode = userCodeOf(c);
     const session = await signin.sessions.current(c);
     if (!session) {
@@ -146,6 +156,11 @@ export function pageRoutes(services: ProxyServices): Hono<OperatorEnv> {
 }
 
 const PAGE = { description: 'The page (text/html)', text: { contentType: 'text/html' } };
+/** On 127.0.0.1 or [::1] without KASSA_PUBLIC_URL: the same page on localhost, where passkeys work. */
+const TO_LOCALHOST = {
+  description: 'The same page on `localhost` (browsers refuse passkeys on an IP address)',
+  headers: { Location: { description: 'The page’s address on localhost', required: true } },
+};
 const PAGE_ACCESS = {
   auth: 'public',
   because:
@@ -157,7 +172,7 @@ const pageOperation = (operationId: string, summary: string, description: string
   description,
   audience: 'operator' as const,
   access: PAGE_ACCESS,
-  responses: { 200: PAGE },
+  responses: { 200: PAGE, 307: TO_LOCALHOST },
   errors: { 429: RATE_LIMITED, 503: STORE_DOWN },
 });
 
@@ -199,6 +214,7 @@ export const pageOperations: ApiOperations = {
     },
     responses: {
       200: PAGE,
+      307: TO_LOCALHOST,
       404: { description: 'Signed in, and no device sign-in waits with this code', text: { contentType: 'text/html' } },
     },
   },
