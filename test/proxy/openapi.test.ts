@@ -360,6 +360,8 @@ describe('proxy: the OpenAPI document', () => {
     await stack.operator('/api/chains');
     await stack.operator('/api/health');
     const sse = openSse(`${origin}/api/payments/events`, { Authorization: `Bearer ${stack.admin.token}` });
+    // Listening before the change: the stream subscribes before its headers are sent.
+    await eventually(() => sse.status ?? undefined, 5_000, 'the stream to open');
     await stack.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
     await sse.waitForEvents(1);
     sse.close();
