@@ -251,6 +251,25 @@ export default tseslint.config(
       message: 'The widget never imports the extension.',
     }),
   },
+  // The operators' page's script, which the proxy serves: browser code, with the page's words' type only.
+  {
+    files: ['operator-page/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      ...browserGlobals,
+      ...restrict(
+        { ...serverCode, group: [...serverCode.group, '!**/proxy/operator/signin/words/en.ts'] },
+        nodeOnly,
+        typesOnly,
+        {
+          group: ['**/proxy/operator/signin/words/en.ts'],
+          message: 'The page takes only the type of its words: the server writes them into the page.',
+          allowTypeImports: true,
+        },
+        { group: [...PART.widget, ...PART.extension], message: 'The operators’ page is its own script.' },
+      ),
+    },
+  },
   {
     files: ['extension/**/*.ts'],
     ignores: BUILD_CONFIGS,

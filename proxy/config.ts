@@ -170,6 +170,7 @@ export function secretsOf(config: ProxyConfig): string[] {
     ...storePasswords,
     ...(config.events?.secrets ?? []),
     ...(config.metricsToken ? [config.metricsToken] : []),
+    ...(config.oidc ? [config.oidc.clientSecret] : []),
   ];
 }
 

@@ -19,6 +19,7 @@ import { ProxyMetrics } from './monitoring/metrics.ts';
 import { createOnramp, type OnrampParts } from './onramp/onramp-parts.ts';
 import { registerPurchaseActions } from './onramp/purchase-approvals.ts';
 import { createOperatorParts, type OperatorParts } from './operator/operator-parts.ts';
+import { createSigninParts, type SigninParts } from './operator/signin/signin-parts.ts';
 import { PayClient } from './upstream/pay-client.ts';
 import type { MismatchReport } from './upstream/answer-check.ts';
 import type { UpstreamApi } from './upstream/http-call.ts';
@@ -52,6 +53,8 @@ export interface ProxyServices extends Omit<Backend, 'redisConnections'> {
   onramp: OnrampParts | null;
   /** Operators as people: credentials, the routes' guard, device sign-in. */
   operators: OperatorParts;
+  /** The operators' sign-in: passkeys, the company's provider, the web session. */
+  signin: SigninParts;
 }
 
 /** What tests and benchmarks may set; a store or coordination given replaces the configured one's. */
@@ -186,6 +189,7 @@ export function createServices(
     approvalTtlMs: overrides.approvalTtlMs,
   });
   if (onramp) registerPurchaseActions(operators.approvals, onramp.operations);
+  const signin = createSigninParts({ config, store, operators, logger });
   return {
     config,
     logger,
@@ -209,6 +213,7 @@ export function createServices(
     httpMetrics: overrides.httpMetrics ?? true,
     onramp,
     operators,
+    signin,
   };
 }
 

@@ -44,6 +44,8 @@ const STORE_SUITES = [
   'dual-control',
   'audit',
   'roles',
+  'signin',
+  'signin-fuzz',
 ];
 const requested = process.argv.slice(2);
 const started = performance.now();

@@ -20,6 +20,10 @@ import { deviceOperations, deviceRoutes } from '../operator/device-routes.ts';
 import { teamOperations, teamRoutes } from '../operator/team-routes.ts';
 import { approvalOperations, approvalRoutes } from '../operator/approval-routes.ts';
 import { auditOperations, auditRoutes } from '../operator/audit-routes.ts';
+import { passkeyOperations, passkeyRoutes } from '../operator/signin/passkey-routes.ts';
+import { pageOperations, pageRoutes } from '../operator/signin/page-routes.ts';
+import { signinOperations, signinRoutes } from '../operator/signin/signin-routes.ts';
+import { ssoOperations, ssoRoutes } from '../operator/signin/sso-routes.ts';
 import { metricsOperations, metricsRoutes } from '../monitoring/metrics-routes.ts';
 import { onrampOffRoutes, onrampOperations, onrampRoutes } from '../onramp/onramp-routes.ts';
 import { purchaseOperations, purchaseRoutes } from '../onramp/purchase-routes.ts';
@@ -89,6 +93,11 @@ export function createApp(services: ProxyServices): ProxyHttp {
   mount(teamRoutes(services), teamOperations);
   mount(approvalRoutes(services), approvalOperations);
   mount(auditRoutes(services), auditOperations);
+  mount(signinRoutes(services), signinOperations);
+  mount(passkeyRoutes(services), passkeyOperations);
+  mount(pageRoutes(services), pageOperations);
+  // Signing in with the company's provider exists only when one is set up (KASSA_OIDC_ISSUER).
+  if (services.signin.sso) mount(ssoRoutes(services), ssoOperations);
   mount(eventRoutes(services), eventOperations);
   mount(webhookRoutes(services), webhookOperations);
   mount(widgetRoutes(services), widgetOperations);

@@ -12,6 +12,7 @@ import {
   type AuditStore,
   type AuditVia,
 } from '../state/audit.ts';
+import type { OperatorRecord } from '../state/operators.ts';
 import type { OperatorPrincipal } from './credentials.ts';
 
 export type { AuditActor, AuditRecord };
@@ -28,13 +29,14 @@ export const NO_CONTEXT: AuditContext = { requestId: null, ip: null, userAgent: 
 /** The command line's actor: no operator, the tool's name. */
 export const CLI_ACTOR: AuditActor = { operatorId: null, name: 'kassa-proxy', role: null, via: 'cli' };
 
+/** A person as the trail names them (their id, name and role, nothing more of the account), acting through `via`. */
+export const personActor = (
+  person: Pick<OperatorRecord, 'operatorId' | 'name' | 'role'>,
+  via: AuditVia,
+): AuditActor => ({ operatorId: person.operatorId, name: person.name, role: person.role, via });
+
 /** An operator as the trail names them, through the credential they acted with. */
-export const actorOf = (operator: OperatorPrincipal): AuditActor => ({
-  operatorId: operator.operatorId,
-  name: operator.name,
-  role: operator.role,
-  via: operator.credential.kind satisfies AuditVia,
-});
+export const actorOf = (operator: OperatorPrincipal): AuditActor => personActor(operator, operator.credential.kind);
 
 export interface AuditDetails {
   target?: { type: string; id: string } | null;

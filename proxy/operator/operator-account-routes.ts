@@ -10,7 +10,7 @@ import {
   type OperatorMe,
 } from '../../schemas/operators.ts';
 import { parseJsonBody } from '../../server-kit/json-body.ts';
-import { NotAllowedError, NotFoundError } from '../domain/domain-errors.ts';
+import { ConflictError, NotAllowedError, NotFoundError } from '../domain/domain-errors.ts';
 import { HttpProblem } from '../http/http-problem.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
 import { audited } from './dual-control.ts';
@@ -106,7 +106,18 @@ export function operatorAccountRoutes({ config, operators, store }: ProxyService
     guard('DELETE /api/operator/passkeys/{credentialId}'),
     async (c) => {
       const id = c.req.param('credentialId');
-      if (!(await store.operators.deletePasskey(c.var.operator.operatorId, id)))
+      const { operatorId } = c.var.operator;
+      const theirs = await store.operators.passkeysOf(operatorId);
+      // Never the last way a person signs in: their only passkey, unless they sign in with the company's provider.
+      if (
+        theirs.length === 1 &&
+        theirs[0]!.credentialId === id &&
+        !(await store.operators.operatorById(operatorId))?.ssoSubject
+      )
+        throw new ConflictError('This is your only way to sign in: add another passkey first', {
+          details: { problem: 'last-passkey' },
+        });
+      if (!(await store.operators.deletePasskey(operatorId, id)))
         throw new NotFoundError('No passkey of yours has this id');
       await audited(c, operators, 'passkey.removed', { target: { type: 'passkey', id } });
       return c.body(null, 204);
@@ -259,13 +270,18 @@ export const operatorAccountOperations: ApiOperations = {
   'DELETE /api/operator/passkeys/{credentialId}': {
     operationId: 'removeMyPasskey',
     summary: 'Remove one of my passkeys',
-    description: 'It can no longer sign in. Audited.',
+    description:
+      'It can no longer sign in. Never the caller’s last way to sign in (their only passkey, unless they sign in with the company’s provider). Audited.',
     audience: 'operator',
     access: { auth: 'operator', permission: 'self' },
     params: {
       credentialId: { description: 'The passkey’s WebAuthn credential id', example: passkeyExample.credentialId },
     },
     responses: { 204: { description: 'Removed' } },
-    errors: { 404: 'No passkey of yours has this id', 503: STORE_DOWN },
+    errors: {
+      404: 'No passkey of yours has this id',
+      409: 'It is the caller’s only way to sign in (`details.problem: last-passkey`): add another passkey first',
+      503: STORE_DOWN,
+    },
   },
 };

@@ -1,10 +1,12 @@
 /**
- * The operators' settings (docs/operators.md): dual control's threshold, and the old shared operator
+ * The operators' settings (docs/operators.md): dual control's threshold, single sign-on with the
+ * company's OpenID Connect provider (signin/signin-settings.ts), and the old shared operator
  * token, which opens nothing any more but is still read, so that a deployment that sets it is told so
  * and its value is kept out of the logs.
  */
 import { compareDecimals, isDecimal } from '../../lib/money.ts';
 import { ConfigError, required, secret, type SettingsSource } from '../config-readers.ts';
+import { parseOidcSettings, type OidcSettings } from './signin/signin-settings.ts';
 
 export interface OperatorSettings {
   /** Set only by deployments from before operators were people: it opens nothing now, and start warns. */
@@ -14,6 +16,8 @@ export interface OperatorSettings {
    * null (the default): every one needs a second person's approval.
    */
   approvalThreshold: string | null;
+  /** Operators' sign-in with the company's OpenID Connect provider (KASSA_OIDC_*); null: passkeys only. */
+  oidc: OidcSettings | null;
 }
 
 export function parseOperatorSettings(source: SettingsSource, merchantKey: string): OperatorSettings {
@@ -22,7 +26,11 @@ export function parseOperatorSettings(source: SettingsSource, merchantKey: strin
     : null;
   if (operatorToken === merchantKey)
     throw new ConfigError('KASSA_OPERATOR_TOKEN', 'must differ from KASSA_MERCHANT_KEY');
-  return { operatorToken, approvalThreshold: parseThreshold(source.KASSA_APPROVAL_THRESHOLD) };
+  return {
+    operatorToken,
+    approvalThreshold: parseThreshold(source.KASSA_APPROVAL_THRESHOLD),
+    oidc: parseOidcSettings(source),
+  };
 }
 
 function parseThreshold(value: string | undefined): string | null {

@@ -5,7 +5,7 @@
  * audited with who made it and the account before and after.
  */
 import type { Role } from '../../schemas/operators.ts';
-import { ConflictError, NotAllowedError, NotFoundError, type DomainError } from '../domain/domain-errors.ts';
+import { ConflictError, DomainError, NotAllowedError, NotFoundError } from '../domain/domain-errors.ts';
 import type { CredentialRecord, InvitationRecord, OperatorRecord, OperatorStore } from '../state/operators.ts';
 import type { AuditActor, AuditContext, AuditTrail } from './audit-trail.ts';
 import { hashSecret, randomId, randomSecret, type Credentials } from './credentials.ts';
@@ -16,8 +16,19 @@ export const SETUP_LINK_TTL_MS = 3_600_000;
 
 type AccountProblem = 'email-taken' | 'unknown' | 'moved' | 'last-admin' | 'sso-taken' | 'role-too-high';
 
+/** A refused account change: the domain error that says it, and which problem it was, for callers that act on it. */
+export type AccountError = DomainError & { readonly problem: AccountProblem };
+
 /** Each refusal of an account change, as the domain error that says it. */
-export function accountError(problem: AccountProblem): DomainError {
+export function accountError(problem: AccountProblem): AccountError {
+  return Object.assign(refusalOf(problem), { problem });
+}
+
+/** Whether `error` is a refused account change (of this `problem`, when given). */
+export const isAccountError = (error: unknown, problem?: AccountProblem): error is AccountError =>
+  error instanceof DomainError && 'problem' in error && (problem === undefined || error.problem === problem);
+
+function refusalOf(problem: AccountProblem): DomainError {
   switch (problem) {
     case 'unknown':
       return new NotFoundError('No operator has this id');
@@ -38,6 +49,14 @@ export interface NewOperator {
   name: string;
   email: string;
   role: Role;
+}
+
+/** What an account made at its person's first sign-in may already have (`signUp`). */
+interface FirstSignIn {
+  /** The id the first admin's passkey was made for. */
+  operatorId?: string;
+  /** `<issuer> <sub>` of an account the company's provider vouched for. */
+  ssoSubject?: string;
 }
 
 /** Who acts, through what, for the audit. */
@@ -187,19 +206,34 @@ export class OperatorAccounts {
     );
   }
 
-  private async create(input: NewOperator, state: 'invited' | 'active', acting: Acting): Promise<OperatorRecord> {
+  /**
+   * An account its person makes at their first sign-in, active at once: the first admin from the setup
+   * link (whose passkey named the account's id before the account existed), or someone the company's
+   * identity provider vouched for (with their identity there).
+   */
+  async signUp(input: NewOperator & FirstSignIn, acting: Acting): Promise<OperatorRecord> {
+    const operator = await this.create(input, 'active', acting);
+    await this.record(acting, 'operator.added', operator, undefined, accountState(operator));
+    return operator;
+  }
+
+  private async create(
+    input: NewOperator & FirstSignIn,
+    state: 'invited' | 'active',
+    acting: Acting,
+  ): Promise<OperatorRecord> {
     const now = this.now();
     const operator: OperatorRecord = {
-      operatorId: randomId('op_'),
+      operatorId: input.operatorId ?? randomId('op_'),
       name: input.name,
       email: input.email.toLowerCase(),
       role: input.role,
       state,
       createdAt: now,
-      createdBy: acting.actor.operatorId ?? acting.actor.via,
+      createdBy: input.ssoSubject ? 'sso' : (acting.actor.operatorId ?? acting.actor.via),
       updatedAt: now,
       revision: 1,
-      ssoSubject: null,
+      ssoSubject: input.ssoSubject ?? null,
     };
     const outcome = await this.store.createOperator(operator);
     if (outcome !== 'created') throw accountError(outcome);

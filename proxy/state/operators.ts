@@ -5,6 +5,7 @@
  * implements `OperatorStore` alike and passes test/proxy/operator-store-contract.test.ts.
  */
 import type { CredentialKind, OperatorState, Role } from '../../schemas/operators.ts';
+import type { SigninCeremonies } from './signin-ceremonies.ts';
 
 export interface OperatorRecord {
   /** `op_` + 128 random bits, base64url. */
@@ -119,6 +120,9 @@ export type DeviceChange = Partial<
 >;
 
 export interface OperatorStore {
+  /** Passkey and SSO sign-ins under way, which any instance may finish (signin-ceremonies.ts). */
+  readonly ceremonies: SigninCeremonies;
+
   /** Stores a new account; an e-mail (or SSO subject) already taken leaves the store as it is. */
   createOperator(operator: OperatorRecord): Promise<CreateOperatorOutcome>;
   operatorById(operatorId: string): Promise<OperatorRecord | undefined>;

@@ -8,8 +8,6 @@
  * in light and dark (prefers-color-scheme). No rule is switched off.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -17,6 +15,7 @@ import { hexlify, toQuantity, toUtf8Bytes, Transaction, Wallet } from 'ethers';
 import type { Page } from 'playwright';
 import { eventsSecret } from '../../demo/demo.ts';
 import { UI_CHANNEL, UI_LANGUAGES, type LanguageChoice } from '../../extension/channels.ts';
+import { axeViolations } from '../support/axe.ts';
 import { anvilAccount } from '../support/chains.ts';
 import {
   approvalWindow as openedApproval,
@@ -33,28 +32,7 @@ import { PATIENCE_MS } from '../support/patience.ts';
 const PASSWORD = 'an accessible password';
 const ACCOUNT = anvilAccount(5);
 const MINT_WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const THEMES = ['light', 'dark'] as const;
-
-/**
- * axe's violations on the whole page, its shadow roots included, one line each. The source goes in
- * through the debugger protocol: the extension's CSP refuses inline scripts, as it should.
- */
-async function violations(page: Page, what: string): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const found = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResults> } }).axe;
-    const { violations } = await axe.run(document, { resultTypes: ['violations'] });
-    return violations.map(
-      ({ id, nodes }) =>
-        `${id}: ${nodes.map((node) => `${node.target.join(' > ')} (${node.failureSummary?.replace(/\s+/g, ' ')})`).join('; ')}`,
-    );
-  });
-  return found.map((line) => `${what}: ${line}`);
-}
-interface AxeResults {
-  violations: Array<{ id: string; nodes: Array<{ target: string[]; failureSummary?: string }> }>;
-}
 
 function discover(): void {
   window.addEventListener('eip6963:announceProvider', (event) => {
@@ -105,7 +83,7 @@ describe('extension: axe in every view, five languages, light and dark', () => {
         const copy = await open(url, theme);
         await copy.locator(`html[lang=${language}]`).waitFor();
         await copy.locator(shown).waitFor();
-        problems.push(...(await violations(copy, `${what} ${language} ${theme}`)));
+        problems.push(...(await axeViolations(copy, `${what} ${language} ${theme}`)));
         await copy.close();
       }
     }
@@ -280,20 +258,20 @@ describe('extension: axe in every view, five languages, light and dark', () => {
         // Settings, with the language setting.
         let page = await ready(await open('ui/popup.html?tab=settings', theme));
         await page.locator('kassa-settings-view select#language').waitFor();
-        problems.push(...(await violations(page, what('settings'))));
+        problems.push(...(await axeViolations(page, what('settings'))));
         await page.close();
 
         // The wallet tab: balances on every chain, the transfer arrived.
         page = await ready(await open('ui/popup.html?tab=wallet', theme));
         await page.locator('#activity li[data-state="arrived"]').waitFor({ timeout: PATIENCE_MS });
         await page.locator('#balances tr').first().waitFor();
-        problems.push(...(await violations(page, what('wallet'))));
+        problems.push(...(await axeViolations(page, what('wallet'))));
         await page.close();
 
         // The same in the side panel, 360 px wide.
         page = await ready(await open('ui/sidepanel.html?tab=wallet', theme, 360));
         await page.locator('#activity li[data-state="arrived"]').waitFor({ timeout: PATIENCE_MS });
-        problems.push(...(await violations(page, what('side panel wallet'))));
+        problems.push(...(await axeViolations(page, what('side panel wallet'))));
         await page.close();
 
         // Orders: the new order's per-field messages, then the service's refusal of a delete.
@@ -308,40 +286,40 @@ describe('extension: axe in every view, five languages, light and dark', () => {
         await form.locator('[name=customerName]').fill(' ');
         await form.locator('button[type=submit]').click();
         await page.locator('#amount-problem').waitFor();
-        problems.push(...(await violations(page, what('orders form'))));
+        problems.push(...(await axeViolations(page, what('orders form'))));
         await row.locator('button').nth(1).click();
         await row.locator('button.danger').click();
         await page.locator('#list-error').waitFor();
-        problems.push(...(await violations(page, what('orders refusal'))));
+        problems.push(...(await axeViolations(page, what('orders refusal'))));
         await page.close();
 
         // Payments: the detail pane of one payment.
         page = await ready(await open('ui/sidepanel.html?tab=payments', theme, 360));
         await page.locator(`tr[data-transaction="${transactionId}"] button`).click();
         await page.locator('kassa-payment-detail #transaction-id').waitFor();
-        problems.push(...(await violations(page, what('payment detail'))));
+        problems.push(...(await axeViolations(page, what('payment detail'))));
         await page.close();
 
         // Events, and one event's attempts and payload.
         page = await ready(await open('ui/popup.html?tab=events', theme));
         await page.locator('kassa-events-view form').first().waitFor();
-        problems.push(...(await violations(page, what('events'))));
+        problems.push(...(await axeViolations(page, what('events'))));
         await page.locator('kassa-events-view tr[data-event] button').first().click();
         await page.locator('kassa-event-detail dl').waitFor();
         await page.locator('kassa-event-detail table').waitFor();
-        problems.push(...(await violations(page, what('event detail'))));
+        problems.push(...(await axeViolations(page, what('event detail'))));
         await page.close();
 
         // Purchases, and a delayed one's detail with its refund form, its note missing.
         page = await ready(await open('ui/sidepanel.html?tab=purchases', theme, 360));
         await page.locator(`tr[data-purchase="${delayedPurchase}"] button`).click();
         await page.locator('kassa-purchase-detail #purchase-state').waitFor();
-        problems.push(...(await violations(page, what('purchases'))));
+        problems.push(...(await axeViolations(page, what('purchases'))));
         const detail = page.locator('kassa-purchase-detail');
         await detail.locator('.row button.secondary').last().click();
         await detail.locator('form button[type=submit]').click();
         await detail.locator('#note-problem').waitFor();
-        problems.push(...(await violations(page, what('purchase refund form'))));
+        problems.push(...(await axeViolations(page, what('purchase refund form'))));
         await page.close();
       }
       await setLanguage('auto');

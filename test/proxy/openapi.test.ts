@@ -21,6 +21,8 @@ import { http, type Answered, type Json } from '../support/http.ts';
 import { redoclyLint } from '../support/redocly-lint.ts';
 import { openSse } from '../support/sse-client.ts';
 import { ONRAMP_ENV, onrampCustomer } from '../support/onramp.ts';
+import { asBrowser, fromPage, invite, passkeySignin, registerByLink } from '../support/signin.ts';
+import { SoftAuthenticator } from '../support/soft-authenticator.ts';
 import { eventually, SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
 
 const EVENTS_SECRET = 'whsec_a2Fzc2EtZXhhbXBsZS1zZWNyZXQtZG8tbm90LXVzZSE=';
@@ -30,6 +32,7 @@ const EVENTS_SECRET = 'whsec_a2Fzc2EtZXhhbXBsZS1zZWNyZXQtZG8tbm90LXVzZSE=';
  * it must be a decision (change this list with it), never a side effect.
  */
 const OPERATION_IDS = [
+  'addMyPasskey',
   'approveApproval',
   'approveDevice',
   'cancelApproval',
@@ -40,9 +43,12 @@ const OPERATION_IDS = [
   'createOrder',
   'createPayment',
   'deleteOrder',
+  'deviceApprovalPage',
   'enableEventEndpoint',
   'exportAudit',
   'exportPayments',
+  'finishLinkPasskey',
+  'finishPasskeySignin',
   'getApiReference',
   'getApiReferenceViewer',
   'getApproval',
@@ -64,6 +70,7 @@ const OPERATION_IDS = [
   'getReadiness',
   'getWidgetChunk',
   'getWidgetScript',
+  'invitationPage',
   'inviteOperator',
   'listApprovals',
   'listAudit',
@@ -78,7 +85,11 @@ const OPERATION_IDS = [
   'listOrders',
   'listPurchases',
   'listUnverifiablePayments',
+  'lookUpSigninLink',
   'openHandoffLink',
+  'operatorPage',
+  'operatorPageScript',
+  'operatorPageStyle',
   'pollDeviceToken',
   'prepareBridgeTransfer',
   'receivePaymentWebhook',
@@ -93,14 +104,50 @@ const OPERATION_IDS = [
   'returnFromBank',
   'revokeCredential',
   'searchPayments',
+  'setupPage',
+  'signOut',
   'signOutCredential',
   'startDeviceSignIn',
+  'startLinkPasskey',
+  'startMyPasskey',
+  'startPasskeySignin',
   'streamPaymentChanges',
   'streamPaymentStatus',
   'streamPurchaseStatus',
   'updateOperator',
   'updateOrder',
 ];
+
+/** Every sign-in operation, each with a success (and its answers checked as every answer here is). */
+async function signinJourney(stack: Stack): Promise<void> {
+  const origin = stack.proxy.origin;
+  const invited = await invite(stack.proxy, 'finance');
+  const link = { link: 'invitation', token: invited.token };
+  await fromPage(origin, '/operator/link', link);
+  const authenticator = new SoftAuthenticator(origin);
+  await registerByLink(origin, authenticator, { ...link, passkeyName: 'Laptop' });
+  const { session } = await passkeySignin(authenticator);
+  const browser = asBrowser(session!);
+  await browser('/api/operator/sessions');
+  const token = await browser('/api/operator/tokens', { body: { name: 'Script', role: 'viewer' } });
+  await browser('/api/operator/tokens');
+  await browser(`/api/credentials/${token.body.credential.credentialId}`, { method: 'DELETE' });
+  const options = await browser('/api/operator/passkeys/options', { body: { passkeyName: 'Key' } });
+  const key = new SoftAuthenticator(origin);
+  const added = await browser('/api/operator/passkeys', { body: { response: key.register(options.body.options) } });
+  await browser('/api/operator/passkeys');
+  await browser(`/api/operator/passkeys/${added.body.credentialId}`, { method: 'DELETE' });
+  // The pages on localhost, where browsers allow passkeys; on 127.0.0.1 they redirect there.
+  for (const path of ['/operator', '/operator/device', '/operator/invite', '/operator/setup'])
+    await http(`${origin}${path}`);
+  const onLocalhost = asBrowser({ ...session!, origin: origin.replace('127.0.0.1', 'localhost') });
+  const page = await onLocalhost('/operator');
+  for (const asset of page.text.match(/\/operator\/(scripts|styles)\/[\w.-]+/g) ?? []) await http(`${origin}${asset}`);
+  await onLocalhost('/operator/device');
+  await onLocalhost('/operator/invite');
+  await onLocalhost('/operator/setup');
+  await browser('/operator/signout', { method: 'POST' });
+}
 
 /** A Hono route path as OpenAPI writes it: `:name` and `:name{pattern}` become `{name}`. */
 const documented = (path: string) => path.replace(/:(\w+)(\{[^}]*\})?/g, '{$1}');
@@ -443,6 +490,8 @@ describe('proxy: the OpenAPI document', () => {
     await as(origin, viewer)('/api/audit');
     await http(`${origin}/kassa.js`);
     await http(`${origin}/kassa/not-built.js`);
+    // The operators' sign-in: a link's first passkey, a sign-in, the person's own things, the pages.
+    await signinJourney(stack);
     // Last, as it takes the emulator's webhook for itself: a proxy with a threshold acts at once below it.
     const small = await startStack({ reuseSandbox: stack.sandbox, env: { KASSA_APPROVAL_THRESHOLD: '100' } });
     try {
@@ -472,11 +521,11 @@ describe('proxy: the OpenAPI document', () => {
 
   it('a contract tester runs every operation from the document’s examples alone; each answer is as documented', async () => {
     const origin = stack.proxy.origin;
-    // An admin of its own, whose token the tester signs out (signOutCredential, sent last).
+    // An admin of its own, whose token the tester signs out (signOut, signOutCredential: sent last).
     const tester = await stack.addOperator('admin', 'Contract Tester');
     const { requests, missing } = exampleRequests(document, examplesAs(stack, tester));
     assert.deepEqual(missing, [], 'what the document leaves a contract tester to guess');
-    const last = (request: ExampleRequest) => (request.operationId === 'signOutCredential' ? 1 : 0);
+    const last = (request: ExampleRequest) => (['signOut', 'signOutCredential'].includes(request.operationId) ? 1 : 0);
     requests.sort((a, b) => last(a) - last(b));
     // The resources the examples name, where this proxy can hold them: the example checkout (its
     // webhook secret and return page are this proxy's settings, above).

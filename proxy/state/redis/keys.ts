@@ -79,6 +79,8 @@ export function redisKeys(prefix: string) {
     auditRecord: (seq: number) => `${prefix}audit:${seq}`,
     /** The last audit record's number and hash, kept apart so that a removed last record shows. */
     auditHead: () => `${prefix}audit-head`,
+    /** A sign-in ceremony under way, by the hash of its key. */
+    signinCeremony: (hash: string) => `${prefix}signin-ceremony:${hash}`,
   };
 }
 

@@ -21,6 +21,7 @@ import { RedisAudit } from './audit.ts';
 import { Cas, optimistically } from './cas.ts';
 import { guarded } from './connection.ts';
 import { idOfMember, indexMember, type RedisKeys } from './keys.ts';
+import { RedisSigninCeremonies } from './signin-ceremonies.ts';
 
 /** A credential is kept this long past its expiry, so its owner still sees it listed, expired. */
 const CREDENTIAL_KEPT_MS = 24 * 3_600_000;
@@ -35,10 +36,14 @@ const keptUntil = (at: number) => Math.max(1, at - Date.now());
  * reading of all accounts; credentials, invitations and device sign-ins expire by themselves.
  */
 export class RedisOperators implements OperatorStore {
+  readonly ceremonies: RedisSigninCeremonies;
+
   constructor(
     private readonly redis: Redis,
     private readonly key: RedisKeys,
-  ) {}
+  ) {
+    this.ceremonies = new RedisSigninCeremonies(redis, key);
+  }
 
   createOperator(operator: OperatorRecord): Promise<CreateOperatorOutcome> {
     return guarded(() =>

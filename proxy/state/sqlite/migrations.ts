@@ -259,4 +259,12 @@ export const MIGRATIONS: readonly string[] = [
     hash TEXT NOT NULL
   );
 `,
+  // Passkey and SSO sign-ins under way, taken once (proxy/state/signin-ceremonies.ts).
+  `
+  CREATE TABLE signin_ceremonies (
+    key_hash   TEXT PRIMARY KEY,
+    expires_at INTEGER NOT NULL,
+    record     TEXT NOT NULL
+  );
+`,
 ];

@@ -15,6 +15,8 @@ import {
   type PasskeyRecord,
   type RemoveOperatorOutcome,
 } from '../operators.ts';
+import { withDiskFaults } from './faults.ts';
+import { SqliteSigninCeremonies } from './signin-ceremonies.ts';
 
 type Sql = (text: string) => Database.Statement;
 type RecordRow = { record: string } | undefined;
@@ -25,13 +27,18 @@ const all = <T>(rows: unknown[]): T[] => rows.map((row) => JSON.parse((row as { 
 /**
  * Operators in the SQLite file: each record JSON, beside the columns its lookups and unique rules
  * need (tables `operators`, `operator_credentials`, `operator_invitations`, `operator_passkeys`,
- * `device_authorizations`). Each method is one transaction.
+ * `device_authorizations`, and the sign-in ceremonies' `signin_ceremonies`). Each method is one
+ * transaction.
  */
 export class SqliteOperators implements OperatorStore {
+  readonly ceremonies: SqliteSigninCeremonies;
+
   constructor(
     private readonly db: Database.Database,
     private readonly sql: Sql,
-  ) {}
+  ) {
+    this.ceremonies = withDiskFaults(new SqliteSigninCeremonies(sql));
+  }
 
   async createOperator(operator: OperatorRecord): Promise<CreateOperatorOutcome> {
     return this.db
