@@ -3,6 +3,8 @@ import ky from 'ky';
 import { ChainDirectory } from './bridge/chain-directory.ts';
 import type { ProxyConfig } from './config.ts';
 import { EventDeliverer } from './events/event-deliverer.ts';
+import { EventDestinations } from './events/event-destinations.ts';
+import { OutboxSweeper } from './events/outbox-sweeper.ts';
 import { paymentEventRule } from './events/event-rules.ts';
 import { EventSigner } from './events/event-signer.ts';
 import { retrySchedule, type RetrySchedule } from './events/retry-schedule.ts';
@@ -45,8 +47,12 @@ export interface ProxyServices extends Omit<Backend, 'redisConnections'> {
   statusCache: StatusCache;
   /** Comment lines on open SSE streams, so that proxies in between do not close them (15 s). */
   sseHeartbeatMs: number;
-  /** Delivers the merchant's events; null when KASSA_EVENTS_URL is not set. */
+  /** Delivers the merchant's events to KASSA_EVENTS_URL; null when it is not set. */
   events: EventDeliverer | null;
+  /** Every destination of the merchant's events, KASSA_EVENTS_URL's first, each delivered on its own. */
+  destinations: EventDestinations;
+  /** Settles expired checkouts and purges old events; null when this proxy writes no events. */
+  outboxSweeper: OutboxSweeper | null;
   metrics: ProxyMetrics;
   httpMetrics: boolean;
   /** Stablecoins bought by bank; null when KASSA_ONRAMP_COINS is not set. */
@@ -140,17 +146,37 @@ export function createServices(
     openAmount: config.openAmount,
     staleAttemptMs: overrides.staleAttemptMs,
   });
+  const schedule = overrides.eventRetrySchedule ?? retrySchedule(overrides.eventRetryScale);
   const events = config.events
     ? new EventDeliverer({
         outbox: store.outbox,
         url: config.events.url,
         signer: new EventSigner(config.events.secrets),
         logger,
-        environment: () => tokens.environment(),
-        schedule: overrides.eventRetrySchedule ?? retrySchedule(overrides.eventRetryScale),
+        schedule,
         pollMs: overrides.eventPollMs,
-        sweepMs: overrides.eventSweepMs,
         timeoutMs: overrides.eventTimeoutMs,
+      })
+    : null;
+  const destinations = new EventDestinations({
+    store: store.destinations,
+    outbox: store.outbox,
+    environment: events && config.events ? { deliverer: events, secrets: config.events.secrets } : null,
+    logger,
+    schedule,
+    pollMs: overrides.eventPollMs,
+    timeoutMs: overrides.eventTimeoutMs,
+  });
+  // Events are written when they can go somewhere: KASSA_EVENTS_URL, or destinations the store keeps.
+  const writesEvents = events !== null || destinations.manageable;
+  const eventsWritten = () => destinations.wake();
+  const outboxSweeper = writesEvents
+    ? new OutboxSweeper({
+        outbox: store.outbox,
+        environment: () => tokens.environment(),
+        logger,
+        written: eventsWritten,
+        sweepMs: overrides.eventSweepMs,
       })
     : null;
   const refresher = new PaymentRefresher({
@@ -159,7 +185,7 @@ export function createServices(
     bus: coordination.bus,
     gate: coordination.readGate,
     logger,
-    events: events ? { rule: paymentEventRule(), written: () => events.wake() } : undefined,
+    events: writesEvents ? { rule: paymentEventRule(), written: eventsWritten } : undefined,
   });
   const watch = new PaymentWatch(store, refresher);
   const follower = new PaymentFollower({ store, refresher, logger, sweepMs: overrides.followerSweepMs });
@@ -175,7 +201,7 @@ export function createServices(
         tokens,
         logger,
         rpcTimeoutMs: config.upstreamTimeoutMs,
-        eventsWritten: events ? () => events.wake() : undefined,
+        eventsWritten: writesEvents ? eventsWritten : undefined,
         registry: metrics.registry,
         sweepMs: overrides.onrampSweepMs,
         paymentWindowSeconds: overrides.onrampPaymentWindowSeconds,
@@ -209,6 +235,8 @@ export function createServices(
     statusCache,
     sseHeartbeatMs: overrides.sseHeartbeatMs ?? 15_000,
     events,
+    destinations,
+    outboxSweeper,
     metrics,
     httpMetrics: overrides.httpMetrics ?? true,
     onramp,

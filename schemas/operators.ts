@@ -24,6 +24,7 @@ export const PERMISSIONS = [
   'sessions:manage',
   'settings:manage',
   'audit:read',
+  'destinations:manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -1,5 +1,6 @@
 /** SQL rows as the store's records: SQLite and PostgreSQL name their columns alike. */
 import type { PurchaseState } from '../../schemas/onramp.ts';
+import type { DeliveryRecord, DestinationRecord, DestinationSecret } from './destinations.ts';
 import type { EndpointState, EventAttemptRecord, StoredEvent } from './outbox.ts';
 import type { PurchaseAuditRecord } from './purchases.ts';
 import type { Attempt, Checkout, Payment } from './store.ts';
@@ -79,6 +80,33 @@ export const toEndpointState = (row: Row): EndpointState => ({
   goneInARow: row.gone_in_a_row as number,
   disabledAt: (row.disabled_at as number | null) ?? null,
   disabledReason: (row.disabled_reason as string | null) ?? null,
+});
+
+export const toDestination = (row: Row): DestinationRecord => ({
+  destinationId: row.endpoint_id as string,
+  url: row.url as string,
+  description: row.description as string,
+  enabledEvents: JSON.parse(row.enabled_events as string) as string[],
+  secrets: JSON.parse(row.secrets as string) as DestinationSecret[],
+  createdAt: Number(row.created_at),
+  disabledAt: row.disabled_at === null ? null : Number(row.disabled_at),
+  disabledReason: (row.disabled_reason as string | null) ?? null,
+});
+
+const numberOrNull = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+
+export const toDelivery = (row: Row): DeliveryRecord => ({
+  eventId: row.event_id as string,
+  type: row.type as DeliveryRecord['type'],
+  status: row.status as DeliveryRecord['status'],
+  createdAt: Number(row.created_at),
+  attempts: Number(row.attempts),
+  nextAttemptAt: numberOrNull(row.next_attempt_at),
+  deliveredAt: numberOrNull(row.delivered_at),
+  lastAttemptAt: numberOrNull(row.last_attempt_at),
+  lastStatusCode: numberOrNull(row.last_status_code),
+  lastDurationMs: numberOrNull(row.last_duration_ms),
+  lastError: (row.last_error as string | null) ?? null,
 });
 
 export const toPurchaseAudit = (row: Row): PurchaseAuditRecord => ({

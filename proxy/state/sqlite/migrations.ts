@@ -267,4 +267,32 @@ export const MIGRATIONS: readonly string[] = [
     record     TEXT NOT NULL
   );
 `,
+  // Event destinations (issue 39): the endpoints' table holds the ones added through the API too (a
+  // url; the environment's row has none), and each destination's queue of deliveries, fanned out
+  // from the event in the same transaction.
+  `
+  ALTER TABLE event_endpoints ADD COLUMN url TEXT;
+  ALTER TABLE event_endpoints ADD COLUMN description TEXT NOT NULL DEFAULT '';
+  ALTER TABLE event_endpoints ADD COLUMN enabled_events TEXT NOT NULL DEFAULT '["*"]';
+  ALTER TABLE event_endpoints ADD COLUMN secrets TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE event_endpoints ADD COLUMN created_at INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE event_endpoints ADD COLUMN lease_until INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE event_deliveries (
+    destination_id   TEXT NOT NULL,
+    event_id         TEXT NOT NULL,
+    created_at       INTEGER NOT NULL,
+    status           TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed', 'skipped')),
+    attempts         INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at  INTEGER,
+    delivered_at     INTEGER,
+    last_attempt_at  INTEGER,
+    last_status_code INTEGER,
+    last_duration_ms REAL,
+    last_error       TEXT,
+    PRIMARY KEY (destination_id, event_id)
+  );
+  CREATE INDEX event_deliveries_queue ON event_deliveries (destination_id, status, created_at, event_id);
+  CREATE INDEX event_deliveries_newest_first ON event_deliveries (destination_id, created_at DESC, event_id DESC);
+  CREATE INDEX event_deliveries_by_event ON event_deliveries (event_id, status);
+`,
 ];

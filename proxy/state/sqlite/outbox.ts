@@ -15,14 +15,20 @@ import {
   type StoredEvent,
 } from '../outbox.ts';
 import { toAttempt, toAttemptRecord, toCheckout, toEndpointState, toEvent, toPayment, type Row } from '../sql-rows.ts';
+import { fanOut, NO_DELIVERY_PENDING } from './destinations.ts';
 
-/** Writes new events; called inside the transaction of the change that causes them. */
+/**
+ * Writes new events, and a delivery of each to every destination that takes it; called inside the
+ * transaction of the change that causes them.
+ */
 export function insertEvents(sql: (text: string) => Database.Statement, events: readonly NewEvent[]): void {
-  for (const event of events)
+  for (const event of events) {
     sql(
       `INSERT INTO events (event_id, type, transaction_id, checkout_id, sequence, created_at, payload, status, next_attempt_at)
          VALUES (@eventId, @type, @transactionId, @checkoutId, @sequence, @createdAt, @payload, 'pending', @createdAt)`,
     ).run(event);
+    fanOut(sql, event);
+  }
 }
 
 /** The outbox in the SQLite file, beside the payments whose changes write to it. */
@@ -152,7 +158,13 @@ export class SqliteOutbox implements Outbox {
   }
 
   async purgeDelivered(before: number): Promise<number> {
-    return this.sql("DELETE FROM events WHERE status = 'delivered' AND created_at < ?").run(before).changes;
+    return this.db.transaction(() => {
+      const purged = this.sql(
+        `DELETE FROM events WHERE status = 'delivered' AND created_at < ? AND ${NO_DELIVERY_PENDING} RETURNING event_id`,
+      ).all(before) as Array<{ event_id: string }>;
+      for (const { event_id } of purged) this.sql('DELETE FROM event_deliveries WHERE event_id = ?').run(event_id);
+      return purged.length;
+    })();
   }
 
   async endpointState(endpointId: string): Promise<EndpointState> {

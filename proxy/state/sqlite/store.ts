@@ -9,6 +9,7 @@ import type { PaymentEventRule } from '../outbox.ts';
 import { insertEvents, SqliteOutbox } from './outbox.ts';
 import { SqliteApprovals } from './approvals.ts';
 import { SqliteAudit } from './audit.ts';
+import { SqliteDestinations } from './destinations.ts';
 import { SqliteOperators } from './operators.ts';
 import { SqlitePurchases } from './purchases.ts';
 import { SqliteReconciliation } from './reconciliation.ts';
@@ -46,6 +47,7 @@ export class SqliteStore implements Store {
   /** Preparing is costlier than running: each statement is prepared once and kept. */
   private readonly statements = new Map<string, Database.Statement>();
   readonly outbox: SqliteOutbox;
+  readonly destinations: SqliteDestinations;
   readonly reconciliation: SqliteReconciliation;
   readonly purchases: SqlitePurchases;
   readonly operators: SqliteOperators;
@@ -77,6 +79,7 @@ export class SqliteStore implements Store {
     }
     this.db = db;
     this.outbox = withDiskFaults(new SqliteOutbox(this.db, (text) => this.sql(text)));
+    this.destinations = withDiskFaults(new SqliteDestinations(this.db, (text) => this.sql(text)));
     this.reconciliation = withDiskFaults(new SqliteReconciliation((text) => this.sql(text)));
     this.purchases = withDiskFaults(new SqlitePurchases(this.db, (text) => this.sql(text)));
     this.operators = withDiskFaults(new SqliteOperators(this.db, (text) => this.sql(text)));

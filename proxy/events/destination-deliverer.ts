@@ -1,0 +1,139 @@
+import type { Logger } from '../logger.ts';
+import type { DestinationRecord, DestinationStore, QueuedDelivery } from '../state/destinations.ts';
+import type { AttemptOutcome, Outbox } from '../state/outbox.ts';
+import { GONE_BEFORE_DISABLED } from './event-deliverer.ts';
+import { postEvent } from './event-post.ts';
+import { EventSigner } from './event-signer.ts';
+import { afterFailure, type RetrySchedule } from './retry-schedule.ts';
+
+export interface DestinationDelivererOptions {
+  destinations: DestinationStore;
+  /** Where a destination's run of 410 Gone answers is counted (the same state as KASSA_EVENTS_URL's). */
+  outbox: Outbox;
+  logger: Logger;
+  schedule: RetrySchedule;
+  pollMs: number;
+  timeoutMs: number;
+  /** How long a destination is this instance's alone (30 s), renewed with each batch. */
+  leaseMs?: number;
+  /** Deliveries taken from the head of the queue at once (20). */
+  batch?: number;
+}
+
+/** The secrets that sign now: the current one, and the previous one until its overlap ends. */
+export const signingSecrets = (record: DestinationRecord, now: number): string[] =>
+  record.secrets.filter((entry) => entry.expiresAt === null || entry.expiresAt > now).map((entry) => entry.secret);
+
+/**
+ * Delivers one destination's queue, in order, on its own: its own loop and timers, so a destination
+ * that is slow (up to the 15 s timeout per attempt) or failing holds back only its own deliveries. The
+ * head is posted one at a time; a failure schedules it again and holds the rest behind it (the
+ * receiver gets its backlog in order once it recovers); a delivery given up (three days, or a 410)
+ * lets the next go.
+ */
+export class DestinationDeliverer {
+  private running = false;
+  private ticking = false;
+  private again = false;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private current: Promise<void> = Promise.resolve();
+
+  constructor(
+    private record: DestinationRecord,
+    private readonly options: DestinationDelivererOptions,
+  ) {}
+
+  get destinationId(): string {
+    return this.record.destinationId;
+  }
+
+  /** The destination as changed by an operator (its address, its secrets). */
+  update(record: DestinationRecord): void {
+    this.record = record;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.wake();
+  }
+
+  wake(): void {
+    if (!this.running) return;
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.pollTimer);
+    this.current = this.tick();
+  }
+
+  /** Stops taking deliveries and waits for the one under way (it ends within the timeout). */
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.pollTimer);
+    await this.current;
+  }
+
+  private async tick(): Promise<void> {
+    const { destinations, logger, leaseMs = 30_000, batch = 20 } = this.options;
+    const id = this.record.destinationId;
+    this.ticking = true;
+    try {
+      do {
+        this.again = false;
+        const head = await destinations.claimHead(id, Date.now(), batch, leaseMs);
+        if (head.length === 0) break;
+        let blocked = false;
+        for (const delivery of head) {
+          if (!this.running || blocked) break;
+          blocked = !(await this.deliver(delivery));
+        }
+        await destinations.releaseLease(id);
+        if (!blocked && head.length === batch) this.again = true;
+      } while (this.again && this.running);
+    } catch (error) {
+      logger.warn('event destination queue unavailable', { destination: id, error });
+    } finally {
+      this.ticking = false;
+      if (this.running) {
+        this.pollTimer = setTimeout(() => this.wake(), this.options.pollMs);
+        this.pollTimer.unref();
+      }
+    }
+  }
+
+  /** Posts one delivery and records it; false when it is to be tried again (the queue waits for it). */
+  private async deliver(delivery: QueuedDelivery): Promise<boolean> {
+    const { destinations, outbox, schedule, timeoutMs, logger } = this.options;
+    const { destinationId, url } = this.record;
+    const signer = new EventSigner(signingSecrets(this.record, Date.now()));
+    const posted = await postEvent(url, signer.sign(delivery.eventId, delivery.payload), delivery.payload, timeoutMs);
+    const { statusCode, error, delivered } = posted;
+    const outcome: AttemptOutcome = delivered
+      ? { status: 'delivered' }
+      : statusCode === 410
+        ? { status: 'failed' }
+        : afterFailure(schedule, delivery.attempts + 1, delivery.createdAt, Date.now(), posted.retryAfterMs);
+    const fields = {
+      destination: destinationId,
+      eventId: delivery.eventId,
+      attempt: delivery.attempts + 1,
+      statusCode,
+    };
+    if (delivered) logger.info('event delivered', { ...fields, ms: posted.durationMs });
+    else if (outcome.status === 'failed') logger.error('event given up', { ...fields, error });
+    else if (outcome.status === 'pending')
+      logger.warn('event delivery failed', { ...fields, error, retryAt: new Date(outcome.retryAt).toISOString() });
+    await destinations.settle(destinationId, delivery.eventId, posted, outcome);
+    if (statusCode === 410) {
+      const reason = `The destination answered 410 Gone ${GONE_BEFORE_DISABLED} times in a row: it wants no more events`;
+      const state = await outbox.countGone(destinationId, { after: GONE_BEFORE_DISABLED, at: Date.now(), reason });
+      if (state.disabledAt !== null) {
+        logger.error('event destination disabled; its events wait until an operator enables it', { destinationId });
+        return false;
+      }
+    } else if (delivered) await outbox.clearGone(destinationId);
+    return outcome.status !== 'pending';
+  }
+}
