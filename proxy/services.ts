@@ -10,6 +10,7 @@ import { EventSigner } from './events/event-signer.ts';
 import { retrySchedule, type RetrySchedule } from './events/retry-schedule.ts';
 import type { Logger } from './logger.ts';
 import { Checkouts } from './payments/checkouts.ts';
+import { MerchantKeys } from './payments/merchant-keys.ts';
 import { PaymentFollower } from './payments/payment-follower.ts';
 import { PaymentRefresher } from './payments/payment-refresher.ts';
 import { PaymentStarter } from './payments/payment-starter.ts';
@@ -40,6 +41,8 @@ export interface ProxyServices extends Omit<Backend, 'redisConnections'> {
   orders: OrdersClient;
   chains: ChainDirectory;
   checkouts: Checkouts;
+  /** KASSA_MERCHANT_KEY and the keys an admin makes, with their scopes. */
+  merchantKeys: MerchantKeys;
   starter: PaymentStarter;
   refresher: PaymentRefresher;
   watch: PaymentWatch;
@@ -228,6 +231,7 @@ export function createServices(
     orders,
     chains,
     checkouts,
+    merchantKeys: new MerchantKeys(store.merchantKeys, config.merchantKey),
     starter,
     refresher,
     watch,

@@ -25,6 +25,7 @@ export const PERMISSIONS = [
   'settings:manage',
   'audit:read',
   'destinations:manage',
+  'merchant_keys:manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

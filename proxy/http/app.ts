@@ -15,6 +15,7 @@ import { destinationOperations, destinationRoutes } from '../events/destination-
 import { eventOperations, eventRoutes } from '../events/event-routes.ts';
 import { handoffOperations, handoffRoutes } from '../handoff/handoff-routes.ts';
 import { merchantOperations, merchantRoutes } from '../payments/merchant-routes.ts';
+import { merchantKeyOperations, merchantKeyRoutes } from '../payments/merchant-key-routes.ts';
 import { operatorOperations, operatorRoutes } from '../operator/operator-routes.ts';
 import { operatorAccountOperations, operatorAccountRoutes } from '../operator/operator-account-routes.ts';
 import { deviceOperations, deviceRoutes } from '../operator/device-routes.ts';
@@ -78,6 +79,7 @@ export function createApp(services: ProxyServices): ProxyHttp {
     operations.push(described);
   };
   mount(merchantRoutes(services), merchantOperations);
+  mount(merchantKeyRoutes(services), merchantKeyOperations);
   mount(paymentRoutes(services, { readLimiter }), paymentOperations);
   mount(handoffRoutes(services), handoffOperations);
   mount(bridgeRoutes(services), bridgeOperations);

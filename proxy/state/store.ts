@@ -9,6 +9,7 @@ import type { ApprovalStore } from './approvals.ts';
 import type { AuditStore } from './audit.ts';
 import type { OperatorStore } from './operators.ts';
 import type { DestinationStore } from './destinations.ts';
+import type { MerchantKeyStore } from './merchant-keys.ts';
 import type { Outbox, PaymentEventRule } from './outbox.ts';
 import type { PurchaseStore } from './purchases.ts';
 import type { Reconciliation } from './reconciliation.ts';
@@ -138,6 +139,8 @@ export interface Store {
    * store that does not keep them yet (PostgreSQL, Redis), where KASSA_EVENTS_URL is the only one.
    */
   readonly destinations?: DestinationStore;
+  /** The merchant's API keys (merchant-keys.ts); absent on a store that does not keep them yet. */
+  readonly merchantKeys?: MerchantKeyStore;
   /** Re-reads owed, payments that cannot be verified, and the operator's resolutions. */
   readonly reconciliation: Reconciliation;
   /** The on-ramp's quotes and purchases, beside the checkouts they are paid through. */

@@ -295,4 +295,13 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX event_deliveries_newest_first ON event_deliveries (destination_id, created_at DESC, event_id DESC);
   CREATE INDEX event_deliveries_by_event ON event_deliveries (event_id, status);
 `,
+  // The merchant's API keys (issue 39): hashes only, each record JSON beside its lookups' columns.
+  `
+  CREATE TABLE merchant_keys (
+    key_id     TEXT PRIMARY KEY,
+    token_hash TEXT NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL,
+    record     TEXT NOT NULL
+  );
+`,
 ];

@@ -10,6 +10,7 @@ import { insertEvents, SqliteOutbox } from './outbox.ts';
 import { SqliteApprovals } from './approvals.ts';
 import { SqliteAudit } from './audit.ts';
 import { SqliteDestinations } from './destinations.ts';
+import { SqliteMerchantKeys } from './merchant-keys.ts';
 import { SqliteOperators } from './operators.ts';
 import { SqlitePurchases } from './purchases.ts';
 import { SqliteReconciliation } from './reconciliation.ts';
@@ -48,6 +49,7 @@ export class SqliteStore implements Store {
   private readonly statements = new Map<string, Database.Statement>();
   readonly outbox: SqliteOutbox;
   readonly destinations: SqliteDestinations;
+  readonly merchantKeys: SqliteMerchantKeys;
   readonly reconciliation: SqliteReconciliation;
   readonly purchases: SqlitePurchases;
   readonly operators: SqliteOperators;
@@ -80,6 +82,7 @@ export class SqliteStore implements Store {
     this.db = db;
     this.outbox = withDiskFaults(new SqliteOutbox(this.db, (text) => this.sql(text)));
     this.destinations = withDiskFaults(new SqliteDestinations(this.db, (text) => this.sql(text)));
+    this.merchantKeys = withDiskFaults(new SqliteMerchantKeys((text) => this.sql(text)));
     this.reconciliation = withDiskFaults(new SqliteReconciliation((text) => this.sql(text)));
     this.purchases = withDiskFaults(new SqlitePurchases(this.db, (text) => this.sql(text)));
     this.operators = withDiskFaults(new SqliteOperators(this.db, (text) => this.sql(text)));
