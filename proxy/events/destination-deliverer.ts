@@ -37,6 +37,8 @@ export class DestinationDeliverer {
   private again = false;
   private pollTimer: NodeJS.Timeout | undefined;
   private current: Promise<void> = Promise.resolve();
+  /** While the head waits for its retry, the queue is not looked at (an operator's action ends the wait). */
+  private notBefore = 0;
 
   constructor(
     private record: DestinationRecord,
@@ -47,9 +49,16 @@ export class DestinationDeliverer {
     return this.record.destinationId;
   }
 
-  /** The destination as changed by an operator (its address, its secrets). */
+  /** The destination as read again (its address, its secrets, whether it is enabled). */
   update(record: DestinationRecord): void {
+    if (record.disabledAt === null && this.record.disabledAt !== null) this.notBefore = 0;
     this.record = record;
+  }
+
+  /** An operator changed the queue (skipped its backlog, enabled it): look now, not at the head's retry. */
+  retryNow(): void {
+    this.notBefore = 0;
+    this.wake();
   }
 
   start(): void {
@@ -82,6 +91,7 @@ export class DestinationDeliverer {
     try {
       do {
         this.again = false;
+        if (Date.now() < this.notBefore) break;
         const head = await destinations.claimHead(id, Date.now(), batch, leaseMs);
         if (head.length === 0) break;
         let blocked = false;
@@ -103,7 +113,7 @@ export class DestinationDeliverer {
     }
   }
 
-  /** Posts one delivery and records it; false when it is to be tried again (the queue waits for it). */
+  /** Posts one delivery and records it; false when it is to be tried again (the queue waits for it until then). */
   private async deliver(delivery: QueuedDelivery): Promise<boolean> {
     const { destinations, outbox, schedule, timeoutMs, logger } = this.options;
     const { destinationId, url } = this.record;
@@ -126,6 +136,7 @@ export class DestinationDeliverer {
     else if (outcome.status === 'pending')
       logger.warn('event delivery failed', { ...fields, error, retryAt: new Date(outcome.retryAt).toISOString() });
     await destinations.settle(destinationId, delivery.eventId, posted, outcome);
+    if (outcome.status === 'pending') this.notBefore = outcome.retryAt;
     if (statusCode === 410) {
       const reason = `The destination answered 410 Gone ${GONE_BEFORE_DISABLED} times in a row: it wants no more events`;
       const state = await outbox.countGone(destinationId, { after: GONE_BEFORE_DISABLED, at: Date.now(), reason });

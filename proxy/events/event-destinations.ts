@@ -165,7 +165,9 @@ export class EventDestinations {
   /** The deliveries waiting for a destination are given up on: `skipped`. */
   async skip(destinationId: string): Promise<number> {
     await this.record(destinationId);
-    return this.store().skipPending(destinationId);
+    const skipped = await this.store().skipPending(destinationId);
+    this.deliverers.get(destinationId)?.retryNow();
+    return skipped;
   }
 
   /** Posts a signed `kassa.test` event to the destination now, outside its queue, and says how it went. */

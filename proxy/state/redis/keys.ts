@@ -33,6 +33,11 @@ export function redisKeys(prefix: string) {
     eventEndpoint: (id: string) => `${prefix}event-endpoint:${id}`,
     /** What readiness probes write, so that a Redis refusing writes (a replica, out of memory) is not ready. */
     heartbeat: () => `${prefix}heartbeat`,
+    /** A merchant key: its fixed fields as `record`, and `expiresAt`, `revokedAt`, `lastUsedAt`. */
+    merchantKey: (keyId: string) => `${prefix}merchant-key:${keyId}`,
+    merchantKeyByHash: (tokenHash: string) => `${prefix}merchant-key-hash:${tokenHash}`,
+    /** Every merchant key, scored by when it was made. */
+    merchantKeys: () => `${prefix}merchant-keys`,
     quote: (id: string) => `${prefix}onramp-quote:${id}`,
     purchase: (id: string) => `${prefix}purchase:${id}`,
     purchaseByToken: (token: string) => `${prefix}purchase-token:${token}`,

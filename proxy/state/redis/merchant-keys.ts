@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { MerchantKeyRecord, MerchantKeyStore } from '../merchant-keys.ts';
 import { guarded } from './connection.ts';
+import type { RedisKeys } from './keys.ts';
 
 /**
  * The merchant's keys in Redis: a hash per key, its fixed fields as one JSON value and each changing
@@ -8,37 +9,29 @@ import { guarded } from './connection.ts';
  * a revocation never writes the revocation away. The secret's hash names the key; a sorted set lists them.
  */
 export class RedisMerchantKeys implements MerchantKeyStore {
-  private readonly key: (keyId: string) => string;
-  private readonly byHash: (tokenHash: string) => string;
-  private readonly all: string;
-
   constructor(
     private readonly redis: Redis,
-    prefix: string,
-  ) {
-    this.key = (keyId) => `${prefix}merchant-key:${keyId}`;
-    this.byHash = (tokenHash) => `${prefix}merchant-key-hash:${tokenHash}`;
-    this.all = `${prefix}merchant-keys`;
-  }
+    private readonly keys: RedisKeys,
+  ) {}
 
   async createKey(record: MerchantKeyRecord): Promise<void> {
     const { expiresAt, revokedAt, lastUsedAt, ...fixed } = record;
     await guarded(() =>
       this.redis
         .multi()
-        .hset(this.key(record.keyId), {
+        .hset(this.keys.merchantKey(record.keyId), {
           record: JSON.stringify(fixed),
           ...changing({ expiresAt, revokedAt, lastUsedAt }),
         })
-        .set(this.byHash(record.tokenHash), record.keyId)
-        .zadd(this.all, record.createdAt, record.keyId)
+        .set(this.keys.merchantKeyByHash(record.tokenHash), record.keyId)
+        .zadd(this.keys.merchantKeys(), record.createdAt, record.keyId)
         .exec(),
     );
   }
 
   async listKeys(): Promise<MerchantKeyRecord[]> {
     return guarded(async () => {
-      const ids = await this.redis.zrevrange(this.all, 0, -1);
+      const ids = await this.redis.zrevrange(this.keys.merchantKeys(), 0, -1);
       const records = await Promise.all(ids.map((id) => this.read(id)));
       return records.filter((record): record is MerchantKeyRecord => record !== undefined);
     });
@@ -50,7 +43,7 @@ export class RedisMerchantKeys implements MerchantKeyStore {
 
   async keyByHash(tokenHash: string): Promise<MerchantKeyRecord | undefined> {
     return guarded(async () => {
-      const keyId = await this.redis.get(this.byHash(tokenHash));
+      const keyId = await this.redis.get(this.keys.merchantKeyByHash(tokenHash));
       return keyId === null ? undefined : this.read(keyId);
     });
   }
@@ -60,18 +53,18 @@ export class RedisMerchantKeys implements MerchantKeyStore {
     patch: Partial<Pick<MerchantKeyRecord, 'expiresAt' | 'revokedAt'>>,
   ): Promise<MerchantKeyRecord | undefined> {
     return guarded(async () => {
-      if (!(await this.redis.exists(this.key(keyId)))) return undefined;
-      await this.redis.hset(this.key(keyId), changing(patch));
+      if (!(await this.redis.exists(this.keys.merchantKey(keyId)))) return undefined;
+      await this.redis.hset(this.keys.merchantKey(keyId), changing(patch));
       return this.read(keyId);
     });
   }
 
   async touchKey(keyId: string, at: number): Promise<void> {
-    await guarded(() => this.redis.hset(this.key(keyId), 'lastUsedAt', String(at)));
+    await guarded(() => this.redis.hset(this.keys.merchantKey(keyId), 'lastUsedAt', String(at)));
   }
 
   private async read(keyId: string): Promise<MerchantKeyRecord | undefined> {
-    const fields = await this.redis.hgetall(this.key(keyId));
+    const fields = await this.redis.hgetall(this.keys.merchantKey(keyId));
     if (!fields.record) return undefined;
     const number = (value: string | undefined) => (value === undefined || value === '' ? null : Number(value));
     return {

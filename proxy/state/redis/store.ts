@@ -6,7 +6,6 @@ import { idOfMember, indexMember, redisKeys, type RedisKeys } from './keys.ts';
 import { addEvents, RedisOutbox } from './outbox.ts';
 import { operatorStores, type RedisOperators } from './operators.ts';
 import { RedisPurchases } from './purchases.ts';
-import { RedisMerchantKeys } from './merchant-keys.ts';
 import { LAST_WEBHOOK_KEPT_SECONDS, RedisReconciliation } from './reconciliation.ts';
 import type { PaymentEventRule } from '../outbox.ts';
 import {
@@ -62,18 +61,16 @@ export class RedisStore implements Store {
     this.outbox = new RedisOutbox(redis, this.key);
     this.reconciliation = new RedisReconciliation(redis, this.key);
     this.purchases = new RedisPurchases(redis, this.key);
-    this.merchantKeys = new RedisMerchantKeys(redis, prefix);
-    ({ operators: this.operators, approvals: this.approvals, audit: this.audit } = operatorStores(redis, this.key));
+    Object.assign(this, operatorStores(redis, this.key)); // operators, merchantKeys, approvals, audit
   }
-
   private readonly key: RedisKeys;
   readonly outbox: RedisOutbox;
   readonly reconciliation: RedisReconciliation;
   readonly purchases: RedisPurchases;
-  readonly operators: RedisOperators;
-  readonly merchantKeys: RedisMerchantKeys;
-  readonly approvals: ReturnType<typeof operatorStores>['approvals'];
-  readonly audit: ReturnType<typeof operatorStores>['audit'];
+  readonly operators!: RedisOperators;
+  readonly merchantKeys!: ReturnType<typeof operatorStores>['merchantKeys'];
+  readonly approvals!: ReturnType<typeof operatorStores>['approvals'];
+  readonly audit!: ReturnType<typeof operatorStores>['audit'];
 
   /** Index members sort like (createdAt, transactionId), the order of the operator's list. */
   private member(payment: Pick<Payment, 'createdAt' | 'transactionId'>): string {

@@ -115,11 +115,7 @@ export class SqliteDestinations implements DestinationStore {
   async claimHead(destinationId: string, now: number, limit: number, leaseMs: number): Promise<QueuedDelivery[]> {
     return this.db
       .transaction(() => {
-        const leased = this.sql(
-          `UPDATE event_endpoints SET lease_until = ?
-             WHERE endpoint_id = ? AND url IS NOT NULL AND disabled_at IS NULL AND lease_until <= ?`,
-        ).run(now + leaseMs, destinationId, now).changes;
-        if (leased === 0) return [];
+        // Read first: a destination whose head is not due (failing, waiting for its retry) costs no write.
         const rows = this.sql(
           `SELECT d.event_id, d.created_at, d.attempts, d.next_attempt_at, e.type, e.payload
              FROM event_deliveries d JOIN events e ON e.event_id = d.event_id
@@ -128,8 +124,12 @@ export class SqliteDestinations implements DestinationStore {
         ).all(destinationId, limit) as Row[];
         const due = rows.findIndex((row) => (row.next_attempt_at as number) > now);
         const head = due === -1 ? rows : rows.slice(0, due);
-        if (head.length === 0)
-          this.sql('UPDATE event_endpoints SET lease_until = 0 WHERE endpoint_id = ?').run(destinationId);
+        if (head.length === 0) return [];
+        const leased = this.sql(
+          `UPDATE event_endpoints SET lease_until = ?
+             WHERE endpoint_id = ? AND url IS NOT NULL AND disabled_at IS NULL AND lease_until <= ?`,
+        ).run(now + leaseMs, destinationId, now).changes;
+        if (leased === 0) return [];
         return head.map((row) => ({
           eventId: row.event_id as string,
           type: row.type as QueuedDelivery['type'],
