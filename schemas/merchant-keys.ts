@@ -3,21 +3,15 @@
  * long, and when it was last used. The secret is in the answer that makes the key, and only there.
  */
 import { z } from 'zod';
+import { credentialNameSchema } from './operators.ts';
 
 /** What the merchant routes need: creating checkouts, and reading them with the merchant's view. */
 export const MERCHANT_SCOPES = ['checkouts:create', 'checkouts:read'] as const;
 export type MerchantScope = (typeof MERCHANT_SCOPES)[number];
 
-const noControls = (value: string) => !/[\p{Cc}\p{Cf}]/u.test(value);
-
 export const newMerchantKeySchema = z
   .object({
-    name: z
-      .string({ error: 'name is required' })
-      .trim()
-      .min(1, 'name must not be empty')
-      .max(100, 'name must be at most 100 characters')
-      .refine(noControls, 'name must not contain control characters'),
+    name: credentialNameSchema,
     scopes: z
       .array(z.enum(MERCHANT_SCOPES, { error: `each scope must be one of ${MERCHANT_SCOPES.join(', ')}` }), {
         error: `scopes is required: a list of ${MERCHANT_SCOPES.join(', ')}`,

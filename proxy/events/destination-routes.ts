@@ -1,5 +1,4 @@
-import { Hono, type Context } from 'hono';
-import type { z } from 'zod';
+import { Hono } from 'hono';
 import { describeZodError } from '../../lib/zod-message.ts';
 import {
   deliveryLogQuerySchema,
@@ -14,8 +13,8 @@ import {
   testDeliverySchema,
   type DeliveryView,
 } from '../../schemas/event-destinations.ts';
-import { parseJsonBody } from '../../server-kit/json-body.ts';
 import { HttpProblem } from '../http/http-problem.ts';
+import { jsonRequest } from '../http/json-request.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
 import { queryOf, type ApiOperations } from '../http/openapi/operation.ts';
 import { BAD_BODY, OPERATOR_ERRORS } from '../http/openapi/problems.ts';
@@ -46,11 +45,6 @@ const deliveryView = (delivery: DeliveryRecord): DeliveryView => ({
 export function destinationRoutes({ destinations, operators }: ProxyServices): Hono<OperatorEnv> {
   const app = new Hono<OperatorEnv>();
   const guard = operatorGuards(destinationOperations, operators.access);
-  const body = async <S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> => {
-    const parsed = await parseJsonBody(c, schema);
-    if (!parsed.ok) throw new HttpProblem(400, parsed.error);
-    return parsed.data;
-  };
   const target = (id: string) => ({ type: 'event_destination', id });
 
   app.get('/api/event-destinations', guard('GET /api/event-destinations'), async (c) =>
@@ -58,7 +52,7 @@ export function destinationRoutes({ destinations, operators }: ProxyServices): H
   );
 
   app.post('/api/event-destinations', guard('POST /api/event-destinations'), refusePrivateKeys(), async (c) => {
-    const created = await destinations.create(await body(c, newDestinationSchema));
+    const created = await destinations.create(await jsonRequest(c, newDestinationSchema));
     await audited(c, operators, 'event_destination.created', {
       target: target(created.destination.id),
       after: created.destination,
@@ -76,7 +70,7 @@ export function destinationRoutes({ destinations, operators }: ProxyServices): H
     refusePrivateKeys(),
     async (c) => {
       const id = c.req.param('destinationId');
-      const change = await body(c, destinationChangeSchema);
+      const change = await jsonRequest(c, destinationChangeSchema);
       const before = await destinations.get(id);
       const after = await destinations.change(id, change, c.var.operator.name);
       const action =
@@ -107,7 +101,7 @@ export function destinationRoutes({ destinations, operators }: ProxyServices): H
     refusePrivateKeys(),
     async (c) => {
       const id = c.req.param('destinationId');
-      const { expiresInSeconds } = await body(c, rotateSecretSchema);
+      const { expiresInSeconds } = await jsonRequest(c, rotateSecretSchema);
       const rotated = await destinations.rotateSecret(id, expiresInSeconds);
       await audited(c, operators, 'event_destination.secret_rotated', {
         target: target(id),
@@ -168,6 +162,13 @@ const ENVIRONMENT =
   'The destination is KASSA_EVENTS_URL (changed in the settings), or the store keeps no destinations yet';
 const NO_BODY = 'The body carries a private key (this route needs no body)';
 const MANAGE = { auth: 'operator', permission: 'destinations:manage' } as const;
+/** What a change to one destination may answer besides its success. */
+const CHANGE_ERRORS = {
+  ...OPERATOR_ERRORS,
+  403: 'The role lacks destinations:manage',
+  404: UNKNOWN,
+  409: ENVIRONMENT,
+} as const;
 const READ = { auth: 'operator', permission: 'events:read' } as const;
 const { status, limit, cursor } = deliveryLogQuerySchema.shape;
 
@@ -241,13 +242,7 @@ export const destinationOperations: ApiOperations = {
         },
       },
     },
-    errors: {
-      ...OPERATOR_ERRORS,
-      400: BAD_BODY,
-      403: 'The role lacks destinations:manage',
-      404: UNKNOWN,
-      409: ENVIRONMENT,
-    },
+    errors: { ...CHANGE_ERRORS, 400: BAD_BODY },
   },
   'DELETE /api/event-destinations/{destinationId}': {
     operationId: 'deleteEventDestination',
@@ -257,7 +252,7 @@ export const destinationOperations: ApiOperations = {
     access: MANAGE,
     params: DESTINATION,
     responses: { 204: { description: 'Removed' } },
-    errors: { ...OPERATOR_ERRORS, 403: 'The role lacks destinations:manage', 404: UNKNOWN, 409: ENVIRONMENT },
+    errors: CHANGE_ERRORS,
   },
   'POST /api/event-destinations/{destinationId}/rotate-secret': {
     operationId: 'rotateEventDestinationSecret',
@@ -280,13 +275,7 @@ export const destinationOperations: ApiOperations = {
         },
       },
     },
-    errors: {
-      ...OPERATOR_ERRORS,
-      400: BAD_BODY,
-      403: 'The role lacks destinations:manage',
-      404: UNKNOWN,
-      409: ENVIRONMENT,
-    },
+    errors: { ...CHANGE_ERRORS, 400: BAD_BODY },
   },
   'POST /api/event-destinations/{destinationId}/skip': {
     operationId: 'skipEventDestinationBacklog',
@@ -299,13 +288,7 @@ export const destinationOperations: ApiOperations = {
     responses: {
       200: { description: 'How many were skipped', json: { schema: skipResultSchema, example: { skipped: 12 } } },
     },
-    errors: {
-      ...OPERATOR_ERRORS,
-      400: NO_BODY,
-      403: 'The role lacks destinations:manage',
-      404: UNKNOWN,
-      409: ENVIRONMENT,
-    },
+    errors: { ...CHANGE_ERRORS, 400: NO_BODY },
   },
   'POST /api/event-destinations/{destinationId}/test': {
     operationId: 'testEventDestination',

@@ -1,5 +1,4 @@
-import { Hono, type Context } from 'hono';
-import type { z } from 'zod';
+import { Hono } from 'hono';
 import {
   merchantKeyListSchema,
   merchantKeySchema,
@@ -8,8 +7,7 @@ import {
   rollMerchantKeySchema,
   type MerchantKeyView,
 } from '../../schemas/merchant-keys.ts';
-import { parseJsonBody } from '../../server-kit/json-body.ts';
-import { HttpProblem } from '../http/http-problem.ts';
+import { jsonRequest } from '../http/json-request.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
 import type { ApiOperations } from '../http/openapi/operation.ts';
 import { BAD_BODY, OPERATOR_ERRORS } from '../http/openapi/problems.ts';
@@ -21,11 +19,6 @@ import type { ProxyServices } from '../services.ts';
 export function merchantKeyRoutes({ merchantKeys, operators }: ProxyServices): Hono<OperatorEnv> {
   const app = new Hono<OperatorEnv>();
   const guard = operatorGuards(merchantKeyOperations, operators.access);
-  const body = async <S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> => {
-    const parsed = await parseJsonBody(c, schema);
-    if (!parsed.ok) throw new HttpProblem(400, parsed.error);
-    return parsed.data;
-  };
   const target = (id: string) => ({ type: 'merchant_key', id });
 
   app.get('/api/merchant-keys', guard('GET /api/merchant-keys'), async (c) =>
@@ -33,7 +26,7 @@ export function merchantKeyRoutes({ merchantKeys, operators }: ProxyServices): H
   );
 
   app.post('/api/merchant-keys', guard('POST /api/merchant-keys'), refusePrivateKeys(), async (c) => {
-    const created = await merchantKeys.create(await body(c, newMerchantKeySchema));
+    const created = await merchantKeys.create(await jsonRequest(c, newMerchantKeySchema));
     await audited(c, operators, 'merchant_key.created', { target: target(created.key.id), after: created.key });
     return c.json(created, 201);
   });
@@ -43,7 +36,7 @@ export function merchantKeyRoutes({ merchantKeys, operators }: ProxyServices): H
     guard('POST /api/merchant-keys/{keyId}/roll'),
     refusePrivateKeys(),
     async (c) => {
-      const { expiresInSeconds } = await body(c, rollMerchantKeySchema);
+      const { expiresInSeconds } = await jsonRequest(c, rollMerchantKeySchema);
       const { previous, ...rolled } = await merchantKeys.roll(c.req.param('keyId'), expiresInSeconds);
       await audited(c, operators, 'merchant_key.rolled', {
         target: target(previous.id),
