@@ -46,6 +46,7 @@ const STORE_SUITES = [
   'roles',
   'signin',
   'signin-fuzz',
+  'merchant-keys',
 ];
 const requested = process.argv.slice(2);
 const started = performance.now();
