@@ -3,7 +3,7 @@
  * service worker, which owns the settings, the vault and every call to the proxy. The service worker
  * parses each request with `uiRequestSchema` and answers only senders that are pages of this
  * extension; the pages parse each answer with `uiResponseSchema` (and the proxy's data with the
- * schemas of `schemas/`). Messages never carry the operator token back, and never a private key:
+ * schemas of `schemas/`). Messages never carry the device token back, and never a private key:
  * the recovery phrase of a new key is shown once, right after it is made, and never again.
  */
 import { z } from 'zod';
@@ -11,6 +11,7 @@ import { EVENT_STATUSES, EVENT_TYPES } from '../schemas/events.ts';
 import { PURCHASE_STATES } from '../schemas/onramp.ts';
 import { ORDER_STATUSES } from '../schemas/orders.ts';
 import type { PurchaseStatement, SiweMessage } from '../lib/siwe.ts';
+import { APPROVAL_STATE_NAMES, roleSchema } from '../schemas/operators.ts';
 import type { Health } from '../schemas/proxy-api.ts';
 import type { ChainEntry } from '../schemas/reforge.ts';
 import { AUTO_LOCK_MINUTES, NETWORKS, PASSWORD_MIN, UI_LANGUAGES, type Network } from './channels.ts';
@@ -21,6 +22,7 @@ export {
   NETWORKS,
   PASSWORD_MIN,
   PAYMENTS_PORT,
+  SESSION_PORT,
   UI_CHANNEL,
   UI_LANGUAGES,
   type LanguageChoice,
@@ -36,6 +38,10 @@ const orderId = z.string().min(1, 'orderId is required').max(200);
 const decimalText = z.string().max(64);
 const eventId = z.string().min(1, 'The event id is required').max(200);
 const purchaseId = z.string().min(1, 'The purchase id is required').max(100);
+const approvalId = z.string().regex(/^apr_[\w-]{1,64}$/, 'Not an approval request’s id');
+const operatorId = z.string().regex(/^op_[\w-]{1,64}$/, 'Not an operator’s id');
+const credentialId = z.string().regex(/^cred_[\w-]{1,64}$/, 'Not a credential’s id');
+const reasonText = z.string().trim().min(3, 'Write a reason of at least 3 characters').max(500);
 const isoMoment = z.iso.datetime({ offset: true }).optional();
 const amountText = z
   .string()
@@ -65,13 +71,7 @@ export interface PaymentExport {
 
 export const uiRequestSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('settings.get') }),
-  z.object({
-    kind: z.literal('settings.save'),
-    proxyUrl: z.string().max(2048),
-    /** Left out: keep the token saved before. */
-    operatorToken: z.string().max(512).optional(),
-    network: z.enum(NETWORKS),
-  }),
+  z.object({ kind: z.literal('settings.save'), proxyUrl: z.string().max(2048), network: z.enum(NETWORKS) }),
   z.object({ kind: z.literal('settings.test') }),
   /** Whether the proxy runs on the sandbox (`GET /api/config`): the wallet then offers the sandbox's test account. */
   z.object({ kind: z.literal('settings.environment') }),
@@ -124,6 +124,48 @@ export const uiRequestSchema = z.discriminatedUnion('kind', [
     note: z.string().trim().min(3, 'Write a note of at least 3 characters').max(500),
   }),
   z.object({ kind: z.literal('chains.list') }),
+  /** The operator's session; `fresh`: ask the proxy who this device is (role, permissions, expiry) first. */
+  z.object({ kind: z.literal('session.get'), fresh: z.boolean().optional() }),
+  /** Starts the device sign-in (RFC 8628): a code to show, approved on the proxy's page. */
+  z.object({ kind: z.literal('session.signIn') }),
+  z.object({ kind: z.literal('session.cancelSignIn') }),
+  /** Opens the proxy's approval page for the code being shown, in a tab. */
+  z.object({ kind: z.literal('session.openApprovalPage') }),
+  z.object({ kind: z.literal('session.signOut') }),
+  z.object({
+    kind: z.literal('approvals.list'),
+    state: z.enum(APPROVAL_STATE_NAMES).optional(),
+    cursor: z.string().max(200).optional(),
+  }),
+  z.object({ kind: z.literal('approvals.get'), id: approvalId }),
+  z.object({ kind: z.literal('approvals.approve'), id: approvalId }),
+  z.object({ kind: z.literal('approvals.reject'), id: approvalId, reason: reasonText }),
+  z.object({ kind: z.literal('approvals.cancel'), id: approvalId }),
+  z.object({ kind: z.literal('team.list') }),
+  z.object({
+    kind: z.literal('team.invite'),
+    name: z.string().max(200),
+    email: z.string().max(300),
+    role: roleSchema,
+  }),
+  z.object({
+    kind: z.literal('team.update'),
+    operatorId,
+    role: roleSchema.optional(),
+    state: z.enum(['active', 'suspended']).optional(),
+  }),
+  z.object({ kind: z.literal('team.remove'), operatorId }),
+  z.object({ kind: z.literal('team.sessions'), operatorId }),
+  z.object({ kind: z.literal('team.revoke'), credentialId }),
+  z.object({
+    kind: z.literal('audit.list'),
+    operatorId: z.string().max(100).optional(),
+    action: z.string().max(100).optional(),
+    from: isoMoment,
+    to: isoMoment,
+    cursor: z.string().max(20).optional(),
+  }),
+  z.object({ kind: z.literal('audit.export'), format: z.enum(['ndjson', 'csv']), from: isoMoment, to: isoMoment }),
   z.object({ kind: z.literal('vault.status') }),
   z.object({ kind: z.literal('vault.create'), password }),
   z.object({
@@ -187,21 +229,36 @@ export const USER_ACTIONS: ReadonlySet<UiKind> = new Set<UiKind>([
   'connections.revoke',
   'connections.unblock',
   'approval.answer',
+  'session.signIn',
+  'session.cancelSignIn',
+  'session.openApprovalPage',
+  'session.signOut',
+  'approvals.approve',
+  'approvals.reject',
+  'approvals.cancel',
+  'team.invite',
+  'team.update',
+  'team.remove',
+  'team.revoke',
+  'audit.export',
 ]);
 
 /** Every answer of the service worker to a page. */
 export const uiResponseSchema = z.union([
   z.object({ ok: z.literal(true), value: z.unknown() }),
-  z.object({ ok: z.literal(false), error: z.string(), status: z.number().optional() }),
+  z.object({
+    ok: z.literal(false),
+    error: z.string(),
+    status: z.number().optional(),
+    /** With a 403: the permission the operator's role lacks (`orders:write`), for the page to name in words. */
+    permission: z.string().optional(),
+  }),
 ]);
 export type UiResponse = z.infer<typeof uiResponseSchema>;
 
-/** What the settings view shows: never the token itself, only whether one is saved and its end. */
+/** What the settings view shows. */
 export interface SettingsView {
   proxyUrl: string | null;
-  tokenSet: boolean;
-  /** The token's last four characters, to tell tokens apart. */
-  tokenHint: string | null;
   network: Network;
 }
 
@@ -220,7 +277,7 @@ export interface WalletStatus {
   blockedOrigins: string[];
 }
 
-/** What the Settings tab's "Test connection" found: the proxy's health with the token, else its chain listing. */
+/** What the Settings tab's "Test connection" found: the proxy's health when signed in, else its chain listing. */
 export type ConnectionTest = { kind: 'operator'; health: Health } | { kind: 'public'; chains: number };
 
 /** A transfer of Kassa's account, as the chains show it. */

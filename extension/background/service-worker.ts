@@ -1,6 +1,6 @@
 /**
- * Kassa's service worker: the only part of the extension that holds the settings (proxy URL, operator
- * token), the vault, the connected origins and the approval flow. Pages of the extension talk to it
+ * Kassa's service worker: the only part of the extension that holds the settings (proxy URL), the
+ * operator's device session, the vault, the connected origins and the approval flow. Pages of the extension talk to it
  * with runtime messages (extension/messages.ts); web pages only through the content script's port
  * (extension/page-messages.ts), as an EIP-1193 provider.
  */
@@ -9,8 +9,10 @@ import { operatorPurchaseSchema, purchaseDetailSchema, purchaseListSchema } from
 import { eventDetailSchema, eventListSchema, eventSummarySchema, redeliverResultSchema } from '../../schemas/events.ts';
 import {
   createOrderRequestSchema,
+  createOrderResponseSchema,
   orderListSchema,
   updateOrderRequestSchema,
+  updateOrderResponseSchema,
   type Order,
 } from '../../schemas/orders.ts';
 import {
@@ -23,6 +25,7 @@ import { ProviderRpcError, RPC } from '../eip1193.ts';
 import {
   APPROVAL_PORT,
   PAYMENTS_PORT,
+  SESSION_PORT,
   UI_CHANNEL,
   uiRequestSchema,
   type ConnectionTest,
@@ -34,16 +37,23 @@ import {
   type WalletStatus,
 } from '../messages.ts';
 import { PROVIDER_PORT } from '../page-messages.ts';
+import { handleAccount, isAccountRequest, leaveOtherProxy } from './account-handlers.ts';
 import { keepActivity, keptActivity, readActivity } from './activity.ts';
 import { approvalView } from './approval-view.ts';
 import { answerApproval, pendingApproval, rejectWhere, windowClosed } from './approvals.ts';
+import { BADGE_ALARM, refreshBadge } from './approvals-badge.ts';
 import { currentChain, forgetChains, listChains } from './chains.ts';
 import { connectedOrigins } from './connections.ts';
-import { followPaymentEvents, operatorCall, operatorFile } from './operator-api.ts';
+import { resumeSignIn, SIGN_IN_ALARM } from './device-signin.ts';
+import { moneyCall, operatorCall, operatorFile } from './operator-api.ts';
+import { storedSession } from './operator-session.ts';
+import { listenToPayments } from './payment-stream.ts';
+import { proxyAnswer, query } from './proxy-answer.ts';
 import { announceAccounts, forgetOrigin, moveToChain } from './provider.ts';
 import { acceptProviderPort } from './provider-port.ts';
 import { proxyEnvironment, sandboxAccountKey } from './sandbox-account.ts';
 import { loadSettings, saveSettings, settingsView } from './settings.ts';
+import { acceptSessionPort } from './session-ports.ts';
 import { block, blockedOrigins, unblock } from './site-guard.ts';
 import { KEYS, readLocal, restrictStorage, writeLocal } from './storage.ts';
 import {
@@ -66,10 +76,14 @@ const STATUS_CHAIN_WAIT_MS = 3_000;
 
 void restrictStorage();
 onLockChange(() => void announceAccounts());
+// A device sign-in under way when Chromium stopped the worker goes on.
+resumeSignIn();
 
 chrome.runtime.onStartup.addListener(() => void lock());
 chrome.alarms.onAlarm.addListener((alarm) => {
   if (alarm.name === AUTO_LOCK_ALARM) void lock();
+  else if (alarm.name === SIGN_IN_ALARM) resumeSignIn();
+  else if (alarm.name === BADGE_ALARM) void refreshBadge();
 });
 chrome.windows.onRemoved.addListener((windowId) => windowClosed(windowId));
 
@@ -110,13 +124,6 @@ async function blockOrigin(origin: string): Promise<void> {
   );
 }
 
-function query(values: Record<string, string | number | undefined>): string {
-  const entries = Object.entries(values).filter(
-    (entry): entry is [string, string | number] => entry[1] !== undefined && entry[1] !== '',
-  );
-  return entries.length ? `?${new URLSearchParams(entries.map(([name, value]) => [name, String(value)]))}` : '';
-}
-
 /** The search fields of a request, in the order the proxy's query shows them. */
 function searchOf(request: PaymentSearch): PaymentSearch {
   const { status, checkoutId, reference, from, to, minAmount, maxAmount } = request;
@@ -125,28 +132,31 @@ function searchOf(request: PaymentSearch): PaymentSearch {
 
 class InvalidInput extends Error {}
 
-/** The proxy's answer as its schema says, or a plain refusal (a proxy too old for the route, say). */
-function proxyAnswer<T>(
-  schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } },
-  value: unknown,
-): T {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new Error('The proxy answered something other than what it documents: is it up to date?');
-  return parsed.data;
+/** A money action's answer when done at once, as its schema says (the 202 of dual control is checked by moneyCall). */
+async function moneyAnswer<T>(
+  schema: Parameters<typeof proxyAnswer<T>>[0],
+  call: Promise<{ done: unknown } | { sentForApproval: unknown }>,
+) {
+  const answer = await call;
+  void refreshBadge();
+  return 'done' in answer ? { done: proxyAnswer(schema, answer.done) } : answer;
 }
 
 async function handleUi(request: UiRequest): Promise<unknown> {
+  if (isAccountRequest(request)) return handleAccount(request);
   switch (request.kind) {
     case 'settings.get':
       return settingsView(await loadSettings());
     case 'settings.save': {
       const view = await saveSettings(request);
       forgetChains();
+      await leaveOtherProxy(view.proxyUrl);
       return view;
     }
     case 'settings.test': {
-      // With a token entered for this proxy: its health; without: its public chain listing (all the wallet needs).
-      if (settingsView(await loadSettings()).tokenSet)
+      // Signed in to this proxy: its health; else its public chain listing (all the wallet needs).
+      const session = await storedSession();
+      if (session && session.proxyUrl === (await loadSettings()).proxyUrl)
         return { kind: 'operator', health: await operatorCall<Health>('/api/health') } satisfies ConnectionTest;
       forgetChains();
       return { kind: 'public', chains: (await listChains()).length } satisfies ConnectionTest;
@@ -217,12 +227,15 @@ async function handleUi(request: UiRequest): Promise<unknown> {
         throw new InvalidInput(
           `Customer order "${parsed.data.customerOrder}" is already used by order ${taken.orderId}`,
         );
-      return operatorCall('/api/orders', { method: 'POST', body: parsed.data });
+      return moneyAnswer(createOrderResponseSchema, moneyCall('/api/orders', { method: 'POST', body: parsed.data }));
     }
     case 'orders.update': {
       const parsed = updateOrderRequestSchema.safeParse({ amount: request.amount, orderStatus: request.orderStatus });
       if (!parsed.success) throw new InvalidInput(describeZodError(parsed.error));
-      return operatorCall(`/api/orders/${encodeURIComponent(request.orderId)}`, { method: 'PUT', body: parsed.data });
+      return moneyAnswer(
+        updateOrderResponseSchema,
+        moneyCall(`/api/orders/${encodeURIComponent(request.orderId)}`, { method: 'PUT', body: parsed.data }),
+      );
     }
     case 'orders.delete':
       return operatorCall(`/api/orders/${encodeURIComponent(request.orderId)}`, { method: 'DELETE' });
@@ -239,14 +252,14 @@ async function handleUi(request: UiRequest): Promise<unknown> {
         await operatorCall(`/api/onramp/purchases/${encodeURIComponent(request.id)}`),
       );
     case 'purchases.retryMint':
-      return proxyAnswer(
+      return moneyAnswer(
         operatorPurchaseSchema,
-        await operatorCall(`/api/onramp/purchases/${encodeURIComponent(request.id)}/retry-mint`, { method: 'POST' }),
+        moneyCall(`/api/onramp/purchases/${encodeURIComponent(request.id)}/retry-mint`, { method: 'POST' }),
       );
     case 'purchases.refund':
-      return proxyAnswer(
+      return moneyAnswer(
         operatorPurchaseSchema,
-        await operatorCall(`/api/onramp/purchases/${encodeURIComponent(request.id)}/refund`, {
+        moneyCall(`/api/onramp/purchases/${encodeURIComponent(request.id)}/refund`, {
           method: 'POST',
           body: { note: request.note },
         }),
@@ -336,6 +349,7 @@ chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse: (r
           ok: false,
           error: error instanceof Error ? error.message : String(error),
           status: (error as { status?: number }).status,
+          permission: (error as { permission?: string }).permission,
         }),
     );
   return true;
@@ -346,11 +360,13 @@ chrome.runtime.onConnect.addListener((port) => {
   if (port.name === PROVIDER_PORT) return acceptProviderPort(port);
   if (!sender || !isExtensionPage(sender)) return port.disconnect();
   if (port.name === PAYMENTS_PORT) {
-    const stop = followPaymentEvents({
+    const stop = listenToPayments({
       onStatus: (payment) => port.postMessage({ type: 'status', payment }),
       onState: (state, error) => port.postMessage({ type: 'stream', state, ...(error ? { error } : {}) }),
     });
     port.onDisconnect.addListener(stop);
+  } else if (port.name === SESSION_PORT) {
+    acceptSessionPort(port);
   } else if (port.name === APPROVAL_PORT) {
     // The window's heartbeats arrive here; receiving them keeps this worker alive while it is open.
     port.onMessage.addListener(() => undefined);

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright';
+import { as, type TestOperator } from './operators.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 export const EXTENSION_DIST = join(root, 'dist', 'extension');
@@ -155,11 +156,10 @@ export async function setExtensionEnabled(extension: LoadedExtension, enabled: b
   }
 }
 
-/** Fills in Settings (proxy URL, and the operator token if given) in an extension page and waits for "Saved.". */
-export async function configure(extension: LoadedExtension, proxyUrl: string, operatorToken?: string): Promise<void> {
+/** Fills in Settings (the proxy URL) in an extension page and waits for "Saved.". */
+export async function configure(extension: LoadedExtension, proxyUrl: string): Promise<void> {
   const page = await extension.openPage('ui/popup.html?tab=settings');
   await page.getByLabel('Proxy URL').fill(proxyUrl);
-  if (operatorToken) await page.getByLabel('Operator token').fill(operatorToken);
   await page.getByRole('button', { name: 'Save' }).click();
   await page
     .getByRole('status')
@@ -172,6 +172,35 @@ export async function configure(extension: LoadedExtension, proxyUrl: string, op
         .catch(() => []);
       throw new Error(`settings not saved; the page says: ${JSON.stringify(shown)}`, { cause: error });
     });
+  await page.close();
+}
+
+/**
+ * Starts the device sign-in in Settings (_Sign in_) and returns the page, showing its code, and the
+ * code as the extension shows it.
+ */
+export async function startSignIn(extension: LoadedExtension): Promise<{ page: Page; userCode: string }> {
+  const page = await extension.openPage('ui/popup.html?tab=settings');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const code = page.locator('#user-code');
+  await code.waitFor();
+  return { page, userCode: ((await code.textContent()) ?? '').trim() };
+}
+
+/**
+ * Signs the extension in to `proxyUrl` as `person` by device (RFC 8628), as a person does: the proxy
+ * URL saved, _Sign in_, and the code the extension shows approved with the person's own credential
+ * (`POST /operator/device/approve`, what the proxy's approval page sends); then Settings shows who is
+ * signed in. The extension's next poll (within the proxy's interval, 5 s) gets the device token.
+ */
+export async function signIn(extension: LoadedExtension, proxyUrl: string, person: TestOperator): Promise<void> {
+  await configure(extension, proxyUrl);
+  const { page, userCode } = await startSignIn(extension);
+  const approved = await as(proxyUrl, person)('/operator/device/approve', {
+    body: { user_code: userCode, approve: true },
+  });
+  if (approved.status !== 200) throw new Error(`device approval: ${approved.status} ${approved.text}`);
+  await page.locator('#operator-name').filter({ hasText: person.name }).waitFor({ timeout: 60_000 });
   await page.close();
 }
 
