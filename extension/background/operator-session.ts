@@ -131,8 +131,9 @@ export async function rememberMe(token: string, me: OperatorMe): Promise<void> {
 
 /** The session as the pages see it. */
 export async function sessionView(): Promise<OperatorSessionView> {
-  const [{ proxyUrl }, session, pending, notice] = await Promise.all([
-    loadSettings(),
+  // The settings first: reading them drops a shared token of an earlier version, with its notice.
+  const { proxyUrl } = await loadSettings();
+  const [session, pending, notice] = await Promise.all([
     boundSession(),
     pendingSignIn(),
     readLocal<Notice>(KEYS.sessionNotice),

@@ -11,7 +11,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright';
 import { as, type TestOperator } from '../support/operators.ts';
-import { configure, launchExtension, leaks, signIn, startSignIn, type LoadedExtension } from '../support/extension.ts';
+import {
+  configure,
+  deviceTokenOf,
+  launchExtension,
+  leaks,
+  signIn,
+  startSignIn,
+  type LoadedExtension,
+} from '../support/extension.ts';
 import { eventually, startStack, type Stack } from '../support/stack.ts';
 
 const MINT_WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -97,7 +105,7 @@ describe('extension: device sign-in, permissions, dual control, the team and the
       .transactionId as string;
     const page = await first.openPage('ui/popup.html?tab=payments');
     await page.locator(`tr[data-transaction="${transactionId}"]`).waitFor();
-    const token = ((await first.storage()) as Record<string, { token: string }>)['kassa.operatorSession']!.token;
+    const token = await deviceTokenOf(first);
     const listed = first.requests.find((request) => request.url.startsWith(`${stack.proxy.origin}/api/payments?`));
     assert.equal(listed?.headers.authorization, `Bearer ${token}`);
     assert.deepEqual(
@@ -236,7 +244,7 @@ describe('extension: device sign-in, permissions, dual control, the team and the
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('status').filter({ hasText: 'Signed out.' }).waitFor();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    assert.equal(((await second.storage()) as Record<string, unknown>)['kassa.operatorSession'], undefined);
+    assert.equal((await second.storage())['kassa.operatorSession'], undefined);
     assert.equal(await deviceCredentialOf(stack, grace), undefined, 'revoked at the proxy');
     const signOut = second.requests.find(
       (request) => request.method === 'DELETE' && request.url === `${stack.proxy.origin}/api/operator/me/credential`,

@@ -60,7 +60,7 @@ describe('extension: key vault', { timeout: 300_000 }, () => {
   before(async () => {
     stack = await startStack();
     extension = await launchExtension();
-    await configure(extension, stack.proxy.origin, stack.admin.token);
+    await configure(extension, stack.proxy.origin);
     await openWallet();
   });
   after(async () => {

@@ -176,12 +176,17 @@ export async function configure(extension: LoadedExtension, proxyUrl: string): P
 }
 
 /**
- * Starts the device sign-in in Settings (_Sign in_) and returns the page, showing its code, and the
- * code as the extension shows it.
+ * Starts the device sign-in in Settings (_Sign in_, after _Sign out_ when someone is signed in) and
+ * returns the page, showing its code, and the code as the extension shows it.
  */
 export async function startSignIn(extension: LoadedExtension): Promise<{ page: Page; userCode: string }> {
   const page = await extension.openPage('ui/popup.html?tab=settings');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  const signInButton = page.getByRole('button', { name: 'Sign in' });
+  const signOutButton = page.getByRole('button', { name: 'Sign out' });
+  await signInButton.or(signOutButton).waitFor();
+  // Someone else is signed in on this profile: they sign out first.
+  if (await signOutButton.isVisible()) await signOutButton.click();
+  await signInButton.click();
   const code = page.locator('#user-code');
   await code.waitFor();
   return { page, userCode: ((await code.textContent()) ?? '').trim() };
@@ -202,6 +207,13 @@ export async function signIn(extension: LoadedExtension, proxyUrl: string, perso
   if (approved.status !== 200) throw new Error(`device approval: ${approved.status} ${approved.text}`);
   await page.locator('#operator-name').filter({ hasText: person.name }).waitFor({ timeout: 60_000 });
   await page.close();
+}
+
+/** The device token the extension's worker keeps, for tests that check it goes nowhere else. */
+export async function deviceTokenOf(extension: LoadedExtension): Promise<string> {
+  const session = (await extension.storage())['kassa.operatorSession'] as { token?: string } | undefined;
+  if (!session?.token) throw new Error('the extension is not signed in');
+  return session.token;
 }
 
 /** Imports a funded key into the vault through the Wallet tab and waits until its address shows. */
