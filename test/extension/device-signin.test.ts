@@ -67,11 +67,14 @@ describe('extension: device sign-in, permissions, dual control, the team and the
     await page.getByRole('img', { name: `Code: ${[...userCode].join(' ')}` }).waitFor();
     const asked = first.requests.find((request) => request.url === `${stack.proxy.origin}/operator/device/code`);
     assert.equal(asked?.from, 'service worker', 'the worker asks for the code');
-    // The approval page opens in a tab at the proxy's address for this code.
+    // The approval page opens in a tab at the proxy's address for this code; a proxy on 127.0.0.1
+    // moves its pages to localhost, where browsers allow passkeys.
     const opening = first.context.waitForEvent('page');
     await page.getByRole('button', { name: 'Open the approval page' }).click();
     const approvalPage = await opening;
-    assert.equal(approvalPage.url(), `${stack.proxy.origin}/operator/device?user_code=${userCode}`);
+    const onLocalhost = new URL(`/operator/device?user_code=${userCode}`, stack.proxy.origin);
+    onLocalhost.hostname = 'localhost';
+    await approvalPage.waitForURL(onLocalhost.href);
     await approvalPage.close();
 
     const approved = await as(stack.proxy.origin, ada)('/operator/device/approve', {
