@@ -366,7 +366,7 @@ describe('extension: axe in every view, five languages, light and dark', () => {
           ...(await axeViolations(page, what('approvals'))),
           ...fits(await overflowing(page), what('approvals')),
         );
-        await card.locator('.row button.secondary').click();
+        await card.locator('.row button.secondary').last().click();
         await card.locator('form button[type=submit]').click();
         await card.locator('#reason-problem').waitFor();
         problems.push(...(await axeViolations(page, what('approval rejection'))));
