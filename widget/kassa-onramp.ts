@@ -327,9 +327,12 @@ export class KassaOnramp extends LitElement {
   override render(): TemplateResult {
     if (!this.i18n.ready) return loadingView();
     const m = this.i18n.messages;
-    return html`<div part="container" class="surface" aria-busy=${this.skeleton ? 'true' : 'false'}>
-      ${this.body(m)} ${statusView(...statusLine(this.state(), m, this.i18n.locale))}
-      <div class="actions">${this.buttons(m).map((action) => actionView(action))}</div>
+    // The skeleton is an empty card, whatever has come already: what shows under it before the rest
+    // arrives (the first-run view and its buttons, before the ways without a wallet) would move when it does.
+    const skeleton = this.skeleton;
+    return html`<div part="container" class="surface" aria-busy=${skeleton ? 'true' : 'false'}>
+      ${skeleton ? nothing : this.body(m)} ${statusView(...statusLine(this.state(), m, this.i18n.locale))}
+      <div class="actions">${skeleton ? nothing : this.buttons(m).map((action) => actionView(action))}</div>
     </div>`;
   }
 }

@@ -54,7 +54,7 @@ function walletOf(detail: unknown): DiscoveredWallet | undefined {
 }
 
 /** How long after asking an element says "no wallet found" rather than "looking for wallets". */
-const SETTLE_MS = 400;
+export const SETTLE_MS = 400;
 
 /**
  * Finds the browser's wallets: every wallet that announces itself with EIP-6963 (now or later, as
