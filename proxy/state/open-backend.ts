@@ -8,7 +8,7 @@ import { openPostgres } from './postgres/open.ts';
 import { redisCoordination } from './redis/coordination.ts';
 import { connectRedis, redisPersistence } from './redis/connection.ts';
 import { RedisStore } from './redis/store.ts';
-import { SqliteStore } from './sqlite/store.ts';
+import { openSqlite } from './sqlite/open.ts';
 import type { Store } from './store.ts';
 
 /** Where the proxy keeps its state, and how instances agree. */
@@ -39,7 +39,7 @@ export async function openBackend(
   }
   if (!config.redisUrl) {
     return {
-      store: given.store ?? new SqliteStore(config.dbPath),
+      store: given.store ?? (await openSqlite(config.dbPath)),
       coordination: given.coordination ?? localCoordination(),
       storeInfo: given.storeInfo ?? { backend: 'sqlite' },
     };

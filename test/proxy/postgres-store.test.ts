@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { createLogger } from '../../proxy/logger.ts';
-import { MIGRATIONS } from '../../proxy/state/postgres/migrations.ts';
+import { MIGRATIONS } from '../../proxy/state/sql/migrations.ts';
 import { openPostgres, type PostgresBackend } from '../../proxy/state/postgres/open.ts';
 import { StoreUnavailableError, type Checkout } from '../../proxy/state/store.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.ts';

@@ -8,9 +8,9 @@ import Database from 'better-sqlite3';
 import { connectRedis } from '../../proxy/state/redis/connection.ts';
 import { redisKeys } from '../../proxy/state/redis/keys.ts';
 import { RedisStore } from '../../proxy/state/redis/store.ts';
-import { MIGRATIONS } from '../../proxy/state/sqlite/migrations.ts';
-import { SqliteStore } from '../../proxy/state/sqlite/store.ts';
+import { openSqlite } from '../../proxy/state/sqlite/open.ts';
 import type { Checkout, Payment, Store } from '../../proxy/state/store.ts';
+import { SQLITE_MIGRATIONS_F2B0907 } from '../support/legacy-schemas.ts';
 import { startRedis } from '../support/redis-server.ts';
 import { STORE_BACKENDS } from '../support/store-backends.ts';
 
@@ -280,7 +280,7 @@ describe('stores written by the previous version', () => {
     const path = join(old, 'kassa.db');
     const made = payment({ endToEndId: null, returnUrl: null });
     const db = new Database(path);
-    for (const sql of MIGRATIONS.slice(0, 3)) db.exec(sql);
+    for (const sql of SQLITE_MIGRATIONS_F2B0907.slice(0, 3)) db.exec(sql);
     db.pragma('user_version = 3');
     const { endToEndId: _e, returnUrl: _r, ...columns } = made;
     db.prepare(
@@ -290,7 +290,7 @@ describe('stores written by the previous version', () => {
          @status, @networkStatus, @networkPaymentId, @paymentRail, @providerId, @initiatedAt, @updatedAt, @completedAt, @createdAt, @lastCheckedAt, @revision)`,
     ).run(columns);
     db.close();
-    const store = new SqliteStore(path);
+    const store = await openSqlite(path);
     try {
       assert.deepEqual(await store.paymentById(made.transactionId), made);
       const updated = await store.applyUpdate(

@@ -5,7 +5,8 @@ import type { ChangeSignal, StatusBus, StatusListener } from '../coordination.ts
 import { LocalChangeSignal, LocalStatusBus } from '../local-coordination.ts';
 import type { Logger } from '../../logger.ts';
 import type { PaymentStatusView } from '../../../schemas/proxy-api.ts';
-import { CLOSE_WAIT_MS, type Sql } from './database.ts';
+import type { Sql } from '../sql/database.ts';
+import { CLOSE_WAIT_MS } from './database.ts';
 
 /** How often the listening connection is checked: one that died silently is replaced within this. */
 const HEARTBEAT_MS = 5_000;
@@ -124,7 +125,7 @@ class Channel {
   }
 
   async publish(payload: string): Promise<void> {
-    await this.sql.run('SELECT pg_notify($1, $2)', [this.name, `${this.id} ${payload}`]);
+    await this.sql.run('SELECT pg_notify(?, ?)', [this.name, `${this.id} ${payload}`]);
     this.deliver(payload);
   }
 }

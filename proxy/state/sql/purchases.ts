@@ -13,25 +13,26 @@ import {
   type PurchaseUpdateOutcome,
   type QuoteRecord,
 } from '../purchases.ts';
-import { toPurchaseAudit } from '../sql-rows.ts';
-import type { Database, Sql } from './database.ts';
-import { sqlState } from './faults.ts';
+import { fromJson, type Database, type Sql } from './database.ts';
 import { insertEvents } from './outbox.ts';
+import { PURCHASE_AUDIT, where } from './rows.ts';
 
-/** A purchase's mint transaction is unique (`purchases_tx_hash_key`): the database's last word on a race. */
+/** A purchase's mint transaction is unique (`tx_hash`): the database's last word on a race. */
 class TxTaken extends Error {}
 
+const records = (rows: Array<{ record: unknown }>) => rows.map((row) => fromJson<PurchaseRecord>(row.record));
+
 /**
- * Quotes and purchases in PostgreSQL (tables `onramp_quotes`, `purchases`, `purchase_audit`): each
- * purchase a JSONB record, with the columns its lookups, limits and uniqueness rules need. A wallet's
- * purchases of one coin are created one at a time (an advisory lock on wallet and coin), so racing
+ * Quotes and purchases in the database (tables `onramp_quotes`, `purchases`, `purchase_audit`): each
+ * purchase a JSON record, with the columns its lookups, limits and uniqueness rules need. A wallet's
+ * purchases of one coin are created one at a time (the dialect's lock on wallet and coin), so racing
  * purchases on several instances cannot together pass its limit.
  */
-export class PostgresPurchases implements PurchaseStore {
+export class SqlPurchases implements PurchaseStore {
   constructor(private readonly db: Database) {}
 
   async saveQuote(quote: QuoteRecord): Promise<void> {
-    await this.db.run('INSERT INTO onramp_quotes (quote_id, expires_at, record) VALUES ($1, $2, $3)', [
+    await this.db.run('INSERT INTO onramp_quotes (quote_id, expires_at, record) VALUES (?, ?, ?)', [
       quote.quoteId,
       quote.expiresAt,
       JSON.stringify(quote),
@@ -39,13 +40,14 @@ export class PostgresPurchases implements PurchaseStore {
   }
 
   async getQuote(quoteId: string): Promise<QuoteRecord | undefined> {
-    return (
-      await this.db.row<{ record: QuoteRecord }>('SELECT record FROM onramp_quotes WHERE quote_id = $1', [quoteId])
-    )?.record;
+    const row = await this.db.row<{ record: unknown }>('SELECT record FROM onramp_quotes WHERE quote_id = ?', [
+      quoteId,
+    ]);
+    return row && fromJson<QuoteRecord>(row.record);
   }
 
   async forgetQuotes(before: number): Promise<void> {
-    await this.db.run('DELETE FROM onramp_quotes WHERE expires_at < $1', [before]);
+    await this.db.run('DELETE FROM onramp_quotes WHERE expires_at < ?', [before]);
   }
 
   create(input: {
@@ -56,17 +58,15 @@ export class PostgresPurchases implements PurchaseStore {
   }): Promise<CreatePurchaseOutcome> {
     const { purchase } = input;
     return this.db.transaction(async (tx): Promise<CreatePurchaseOutcome> => {
-      await tx.run('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-        `kassa:wallet:${purchase.wallet}:${purchase.symbol}`,
-      ]);
+      await this.db.dialect.lock(tx, `wallet:${purchase.wallet}:${purchase.symbol}`);
       const answerUsed = async () => {
-        const used = await tx.row<{ record: PurchaseRecord; idempotency_key: string | null }>(
-          'SELECT record, idempotency_key FROM purchases WHERE quote_id = $1',
+        const used = await tx.row<{ record: unknown; idempotencyKey: string | null }>(
+          'SELECT record, idempotency_key AS "idempotencyKey" FROM purchases WHERE quote_id = ?',
           [purchase.quoteId],
         );
         if (!used) return undefined;
-        return input.idempotencyKey !== null && used.idempotency_key === input.idempotencyKey
-          ? ({ outcome: 'replay', purchase: used.record } as const)
+        return input.idempotencyKey !== null && used.idempotencyKey === input.idempotencyKey
+          ? ({ outcome: 'replay', purchase: fromJson<PurchaseRecord>(used.record) } as const)
           : ({ outcome: 'quote-used' } as const);
       };
       const used = await answerUsed();
@@ -79,7 +79,7 @@ export class PostgresPurchases implements PurchaseStore {
       const inserted = await tx.run(
         `INSERT INTO purchases (purchase_id, purchase_token, quote_id, idempotency_key, checkout_id, wallet, symbol,
              tokens_cents, state, created_at, tx_hash, revision, record)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11, $12)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
            ON CONFLICT (quote_id) DO NOTHING`,
         [
           purchase.purchaseId,
@@ -122,32 +122,26 @@ export class PostgresPurchases implements PurchaseStore {
     limit: number;
     cursor?: string | undefined;
   }): Promise<PurchasePage> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (query.state) where.push(`state = $${params.push(query.state)}`);
-    if (query.wallet) where.push(`wallet = $${params.push(query.wallet)}`);
-    if (query.cursor) {
-      const { createdAt, purchaseId } = decodePurchaseCursor(query.cursor);
-      params.push(createdAt, purchaseId);
-      where.push(`(created_at, purchase_id) < ($${params.length - 1}, $${params.length})`);
-    }
-    const rows = await this.db.rows<{ record: PurchaseRecord }>(
-      `SELECT record FROM purchases ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-         ORDER BY created_at DESC, purchase_id DESC LIMIT $${params.push(query.limit + 1)}`,
-      params,
+    const after = query.cursor ? decodePurchaseCursor(query.cursor) : undefined;
+    const filter = where([
+      ['state = ?', query.state],
+      ['wallet = ?', query.wallet],
+      ['(created_at, purchase_id) < (?, ?)', after?.createdAt, after?.purchaseId],
+    ]);
+    const rows = await this.db.rows<{ record: unknown }>(
+      `SELECT record FROM purchases ${filter.text} ORDER BY created_at DESC, purchase_id DESC LIMIT ?`,
+      [...filter.values, query.limit + 1],
     );
-    return purchasePage(
-      rows.map((row) => row.record),
-      query.limit,
-    );
+    return purchasePage(records(rows), query.limit);
   }
 
   async unsettled(limit: number): Promise<PurchaseRecord[]> {
-    const rows = await this.db.rows<{ record: PurchaseRecord }>(
-      'SELECT record FROM purchases WHERE state <> ALL ($1) ORDER BY created_at LIMIT $2',
-      [FINAL_PURCHASE_STATES, limit],
+    const rows = await this.db.rows<{ record: unknown }>(
+      `SELECT record FROM purchases WHERE state NOT IN (${FINAL_PURCHASE_STATES.map(() => '?').join(', ')})
+         ORDER BY created_at LIMIT ?`,
+      [...FINAL_PURCHASE_STATES, limit],
     );
-    return rows.map((row) => row.record);
+    return records(rows);
   }
 
   async update(
@@ -158,21 +152,21 @@ export class PostgresPurchases implements PurchaseStore {
   ): Promise<PurchaseUpdateOutcome> {
     try {
       return await this.db.transaction(async (tx): Promise<PurchaseUpdateOutcome> => {
-        const current = (
-          await tx.row<{ record: PurchaseRecord }>('SELECT record FROM purchases WHERE purchase_id = $1 FOR UPDATE', [
-            purchaseId,
-          ])
-        )?.record;
+        const row = await tx.row<{ record: unknown }>(
+          `SELECT record FROM purchases WHERE purchase_id = ?${this.db.dialect.forUpdate}`,
+          [purchaseId],
+        );
+        const current = row && fromJson<PurchaseRecord>(row.record);
         if (!current || !from.includes(current.state)) return { outcome: 'moved', purchase: current };
         const next: PurchaseRecord = { ...current, ...change, revision: current.revision + 1 };
         if (next.txHash && next.txHash !== current.txHash) {
-          const holder = await tx.row<{ purchase_id: string }>('SELECT purchase_id FROM purchases WHERE tx_hash = $1', [
+          const holder = await tx.row<{ id: string }>('SELECT purchase_id AS id FROM purchases WHERE tx_hash = ?', [
             next.txHash,
           ]);
-          if (holder && holder.purchase_id !== purchaseId) return { outcome: 'tx-taken' };
+          if (holder && holder.id !== purchaseId) return { outcome: 'tx-taken' };
         }
         await tx
-          .run('UPDATE purchases SET state = $1, tx_hash = $2, revision = $3, record = $4 WHERE purchase_id = $5', [
+          .run('UPDATE purchases SET state = ?, tx_hash = ?, revision = ?, record = ? WHERE purchase_id = ?', [
             next.state,
             next.txHash,
             next.revision,
@@ -180,22 +174,13 @@ export class PostgresPurchases implements PurchaseStore {
             purchaseId,
           ])
           .catch((error: unknown) => {
-            throw sqlState(error) === '23505' ? new TxTaken() : error;
+            throw this.db.dialect.isUniqueViolation(error) ? new TxTaken() : error;
           });
         if (effects.events) await insertEvents(tx, effects.events(next));
         if (effects.audit)
           await tx.run(
-            `INSERT INTO purchase_audit (purchase_id, at, action, note, previous_state, state, request_id)
-               VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-            [
-              purchaseId,
-              effects.audit.at,
-              effects.audit.action,
-              effects.audit.note,
-              effects.audit.previousState,
-              effects.audit.state,
-              effects.audit.requestId,
-            ],
+            `INSERT INTO purchase_audit (purchase_id, ${PURCHASE_AUDIT.names}) VALUES (?, ${PURCHASE_AUDIT.marks})`,
+            [purchaseId, ...PURCHASE_AUDIT.values(effects.audit)],
           );
         return { outcome: 'updated', purchase: next };
       });
@@ -207,42 +192,40 @@ export class PostgresPurchases implements PurchaseStore {
 
   async lease(purchaseId: string, holder: string, now: number, leaseMs: number): Promise<boolean> {
     const leased = await this.db.run(
-      `UPDATE purchases SET lease_holder = $1, lease_until = $2
-         WHERE purchase_id = $3 AND (lease_until IS NULL OR lease_until <= $4 OR lease_holder = $1)`,
-      [holder, now + leaseMs, purchaseId, now],
+      `UPDATE purchases SET lease_holder = ?, lease_until = ?
+         WHERE purchase_id = ? AND (lease_until IS NULL OR lease_until <= ? OR lease_holder = ?)`,
+      [holder, now + leaseMs, purchaseId, now, holder],
     );
     return leased === 1;
   }
 
   async unlease(purchaseId: string, holder: string): Promise<void> {
     await this.db.run(
-      'UPDATE purchases SET lease_holder = NULL, lease_until = NULL WHERE purchase_id = $1 AND lease_holder = $2',
+      'UPDATE purchases SET lease_holder = NULL, lease_until = NULL WHERE purchase_id = ? AND lease_holder = ?',
       [purchaseId, holder],
     );
   }
 
-  async audit(purchaseId: string): Promise<PurchaseAuditRecord[]> {
-    const rows = await this.db.rows(
-      `SELECT at, action, note, previous_state, state, request_id FROM purchase_audit
-         WHERE purchase_id = $1 ORDER BY at, audit_id`,
+  audit(purchaseId: string): Promise<PurchaseAuditRecord[]> {
+    return this.db.rows(
+      `SELECT ${PURCHASE_AUDIT.select} FROM purchase_audit WHERE purchase_id = ? ORDER BY at, ${this.db.dialect.rowId('audit_id')}`,
       [purchaseId],
     );
-    return rows.map(toPurchaseAudit);
   }
 
   private async recordWhere(
     column: 'purchase_id' | 'purchase_token' | 'checkout_id',
     value: string,
   ): Promise<PurchaseRecord | undefined> {
-    return (await this.db.row<{ record: PurchaseRecord }>(`SELECT record FROM purchases WHERE ${column} = $1`, [value]))
-      ?.record;
+    const row = await this.db.row<{ record: unknown }>(`SELECT record FROM purchases WHERE ${column} = ?`, [value]);
+    return row && fromJson<PurchaseRecord>(row.record);
   }
 }
 
 async function walletTotal(sql: Sql, wallet: string, symbol: string, since: number): Promise<number> {
-  const rows = await sql.rows<{ state: PurchaseState; tokens_cents: number }>(
-    'SELECT state, tokens_cents FROM purchases WHERE wallet = $1 AND symbol = $2 AND created_at > $3',
+  const rows = await sql.rows<{ state: PurchaseState; cents: number }>(
+    'SELECT state, tokens_cents AS cents FROM purchases WHERE wallet = ? AND symbol = ? AND created_at > ?',
     [wallet, symbol, since],
   );
-  return rows.reduce((sum, row) => (COUNTS_AGAINST_LIMIT(row.state) ? sum + row.tokens_cents : sum), 0);
+  return rows.reduce((sum, row) => (COUNTS_AGAINST_LIMIT(row.state) ? sum + row.cents : sum), 0);
 }

@@ -1,0 +1,67 @@
+/** The store's records as table rows: columns are their fields in snake_case, read back under the fields' names. */
+import type { EventAttemptRecord, NewEvent, StoredEvent } from '../outbox.ts';
+import type { PurchaseAuditRecord } from '../purchases.ts';
+import type { Resolution, Unverifiable } from '../reconciliation.ts';
+import type { Attempt, Checkout, Payment } from '../records.ts';
+import type { Sql } from './database.ts';
+
+export class Columns<T> {
+  private readonly fields: Array<keyof T & string>;
+  /** `transaction_id, status_token, …` */
+  readonly names: string;
+  /** `transaction_id AS "transactionId", …`: a row as the record itself. */
+  readonly select: string;
+  /** `?, ?, …`, one for each column. */
+  readonly marks: string;
+
+  constructor(fields: string) {
+    this.fields = fields.trim().split(/\s+/) as Array<keyof T & string>;
+    const columns = this.fields.map((field) => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`));
+    this.names = columns.join(', ');
+    this.select = columns.map((column, i) => `${column} AS "${this.fields[i]!}"`).join(', ');
+    this.marks = columns.map(() => '?').join(', ');
+  }
+
+  values(record: T): unknown[] {
+    return this.fields.map((field) => record[field]);
+  }
+}
+
+export const CHECKOUT = new Columns<Checkout>(
+  'checkoutId amount currencyCode reference metadata createdAt expiresAt currentAttempt',
+);
+export const ATTEMPT = new Columns<Attempt>(
+  'idempotencyKey fingerprint checkoutId statusToken state transactionId createdAt',
+);
+export const PAYMENT = new Columns<Payment>(`transactionId statusToken idempotencyKey checkoutId amount currencyCode
+  reference environment flowUrl status networkStatus networkPaymentId paymentRail providerId endToEndId returnUrl
+  initiatedAt updatedAt completedAt createdAt lastCheckedAt revision`);
+export const NEW_EVENT = new Columns<NewEvent>('eventId type transactionId checkoutId sequence createdAt payload');
+export const EVENT = new Columns<StoredEvent>(`eventId type transactionId checkoutId sequence createdAt payload status
+  attempts nextAttemptAt deliveredAt lastError`);
+export const EVENT_ATTEMPT = new Columns<EventAttemptRecord>('at durationMs statusCode error');
+export const UNVERIFIABLE = new Columns<Unverifiable>('transactionId reason since');
+export const RESOLUTION = new Columns<Resolution>('transactionId previousStatus status note resolvedAt');
+export const PURCHASE_AUDIT = new Columns<PurchaseAuditRecord>('action note at previousState state requestId');
+
+/**
+ * The WHERE of a search: the clauses whose first value is given (not undefined nor empty), and their
+ * values in order.
+ */
+export function where(clauses: ReadonlyArray<readonly [string, ...unknown[]]>): { text: string; values: unknown[] } {
+  const given = clauses.filter(([, value]) => value !== undefined && value !== '');
+  return {
+    text: given.length ? `WHERE ${given.map(([clause]) => clause).join(' AND ')}` : '',
+    values: given.flatMap(([, ...values]) => values),
+  };
+}
+
+export const checkoutOf = (sql: Sql, checkoutId: string) =>
+  sql.row<Checkout>(`SELECT ${CHECKOUT.select} FROM checkouts WHERE checkout_id = ?`, [checkoutId]);
+
+/** One attempt; `forUpdate` (the dialect's) when the transaction goes on to change it. */
+export const attemptOf = (sql: Sql, idempotencyKey: string, forUpdate = '') =>
+  sql.row<Attempt>(`SELECT ${ATTEMPT.select} FROM attempts WHERE idempotency_key = ?${forUpdate}`, [idempotencyKey]);
+
+export const paymentOf = (sql: Sql, transactionId: string, forUpdate = '') =>
+  sql.row<Payment>(`SELECT ${PAYMENT.select} FROM payments WHERE transaction_id = ?${forUpdate}`, [transactionId]);
