@@ -3,13 +3,15 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { createLogger } from '../../proxy/logger.ts';
-import { MIGRATIONS } from '../../proxy/state/sql/migrations.ts';
+import { POSTGRES } from '../../proxy/state/postgres/database.ts';
+import { schemaOf } from '../../proxy/state/sql/migrations.ts';
 import { openPostgres, type PostgresBackend } from '../../proxy/state/postgres/open.ts';
 import { StoreUnavailableError, type Checkout } from '../../proxy/state/store.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.ts';
 import { eventually } from '../support/stack.ts';
 import { startForwarder } from '../support/tcp-forwarder.ts';
 
+const MIGRATIONS = schemaOf(POSTGRES);
 const lines: string[] = [];
 const logger = createLogger({ level: 'info', sink: (line) => lines.push(line), secrets: [] });
 const open = (

@@ -388,3 +388,6 @@ export const POSTGRES_MIGRATIONS_F2B0907: readonly string[] = [
   );
   `,
 ];
+
+/** The table in which PostgreSQL's runner recorded each version it applied. */
+export const POSTGRES_VERSIONS_F2B0907 = `CREATE TABLE IF NOT EXISTS kassa_schema_versions (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`;

@@ -4,6 +4,7 @@ import type { Logger } from '../../logger.ts';
 import type { Database as SqlDatabase, Dialect, Row, Sql } from '../sql/database.ts';
 import { StoreUnavailableError } from '../store.ts';
 import { RETRYABLE_CODES, sqlState, storeError } from './faults.ts';
+import { POSTGRES_RELEASED } from './schema.ts';
 
 /** How long closing waits for the database to acknowledge. */
 export const CLOSE_WAIT_MS = 2_000;
@@ -11,11 +12,12 @@ export const CLOSE_WAIT_MS = 2_000;
 /** Serialises the transactions on one key until they end (`kassa:` keys, schema-wide). */
 const advisoryLock = (tx: Sql, key: string) => tx.run('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
 
-const POSTGRES: Dialect = {
+export const POSTGRES: Dialect = {
   name: 'postgres',
   forUpdate: ' FOR UPDATE',
   skipLocked: ' FOR UPDATE SKIP LOCKED',
   rowId: (column) => column,
+  released: POSTGRES_RELEASED,
   lock: async (tx, key) => void (await advisoryLock(tx, `kassa:${key}`)),
   isUniqueViolation: (error) => sqlState(error) === '23505',
   async schemaVersion(tx) {

@@ -39,6 +39,8 @@ export interface Dialect {
   /** Serialises the transactions on one key until they end (an advisory lock); SQLite's are serial already. */
   lock(tx: Sql, key: string): Promise<void>;
   isUniqueViolation(error: unknown): boolean;
+  /** The schema's versions as released before the one SQL store (sql/migrations.ts goes on from them). */
+  readonly released: readonly string[];
   /** The schema's version, once this transaction holds the right to migrate (instances starting together). */
   schemaVersion(tx: Sql): Promise<number>;
   setSchemaVersion(tx: Sql, version: number): Promise<void>;

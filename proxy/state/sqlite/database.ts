@@ -1,12 +1,14 @@
 import Database from 'better-sqlite3';
 import type { Database as SqlDatabase, Dialect, Row, Sql } from '../sql/database.ts';
 import { storeError } from './faults.ts';
+import { SQLITE_RELEASED } from './schema.ts';
 
 const SQLITE: Dialect = {
   name: 'sqlite',
   forUpdate: '',
   skipLocked: '',
   rowId: () => 'rowid',
+  released: SQLITE_RELEASED,
   lock: async () => undefined,
   isUniqueViolation: (error) => error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE',
   schemaVersion: async (tx) =>
