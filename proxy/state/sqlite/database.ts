@@ -17,11 +17,11 @@ const SQLITE: Dialect = {
 };
 
 /** Runs a statement now: a disk fault fails it as StoreUnavailableError, anything else as it is. */
-function now<T>(statement: () => T): Promise<T> {
+async function now<T>(statement: () => T): Promise<T> {
   try {
-    return Promise.resolve(statement());
+    return statement();
   } catch (error) {
-    return Promise.reject(storeError(error));
+    throw storeError(error);
   }
 }
 
