@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '../../proxy/logger.ts';
 import { openPostgres } from '../../proxy/state/postgres/open.ts';
-import { connectRedis } from '../../proxy/state/redis/connection.ts';
+import { connectRedis } from '../../proxy/state/redis/database.ts';
 import { RedisStore } from '../../proxy/state/redis/store.ts';
 import { openSqlite } from '../../proxy/state/sqlite/open.ts';
 import type { Store } from '../../proxy/state/store.ts';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { connectRedis } from '../../proxy/state/redis/connection.ts';
+import { connectRedis } from '../../proxy/state/redis/database.ts';
 import { redisKeys } from '../../proxy/state/redis/keys.ts';
 import { RedisStore } from '../../proxy/state/redis/store.ts';
 import { openSqlite } from '../../proxy/state/sqlite/open.ts';

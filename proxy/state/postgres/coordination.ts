@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { CachedToken, Coordination, GateClaim, RateBudget, ReadGate, TokenStore } from '../coordination.ts';
 import { BUDGET_WINDOW_MS } from '../local-coordination.ts';
 import type { Sql } from '../sql/database.ts';
-import { PostgresChangeSignal, PostgresStatusBus, type Listener } from './notifications.ts';
+import { FleetChangeSignal, FleetStatusBus, underLease } from '../fleet-coordination.ts';
+import { notifyChannel, type Listener } from './notifications.ts';
 
 /** A per-minute budget counted across the fleet on the database's clock (`kassa_budget_take`). */
 class PostgresBudget implements RateBudget {
@@ -40,9 +40,6 @@ class PostgresBudget implements RateBudget {
   }
 }
 
-const LOCK_MS = 20_000;
-const LOCK_WAIT_MS = 30_000;
-
 /**
  * One access token for the fleet, and one exchange at a time across it: a lease row with an expiry on
  * the database's clock (an instance that dies mid-exchange cannot hold it forever). Whoever takes the
@@ -78,33 +75,25 @@ class PostgresTokenStore implements TokenStore {
   }
 
   exclusive<T>(exchange: () => Promise<T>): Promise<T> {
+    const lease = `${this.name}:exchange`;
+    const holder = randomUUID();
     // Within this instance, callers share one turn; across the fleet, turns take the lease.
-    this.inFlight ??= this.leased(exchange).finally(() => {
+    this.inFlight ??= underLease(
+      {
+        take: async (ms) =>
+          (await this.sql.run(
+            `INSERT INTO leases (name, holder, until) VALUES (?, ?, kassa_clock_ms() + ?)
+               ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, until = excluded.until
+                 WHERE leases.until <= kassa_clock_ms()`,
+            [lease, holder, ms],
+          )) === 1,
+        release: () => this.sql.run('DELETE FROM leases WHERE name = ? AND holder = ?', [lease, holder]),
+      },
+      exchange,
+    ).finally(() => {
       this.inFlight = undefined;
     });
     return this.inFlight as Promise<T>;
-  }
-
-  private async leased<T>(exchange: () => Promise<T>): Promise<T> {
-    const lease = `${this.name}:exchange`;
-    const holder = randomUUID();
-    const deadline = Date.now() + LOCK_WAIT_MS;
-    const take = () =>
-      this.sql.run(
-        `INSERT INTO leases (name, holder, until) VALUES (?, ?, kassa_clock_ms() + ?)
-           ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, until = excluded.until
-             WHERE leases.until <= kassa_clock_ms()`,
-        [lease, holder, LOCK_MS],
-      );
-    while ((await take()) === 0) {
-      if (Date.now() > deadline) throw new Error('timed out waiting for another instance to exchange a token');
-      await sleep(25 + Math.random() * 25);
-    }
-    try {
-      return await exchange();
-    } finally {
-      await this.sql.run('DELETE FROM leases WHERE name = ? AND holder = ?', [lease, holder]).catch(() => undefined);
-    }
   }
 }
 
@@ -151,7 +140,7 @@ export function postgresCoordination(sql: Sql, listener: Listener, channelPrefix
     paymentBudget: new PostgresBudget(sql, 'payments', 100),
     tokens: new PostgresTokenStore(sql, 'pay'),
     readGate: new PostgresReadGate(sql),
-    bus: new PostgresStatusBus(sql, `${channelPrefix}status`, listener),
-    purchaseChanges: new PostgresChangeSignal(sql, `${channelPrefix}purchase-changes`, listener),
+    bus: new FleetStatusBus(notifyChannel(sql, `${channelPrefix}status`, listener)),
+    purchaseChanges: new FleetChangeSignal(notifyChannel(sql, `${channelPrefix}purchase-changes`, listener)),
   };
 }

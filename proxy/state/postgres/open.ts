@@ -8,6 +8,7 @@ import { Listener } from './notifications.ts';
 export interface PostgresBackend {
   store: SqlStore;
   coordination: Coordination;
+  storeInfo: { backend: 'postgres' };
 }
 
 /** A migration may build an index over every payment: far longer than a request's statement may take. */
@@ -33,7 +34,8 @@ export async function openPostgres(options: DatabaseOptions): Promise<PostgresBa
       await listener.close();
       await db.close();
     };
-    return { store: new SqlStore(db), coordination: { ...coordination, close } };
+    options.logger.info('state on PostgreSQL', { poolSize: options.poolSize });
+    return { store: new SqlStore(db), coordination: { ...coordination, close }, storeInfo: { backend: 'postgres' } };
   } catch (error) {
     await listener.close();
     await db.close();

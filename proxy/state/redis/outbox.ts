@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { Cas, optimistically } from './cas.ts';
-import { guarded } from './connection.ts';
+import { guarded } from './faults.ts';
 import { idOfMember, indexMember, type RedisKeys } from './keys.ts';
 import {
   ATTEMPTS_KEPT,

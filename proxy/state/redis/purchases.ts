@@ -15,7 +15,7 @@ import {
   type QuoteRecord,
 } from '../purchases.ts';
 import { Cas, optimistically } from './cas.ts';
-import { guarded } from './connection.ts';
+import { guarded } from './faults.ts';
 import { idOfMember, indexMember, type RedisKeys } from './keys.ts';
 import { addEvents } from './outbox.ts';
 

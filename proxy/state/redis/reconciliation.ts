@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { guarded } from './connection.ts';
+import { guarded } from './faults.ts';
 import type { RedisKeys } from './keys.ts';
 import type { Reconciliation, Resolution, Unverifiable } from '../reconciliation.ts';
 

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { isTerminalStatus, PAYMENT_STATUSES } from '../../../schemas/pay.ts';
 import { Cas, optimistically } from './cas.ts';
-import { guarded } from './connection.ts';
+import { guarded } from './faults.ts';
 import { idOfMember, indexMember, redisKeys, type RedisKeys } from './keys.ts';
 import { addEvents, RedisOutbox } from './outbox.ts';
 import { RedisPurchases } from './purchases.ts';
