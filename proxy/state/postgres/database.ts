@@ -83,9 +83,9 @@ export function connectionConfig(options: DatabaseOptions): pg.ClientConfig {
   };
 }
 
-/** Statements on one connection; the driver's failures become the store's. */
-class ClientSql implements Sql {
-  constructor(private readonly client: pg.PoolClient) {}
+/** A statement's rows and how many it changed, from one `query`: on a connection, or the pool's next one. */
+abstract class Statements implements Sql {
+  abstract query(text: string, values: readonly unknown[]): Promise<pg.QueryResult>;
 
   async rows<R = Row>(text: string, values: readonly unknown[] = []): Promise<R[]> {
     return (await this.query(text, values)).rows as R[];
@@ -102,8 +102,15 @@ class ClientSql implements Sql {
   async exec(script: string): Promise<void> {
     await this.query(script, []);
   }
+}
 
-  private async query(text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
+/** Statements on one connection; the driver's failures become the store's. */
+class ClientSql extends Statements {
+  constructor(private readonly client: pg.PoolClient) {
+    super();
+  }
+
+  async query(text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
     try {
       // Unnamed statements: a named one would fail once a newer instance's migration changes what it
       // reads ("cached plan must not change result type") during a rolling deploy. A script (no
@@ -123,12 +130,13 @@ class ClientSql implements Sql {
  * the next request opens a new one, so instances recover with no restart when the database is back.
  * Every statement has a server-side and a client-side timeout, so no request waits on it for long.
  */
-export class PostgresDatabase implements SqlDatabase {
+export class PostgresDatabase extends Statements implements SqlDatabase {
   readonly dialect = POSTGRES;
   readonly pool: pg.Pool;
   private closed: Promise<void> | undefined;
 
   constructor(readonly options: DatabaseOptions) {
+    super();
     this.pool = new pg.Pool({ ...connectionConfig(options), max: options.poolSize, idleTimeoutMillis: 30_000 });
     // A pooled connection the server closes (a restart, an administrator) reports here; left unheard,
     // the error would end the process.
@@ -136,20 +144,8 @@ export class PostgresDatabase implements SqlDatabase {
     this.pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
-  async rows<R = Row>(text: string, values: readonly unknown[] = []): Promise<R[]> {
-    return this.withClient((sql) => sql.rows<R>(text, values));
-  }
-
-  async row<R = Row>(text: string, values: readonly unknown[] = []): Promise<R | undefined> {
-    return (await this.rows<R>(text, values))[0];
-  }
-
-  async run(text: string, values: readonly unknown[] = []): Promise<number> {
-    return this.withClient((sql) => sql.run(text, values));
-  }
-
-  async exec(script: string): Promise<void> {
-    await this.withClient((sql) => sql.exec(script));
+  query(text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
+    return this.withClient((sql) => sql.query(text, values));
   }
 
   /**

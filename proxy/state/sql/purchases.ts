@@ -15,10 +15,15 @@ import {
 } from '../purchases.ts';
 import { fromJson, type Database, type Sql } from './database.ts';
 import { insertEvents } from './outbox.ts';
-import { PURCHASE_AUDIT, where } from './rows.ts';
+import { Columns, PURCHASE_AUDIT, where } from './rows.ts';
 
 /** A purchase's mint transaction is unique (`tx_hash`): the database's last word on a race. */
 class TxTaken extends Error {}
+
+/** A purchase's row: the columns its lookups, limits and uniqueness rules need, and the whole record. */
+const PURCHASE = new Columns<PurchaseRecord & { idempotencyKey: string | null; record: string }>(
+  'purchaseId purchaseToken quoteId idempotencyKey checkoutId wallet symbol tokensCents state createdAt txHash revision record',
+);
 
 const records = (rows: Array<{ record: unknown }>) => rows.map((row) => fromJson<PurchaseRecord>(row.record));
 
@@ -76,25 +81,10 @@ export class SqlPurchases implements PurchaseStore {
         if (usedCents + purchase.tokensCents > input.limitCents) return { outcome: 'limit', usedCents };
       }
       // A quote is one wallet's, so its racing uses wait on the same lock; the unique index decides anyway.
+      const row = { ...purchase, idempotencyKey: input.idempotencyKey, record: JSON.stringify(purchase) };
       const inserted = await tx.run(
-        `INSERT INTO purchases (purchase_id, purchase_token, quote_id, idempotency_key, checkout_id, wallet, symbol,
-             tokens_cents, state, created_at, tx_hash, revision, record)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
-           ON CONFLICT (quote_id) DO NOTHING`,
-        [
-          purchase.purchaseId,
-          purchase.purchaseToken,
-          purchase.quoteId,
-          input.idempotencyKey,
-          purchase.checkoutId,
-          purchase.wallet,
-          purchase.symbol,
-          purchase.tokensCents,
-          purchase.state,
-          purchase.createdAt,
-          purchase.revision,
-          JSON.stringify(purchase),
-        ],
+        `INSERT INTO purchases (${PURCHASE.names}) VALUES (${PURCHASE.marks}) ON CONFLICT (quote_id) DO NOTHING`,
+        PURCHASE.values(row),
       );
       return inserted === 1 ? { outcome: 'created' } : ((await answerUsed()) ?? { outcome: 'quote-used' });
     });

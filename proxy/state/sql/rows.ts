@@ -13,6 +13,8 @@ export class Columns<T> {
   readonly select: string;
   /** `?, ?, …`, one for each column. */
   readonly marks: string;
+  /** `transaction_id = ?, …` */
+  readonly assignments: string;
 
   constructor(fields: string) {
     this.fields = fields.trim().split(/\s+/) as Array<keyof T & string>;
@@ -20,6 +22,7 @@ export class Columns<T> {
     this.names = columns.join(', ');
     this.select = columns.map((column, i) => `${column} AS "${this.fields[i]!}"`).join(', ');
     this.marks = columns.map(() => '?').join(', ');
+    this.assignments = columns.map((column) => `${column} = ?`).join(', ');
   }
 
   values(record: T): unknown[] {

@@ -22,9 +22,12 @@ import type { Database } from './database.ts';
 import { insertEvents, SqlOutbox } from './outbox.ts';
 import { SqlPurchases } from './purchases.ts';
 import { SqlReconciliation } from './reconciliation.ts';
-import { ATTEMPT, attemptOf, CHECKOUT, checkoutOf, PAYMENT, paymentOf, where } from './rows.ts';
+import { ATTEMPT, attemptOf, CHECKOUT, checkoutOf, Columns, PAYMENT, paymentOf, where } from './rows.ts';
 
 const OPEN = "status NOT IN ('COMPLETED', 'FAILED')";
+/** What an update writes. */
+const CHANGED = new Columns<Payment>(`status networkStatus networkPaymentId paymentRail providerId endToEndId updatedAt
+  completedAt lastCheckedAt revision`);
 
 /**
  * The store on SQL, one implementation for SQLite (one process) and PostgreSQL (a fleet): every step
@@ -172,24 +175,10 @@ export class SqlStore implements Store {
         return undefined;
       }
       next.lastCheckedAt = checkedAt;
-      await tx.run(
-        `UPDATE payments SET status = ?, network_status = ?, network_payment_id = ?, payment_rail = ?, provider_id = ?,
-             end_to_end_id = ?, updated_at = ?, completed_at = ?, last_checked_at = ?, revision = ?
-           WHERE transaction_id = ?`,
-        [
-          next.status,
-          next.networkStatus,
-          next.networkPaymentId,
-          next.paymentRail,
-          next.providerId,
-          next.endToEndId,
-          next.updatedAt,
-          next.completedAt,
-          next.lastCheckedAt,
-          next.revision,
-          transactionId,
-        ],
-      );
+      await tx.run(`UPDATE payments SET ${CHANGED.assignments} WHERE transaction_id = ?`, [
+        ...CHANGED.values(next),
+        transactionId,
+      ]);
       if (rule) {
         const checkout = next.checkoutId ? await checkoutOf(tx, next.checkoutId) : undefined;
         await insertEvents(tx, rule(previous, next, checkout));
