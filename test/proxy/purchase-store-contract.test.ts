@@ -1,56 +1,14 @@
 import assert from 'node:assert/strict';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Wallet } from 'ethers';
 import type { NewEvent } from '../../proxy/state/outbox.ts';
-import {
-  InvalidPurchaseCursorError,
-  UNSTARTED_PURCHASE,
-  type PurchaseRecord,
-  type QuoteRecord,
-} from '../../proxy/state/purchases.ts';
+import { InvalidPurchaseCursorError, type PurchaseRecord } from '../../proxy/state/purchases.ts';
 import type { Store } from '../../proxy/state/store.ts';
 import { STORE_BACKENDS } from '../support/store-backends.ts';
+import { purchase, quote } from '../support/store-records.ts';
 
 const DAY = 24 * 3_600_000;
-const alnum = () => randomBytes(15).toString('hex').slice(0, 20);
-
-const quote = (overrides: Partial<QuoteRecord> = {}): QuoteRecord => ({
-  quoteId: `quo_${alnum()}`,
-  wallet: Wallet.createRandom().address,
-  chainId: 31338,
-  chainName: 'Kassa Local Two',
-  symbol: 'eEUR',
-  tokens: '25',
-  tokensCents: 2500,
-  currencyCode: 'EUR',
-  paymentAmount: '25.00',
-  fee: '0.00',
-  message: 'shop.example wants you to sign in…',
-  createdAt: Date.now(),
-  expiresAt: Date.now() + 600_000,
-  ...overrides,
-});
-
-const purchase = (overrides: Partial<PurchaseRecord> = {}): PurchaseRecord => ({
-  purchaseId: `pur_${alnum()}`,
-  purchaseToken: randomBytes(32).toString('base64url'),
-  quoteId: `quo_${alnum()}`,
-  wallet: Wallet.createRandom().address,
-  chainId: 31338,
-  chainName: 'Kassa Local Two',
-  symbol: 'eEUR',
-  tokens: '1',
-  tokensCents: 100,
-  currencyCode: 'EUR',
-  paymentAmount: '1.00',
-  fee: '0.00',
-  checkoutId: `chk_${randomUUID()}`,
-  ...UNSTARTED_PURCHASE,
-  createdAt: Date.now(),
-  updatedAt: Date.now(),
-  ...overrides,
-});
 
 const event = (purchaseId: string): NewEvent => ({
   eventId: `evt_${randomBytes(12).toString('base64url')}`,

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,29 +9,47 @@ import pg from 'pg';
 import { createLogger } from '../../proxy/logger.ts';
 import type { EventAttemptRecord, StoredEvent } from '../../proxy/state/outbox.ts';
 import { openPostgres } from '../../proxy/state/postgres/open.ts';
-import { UNSTARTED_PURCHASE, type PurchaseAuditRecord, type PurchaseRecord } from '../../proxy/state/purchases.ts';
+import { POSTGRES_RELEASED } from '../../proxy/state/postgres/schema.ts';
+import type { PurchaseAuditRecord } from '../../proxy/state/purchases.ts';
 import type { Resolution } from '../../proxy/state/reconciliation.ts';
 import { openSqlite } from '../../proxy/state/sqlite/open.ts';
-import type { Attempt, Checkout, Payment, Store } from '../../proxy/state/store.ts';
-import {
-  POSTGRES_MIGRATIONS_F2B0907,
-  POSTGRES_VERSIONS_F2B0907,
-  SQLITE_MIGRATIONS_F2B0907,
-} from '../support/legacy-schemas.ts';
+import { SQLITE_RELEASED } from '../../proxy/state/sqlite/schema.ts';
+import type { Attempt, Store } from '../../proxy/state/store.ts';
 import { sharedPostgres } from '../support/postgres-server.ts';
+import {
+  checkout as freshCheckout,
+  payment as freshPayment,
+  purchase as freshPurchase,
+} from '../support/store-records.ts';
 
 const NOW = Date.now();
 
-const checkout: Checkout = {
+/**
+ * The schemas as f2b0907 (the last code before the one SQL store) released them, by digest: the
+ * databases made then are made again from these, and no released version may change.
+ */
+const RELEASED = {
+  sqlite: [
+    '1bda53071f5de79e',
+    '5eedabc2d2baa097',
+    'ec8ffeefb361386e',
+    '8acd3051e16ec1f6',
+    '156949583d6c1d8d',
+    '2127855ab5760373',
+  ],
+  postgres: ['1e909b6e2574a5e7'],
+};
+/** The table f2b0907's PostgreSQL runner recorded each version in. */
+const POSTGRES_VERSIONS =
+  'CREATE TABLE kassa_schema_versions (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())';
+const digest = (sql: string) => createHash('sha256').update(sql).digest('hex').slice(0, 16);
+
+const checkout = freshCheckout({
   checkoutId: 'chk_old',
-  amount: '12.50',
-  currencyCode: 'EUR',
-  reference: 'ORDER-7',
   metadata: '{"order":7}',
   createdAt: NOW - 60_000,
-  expiresAt: NOW + 3_600_000,
   currentAttempt: 'key-old',
-};
+});
 const attempt: Attempt = {
   idempotencyKey: 'key-old',
   fingerprint: 'fp',
@@ -40,30 +59,18 @@ const attempt: Attempt = {
   transactionId: 'tx-old',
   createdAt: NOW - 50_000,
 };
-const payment: Payment = {
+const payment = freshPayment({
   transactionId: 'tx-old',
   statusToken: 'tok-old',
   idempotencyKey: 'key-old',
   checkoutId: checkout.checkoutId,
-  amount: '12.50',
-  currencyCode: 'EUR',
-  reference: 'ORDER-7',
-  environment: 'sandbox',
-  flowUrl: 'http://127.0.0.1:1/flow',
-  status: 'PENDING',
   networkStatus: 'AUTHORISED',
-  networkPaymentId: 'NP1',
   paymentRail: 'SEPA_INSTANT',
   providerId: 'bank_x',
-  endToEndId: 'E2E0123456789ABCDEF01234567',
-  returnUrl: 'https://shop.example/return',
-  initiatedAt: new Date(NOW - 50_000).toISOString(),
-  updatedAt: new Date(NOW - 40_000).toISOString(),
-  completedAt: null,
   createdAt: NOW - 50_000,
   lastCheckedAt: NOW - 30_000,
   revision: 3,
-};
+});
 const pendingEvent: StoredEvent = {
   eventId: 'evt_pending',
   type: 'payment.completed',
@@ -101,24 +108,7 @@ const resolutions: Resolution[] = [
     resolvedAt: NOW,
   },
 ];
-const purchase: PurchaseRecord = {
-  purchaseId: 'pur_old',
-  purchaseToken: 'ptok-old',
-  quoteId: 'quo_old',
-  wallet: '0x0000000000000000000000000000000000000001',
-  chainId: 31338,
-  chainName: 'Kassa Local Two',
-  symbol: 'eEUR',
-  tokens: '25',
-  tokensCents: 2500,
-  currencyCode: 'EUR',
-  paymentAmount: '25.00',
-  fee: '0.00',
-  checkoutId: 'chk_onramp',
-  ...UNSTARTED_PURCHASE,
-  createdAt: NOW - 5_000,
-  updatedAt: NOW - 5_000,
-};
+const purchase = freshPurchase({ purchaseId: 'pur_old', createdAt: NOW - 5_000 });
 const audit: PurchaseAuditRecord[] = [
   { action: 'retry-mint', note: 'one', at: NOW, previousState: 'delayed', state: 'minting', requestId: 'req-1' },
   { action: 'refund', note: null, at: NOW, previousState: 'delayed', state: 'refunded', requestId: null },
@@ -256,11 +246,20 @@ describe('stores made before the one SQL store (f2b0907) open with nothing lost'
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
+  it('the released schemas are as f2b0907 released them', () => {
+    assert.deepEqual(SQLITE_RELEASED.map(digest), RELEASED.sqlite);
+    assert.deepEqual(POSTGRES_RELEASED.slice(0, RELEASED.postgres.length).map(digest), RELEASED.postgres);
+    assert.ok(
+      POSTGRES_RELEASED.slice(RELEASED.postgres.length).every((sql) => sql === ''),
+      "SQLite's steps are not its own",
+    );
+  });
+
   it('SQLite: a file at version 6', async () => {
     const path = join(dir, 'kassa.db');
     const db = new Database(path);
-    for (const sql of SQLITE_MIGRATIONS_F2B0907) db.exec(sql);
-    db.pragma(`user_version = ${SQLITE_MIGRATIONS_F2B0907.length}`);
+    for (const sql of SQLITE_RELEASED) db.exec(sql);
+    db.pragma(`user_version = ${RELEASED.sqlite.length}`);
     await seed(async (sql, values) => db.prepare(sql).run(...values));
     db.close();
     const store = await openSqlite(path);
@@ -279,11 +278,9 @@ describe('stores made before the one SQL store (f2b0907) open with nothing lost'
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      await client.query(POSTGRES_VERSIONS_F2B0907);
-      for (const [index, sql] of POSTGRES_MIGRATIONS_F2B0907.entries()) {
-        await client.query(sql);
-        await client.query('INSERT INTO kassa_schema_versions (version) VALUES ($1)', [index + 1]);
-      }
+      await client.query(POSTGRES_VERSIONS);
+      await client.query(POSTGRES_RELEASED[0]!);
+      await client.query('INSERT INTO kassa_schema_versions (version) VALUES (1)');
       await seed((sql, values) => {
         let n = 0;
         return client.query(

@@ -12,7 +12,7 @@ import {
 } from '../outbox.ts';
 import type { Checkout } from '../records.ts';
 import type { Database, Sql } from './database.ts';
-import { attemptOf, CHECKOUT, EVENT, EVENT_ATTEMPT, NEW_EVENT, paymentOf, where } from './rows.ts';
+import { attemptOf, CHECKOUT, EVENT, EVENT_ATTEMPT, NEW_EVENT, page, paymentOf, where } from './rows.ts';
 
 /** Writes new events; called inside the transaction of the change that causes them. */
 export async function insertEvents(tx: Sql, events: readonly NewEvent[]): Promise<void> {
@@ -78,9 +78,8 @@ export class SqlOutbox implements Outbox {
       `SELECT ${EVENT.select} FROM events ${filter.text} ORDER BY created_at DESC, event_id DESC LIMIT ?`,
       [...filter.values, query.limit + 1],
     );
-    const events = rows.slice(0, query.limit);
-    const last = events[events.length - 1];
-    return { events, nextCursor: rows.length > query.limit && last ? encodeEventCursor(last) : null };
+    const { items: events, nextCursor } = page(rows, query.limit, encodeEventCursor);
+    return { events, nextCursor };
   }
 
   async getEvent(eventId: string): Promise<{ event: StoredEvent; attempts: EventAttemptRecord[] } | undefined> {

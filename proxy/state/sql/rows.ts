@@ -68,3 +68,9 @@ export const attemptOf = (sql: Sql, idempotencyKey: string, forUpdate = '') =>
 
 export const paymentOf = (sql: Sql, transactionId: string, forUpdate = '') =>
   sql.row<Payment>(`SELECT ${PAYMENT.select} FROM payments WHERE transaction_id = ?${forUpdate}`, [transactionId]);
+
+/** A page of a list read `limit + 1` deep: a row more means a next page, from the last row of this one. */
+export const page = <T>(rows: T[], limit: number, cursorOf: (last: T) => string) => ({
+  items: rows.slice(0, limit),
+  nextCursor: rows.length > limit ? cursorOf(rows[limit - 1]!) : null,
+});

@@ -22,7 +22,7 @@ import type { Database } from './database.ts';
 import { insertEvents, SqlOutbox } from './outbox.ts';
 import { SqlPurchases } from './purchases.ts';
 import { SqlReconciliation } from './reconciliation.ts';
-import { ATTEMPT, attemptOf, CHECKOUT, checkoutOf, Columns, PAYMENT, paymentOf, where } from './rows.ts';
+import { ATTEMPT, attemptOf, CHECKOUT, checkoutOf, Columns, page, PAYMENT, paymentOf, where } from './rows.ts';
 
 const OPEN = "status NOT IN ('COMPLETED', 'FAILED')";
 /** What an update writes. */
@@ -80,14 +80,7 @@ export class SqlStore implements Store {
     return checkoutOf(this.db, checkoutId);
   }
 
-  beginAttempt(input: {
-    idempotencyKey: string;
-    fingerprint: string;
-    checkoutId: string | null;
-    statusToken: string;
-    now: number;
-    staleAfterMs: number;
-  }): Promise<BeginAttempt> {
+  beginAttempt(input: Parameters<Store['beginAttempt']>[0]): Promise<BeginAttempt> {
     const { forUpdate } = this.db.dialect;
     return this.db.transaction(async (tx): Promise<BeginAttempt> => {
       // The checkout's row first, then the key: every attempt on a checkout waits for the one before.
@@ -207,8 +200,8 @@ export class SqlStore implements Store {
       `SELECT ${PAYMENT.select} FROM payments ${filter.text} ORDER BY created_at DESC, transaction_id DESC LIMIT ?`,
       [...filter.values, query.limit + 1],
     );
-    const payments = rows.slice(0, query.limit);
-    return { payments, nextCursor: rows.length > query.limit ? encodeCursor(payments[payments.length - 1]!) : null };
+    const { items: payments, nextCursor } = page(rows, query.limit, encodeCursor);
+    return { payments, nextCursor };
   }
 
   async paymentStats(now: number): Promise<PaymentStats> {
@@ -243,12 +236,7 @@ export class SqlStore implements Store {
     ]);
   }
 
-  async recordWebhook(event: {
-    dedupeKey: string;
-    transactionId: string | null;
-    receivedAt: number;
-    body: string;
-  }): Promise<boolean> {
+  async recordWebhook(event: Parameters<Store['recordWebhook']>[0]): Promise<boolean> {
     const inserted = await this.db.run(
       `INSERT INTO webhook_events (dedupe_key, transaction_id, received_at, body) VALUES (?, ?, ?, ?)
          ON CONFLICT (dedupe_key) DO NOTHING`,
