@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { Cas, optimistically } from './cas.ts';
 import { guarded } from './faults.ts';
-import { idOfMember, indexMember, type RedisKeys } from './keys.ts';
+import { idOfMember, indexMember, parse, type RedisKeys } from './keys.ts';
 import {
   ATTEMPTS_KEPT,
   decodeEventCursor,
@@ -30,9 +30,6 @@ local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, to
 for _, id in ipairs(ids) do redis.call('ZADD', KEYS[1], ARGV[2], id) end
 return ids
 `;
-
-const parse = <T>(raw: string | null | undefined): T | undefined =>
-  raw === null || raw === undefined ? undefined : (JSON.parse(raw) as T);
 
 /** Adds new events to a transaction: the outbox rows of the change that transaction commits. */
 export function addEvents(cas: Cas, key: RedisKeys, events: readonly NewEvent[]): void {

@@ -16,7 +16,7 @@ import {
 } from '../purchases.ts';
 import { Cas, optimistically } from './cas.ts';
 import { guarded } from './faults.ts';
-import { idOfMember, indexMember, type RedisKeys } from './keys.ts';
+import { idOfMember, indexMember, parse, type RedisKeys } from './keys.ts';
 import { addEvents } from './outbox.ts';
 
 /** A quote is kept a day past its expiry: long enough for a late retry to be told it expired. */
@@ -24,8 +24,6 @@ const QUOTE_KEPT_MS = 24 * 3_600_000;
 const AUDIT_KEPT = 100;
 /** At most this many index entries are read to fill one page of a filtered list. */
 const LIST_SCAN_MAX = 20_000;
-
-const parse = <T>(raw: string | null): T | undefined => (raw === null ? undefined : (JSON.parse(raw) as T));
 
 /**
  * Quotes and purchases for a fleet: each a JSON value, with lexicographic sorted sets as indexes

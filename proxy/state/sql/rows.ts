@@ -59,15 +59,18 @@ export function where(clauses: ReadonlyArray<readonly [string, ...unknown[]]>): 
   };
 }
 
-export const checkoutOf = (sql: Sql, checkoutId: string) =>
-  sql.row<Checkout>(`SELECT ${CHECKOUT.select} FROM checkouts WHERE checkout_id = ?`, [checkoutId]);
+const CHECKOUT_BY_ID = `SELECT ${CHECKOUT.select} FROM checkouts WHERE checkout_id = ?`;
+const ATTEMPT_BY_KEY = `SELECT ${ATTEMPT.select} FROM attempts WHERE idempotency_key = ?`;
+const PAYMENT_BY_ID = `SELECT ${PAYMENT.select} FROM payments WHERE transaction_id = ?`;
+
+export const checkoutOf = (sql: Sql, checkoutId: string) => sql.row<Checkout>(CHECKOUT_BY_ID, [checkoutId]);
 
 /** One attempt; `forUpdate` (the dialect's) when the transaction goes on to change it. */
 export const attemptOf = (sql: Sql, idempotencyKey: string, forUpdate = '') =>
-  sql.row<Attempt>(`SELECT ${ATTEMPT.select} FROM attempts WHERE idempotency_key = ?${forUpdate}`, [idempotencyKey]);
+  sql.row<Attempt>(ATTEMPT_BY_KEY + forUpdate, [idempotencyKey]);
 
 export const paymentOf = (sql: Sql, transactionId: string, forUpdate = '') =>
-  sql.row<Payment>(`SELECT ${PAYMENT.select} FROM payments WHERE transaction_id = ?${forUpdate}`, [transactionId]);
+  sql.row<Payment>(PAYMENT_BY_ID + forUpdate, [transactionId]);
 
 /** A page of a list read `limit + 1` deep: a row more means a next page, from the last row of this one. */
 export const page = <T>(rows: T[], limit: number, cursorOf: (last: T) => string) => ({

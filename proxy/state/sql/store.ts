@@ -25,6 +25,8 @@ import { SqlReconciliation } from './reconciliation.ts';
 import { ATTEMPT, attemptOf, CHECKOUT, checkoutOf, Columns, page, PAYMENT, paymentOf, where } from './rows.ts';
 
 const OPEN = "status NOT IN ('COMPLETED', 'FAILED')";
+/** The status read's: a statement's text is built once. */
+const PAYMENT_BY_TOKEN = `SELECT ${PAYMENT.select} FROM payments WHERE status_token = ?`;
 /** What an update writes. */
 const CHANGED = new Columns<Payment>(`status networkStatus networkPaymentId paymentRail providerId endToEndId updatedAt
   completedAt lastCheckedAt revision`);
@@ -146,7 +148,7 @@ export class SqlStore implements Store {
   }
 
   paymentByToken(statusToken: string): Promise<Payment | undefined> {
-    return this.db.row<Payment>(`SELECT ${PAYMENT.select} FROM payments WHERE status_token = ?`, [statusToken]);
+    return this.db.row<Payment>(PAYMENT_BY_TOKEN, [statusToken]);
   }
 
   paymentById(transactionId: string): Promise<Payment | undefined> {
