@@ -9,16 +9,14 @@ import { POSTGRES_RELEASED } from './schema.ts';
 /** How long closing waits for the database to acknowledge. */
 export const CLOSE_WAIT_MS = 2_000;
 
-/** Serialises the transactions on one key until they end (`kassa:` keys, schema-wide). */
-const advisoryLock = (tx: Sql, key: string) => tx.run('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
-
 export const POSTGRES: Dialect = {
-  name: 'postgres',
   forUpdate: ' FOR UPDATE',
   skipLocked: ' FOR UPDATE SKIP LOCKED',
   rowId: (column) => column,
   released: POSTGRES_RELEASED,
-  lock: async (tx, key) => void (await advisoryLock(tx, `kassa:${key}`)),
+  // Held until the transaction ends; `kassa:` keys, one space for every schema of the database.
+  lock: async (tx, key) =>
+    void (await tx.run('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`kassa:${key}`])),
   isUniqueViolation: (error) => sqlState(error) === '23505',
   async schemaVersion(tx) {
     // Several instances starting together migrate once: the first takes this lock, the others wait for it.

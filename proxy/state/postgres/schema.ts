@@ -1,6 +1,7 @@
 /**
  * PostgreSQL's schema as released before the one SQL store, one entry per version (rows of
- * `kassa_schema_versions`), then the versions every database shares (sql/migrations.ts). Times are
+ * `kassa_schema_versions`), then the versions every database shares (sql/migrations.ts). It began
+ * with the schema SQLite had reached at its sixth version. Times are
  * epoch milliseconds (BIGINT), amounts decimal strings as the API carries them; identifiers that order
  * lists sort bytewise (COLLATE "C"), as on SQLite and Redis. Released entries are never edited.
  */
@@ -218,7 +219,4 @@ export const POSTGRES_RELEASED: readonly string[] = [
     at BIGINT NOT NULL
   );
   `,
-  // PostgreSQL began with the schema SQLite had reached at version 6: SQLite's steps from 2 to 6 are
-  // not its own, so that a version means the same on both.
-  ...Array<string>(5).fill(''),
 ];

@@ -1,7 +1,7 @@
 /**
- * The one SQL store's view of a database: statements with `?` placeholders, transactions, and the
- * dialect for what truly differs between SQLite (sqlite/database.ts) and PostgreSQL
- * (postgres/database.ts). Everything else (the store's SQL, its migrations) is written once.
+ * The one SQL store's view of a database: statements with `?` placeholders (its SQL holds no other
+ * `?`), transactions, and the dialect for what truly differs between SQLite (sqlite/database.ts) and
+ * PostgreSQL (postgres/database.ts). Everything else (the store's SQL, its migrations) is written once.
  */
 export type Row = Record<string, unknown>;
 
@@ -26,7 +26,6 @@ export interface Database extends Sql {
 }
 
 export interface Dialect {
-  readonly name: 'sqlite' | 'postgres';
   /**
    * Ends a SELECT whose rows the transaction goes on to change: row locks on PostgreSQL, nothing on
    * SQLite, whose transactions hold the whole file.

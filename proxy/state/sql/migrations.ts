@@ -2,9 +2,9 @@ import type { Database, Dialect } from './database.ts';
 
 /**
  * The versions of the schema every database shares, in SQL both SQLite and PostgreSQL read, after
- * each one's released history (the dialect's `released`: sqlite/schema.ts, postgres/schema.ts).
- * Entries are never edited once released: a change is a new entry, so every database moves forward the
- * same way.
+ * each one's own released history (the dialect's `released`: sqlite/schema.ts, postgres/schema.ts), so
+ * that a database's version counts its own steps. Entries are never edited once released: a change is
+ * a new entry, so every database moves forward the same way.
  */
 export const MIGRATIONS: readonly string[] = [
   // Checkouts found by their attempt (abandoning one), as PostgreSQL's first version had them.
@@ -26,7 +26,7 @@ export async function migrate(db: Database): Promise<void> {
     if (current > versions.length)
       throw new Error(`the database at version ${current} is newer than this Kassa (${versions.length})`);
     for (let version = current + 1; version <= versions.length; version++) {
-      if (versions[version - 1]) await tx.exec(versions[version - 1]!);
+      await tx.exec(versions[version - 1]!);
       await db.dialect.setSchemaVersion(tx, version);
     }
   });

@@ -4,7 +4,6 @@ import { storeError } from './faults.ts';
 import { SQLITE_RELEASED } from './schema.ts';
 
 const SQLITE: Dialect = {
-  name: 'sqlite',
   forUpdate: '',
   skipLocked: '',
   rowId: () => 'rowid',
