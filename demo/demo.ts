@@ -75,7 +75,11 @@ export async function startDemo(options: DemoOptions) {
     const hook = await fetch(`${sandbox.control}/keys/${sandbox.keyId}`, {
       method: 'PATCH',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ webhookUrl: `${proxy.origin}/hooks/payments/${config.webhookSecret}` }),
+      // The shop's name is the key's: the sandbox bank's page shows it as the payee.
+      body: JSON.stringify({
+        webhookUrl: `${proxy.origin}/hooks/payments/${config.webhookSecret}`,
+        name: 'Kassa demo shop',
+      }),
     });
     if (!hook.ok) throw new Error(`could not register the proxy's webhook with the sandbox: ${hook.status}`);
     return {

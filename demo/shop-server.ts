@@ -11,6 +11,7 @@ import { getCookie, setCookie } from 'hono/cookie';
 import { html } from 'hono/html';
 import { compressPages, EncodedFiles, sendEncoded } from '../server-kit/encoded-files.ts';
 import { listen, type Listening } from '../server-kit/listen.ts';
+import { SANDBOX_TEST_ADDRESS } from '../lib/sandbox-account.ts';
 import { createKassaClient, KassaError, type MerchantCheckout } from '../server/index.ts';
 import { shopEvents } from './shop-events.ts';
 
@@ -139,9 +140,10 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
   const HINTS = {
     checkout: bankHints,
     wallet: html`<p class="hint">
-      Connect a wallet that holds one of the sandbox's test accounts (anvil's well-known development accounts, never for
-      real money), pick the networks and an amount, review what the transaction does, and confirm in the wallet. The
-      panel adds the local chains to the wallet when it does not know them.
+      Connect a wallet that holds the sandbox's test account <code>${SANDBOX_TEST_ADDRESS}</code> (its key is printed by
+      <code>npm start</code>; the Kassa extension offers it as “Use a sandbox test account”; never for real money), pick
+      the networks and an amount, review what the transaction does, and confirm in the wallet. The panel adds the local
+      chains to the wallet when it does not know them.
     </p>`,
     buy: html`<p class="hint">
         Connect a wallet (any account: signing costs nothing), pick the coin, the network and how many tokens, and press
@@ -271,7 +273,9 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
           network="${BRIDGE_NETWORK}"
           help-url="/wallet/extension"
         ></kassa-bridge>
-        <p class="hint">No wallet in this browser? <a href="/wallet/extension">Install the Kassa extension</a>.</p>`,
+        <p class="hint wallet-help">
+          No wallet in this browser? <a href="/wallet/extension">Install the Kassa extension</a>.
+        </p>`,
       // Wallet icons are data: images (EIP-6963).
       { connect: await chainRpcOrigins('bridge'), img: ['data:'] },
       'wallet',
@@ -290,7 +294,9 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
           return-url="${new URL('/buy', c.req.url).href}"
           help-url="/wallet/extension"
         ></kassa-onramp>
-        <p class="hint">No wallet in this browser? <a href="/wallet/extension">Install the Kassa extension</a>.</p>`,
+        <p class="hint wallet-help">
+          No wallet in this browser? <a href="/wallet/extension">Install the Kassa extension</a>.
+        </p>`,
       // The buyer's balance is read from the chain's RPC; wallet icons are data: images (EIP-6963).
       { connect: await chainRpcOrigins('onramp'), img: ['data:'] },
       'buy',
@@ -311,11 +317,18 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
           <li>Open <code>chrome://extensions</code> in Chromium or Chrome and switch on <em>Developer mode</em>.</li>
           <li>Press <em>Load unpacked</em> and pick the <code>dist/extension/</code> folder.</li>
           <li>
-            Open Kassa from the toolbar, <em>Import</em> one of the sandbox's test accounts (anvil's well-known
-            development keys, never for real money) or <em>Create</em> a key, and set a password.
+            Open Kassa from the toolbar, go to <em>Settings</em>, enter the proxy URL
+            <code id="proxy-url">${options.proxy().origin}</code> and press <em>Save</em>.
           </li>
           <li>
-            Come back to <a href="/wallet">the wallet page</a>: Kassa shows up among the wallets, no reload needed.
+            In its <em>Wallet</em> tab, choose <em>Use a sandbox test account</em> and set a password: Kassa keeps the
+            sandbox's test account <code id="test-account">${SANDBOX_TEST_ADDRESS}</code>, which holds test stablecoins
+            on both local chains (its key is anvil's public development key: for the sandbox only, never for real
+            money). Or <em>Create</em> a key of your own.
+          </li>
+          <li>
+            Come back to <a href="/wallet">the wallet page</a> or <a href="/buy">the on-ramp</a>: Kassa shows up among
+            the wallets, no reload needed.
           </li>
         </ol>`,
       undefined,

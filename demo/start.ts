@@ -6,6 +6,7 @@
  */
 import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';
+import { SANDBOX_TEST_ADDRESS, SANDBOX_TEST_KEY } from '../lib/sandbox-account.ts';
 import { startDemo } from './demo.ts';
 import { ensureExtensionBuilt, ensureWidgetBuilt, EXTENSION_DIR } from './widget-build.ts';
 
@@ -82,14 +83,18 @@ Kassa demo is running.
   Wallet    ${demo.shop.origin}/wallet  move test stablecoins between the local chains, signed by your own wallet
   Buy       ${demo.shop.origin}/buy     buy test stablecoins by bank, minted to your own wallet on the chain you pick
   Extension ${EXTENSION_DIR}
-            the Kassa wallet: chrome://extensions → Developer mode → Load unpacked → this folder
-            (steps: ${demo.shop.origin}/wallet/extension)
+            the Kassa wallet: chrome://extensions → Developer mode → Load unpacked → this folder,
+            then in its Settings the proxy URL ${demo.proxy.origin} (steps: ${demo.shop.origin}/wallet/extension)
+  Account   ${SANDBOX_TEST_ADDRESS}  a test account holding test stablecoins on both chains
+            key ${SANDBOX_TEST_KEY}
+            SANDBOX ONLY: anvil's public development key, never for real money. The extension's
+            Wallet offers it as "Use a sandbox test account"; any other wallet can import the key.
   Proxy     ${demo.proxy.origin}         serves kassa.js, the payment API and the bridge routes
   API       ${demo.proxy.origin}/docs    the proxy's API reference (the OpenAPI document: /openapi.json)
   Sandbox   ${demo.sandbox.origin}         the emulated bank, payment, order and cross-chain services
   Chains    ${demo.sandbox.chains.map((chain) => `${chain.name} (${chain.chainId}) ${chain.rpcUrl}`).join(', ')}
 
-Everything runs locally on the sandbox; the keys are made up for this run. Ctrl+C stops it.
+Everything runs locally on the sandbox; the proxy's keys are made up for this run. Ctrl+C stops it.
 `);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

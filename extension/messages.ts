@@ -73,6 +73,8 @@ export const uiRequestSchema = z.discriminatedUnion('kind', [
     network: z.enum(NETWORKS),
   }),
   z.object({ kind: z.literal('settings.test') }),
+  /** Whether the proxy runs on the sandbox (`GET /api/config`): the wallet then offers the sandbox's test account. */
+  z.object({ kind: z.literal('settings.environment') }),
   z.object({ kind: z.literal('language.get') }),
   z.object({ kind: z.literal('language.set'), language: z.enum(['auto', ...UI_LANGUAGES]) }),
   paymentSearchSchema.extend({
@@ -130,6 +132,8 @@ export const uiRequestSchema = z.discriminatedUnion('kind', [
     privateKey: z.string().max(200).optional(),
     mnemonic: z.string().max(1000).optional(),
   }),
+  /** The sandbox's public test account as the key: only while the proxy runs on the sandbox. */
+  z.object({ kind: z.literal('vault.importSandbox'), password }),
   z.object({ kind: z.literal('vault.unlock'), password: z.string().max(256) }),
   z.object({ kind: z.literal('vault.lock') }),
   z.object({ kind: z.literal('vault.remove'), password: z.string().max(256) }),
@@ -175,6 +179,7 @@ export const USER_ACTIONS: ReadonlySet<UiKind> = new Set<UiKind>([
   'purchases.refund',
   'vault.create',
   'vault.import',
+  'vault.importSandbox',
   'vault.unlock',
   'vault.remove',
   'vault.autoLock',

@@ -20,7 +20,7 @@ Often set:
   PORT (8787), HOST (127.0.0.1), KASSA_DB (./data/kassa.db), KASSA_ALLOWED_ORIGINS,
   KASSA_DATABASE_URL (PostgreSQL, a fleet) or KASSA_REDIS_URL (Redis, a fleet),
   KASSA_EVENTS_URL and KASSA_EVENTS_SECRET (signed events), KASSA_LOG_LEVEL
-Every setting is in the README's "Configuration" table. Probes: GET /livez, GET /readyz. The API:
+Every setting is in the table of the README's section "The proxy". Probes: GET /livez, GET /readyz. The API:
 GET /openapi.json, and with KASSA_API_DOCS=1 its reference page at /docs.`;
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {

@@ -5,7 +5,8 @@ import type { Fault, FaultRequest, SandboxService } from '../schemas/sandbox.ts'
 
 /**
  * Upstream faults on demand, so clients can be tested against the ways real services fail.
- * A fault applies to the next `times` requests of its service (optionally only under one path);
+ * A fault applies to the next `times` requests of its service (optionally only under one path, or
+ * of one method);
  * `stage: "after"` lets the request take effect first and then spoils the answer, the case where
  * a client cannot know whether its request was processed.
  */
@@ -28,11 +29,12 @@ export class FaultBook {
   }
 
   /** Takes the first pending fault for this request, counting it down. */
-  take(service: SandboxService, path: string): Fault | undefined {
+  take(service: SandboxService, method: string, path: string): Fault | undefined {
     const fault = this.faults.find(
       (candidate) =>
         candidate.service === service &&
         candidate.remaining > 0 &&
+        (!candidate.method || candidate.method === method) &&
         (!candidate.path || path.startsWith(candidate.path)),
     );
     if (fault) fault.remaining -= 1;
@@ -53,7 +55,7 @@ const DEFAULT_SLOW_MS = 15_000;
 
 export const faultInjection = (options: FaultInjectionOptions) =>
   createMiddleware<{ Bindings: HttpBindings }>(async function faultInjection(c, next) {
-    const fault = options.book.take(options.service, c.req.path.slice(options.basePath.length) || '/');
+    const fault = options.book.take(options.service, c.req.method, c.req.path.slice(options.basePath.length) || '/');
     if (!fault) return next();
     if (fault.kind === 'slow') {
       // Held before the request takes effect, or ("after") once it has: an answer that is late after the fact.

@@ -168,7 +168,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     '/pay',
     payApi({ clock, keys, account, tokens, ledger, metrics, paymentsPerMinute: options.paymentsPerMinute }),
   );
-  app.route('/pay/flow', flowPage(ledger));
+  app.route(
+    '/pay/flow',
+    flowPage(ledger, (keyId) => keys.get(keyId)?.name),
+  );
   app.route('/stablecoin/v1', ordersApi({ book: orderBook, apiKeys: orderApiKeys, metrics }));
   app.route(
     '/xchain/v1/reforge',

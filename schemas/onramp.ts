@@ -68,14 +68,17 @@ export const onrampConfigSchema = z
   .meta({ id: 'OnrampConfig' });
 export type OnrampConfig = z.infer<typeof onrampConfigSchema>;
 
+const CHAIN_ID_ERROR = 'chainId must be a chain id: a positive JSON integer';
+
 export const quoteRequestSchema = z
   .strictObject({
     wallet: evmAddressSchema('wallet'),
-    chainId: z.coerce
-      .number({ error: 'chainId must be a chain id' })
-      .int('chainId must be a chain id')
-      .positive('chainId must be a chain id')
-      .max(Number.MAX_SAFE_INTEGER, 'chainId must be a chain id'),
+    // A JSON integer, as documented: nothing else is read as one (not "31338", "0x7a6a", [31338] or true).
+    chainId: z
+      .number({ error: CHAIN_ID_ERROR })
+      .int(CHAIN_ID_ERROR)
+      .positive(CHAIN_ID_ERROR)
+      .max(Number.MAX_SAFE_INTEGER, CHAIN_ID_ERROR),
     symbol: z.enum(STABLECOINS, { error: `symbol must be one of ${STABLECOINS.join(', ')}` }),
     amount: tokenAmountSchema,
   })

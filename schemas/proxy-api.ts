@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { compareDecimals, isDecimal, numberToDecimal } from '../lib/money.ts';
-import { AMOUNT_LIMITS, currencyCodeSchema, environmentSchema, referenceSchema } from './pay.ts';
+import { AMOUNT_LIMITS, environmentSchema, isPaymentCurrency, PAYMENT_CURRENCIES, referenceSchema } from './pay.ts';
 import { chainListSchema, prepareReforgeRequestSchema } from './reforge.ts';
 
 /** A payment amount in major units: a decimal string ("100.50"), or a JSON number, kept as a string. */
@@ -37,10 +37,18 @@ export type ApiError = z.infer<typeof errorSchema>;
 
 // ---- checkouts (merchant server) ----
 
+/** A checkout's currency, one the payment service settles; a refusal lists them (the upstream's own words do not). */
+const shopCurrencySchema = z
+  .string({ error: (iss) => (iss.input === undefined ? 'currencyCode is required' : 'currencyCode must be a string') })
+  .refine(isPaymentCurrency, {
+    error: (iss) =>
+      `Invalid currencyCode: ${String(iss.input).slice(0, 16)}. This shop accepts ${PAYMENT_CURRENCIES.join(' and ')}`,
+  });
+
 export const createCheckoutRequestSchema = z
   .strictObject({
     amount: moneySchema,
-    currencyCode: currencyCodeSchema,
+    currencyCode: shopCurrencySchema,
     reference: referenceSchema,
     metadata: z
       .record(z.string(), z.unknown(), { error: 'metadata must be a JSON object' })
@@ -108,7 +116,7 @@ export const checkoutPaymentRequestSchema = z
 export const openAmountPaymentRequestSchema = z
   .strictObject({
     amount: moneySchema,
-    currencyCode: currencyCodeSchema,
+    currencyCode: shopCurrencySchema,
     reference: referenceSchema,
     returnUrl: returnUrlField,
   })

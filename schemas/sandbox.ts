@@ -50,13 +50,14 @@ export const createKeyResponseSchema = z.object({
 export const patchKeyRequestSchema = z
   .strictObject({
     webhookUrl: httpsOrLoopbackUrl('webhookUrl').nullable().optional(),
+    name: text('name', 100).min(1, 'name must not be empty').optional(),
     description: text('description', 1000).optional(),
     expiresAt: isoDate.nullable().optional(),
     destination: text('destination', 64).min(1, 'destination must not be empty').optional(),
   })
   .refine(
     (body) => Object.keys(body).length > 0,
-    'Nothing to change: send webhookUrl, description, expiresAt or destination',
+    'Nothing to change: send webhookUrl, name, description, expiresAt or destination',
   );
 export type PatchKeyRequest = z.input<typeof patchKeyRequestSchema>;
 
@@ -82,6 +83,7 @@ export const outcomeRequestSchema = z.strictObject({
 export type OutcomeRequest = z.input<typeof outcomeRequestSchema>;
 
 export const FAULT_KINDS = ['429', '500', 'slow', 'reset', 'malformed'] as const;
+export const FAULT_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 export const faultRequestSchema = z.strictObject({
   service: z.enum(SANDBOX_SERVICES, { error: `service must be one of ${SANDBOX_SERVICES.join(', ')}` }),
@@ -94,6 +96,8 @@ export const faultRequestSchema = z.strictObject({
     .default(1),
   /** Only requests below this path of the service (`/v1/payments/initiate`). */
   path: z.string({ error: 'path must be a string' }).startsWith('/', 'path must start with /').max(200).optional(),
+  /** Only requests of this method (`GET`: a slow read, not the write beside it on the same path). */
+  method: z.enum(FAULT_METHODS, { error: `method must be one of ${FAULT_METHODS.join(', ')}` }).optional(),
   /** "after": the request takes effect, then its answer is spoiled. */
   stage: z.enum(['before', 'after'], { error: 'stage must be before or after' }).optional(),
   /** For "slow": how long the answer is held back (default 15 s). */

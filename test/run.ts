@@ -28,6 +28,9 @@ const STORE_SUITES = [
   'read-budget',
   'onramp',
   'onramp-mint',
+  'onramp-operator-races',
+  'onramp-attribution',
+  'onramp-sweep',
 ];
 const requested = process.argv.slice(2);
 

@@ -24,10 +24,11 @@ import { bridgeStyles, previewStyles } from './bridge/styles.ts';
 import { TransferController } from './bridge/transfer-controller.ts';
 import { DEFAULT_TIMEOUTS } from './bridge/transfer-follower.ts';
 import { TransferStore } from './bridge/transfer-store.ts';
-import { formView, previewView, progressView, walletBar } from './bridge/views.ts';
+import { formView, outcomeView, previewView, progressView, walletBar } from './bridge/views.ts';
 import { formatDuration } from './shared/format.ts';
 import { fill } from './shared/i18n.ts';
 import { LocaleController } from './shared/locale-controller.ts';
+import type { MisconfigurationCode } from './shared/misconfiguration.ts';
 import { ProblemController } from './shared/problem-controller.ts';
 import { SCRIPT_ORIGIN } from './shared/proxy-client.ts';
 import { fieldStyles } from './shared/field-styles.ts';
@@ -187,12 +188,13 @@ export class KassaBridge extends LitElement {
     this.transfer.reset();
     this.form.list([]);
     this.phase = 'loading';
-    if (this.network !== 'test' && this.network !== 'main') return this.misconfigured('network must be test or main');
+    if (this.network !== 'test' && this.network !== 'main')
+      return this.misconfigured('network-attribute', 'network must be test or main');
     let client: BridgeClient;
     try {
       client = this.client = new BridgeClient(this.proxy);
     } catch {
-      return this.misconfigured('proxy must be the URL of the Kassa proxy');
+      return this.misconfigured('proxy-attribute', 'proxy must be the URL of the Kassa proxy');
     }
     let chains: ChainEntry[];
     try {
@@ -220,9 +222,9 @@ export class KassaBridge extends LitElement {
     void this.transfer.resume(client, new TransferStore(scope));
   }
 
-  private misconfigured(message: string): void {
+  private misconfigured(code: MisconfigurationCode, message: string): void {
     this.phase = 'error';
-    this.problems.misconfigured({ kind: 'misconfigured', stage: 'chains', message });
+    this.problems.misconfigured({ kind: 'misconfigured', stage: 'chains', code, message });
   }
 
   /** Loading, or looking for wallets for the first time (at most 400 ms): the panel shows its skeleton. */
@@ -366,7 +368,7 @@ export class KassaBridge extends LitElement {
       case 'arrived':
       case 'refunded':
       case 'failed':
-        return progressView(transfer, form, this.history, phase, m, locale);
+        return progressView(transfer, form, phase, m, locale);
       default:
         return nothing;
     }
@@ -378,6 +380,7 @@ export class KassaBridge extends LitElement {
     return html`<div part="container" class="surface" aria-busy=${this.skeleton ? 'true' : 'false'}>
       ${walletBar(this.wallet, this.form, this.history, this.phase, m)} ${this.body(m)}
       ${statusView(...this.statusLine(m))}
+      ${this.phase === 'arrived' || this.phase === 'refunded' ? outcomeView(this.transfer, this.form, this.history, m, this.i18n.locale) : nothing}
       <div class="actions">${this.buttons(m).map((action) => actionView(action))}</div>
     </div>`;
   }

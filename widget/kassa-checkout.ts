@@ -49,6 +49,7 @@ const FAILURE_REASONS: Record<string, keyof CheckoutMessages> = { CANCELLED: 'ca
  * @csspart phone - Paying with the phone: the QR code, the link and its copy button.
  * @csspart qr - The QR code of the hand-off link (an SVG image).
  * @csspart handoff-url - The hand-off link as text.
+ * @csspart qr-note - Under the QR code, when the link is on this very computer (127.0.0.1): a phone cannot open it.
  * @csspart receipt - The receipt of a completed payment: amount, reference, date, bank, and the reference to quote.
  * @csspart receipt-quote - The payment's reference to quote to the bank.
  * @csspart amount-input - Open amount: the field the customer types the amount in.
@@ -98,6 +99,11 @@ export class KassaCheckout extends CheckoutFlow {
     }
   }
 
+  /** Open amount: what was typed cannot be paid, so neither way to pay can be used yet (they say so, and stay focusable). */
+  private get unpayable(): false | 'disabled' {
+    return !!this.field && !this.field.amount && 'disabled';
+  }
+
   /** The proxy says whether a failed payment may be followed by a new one; an open amount also needs its attributes here. */
   private canPayAgain(): boolean {
     return !!this.payment?.retryable && (this.payment.checkoutId !== null || !!this.amount || !!this.field);
@@ -109,11 +115,7 @@ export class KassaCheckout extends CheckoutFlow {
       case 'ready':
       case 'creating':
       case 'redirecting':
-        return [
-          m.pay,
-          () => void this.pay(),
-          this.phase !== 'ready' || (!!this.field && !this.field.amount && 'disabled'),
-        ];
+        return [m.pay, () => void this.pay(), this.phase !== 'ready' || this.unpayable];
       case 'authorising':
         return [m.continue, () => void this.pay()];
       case 'phone':
@@ -177,7 +179,7 @@ export class KassaCheckout extends CheckoutFlow {
       ${this.phase === 'completed' && this.receipt && this.payment ? this.receipt.view(this.payment, this.i18n.locale) : nothing}
       ${button ? actionView(button) : nothing}
       ${this.phase === 'failed' && this.field ? actionView(this.changeAmount('secondary')!) : nothing}
-      ${this.phone && this.phase === 'ready' ? actionView([this.phone.m(this.i18n.locale).payWithPhone, () => void this.payOnPhone(), false, 'secondary']) : nothing}
+      ${this.phone && this.phase === 'ready' ? actionView([this.phone.m(this.i18n.locale).payWithPhone, () => void this.payOnPhone(), this.unpayable, 'secondary']) : nothing}
     </div>`;
   }
 }

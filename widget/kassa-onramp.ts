@@ -1,6 +1,6 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { PaymentStatusView } from '../schemas/proxy-api.ts';
-import { helpLink } from './bridge/first-run-view.ts';
+import { AccountChoice } from './onramp/account-choice.ts';
 import type { OnrampDeliveredDetail, OnrampErrorDetail, OnrampPhase, OnrampStatusDetail } from './onramp/events.ts';
 import type { OnrampMessages } from './onramp/messages/en.ts';
 import { onrampCatalogs } from './onramp/onramp-catalogs.ts';
@@ -11,11 +11,12 @@ import { ONRAMP_PROBLEMS, proxyErrorDetail, walletRefused } from './onramp/probl
 import { PurchaseController } from './onramp/purchase-controller.ts';
 import { withPurchase } from './onramp/purchase-link.ts';
 import { onrampStyles } from './onramp/styles.ts';
-import { buyLabel, costView, firstRunView, formView, purchaseView, walletBar } from './onramp/views.ts';
+import { buyLabel, costView, formView, purchaseView, walletBar } from './onramp/views.ts';
 import { detailStyles } from './shared/detail-styles.ts';
 import { fieldStyles } from './shared/field-styles.ts';
 import { fill } from './shared/i18n.ts';
 import { LocaleController } from './shared/locale-controller.ts';
+import type { MisconfigurationCode } from './shared/misconfiguration.ts';
 import { ProblemController } from './shared/problem-controller.ts';
 import { SCRIPT_ORIGIN } from './shared/proxy-client.ts';
 import { stepStyles } from './shared/steps-view.ts';
@@ -24,7 +25,6 @@ import { tokenAmount } from './shared/token-amount.ts';
 import { actionView, loadingView, statusView, type Action, type Tone } from './shared/views.ts';
 import { WalletController } from './shared/wallet/wallet-controller.ts';
 import { walletStyles } from './shared/wallet/wallet-styles.ts';
-import { walletList, walletName } from './shared/wallet/wallet-views.ts';
 
 export type * from './onramp/events.ts';
 
@@ -58,6 +58,14 @@ declare global {
  * @csspart wallet-rdns - A wallet's reverse domain name, shown when another wallet announces the same name.
  * @csspart first-run - No wallet in this browser: what a wallet is, the help link.
  * @csspart help - The link to the merchant's help page (`help-url`).
+ * @csspart wallet-apps - No wallet here, on a phone: the wallet apps that open this page in their own browser.
+ * @csspart wallet-app - Each wallet app's link.
+ * @csspart qr - No wallet here, on a computer: the QR code of this page, to go on with the phone.
+ * @csspart qr-note - Under the QR code, when this page is on this very computer (127.0.0.1): a phone cannot open it.
+ * @csspart address - "Use an address": the field for the address the stablecoins go to.
+ * @csspart sign - An address's purchase: the message to sign in a wallet app, and the field for the signature.
+ * @csspart message - The message to sign (read only, with a copy button).
+ * @csspart signature - The field the signature made in the wallet app is pasted in.
  * @csspart form - The stablecoin, network and amount fields.
  * @csspart coin - The stablecoin's select.
  * @csspart chain - The network's select.
@@ -73,7 +81,7 @@ declare global {
  * @csspart checkout - The embedded `<kassa-checkout>` (it takes the same custom properties).
  * @csspart status - The live status line (an aria-live region).
  * @csspart button - The main button: buy, try again, buy more.
- * @csspart secondary - The second button: start over, look for wallets again.
+ * @csspart secondary - The second button: start over, use an address, look for wallets again, copy the message.
  *
  * @cssprop --kassa-color-background - Surface and field colour.
  * @cssprop --kassa-color-text - Text colour.
@@ -164,6 +172,7 @@ export class KassaOnramp extends LitElement {
     form: this.form,
     locale: () => this.i18n.locale,
   });
+  private readonly accounts = new AccountChoice(this, this.wallet, this.problems);
   /** Each load() bumps it; an offer that answers for an older one is dropped. */
   private generation = 0;
 
@@ -183,13 +192,7 @@ export class KassaOnramp extends LitElement {
       client = new OnrampClient(this.proxy);
     } catch {
       this.purchases.open(undefined);
-      this.phase = 'error';
-      return this.problems.misconfigured({
-        kind: 'misconfigured',
-        stage: 'config',
-        status: 0,
-        message: 'proxy must be the URL of the Kassa proxy',
-      });
+      return this.misconfigured('proxy-attribute', 'proxy must be the URL of the Kassa proxy');
     }
     this.purchases.open(client);
     try {
@@ -197,6 +200,8 @@ export class KassaOnramp extends LitElement {
     } catch (error) {
       if (generation !== this.generation) return;
       const failure = this.problems.proxyFailed(error, () => void this.load());
+      // The proxy's on-ramp is off (KASSA_ONRAMP_COINS): the shop's setup, said as "not available here".
+      if (failure.status === 404) return this.misconfigured('onramp-off', failure.message, 404, 'notEnabled');
       this.phase = 'error';
       return this.problems.report(proxyErrorDetail(failure, 'config'));
     }
@@ -204,16 +209,19 @@ export class KassaOnramp extends LitElement {
     if (!this.form.coins().length) {
       this.phase = 'error';
       this.problems.show({ message: 'noChains', retry: () => void this.load() });
-      return this.problems.report({
-        kind: 'unavailable',
-        stage: 'config',
-        status: 200,
-        message: 'The proxy offers no network that carries its coins',
-      });
+      const message = 'The proxy offers no network that carries its coins';
+      return this.problems.report({ kind: 'unavailable', stage: 'config', status: 200, message });
     }
     if (this.purchases.resume(this.purchase)) return;
     this.phase = this.wallet.session ? 'ready' : 'connect';
+    this.accounts.prepare();
     void this.form.refreshBalance();
+  }
+
+  /** The shop set it up so that it cannot work: the customer is told in friendly words, the developer what to change. */
+  private misconfigured(code: MisconfigurationCode, message: string, status = 0, shown?: keyof OnrampMessages): void {
+    this.phase = 'error';
+    this.problems.misconfigured({ kind: 'misconfigured', stage: 'config', status, code, message }, shown);
   }
 
   /** A wallet connected: the form, with the balance there. */
@@ -239,17 +247,18 @@ export class KassaOnramp extends LitElement {
     void this.form.refreshBalance();
   }
 
-  /** Loading, or looking for wallets for the first time (at most 400 ms): the element shows its empty card. */
+  /** Loading, looking for wallets for the first time (at most 400 ms), or fetching the ways without one: the empty card. */
   private get skeleton(): boolean {
     const { phase, wallet } = this;
+    const looking = !wallet.settled && !wallet.lookedAgain;
     return (
-      phase === 'loading' || (phase === 'connect' && !wallet.wallets.length && !wallet.settled && !wallet.lookedAgain)
+      phase === 'loading' || (phase === 'connect' && !wallet.wallets.length && (looking || this.accounts.preparing))
     );
   }
 
   /** The status line: its text, tone and whether a spinner shows. */
   private statusLine(m: OnrampMessages): [text: string, tone: Tone, busy: boolean] {
-    const { phase, problems, wallet } = this;
+    const { phase, problems } = this;
     const locale = this.i18n.locale;
     if (problems.problem && allows(phase, 'notice')) return [...problems.line(m, locale), false];
     // The skeleton: its own busy sign (theme.ts), nothing in this line that the content coming above could push down.
@@ -258,17 +267,12 @@ export class KassaOnramp extends LitElement {
     const values = view && { amount: tokenAmount(view.amount, view.symbol, locale), chain: view.chainName };
     switch (phase) {
       case 'connect':
-        return [wallet.wallets.length ? m.chooseWallet : wallet.settled ? m.noWallet : m.lookingForWallets, '', false];
+        return [this.accounts.status(m, phase, locale)!, '', false];
       case 'connecting':
-        return [
-          fill(m.connecting, { wallet: wallet.connectingTo ? walletName(wallet.connectingTo, m) : '' }),
-          '',
-          true,
-        ];
       case 'quoting':
       case 'signing':
       case 'creating':
-        return [m[phase], '', true];
+        return [this.accounts.status(m, phase, locale) ?? m[phase], '', true];
       case 'paid':
       case 'delayed':
         return [m[phase], '', true];
@@ -289,6 +293,8 @@ export class KassaOnramp extends LitElement {
   private buttons(m: OnrampMessages): Action[] {
     const { phase, purchases } = this;
     const locale = this.i18n.locale;
+    const choosing = this.accounts.buttons(m, phase, locale);
+    if (choosing) return choosing;
     switch (phase) {
       case 'ready': {
         // A purchase whose creation could not be confirmed is tried again as it was (the same key).
@@ -309,10 +315,6 @@ export class KassaOnramp extends LitElement {
         return [[m.tryAgain, () => purchases.startOver()]];
       case 'refunded':
         return [[m.newPurchase, () => purchases.startOver()]];
-      case 'connect':
-        return !this.wallet.wallets.length && this.wallet.settled
-          ? [[m.lookAgain, () => this.wallet.lookAgain(), false, 'secondary']]
-          : [];
       case 'error': {
         const retry = this.problems.retryAction(
           this.problems.problem?.message === 'unknownPurchase' ? m.newPurchase : m.tryAgain,
@@ -363,15 +365,17 @@ export class KassaOnramp extends LitElement {
     switch (phase) {
       case 'connect':
       case 'connecting':
-        return !this.wallet.wallets.length && this.wallet.settled
-          ? firstRunView(m, helpLink(this.helpUrl, document.baseURI))
-          : walletList(this.wallet, m);
+        return this.accounts.view(m, locale, this.helpUrl);
+      case 'signing':
       case 'ready':
       case 'quoting':
-      case 'signing':
       case 'creating':
-        return html`${walletBar(this.wallet, phase, m)}
-        ${formView(this.form, phase, m, locale, () => void this.purchases.buy())} ${costView(this.form, m, locale)}`;
+        // An address's purchase waits for the signature pasted from a wallet app; a wallet here signs over the form.
+        return (
+          this.accounts.signing(m, phase, locale) ??
+          html`${walletBar(this.wallet, phase, m)}
+          ${formView(this.form, phase, m, locale, () => void this.purchases.buy())} ${costView(this.form, m, locale)}`
+        );
       case 'paying':
         return html`${purchaseView(this.purchases, phase, m, locale)} ${this.checkoutView()}`;
       case 'loading':

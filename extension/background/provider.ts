@@ -12,39 +12,14 @@
  */
 import { getAddress, toQuantity, type Wallet } from 'ethers';
 import { ProviderRpcError, RPC } from '../eip1193.ts';
-import type { ProviderEvent } from '../page-messages.ts';
-import { askUser, rejectWhere, RetryableApprovalError, type ApprovalRequest } from './approvals.ts';
+import { askUser, RetryableApprovalError, type ApprovalRequest } from './approvals.ts';
 import { currentChain, listChains, switchChain } from './chains.ts';
 import { connect, disconnect, isConnected } from './connections.ts';
 import { checkPurchaseProof, personalSignParams, readPurchaseProof } from './purchase-proof.ts';
+import { pagePorts, tellPage } from './page-ports.ts';
 import { READ_METHODS, rpc } from './rpc.ts';
 import { prepareSend, signAndSend } from './transaction.ts';
 import { signer, touch, unlock, unlockedAddress, VaultError, vaultState } from './vault.ts';
-
-/** The pages that hold a provider port, by port, with their origin. */
-const ports = new Map<chrome.runtime.Port, string>();
-
-export function addProviderPort(port: chrome.runtime.Port, origin: string): void {
-  ports.set(port, origin);
-  port.onDisconnect.addListener(() => {
-    ports.delete(port);
-    // The page is gone: nothing may still be signed for it unless another of its pages is open.
-    if (![...ports.values()].includes(origin))
-      rejectWhere((request) => request.origin === origin, new ProviderRpcError(RPC.disconnected, 'The page closed'));
-  });
-  void currentChain().then(
-    (chain) => send(port, 'connect', { chainId: toQuantity(chain.chainId) }),
-    () => undefined,
-  );
-}
-
-function send(port: chrome.runtime.Port, event: ProviderEvent, data: unknown): void {
-  try {
-    port.postMessage({ type: 'event', event, data });
-  } catch {
-    ports.delete(port);
-  }
-}
 
 /** What `eth_accounts` shows an origin: the account while unlocked and connected, else nothing. */
 async function accountsFor(origin: string): Promise<string[]> {
@@ -54,12 +29,12 @@ async function accountsFor(origin: string): Promise<string[]> {
 
 /** Tells each page its accounts now (after a lock, an unlock, a connect or a disconnect). */
 export async function announceAccounts(onlyOrigin?: string): Promise<void> {
-  for (const [port, origin] of ports)
-    if (!onlyOrigin || origin === onlyOrigin) send(port, 'accountsChanged', await accountsFor(origin));
+  for (const [port, origin] of pagePorts())
+    if (!onlyOrigin || origin === onlyOrigin) tellPage(port, 'accountsChanged', await accountsFor(origin));
 }
 
 export async function announceChain(chainId: number): Promise<void> {
-  for (const port of ports.keys()) send(port, 'chainChanged', toQuantity(chainId));
+  for (const [port] of pagePorts()) tellPage(port, 'chainChanged', toQuantity(chainId));
 }
 
 /**
@@ -249,7 +224,6 @@ function chainIdParam(params: unknown): number {
   return Number(BigInt(text));
 }
 
-/** Answers one request of a page of `origin`. */
 /** A request of a page's provider; `lang` is the page's language, for an approval window it opens. */
 export async function handleProviderRequest(
   origin: string,

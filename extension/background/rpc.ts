@@ -40,6 +40,7 @@ export async function rpc(
   chain: ChainEntry,
   method: string,
   params: unknown[] | Record<string, unknown> = [],
+  timeoutMs = TIMEOUT_MS,
 ): Promise<unknown> {
   if (!isHttpsOrLoopback(chain.rpcUrl))
     throw new ProviderRpcError(RPC.chainDisconnected, `${chain.name}'s RPC URL is not https: Kassa will not use it`);
@@ -51,7 +52,7 @@ export async function rpc(
       body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
       credentials: 'omit',
       cache: 'no-store',
-      signal: AbortSignal.timeout(TIMEOUT_MS),
+      signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
     throw new ProviderRpcError(RPC.chainDisconnected, `Cannot reach ${chain.name}: ${(error as Error).message}`);

@@ -19,7 +19,7 @@ import {
   type Health,
   type PaymentList,
 } from '../../schemas/proxy-api.ts';
-import { ProviderRpcError, RPC, toRpcError } from '../eip1193.ts';
+import { ProviderRpcError, RPC } from '../eip1193.ts';
 import {
   APPROVAL_PORT,
   PAYMENTS_PORT,
@@ -33,14 +33,16 @@ import {
   USER_ACTIONS,
   type WalletStatus,
 } from '../messages.ts';
-import { MAX_PARAMS_JSON, PROVIDER_PORT, portRequestSchema } from '../page-messages.ts';
+import { PROVIDER_PORT } from '../page-messages.ts';
 import { keepActivity, keptActivity, readActivity } from './activity.ts';
 import { approvalView } from './approval-view.ts';
 import { answerApproval, pendingApproval, rejectWhere, windowClosed } from './approvals.ts';
 import { currentChain, forgetChains, listChains } from './chains.ts';
 import { connectedOrigins } from './connections.ts';
 import { followPaymentEvents, operatorCall, operatorFile } from './operator-api.ts';
-import { addProviderPort, announceAccounts, forgetOrigin, handleProviderRequest, moveToChain } from './provider.ts';
+import { announceAccounts, forgetOrigin, moveToChain } from './provider.ts';
+import { acceptProviderPort } from './provider-port.ts';
+import { proxyEnvironment, sandboxAccountKey } from './sandbox-account.ts';
 import { loadSettings, saveSettings, settingsView } from './settings.ts';
 import { block, blockedOrigins, unblock } from './site-guard.ts';
 import { KEYS, readLocal, restrictStorage, writeLocal } from './storage.ts';
@@ -149,6 +151,8 @@ async function handleUi(request: UiRequest): Promise<unknown> {
       forgetChains();
       return { kind: 'public', chains: (await listChains()).length } satisfies ConnectionTest;
     }
+    case 'settings.environment':
+      return proxyEnvironment();
     case 'language.get':
       return (await readLocal<LanguageChoice>(KEYS.language)) ?? 'auto';
     case 'language.set':
@@ -257,6 +261,8 @@ async function handleUi(request: UiRequest): Promise<unknown> {
       return {
         address: await importKey(request.password, { privateKey: request.privateKey, mnemonic: request.mnemonic }),
       };
+    case 'vault.importSandbox':
+      return { address: await importKey(request.password, { privateKey: await sandboxAccountKey() }) };
     case 'vault.unlock':
       await unlock(request.password);
       return walletStatus();
@@ -337,43 +343,7 @@ chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse: (r
 
 chrome.runtime.onConnect.addListener((port) => {
   const sender = port.sender;
-  if (port.name === PROVIDER_PORT) {
-    // Only this extension's own content script, in a tab's top frame of an http(s) page.
-    const url = sender?.url ? new URL(sender.url) : undefined;
-    if (
-      sender?.id !== chrome.runtime.id ||
-      !sender.tab ||
-      sender.frameId !== 0 ||
-      !url ||
-      !/^https?:$/.test(url.protocol)
-    )
-      return port.disconnect();
-    // The page's own origin, never its URL's: a sandboxed document (CSP sandbox, a sandboxed frame's
-    // page) has an opaque origin ('null') and gets no provider at all, so nothing it asks is shown as
-    // asked by the site that served it.
-    const origin = sender.origin;
-    if (!origin || !/^https?:\/\/[^/]+$/.test(origin)) return port.disconnect();
-    addProviderPort(port, origin);
-    port.onMessage.addListener((message: unknown) => {
-      const parsed = portRequestSchema.safeParse(message);
-      if (!parsed.success) return;
-      const { id, method, params, lang } = parsed.data;
-      const reply = (body: { result: unknown } | { error: unknown }) => {
-        try {
-          port.postMessage({ type: 'response', id, ...body });
-        } catch {
-          // the page went away
-        }
-      };
-      if (params !== undefined && JSON.stringify(params).length > MAX_PARAMS_JSON)
-        return reply({ error: { code: RPC.invalidParams, message: 'The request is too large' } });
-      handleProviderRequest(origin, method, params, lang).then(
-        (result) => reply({ result: result ?? null }),
-        (error: unknown) => reply({ error: toRpcError(error) }),
-      );
-    });
-    return;
-  }
+  if (port.name === PROVIDER_PORT) return acceptProviderPort(port);
   if (!sender || !isExtensionPage(sender)) return port.disconnect();
   if (port.name === PAYMENTS_PORT) {
     const stop = followPaymentEvents({

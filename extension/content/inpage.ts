@@ -2,29 +2,34 @@
  * Kassa's EIP-1193 provider, in the page's own world. It announces itself through EIP-6963 (and
  * answers every `eip6963:requestProvider`), leaving other wallets' announcements alone; it becomes
  * `window.ethereum` only when no other wallet has taken that name, and never replaces one. Requests go
- * to the content script by window messages; nothing here holds a key or decides anything.
+ * to the content script by window messages; nothing here holds a key or decides anything. The
+ * provider, its prototypes and its EIP-6963 announcement are frozen.
  */
 import { ProviderRpcError, RPC } from '../eip1193.ts';
 import { KASSA_ICON } from '../icon.ts';
-import { TO_CONTENT, pageReplySchema, type ProviderEvent } from '../page-messages.ts';
-
-type Listener = (...args: unknown[]) => void;
+import { TO_CONTENT, pageReplySchema, rpcErrorSchema, type ProviderEvent } from '../page-messages.ts';
+import { EventEmitter } from './event-emitter.ts';
 
 interface RequestArguments {
   readonly method: string;
   readonly params?: readonly unknown[] | object;
 }
 
-class KassaProvider {
+/**
+ * EIP-1193's provider. Connected or not is what the service worker, which owns the state, says
+ * (`connect` and `disconnect` events; the content script adds a `disconnect` of its own when the
+ * extension is gone); chain and accounts are kept from events and answers, so events fire on changes only.
+ */
+class KassaProvider extends EventEmitter {
   readonly isKassa = true;
   #nextId = 1;
   #pending = new Map<number, { resolve(value: unknown): void; reject(error: unknown): void }>();
-  #listeners = new Map<string, Set<Listener>>();
   #chainId: string | null = null;
   #accounts: string[] = [];
   #connected = false;
 
   constructor() {
+    super();
     window.addEventListener('message', (event: MessageEvent) => {
       if (event.source !== window) return;
       const reply = pageReplySchema.safeParse(event.data);
@@ -76,34 +81,9 @@ class KassaProvider {
     });
   }
 
-  on(event: string, listener: Listener): this {
-    let set = this.#listeners.get(event);
-    if (!set) this.#listeners.set(event, (set = new Set()));
-    set.add(listener);
-    return this;
-  }
-
-  removeListener(event: string, listener: Listener): this {
-    this.#listeners.get(event)?.delete(listener);
-    return this;
-  }
-
-  off(event: string, listener: Listener): this {
-    return this.removeListener(event, listener);
-  }
-
+  /** EIP-1193: whether Kassa can serve requests on a chain now. */
   isConnected(): boolean {
     return this.#connected;
-  }
-
-  #emit(event: string, ...args: unknown[]): void {
-    for (const listener of [...(this.#listeners.get(event) ?? [])]) {
-      try {
-        listener(...args);
-      } catch (error) {
-        console.error(error);
-      }
-    }
   }
 
   /** Keeps what the page was last told, so events fire on changes only. */
@@ -114,16 +94,10 @@ class KassaProvider {
   }
 
   #setChain(chainId: string): void {
-    if (!this.#connected) {
-      this.#connected = true;
-      this.#chainId = chainId;
-      this.#emit('connect', { chainId });
-      return;
-    }
-    if (chainId !== this.#chainId) {
-      this.#chainId = chainId;
-      this.#emit('chainChanged', chainId);
-    }
+    // While disconnected the page hears the chain with the next `connect`.
+    if (!this.#connected || chainId === this.#chainId) return;
+    this.#chainId = chainId;
+    this.emit('chainChanged', chainId);
   }
 
   #setAccounts(accounts: string[]): void {
@@ -133,17 +107,30 @@ class KassaProvider {
     )
       return;
     this.#accounts = accounts;
-    this.#emit('accountsChanged', accounts);
+    this.emit('accountsChanged', accounts);
   }
 
   #onEvent(event: ProviderEvent, data: unknown): void {
-    if (event === 'connect' && data && typeof (data as { chainId?: unknown }).chainId === 'string')
-      this.#setChain((data as { chainId: string }).chainId);
-    else if (event === 'chainChanged' && typeof data === 'string') this.#setChain(data);
+    if (event === 'connect' && data && typeof (data as { chainId?: unknown }).chainId === 'string') {
+      const { chainId } = data as { chainId: string };
+      if (this.#connected) return this.#setChain(chainId);
+      const before = this.#chainId;
+      this.#connected = true;
+      this.#chainId = chainId;
+      this.emit('connect', { chainId });
+      // Back on another chain than the page was last told (as MetaMask tells it: connect, then chainChanged).
+      if (before !== null && before !== chainId) this.emit('chainChanged', chainId);
+    } else if (event === 'chainChanged' && typeof data === 'string') this.#setChain(data);
     else if (event === 'accountsChanged' && Array.isArray(data)) this.#setAccounts(data as string[]);
-    else if (event === 'disconnect') {
+    else if (event === 'disconnect' && this.#connected) {
+      const error = rpcErrorSchema.safeParse(data);
       this.#connected = false;
-      this.#emit('disconnect', data);
+      this.emit(
+        'disconnect',
+        error.success
+          ? new ProviderRpcError(error.data.code, error.data.message, error.data.data)
+          : new ProviderRpcError(RPC.disconnected, 'Kassa is disconnected'),
+      );
     }
   }
 }
@@ -164,6 +151,14 @@ function uuidV4(): string {
 // the service worker refuses its content script's port anyway.
 if (window.origin !== 'null') {
   const provider = new KassaProvider();
+  // EIP-6963's advice: no script of the page may replace what dapps call (`request`, `on`…), neither
+  // on the object they all hold nor on the prototypes it inherits from. Private fields still change.
+  for (
+    let link: object | null = provider;
+    link && link !== Object.prototype;
+    link = Object.getPrototypeOf(link) as object | null
+  )
+    Object.freeze(link);
   const info = Object.freeze({ uuid: uuidV4(), name: 'Kassa', icon: KASSA_ICON, rdns: 'dev.kassa.wallet' });
   const detail = Object.freeze({ info, provider });
   const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }));

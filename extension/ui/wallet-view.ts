@@ -1,5 +1,6 @@
 import { html, LitElement, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
+import { SANDBOX_TEST_ADDRESS } from '../../lib/sandbox-account.ts';
 import type { ChainEntry } from '../../schemas/reforge.ts';
 import { AUTO_LOCK_MINUTES, PASSWORD_MIN } from '../channels.ts';
 import type { CreatedKey, WalletStatus } from '../messages.ts';
@@ -36,11 +37,17 @@ export class KassaWalletView extends LitElement {
   @state() private busy = false;
   @state() private importKind: (typeof IMPORT_KINDS)[number]['kind'] = 'privateKey';
   @state() private phrase?: string;
+  /** The proxy's environment: on the sandbox, its public test account is offered as the key. */
+  @state() private environment: 'sandbox' | 'live' | null = null;
   private readonly locale = new UiLocale(this);
 
   override connectedCallback(): void {
     super.connectedCallback();
     void this.refresh();
+    ask<'sandbox' | 'live' | null>({ kind: 'settings.environment' }).then(
+      (environment) => (this.environment = environment),
+      () => undefined,
+    );
     ask<ChainEntry[]>({ kind: 'chains.list' }).then(
       (chains) => (this.chains = chains),
       () => undefined,
@@ -105,6 +112,15 @@ export class KassaWalletView extends LitElement {
     );
   };
 
+  private readonly useSandbox = (event: SubmitEvent): void => {
+    event.preventDefault();
+    const form = event.target as HTMLFormElement;
+    void this.act(
+      () => ask({ kind: 'vault.importSandbox', password: this.newPassword(form) }),
+      this.locale.m.sandboxReady,
+    );
+  };
+
   private readonly unlock = (event: SubmitEvent): void => {
     event.preventDefault();
     const input = (event.target as HTMLFormElement).querySelector<HTMLInputElement>('[name=password]')!;
@@ -140,6 +156,7 @@ export class KassaWalletView extends LitElement {
     return html`
       <h2>${m.walletTitle}</h2>
       <p>${m.walletIntro}</p>
+      ${this.environment === 'sandbox' ? this.sandboxForm() : nothing}
       <form aria-label=${m.createForm} class="card" novalidate @submit=${this.create}>
         <h3>${m.createTitle}</h3>
         ${this.newPasswordFields()}
@@ -169,6 +186,18 @@ export class KassaWalletView extends LitElement {
         <button type="submit">${m.importKey}</button>
       </form>
     `;
+  }
+
+  /** On the sandbox: its test account as the key, with a password, in one step. */
+  private sandboxForm() {
+    const { m } = this.locale;
+    const [before, after] = m.sandboxBody.split('{address}');
+    return html`<form aria-label=${m.sandboxTitle} class="card" novalidate @submit=${this.useSandbox}>
+      <h3>${m.sandboxTitle}</h3>
+      <p>${before}<span class="mono">${SANDBOX_TEST_ADDRESS}</span>${after}</p>
+      ${this.newPasswordFields()}
+      <button type="submit">${m.useSandbox}</button>
+    </form>`;
   }
 
   private locked(status: WalletStatus) {

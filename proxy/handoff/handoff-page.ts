@@ -91,9 +91,10 @@ const LANGUAGES = ['en', 'de', 'fr', 'es', 'nl'] as const;
 /** The language of the phone's Accept-Language that the page speaks; English otherwise. */
 export const pageLanguage = (acceptLanguage: string | undefined): string => acceptedLanguage(acceptLanguage, LANGUAGES);
 
+/** A phone's screen keeps a margin around the card (body's padding), as every page of Kassa's does. */
 const STYLE = `:root{color-scheme:light dark;--bg:#f2f4f7;--surface:#fff;--text:#1d2433;--muted:#5b6475;--ok:#067647;--bad:#b42318}
 @media (prefers-color-scheme:dark){:root{--bg:#10141c;--surface:#1b2130;--text:#e6e9ef;--muted:#a3acbd;--ok:#47cd89;--bad:#f97066}}
-body{font:16px/1.5 system-ui,sans-serif;margin:0;background:var(--bg);color:var(--text)}
+body{font:16px/1.5 system-ui,sans-serif;margin:0;padding:0 1rem;background:var(--bg);color:var(--text)}
 main{max-width:26rem;margin:3rem auto;background:var(--surface);border-radius:12px;padding:2rem}
 h1{font-size:1.4rem;margin:0 0 .5rem}.completed h1{color:var(--ok)}.failed h1{color:var(--bad)}p{color:var(--muted);margin:0}`;
 

@@ -3,16 +3,23 @@ import { toUnits } from '../../lib/money.ts';
 import type { RpcLog } from '../../lib/rpc-log.ts';
 import { chainCall, type ChainRpcOptions } from './chain-rpc.ts';
 
-const TRANSFER = id('Transfer(address,address,uint256)');
-const FROM_NOWHERE = zeroPadValue('0x00', 32);
+const REFORGE_MINT = id('ReforgeMint(address,uint256,bytes32)');
 /** Blocks asked for in one `eth_getLogs`: nodes refuse wide ranges. */
 const BLOCKS_PER_QUERY = 5_000;
 /** Queries per look, so one look stays bounded on a chain far ahead of where it started. */
 const QUERIES_PER_LOOK = 10;
 
+/**
+ * The burn id under which the issuer mints an order (`ReforgeMint(to, amount, burnId)`,
+ * docs/upstream.md): how Kassa tells the mint of an order from any other arrival of the same coin.
+ */
+export const orderBurnId = (orderId: string): string => id(`kassa-order:${orderId}`);
+
 export interface Mint {
   txHash: string;
   blockNumber: number;
+  /** The order it mints. */
+  orderId: string;
 }
 
 export interface MintQuery {
@@ -22,6 +29,8 @@ export interface MintQuery {
   wallet: string;
   /** Whole tokens. */
   amount: string;
+  /** The orders whose mint is looked for. */
+  orderIds: readonly string[];
   fromBlock: number;
 }
 
@@ -31,12 +40,14 @@ export async function latestBlock(rpcUrl: string, options: ChainRpcOptions): Pro
 }
 
 /**
- * The mints that could be a purchase's delivery, oldest first: token `Transfer`s from the zero
- * address to the wallet, of exactly the amount, from `fromBlock` on. The order service names no
- * transaction, so this is how the proxy sees a delivery for itself; a mint that another purchase
- * already claimed is passed over by the caller.
+ * The mints of these orders, oldest first: the token's `ReforgeMint` to the wallet under an order's
+ * burn id, of exactly the amount, from `fromBlock` on. The order service names no transaction, so
+ * this is how the proxy sees a delivery for itself; a bridge arrival or another order's mint of the
+ * same amount carries another burn id and is not one.
  */
 export async function findMints(query: MintQuery, options: ChainRpcOptions): Promise<Mint[]> {
+  if (query.orderIds.length === 0) return [];
+  const orderOf = new Map(query.orderIds.map((orderId) => [orderBurnId(orderId), orderId]));
   const head = await latestBlock(query.rpcUrl, options);
   const value = toUnits(query.amount, query.decimals);
   const mints: Mint[] = [];
@@ -49,7 +60,7 @@ export async function findMints(query: MintQuery, options: ChainRpcOptions): Pro
       [
         {
           address: query.token,
-          topics: [TRANSFER, FROM_NOWHERE, zeroPadValue(query.wallet, 32)],
+          topics: [REFORGE_MINT, zeroPadValue(query.wallet, 32), [...orderOf.keys()]],
           fromBlock: toQuantity(from),
           toBlock: toQuantity(to),
         },
@@ -57,7 +68,7 @@ export async function findMints(query: MintQuery, options: ChainRpcOptions): Pro
       options,
     );
     for (const log of Array.isArray(logs) ? logs : []) {
-      const mint = asMint(log, value);
+      const mint = String(log.address).toLowerCase() === query.token.toLowerCase() && asMint(log, value, orderOf);
       if (mint) mints.push(mint);
     }
     from = to + 1;
@@ -65,12 +76,14 @@ export async function findMints(query: MintQuery, options: ChainRpcOptions): Pro
   return mints;
 }
 
-/** A log as a mint of exactly `value`; undefined for anything else, a malformed entry included. */
-function asMint(log: RpcLog, value: bigint): Mint | undefined {
+/** A log as the mint of one of the orders, of exactly `value`; undefined for anything else, a malformed entry included. */
+function asMint(log: RpcLog, value: bigint, orderOf: ReadonlyMap<string, string>): Mint | undefined {
   try {
-    if (log.removed || !/^0x[0-9a-fA-F]{1,64}$/.test(log.data) || BigInt(log.data) !== value) return undefined;
+    const orderId = orderOf.get(String(log.topics?.[2]).toLowerCase());
+    if (log.removed || orderId === undefined) return undefined;
+    if (!/^0x[0-9a-fA-F]{1,64}$/.test(log.data) || BigInt(log.data) !== value) return undefined;
     if (!/^0x[0-9a-fA-F]{64}$/.test(log.transactionHash)) return undefined;
-    return { txHash: log.transactionHash.toLowerCase(), blockNumber: Number(BigInt(log.blockNumber)) };
+    return { txHash: log.transactionHash.toLowerCase(), blockNumber: Number(BigInt(log.blockNumber)), orderId };
   } catch {
     return undefined;
   }

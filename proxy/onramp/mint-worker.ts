@@ -5,6 +5,7 @@ import type { ChangeSignal, StatusBus } from '../state/coordination.ts';
 import type { Logger } from '../logger.ts';
 import type { Checkouts } from '../payments/checkouts.ts';
 import type { PurchaseAuditRecord, PurchaseChange, PurchaseRecord } from '../state/purchases.ts';
+import { PurchaseLease } from './purchase-lease.ts';
 import type { Store } from '../state/store.ts';
 import type { OrdersClient } from '../upstream/orders-client.ts';
 import { UpstreamError } from '../upstream/upstream-error.ts';
@@ -16,8 +17,6 @@ import { purchaseEvent } from './purchase-events.ts';
 
 /** Every purchase's checkout has this reference prefix: payment changes of other checkouts are passed over. */
 export const PURCHASE_REFERENCE = 'ONRAMP ';
-/** One instance works on a purchase at a time; a lease outlives a slow step, and is renewed while following. */
-const LEASE_MS = 30_000;
 /** A purchase whose checkout was never written (a crash between the two) is given this long. */
 const ORPHAN_AFTER_MS = 60_000;
 /** Following a new order closely: the first read soon, then less often, for this long in one go. */
@@ -26,6 +25,10 @@ const FOLLOW_MAX_MS = 2_000;
 const FOLLOW_CLOSELY_MS = 60_000;
 /** An order the issuer completed whose mint the chain does not show after this long: delayed. */
 const COMPLETED_UNSEEN_MS = 120_000;
+/** Purchases looked over per sweep, of those with work due and of those awaiting payment. */
+const SWEEP_BATCH = 500;
+/** A late order is looked at less often the older it is: a tenth of its age, from a second to a minute. */
+const lookWaitMs = (age: number) => Math.min(60_000, Math.max(1_000, Math.round(age / 10)));
 
 export interface MintWorkerOptions {
   settings: OnrampSettings;
@@ -36,7 +39,7 @@ export interface MintWorkerOptions {
   bus: StatusBus;
   changes: ChangeSignal;
   logger: Logger;
-  /** This instance, as a lease holder. */
+  /** This instance's worker, as a purchase's lease holder (each operator request is another). */
   holder: string;
   rpcTimeoutMs: number;
   /** How often unfinished purchases are looked over (2 s). */
@@ -58,8 +61,6 @@ type Step = PurchaseRecord | undefined;
  */
 export class MintWorker {
   private readonly running = new Map<string, { again: boolean; done: Promise<void> }>();
-  /** When an order's purchase is next worth a look, by purchase (a late order is read less often). */
-  private readonly nextLook = new Map<string, { at: number; waitMs: number }>();
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private stopped = false;
@@ -119,33 +120,39 @@ export class MintWorker {
     }
   }
 
+  /**
+   * Wakes the purchases with work due (paid, and minting or delayed ones due a look) first, whatever
+   * the number awaiting payment; then those awaiting payment, whose payment may have been missed.
+   */
   private async sweep(): Promise<void> {
     if (this.stopped) return;
     try {
+      const { purchases } = this.options.store;
       const now = Date.now();
-      for (const purchase of await this.options.store.purchases.unsettled(500)) {
-        const look = this.nextLook.get(purchase.purchaseId);
-        if (look && look.at > now && purchase.state !== 'awaiting_payment' && purchase.state !== 'paid') continue;
+      for (const purchase of await purchases.due(now, SWEEP_BATCH)) void this.wake(purchase.purchaseId);
+      for (const purchase of await purchases.unsettled(['awaiting_payment'], SWEEP_BATCH))
         void this.wake(purchase.purchaseId);
-      }
-      if (Math.random() < 0.01) await this.options.store.purchases.forgetQuotes(now - 24 * 3_600_000);
+      if (Math.random() < 0.01) await purchases.forgetQuotes(now - 24 * 3_600_000);
     } catch (error) {
       this.options.logger.warn('sweep of on-ramp purchases failed', { error });
     }
   }
 
-  /** Moves one purchase as far as it can go now. */
+  /** Moves one purchase as far as it can go now: its mint under its lease, from the purchase read under it. */
   private async advance(purchaseId: string): Promise<void> {
-    let purchase: Step = await this.options.store.purchases.byId(purchaseId);
+    const { store, holder } = this.options;
+    let purchase: Step = await store.purchases.byId(purchaseId);
     if (purchase?.state === 'awaiting_payment') purchase = await this.settlePayment(purchase);
     if (!purchase || isFinalPurchaseState(purchase.state) || purchase.state === 'awaiting_payment') return;
-    const { store, holder } = this.options;
-    if (!(await store.purchases.lease(purchaseId, holder, Date.now(), LEASE_MS))) return;
+    const lease = await PurchaseLease.take(store.purchases, purchaseId, holder);
+    if (!lease) return;
     try {
-      if (purchase.state === 'paid') purchase = await this.order(purchase);
-      if (purchase && (purchase.state === 'minting' || purchase.state === 'delayed')) await this.follow(purchase);
+      purchase = await store.purchases.byId(purchaseId);
+      if (purchase?.state === 'paid') purchase = await this.order(purchase, lease);
+      if (purchase && (purchase.state === 'minting' || purchase.state === 'delayed'))
+        await this.follow(purchase, lease);
     } finally {
-      await store.purchases.unlease(purchaseId, holder).catch(() => undefined);
+      await lease.release();
     }
   }
 
@@ -174,7 +181,7 @@ export class MintWorker {
   }
 
   /** `paid`: orders the mint, once per attempt, and records the order. */
-  private async order(purchase: PurchaseRecord): Promise<Step> {
+  private async order(purchase: PurchaseRecord, lease: PurchaseLease): Promise<Step> {
     const { orders, logger } = this.options;
     const target = await this.target(purchase);
     if (!target) return this.delay(purchase, `chain ${purchase.chainId} no longer lists ${purchase.symbol}`);
@@ -187,6 +194,7 @@ export class MintWorker {
       if (!saved || saved.state !== 'paid') return saved;
       purchase = saved;
     }
+    if (!(await lease.held())) return purchase;
     let orderId: string;
     try {
       orderId = (
@@ -213,35 +221,45 @@ export class MintWorker {
       orderId = existing.orderId;
     }
     logger.info('on-ramp mint ordered', { purchaseId: purchase.purchaseId, orderId, customerOrder });
-    this.nextLook.delete(purchase.purchaseId);
+    const now = Date.now();
     return this.move(purchase, ['paid'], {
       state: 'minting',
       orderId,
       customerOrder,
       orderStatus: 'New',
-      orderCreatedAt: Date.now(),
+      orderCreatedAt: now,
       orderAttempts: attempt,
+      orderIds: purchase.orderIds.includes(orderId) ? purchase.orderIds : [...purchase.orderIds, orderId],
+      // Followed closely by this worker from now; by any instance's sweep if this one stops.
+      nextLookAt: now + FOLLOW_CLOSELY_MS,
     });
   }
 
   /**
    * `minting` or `delayed`: looks for the mint on the chain and reads the order; delivered once the
-   * mint is there. Closely while minting (a mint takes seconds), then on the sweep, less and less often.
+   * mint is there. Closely for the order's first minute (a mint takes seconds), then on the sweep,
+   * less and less often.
    */
-  private async follow(purchase: PurchaseRecord): Promise<void> {
+  private async follow(purchase: PurchaseRecord, lease: PurchaseLease): Promise<void> {
     const started = Date.now();
     let wait = FOLLOW_FIRST_MS;
     for (let current: Step = purchase; ;) {
       current = await this.look(current);
       if (!current || isFinalPurchaseState(current.state) || this.stopped) return;
-      if (current.state !== 'minting' || Date.now() - started > FOLLOW_CLOSELY_MS) {
-        const waitMs = Math.min(60_000, (this.nextLook.get(purchase.purchaseId)?.waitMs ?? 1_000) * 1.5);
-        this.nextLook.set(purchase.purchaseId, { at: Date.now() + waitMs, waitMs });
+      if (current.state !== 'minting' || Date.now() - (current.orderCreatedAt ?? started) > FOLLOW_CLOSELY_MS) {
+        // The next look, for whichever instance sweeps first (not a change anyone sees: no updatedAt).
+        const now = Date.now();
+        const age = now - (current.orderCreatedAt ?? current.paidAt ?? now);
+        await this.options.store.purchases.update(
+          current.purchaseId,
+          { states: [current.state], revision: current.revision },
+          { nextLookAt: now + lookWaitMs(age) },
+        );
         return;
       }
       await sleep(wait);
       wait = Math.min(FOLLOW_MAX_MS, wait * 1.5);
-      await this.options.store.purchases.lease(purchase.purchaseId, this.options.holder, Date.now(), LEASE_MS);
+      if (!(await lease.held())) return;
     }
   }
 
@@ -269,17 +287,18 @@ export class MintWorker {
       return this.delay(next, `the issuer ended the mint order ${order.orderStatus}`);
     if (order?.orderStatus === 'Completed' && now - (next.orderCreatedAt ?? now) > COMPLETED_UNSEEN_MS)
       return this.delay(next, 'the issuer completed the mint order, but the mint is not on the chain');
-    if (next.paidAt !== null && now - next.paidAt > this.options.settings.mintTimeoutMs)
-      return this.delay(
-        next,
-        `not delivered within ${Math.round(this.options.settings.mintTimeoutMs / 60_000)} minutes of payment`,
-      );
+    // Counted from the current order: a retried purchase has the whole timeout again.
+    const since = next.orderCreatedAt ?? next.paidAt;
+    const { mintTimeoutMs } = this.options.settings;
+    if (since !== null && now - since > mintTimeoutMs)
+      return this.delay(next, `not delivered within ${duration(mintTimeoutMs)} of its mint order`);
     return next;
   }
 
   /**
-   * The mints on the chain that could be this purchase's, oldest first: from the block before its
-   * first order. Whether one is already another purchase's, the store decides at delivery.
+   * The mints of this purchase's orders on the chain (the current one's, or a late one of an earlier
+   * order), oldest first, from the block before its first order. The store still refuses a
+   * transaction that already delivered another purchase.
    */
   async mintsFor(purchase: PurchaseRecord, target?: DeliveryTarget): Promise<Mint[]> {
     const where = target ?? (await this.target(purchase));
@@ -291,6 +310,7 @@ export class MintWorker {
         decimals: where.token.decimals,
         wallet: purchase.wallet,
         amount: purchase.tokens,
+        orderIds: purchase.orderIds,
         fromBlock: purchase.fromBlock,
       },
       this.rpc(),
@@ -299,9 +319,10 @@ export class MintWorker {
 
   /** Delivered with this mint; `taken` when the mint is another purchase's. */
   async deliver(purchase: PurchaseRecord, mint: Mint, audit?: PurchaseAuditRecord): Promise<Step | 'taken'> {
+    // The mint of one of its own orders delivers it, whatever else changed since it was read.
     const result = await this.options.store.purchases.update(
       purchase.purchaseId,
-      ['paid', 'minting', 'delayed'],
+      { states: ['paid', 'minting', 'delayed'] },
       {
         state: 'delivered',
         txHash: mint.txHash,
@@ -320,7 +341,6 @@ export class MintWorker {
     );
     if (result.outcome === 'tx-taken') return 'taken';
     if (result.outcome === 'moved') return result.purchase;
-    this.nextLook.delete(purchase.purchaseId);
     this.options.eventsWritten?.();
     this.options.metrics?.delivered(result.purchase.paidAt, result.purchase.deliveredAt ?? Date.now());
     await this.options.changes.publish(purchase.purchaseId).catch(() => undefined);
@@ -334,7 +354,7 @@ export class MintWorker {
     return this.move(purchase, ['paid', 'minting', 'delayed'], { state: 'delayed', delayedReason: reason });
   }
 
-  /** Applies a change if the purchase is still where it was read; signals its streams. */
+  /** Applies a change if the purchase is still as it was read (its revision); signals its streams. */
   async move(
     purchase: PurchaseRecord,
     from: readonly PurchaseState[],
@@ -346,7 +366,7 @@ export class MintWorker {
     const explorer = event ? (await this.target(purchase))?.chain.blockExplorerUrl : undefined;
     const result = await store.purchases.update(
       purchase.purchaseId,
-      from,
+      { states: from, revision: purchase.revision },
       { ...change, updatedAt: Date.now() },
       event ? { events: purchaseEvent(event, { paymentStatus, explorer }) } : {},
     );
@@ -367,4 +387,10 @@ export class MintWorker {
   private rpc() {
     return { timeoutMs: this.options.rpcTimeoutMs };
   }
+}
+
+/** A timeout in words: `10 minutes`, `1 minute`, `45 seconds`. */
+function duration(ms: number): string {
+  const [amount, unit] = ms % 60_000 === 0 ? [ms / 60_000, 'minute'] : [Math.round(ms / 1000), 'second'];
+  return `${amount} ${unit}${amount === 1 ? '' : 's'}`;
 }

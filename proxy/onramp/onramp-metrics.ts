@@ -1,5 +1,5 @@
 import { Gauge, Histogram, type Registry } from 'prom-client';
-import type { PurchaseStore } from '../state/purchases.ts';
+import { WORK_STATES, type PurchaseStore } from '../state/purchases.ts';
 
 /** The on-ramp in /metrics: purchases not finished, by state (a `delayed` one wants the operator), and how long delivery takes. */
 export class OnrampMetrics {
@@ -15,7 +15,7 @@ export class OnrampMetrics {
         const counts = new Map<string, number>(
           ['awaiting_payment', 'paid', 'minting', 'delayed'].map((state) => [state, 0]),
         );
-        for (const purchase of await purchases.unsettled(10_000))
+        for (const purchase of await purchases.unsettled(['awaiting_payment', ...WORK_STATES], 10_000))
           counts.set(purchase.state, (counts.get(purchase.state) ?? 0) + 1);
         for (const [state, count] of counts) this.set({ state }, count);
       },

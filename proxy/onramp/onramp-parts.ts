@@ -14,6 +14,7 @@ import { OnrampCatalog } from './onramp-catalog.ts';
 import { OnrampMetrics } from './onramp-metrics.ts';
 import type { OnrampSettings } from './onramp-settings.ts';
 import { PurchaseOperations } from './purchase-operations.ts';
+import { leaseHolders } from './purchase-lease.ts';
 
 export interface OnrampParts {
   catalog: OnrampCatalog;
@@ -40,8 +41,9 @@ export function createOnramp(deps: {
   paymentWindowSeconds?: number | undefined;
 }): OnrampParts {
   const { settings, store, coordination, checkouts, orders, logger, rpcTimeoutMs } = deps;
-  // This instance, as the holder of purchase leases: unique across a fleet and across restarts.
-  const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  // This instance, unique across a fleet and across restarts: its worker is one holder of purchase
+  // leases, and each of its operator requests another.
+  const instance = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const catalog = new OnrampCatalog(settings, deps.chains, () => deps.tokens.environment());
   const worker = new MintWorker({
     settings,
@@ -52,7 +54,7 @@ export function createOnramp(deps: {
     bus: coordination.bus,
     changes: coordination.purchaseChanges,
     logger,
-    holder,
+    holder: leaseHolders.worker(instance),
     rpcTimeoutMs,
     sweepMs: deps.sweepMs,
     eventsWritten: deps.eventsWritten,
@@ -70,6 +72,6 @@ export function createOnramp(deps: {
       paymentWindowSeconds: deps.paymentWindowSeconds,
     }),
     worker,
-    operations: new PurchaseOperations({ store, orders, worker, logger, holder }),
+    operations: new PurchaseOperations({ store, orders, worker, logger, instance }),
   };
 }

@@ -1,79 +1,71 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { HttpProblem } from '../http/http-problem.ts';
 import type { Logger } from '../logger.ts';
-import type { PurchaseAuditRecord, PurchaseRecord } from '../state/purchases.ts';
+import type { PurchaseAuditRecord, PurchaseChange, PurchaseRecord } from '../state/purchases.ts';
 import type { Store } from '../state/store.ts';
 import type { OrdersClient } from '../upstream/orders-client.ts';
 import { upstreamProblem } from '../http/upstream-problem.ts';
 import type { MintWorker } from './mint-worker.ts';
+import { leaseHolders, PurchaseLease } from './purchase-lease.ts';
 
 export interface PurchaseOperationsOptions {
   store: Store;
   orders: OrdersClient;
   worker: MintWorker;
   logger: Logger;
-  holder: string;
+  /** This instance, named in the lease holder of each of its operator requests. */
+  instance: string;
 }
+
+/** What an operator told "being worked on" waits before trying again. */
+const BUSY_RETRY_AFTER_SECONDS = 2;
+/** The worker's look at a delayed purchase is brief: an action waits this long for it to end. */
+const WORKER_WAIT_MS = 1_000;
+const WORKER_POLL_MS = 50;
 
 /**
  * What the operator does with a delayed purchase: retry the mint, or record that the money went back.
- * Neither may ever cause a second mint: each first looks at the chain (a mint there delivers the
- * purchase instead), and at the current order (a `New` one is cancelled; one the issuer is
- * processing or has completed stops the action). Both are audited.
+ * Neither may ever cause a second mint: each first looks at the chain (a mint of one of its orders
+ * there delivers the purchase instead), and at the current order (a `New` one is cancelled; one the
+ * issuer is processing or has completed stops the action). Each request holds the purchase's lease
+ * for all of its steps, as a holder of its own (another action is refused meanwhile), and
+ * applies its change only if the purchase is still as it read it: the same revision, the same order.
+ * Both are audited.
  */
 export class PurchaseOperations {
   constructor(private readonly options: PurchaseOperationsOptions) {}
 
-  async retryMint(purchaseId: string, requestId: string | null): Promise<PurchaseRecord> {
-    return this.act(purchaseId, 'retry-mint', null, requestId, async (purchase, audit) => {
-      const result = await this.options.store.purchases.update(
-        purchaseId,
-        ['delayed'],
-        {
-          state: 'paid',
-          orderId: null,
-          customerOrder: null,
-          orderStatus: null,
-          orderCreatedAt: null,
-          delayedReason: null,
-          updatedAt: Date.now(),
-        },
-        { audit: { ...audit, state: 'paid' } },
-      );
-      return result.outcome === 'updated' ? result.purchase : this.moved(purchase);
+  retryMint(purchaseId: string, requestId: string | null): Promise<PurchaseRecord> {
+    return this.act(purchaseId, 'retry-mint', null, requestId, {
+      state: 'paid',
+      orderId: null,
+      customerOrder: null,
+      orderStatus: null,
+      orderCreatedAt: null,
+      delayedReason: null,
+      nextLookAt: null,
     });
   }
 
-  async refund(purchaseId: string, note: string, requestId: string | null): Promise<PurchaseRecord> {
-    return this.act(purchaseId, 'refund', note, requestId, async (purchase, audit) => {
-      const result = await this.options.store.purchases.update(
-        purchaseId,
-        ['delayed'],
-        { state: 'refunded', updatedAt: Date.now() },
-        { audit: { ...audit, state: 'refunded' } },
-      );
-      return result.outcome === 'updated' ? result.purchase : this.moved(purchase);
-    });
+  refund(purchaseId: string, note: string, requestId: string | null): Promise<PurchaseRecord> {
+    return this.act(purchaseId, 'refund', note, requestId, { state: 'refunded' });
   }
 
-  /** The checks both actions share, under the purchase's lease; then the action itself. */
+  /** The checks both actions share, then the action's change: all under the purchase's lease. */
   private async act(
     purchaseId: string,
     action: PurchaseAuditRecord['action'],
     note: string | null,
     requestId: string | null,
-    apply: (purchase: PurchaseRecord, audit: PurchaseAuditRecord) => Promise<PurchaseRecord>,
+    change: PurchaseChange & Pick<PurchaseRecord, 'state'>,
   ): Promise<PurchaseRecord> {
-    const { store, worker, holder, logger } = this.options;
-    const purchase = await store.purchases.byId(purchaseId);
-    if (!purchase) throw new HttpProblem(404, 'No purchase has this id');
-    if (purchase.state !== 'delayed')
-      throw new HttpProblem(409, `Only a delayed purchase can be acted on; this one is ${purchase.state}`);
-    if (!(await store.purchases.lease(purchaseId, holder, Date.now(), 30_000)))
-      throw new HttpProblem(409, 'The purchase is being worked on right now; try again in a moment', {
-        'Retry-After': '5',
-      });
+    const { store, worker, logger, instance } = this.options;
+    delayedOnly(await store.purchases.byId(purchaseId));
+    const lease = await this.lease(purchaseId, leaseHolders.operator(instance));
     let done: PurchaseRecord;
     try {
+      // Read again under the lease: the purchase as this action decides on it, and expects to find it.
+      const purchase = delayedOnly(await store.purchases.byId(purchaseId));
       const audit: PurchaseAuditRecord = {
         action,
         note,
@@ -82,7 +74,7 @@ export class PurchaseOperations {
         state: purchase.state,
         requestId,
       };
-      // A mint already on the chain: the purchase is delivered, and nothing more is done.
+      // A mint of one of its orders already on the chain: the purchase is delivered, and nothing more is done.
       for (const mint of await worker.mintsFor(purchase)) {
         const delivered = await worker.deliver(purchase, mint, {
           ...audit,
@@ -98,13 +90,38 @@ export class PurchaseOperations {
         }
       }
       await this.stopOrder(purchase);
-      done = await apply(purchase, audit);
+      if (!(await lease.held())) throw busy();
+      const result = await store.purchases.update(
+        purchaseId,
+        { states: ['delayed'], revision: purchase.revision, orderId: purchase.orderId },
+        { ...change, updatedAt: Date.now() },
+        { audit: { ...audit, state: change.state } },
+      );
+      if (result.outcome !== 'updated')
+        throw new HttpProblem(409, `The purchase changed meanwhile (it was ${purchase.state}); look again`);
+      done = result.purchase;
     } finally {
-      await store.purchases.unlease(purchaseId, holder).catch(() => undefined);
+      await lease.release();
     }
     logger.info(`on-ramp purchase: ${action}`, { purchaseId, requestId, state: done.state });
     if (done.state === 'paid') void worker.wake(purchaseId);
     return done;
+  }
+
+  /**
+   * The purchase's lease for this request. Another operator action on it is refused at once ("being
+   * worked on"); the worker's look, which is brief, is waited out a moment first.
+   */
+  private async lease(purchaseId: string, holder: string): Promise<PurchaseLease> {
+    const { purchases } = this.options.store;
+    const until = Date.now() + WORKER_WAIT_MS;
+    for (;;) {
+      const lease = await PurchaseLease.take(purchases, purchaseId, holder);
+      if (lease) return lease;
+      const current = await purchases.leaseHolder(purchaseId, Date.now());
+      if ((current !== null && leaseHolders.isOperator(current)) || Date.now() >= until) throw busy();
+      await sleep(WORKER_POLL_MS);
+    }
   }
 
   /** Makes sure the current order cannot mint any more: cancelled if New; otherwise it must have failed. */
@@ -132,8 +149,18 @@ export class PurchaseOperations {
         'The issuer completed the mint order but its mint is not on the chain yet: a second order could mint twice; ask the issuer',
       );
   }
-
-  private moved(purchase: PurchaseRecord): never {
-    throw new HttpProblem(409, `The purchase changed meanwhile (it was ${purchase.state}); look again`);
-  }
 }
+
+function delayedOnly(purchase: PurchaseRecord | undefined): PurchaseRecord {
+  if (!purchase) throw new HttpProblem(404, 'No purchase has this id');
+  if (purchase.state !== 'delayed')
+    throw new HttpProblem(409, `Only a delayed purchase can be acted on; this one is ${purchase.state}`);
+  return purchase;
+}
+
+const busy = () =>
+  new HttpProblem(
+    409,
+    'The purchase is being worked on right now (another action on it, or the mint worker): try again in a moment',
+    { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) },
+  );

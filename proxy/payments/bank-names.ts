@@ -8,6 +8,9 @@ const BANK_NAMES: Readonly<Record<string, string>> = {
   bank_northwind: 'Northwind Bank',
   bank_lumen: 'Banque Lumen',
   bank_havel: 'Havel Sparkasse',
+  bank_aurora: 'Aurora Banca',
+  bank_stroom: 'Stroom Bank',
+  bank_kestrel: 'Kestrel Building Society',
   bank_sandbox_rejects: 'Sandbox bank that rejects',
 };
 

@@ -24,8 +24,16 @@ export function returnUrlFor(requested: string | undefined, allowed: readonly st
       const configured = new URL(entry);
       return configured.origin === candidate.origin && configured.pathname === candidate.pathname;
     });
+    // The reason lets the element tell the shop's developer which setting to change (KASSA_RETURN_URLS).
     if (!match || candidate.username || candidate.password)
-      throw new HttpProblem(400, 'returnUrl is not one of the return URLs this shop allows');
+      throw new HttpProblem(
+        400,
+        'returnUrl is not one of the return URLs this shop allows (KASSA_RETURN_URLS)',
+        {},
+        {
+          reason: 'return-url-not-allowed',
+        },
+      );
     candidate.hash = '';
     url = candidate;
   }

@@ -2,8 +2,8 @@
  * The on-ramp's records: quotes (the message a wallet signs, and its price) and purchases (a paid
  * checkout that becomes a mint on the customer's chain). Every backend keeps them beside the
  * checkouts and payments they refer to, and writes a purchase's events to the outbox in the same
- * transaction as its change. Every store implements it alike (sqlite/purchases.ts, redis/purchases.ts,
- * postgres/purchases.ts).
+ * transaction as its change. Every store implements it alike (sql/purchases.ts for SQLite and
+ * PostgreSQL, redis/purchases.ts).
  */
 import type { PurchaseState } from '../../schemas/onramp.ts';
 import type { NewEvent } from './outbox.ts';
@@ -51,6 +51,13 @@ export interface PurchaseRecord extends QuotedTerms {
   orderCreatedAt: number | null;
   /** Orders made for it: 1 normally, one more for each "Retry the mint". */
   orderAttempts: number;
+  /**
+   * Every order made for it, oldest first, the current one last: the mint of any of them is its
+   * delivery (a late mint of an earlier order too), and no other mint is.
+   */
+  orderIds: readonly string[];
+  /** When the worker is next due to look at it (paid, minting, delayed); null: as soon as it can. */
+  nextLookAt: number | null;
   /** The chain's block when the current order was made: the mint is looked for from there. */
   fromBlock: number | null;
   txHash: string | null;
@@ -71,6 +78,8 @@ export const UNSTARTED_PURCHASE = {
   orderStatus: null,
   orderCreatedAt: null,
   orderAttempts: 0,
+  orderIds: [],
+  nextLookAt: null,
   fromBlock: null,
   txHash: null,
   blockNumber: null,
@@ -100,9 +109,32 @@ export type PurchaseChange = Partial<
   Omit<PurchaseRecord, 'purchaseId' | 'purchaseToken' | 'quoteId' | 'checkoutId' | 'createdAt' | 'revision'>
 >;
 
+/**
+ * What an update expects to find: the purchase in one of `states` and, for an actor acting on what it
+ * read, still at the `revision` it read and on the order it acted on. A stale actor (one that read
+ * before someone else changed the purchase) then never applies its change.
+ */
+export interface PurchaseExpectation {
+  states: readonly PurchaseState[];
+  revision?: number;
+  orderId?: string | null;
+}
+
+export const meetsExpectation = (current: PurchaseRecord, expected: PurchaseExpectation): boolean =>
+  expected.states.includes(current.state) &&
+  (expected.revision === undefined || current.revision === expected.revision) &&
+  (expected.orderId === undefined || current.orderId === expected.orderId);
+
+/** The states in which the worker has something to do: order the mint, or look for it. */
+export const WORK_STATES: readonly PurchaseState[] = ['paid', 'minting', 'delayed'];
+
+/** When a purchase's work is due (its next look, or now); null for a purchase with nothing to do. */
+export const dueAt = (purchase: Pick<PurchaseRecord, 'state' | 'nextLookAt'>): number | null =>
+  WORK_STATES.includes(purchase.state) ? (purchase.nextLookAt ?? 0) : null;
+
 export type PurchaseUpdateOutcome =
   | { outcome: 'updated'; purchase: PurchaseRecord }
-  /** Not in one of the expected states (or gone): someone else moved it first. */
+  /** Not as expected (another state, revision or order), or gone: someone else moved it first. */
   | { outcome: 'moved'; purchase: PurchaseRecord | undefined }
   /** The transaction hash belongs to another purchase. */
   | { outcome: 'tx-taken' };
@@ -143,15 +175,20 @@ export interface PurchaseStore {
     limit: number;
     cursor?: string | undefined;
   }): Promise<PurchasePage>;
-  /** Purchases not final yet, oldest first: what the worker looks over. */
-  unsettled(limit: number): Promise<PurchaseRecord[]>;
+  /** Purchases in these states (none of them final), oldest first. */
+  unsettled(states: readonly PurchaseState[], limit: number): Promise<PurchaseRecord[]>;
   /**
-   * Applies `change` if the purchase is in one of `from`, bumping its revision; the events `events`
+   * Purchases whose work is due by `now` (`dueAt`: paid ones, and minting or delayed ones due a
+   * look), soonest first, however many are awaiting payment: what the worker sweeps first.
+   */
+  due(now: number, limit: number): Promise<PurchaseRecord[]>;
+  /**
+   * Applies `change` if the purchase is as `expected`, bumping its revision; the events `events`
    * gives for the changed purchase, and the audit entry, are written in the same transaction.
    */
   update(
     purchaseId: string,
-    from: readonly PurchaseState[],
+    expected: PurchaseExpectation,
     change: PurchaseChange,
     effects?: { events?: (next: PurchaseRecord) => NewEvent[]; audit?: PurchaseAuditRecord },
   ): Promise<PurchaseUpdateOutcome>;
@@ -159,6 +196,8 @@ export interface PurchaseStore {
   lease(purchaseId: string, holder: string, now: number, leaseMs: number): Promise<boolean>;
   /** Gives the lease up, if `holder` still holds it. */
   unlease(purchaseId: string, holder: string): Promise<void>;
+  /** Who holds the purchase's lease at `now`; null when no one does (never taken, given up, or run out). */
+  leaseHolder(purchaseId: string, now: number): Promise<string | null>;
   audit(purchaseId: string): Promise<PurchaseAuditRecord[]>;
 }
 

@@ -66,6 +66,7 @@ export function controlApi(deps: ControlDeps): Hono {
         );
       }
       if (change.webhookUrl !== undefined) key.webhookUrl = change.webhookUrl;
+      if (change.name !== undefined) key.name = change.name;
       if (change.description !== undefined) key.description = change.description;
       if (change.destination !== undefined) key.destination = change.destination;
       if (change.expiresAt !== undefined)

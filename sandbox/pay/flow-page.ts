@@ -1,8 +1,8 @@
 import { Hono, type Context } from 'hono';
-import { html } from 'hono/html';
+import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import { isTerminalStatus, type PaymentRecord } from '../../schemas/pay.ts';
-import { banksFor, SANDBOX_BANKS } from './banks.ts';
+import { banksFor, findBanks, monogram, SANDBOX_BANKS } from './banks.ts';
 import { flowWords, type FlowWords } from './flow-words.ts';
 import { PaymentStateError, type PaymentLedger } from './payment-ledger.ts';
 
@@ -12,9 +12,14 @@ import { PaymentStateError, type PaymentLedger } from './payment-ledger.ts';
  * After either button the browser goes back to the payment's `redirectUrl`, unchanged. It speaks the
  * customer's language (`?lang=` or Accept-Language), follows the system's dark mode, and has an icon.
  */
-export function flowPage(ledger: PaymentLedger): Hono {
+export function flowPage(ledger: PaymentLedger, payee: (keyId: string) => string | undefined): Hono {
   const app = new Hono();
   const words = (c: Context) => flowWords(c.req.query('lang'), c.req.header('Accept-Language'));
+  /** Who is paid (the key's name: the merchant as the dashboard names it), and the banks the customer searched for. */
+  const shown = (c: Context): Shown => {
+    const keyId = ledger.keyOf(c.req.param('transactionId')!);
+    return { payee: keyId && payee(keyId), query: c.req.query('q') ?? '', lang: c.req.query('lang') };
+  };
   const notFound = (c: Context) => {
     const [language, w] = words(c);
     return c.html(page(language, w, w.notFound, html`<p>${w.notValid}</p>`), 404);
@@ -30,7 +35,7 @@ export function flowPage(ledger: PaymentLedger): Hono {
     const payment = ledger.read(c.req.param('transactionId'));
     if (!payment) return notFound(c);
     if (isTerminalStatus(payment.status)) return c.html(finished(payment, ...words(c)));
-    return c.html(chooser(payment, ...words(c)));
+    return c.html(chooser(payment, shown(c), ...words(c)));
   });
 
   app.post('/:transactionId', async (c) => {
@@ -44,7 +49,7 @@ export function flowPage(ledger: PaymentLedger): Hono {
       if (action === 'cancel') ledger.cancel(transactionId, bank?.providerId);
       else if (action === 'authorise' && bank && banksFor(payment.currencyCode).includes(bank))
         ledger.authorise(transactionId, bank.providerId, bank.rejects ?? false);
-      else return c.html(chooser(payment, ...words(c), true), 400);
+      else return c.html(chooser(payment, shown(c), ...words(c), true), 400);
     } catch (error) {
       if (error instanceof PaymentStateError) return c.html(finished(ledger.read(transactionId)!, ...words(c)), 409);
       throw error;
@@ -55,26 +60,55 @@ export function flowPage(ledger: PaymentLedger): Hono {
   return app;
 }
 
+/**
+ * Each bank's logo: its monogram on a colour of its own, drawn here (no image is fetched), one class
+ * per bank; white text on each colour passes WCAG AA.
+ */
+const LOGO_PALETTE = ['#1d4ed8', '#047857', '#b42318', '#6d28d9', '#b45309', '#0e7490', '#be185d', '#4d7c0f'];
+const LOGO_COLORS = raw(
+  SANDBOX_BANKS.map(
+    (bank, index) => `.logo-${bank.providerId}{background:${LOGO_PALETTE[index % LOGO_PALETTE.length]}}`,
+  ).join(''),
+);
+
 const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1d4ed8"/><path d="M6 13 16 6l10 7zM8 15h3v8H8zm6.5 0h3v8h-3zM21 15h3v8h-3zM6 25h20v2H6z" fill="#fff"/></svg>`;
 
 function amount(payment: PaymentRecord, w: FlowWords): string {
   return new Intl.NumberFormat(w.locale, { style: 'currency', currency: payment.currencyCode }).format(payment.amount);
 }
 
+/** What the chooser shows besides the payment: its payee, and the search the customer made. */
+interface Shown {
+  payee: string | undefined;
+  query: string;
+  /** The language the checkout asked for, kept across a search. */
+  lang: string | undefined;
+}
+
 function chooser(
   payment: PaymentRecord,
+  { payee, query, lang }: Shown,
   language: string,
   w: FlowWords,
   problem = false,
 ): HtmlEscapedString | Promise<HtmlEscapedString> {
-  const banks = banksFor(payment.currencyCode);
+  const banks = findBanks(banksFor(payment.currencyCode), query);
   return page(
     language,
     w,
     w.payByBank,
     html`<p class="amount">${amount(payment, w)}</p>
+      ${payee ? html`<p class="payee"><span class="muted">${w.payee}</span> <strong>${payee}</strong></p>` : ''}
       <p class="muted">${w.reference} ${payment.reference}</p>
       ${problem ? html`<p class="problem" role="alert">${w.chooseToAuthorise}</p>` : ''}
+      <form method="get" role="search" class="search">
+        <label for="q">${w.findBank}</label>
+        <div class="row">
+          <input id="q" type="search" name="q" value="${query}" autocomplete="off" />
+          ${lang ? html`<input type="hidden" name="lang" value="${lang}" />` : ''}
+          <button type="submit" class="secondary">${w.search}</button>
+        </div>
+      </form>
       <form method="post">
         <fieldset>
           <legend>${w.chooseBank}</legend>
@@ -87,10 +121,18 @@ function chooser(
                   value="${bank.providerId}"
                   required
                   ${index === 0 ? 'checked' : ''}
-                />
+                /><span class="logo logo-${bank.providerId}" aria-hidden="true">${monogram(bank.name)}</span>
                 ${bank.name}</label
               >`,
           )}
+          ${
+            banks.length
+              ? ''
+              : html`<p>
+                  ${w.noBankFound.replace('{query}', query)}
+                  <a href="?${new URLSearchParams(lang ? { lang } : {}).toString()}">${w.allBanks}</a>
+                </p>`
+          }
         </fieldset>
         <button type="submit" name="action" value="authorise">${w.authorise}</button>
         <button type="submit" name="action" value="cancel" formnovalidate class="secondary">${w.cancel}</button>
@@ -128,6 +170,7 @@ function page(language: string, w: FlowWords, title: string, body: HtmlEscapedSt
               16px/1.5 system-ui,
               sans-serif;
             margin: 0;
+            padding: 0 1rem;
             background: #f2f4f7;
             color: #1d2433;
           }
@@ -164,11 +207,46 @@ function page(language: string, w: FlowWords, title: string, body: HtmlEscapedSt
             border-radius: 8px;
             margin: 1rem 0;
           }
-          .bank {
+          .payee {
+            margin: 0.25rem 0 0;
+          }
+          .search {
+            margin-top: 1rem;
+          }
+          .search label {
             display: block;
+            font-weight: 600;
+          }
+          .row {
+            display: flex;
+            gap: 0.5rem;
+          }
+          input[type='search'] {
+            flex: 1;
+            min-width: 0;
+            font: inherit;
+            padding: 0.5rem 0.7rem;
+            border: 1px solid #8a93a3;
+            border-radius: 8px;
+            background: inherit;
+            color: inherit;
+          }
+          .bank {
+            display: flex;
+            align-items: center;
+            gap: 0.6rem;
             padding: 0.4rem 0;
           }
-          button {
+          .logo {
+            display: inline-grid;
+            place-items: center;
+            width: 2rem;
+            height: 2rem;
+            border-radius: 8px;
+            color: #fff;
+            font-weight: 700;
+          }
+          ${LOGO_COLORS} button {
             font: inherit;
             padding: 0.6rem 1.2rem;
             border-radius: 8px;

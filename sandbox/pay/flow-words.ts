@@ -6,6 +6,13 @@ export interface FlowWords {
   sandbox: string;
   payByBank: string;
   reference: string;
+  /** Before the merchant's name: who is paid. */
+  payee: string;
+  findBank: string;
+  search: string;
+  /** No bank's name holds what was searched for ({query}). */
+  noBankFound: string;
+  allBanks: string;
   chooseBank: string;
   chooseToAuthorise: string;
   authorise: string;
@@ -24,6 +31,11 @@ const WORDS = {
     sandbox: 'Sandbox',
     payByBank: 'Pay by bank',
     reference: 'Reference',
+    payee: 'To',
+    findBank: 'Find your bank',
+    search: 'Search',
+    noBankFound: 'No bank matches “{query}”.',
+    allBanks: 'Show all banks',
     chooseBank: 'Choose your bank',
     chooseToAuthorise: 'Choose your bank to authorise the payment.',
     authorise: 'Authorise payment',
@@ -40,6 +52,11 @@ const WORDS = {
     sandbox: 'Sandbox',
     payByBank: 'Per Bank bezahlen',
     reference: 'Referenz',
+    payee: 'An',
+    findBank: 'Bank suchen',
+    search: 'Suchen',
+    noBankFound: 'Keine Bank passt zu „{query}“.',
+    allBanks: 'Alle Banken zeigen',
     chooseBank: 'Wählen Sie Ihre Bank',
     chooseToAuthorise: 'Wählen Sie Ihre Bank, um die Zahlung freizugeben.',
     authorise: 'Zahlung freigeben',
@@ -56,6 +73,11 @@ const WORDS = {
     sandbox: 'Sandbox',
     payByBank: 'Payer par virement',
     reference: 'Référence',
+    payee: 'À',
+    findBank: 'Trouver votre banque',
+    search: 'Rechercher',
+    noBankFound: 'Aucune banque ne correspond à « {query} ».',
+    allBanks: 'Afficher toutes les banques',
     chooseBank: 'Choisissez votre banque',
     chooseToAuthorise: 'Choisissez votre banque pour autoriser le paiement.',
     authorise: 'Autoriser le paiement',
@@ -72,6 +94,11 @@ const WORDS = {
     sandbox: 'Sandbox',
     payByBank: 'Pagar por banco',
     reference: 'Referencia',
+    payee: 'Para',
+    findBank: 'Buscar su banco',
+    search: 'Buscar',
+    noBankFound: 'Ningún banco coincide con «{query}».',
+    allBanks: 'Mostrar todos los bancos',
     chooseBank: 'Elija su banco',
     chooseToAuthorise: 'Elija su banco para autorizar el pago.',
     authorise: 'Autorizar el pago',
@@ -88,6 +115,11 @@ const WORDS = {
     sandbox: 'Sandbox',
     payByBank: 'Betalen via de bank',
     reference: 'Referentie',
+    payee: 'Aan',
+    findBank: 'Zoek uw bank',
+    search: 'Zoeken',
+    noBankFound: 'Geen bank past bij „{query}”.',
+    allBanks: 'Alle banken tonen',
     chooseBank: 'Kies uw bank',
     chooseToAuthorise: 'Kies uw bank om de betaling goed te keuren.',
     authorise: 'Betaling goedkeuren',

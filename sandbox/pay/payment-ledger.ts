@@ -88,6 +88,11 @@ export class PaymentLedger {
     return { ...stored.record };
   }
 
+  /** The key a payment was initiated with (its merchant), for the bank's page to name the payee. */
+  keyOf(transactionId: string): string | undefined {
+    return this.payments.get(transactionId)?.keyId;
+  }
+
   /** The customer authorised at their bank: the bank executes it after the settlement delay. */
   authorise(transactionId: string, providerId: string, rejects: boolean): void {
     const stored = this.pending(transactionId);

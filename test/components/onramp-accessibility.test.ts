@@ -4,6 +4,7 @@ import { axeViolations } from './bridge-panel.ts';
 import { bank, stayOnPage } from './support.ts';
 import {
   bought,
+  button,
   connected,
   embeddedCheckout,
   inside,
@@ -17,6 +18,24 @@ import {
   typeAmount,
   until,
 } from './onramp-element.ts';
+
+/** anvil's account 1: an address to type (nothing is signed for it here). */
+const ANVIL_ONE = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+/** Types as a customer does into a field of the element. */
+function type(field: HTMLInputElement | HTMLTextAreaElement, value: string): void {
+  field.value = value;
+  field.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+}
+
+/** No wallet in the browser: "Use an address", `address` typed, "Continue". */
+async function addressTyped(element: KassaOnramp, address: string): Promise<KassaOnramp> {
+  await until(() => /No wallet found/.test(text(element, 'status')), 'no wallet');
+  button(element, 'Use an address').click();
+  type(await until(() => inside<HTMLInputElement>(element, '#address'), 'the address field'), address);
+  button(element, 'Continue').click();
+  return element;
+}
 
 async function expectAccessible(element: KassaOnramp): Promise<void> {
   expect(await axeViolations(element), `${element.phase} ${element.theme}`).to.deep.equal([]);
@@ -38,6 +57,22 @@ const STATES: Record<string, (theme: string) => Promise<KassaOnramp>> = {
   'no wallet': async (theme) => {
     const element = await mountOnramp({ theme });
     await until(() => /No wallet found/.test(text(element, 'status')), 'no wallet');
+    return element;
+  },
+  'an address typed': async (theme) => {
+    const element = await addressTyped(await mountOnramp({ theme }), '0x12');
+    await until(() => inside(element, '#address')?.getAttribute('aria-invalid') === 'true', 'the address refused');
+    return element;
+  },
+  'an address signing in a wallet app': async (theme) => {
+    const element = await addressTyped(await mountOnramp({ theme }), ANVIL_ONE);
+    await phase(element, 'ready');
+    await typeAmount(element, '2');
+    inside(element, '[part="button"]')!.click();
+    const field = await until(() => inside<HTMLTextAreaElement>(element, '#signature'), 'the signature field');
+    type(field, '0x1234');
+    button(element, 'Confirm purchase').click();
+    await until(() => field.getAttribute('aria-invalid') === 'true', 'the signature refused');
     return element;
   },
   ready: async (theme) => {

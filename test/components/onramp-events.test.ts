@@ -96,6 +96,7 @@ describe('<kassa-onramp>: events', () => {
       kind: 'misconfigured',
       stage: 'config',
       status: 0,
+      code: 'proxy-attribute',
       message: 'proxy must be the URL of the Kassa proxy',
     });
   });
@@ -105,6 +106,11 @@ describe('<kassa-onramp>: events', () => {
     // The main stack's proxy runs without KASSA_ONRAMP_COINS.
     const off = await mountOnramp({ proxy: (await stackInfo()).proxy });
     await status(off, 'Buying stablecoins is not available here.');
-    expect(await errorOf(heard, off)).to.deep.include({ kind: 'rejected', stage: 'config', status: 404 });
+    expect(await errorOf(heard, off)).to.deep.include({
+      kind: 'misconfigured',
+      stage: 'config',
+      status: 404,
+      code: 'onramp-off',
+    });
   });
 });

@@ -1,16 +1,19 @@
 /**
  * `npm start`: the demo a newcomer runs first. Started as the command starts it (on free ports
- * here), paid through in Chromium, and stopped with Ctrl+C; and its answer when a port is taken.
+ * here), paid through in Chromium, and stopped with Ctrl+C; and its answer when a port is taken. What
+ * it printed is kept as test-artifacts/demo/npm-start.txt, the extension's steps as screenshots.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { Wallet } from 'ethers';
 import { answerAtBank } from './support/bank.ts';
 import { launchChromium, partText, waitForPhase, watchProblems } from '../support/browser.ts';
+import { ARTIFACTS, keepScreenshot, SCREENS } from '../support/screenshots.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 /** What the demo's keys look like (demo/demo.ts, sandbox key-registry): none may be shown. */
@@ -60,9 +63,18 @@ describe('e2e: npm start (the demo)', () => {
     assert.match(demo.output(), /Sandbox\s+http:\/\/127\.0\.0\.1:\d+/);
     const reference = /API\s+(http:\/\/127\.0\.0\.1:\d+\/docs)/.exec(demo.output())?.[1];
     assert.equal((await fetch(reference!)).headers.get('content-type'), 'text/html; charset=UTF-8');
-    // The Kassa extension is built and its folder printed, to load unpacked.
+    // The Kassa extension is built and its folder printed, to load unpacked, and the proxy URL its Settings take.
     const folder = /Extension\s+(\S+)/.exec(demo.output())?.[1];
     assert.ok(folder && existsSync(join(folder, 'manifest.json')), demo.output());
+    assert.match(demo.output(), new RegExp(`then in its Settings the proxy URL ${proxyOrigin}`));
+    // One test account to use, marked as the sandbox's only: its key controls the address printed.
+    const account = /Account\s+(0x[0-9a-fA-F]{40})/.exec(demo.output())?.[1];
+    const key = /key (0x[0-9a-f]{64})/.exec(demo.output())?.[1];
+    assert.ok(account && key, demo.output());
+    assert.equal(new Wallet(key).address, account);
+    assert.match(demo.output(), /SANDBOX ONLY: anvil's public development key, never for real money/);
+    mkdirSync(join(ARTIFACTS, 'demo'), { recursive: true });
+    writeFileSync(join(ARTIFACTS, 'demo', 'npm-start.txt'), demo.output());
 
     const browser = await launchChromium();
     try {
@@ -71,6 +83,12 @@ describe('e2e: npm start (the demo)', () => {
       const html = await (await page.goto(`${shop}/`))!.text();
       await waitForPhase(page, 'ready');
       await page.getByRole('button', { name: 'Pay by bank' }).click();
+      await page.waitForURL(/\/pay\/flow\//);
+      assert.match(
+        (await page.locator('.payee').textContent()) ?? '',
+        /To\s+Kassa demo shop/,
+        'the bank names the shop',
+      );
       await answerAtBank(page, 'Authorise payment');
       await waitForPhase(page, 'waiting');
       await waitForPhase(page, 'completed');
@@ -81,6 +99,16 @@ describe('e2e: npm start (the demo)', () => {
         .locator('#confirmation', { hasText: "Paid, confirmed by the shop's server" })
         .waitFor({ timeout: 20_000 });
       for (const shape of SECRET_SHAPES) assert.doesNotMatch(html, shape);
+
+      // The extension's steps: the Settings with this proxy's URL, and the sandbox's test account.
+      for (const screen of ['phone', 'desktop'] as const) {
+        const steps = await browser.newPage(SCREENS[screen]);
+        await steps.goto(`${shop}/wallet/extension`);
+        assert.equal(await steps.locator('#proxy-url').textContent(), proxyOrigin);
+        assert.equal(await steps.locator('#test-account').textContent(), account);
+        await keepScreenshot(steps, 'demo', 'extension-steps');
+        await steps.close();
+      }
 
       // /buy, from the shop's menu: the on-ramp lists what can be bought once a wallet is there, and
       // says so when the browser has none.

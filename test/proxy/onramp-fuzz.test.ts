@@ -52,6 +52,47 @@ describe('proxy: fast-check on the on-ramp routes', () => {
     );
   });
 
+  it('POST /api/onramp/quotes: chainId is a JSON integer, and nothing is coerced into one', async () => {
+    const quote = (chainId: unknown) =>
+      send('/api/onramp/quotes', {
+        raw: JSON.stringify({ wallet: wallet.address, chainId, symbol: 'eEUR', amount: '25' }),
+        headers: { Origin: SHOP_ORIGIN },
+      });
+    const notAnInteger = fc.oneof(
+      fc.constantFrom(
+        '0x7a6a',
+        ' 31338 ',
+        '31338',
+        '31338.0',
+        [31338],
+        true,
+        false,
+        null,
+        {},
+        31338.5,
+        Number.MAX_SAFE_INTEGER + 2,
+      ),
+      fc.jsonValue().filter((value) => !Number.isInteger(value)),
+      fc.integer().map(String),
+      fc.array(fc.integer({ min: 1, max: 40_000 }), { minLength: 1, maxLength: 2 }),
+      fc.double().filter((value) => !Number.isInteger(value)),
+    );
+    await fc.assert(
+      fc.asyncProperty(notAnInteger, async (chainId) => {
+        const refused = await quote(chainId);
+        assert.equal(refused.status, 400, `${JSON.stringify(chainId)}: ${refused.text}`);
+        assert.match(refused.body.error as string, /chainId must be a chain id: a positive JSON integer/);
+      }),
+      { numRuns: FUZZ_RUNS },
+    );
+    assert.equal((await quote(31338)).status, 201, 'the documented form');
+    const written = await send('/api/onramp/quotes', {
+      raw: `{"wallet":"${wallet.address}","chainId":31338.0,"symbol":"eEUR","amount":"25"}`,
+      headers: { Origin: SHOP_ORIGIN },
+    });
+    assert.equal(written.status, 201, 'an integer written with a zero fraction is the same JSON integer');
+  });
+
   it('POST /api/onramp/purchases: any body and Idempotency-Key, around a real quote and signature', async () => {
     const quote = await onrampCustomer(stack, wallet).quote();
     const signature = await wallet.signMessage(quote.body.message as string);

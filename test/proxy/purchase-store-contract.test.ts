@@ -1,14 +1,32 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import { Wallet } from 'ethers';
+import pg from 'pg';
+import { createLogger } from '../../proxy/logger.ts';
 import type { NewEvent } from '../../proxy/state/outbox.ts';
+import { POSTGRES_RELEASED } from '../../proxy/state/postgres/schema.ts';
+import { openPostgres } from '../../proxy/state/postgres/open.ts';
 import { InvalidPurchaseCursorError, type PurchaseRecord } from '../../proxy/state/purchases.ts';
+import { connectRedis } from '../../proxy/state/redis/database.ts';
+import { indexMember, redisKeys } from '../../proxy/state/redis/keys.ts';
+import { RedisStore } from '../../proxy/state/redis/store.ts';
+import { openSqlite } from '../../proxy/state/sqlite/open.ts';
+import { SQLITE_RELEASED } from '../../proxy/state/sqlite/schema.ts';
 import type { Store } from '../../proxy/state/store.ts';
+import { sharedPostgres } from '../support/postgres-server.ts';
+import { purchaseRecord, quoteRecord } from '../support/purchase-records.ts';
+import { startRedis } from '../support/redis-server.ts';
 import { STORE_BACKENDS } from '../support/store-backends.ts';
-import { purchase, quote } from '../support/store-records.ts';
 
 const DAY = 24 * 3_600_000;
+
+const purchase = purchaseRecord;
+const quote = quoteRecord;
 
 const event = (purchaseId: string): NewEvent => ({
   eventId: `evt_${randomBytes(12).toString('base64url')}`,
@@ -87,11 +105,11 @@ for (const backend of STORE_BACKENDS) {
     it('changes a purchase only from the states given, with its events and audit in the same step', async () => {
       const made = purchase();
       await create(made);
-      const moved = await store.purchases.update(made.purchaseId, ['paid'], { state: 'minting' });
+      const moved = await store.purchases.update(made.purchaseId, { states: ['paid'] }, { state: 'minting' });
       assert.equal(moved.outcome, 'moved');
       const paid = await store.purchases.update(
         made.purchaseId,
-        ['awaiting_payment'],
+        { states: ['awaiting_payment'] },
         { state: 'paid', paidAt: 123, transactionId: 'tx-1' },
         {
           events: (next) => [event(next.purchaseId)],
@@ -113,8 +131,69 @@ for (const backend of STORE_BACKENDS) {
       assert.deepEqual(await store.purchases.audit(made.purchaseId), [
         { action: 'retry-mint', note: 'n', at: 1, previousState: 'awaiting_payment', state: 'paid', requestId: 'r' },
       ]);
-      const again = await store.purchases.update(made.purchaseId, ['awaiting_payment'], { state: 'paid' });
+      const again = await store.purchases.update(made.purchaseId, { states: ['awaiting_payment'] }, { state: 'paid' });
       assert.equal(again.outcome, 'moved', 'a second transition from the same state does nothing');
+    });
+
+    it('applies a change only to the purchase as its actor read it: the same revision, the same order', async () => {
+      const made = purchase({ state: 'delayed', orderId: 'ord-1', orderIds: ['ord-1'], orderAttempts: 1 });
+      await create(made);
+      const read = { states: ['delayed'] as const, revision: made.revision, orderId: 'ord-1' };
+      const first = await store.purchases.update(made.purchaseId, read, { state: 'paid', orderId: null });
+      assert.equal(first.outcome, 'updated');
+      const retried = (await store.purchases.byId(made.purchaseId))!;
+      assert.equal(retried.revision, made.revision + 1);
+      assert.deepEqual(retried.orderIds, ['ord-1'], 'the earlier order is kept');
+      // A second actor that read the same purchase before the first one changed it: moved, whatever its states.
+      const stale = await store.purchases.update(
+        made.purchaseId,
+        { states: ['delayed', 'paid'], revision: made.revision },
+        { state: 'refunded' },
+      );
+      assert.equal(stale.outcome, 'moved');
+      assert.equal(stale.outcome === 'moved' && stale.purchase?.state, 'paid');
+      const otherOrder = await store.purchases.update(
+        made.purchaseId,
+        { states: ['paid'], revision: retried.revision, orderId: 'ord-1' },
+        { state: 'refunded' },
+      );
+      assert.equal(otherOrder.outcome, 'moved', 'the order it acted on is no longer the current one');
+      const ordered = await store.purchases.update(
+        made.purchaseId,
+        { states: ['paid'], revision: retried.revision, orderId: null },
+        { state: 'minting', orderId: 'ord-2', orderIds: ['ord-1', 'ord-2'], orderAttempts: 2 },
+      );
+      assert.equal(ordered.outcome, 'updated');
+      const now = await store.purchases.byId(made.purchaseId);
+      assert.equal(now?.state, 'minting');
+      assert.deepEqual(now?.orderIds, ['ord-1', 'ord-2']);
+    });
+
+    it('finds the work due first (paid, and minting or delayed due a look), whatever the backlog awaiting payment', async () => {
+      const base = Date.now() + 20 * DAY;
+      const backlog = Array.from({ length: 1_000 }, (_, i) => purchase({ createdAt: base - 100_000 + i }));
+      for (let i = 0; i < backlog.length; i += 50) await Promise.all(backlog.slice(i, i + 50).map((p) => create(p)));
+      const paid = purchase({ state: 'paid', createdAt: base });
+      const looked = purchase({ state: 'minting', nextLookAt: base - 1_000, createdAt: base - 200_000 });
+      const later = purchase({ state: 'delayed', nextLookAt: base + 60_000, createdAt: base - 300_000 });
+      const done = purchase({ state: 'delivered', createdAt: base - 400_000 });
+      for (const made of [paid, looked, later, done]) await create(made);
+      const ours = new Set([...backlog, paid, looked, later, done].map((p) => p.purchaseId));
+      const dueBy = async (at: number) =>
+        (await store.purchases.due(at, 50)).filter((p) => ours.has(p.purchaseId)).map((p) => p.purchaseId);
+      assert.deepEqual(await dueBy(base), [paid.purchaseId, looked.purchaseId], 'soonest first; none awaiting payment');
+      assert.deepEqual(await dueBy(base + 60_000), [paid.purchaseId, looked.purchaseId, later.purchaseId]);
+      // A look planned, and an end: the work is due then, or never.
+      await store.purchases.update(
+        paid.purchaseId,
+        { states: ['paid'] },
+        { state: 'minting', nextLookAt: base + 5_000 },
+      );
+      await store.purchases.update(looked.purchaseId, { states: ['minting'] }, { state: 'delivered' });
+      assert.deepEqual(await dueBy(base), []);
+      assert.deepEqual(await dueBy(base + 60_000), [paid.purchaseId, later.purchaseId]);
+      const awaiting = await store.purchases.unsettled(['awaiting_payment'], 2_000);
+      assert.ok(backlog.every((p) => awaiting.some((found) => found.purchaseId === p.purchaseId)));
     });
 
     it('gives a mint transaction to one purchase only', async () => {
@@ -123,11 +202,13 @@ for (const backend of STORE_BACKENDS) {
       await create(second);
       const txHash = `0x${randomBytes(32).toString('hex')}`;
       assert.equal(
-        (await store.purchases.update(first.purchaseId, ['minting'], { state: 'delivered', txHash })).outcome,
+        (await store.purchases.update(first.purchaseId, { states: ['minting'] }, { state: 'delivered', txHash }))
+          .outcome,
         'updated',
       );
       assert.equal(
-        (await store.purchases.update(second.purchaseId, ['minting'], { state: 'delivered', txHash })).outcome,
+        (await store.purchases.update(second.purchaseId, { states: ['minting'] }, { state: 'delivered', txHash }))
+          .outcome,
         'tx-taken',
       );
       assert.equal((await store.purchases.byId(second.purchaseId))?.state, 'minting');
@@ -137,8 +218,10 @@ for (const backend of STORE_BACKENDS) {
       const made = purchase();
       await create(made);
       const now = Date.now();
+      assert.equal(await store.purchases.leaseHolder(made.purchaseId, now), null, 'no one yet');
       assert.equal(await store.purchases.lease(made.purchaseId, 'a', now, 10_000), true);
       assert.equal(await store.purchases.lease(made.purchaseId, 'b', now, 10_000), false);
+      assert.equal(await store.purchases.leaseHolder(made.purchaseId, Date.now()), 'a');
       assert.equal(await store.purchases.lease(made.purchaseId, 'a', now, 10_000), true, 'renewed by its holder');
       await store.purchases.unlease(made.purchaseId, 'b');
       assert.equal(
@@ -147,8 +230,10 @@ for (const backend of STORE_BACKENDS) {
         'only the holder gives it up',
       );
       await store.purchases.unlease(made.purchaseId, 'a');
+      assert.equal(await store.purchases.leaseHolder(made.purchaseId, Date.now()), null, 'given up');
       assert.equal(await store.purchases.lease(made.purchaseId, 'b', now, 50), true);
       await new Promise((resolve) => setTimeout(resolve, 80));
+      assert.equal(await store.purchases.leaseHolder(made.purchaseId, Date.now()), null, 'run out');
       assert.equal(await store.purchases.lease(made.purchaseId, 'c', Date.now(), 10_000), true, 'after it ends');
     });
 
@@ -176,11 +261,134 @@ for (const backend of STORE_BACKENDS) {
         [made[2]!.purchaseId],
       );
       await assert.rejects(store.purchases.list({ limit: 5, cursor: 'bm9wZQ' }), InvalidPurchaseCursorError);
-      const unsettled = (await store.purchases.unsettled(10_000)).filter((p) => p.wallet === wallet);
+      const unsettled = (await store.purchases.unsettled(['awaiting_payment', 'paid'], 10_000)).filter(
+        (p) => p.wallet === wallet,
+      );
       assert.deepEqual(
         unsettled.map((p) => p.purchaseId),
         [made[0]!, made[1]!, made[3]!, made[4]!].map((p) => p.purchaseId),
       );
+      assert.deepEqual(
+        (await store.purchases.unsettled(['delayed'], 10_000)).filter((p) => p.wallet === wallet),
+        [],
+        'only the states asked for',
+      );
     });
   });
 }
+
+/** A purchase as the previous version kept it: no earlier orders, no planned look. */
+const previousVersion = (made: PurchaseRecord) => {
+  const { orderIds: _orderIds, nextLookAt: _nextLookAt, ...kept } = made;
+  return kept;
+};
+const OLD_ROW = `INSERT INTO purchases (purchase_id, purchase_token, quote_id, idempotency_key, checkout_id, wallet, symbol,
+  tokens_cents, state, created_at, tx_hash, revision, record) VALUES `;
+const oldRow = (made: PurchaseRecord) => [
+  made.purchaseId,
+  made.purchaseToken,
+  made.quoteId,
+  null,
+  made.checkoutId,
+  made.wallet,
+  made.symbol,
+  made.tokensCents,
+  made.state,
+  made.createdAt,
+  null,
+  made.revision,
+  JSON.stringify(previousVersion(made)),
+];
+
+describe('purchase stores written by the previous version', () => {
+  // Delayed on its second order: the first one was stopped before the retry, and is not known any more.
+  const delayed = () =>
+    purchase({ state: 'delayed', orderId: 'ord-2', orderIds: ['ord-2'], orderAttempts: 2, revision: 7 });
+  const waiting = () => purchase();
+  const expectUpgraded = async (store: Store, made: PurchaseRecord[]) => {
+    for (const item of made) assert.deepEqual(await store.purchases.byId(item.purchaseId), item);
+    const due = (await store.purchases.due(Date.now(), 100)).map((p) => p.purchaseId);
+    assert.deepEqual(due, [made[0]!.purchaseId], 'the delayed one is due a look; the one awaiting payment is not');
+  };
+
+  it('SQLite: the migration keeps the current order, and indexes the work due', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kassa-purchases-'));
+    const path = join(dir, 'kassa.db');
+    const made = [delayed(), waiting()];
+    const db = new Database(path);
+    for (const sql of SQLITE_RELEASED.slice(0, -1)) db.exec(sql);
+    db.pragma(`user_version = ${SQLITE_RELEASED.length - 1}`);
+    for (const item of made)
+      db.prepare(
+        `${OLD_ROW} (${oldRow(item)
+          .map(() => '?')
+          .join(', ')})`,
+      ).run(...oldRow(item));
+    db.close();
+    const store = await openSqlite(path);
+    try {
+      await expectUpgraded(store, made);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('PostgreSQL: the migration keeps the current order, and indexes the work due', async () => {
+    const url = await (await sharedPostgres()).createDatabase();
+    const made = [delayed(), waiting()];
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(
+        'CREATE TABLE kassa_schema_versions (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
+      );
+      for (const [index, sql] of POSTGRES_RELEASED.slice(0, -1).entries()) {
+        await client.query(sql);
+        await client.query('INSERT INTO kassa_schema_versions (version) VALUES ($1)', [index + 1]);
+      }
+      for (const item of made)
+        await client.query(
+          `${OLD_ROW} (${oldRow(item)
+            .map((_, i) => `$${i + 1}`)
+            .join(', ')})`,
+          oldRow(item),
+        );
+    } finally {
+      await client.end();
+    }
+    const { store, coordination } = await openPostgres({
+      url,
+      poolSize: 2,
+      logger: createLogger({ level: 'error', sink: () => undefined, secrets: [] }),
+    });
+    try {
+      await expectUpgraded(store, made);
+    } finally {
+      await coordination.close();
+    }
+  });
+
+  it('Redis: purchases read with their current order, and the work due is indexed once', async () => {
+    const server = await startRedis();
+    const connections = await connectRedis(server.url);
+    try {
+      const prefix = `upgrade-${randomUUID()}:`;
+      const key = redisKeys(prefix);
+      const made = [delayed(), waiting()];
+      for (const item of made) {
+        const member = indexMember(item.createdAt, item.purchaseId);
+        await connections.command.set(key.purchase(item.purchaseId), JSON.stringify(previousVersion(item)));
+        await connections.command.zadd(key.purchasesByState(item.state), 0, member);
+        await connections.command.zadd(key.purchasesOpen(), 0, member);
+      }
+      await expectUpgraded(new RedisStore(connections.command, prefix), made);
+      assert.equal(await connections.command.exists(key.purchasesOpen()), 0, "the previous version's index is gone");
+      // Another instance starting later finds the upgrade done.
+      await expectUpgraded(new RedisStore(connections.command, prefix), made);
+    } finally {
+      await connections.close();
+      await server.stop();
+    }
+  });
+});

@@ -9,24 +9,24 @@ import pg from 'pg';
 import { createLogger } from '../../proxy/logger.ts';
 import type { EventAttemptRecord, StoredEvent } from '../../proxy/state/outbox.ts';
 import { openPostgres } from '../../proxy/state/postgres/open.ts';
+import { POSTGRES } from '../../proxy/state/postgres/database.ts';
 import { POSTGRES_RELEASED } from '../../proxy/state/postgres/schema.ts';
 import type { PurchaseAuditRecord } from '../../proxy/state/purchases.ts';
 import type { Resolution } from '../../proxy/state/reconciliation.ts';
+import { MIGRATIONS, schemaOf } from '../../proxy/state/sql/migrations.ts';
 import { openSqlite } from '../../proxy/state/sqlite/open.ts';
 import { SQLITE_RELEASED } from '../../proxy/state/sqlite/schema.ts';
 import type { Attempt, Store } from '../../proxy/state/store.ts';
 import { sharedPostgres } from '../support/postgres-server.ts';
-import {
-  checkout as freshCheckout,
-  payment as freshPayment,
-  purchase as freshPurchase,
-} from '../support/store-records.ts';
+import { purchaseRecord } from '../support/purchase-records.ts';
+import { checkout as freshCheckout, payment as freshPayment } from '../support/store-records.ts';
 
 const NOW = Date.now();
 
 /**
- * The schemas as f2b0907 (the last code before the one SQL store) released them, by digest: the
- * databases made then are made again from these, and no released version may change.
+ * The schemas as released before the one SQL store, by digest (f2b0907's six SQLite versions and one
+ * PostgreSQL version, and the on-ramp's next of each): the databases made then are made again from
+ * these, and no released version may change.
  */
 const RELEASED = {
   sqlite: [
@@ -36,10 +36,11 @@ const RELEASED = {
     '8acd3051e16ec1f6',
     '156949583d6c1d8d',
     '2127855ab5760373',
+    '100a2a584b7dae2a',
   ],
-  postgres: ['1e909b6e2574a5e7'],
+  postgres: ['1e909b6e2574a5e7', '7ead3ac722279039'],
 };
-/** The table f2b0907's PostgreSQL runner recorded each version in. */
+/** The table the released PostgreSQL runner recorded each version in. */
 const POSTGRES_VERSIONS =
   'CREATE TABLE kassa_schema_versions (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())';
 const digest = (sql: string) => createHash('sha256').update(sql).digest('hex').slice(0, 16);
@@ -108,14 +109,14 @@ const resolutions: Resolution[] = [
     resolvedAt: NOW,
   },
 ];
-const purchase = freshPurchase({ purchaseId: 'pur_old', createdAt: NOW - 5_000 });
+const purchase = purchaseRecord({ purchaseId: 'pur_old', createdAt: NOW - 5_000 });
 const audit: PurchaseAuditRecord[] = [
   { action: 'retry-mint', note: 'one', at: NOW, previousState: 'delayed', state: 'minting', requestId: 'req-1' },
   { action: 'refund', note: null, at: NOW, previousState: 'delayed', state: 'refunded', requestId: null },
 ];
 const quote = { quoteId: 'quo_other', expiresAt: NOW + 600_000, message: 'sign this' };
 
-/** Writes a shop's worth of records into every table, as the code of f2b0907 wrote them. */
+/** Writes a shop's worth of records into every table, as the released code wrote them. */
 async function seed(run: (sql: string, values: unknown[]) => Promise<unknown>): Promise<void> {
   const row = async (table: string, values: Record<string, unknown>) =>
     run(
@@ -239,19 +240,19 @@ async function readsBack(store: Store): Promise<void> {
   await store.ping();
 }
 
-describe('stores made before the one SQL store (f2b0907) open with nothing lost', () => {
+describe('stores made before the one SQL store open with nothing lost', () => {
   let dir: string;
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'kassa-upgrade-'));
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('the released schemas are as f2b0907 released them', () => {
+  it('the released schemas are as they were released', () => {
     assert.deepEqual(SQLITE_RELEASED.map(digest), RELEASED.sqlite);
     assert.deepEqual(POSTGRES_RELEASED.map(digest), RELEASED.postgres);
   });
 
-  it('SQLite: a file at version 6', async () => {
+  it('SQLite: a file at its last released version', async () => {
     const path = join(dir, 'kassa.db');
     const db = new Database(path);
     for (const sql of SQLITE_RELEASED) db.exec(sql);
@@ -265,18 +266,20 @@ describe('stores made before the one SQL store (f2b0907) open with nothing lost'
       await store.close();
     }
     const reopened = new Database(path);
-    assert.equal(reopened.pragma('user_version', { simple: true }), 7);
+    assert.equal(reopened.pragma('user_version', { simple: true }), RELEASED.sqlite.length + MIGRATIONS.length);
     reopened.close();
   });
 
-  it('PostgreSQL: a schema at version 1', async () => {
+  it('PostgreSQL: a schema at its last released version', async () => {
     const url = await (await sharedPostgres()).createDatabase();
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
       await client.query(POSTGRES_VERSIONS);
-      await client.query(POSTGRES_RELEASED[0]!);
-      await client.query('INSERT INTO kassa_schema_versions (version) VALUES (1)');
+      for (const [index, sql] of POSTGRES_RELEASED.entries()) {
+        await client.query(sql);
+        await client.query('INSERT INTO kassa_schema_versions (version) VALUES ($1)', [index + 1]);
+      }
       await seed((sql, values) => {
         let n = 0;
         return client.query(
@@ -297,7 +300,7 @@ describe('stores made before the one SQL store (f2b0907) open with nothing lost'
       const { rows } = await client.query<{ version: number }>('SELECT version FROM kassa_schema_versions ORDER BY 1');
       assert.deepEqual(
         rows.map((row) => row.version),
-        [1, 2],
+        schemaOf(POSTGRES).map((_, index) => index + 1),
       );
     } finally {
       await client.end();

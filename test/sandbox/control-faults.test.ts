@@ -180,12 +180,32 @@ describe('sandbox: injected upstream faults', () => {
     assert.equal((await client.initiate(token, validPayment())).status, 201);
   });
 
+  it('applies only to its method: a slow read leaves the write on the same path alone', async () => {
+    const created = await client.orders('orders', {
+      body: {
+        customerName: 'Ada',
+        chainId: 31337,
+        amount: '5',
+        mintWallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+        customerOrder: `method-${Date.now()}`,
+        stableCoin: 'eUSD',
+      },
+    });
+    const path = `/orders/${created.body.orderId as string}`;
+    await client.control('/faults', { service: 'orders', kind: '500', method: 'GET', path });
+    const written = await client.orders(path.slice(1), { method: 'PUT', body: { amount: '6' } });
+    assert.equal(written.status, 200, 'the write passes');
+    assert.equal((await client.orders(path.slice(1))).status, 500, 'the read takes the fault');
+    assert.equal((await client.orders(path.slice(1))).status, 200, 'once');
+  });
+
   it('rejects malformed fault requests', async () => {
     for (const body of [
       { service: 'bank', kind: '500' },
       { service: 'pay', kind: '418' },
       { service: 'pay', kind: '500', times: 0 },
       { service: 'pay', kind: '500', path: 'v1' },
+      { service: 'pay', kind: '500', method: 'get' },
     ]) {
       const response = await client.control('/faults', body);
       assert.equal(response.status, 400, JSON.stringify(body));

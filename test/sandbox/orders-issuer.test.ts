@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Contract, hashMessage, parseUnits, Wallet } from 'ethers';
+import { Contract, hashMessage, id, parseUnits, Wallet, type EventLog } from 'ethers';
 import { startSandbox, type Sandbox } from '../../sandbox/server.ts';
 import { anvilAccount, chainProviders, token, waitUntil } from '../support/chains.ts';
 import { sandboxClient } from '../support/sandbox-client.ts';
@@ -102,6 +102,25 @@ describe('sandbox: the issuer processes the orders a merchant submits', () => {
     assert.equal(await settled(orderId), 'Completed');
     assert.equal(await eEUR().balanceOf!(wallet), parseUnits('25', 18));
     assert.equal((await client.control(`/orders/${orderId}/release`, {})).status, 404, 'released once');
+  });
+
+  it("mints an order it failed when told to (a stray late mint), under the order's burn id, once", async () => {
+    await client.control('/orders/faults', { kind: 'fail' });
+    const wallet = Wallet.createRandom().address;
+    const orderId = await submit(wallet);
+    assert.equal(await settled(orderId), 'Failed');
+    const minted = await client.control(`/orders/${orderId}/mint`, {});
+    assert.equal(minted.status, 200, minted.text);
+    assert.equal(await eEUR().balanceOf!(wallet), parseUnits('25', 18));
+    const mints = await eEUR().queryFilter(eEUR().filters.ReforgeMint!(wallet), 0);
+    assert.deepEqual(
+      mints.map((log) => (log as EventLog).args.burnId as string),
+      [id(`kassa-order:${orderId}`)],
+    );
+    assert.equal((await client.control(`/orders/${orderId}/mint`, {})).status, 200, 'again: nothing more');
+    assert.equal(await eEUR().balanceOf!(wallet), parseUnits('25', 18));
+    assert.equal(await status(orderId), 'Failed', 'its status is left as it was');
+    assert.equal((await client.control('/orders/ord_missing/mint', {})).status, 404);
   });
 
   it('refuses a fault it does not know, and clears staged faults', async () => {

@@ -3,6 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { startSandbox, type Sandbox } from '../../sandbox/server.ts';
 import { paymentRecordSchema, webhookEventSchema } from '../../schemas/pay.ts';
 import { webhookAttemptSchema } from '../../schemas/sandbox.ts';
+import fc from 'fast-check';
+import { findBanks, SANDBOX_BANKS } from '../../sandbox/pay/banks.ts';
+import { FUZZ_RUNS } from '../support/arbitraries.ts';
 import { http } from '../support/http.ts';
 import { eventually } from '../support/stack.ts';
 import { sandboxClient, validPayment } from '../support/sandbox-client.ts';
@@ -39,6 +42,52 @@ describe('sandbox: the hosted flow page', () => {
     assert.match(page.text, /Authorise payment/);
     assert.match(page.text, /Cancel/);
     assert.doesNotMatch(page.text, /<script/i);
+  });
+
+  it('names the payee (the key’s name, as the dashboard renames it) and finds banks by name, with no script', async () => {
+    const payment = await start({ currencyCode: 'EUR', amount: 12.5 });
+    assert.match(
+      (await http(payment.flowUrl)).text,
+      /<span class="muted">To<\/span> <strong>Default sandbox key<\/strong>/,
+    );
+    const renamed = await http(`${sandbox.control}/keys/${sandbox.keyId}`, {
+      method: 'PATCH',
+      body: { name: 'Kassa demo shop' },
+    });
+    assert.equal(renamed.status, 200, renamed.text);
+    const page = await http(payment.flowUrl);
+    assert.match(page.text, /<span class="muted">To<\/span> <strong>Kassa demo shop<\/strong>/);
+    assert.match(page.text, /<form method="get" role="search"/);
+    const banks = (text: string) => [...text.matchAll(/name="providerId"\s+value="(\w+)"/g)].map((match) => match[1]);
+    assert.deepEqual(banks(page.text), [
+      'bank_xyz',
+      'bank_lumen',
+      'bank_havel',
+      'bank_aurora',
+      'bank_stroom',
+      'bank_sandbox_rejects',
+    ]);
+    // Any case, any accents; the language asked for stays across the search.
+    const found = await http(`${payment.flowUrl}?q=LUMÉN&lang=de`);
+    assert.deepEqual(banks(found.text), ['bank_lumen']);
+    assert.match(found.text, /<input type="hidden" name="lang" value="de"/);
+    const none = await http(`${payment.flowUrl}?q=%3Cb%3Enowhere&lang=de`);
+    assert.deepEqual(banks(none.text), []);
+    assert.match(none.text, /Keine Bank passt zu „&lt;b&gt;nowhere“\./);
+    assert.match(none.text, /<a href="\?lang=de">Alle Banken zeigen<\/a>/);
+    assert.doesNotMatch(none.text, /<b>nowhere/, 'what was searched for is escaped');
+    assert.doesNotMatch(page.text, /<script/i);
+  });
+
+  it('any search: the banks whose name holds it, never a throw', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), (query) => {
+        const found = findBanks(SANDBOX_BANKS, query);
+        for (const bank of found) assert.ok(SANDBOX_BANKS.includes(bank));
+        if (!query.trim()) assert.equal(found.length, SANDBOX_BANKS.length);
+      }),
+      { numRuns: FUZZ_RUNS },
+    );
   });
 
   it('speaks the customer’s language (the address’s lang, else Accept-Language), follows dark mode, and has an icon', async () => {

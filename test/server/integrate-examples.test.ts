@@ -98,7 +98,7 @@ describe('docs/integrate.md: every example runs as written', () => {
       HOME: process.env.HOME,
       npm_config_offline: 'true',
       REDOCLY_TELEMETRY: 'off',
-      KASSA_URL: stack.proxy.origin,
+      KASSA_PROXY_URL: stack.proxy.origin,
       KASSA_MERCHANT_KEY: stack.config.merchantKey,
       KASSA_EVENTS_SECRET: secret,
     };

@@ -144,6 +144,17 @@ export async function launchExtension(
   };
 }
 
+/** Switches the extension off or on as its user does, from chrome://extensions (whose page may manage extensions). */
+export async function setExtensionEnabled(extension: LoadedExtension, enabled: boolean): Promise<void> {
+  const page = await extension.context.newPage();
+  try {
+    await page.goto('chrome://extensions/');
+    await page.evaluate(([id, enabled]) => chrome.management.setEnabled(id, enabled), [extension.id, enabled] as const);
+  } finally {
+    await page.close();
+  }
+}
+
 /** Fills in Settings (proxy URL, and the operator token if given) in an extension page and waits for "Saved.". */
 export async function configure(extension: LoadedExtension, proxyUrl: string, operatorToken?: string): Promise<void> {
   const page = await extension.openPage('ui/popup.html?tab=settings');

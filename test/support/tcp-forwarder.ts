@@ -8,8 +8,11 @@ import { connect, createServer, type Socket } from 'node:net';
 export async function startForwarder(targetPort: number) {
   let target = targetPort;
   let held = false;
+  let refusing = false;
   const sockets = new Set<Socket>();
   const server = createServer((client) => {
+    // A server that is down: the connection is dropped at once.
+    if (refusing) return client.destroy();
     sockets.add(client);
     // A network that lost its way: the connection is taken, and nothing ever comes back.
     if (held) return;
@@ -38,6 +41,16 @@ export async function startForwarder(targetPort: number) {
         socket.unpipe();
         socket.pause();
       }
+    },
+    /** Until resume(): every open connection is dropped, and so is every new one (a server gone down). */
+    refuse(): void {
+      refusing = true;
+      for (const socket of sockets) socket.destroy();
+      sockets.clear();
+    },
+    /** New connections pass again (the server is back). */
+    resume(): void {
+      refusing = false;
     },
     /** New connections go to this port from now on. */
     switchTo(port: number): void {

@@ -4,6 +4,7 @@
  * without importing the element, and a page can import them from kassa.js with no code.
  */
 import type { BridgeErrorKind, BridgeStage } from './errors.ts';
+import type { MisconfigurationCode } from '../shared/misconfiguration.ts';
 
 export type { BridgeErrorKind, BridgeStage } from './errors.ts';
 
@@ -92,8 +93,8 @@ export interface BridgeErrorDetail {
   kind: BridgeErrorKind;
   stage: BridgeStage;
   message: string;
-  /** The wallet's EIP-1193 code, or the RPC's error code. */
-  code?: number;
+  /** The wallet's EIP-1193 code, or the RPC's error code; with `misconfigured`, what the shop must change (the console names the setting too). */
+  code?: number | MisconfigurationCode;
   /** The proxy's HTTP status, when the proxy answered. */
   status?: number;
   retryAfter?: number;

@@ -79,7 +79,8 @@ function transaction(
   return html`<div>
     <dt>${label}</dt>
     <dd data-field=${field}>
-      <span class="mono hash">${hash}</span> ${copyButton(history, hash, label, m)}
+      <span part=${field === 'source-hash' ? 'hash' : nothing} class="mono hash">${hash}</span>
+      ${copyButton(history, hash, label, m)}
       ${link ? html`<a href=${link} target="_blank" rel="noopener noreferrer">${m.explorer}</a>` : nothing}
     </dd>
   </div>`;

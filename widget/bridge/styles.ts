@@ -67,6 +67,10 @@ export const bridgeStyles = css`
     font-size: 0.875em;
     color: var(--_success);
   }
+  /* Under the arrival's status line, before "New transfer". */
+  .receipt {
+    margin-block-end: 0.75em;
+  }
   .receipt a {
     color: var(--_primary);
     margin-inline-start: 0.4em;

@@ -146,16 +146,15 @@ export function formView(
   </div>`;
 }
 
-/** A transfer under way (or done, or failed): what moves where, its steps, its hash, the new balance. */
+/** A transfer under way (or done, or failed): what moves where, its steps, and, until it ends, its hash. */
 export function progressView(
   transfer: TransferController,
   form: FormController,
-  history: HistoryController,
   phase: BridgePhase,
   m: BridgeMessages,
   locale: string,
 ): TemplateResult | typeof nothing {
-  const { record, arrived, refunded } = transfer;
+  const { record, refunded } = transfer;
   if (!record) return nothing;
   const source = form.chain(record.sourceChainId)?.name ?? String(record.sourceChainId);
   const destination = form.chain(record.destinationChainId)?.name ?? String(record.destinationChainId);
@@ -166,7 +165,6 @@ export function progressView(
     if (index < reached) return 'done';
     return index === reached && phase !== 'failed' ? 'current' : 'pending';
   };
-  const token = form.token(record.destinationChainId, record.symbol);
   return html`<section part="progress" class="progress" aria-label=${m.transaction}>
     <p class="title">${tokenAmount(record.amount, record.symbol, locale)} · ${source} → ${destination}</p>
     ${stepsView(
@@ -179,28 +177,41 @@ export function progressView(
       ],
       m,
     )}
-    <p class="note">${m.transaction}: <span part="hash" class="mono hash">${record.hash}</span></p>
-    ${arrived && token ? html`<p class="note" data-field="new-balance">${fill(m.newBalance, { chain: destination, balance: tokenAmount(fromUnits(arrived.balance, token.decimals), token.symbol, locale) })}</p>` : nothing}
     ${
-      arrived || refunded
-        ? receiptView(
-            {
-              record,
-              state: refunded ? 'refunded' : 'arrived',
-              ...history.entryOf(record),
-              ...(arrived
-                ? { destinationHash: arrived.destinationHash, destinationBalance: String(arrived.balance) }
-                : {}),
-              ...(refunded ? { refundHash: refunded.refundHash, sourceBalance: String(refunded.balance) } : {}),
-            },
-            form,
-            history,
-            m,
-            locale,
-          )
-        : nothing
+      // Once it has ended, the receipt under the status line shows the hash (with its copy button and explorer link).
+      reached === 3
+        ? nothing
+        : html`<p class="note">${m.transaction}: <span part="hash" class="mono hash">${record.hash}</span></p>`
     }
   </section>`;
+}
+
+/** A transfer that ended (arrived, or refunded): the new balance, and its receipt. Shown under the status line that says so. */
+export function outcomeView(
+  transfer: TransferController,
+  form: FormController,
+  history: HistoryController,
+  m: BridgeMessages,
+  locale: string,
+): TemplateResult | typeof nothing {
+  const { record, arrived, refunded } = transfer;
+  if (!record || !(arrived || refunded)) return nothing;
+  const destination = form.chain(record.destinationChainId)?.name ?? String(record.destinationChainId);
+  const token = form.token(record.destinationChainId, record.symbol);
+  return html`${arrived && token ? html`<p class="note" data-field="new-balance">${fill(m.newBalance, { chain: destination, balance: tokenAmount(fromUnits(arrived.balance, token.decimals), token.symbol, locale) })}</p>` : nothing}
+  ${receiptView(
+    {
+      record,
+      state: refunded ? 'refunded' : 'arrived',
+      ...history.entryOf(record),
+      ...(arrived ? { destinationHash: arrived.destinationHash, destinationBalance: String(arrived.balance) } : {}),
+      ...(refunded ? { refundHash: refunded.refundHash, sourceBalance: String(refunded.balance) } : {}),
+    },
+    form,
+    history,
+    m,
+    locale,
+  )}`;
 }
 
 /**

@@ -110,6 +110,7 @@ export function amountView(
   text: string,
   parsed: ParsedAmount,
   onInput: (text: string) => void,
+  onEnter: () => void,
 ): TemplateResult {
   const m = amountMessages(locale);
   const money = (amount: string) => formatMoney(amount, bounds.currencyCode, locale);
@@ -126,6 +127,7 @@ export function amountView(
       aria-invalid=${problem ? 'true' : 'false'}
       aria-describedby="amount-hint"
       @input=${(event: Event) => onInput((event.target as HTMLInputElement).value)}
+      @keydown=${(event: KeyboardEvent) => event.key === 'Enter' && onEnter()}
     />
     <p id="amount-hint" part="amount-hint" class=${problem ? 'hint danger' : 'hint'}>
       ${problem || fill(m.bounds, words)}
@@ -161,6 +163,13 @@ export const amountStyles = css`
   input[aria-invalid='true'] {
     border-color: var(--_danger);
   }
+  /* "Pay by bank" and "Pay with your phone" while the amount cannot be paid: visibly off (they stay
+     focusable, aria-disabled, and say why when pressed); a busy button keeps its spinner instead. */
+  button[aria-disabled='true']:not(:has(.spinner)) {
+    opacity: 0.45;
+    filter: grayscale(1);
+    cursor: not-allowed;
+  }
   .hint {
     margin: 0;
     font-size: 0.875em;
@@ -185,6 +194,8 @@ export class AmountField {
     private readonly host: LitElement,
     readonly bounds: Bounds,
     private readonly onChange: () => void,
+    /** Enter in the field: pay, as "Pay by bank" does (which says what is wrong with the amount instead). */
+    private readonly onEnter: () => void,
   ) {
     addStyles(host, amountStyles);
   }
@@ -213,11 +224,18 @@ export class AmountField {
   view(locale: string): TemplateResult {
     this.parsed = parseAmount(this.text, locale, this.bounds);
     const shown: ParsedAmount = this.touched && !this.text ? { problem: 'invalid' } : this.parsed;
-    return amountView(this.bounds, locale, this.text, shown, (text) => {
-      this.text = text;
-      this.parsed = parseAmount(text, locale, this.bounds);
-      this.onChange();
-      this.host.requestUpdate();
-    });
+    return amountView(
+      this.bounds,
+      locale,
+      this.text,
+      shown,
+      (text) => {
+        this.text = text;
+        this.parsed = parseAmount(text, locale, this.bounds);
+        this.onChange();
+        this.host.requestUpdate();
+      },
+      this.onEnter,
+    );
   }
 }

@@ -1,7 +1,9 @@
 import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { PaymentStatusView } from '../../schemas/proxy-api.ts';
 import { LocaleController } from '../shared/locale-controller.ts';
+import type { MisconfigurationCode } from '../shared/misconfiguration.ts';
 import { onDemand } from '../shared/on-demand.ts';
+import { desktop } from '../shared/pointer.ts';
 import { ProblemController, type Problem } from '../shared/problem-controller.ts';
 import { ProxyClient, SCRIPT_ORIGIN } from '../shared/proxy-client.ts';
 import type * as AmountFieldModule from './amount-field.ts';
@@ -99,6 +101,7 @@ export class CheckoutFlow extends LitElement implements FlowHost {
   override connectedCallback(): void {
     super.connectedCallback();
     window.addEventListener('pageshow', this.onPageShow);
+    // Phones pay in the bank's app already: they never load the phone chunk.
     if (desktop()) void this.loadPhone().catch(() => undefined);
   }
 
@@ -147,7 +150,7 @@ export class CheckoutFlow extends LitElement implements FlowHost {
     try {
       this.client = new ProxyClient(this.proxy);
     } catch {
-      return this.misconfigured('proxy must be the URL of the Kassa proxy');
+      return this.misconfigured('proxy-attribute', 'proxy must be the URL of the Kassa proxy');
     }
     // The amount comes from the checkout when there is one: amount attributes next to it are ignored.
     this.attempts = new AttemptStore(
@@ -168,7 +171,8 @@ export class CheckoutFlow extends LitElement implements FlowHost {
         );
       return;
     }
-    if (!this.checkout && !this.reference) return this.misconfigured('set checkout (or, with open amounts, reference)');
+    if (!this.checkout && !this.reference)
+      return this.misconfigured('checkout-attribute', 'set checkout (or, with open amounts, reference)');
     try {
       if (this.checkout) {
         const checkout = await this.client.checkout(this.checkout);
@@ -179,12 +183,15 @@ export class CheckoutFlow extends LitElement implements FlowHost {
       } else {
         const config = await this.client.config();
         if (generation !== this.generation) return;
-        if (!config.openAmount) return this.show({ message: 'notAllowed' });
-        if (!this.amount) await this.addField(config.openAmount);
+        const open = config.openAmount;
+        if (!open) return this.misconfigured('open-amount-off', 'the proxy takes no open amounts', 'notAllowed');
+        if (this.currency && this.currency !== open.currencyCode)
+          return this.misconfigured('currency-not-accepted', `the proxy takes ${open.currencyCode} only`, 'notAllowed');
+        if (!this.amount) await this.addField(open);
         if (generation !== this.generation) return;
         this.summary = {
           amount: this.amount,
-          currencyCode: this.currency || config.openAmount.currencyCode,
+          currencyCode: open.currencyCode,
           reference: this.reference,
           environment: config.environment,
         };
@@ -201,7 +208,12 @@ export class CheckoutFlow extends LitElement implements FlowHost {
   private async addField(bounds: Bounds | null): Promise<void> {
     if (!bounds || this.field) return;
     const { AmountField } = await import('./amount-field.ts');
-    this.field ??= new AmountField(this, bounds, () => this.attempts?.clear());
+    this.field ??= new AmountField(
+      this,
+      bounds,
+      () => this.attempts?.clear(),
+      () => void this.pay(),
+    );
     this.requestUpdate();
   }
 
@@ -293,9 +305,9 @@ export class CheckoutFlow extends LitElement implements FlowHost {
     this.problems.report({ kind, status, message, retryAfter });
   }
 
-  private misconfigured(message: string): void {
+  private misconfigured(code: MisconfigurationCode, message: string, shown?: keyof CheckoutMessages): void {
     this.phase = 'error';
-    this.problems.misconfigured({ kind: 'misconfigured', status: 0, message });
+    this.problems.misconfigured({ kind: 'misconfigured', code, status: 0, message }, shown);
   }
 
   show(problem: Problem<CheckoutMessages>): void {
@@ -308,9 +320,6 @@ export class CheckoutFlow extends LitElement implements FlowHost {
     this.bankWindow = undefined;
   }
 }
-
-/** Phones (no fine pointer that hovers) pay in the bank's app already: they never load the phone chunk. */
-const desktop = () => matchMedia('(pointer: fine) and (hover: hover)').matches;
 
 /**
  * A popup for the bank's pages (mode="popup"). Browsers allow a popup only in the click itself, not

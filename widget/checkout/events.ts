@@ -2,6 +2,7 @@
  * The checkout's public types: its phases and the detail of its `kassa-error` and
  * `kassa-payment-created` events (the status events carry the proxy's `PaymentStatusView`).
  */
+import type { MisconfigurationCode } from '../shared/misconfiguration.ts';
 import type { ProxyErrorKind } from '../shared/proxy-client.ts';
 
 /** What the customer sees; `phase` reflects it as an attribute for the page's own styling. */
@@ -35,4 +36,6 @@ export interface CheckoutErrorDetail {
   message: string;
   /** Seconds until trying again makes sense, when known. */
   retryAfter?: number;
+  /** With `misconfigured`: what the shop must change (the console names the setting too). */
+  code?: MisconfigurationCode;
 }

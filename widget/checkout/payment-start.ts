@@ -52,6 +52,16 @@ async function start(
     if (generation !== flow.generation) return;
     // The key went with another request (the checkout's attributes changed): start a new attempt.
     if ((error as ProxyError).status === 422) attempts.clear();
+    // A return URL the proxy does not allow (KASSA_RETURN_URLS): the shop's setup, not the customer's doing.
+    if (((error as ProxyError).details as { reason?: string } | undefined)?.reason === 'return-url-not-allowed') {
+      const { status, message } = error as ProxyError;
+      flow.phase = 'error';
+      flow.problems.misconfigured(
+        { kind: 'misconfigured', code: 'return-url-not-allowed', status, message },
+        'refused',
+      );
+      return;
+    }
     flow.fail(error, retry);
     return;
   }

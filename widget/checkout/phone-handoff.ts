@@ -1,14 +1,13 @@
 /**
  * "Pay with your phone", a chunk that only desktops load (a fine pointer that hovers): its words,
- * the hand-off code from the proxy, and the QR code of the hand-off link, drawn with lean-qr as an
- * SVG path. The QR is dark on a white quiet zone in both themes, as phone cameras expect.
+ * the hand-off code from the proxy, and the QR code of the hand-off link (shared/qr-code.ts).
  */
-import { generate } from 'lean-qr/nano';
 import { css, html, type LitElement, type TemplateResult } from 'lit';
 import type { Handoff } from '../../schemas/proxy-api.ts';
 import { addStyles } from '../shared/add-styles.ts';
 import { languageOf, type Language } from '../shared/i18n.ts';
 import { ProxyClient } from '../shared/proxy-client.ts';
+import { loopbackNote, qrCode } from '../shared/qr-code.ts';
 
 export interface PhoneMessages {
   payWithPhone: string;
@@ -17,6 +16,8 @@ export interface PhoneMessages {
   qrLabel: string;
   copy: string;
   copied: string;
+  /** The link is on this computer (a local demo): a phone cannot open it. */
+  loopback: string;
 }
 
 const MESSAGES: Record<Language, PhoneMessages> = {
@@ -27,6 +28,7 @@ const MESSAGES: Record<Language, PhoneMessages> = {
     qrLabel: 'QR code of the payment link for your phone',
     copy: 'Copy link',
     copied: 'Link copied',
+    loopback: 'This link leads to this computer ({host}): a phone cannot open it.',
   },
   de: {
     payWithPhone: 'Mit dem Handy bezahlen',
@@ -35,6 +37,7 @@ const MESSAGES: Record<Language, PhoneMessages> = {
     qrLabel: 'QR-Code des Zahlungslinks für Ihr Handy',
     copy: 'Link kopieren',
     copied: 'Link kopiert',
+    loopback: 'Dieser Link führt zu diesem Computer ({host}): Ein Handy kann ihn nicht öffnen.',
   },
   fr: {
     payWithPhone: 'Payer avec votre téléphone',
@@ -43,6 +46,7 @@ const MESSAGES: Record<Language, PhoneMessages> = {
     qrLabel: 'QR code du lien de paiement pour votre téléphone',
     copy: 'Copier le lien',
     copied: 'Lien copié',
+    loopback: 'Ce lien mène à cet ordinateur ({host}) : un téléphone ne peut pas l’ouvrir.',
   },
   es: {
     payWithPhone: 'Pagar con el móvil',
@@ -51,6 +55,7 @@ const MESSAGES: Record<Language, PhoneMessages> = {
     qrLabel: 'Código QR del enlace de pago para su móvil',
     copy: 'Copiar enlace',
     copied: 'Enlace copiado',
+    loopback: 'Este enlace lleva a este ordenador ({host}): un móvil no puede abrirlo.',
   },
   nl: {
     payWithPhone: 'Betalen met uw telefoon',
@@ -59,6 +64,7 @@ const MESSAGES: Record<Language, PhoneMessages> = {
     qrLabel: 'QR-code van de betaallink voor uw telefoon',
     copy: 'Link kopiëren',
     copied: 'Link gekopieerd',
+    loopback: 'Deze link leidt naar deze computer ({host}): een telefoon kan hem niet openen.',
   },
 };
 
@@ -91,7 +97,7 @@ export class PhoneHandoff {
 
   view(locale: string): TemplateResult {
     const { url } = this;
-    return phoneView(url, this.m(locale), this.copied, () => {
+    return phoneView(this.host, url, this.m(locale), this.copied, () => {
       void navigator.clipboard?.writeText(url).then(() => {
         this.copied = true;
         this.host.requestUpdate();
@@ -100,33 +106,18 @@ export class PhoneHandoff {
   }
 }
 
-/** The QR code's modules as one SVG path, a run of dark modules per rectangle, and its size. */
-export function qrPath(text: string): [path: string, size: number] {
-  const code = generate(text);
-  let path = '';
-  for (let y = 0; y < code.size; y++) {
-    for (let x = 0; x < code.size;) {
-      if (!code.get(x, y)) {
-        x++;
-        continue;
-      }
-      const start = x;
-      while (code.get(x, y)) x++;
-      path += `M${start} ${y}h${x - start}v1h${start - x}z`;
-    }
-  }
-  return [path, code.size];
-}
-
 /** The QR code, the link as text, and a button that copies it. */
-export function phoneView(url: string, m: PhoneMessages, copied: boolean, copy: () => void): TemplateResult {
-  const [path, size] = qrPath(url);
+export function phoneView(
+  host: Element,
+  url: string,
+  m: PhoneMessages,
+  copied: boolean,
+  copy: () => void,
+): TemplateResult {
   return html`<div part="phone" class="phone">
-    <svg part="qr" role="img" aria-label=${m.qrLabel} viewBox="-4 -4 ${size + 8} ${size + 8}">
-      <rect x="-4" y="-4" width="${size + 8}" height="${size + 8}" fill="#fff" />
-      <path d=${path} fill="#000" />
-    </svg>
+    ${qrCode(url, m.qrLabel)}
     <p class="link"><span part="handoff-url">${url}</span></p>
+    ${loopbackNote(host, url, m.loopback)}
     <button part="secondary" type="button" class="secondary" @click=${copy}>${copied ? m.copied : m.copy}</button>
   </div>`;
 }
@@ -147,6 +138,12 @@ const phoneStyles = css`
     font-size: 0.8em;
     color: var(--_muted);
     word-break: break-all;
+    text-align: center;
+  }
+  .qr-note {
+    margin: 0;
+    font-size: 0.875em;
+    color: var(--_danger);
     text-align: center;
   }
   button.secondary {

@@ -122,6 +122,14 @@ export class Receipt {
 }
 
 const receiptStyles = css`
+  /* Focus moves to the status after the bank (status-follow.ts) so that Tab goes on from there; a line
+     of text is no control to operate, so it shows no ring (after a mouse's click at the bank, one surprised). */
+  .status:focus {
+    outline: none;
+  }
+  .receipt {
+    container-type: inline-size;
+  }
   .receipt dl {
     display: grid;
     grid-template-columns: auto 1fr;
@@ -139,6 +147,17 @@ const receiptStyles = css`
     align-items: center;
     gap: 0.5em;
     overflow-wrap: anywhere;
+  }
+  /* In a card as narrow as a phone's or a shop's column, each label goes above its value: beside it, the
+     longest label took half the width and the date and the reference to quote broke over several lines. */
+  @container (max-width: 30em) {
+    .receipt dl {
+      grid-template-columns: 1fr;
+      gap: 0;
+    }
+    .receipt dd {
+      margin-block-end: 0.4em;
+    }
   }
   button.secondary {
     background: transparent;

@@ -18,6 +18,8 @@ export function statusStream(flow: FlowHost): StatusStreamController {
 }
 
 function showStatus(flow: FlowHost, view: PaymentStatusView): void {
+  // Back from the bank, nothing has focus: the keyboard starts at the payment's status, not at the page's top.
+  if (!flow.payment && flow.returned && document.activeElement === document.body) void focusStatus(flow);
   void flow.loadReceipt().catch(() => undefined);
   flow.payment = view;
   flow.summary = view;
@@ -32,4 +34,11 @@ function showStatus(flow: FlowHost, view: PaymentStatusView): void {
   const answered = flow.returned || (view.networkStatus !== null && view.networkStatus !== 'INITIATED');
   if (answered) flow.closeBankWindow();
   flow.phase = answered ? 'waiting' : flow.phase === 'phone' ? 'phone' : 'authorising';
+}
+
+async function focusStatus(flow: FlowHost): Promise<void> {
+  await flow.updateComplete;
+  const status = flow.shadowRoot?.querySelector<HTMLElement>('[part~="status"]');
+  status?.setAttribute('tabindex', '-1');
+  status?.focus();
 }

@@ -3,6 +3,7 @@
  * element so that its parts can name them without importing it, and a page can import them from
  * kassa.js with no code.
  */
+import type { MisconfigurationCode } from '../shared/misconfiguration.ts';
 import type { ProxyErrorKind } from '../shared/proxy-client.ts';
 import type { WalletErrorKind } from '../shared/wallet/wallet-errors.ts';
 import type { PurchaseState, PurchaseView } from '../../schemas/onramp.ts';
@@ -61,6 +62,6 @@ export interface OnrampErrorDetail {
   message: string;
   /** Seconds until trying again makes sense, when known. */
   retryAfter?: number;
-  /** The wallet's EIP-1193 code. */
-  code?: number;
+  /** The wallet's EIP-1193 code; with `misconfigured`, what the shop must change (the console names the setting too). */
+  code?: number | MisconfigurationCode;
 }

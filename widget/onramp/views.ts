@@ -44,12 +44,24 @@ export function walletBar(
  * No wallet in this browser: what a wallet is, and the merchant's page on getting one. The element
  * keeps listening: a wallet announcing itself later appears without a reload.
  */
-export function firstRunView(m: OnrampMessages, help: string | undefined): TemplateResult {
+export function firstRunView(m: OnrampMessages, about: TemplateResult): TemplateResult {
   return html`<section part="first-run" class="first-run" aria-labelledby="first-run-title">
     <p id="first-run-title" class="title">${m.walletHelpTitle}</p>
-    <p class="note">${m.walletHelp}</p>
-    ${help ? html`<p class="note"><a part="help" href=${help} target="_blank" rel="noopener">${m.walletHelpLink}</a></p>` : nothing}
+    ${about}
   </section>`;
+}
+
+/** What a wallet is, and the merchant's page on getting one (`help-url`). */
+export function walletAbout(m: OnrampMessages, help: string | undefined): TemplateResult {
+  return html`<p class="note">${m.walletHelp}</p>
+    ${helpNote(m, help)}`;
+}
+
+/** The merchant's page on getting a wallet (`help-url`), when there is one. */
+export function helpNote(m: OnrampMessages, help: string | undefined): TemplateResult | typeof nothing {
+  return help
+    ? html`<p class="note"><a part="help" href=${help} target="_blank" rel="noopener">${m.walletHelpLink}</a></p>`
+    : nothing;
 }
 
 /** The bounds, or what is wrong with the amount typed (nothing about an empty field not yet left). */

@@ -1,5 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { formatDuration } from './format.ts';
+import type { MisconfigurationCode } from './misconfiguration.ts';
 import { fill } from './i18n.ts';
 import { emit } from './kassa-event.ts';
 import { ProxyError } from './proxy-client.ts';
@@ -99,10 +100,20 @@ export class ProblemController<M extends ProblemMessages, E> implements Reactive
     emit(this.host, this.options.event, detail);
   }
 
-  /** The element's attributes cannot work: the user is told so, the page's developer why. */
-  misconfigured(detail: E): void {
-    this.show({ message: 'misconfigured' });
+  /**
+   * The element cannot work as the shop set it up: the customer is told so (`shown`, friendly), the
+   * page's developer why, in `kassa-error` (its `code`) and in a console warning naming the setting.
+   */
+  misconfigured(
+    detail: E & { code: MisconfigurationCode; message: string },
+    shown: keyof M & string = 'misconfigured',
+  ): void {
+    this.show({ message: shown });
     this.report(detail);
+    void import('./misconfiguration.ts').then(
+      ({ warnMisconfigured }) => warnMisconfigured(this.host as unknown as Element, detail.code, detail.message),
+      () => undefined,
+    );
   }
 
   /** "Try again" for the problem, busy while the proxy's wait lasts; none when there is nothing to try. */

@@ -35,6 +35,11 @@ export default {
   privateKeyField: 'Privater Schlüssel (64 Hex-Ziffern)',
   phraseField: 'Wiederherstellungsphrase (12 bis 24 Wörter)',
   importKey: 'Schlüssel importieren',
+  sandboxTitle: 'Ein Sandbox-Testkonto verwenden',
+  sandboxBody:
+    'Ihr Proxy läuft auf der Sandbox. Verwenden Sie ihr Testkonto {address}, das die Test-Stablecoins der Sandbox auf ihren lokalen Chains hält. Sein Schlüssel ist öffentlich (das erste Entwicklungskonto von anvil): nur für die Sandbox, niemals für echtes Geld.',
+  useSandbox: 'Sandbox-Testkonto verwenden',
+  sandboxReady: 'Sandbox-Testkonto bereit.',
   password: 'Passwort',
   repeatPassword: 'Passwort wiederholen',
   passwordShort: 'Das Passwort muss mindestens {min} Zeichen haben',

@@ -35,6 +35,11 @@ const en = {
   privateKeyField: 'Private key (64 hex digits)',
   phraseField: 'Recovery phrase (12 to 24 words)',
   importKey: 'Import key',
+  sandboxTitle: 'Use a sandbox test account',
+  sandboxBody:
+    "Your proxy runs on the sandbox. Use its test account {address}, which holds the sandbox's test stablecoins on its local chains. Its key is public (anvil's first development account): for the sandbox only, never for real money.",
+  useSandbox: 'Use the sandbox test account',
+  sandboxReady: 'Sandbox test account ready.',
   password: 'Password',
   repeatPassword: 'Repeat the password',
   passwordShort: 'The password must be at least {min} characters',

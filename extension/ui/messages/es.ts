@@ -34,6 +34,11 @@ export default {
   privateKeyField: 'Clave privada (64 dígitos hexadecimales)',
   phraseField: 'Frase de recuperación (12 a 24 palabras)',
   importKey: 'Importar clave',
+  sandboxTitle: 'Usar una cuenta de prueba del sandbox',
+  sandboxBody:
+    'Tu proxy funciona con el sandbox. Usa su cuenta de prueba {address}, que tiene las stablecoins de prueba del sandbox en sus cadenas locales. Su clave es pública (la primera cuenta de desarrollo de anvil): solo para el sandbox, nunca para dinero real.',
+  useSandbox: 'Usar la cuenta de prueba',
+  sandboxReady: 'Cuenta de prueba del sandbox lista.',
   password: 'Contraseña',
   repeatPassword: 'Repite la contraseña',
   passwordShort: 'La contraseña debe tener al menos {min} caracteres',

@@ -35,6 +35,11 @@ export default {
   privateKeyField: 'Clé privée (64 chiffres hexadécimaux)',
   phraseField: 'Phrase de récupération (12 à 24 mots)',
   importKey: 'Importer la clé',
+  sandboxTitle: 'Utiliser un compte de test du bac à sable',
+  sandboxBody:
+    'Votre proxy fonctionne sur le bac à sable. Utilisez son compte de test {address}, qui détient les stablecoins de test du bac à sable sur ses chaînes locales. Sa clé est publique (le premier compte de développement d’anvil) : pour le bac à sable seulement, jamais pour de l’argent réel.',
+  useSandbox: 'Utiliser le compte de test',
+  sandboxReady: 'Compte de test du bac à sable prêt.',
   password: 'Mot de passe',
   repeatPassword: 'Répétez le mot de passe',
   passwordShort: 'Le mot de passe doit comporter au moins {min} caractères',

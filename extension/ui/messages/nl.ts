@@ -35,6 +35,11 @@ export default {
   privateKeyField: 'Privésleutel (64 hexadecimale cijfers)',
   phraseField: 'Herstelzin (12 tot 24 woorden)',
   importKey: 'Sleutel importeren',
+  sandboxTitle: 'Een testaccount van de sandbox gebruiken',
+  sandboxBody:
+    'Je proxy draait op de sandbox. Gebruik haar testaccount {address}, dat de test-stablecoins van de sandbox op haar lokale chains bezit. De sleutel is openbaar (het eerste ontwikkelaccount van anvil): alleen voor de sandbox, nooit voor echt geld.',
+  useSandbox: 'Testaccount gebruiken',
+  sandboxReady: 'Testaccount van de sandbox klaar.',
   password: 'Wachtwoord',
   repeatPassword: 'Herhaal het wachtwoord',
   passwordShort: 'Het wachtwoord moet minstens {min} tekens hebben',

@@ -219,4 +219,17 @@ export const POSTGRES_RELEASED: readonly string[] = [
     at BIGINT NOT NULL
   );
   `,
+  // The on-ramp's work due (paid purchases, and minting or delayed ones due a look), found first
+  // however many purchases await payment; and every order a purchase had, by which its mint is
+  // recognised. A purchase kept by the previous version has its current order only: each earlier one
+  // was stopped (failed, cancelled or gone) before its retry was allowed, so it cannot mint.
+  `
+  ALTER TABLE purchases ADD COLUMN due_at BIGINT;
+  UPDATE purchases SET due_at = 0 WHERE state IN ('paid', 'minting', 'delayed');
+  CREATE INDEX purchases_due ON purchases (due_at) WHERE due_at IS NOT NULL;
+  UPDATE purchases SET record = record || jsonb_build_object(
+    'nextLookAt', NULL,
+    'orderIds', CASE WHEN record->>'orderId' IS NULL THEN '[]'::jsonb ELSE jsonb_build_array(record->'orderId') END
+  );
+  `,
 ];

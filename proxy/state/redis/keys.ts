@@ -41,7 +41,12 @@ export function redisKeys(prefix: string) {
     /** Bumped by every purchase of a wallet's coin: purchases that race for one limit commit one at a time. */
     walletVersion: (wallet: string, symbol: string) => `${prefix}purchases:wallet-version:${wallet}:${symbol}`,
     purchasesAll: () => `${prefix}purchases:all`,
+    /** The previous version's index of unfinished purchases, removed by the upgrade (purchases.ts). */
     purchasesOpen: () => `${prefix}purchases:open`,
+    /** Purchases with work to do (paid, minting, delayed), scored by when it is due (`dueAt`). */
+    purchasesDue: () => `${prefix}purchases:due`,
+    /** The purchases' layout version: 2 once the upgrade has indexed the work due. */
+    purchasesLayout: () => `${prefix}purchases:layout`,
     purchasesByState: (state: string) => `${prefix}purchases:state:${state}`,
     purchasesByWallet: (wallet: string) => `${prefix}purchases:wallet:${wallet}`,
   };

@@ -16,7 +16,7 @@ import {
 } from '../outbox.ts';
 import type { Attempt, Checkout, Payment } from '../store.ts';
 
-/** How long Redis keeps a delivered event and its attempts (the SQLite outbox purges at the same age). */
+/** How long Redis keeps a delivered event and its attempts (the SQL outbox purges at the same age). */
 export const DELIVERED_KEPT_MS = 30 * 24 * 3600_000;
 /** At most this many index entries are read to fill one page of a filtered list. */
 const LIST_SCAN_MAX = 5_000;

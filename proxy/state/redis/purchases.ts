@@ -1,13 +1,17 @@
 import type { Redis } from 'ioredis';
-import { isFinalPurchaseState, type PurchaseState } from '../../../schemas/onramp.ts';
+import type { PurchaseState } from '../../../schemas/onramp.ts';
 import type { NewEvent } from '../outbox.ts';
 import {
   COUNTS_AGAINST_LIMIT,
   decodePurchaseCursor,
+  dueAt,
+  meetsExpectation,
   purchasePage,
+  WORK_STATES,
   type CreatePurchaseOutcome,
   type PurchaseAuditRecord,
   type PurchaseChange,
+  type PurchaseExpectation,
   type PurchasePage,
   type PurchaseRecord,
   type PurchaseStore,
@@ -26,6 +30,23 @@ const AUDIT_KEPT = 100;
 const LIST_SCAN_MAX = 20_000;
 
 /**
+ * A purchase as this version reads it: one kept by the previous version has its current order only
+ * (each earlier one was stopped before its retry was allowed, so it cannot mint) and no look planned.
+ */
+const purchaseOf = (raw: string | null): PurchaseRecord | undefined => {
+  const stored = parse<PurchaseRecord>(raw);
+  return (
+    stored && {
+      ...stored,
+      orderIds: stored.orderIds ?? (stored.orderId ? [stored.orderId] : []),
+      nextLookAt: stored.nextLookAt ?? null,
+    }
+  );
+};
+/** The purchases' layout version (see `upgrade`). */
+const LAYOUT = '2';
+
+/**
  * Quotes and purchases for a fleet: each a JSON value, with lexicographic sorted sets as indexes
  * (newest first, still open, by state, by wallet) and keys for the lookups that must be unique (the
  * token, the checkout, the quote's one use, the mint transaction). A wallet's purchases of one coin
@@ -37,6 +58,8 @@ export class RedisPurchases implements PurchaseStore {
     private readonly redis: Redis,
     private readonly key: RedisKeys,
   ) {}
+
+  private upgraded: Promise<void> | undefined;
 
   saveQuote(quote: QuoteRecord): Promise<void> {
     return guarded(async () => {
@@ -90,7 +113,8 @@ export class RedisPurchases implements PurchaseStore {
           .zadd(this.key.purchasesAll(), member)
           .zadd(this.key.purchasesByState(purchase.state), member)
           .zadd(this.key.purchasesByWallet(purchase.wallet), member);
-        if (!isFinalPurchaseState(purchase.state)) cas.zadd(this.key.purchasesOpen(), member);
+        const due = dueAt(purchase);
+        if (due !== null) cas.zaddScored(this.key.purchasesDue(), member, due);
         return (await cas.commit(this.redis)) ? { value: { outcome: 'created' } } : undefined;
       }),
     );
@@ -117,7 +141,7 @@ export class RedisPurchases implements PurchaseStore {
   }
 
   byId(purchaseId: string): Promise<PurchaseRecord | undefined> {
-    return guarded(async () => parse<PurchaseRecord>(await this.redis.get(this.key.purchase(purchaseId))));
+    return guarded(async () => purchaseOf(await this.redis.get(this.key.purchase(purchaseId))));
   }
 
   byToken(purchaseToken: string): Promise<PurchaseRecord | undefined> {
@@ -164,22 +188,61 @@ export class RedisPurchases implements PurchaseStore {
     });
   }
 
-  unsettled(limit: number): Promise<PurchaseRecord[]> {
+  unsettled(states: readonly PurchaseState[], limit: number): Promise<PurchaseRecord[]> {
     return guarded(async () => {
-      const members = await this.redis.zrangebylex(this.key.purchasesOpen(), '-', '+', 'LIMIT', 0, limit);
+      // Each state's index is oldest first; their members sort like (createdAt, id) across indexes too.
+      const members = await Promise.all(
+        states.map((state) => this.redis.zrangebylex(this.key.purchasesByState(state), '-', '+', 'LIMIT', 0, limit)),
+      );
+      return this.many(members.flat().sort().slice(0, limit).map(idOfMember));
+    });
+  }
+
+  due(now: number, limit: number): Promise<PurchaseRecord[]> {
+    return guarded(async () => {
+      await this.upgrade();
+      const members = await this.redis.zrangebyscore(this.key.purchasesDue(), '-inf', now, 'LIMIT', 0, limit);
       return this.many(members.map(idOfMember));
     });
+  }
+
+  /**
+   * Brings purchases kept by the previous version forward, once per store: those with work to do
+   * join the due index, each checked against its record as read (one changed meanwhile was indexed
+   * by its own update), and the previous version's index of unfinished purchases goes.
+   */
+  private upgrade(): Promise<void> {
+    this.upgraded ??= (async () => {
+      if ((await this.redis.get(this.key.purchasesLayout())) === LAYOUT) return;
+      for (const state of WORK_STATES)
+        for (const member of await this.redis.zrange(this.key.purchasesByState(state), 0, -1)) {
+          const purchaseKey = this.key.purchase(idOfMember(member));
+          await optimistically(async () => {
+            const raw = await this.redis.get(purchaseKey);
+            const due = raw === null ? null : dueAt(purchaseOf(raw)!);
+            if (due === null) return { value: undefined };
+            const cas = new Cas().expect(purchaseKey, raw).zaddScored(this.key.purchasesDue(), member, due);
+            return (await cas.commit(this.redis)) ? { value: undefined } : undefined;
+          });
+        }
+      await this.redis.del(this.key.purchasesOpen());
+      await this.redis.set(this.key.purchasesLayout(), LAYOUT);
+    })().catch((error: unknown) => {
+      this.upgraded = undefined;
+      throw error;
+    });
+    return this.upgraded;
   }
 
   private async many(ids: string[]): Promise<PurchaseRecord[]> {
     if (ids.length === 0) return [];
     const values = await this.redis.mget(...ids.map((id) => this.key.purchase(id)));
-    return values.flatMap((raw) => (raw === null ? [] : [JSON.parse(raw) as PurchaseRecord]));
+    return values.flatMap((raw) => (raw === null ? [] : [purchaseOf(raw)!]));
   }
 
   update(
     purchaseId: string,
-    from: readonly PurchaseState[],
+    expected: PurchaseExpectation,
     change: PurchaseChange,
     effects: { events?: (next: PurchaseRecord) => NewEvent[]; audit?: PurchaseAuditRecord } = {},
   ): Promise<PurchaseUpdateOutcome> {
@@ -187,8 +250,8 @@ export class RedisPurchases implements PurchaseStore {
     return guarded(() =>
       optimistically<PurchaseUpdateOutcome>(async () => {
         const raw = await this.redis.get(purchaseKey);
-        const current = parse<PurchaseRecord>(raw);
-        if (!current || !from.includes(current.state)) return { value: { outcome: 'moved', purchase: current } };
+        const current = purchaseOf(raw);
+        if (!current || !meetsExpectation(current, expected)) return { value: { outcome: 'moved', purchase: current } };
         const next: PurchaseRecord = { ...current, ...change, revision: current.revision + 1 };
         const cas = new Cas().expect(purchaseKey, raw).set(purchaseKey, JSON.stringify(next));
         if (next.txHash && next.txHash !== current.txHash) {
@@ -197,14 +260,14 @@ export class RedisPurchases implements PurchaseStore {
           if (holder !== null && holder !== purchaseId) return { value: { outcome: 'tx-taken' } };
           cas.expect(txKey, holder).set(txKey, purchaseId);
         }
-        if (next.state !== current.state) {
-          const member = indexMember(current.createdAt, purchaseId);
+        const member = indexMember(current.createdAt, purchaseId);
+        if (next.state !== current.state)
           cas
             .zrem(this.key.purchasesByState(current.state), member)
             .zadd(this.key.purchasesByState(next.state), member);
-          if (isFinalPurchaseState(next.state)) cas.zrem(this.key.purchasesOpen(), member);
-          else cas.zadd(this.key.purchasesOpen(), member);
-        }
+        const due = dueAt(next);
+        if (due === null) cas.zrem(this.key.purchasesDue(), member);
+        else cas.zaddScored(this.key.purchasesDue(), member, due);
         if (effects.events) addEvents(cas, this.key, effects.events(next));
         if (effects.audit)
           cas.rpushCapped(this.key.purchaseAudit(purchaseId), JSON.stringify(effects.audit), AUDIT_KEPT);
@@ -227,6 +290,11 @@ export class RedisPurchases implements PurchaseStore {
     return guarded(async () => {
       await new Cas().expect(leaseKey, holder).del(leaseKey).commit(this.redis);
     });
+  }
+
+  /** Redis forgets a lease when it runs out (`PX`), so what is there is held now. */
+  leaseHolder(purchaseId: string): Promise<string | null> {
+    return guarded(() => this.redis.get(this.key.purchaseLease(purchaseId)));
   }
 
   audit(purchaseId: string): Promise<PurchaseAuditRecord[]> {

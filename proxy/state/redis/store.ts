@@ -46,7 +46,7 @@ const revised = (payment: StoredPayment): StoredPayment => ({
 /**
  * The store for a fleet of proxies: every record a JSON value under `<prefix>…`, with lexicographic
  * sorted sets as indexes (newest first, by status, still open). Writes that must be atomic are
- * optimistic transactions (cas.ts) decided by the same rules as the SQLite store. When a payment
+ * optimistic transactions (cas.ts) decided by the same rules as the SQL store. When a payment
  * was last read upstream is kept apart from the payment: it changes on every read, and would
  * otherwise make every transaction on the payment retry.
  */

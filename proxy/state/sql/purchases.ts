@@ -1,12 +1,15 @@
-import { FINAL_PURCHASE_STATES, type PurchaseState } from '../../../schemas/onramp.ts';
+import type { PurchaseState } from '../../../schemas/onramp.ts';
 import type { NewEvent } from '../outbox.ts';
 import {
   COUNTS_AGAINST_LIMIT,
   decodePurchaseCursor,
+  dueAt,
+  meetsExpectation,
   purchasePage,
   type CreatePurchaseOutcome,
   type PurchaseAuditRecord,
   type PurchaseChange,
+  type PurchaseExpectation,
   type PurchasePage,
   type PurchaseRecord,
   type PurchaseStore,
@@ -21,8 +24,8 @@ import { Columns, PURCHASE_AUDIT, where } from './rows.ts';
 class TxTaken extends Error {}
 
 /** A purchase's row: the columns its lookups, limits and uniqueness rules need, and the whole record. */
-const PURCHASE = new Columns<PurchaseRecord & { idempotencyKey: string | null; record: string }>(
-  'purchaseId purchaseToken quoteId idempotencyKey checkoutId wallet symbol tokensCents state createdAt txHash revision record',
+const PURCHASE = new Columns<PurchaseRecord & { idempotencyKey: string | null; dueAt: number | null; record: string }>(
+  'purchaseId purchaseToken quoteId idempotencyKey checkoutId wallet symbol tokensCents state createdAt txHash revision dueAt record',
 );
 
 const records = (rows: Array<{ record: unknown }>) => rows.map((row) => fromJson<PurchaseRecord>(row.record));
@@ -81,7 +84,12 @@ export class SqlPurchases implements PurchaseStore {
         if (usedCents + purchase.tokensCents > input.limitCents) return { outcome: 'limit', usedCents };
       }
       // A quote is one wallet's, so its racing uses wait on the same lock; the unique index decides anyway.
-      const row = { ...purchase, idempotencyKey: input.idempotencyKey, record: JSON.stringify(purchase) };
+      const row = {
+        ...purchase,
+        idempotencyKey: input.idempotencyKey,
+        dueAt: dueAt(purchase),
+        record: JSON.stringify(purchase),
+      };
       const inserted = await tx.run(
         `INSERT INTO purchases (${PURCHASE.names}) VALUES (${PURCHASE.marks}) ON CONFLICT (quote_id) DO NOTHING`,
         PURCHASE.values(row),
@@ -125,18 +133,25 @@ export class SqlPurchases implements PurchaseStore {
     return purchasePage(records(rows), query.limit);
   }
 
-  async unsettled(limit: number): Promise<PurchaseRecord[]> {
+  async unsettled(states: readonly PurchaseState[], limit: number): Promise<PurchaseRecord[]> {
     const rows = await this.db.rows<{ record: unknown }>(
-      `SELECT record FROM purchases WHERE state NOT IN (${FINAL_PURCHASE_STATES.map(() => '?').join(', ')})
-         ORDER BY created_at LIMIT ?`,
-      [...FINAL_PURCHASE_STATES, limit],
+      `SELECT record FROM purchases WHERE state IN (${states.map(() => '?').join(', ')}) ORDER BY created_at LIMIT ?`,
+      [...states, limit],
+    );
+    return records(rows);
+  }
+
+  async due(now: number, limit: number): Promise<PurchaseRecord[]> {
+    const rows = await this.db.rows<{ record: unknown }>(
+      'SELECT record FROM purchases WHERE due_at <= ? ORDER BY due_at, purchase_id LIMIT ?',
+      [now, limit],
     );
     return records(rows);
   }
 
   async update(
     purchaseId: string,
-    from: readonly PurchaseState[],
+    expected: PurchaseExpectation,
     change: PurchaseChange,
     effects: { events?: (next: PurchaseRecord) => NewEvent[]; audit?: PurchaseAuditRecord } = {},
   ): Promise<PurchaseUpdateOutcome> {
@@ -147,7 +162,7 @@ export class SqlPurchases implements PurchaseStore {
           [purchaseId],
         );
         const current = row && fromJson<PurchaseRecord>(row.record);
-        if (!current || !from.includes(current.state)) return { outcome: 'moved', purchase: current };
+        if (!current || !meetsExpectation(current, expected)) return { outcome: 'moved', purchase: current };
         const next: PurchaseRecord = { ...current, ...change, revision: current.revision + 1 };
         if (next.txHash && next.txHash !== current.txHash) {
           const holder = await tx.row<{ id: string }>('SELECT purchase_id AS id FROM purchases WHERE tx_hash = ?', [
@@ -156,13 +171,10 @@ export class SqlPurchases implements PurchaseStore {
           if (holder && holder.id !== purchaseId) return { outcome: 'tx-taken' };
         }
         await tx
-          .run('UPDATE purchases SET state = ?, tx_hash = ?, revision = ?, record = ? WHERE purchase_id = ?', [
-            next.state,
-            next.txHash,
-            next.revision,
-            JSON.stringify(next),
-            purchaseId,
-          ])
+          .run(
+            'UPDATE purchases SET state = ?, tx_hash = ?, revision = ?, due_at = ?, record = ? WHERE purchase_id = ?',
+            [next.state, next.txHash, next.revision, dueAt(next), JSON.stringify(next), purchaseId],
+          )
           .catch((error: unknown) => {
             throw this.db.dialect.isUniqueViolation(error) ? new TxTaken() : error;
           });
@@ -194,6 +206,14 @@ export class SqlPurchases implements PurchaseStore {
       'UPDATE purchases SET lease_holder = NULL, lease_until = NULL WHERE purchase_id = ? AND lease_holder = ?',
       [purchaseId, holder],
     );
+  }
+
+  async leaseHolder(purchaseId: string, now: number): Promise<string | null> {
+    const row = await this.db.row<{ holder: string | null }>(
+      'SELECT lease_holder AS holder FROM purchases WHERE purchase_id = ? AND lease_until > ?',
+      [purchaseId, now],
+    );
+    return row?.holder ?? null;
   }
 
   audit(purchaseId: string): Promise<PurchaseAuditRecord[]> {

@@ -169,4 +169,19 @@ export const SQLITE_RELEASED: readonly string[] = [
   );
   CREATE INDEX purchase_audit_by_purchase ON purchase_audit (purchase_id, at);
 `,
+  // The on-ramp's work due (paid purchases, and minting or delayed ones due a look), found first
+  // however many purchases await payment; and every order a purchase had, by which its mint is
+  // recognised. A purchase kept by the previous version has its current order only: each earlier one
+  // was stopped (failed, cancelled or gone) before its retry was allowed, so it cannot mint.
+  `
+  ALTER TABLE purchases ADD COLUMN due_at INTEGER;
+  UPDATE purchases SET due_at = 0 WHERE state IN ('paid', 'minting', 'delayed');
+  CREATE INDEX purchases_due ON purchases (due_at) WHERE due_at IS NOT NULL;
+  UPDATE purchases SET record = json_set(
+    record,
+    '$.nextLookAt', json('null'),
+    '$.orderIds', CASE WHEN json_extract(record, '$.orderId') IS NULL THEN json('[]')
+                  ELSE json_array(json_extract(record, '$.orderId')) END
+  );
+  `,
 ];

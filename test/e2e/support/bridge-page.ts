@@ -3,7 +3,7 @@
  * (wallet-provider.ts in the page, wallet-signer.ts in this process), every request the page makes
  * recorded, and helpers to read what the panel shows.
  */
-import type { Browser, BrowserContext, Page } from 'playwright';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright';
 import type { Json } from '../../support/http.ts';
 import { watchProblems } from '../../support/browser.ts';
 import { installTestWallets, type WalletRequest } from '../../support/wallet/wallet-provider.ts';
@@ -77,8 +77,8 @@ function pageScript<T>(fn: (arg: T) => void, arg: T): string {
 }
 
 /**
- * A fresh browser context on `url`, with `wallets` announced (EIP-6963), `windowEthereum` also as
- * `window.ethereum`, each request of the context pushed to `requests`, and the page's `events`
+ * A fresh browser context (of a `screen`'s size, if given) on `url`, with `wallets` announced (EIP-6963),
+ * `windowEthereum` also as `window.ethereum`, each request of the context pushed to `requests`, and the page's `events`
  * (the wallet panel's by default) recorded.
  */
 export async function openWalletPage(
@@ -87,9 +87,13 @@ export async function openWalletPage(
   hub: TestWalletHub,
   wallets: TestWallet[],
   requests: RecordedRequest[],
-  { events = BRIDGE_EVENTS, ...options }: { windowEthereum?: string; announce?: boolean; events?: string[] } = {},
+  {
+    events = BRIDGE_EVENTS,
+    screen,
+    ...options
+  }: { windowEthereum?: string; announce?: boolean; events?: string[]; screen?: BrowserContextOptions } = {},
 ): Promise<WalletPage> {
-  const context = await browser.newContext();
+  const context = await browser.newContext(screen);
   context.on('request', (request) =>
     requests.push({
       url: request.url(),

@@ -4,11 +4,16 @@ import type { BrowserContext, Page } from 'playwright';
 const SIZE = 400;
 
 /**
- * Reads the QR code the element shows, as a phone's camera would: the SVG drawn onto a canvas in a
- * blank page of the same browser, and the pixels decoded by jsQR here in the test.
+ * Reads the QR code an element shows (the checkout's, unless `selector` says which), as a phone's
+ * camera would: the SVG drawn onto a canvas in a blank page of the same browser, and the pixels
+ * decoded by jsQR here in the test.
  */
-export async function scanQr(page: Page, context: BrowserContext): Promise<string> {
-  const svg = await page.locator('kassa-checkout [part~="qr"]').evaluate((element) => element.outerHTML);
+export async function scanQr(
+  page: Page,
+  context: BrowserContext,
+  selector = 'kassa-checkout [part~="qr"]',
+): Promise<string> {
+  const svg = await page.locator(selector).evaluate((element) => element.outerHTML);
   const raster = await context.newPage();
   try {
     const pixels = await raster.evaluate(

@@ -4,8 +4,8 @@ export default {
   wallets: 'Wallets',
   chooseWallet: 'Verbinden Sie das Wallet, das die Stablecoins erhalten soll.',
   lookingForWallets: 'Suche nach Wallets in diesem Browser …',
-  noWallet:
-    'In diesem Browser wurde kein Wallet gefunden. Installieren Sie eine Wallet-Erweiterung oder öffnen Sie diese Seite im Browser Ihres Wallets.',
+  noWallet: 'In diesem Browser wurde kein Wallet gefunden.',
+  useAddress: 'Eine Adresse verwenden',
   lookAgain: 'Erneut nach Wallets suchen',
   walletHelpTitle: 'Was ist ein Wallet?',
   walletHelp:

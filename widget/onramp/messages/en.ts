@@ -4,7 +4,8 @@ const en = {
   wallets: 'Wallets',
   chooseWallet: 'Connect the wallet that should receive the stablecoins.',
   lookingForWallets: 'Looking for wallets in this browser…',
-  noWallet: 'No wallet found in this browser. Install a wallet extension, or open this page in your wallet’s browser.',
+  noWallet: 'No wallet found in this browser.',
+  useAddress: 'Use an address',
   lookAgain: 'Look for wallets again',
   walletHelpTitle: 'What is a wallet?',
   walletHelp:

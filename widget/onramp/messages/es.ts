@@ -4,8 +4,8 @@ export default {
   wallets: 'Billeteras',
   chooseWallet: 'Conecta la billetera que debe recibir las stablecoins.',
   lookingForWallets: 'Buscando billeteras en este navegador…',
-  noWallet:
-    'No se ha encontrado ninguna billetera en este navegador. Instala una extensión de billetera o abre esta página en el navegador de tu billetera.',
+  noWallet: 'No se ha encontrado ninguna billetera en este navegador.',
+  useAddress: 'Usar una dirección',
   lookAgain: 'Buscar billeteras de nuevo',
   walletHelpTitle: '¿Qué es una billetera?',
   walletHelp:

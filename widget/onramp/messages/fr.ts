@@ -4,8 +4,8 @@ export default {
   wallets: 'Portefeuilles',
   chooseWallet: 'Connectez le portefeuille qui doit recevoir les stablecoins.',
   lookingForWallets: 'Recherche de portefeuilles dans ce navigateur…',
-  noWallet:
-    'Aucun portefeuille trouvé dans ce navigateur. Installez une extension de portefeuille, ou ouvrez cette page dans le navigateur de votre portefeuille.',
+  noWallet: 'Aucun portefeuille trouvé dans ce navigateur.',
+  useAddress: 'Utiliser une adresse',
   lookAgain: 'Chercher à nouveau des portefeuilles',
   walletHelpTitle: 'Qu’est-ce qu’un portefeuille ?',
   walletHelp:

@@ -4,8 +4,8 @@ export default {
   wallets: 'Wallets',
   chooseWallet: 'Verbind de wallet die de stablecoins moet ontvangen.',
   lookingForWallets: 'Zoeken naar wallets in deze browser…',
-  noWallet:
-    'Geen wallet gevonden in deze browser. Installeer een wallet-extensie, of open deze pagina in de browser van je wallet.',
+  noWallet: 'Geen wallet gevonden in deze browser.',
+  useAddress: 'Een adres gebruiken',
   lookAgain: 'Opnieuw naar wallets zoeken',
   walletHelpTitle: 'Wat is een wallet?',
   walletHelp:

@@ -1,0 +1,44 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Wallet } from 'ethers';
+import { UNSTARTED_PURCHASE, type PurchaseRecord, type QuoteRecord } from '../../proxy/state/purchases.ts';
+
+const alnum = () => randomBytes(15).toString('hex').slice(0, 20);
+
+/** A purchase as the on-ramp stores it before anything happened to it (1 eEUR on 31338, a fresh wallet). */
+export const purchaseRecord = (overrides: Partial<PurchaseRecord> = {}): PurchaseRecord => ({
+  purchaseId: `pur_${alnum()}`,
+  purchaseToken: randomBytes(32).toString('base64url'),
+  quoteId: `quo_${alnum()}`,
+  wallet: Wallet.createRandom().address,
+  chainId: 31338,
+  chainName: 'Kassa Local Two',
+  symbol: 'eEUR',
+  tokens: '1',
+  tokensCents: 100,
+  currencyCode: 'EUR',
+  paymentAmount: '1.00',
+  fee: '0.00',
+  checkoutId: `chk_${randomUUID()}`,
+  ...UNSTARTED_PURCHASE,
+  createdAt: Date.now(),
+  updatedAt: Date.now(),
+  ...overrides,
+});
+
+/** A quote of 25 eEUR on 31338 for a fresh wallet, as the on-ramp keeps it until it is used or expires. */
+export const quoteRecord = (overrides: Partial<QuoteRecord> = {}): QuoteRecord => ({
+  quoteId: `quo_${alnum()}`,
+  wallet: Wallet.createRandom().address,
+  chainId: 31338,
+  chainName: 'Kassa Local Two',
+  symbol: 'eEUR',
+  tokens: '25',
+  tokensCents: 2500,
+  currencyCode: 'EUR',
+  paymentAmount: '25.00',
+  fee: '0.00',
+  message: 'shop.example wants you to sign in…',
+  createdAt: Date.now(),
+  expiresAt: Date.now() + 600_000,
+  ...overrides,
+});
