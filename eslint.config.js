@@ -11,6 +11,9 @@
  * - each part imports no other part it has no business with (the proxy never the sandbox, ...);
  * - inside the proxy, a feature folder reaches into another only through the modules that one offers
  *   (PROXY_FEATURES), and only state/ touches a store backend; state/ knows no HTTP, Hono or feature;
+ *   domain/ (the typed errors, the key-material rule) is every feature's and knows no HTTP either;
+ * - status codes live at the edge: outside http/ and the route modules no HttpProblem, HTTPException or
+ *   status code given to an error; a route module's HttpProblem is a 400 or a 401;
  * - tests of one part never import another part's test support; what suites share is test/support/.
  */
 import js from '@eslint/js';
@@ -63,6 +66,41 @@ const PROXY_FEATURES = {
 /** A folder of the proxy, as import patterns (imports inside the proxy are relative). */
 const proxyFolder = (folder) => [`**/${folder}/*`, `**/${folder}/**`];
 
+/**
+ * What makes a module speak HTTP: HttpProblem, Hono's HTTPException, or a status code given to an
+ * error. Outside http/ and the route modules (`*-routes.ts`) the proxy throws the typed errors of
+ * proxy/domain/domain-errors.ts instead, and http/error-answers.ts alone says which answer each is.
+ */
+const DOMAIN_ERRORS_INSTEAD =
+  'throw an error of proxy/domain/domain-errors.ts: http/error-answers.ts gives it its status';
+const HTTP_IMPORTS = [
+  {
+    selector: 'ImportDeclaration[source.value=/(^|\\/)http-problem(\\.ts)?$/]',
+    message: `HttpProblem is the HTTP edge's (http/ and *-routes.ts); here, ${DOMAIN_ERRORS_INSTEAD}.`,
+  },
+  {
+    selector: "ImportDeclaration[source.value='hono/http-exception']",
+    message: `HTTPException is the HTTP edge's; here, ${DOMAIN_ERRORS_INSTEAD}.`,
+  },
+];
+const HTTP_IN_DOMAIN = [
+  ...HTTP_IMPORTS,
+  {
+    selector: 'NewExpression[callee.name=/(Error|Problem|Exception)$/] > Literal.arguments[value>=100][value<=599]',
+    message: `No status code in domain code: ${DOMAIN_ERRORS_INSTEAD}.`,
+  },
+  {
+    selector:
+      'NewExpression[callee.name=/(Error|Problem|Exception)$/] Property[key.name=/^status(Code)?$/] > Literal.value',
+    message: `No status code in domain code: ${DOMAIN_ERRORS_INSTEAD}.`,
+  },
+];
+/** In a route module, HttpProblem is for what HTTP itself refuses: a request's shape (400) and its credentials (401). */
+const HTTP_PROBLEM_IN_ROUTES = {
+  selector: "NewExpression[callee.name='HttpProblem'][arguments.0.value!=400][arguments.0.value!=401]",
+  message: `A route throws HttpProblem only for a request's shape (400) or its credentials (401); for what the domain decides, ${DOMAIN_ERRORS_INSTEAD}.`,
+};
+
 /** `no-restricted-imports` (the TypeScript one, which can let type-only imports through). */
 const restrict = (...groups) => ({
   '@typescript-eslint/no-restricted-imports': [
@@ -84,6 +122,18 @@ const storeBackends = {
     .concat('**/open-backend.ts'),
   message: 'Outside state/, the proxy uses the store through its contract (state/store.ts), never a backend.',
 };
+/** For the layers under the features (state/, domain/): no Hono, nothing of http/, of `folders` or of a feature, nor the services. */
+const knowsNoHttp = (folders, message) => ({
+  group: [
+    'hono',
+    'hono/*',
+    '@hono/*',
+    ...['http', ...folders].flatMap(proxyFolder),
+    ...Object.keys(PROXY_FEATURES).flatMap(proxyFolder),
+    '**/services.ts',
+  ],
+  message,
+});
 const serverCode = {
   group: [...PART.proxy, ...PART.sandbox, ...PART.server, ...PART.serverKit, ...PART.demo, ...PART.test, ...PART.bench],
   message: 'Browser code never imports server code, tests or benchmarks.',
@@ -247,20 +297,38 @@ export default tseslint.config(
   })),
   { files: ['proxy/http/**/*.ts', 'proxy/upstream/**/*.ts'], rules: restrict(proxyParts, storeBackends) },
   {
+    files: ['proxy/domain/**/*.ts'],
+    rules: restrict(
+      proxyParts,
+      knowsNoHttp(
+        ['state'],
+        'domain/ is what every feature may import: it knows no HTTP (no Hono, nothing of http/), no feature, no store and not the services.',
+      ),
+    ),
+  },
+  // Status codes live at the edge: domain code throws the typed errors of domain/domain-errors.ts, which
+  // http/error-answers.ts turns into answers; a route module throws HttpProblem only for a request's shape.
+  {
+    files: ['proxy/**/*.ts'],
+    ignores: ['proxy/http/**', 'proxy/**/*-routes.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...HTTP_IN_DOMAIN] },
+  },
+  // The upstream clients read the services' statuses (what they answered, never what Kassa answers).
+  { files: ['proxy/upstream/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...HTTP_IMPORTS] } },
+  {
+    files: ['proxy/**/*-routes.ts'],
+    ignores: ['proxy/http/**'],
+    rules: { 'no-restricted-syntax': ['error', HTTP_PROBLEM_IN_ROUTES] },
+  },
+  {
     files: ['proxy/state/**/*.ts'],
-    rules: restrict(proxyParts, {
-      group: [
-        'hono',
-        'hono/*',
-        '@hono/*',
-        ...proxyFolder('http'),
-        ...proxyFolder('upstream'),
-        ...Object.keys(PROXY_FEATURES).flatMap(proxyFolder),
-        '**/services.ts',
-      ],
-      message:
+    rules: restrict(
+      proxyParts,
+      knowsNoHttp(
+        ['upstream'],
         'state/ knows no HTTP: it imports no Hono, nothing of http/, upstream/ or a feature, and not the services.',
-    }),
+      ),
+    ),
   },
   {
     files: ['sandbox/**/*.ts'],

@@ -4,11 +4,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type ProxyConfig } from '../proxy/config.ts';
 import { startProxy } from '../proxy/server.ts';
 import { startSandbox } from '../sandbox/server.ts';
+import { originOf } from '../server-kit/listen.ts';
 import { startShop } from './shop-server.ts';
 
 export interface DemoOptions {
@@ -25,14 +27,41 @@ export interface DemoOptions {
    * for this run when not given. Never printed.
    */
   operatorToken?: string;
+  /**
+   * An address of this computer on its network (`npm start -- --lan`, lan-address.ts): the shop and
+   * the proxy listen there as well as on loopback, the sandbox there alone, and every address a
+   * browser is given (the proxy's in the pages, its return address, the bank pages) is there, so that
+   * a phone on the network can follow the QR code of "Pay with your phone". What the servers send each
+   * other (webhooks, the shop's events, the merchant's calls) stays on loopback.
+   */
+  lan?: string;
 }
 
 const secret = (prefix: string) => `${prefix}_${randomBytes(24).toString('base64url')}`;
 /** A Standard Webhooks secret, as KASSA_EVENTS_SECRET takes it. */
 export const eventsSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
+/**
+ * The port itself, or for 0 one free now: the proxy's public address names its port before it listens.
+ * Free on loopback, where the proxy listens first; the LAN address's is checked as the proxy binds it.
+ */
+async function portFirst(port: number): Promise<number> {
+  if (port !== 0) return port;
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port: free } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return free;
+}
+
 export async function startDemo(options: DemoOptions) {
-  const sandbox = await startSandbox({ port: options.sandboxPort, settlementDelayMs: options.settlementMs ?? 1_000 });
+  const { lan } = options;
+  const sandbox = await startSandbox({
+    port: options.sandboxPort,
+    settlementDelayMs: options.settlementMs ?? 1_000,
+    // On the network alone: its callers, the proxy and this process, reach it there too.
+    ...(lan ? { host: lan, allowPrivateHttp: true } : {}),
+  });
   const dir = mkdtempSync(join(tmpdir(), 'kassa-demo-'));
   let proxy: Awaited<ReturnType<typeof startProxy>> | undefined;
   let shop: Awaited<ReturnType<typeof startShop>> | undefined;
@@ -43,11 +72,16 @@ export async function startDemo(options: DemoOptions) {
     // its events, is known only then.
     shop = await startShop({
       port: options.shopPort,
-      proxy: () => ({ origin: proxy!.origin, merchantKey: config.merchantKey }),
+      alsoOn: lan ? [lan] : [],
+      proxy: () => ({ origin: proxy!.origin, browserOrigin: proxyOnLan, merchantKey: config.merchantKey }),
       eventsSecret: eventsKey,
     });
+    // The shop's page on the network first: the bank's default way back.
+    const shopOrigins = [...new Set([...(lan ? [originOf(lan, shop.port)] : []), shop.origin])];
+    const proxyPort = lan ? await portFirst(options.proxyPort) : options.proxyPort;
+    const proxyOnLan = lan ? originOf(lan, proxyPort) : undefined;
     const config = loadConfig({
-      PORT: String(options.proxyPort),
+      PORT: String(proxyPort),
       KASSA_PAY_BASE_URL: sandbox.pay,
       KASSA_PAY_CLIENT_SECRET: sandbox.clientSecret,
       KASSA_ORDERS_BASE_URL: sandbox.orders,
@@ -56,9 +90,11 @@ export async function startDemo(options: DemoOptions) {
       KASSA_MERCHANT_KEY: secret('mk'),
       KASSA_OPERATOR_TOKEN: options.operatorToken ?? secret('op'),
       KASSA_WEBHOOK_SECRET: randomBytes(32).toString('base64url'),
-      KASSA_ALLOWED_ORIGINS: shop.origin,
-      KASSA_RETURN_URLS: `${shop.origin}/,${shop.origin}/donate,${shop.origin}/buy`,
+      KASSA_ALLOWED_ORIGINS: shopOrigins.join(','),
+      KASSA_RETURN_URLS: shopOrigins.flatMap((origin) => [`${origin}/`, `${origin}/donate`, `${origin}/buy`]).join(','),
       KASSA_FLOW_HOSTS: new URL(sandbox.origin).host,
+      // Plain http on the network, against this sandbox only (docs/proxy.md, "Plain http on a private network").
+      ...(proxyOnLan ? { KASSA_PUBLIC_URL: proxyOnLan, KASSA_ALLOW_PRIVATE_HTTP: '1' } : {}),
       KASSA_OPEN_AMOUNT: '1..500 EUR',
       // The on-ramp of /buy: EUR buys eEUR and GBP eGBR, 1 to 500 tokens a purchase, 1,000 a wallet a day.
       KASSA_ONRAMP_COINS: 'EUR:eEUR,GBP:eGBR',
@@ -70,7 +106,7 @@ export async function startDemo(options: DemoOptions) {
       KASSA_LOG_LEVEL: options.logLevel ?? 'warn',
       KASSA_API_DOCS: '1',
     });
-    proxy = await startProxy(config, { logSink: options.log });
+    proxy = await startProxy(config, { logSink: options.log, alsoOn: lan ? [lan] : [] });
     // The payment service tells the proxy about status changes at this (secret) address.
     const hook = await fetch(`${sandbox.control}/keys/${sandbox.keyId}`, {
       method: 'PATCH',
@@ -86,6 +122,8 @@ export async function startDemo(options: DemoOptions) {
       sandbox,
       proxy,
       shop,
+      /** Where browsers are sent with `lan`: the shop's and the proxy's origins on the network. */
+      lan: proxyOnLan ? { shop: shopOrigins[0]!, proxy: proxyOnLan } : undefined,
       async stop() {
         await shop!.close();
         await proxy!.stop();

@@ -16,8 +16,13 @@ import { createKassaClient, KassaError, type MerchantCheckout } from '../server/
 import { shopEvents } from './shop-events.ts';
 
 export interface ShopProxy {
-  /** The proxy's origin, as the customer's browser reaches it. */
+  /** The proxy's origin on this computer: the shop's server and the Kassa extension reach it there. */
   origin: string;
+  /**
+   * Where customers' browsers reach it, when not at `origin`: its LAN address (`npm start -- --lan`),
+   * so that the QR codes of "Pay with your phone" lead a phone there.
+   */
+  browserOrigin?: string;
   /** KASSA_MERCHANT_KEY: stays on this server. */
   merchantKey: string;
 }
@@ -25,6 +30,8 @@ export interface ShopProxy {
 export interface ShopOptions {
   /** 0 picks a free port. */
   port: number;
+  /** More addresses to listen on besides loopback, on the same port (the LAN address of `--lan`). */
+  alsoOn?: readonly string[];
   /** Read on each request, so a proxy that restarts on another port is followed. */
   proxy: () => ShopProxy;
   /** What an order costs. */
@@ -80,6 +87,11 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
   app.use(compressPages());
 
   const events = shopEvents({ secret: () => options.eventsSecret ?? [] });
+  /** The proxy's origin in the pages, as the customer's browser reaches it. */
+  const browserProxy = () => {
+    const { origin, browserOrigin } = options.proxy();
+    return browserOrigin ?? origin;
+  };
   /** A client per call: the proxy's origin may change when it restarts. */
   const kassa = () => {
     const { origin, merchantKey } = options.proxy();
@@ -159,7 +171,7 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
     extra?: PageSources,
     hints: keyof typeof HINTS = 'checkout',
   ) => {
-    const proxy = options.proxy().origin;
+    const proxy = browserProxy();
     c.header('Content-Security-Policy', contentSecurityPolicy(proxy, extra));
     c.header('Referrer-Policy', 'no-referrer');
     c.header('X-Content-Type-Options', 'nosniff');
@@ -218,7 +230,7 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
       checkout.reference,
       html`<h1>Order ${checkout.reference}</h1>
         <p>One Kassa T-shirt, organic cotton, size M.</p>
-        <kassa-checkout proxy="${options.proxy().origin}" checkout="${checkout.checkoutId}"></kassa-checkout>
+        <kassa-checkout proxy="${browserProxy()}" checkout="${checkout.checkoutId}"></kassa-checkout>
         <p id="confirmation" role="status" data-confirmed="${events.confirmed(checkout.checkoutId) ? 'yes' : 'no'}">
           ${events.confirmed(checkout.checkoutId) ? CONFIRMED : ''}
         </p>
@@ -253,7 +265,7 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
       'Donate',
       html`<h1>Donate</h1>
         <kassa-checkout
-          proxy="${options.proxy().origin}"
+          proxy="${browserProxy()}"
           currency="EUR"
           reference="DONATION"
           return-url="${new URL('/donate', c.req.url).href}"
@@ -268,11 +280,7 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
       'Wallet',
       html`<h1>Move stablecoins</h1>
         <p>Send test stablecoins from one local chain to the other. Your wallet signs; no key ever leaves it.</p>
-        <kassa-bridge
-          proxy="${options.proxy().origin}"
-          network="${BRIDGE_NETWORK}"
-          help-url="/wallet/extension"
-        ></kassa-bridge>
+        <kassa-bridge proxy="${browserProxy()}" network="${BRIDGE_NETWORK}" help-url="/wallet/extension"></kassa-bridge>
         <p class="hint wallet-help">
           No wallet in this browser? <a href="/wallet/extension">Install the Kassa extension</a>.
         </p>`,
@@ -290,7 +298,7 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
       html`<h1>Buy stablecoins</h1>
         <p>Pay by bank and receive test stablecoins in your own wallet, on the local chain you choose.</p>
         <kassa-onramp
-          proxy="${options.proxy().origin}"
+          proxy="${browserProxy()}"
           return-url="${new URL('/buy', c.req.url).href}"
           help-url="/wallet/extension"
         ></kassa-onramp>
@@ -358,5 +366,5 @@ export async function startShop(options: ShopOptions): Promise<Listening> {
     return c.text(`The shop could not reach its Kassa proxy: ${error.message}`, 502);
   });
 
-  return listen(app.fetch, { port: options.port });
+  return listen(app.fetch, { port: options.port, alsoOn: options.alsoOn });
 }

@@ -7,13 +7,34 @@
  * the recovery phrase of a new key is shown once, right after it is made, and never again.
  */
 import { z } from 'zod';
-import { EVENT_STATUSES, EVENT_TYPES } from '../schemas/events.ts';
-import { PURCHASE_STATES } from '../schemas/onramp.ts';
-import { ORDER_STATUSES } from '../schemas/orders.ts';
+import {
+  EVENT_STATUSES,
+  EVENT_TYPES,
+  type EventDetail,
+  type EventList,
+  type EventSummary,
+  type redeliverResultSchema,
+} from '../schemas/events.ts';
+import { PURCHASE_STATES, type OperatorPurchase, type PurchaseDetail, type PurchaseList } from '../schemas/onramp.ts';
+import {
+  ORDER_STATUSES,
+  type CreateOrderResponse,
+  type deleteOrderResponseSchema,
+  type Order,
+  type UpdateOrderResponse,
+} from '../schemas/orders.ts';
 import type { PurchaseStatement, SiweMessage } from '../lib/siwe.ts';
-import type { Health } from '../schemas/proxy-api.ts';
+import type { EventEndpointView } from '../schemas/event-endpoint.ts';
+import type { Health, PaymentList, resolvedPaymentSchema, unverifiableListSchema } from '../schemas/proxy-api.ts';
 import type { ChainEntry } from '../schemas/reforge.ts';
-import { AUTO_LOCK_MINUTES, NETWORKS, PASSWORD_MIN, UI_LANGUAGES, type Network } from './channels.ts';
+import {
+  AUTO_LOCK_MINUTES,
+  NETWORKS,
+  PASSWORD_MIN,
+  UI_LANGUAGES,
+  type LanguageChoice,
+  type Network,
+} from './channels.ts';
 
 export {
   APPROVAL_PORT,
@@ -99,6 +120,7 @@ export const uiRequestSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('events.get'), id: eventId }),
   z.object({ kind: z.literal('events.redeliver'), id: eventId }),
+  z.object({ kind: z.literal('events.enableEndpoint'), id: z.string().min(1).max(200) }),
   // Only failed events are replayed in bulk, from a moment the operator picks.
   z.object({ kind: z.literal('events.redeliverFailed'), since: z.iso.datetime({ offset: true }) }),
   // The order is validated in full (createOrderRequestSchema) by the page and again by the worker.
@@ -158,6 +180,55 @@ export const uiRequestSchema = z.discriminatedUnion('kind', [
 ]);
 export type UiRequest = z.infer<typeof uiRequestSchema>;
 export type UiKind = UiRequest['kind'];
+export type UiRequestOf<K extends UiKind> = Extract<UiRequest, { kind: K }>;
+
+/**
+ * What the service worker answers to each kind of request: with `uiRequestSchema`, all that pages
+ * and the worker say to each other. The worker's handler table (background/ui-requests.ts) and the
+ * pages' `ask` (ui/client.ts) are both typed by it.
+ */
+export interface UiAnswers {
+  'settings.get': SettingsView;
+  'settings.save': SettingsView;
+  'settings.test': ConnectionTest;
+  /** Null without a proxy, or one that does not answer as documented. */
+  'settings.environment': 'sandbox' | 'live' | null;
+  'language.get': LanguageChoice;
+  'language.set': LanguageChoice;
+  'payments.list': PaymentList;
+  'payments.export': PaymentExport;
+  'payments.unverifiable': z.infer<typeof unverifiableListSchema>;
+  'payments.resolve': z.infer<typeof resolvedPaymentSchema>;
+  'orders.list': Order[];
+  'orders.create': CreateOrderResponse;
+  'orders.update': UpdateOrderResponse;
+  'orders.delete': z.infer<typeof deleteOrderResponseSchema>;
+  'events.list': EventList;
+  'events.get': EventDetail;
+  'events.redeliver': EventSummary;
+  'events.enableEndpoint': EventEndpointView;
+  'events.redeliverFailed': z.infer<typeof redeliverResultSchema>;
+  'purchases.list': PurchaseList;
+  'purchases.get': PurchaseDetail;
+  'purchases.retryMint': OperatorPurchase;
+  'purchases.refund': OperatorPurchase;
+  'chains.list': ChainEntry[];
+  'vault.status': WalletStatus;
+  'vault.create': CreatedKey;
+  'vault.import': { address: string };
+  'vault.importSandbox': { address: string };
+  'vault.unlock': WalletStatus;
+  'vault.lock': WalletStatus;
+  'vault.remove': WalletStatus;
+  'vault.autoLock': WalletStatus;
+  'wallet.switchChain': WalletStatus;
+  /** Null without a key. */
+  'wallet.activity': Activity | null;
+  'connections.revoke': WalletStatus;
+  'connections.unblock': WalletStatus;
+  'approval.get': ApprovalView;
+  'approval.answer': { done: true };
+}
 
 /**
  * The requests a person makes by acting (a click, a form sent): only these count as use of Kassa for
@@ -171,6 +242,7 @@ export const USER_ACTIONS: ReadonlySet<UiKind> = new Set<UiKind>([
   'payments.export',
   'payments.resolve',
   'events.redeliver',
+  'events.enableEndpoint',
   'events.redeliverFailed',
   'orders.create',
   'orders.update',

@@ -6,21 +6,25 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { compareDecimals, isDecimal } from '../lib/money.ts';
-import { isHttpsOrLoopback } from '../lib/url-rules.ts';
-import { AMOUNT_LIMITS, isPaymentCurrency, URL_MAX } from '../schemas/pay.ts';
+import { isHttpsOrLocalHttp } from '../lib/private-http.ts';
+import {
+  baseUrl,
+  ConfigError,
+  each,
+  integer,
+  isOn,
+  list,
+  required,
+  secret,
+  type SettingsSource,
+} from './config-readers.ts';
+import { parseEvents, type MerchantEvents } from './events/event-settings.ts';
 import { OnrampSettingError, parseOnrampSettings, type OnrampSettings } from './onramp/onramp-settings.ts';
+import { parsePaymentSettings, plainHttpRule, type PaymentSettings } from './payments/payment-settings.ts';
+import { parseStoreSettings, type StoreSettings } from './state/store-settings.ts';
 
-/** `&kassa_status=` and a status token. */
-const RETURN_URL_ROOM = 64;
-
-export interface OpenAmount {
-  min: string;
-  max: string;
-  currencyCode: string;
-}
-
-export interface ProxyConfig {
+/** Every setting, read and checked; each part's own are in its `*-settings.ts`. */
+export interface ProxyConfig extends PaymentSettings, StoreSettings {
   port: number;
   host: string;
   payBaseUrl: string;
@@ -31,11 +35,7 @@ export interface ProxyConfig {
   merchantKey: string;
   operatorToken: string;
   allowedOrigins: string[];
-  returnUrls: string[];
-  flowHosts: string[];
   webhookSecret: string;
-  dbPath: string;
-  openAmount: OpenAmount | null;
   checkoutTtlSeconds: number;
   /** Per client address and minute, on public read routes and on creation routes; 0 turns a limit off. */
   rateLimit: number;
@@ -46,12 +46,6 @@ export interface ProxyConfig {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** Where the built widget lives (`dist/widget`). */
   widgetDir: string;
-  /** A fleet shares its state through Redis; without it, one process with SQLite. */
-  redisUrl: string | null;
-  /** Prefix of every Redis key, so several shops (or tests) can share one Redis. */
-  redisPrefix: string;
-  /** A fleet (or one process) keeps its state in PostgreSQL; never with Redis as well. */
-  database: DatabaseSettings | null;
   /** Where signed events go, and the secrets they are signed with (the next one while rotating); null: no events. */
   events: MerchantEvents | null;
   /** A Prometheus scraper's own bearer token for /metrics (the operator token works too). */
@@ -64,63 +58,6 @@ export interface ProxyConfig {
   apiDocs: boolean;
 }
 
-export interface MerchantEvents {
-  url: string;
-  /** `whsec_…`; while a merchant rotates, the current secret and the next, both signing every event. */
-  secrets: string[];
-}
-
-export interface DatabaseSettings {
-  /** `postgres://` or `postgresql://`, TLS as node-postgres reads it (`?sslmode=verify-full&sslrootcert=…`). */
-  url: string;
-  /** Connections each instance opens at most (one more listens for notifications). */
-  poolSize: number;
-}
-
-export class ConfigError extends Error {
-  constructor(
-    readonly setting: string,
-    problem: string,
-  ) {
-    super(`${setting}: ${problem}`);
-  }
-}
-
-const SECRET_MIN = 16;
-
-/** A switch: `1`, `true` or `yes` turns it on. */
-const isOn = (value: string | undefined) => ['1', 'true', 'yes'].includes((value ?? '').toLowerCase());
-
-const list = (value: string | undefined) =>
-  (value ?? '')
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
-
-const baseUrl = () =>
-  z
-    .string({ error: 'is required' })
-    .refine((value) => {
-      try {
-        const url = new URL(value);
-        return (
-          (url.protocol === 'https:' || url.protocol === 'http:') &&
-          !url.username &&
-          !url.password &&
-          !url.search &&
-          !url.hash
-        );
-      } catch {
-        return false;
-      }
-    }, `must be an absolute http(s) URL without credentials, query or fragment`)
-    .transform((value) => value.replace(/\/+$/, ''));
-
-const secret = z
-  .string({ error: 'is required' })
-  .min(SECRET_MIN, `must be at least ${SECRET_MIN} characters`)
-  .refine((value) => !/\s/.test(value), 'must not contain whitespace');
-
 function parseOrigin(value: string): string {
   const url = new URL(value);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('not http(s)');
@@ -129,54 +66,8 @@ function parseOrigin(value: string): string {
   return url.origin;
 }
 
-function parseHost(value: string): string {
-  const match = /^([a-z0-9.-]+|\[[0-9a-f:]+\])(?::(\d{1,5}))?$/i.exec(value);
-  if (!match || (match[2] !== undefined && Number(match[2]) > 65535)) throw new Error('expected host or host:port');
-  return value.toLowerCase();
-}
-
-export function parseOpenAmount(value: string): OpenAmount {
-  const match = /^\s*([0-9.]+)\s*\.\.\s*([0-9.]+)\s+([A-Z]{3})\s*$/.exec(value);
-  if (!match) throw new Error('expected "min..max CUR", for example "1..500 EUR"');
-  const [, min, max, currencyCode] = match as unknown as [string, string, string, string];
-  for (const bound of [min, max]) {
-    if (!isDecimal(bound, AMOUNT_LIMITS.fractionDigits))
-      throw new Error(`${bound} is not a decimal with at most 2 decimal places`);
-  }
-  if (compareDecimals(min, AMOUNT_LIMITS.min) < 0 || compareDecimals(max, AMOUNT_LIMITS.max) > 0)
-    throw new Error(`bounds must lie within ${AMOUNT_LIMITS.min}..${AMOUNT_LIMITS.max}`);
-  if (compareDecimals(min, max) > 0) throw new Error('min is greater than max');
-  if (!isPaymentCurrency(currencyCode))
-    throw new Error(`${currencyCode} is not a currency the payment service settles`);
-  return { min, max, currencyCode };
-}
-
-function integer(setting: string, value: string | undefined, fallback: number, min: number, max: number): number {
-  if (value === undefined || value === '') return fallback;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < min || number > max)
-    throw new ConfigError(setting, `must be a whole number from ${min} to ${max}, not "${value}"`);
-  return number;
-}
-
-function required<T>(setting: string, schema: z.ZodType<T>, value: string | undefined): T {
-  const parsed = schema.safeParse(value === '' ? undefined : value);
-  if (!parsed.success) throw new ConfigError(setting, parsed.error.issues[0]?.message ?? 'is invalid');
-  return parsed.data;
-}
-
-function each<T>(setting: string, values: string[], parse: (value: string) => T): T[] {
-  return values.map((value) => {
-    try {
-      return parse(value);
-    } catch (error) {
-      throw new ConfigError(setting, `"${value}" is invalid: ${(error as Error).message}`);
-    }
-  });
-}
-
 /** Reads and validates the configuration; throws a ConfigError naming the first bad setting. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): ProxyConfig {
+export function loadConfig(env: SettingsSource = process.env): ProxyConfig {
   let source = env;
   if (env.KASSA_CONFIG_FILE) {
     let file: unknown;
@@ -193,23 +84,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     source = { ...fromFile, ...env };
   }
 
-  const returnUrls = each('KASSA_RETURN_URLS', list(source.KASSA_RETURN_URLS), (value) => {
-    if (!isHttpsOrLoopback(value)) throw new Error('must be an absolute https URL (plain http only for loopback)');
-    const url = new URL(value);
-    if (url.hash) throw new Error('must not carry a fragment');
-    // The payment's status parameter is added to it, and the payment service takes URL_MAX at most.
-    if (url.href.length > URL_MAX - RETURN_URL_ROOM)
-      throw new Error(
-        `must be at most ${URL_MAX - RETURN_URL_ROOM} characters, to leave room for the payment's status`,
-      );
-    return url.href;
-  });
-  if (returnUrls.length === 0)
-    throw new ConfigError('KASSA_RETURN_URLS', 'is required: at least one URL the customer may return to');
+  // Before the payment settings, whose KASSA_ALLOW_PRIVATE_HTTP depends on it.
+  const payBaseUrl = required('KASSA_PAY_BASE_URL', baseUrl(), source.KASSA_PAY_BASE_URL);
+  const payments = parsePaymentSettings(source);
   const allowedOrigins = each('KASSA_ALLOWED_ORIGINS', list(source.KASSA_ALLOWED_ORIGINS), parseOrigin);
-  const flowHosts = each('KASSA_FLOW_HOSTS', list(source.KASSA_FLOW_HOSTS), parseHost);
-  if (flowHosts.length === 0)
-    throw new ConfigError('KASSA_FLOW_HOSTS', 'is required: the hosts the payment service sends customers to');
 
   const secrets = [required('KASSA_PAY_CLIENT_SECRET', secret, source.KASSA_PAY_CLIENT_SECRET)];
   if (source.KASSA_PAY_CLIENT_SECRET_NEXT)
@@ -219,16 +97,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const operatorToken = required('KASSA_OPERATOR_TOKEN', secret, source.KASSA_OPERATOR_TOKEN);
   if (merchantKey === operatorToken)
     throw new ConfigError('KASSA_OPERATOR_TOKEN', 'must differ from KASSA_MERCHANT_KEY');
-
-  let openAmount: OpenAmount | null = null;
-  const open = source.KASSA_OPEN_AMOUNT?.trim();
-  if (open && open !== 'off') {
-    try {
-      openAmount = parseOpenAmount(open);
-    } catch (error) {
-      throw new ConfigError('KASSA_OPEN_AMOUNT', (error as Error).message);
-    }
-  }
 
   const events = parseEvents(source);
   let onramp: OnrampSettings | null;
@@ -246,7 +114,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     port: integer('PORT', source.PORT, 8787, 0, 65535),
     host: source.HOST || '127.0.0.1',
-    payBaseUrl: required('KASSA_PAY_BASE_URL', baseUrl(), source.KASSA_PAY_BASE_URL),
+    payBaseUrl,
     payClientSecrets: secrets,
     ordersBaseUrl: required('KASSA_ORDERS_BASE_URL', baseUrl(), source.KASSA_ORDERS_BASE_URL),
     ordersApiKey: required('KASSA_ORDERS_API_KEY', secret, source.KASSA_ORDERS_API_KEY),
@@ -254,8 +122,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     merchantKey,
     operatorToken,
     allowedOrigins,
-    returnUrls,
-    flowHosts,
+    ...payments,
     webhookSecret: required(
       'KASSA_WEBHOOK_SECRET',
       z
@@ -263,8 +130,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         .regex(/^[A-Za-z0-9_-]{32,128}$/, 'must be 32 to 128 characters of A-Z a-z 0-9 _ -'),
       source.KASSA_WEBHOOK_SECRET,
     ),
-    dbPath: source.KASSA_DB || './data/kassa.db',
-    openAmount,
+    ...parseStoreSettings(source),
     checkoutTtlSeconds: integer(
       'KASSA_CHECKOUT_TTL_SECONDS',
       source.KASSA_CHECKOUT_TTL_SECONDS,
@@ -278,33 +144,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     upstreamTimeoutMs: integer('KASSA_UPSTREAM_TIMEOUT_MS', source.KASSA_UPSTREAM_TIMEOUT_MS, 10_000, 100, 120_000),
     logLevel: logLevel as ProxyConfig['logLevel'],
     widgetDir: source.KASSA_WIDGET_DIR || defaultWidgetDir(),
-    redisUrl: source.KASSA_REDIS_URL
-      ? required(
-          'KASSA_REDIS_URL',
-          z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL'),
-          source.KASSA_REDIS_URL,
-        )
-      : null,
-    redisPrefix: source.KASSA_REDIS_PREFIX
-      ? required(
-          'KASSA_REDIS_PREFIX',
-          z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1 to 64 of A-Z a-z 0-9 : _ -'),
-          source.KASSA_REDIS_PREFIX,
-        )
-      : 'kassa:',
-    database: parseDatabase(source),
     events,
     metricsToken: source.KASSA_METRICS_TOKEN
       ? required('KASSA_METRICS_TOKEN', secret, source.KASSA_METRICS_TOKEN)
       : null,
-    publicUrl: source.KASSA_PUBLIC_URL ? parsePublicUrl(source.KASSA_PUBLIC_URL) : null,
+    publicUrl: source.KASSA_PUBLIC_URL ? parsePublicUrl(source.KASSA_PUBLIC_URL, payments.allowPrivateHttp) : null,
     onramp,
     apiDocs: isOn(source.KASSA_API_DOCS),
   };
 }
 
-/** An origin the bank may send customers to: https, or http on loopback. */
-function parsePublicUrl(value: string): string {
+/** An origin the bank may send customers to: https, or http on loopback (or a private network, when allowed). */
+function parsePublicUrl(value: string, privateHttp: boolean): string {
   let origin: string;
   try {
     origin = parseOrigin(value.replace(/\/+$/, ''));
@@ -314,56 +165,9 @@ function parsePublicUrl(value: string): string {
       `must be the proxy's origin, such as https://pay.shop.example: ${(error as Error).message}`,
     );
   }
-  if (!isHttpsOrLoopback(origin)) throw new ConfigError('KASSA_PUBLIC_URL', 'must be https (http only on loopback)');
+  if (!isHttpsOrLocalHttp(origin, privateHttp))
+    throw new ConfigError('KASSA_PUBLIC_URL', `must be https (${plainHttpRule(privateHttp)})`);
   return origin;
-}
-
-function parseDatabase(source: Record<string, string | undefined>): DatabaseSettings | null {
-  const url = source.KASSA_DATABASE_URL?.trim();
-  if (!url) return null;
-  if (source.KASSA_REDIS_URL?.trim())
-    throw new ConfigError(
-      'KASSA_DATABASE_URL',
-      'cannot be set with KASSA_REDIS_URL: the state lives in one store, PostgreSQL or Redis; unset one of them',
-    );
-  return {
-    url: required(
-      'KASSA_DATABASE_URL',
-      z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL'),
-      url,
-    ),
-    poolSize: integer('KASSA_DATABASE_POOL_SIZE', source.KASSA_DATABASE_POOL_SIZE, 10, 1, 500),
-  };
-}
-
-/** `whsec_` and the base64 of 24 to 64 random bytes, as Standard Webhooks secrets are written. */
-const eventSecret = z.string().refine((value) => {
-  const match = /^whsec_([A-Za-z0-9+/]+={0,2})$/.exec(value);
-  if (!match || match[1]!.length % 4 !== 0) return false;
-  const bytes = Buffer.from(match[1]!, 'base64').length;
-  return bytes >= 24 && bytes <= 64;
-}, 'must be whsec_ followed by the base64 of 24 to 64 random bytes (openssl rand -base64 32)');
-
-function parseEvents(source: Record<string, string | undefined>): MerchantEvents | null {
-  const url = source.KASSA_EVENTS_URL?.trim();
-  const secret = source.KASSA_EVENTS_SECRET?.trim();
-  const next = source.KASSA_EVENTS_SECRET_NEXT?.trim();
-  if (!url) {
-    if (secret || next) throw new ConfigError('KASSA_EVENTS_URL', 'is required when KASSA_EVENTS_SECRET is set');
-    return null;
-  }
-  if (!isHttpsOrLoopback(url))
-    throw new ConfigError(
-      'KASSA_EVENTS_URL',
-      'must be an absolute https URL without credentials (plain http only for loopback)',
-    );
-  if (!secret) throw new ConfigError('KASSA_EVENTS_SECRET', 'is required when KASSA_EVENTS_URL is set');
-  const secrets = [required('KASSA_EVENTS_SECRET', eventSecret, secret)];
-  if (next) {
-    secrets.push(required('KASSA_EVENTS_SECRET_NEXT', eventSecret, next));
-    if (next === secret) throw new ConfigError('KASSA_EVENTS_SECRET_NEXT', 'must differ from KASSA_EVENTS_SECRET');
-  }
-  return { url: new URL(url).href, secrets };
 }
 
 /** Every configured value that must never appear in a response, a log line or a built file. */

@@ -2,7 +2,8 @@
  * `npm run proxy` (and `node dist/proxy/server.js`): the proxy, configured by the environment.
  * A bad setting stops it at once with a message that names the setting.
  */
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfig } from './config.ts';
+import { ConfigError } from './config-readers.ts';
 import { startProxy } from './server.ts';
 import { StoreOpenError } from './state/store-open-error.ts';
 

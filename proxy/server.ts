@@ -17,6 +17,8 @@ export interface StartProxyOptions extends ServiceOverrides {
   /** Where log lines go (standard output by default). */
   logSink?: (line: string) => void;
   logger?: Logger;
+  /** More addresses to listen on, on the same port: the demo's LAN address (`npm start -- --lan`). */
+  alsoOn?: readonly string[];
 }
 
 /** Starts the proxy on `config.host:config.port` and resumes following pending payments. */
@@ -26,11 +28,18 @@ export async function startProxy(config: ProxyConfig, options: StartProxyOptions
   const backend = await openBackend(config, logger, options);
   const services = createServices(config, logger, { ...backend, ...options });
   const { app, preempt } = createApp(services);
-  const server = await listen(app.fetch, { port: config.port, hostname: config.host, preempt });
+  const server = await listen(app.fetch, { port: config.port, hostname: config.host, alsoOn: options.alsoOn, preempt });
   services.follower.start();
   services.events?.start();
   services.onramp?.worker.start();
-  logger.info('proxy listening', { origin: server.origin });
+  logger.info('proxy listening', {
+    origin: server.origin,
+    ...(options.alsoOn?.length ? { alsoOn: options.alsoOn } : {}),
+  });
+  if (config.allowPrivateHttp)
+    logger.warn(
+      'KASSA_ALLOW_PRIVATE_HTTP is on: customers may be sent over plain http to private-network addresses, where anyone on that network can read and change what they see. For trying the sandbox with a phone only; never with a live payment service.',
+    );
   return {
     origin: server.origin,
     port: server.port,

@@ -114,6 +114,7 @@ export function createServices(
     budget: coordination.paymentBudget,
     health,
     onMismatch,
+    allowPrivateHttp: config.allowPrivateHttp,
   });
   const orders = new OrdersClient(upstream(config.ordersBaseUrl, 'orders'), config.ordersApiKey, health, onMismatch);
   const chains = new ChainDirectory(new ReforgeClient(upstream(config.reforgeBaseUrl, 'reforge'), health));
@@ -126,6 +127,7 @@ export function createServices(
     logger,
     returnUrls: config.returnUrls,
     flowHosts: config.flowHosts,
+    allowPrivateHttp: config.allowPrivateHttp,
     openAmount: config.openAmount,
     staleAttemptMs: overrides.staleAttemptMs,
   });

@@ -19,6 +19,9 @@ addresses, credentials and chains, then runs until interrupted.
   --mint-ms MS          how long the issuer takes to mint and complete a submitted order (2000)
   --manual-orders       no issuer: orders stay New until the caller moves them (as before --mint-ms)
   --webhook-url URL     where the ready-made key's payment webhooks go (settable later)
+  --allow-private-http  take a payment's redirectUrl of plain http to a private-network address
+                        (10/8, 172.16/12, 192.168/16) as well: a phone on this network trying the
+                        sandbox with --host on such an address (the real service takes https only)
   --help                this text`;
 
 const { values } = parseArgs({
@@ -33,6 +36,7 @@ const { values } = parseArgs({
     'mint-ms': { type: 'string' },
     'manual-orders': { type: 'boolean' },
     'webhook-url': { type: 'string' },
+    'allow-private-http': { type: 'boolean' },
   },
 });
 
@@ -71,6 +75,7 @@ const sandbox = await startSandbox({
   settlementDelayMs: settlement,
   mintDelayMs: values['manual-orders'] ? null : mint,
   webhookUrl: values['webhook-url'] ?? null,
+  allowPrivateHttp: values['allow-private-http'] ?? false,
 });
 // JSON leaves out `stop`: what is printed is the sandbox's addresses.
 console.log(JSON.stringify({ sandbox, startupMs: Math.round(performance.now() - started) }));

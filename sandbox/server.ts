@@ -61,6 +61,12 @@ export interface SandboxOptions {
    * issuer behind it would.
    */
   mintDelayMs?: number | null;
+  /**
+   * Takes a payment's `redirectUrl` of plain http to a private-network address (RFC 1918) as well as
+   * https and loopback, so that a phone on this network can come back from its bank page
+   * (`npm start -- --lan`). The real service takes https alone; off by default.
+   */
+  allowPrivateHttp?: boolean;
 }
 
 /** What the issuer takes by default: long enough for a customer to see "minting". */
@@ -166,7 +172,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   );
   app.route(
     '/pay',
-    payApi({ clock, keys, account, tokens, ledger, metrics, paymentsPerMinute: options.paymentsPerMinute }),
+    payApi({
+      clock,
+      keys,
+      account,
+      tokens,
+      ledger,
+      metrics,
+      paymentsPerMinute: options.paymentsPerMinute,
+      allowPrivateHttp: options.allowPrivateHttp,
+    }),
   );
   app.route(
     '/pay/flow',

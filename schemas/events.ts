@@ -5,6 +5,7 @@
  * OpenAPI document lists them under `webhooks`, and kassa/server's `verifyEvent` parses with them.
  */
 import { z } from 'zod';
+import { eventEndpointSchema } from './event-endpoint.ts';
 import { operatorPurchaseSchema } from './onramp.ts';
 import { merchantCheckoutSchema, operatorPaymentSchema, pageLimitSchema } from './proxy-api.ts';
 
@@ -154,6 +155,8 @@ export const eventListSchema = z
     nextCursor: z.string().nullable(),
     /** Where events are sent (KASSA_EVENTS_URL); null when the proxy sends none. */
     endpoint: z.string().nullable(),
+    /** Where events are sent, each with whether they go there now; empty when the proxy sends none. */
+    endpoints: z.array(eventEndpointSchema),
   })
   .meta({ id: 'EventList' });
 export type EventList = z.infer<typeof eventListSchema>;

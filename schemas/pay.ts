@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { numberToDecimal, isDecimal } from '../lib/money.ts';
-import { isHttpsOrLoopback } from '../lib/url-rules.ts';
+import { isHttpsOrLocalHttp } from '../lib/private-http.ts';
 
 export const ENVIRONMENTS = ['sandbox', 'live'] as const;
 export const environmentSchema = z.enum(ENVIRONMENTS);
@@ -45,11 +45,15 @@ export const REFERENCE_PATTERN = /^[A-Za-z0-9/\-?:().,'+ ]+$/;
 export const METADATA_MAX = 4096;
 export const URL_MAX = 2048;
 
-export const httpsOrLoopbackUrl = (field: string) =>
+/** `privateHttp`: plain http to a private-network address too (lib/private-http.ts), for a local sandbox. */
+export const httpsOrLoopbackUrl = (field: string, privateHttp = false) =>
   z
     .string({ error: (iss) => (iss.input === undefined ? `${field} is required` : `${field} must be a string`) })
     .max(URL_MAX, `${field} must be at most ${URL_MAX} characters`)
-    .refine(isHttpsOrLoopback, `${field} must be an absolute https URL (plain http only for loopback addresses)`);
+    .refine(
+      (value) => isHttpsOrLocalHttp(value, privateHttp),
+      `${field} must be an absolute https URL (plain http only for loopback${privateHttp ? ' and private-network' : ''} addresses)`,
+    );
 
 /** A decimal amount in major units, as the payment wire carries it: a JSON number. */
 export const paymentAmountSchema = z
@@ -105,19 +109,26 @@ export type TokenError = z.infer<typeof tokenErrorSchema>;
 
 // ---- POST /v1/payments/initiate ----
 
-export const initiateRequestSchema = z.object({
-  redirectUrl: httpsOrLoopbackUrl('redirectUrl'),
-  amount: paymentAmountSchema,
-  currencyCode: currencyCodeSchema,
-  reference: referenceSchema,
-  metadata: z
-    .string({ error: 'metadata must be a string' })
-    .max(METADATA_MAX, `metadata must be at most ${METADATA_MAX} characters`)
-    .optional(),
-});
-export type InitiateRequest = z.infer<typeof initiateRequestSchema>;
+const initiateRequest = (privateHttp: boolean) =>
+  z.object({
+    redirectUrl: httpsOrLoopbackUrl('redirectUrl', privateHttp),
+    amount: paymentAmountSchema,
+    currencyCode: currencyCodeSchema,
+    reference: referenceSchema,
+    metadata: z
+      .string({ error: 'metadata must be a string' })
+      .max(METADATA_MAX, `metadata must be at most ${METADATA_MAX} characters`)
+      .optional(),
+  });
+const INITIATE_REQUESTS = [initiateRequest(false), initiateRequest(true)] as const;
+/**
+ * The body of an initiate. `privateHttp` takes a `redirectUrl` of plain http to a private-network
+ * address as well: only a local sandbox tried with a phone (KASSA_ALLOW_PRIVATE_HTTP, --allow-private-http).
+ */
+export const initiateRequestSchema = (privateHttp = false) => INITIATE_REQUESTS[privateHttp ? 1 : 0];
+export type InitiateRequest = z.infer<ReturnType<typeof initiateRequestSchema>>;
 /** What a caller may pass before validation narrows it (currencyCode is any string there). */
-export type InitiateRequestInput = z.input<typeof initiateRequestSchema>;
+export type InitiateRequestInput = z.input<ReturnType<typeof initiateRequestSchema>>;
 
 const isoTimestamp = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'expected an ISO 8601 timestamp');
 

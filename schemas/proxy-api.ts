@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { compareDecimals, isDecimal, numberToDecimal } from '../lib/money.ts';
+import { eventEndpointSchema } from './event-endpoint.ts';
 import { AMOUNT_LIMITS, environmentSchema, isPaymentCurrency, PAYMENT_CURRENCIES, referenceSchema } from './pay.ts';
 import { chainListSchema, prepareReforgeRequestSchema } from './reforge.ts';
 
@@ -43,7 +44,9 @@ const shopCurrencySchema = z
   .refine(isPaymentCurrency, {
     error: (iss) =>
       `Invalid currencyCode: ${String(iss.input).slice(0, 16)}. This shop accepts ${PAYMENT_CURRENCIES.join(' and ')}`,
-  });
+  })
+  // The OpenAPI document lists them (an enum); the type stays a string, as callers hold codes in strings.
+  .meta({ id: 'CurrencyCode', description: 'A currency the payment service settles', enum: PAYMENT_CURRENCIES });
 
 export const createCheckoutRequestSchema = z
   .strictObject({
@@ -116,7 +119,12 @@ export const checkoutPaymentRequestSchema = z
 export const openAmountPaymentRequestSchema = z
   .strictObject({
     amount: moneySchema,
-    currencyCode: shopCurrencySchema,
+    // The one currency of KASSA_OPEN_AMOUNT: the proxy's document lists it in place of the settled ones.
+    currencyCode: shopCurrencySchema.meta({
+      id: 'OpenAmountCurrencyCode',
+      description: 'The currency customers choose amounts in (KASSA_OPEN_AMOUNT)',
+      enum: PAYMENT_CURRENCIES,
+    }),
     reference: referenceSchema,
     returnUrl: returnUrlField,
   })
@@ -290,6 +298,11 @@ export const healthSchema = z
     }),
     orders: z.object({ state: z.enum(UPSTREAM_STATES), detail: z.string().nullable() }),
     reforge: z.object({ state: z.enum(UPSTREAM_STATES), detail: z.string().nullable() }),
+    /**
+     * Where the merchant's events go, each with whether they go there now (a disabled one makes the
+     * status degraded); null when the proxy sends none, or while the store cannot be read.
+     */
+    events: z.object({ endpoints: z.array(eventEndpointSchema) }).nullable(),
     /** Upstream requests in the last minute, fleet-wide; null while the store cannot be read. */
     budgets: z
       .object({

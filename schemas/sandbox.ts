@@ -146,6 +146,8 @@ export const webhookAttemptSchema = z.object({
   error: z.string().nullable(),
   ok: z.boolean(),
   body: z.string(),
+  /** How long the service waits before the next attempt; null when none follows. */
+  retryInMs: z.number().int().nullable(),
 });
 export type WebhookAttempt = z.infer<typeof webhookAttemptSchema>;
 

@@ -1,6 +1,5 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { ChainEntry } from '../schemas/reforge.ts';
-import { tokenAmount } from './shared/token-amount.ts';
 import { bridgeCatalogs } from './bridge/bridge-catalogs.ts';
 import { BridgeClient, type BridgeNetwork } from './bridge/bridge-client.ts';
 import type {
@@ -19,14 +18,12 @@ import { firstRunView, helpLink } from './bridge/first-run-view.ts';
 import { detailView, historyList } from './bridge/history-views.ts';
 import type { BridgeMessages } from './bridge/messages/en.ts';
 import { allows } from './bridge/phases.ts';
-import { BRIDGE_PROBLEMS, kindMessage, proxyErrorDetail, walletRefused } from './bridge/problems.ts';
+import { BRIDGE_PROBLEMS, proxyErrorDetail, walletRefused } from './bridge/problems.ts';
 import { bridgeStyles, previewStyles } from './bridge/styles.ts';
+import { statusLine, type PanelState } from './bridge/status-line.ts';
 import { TransferController } from './bridge/transfer-controller.ts';
-import { DEFAULT_TIMEOUTS } from './bridge/transfer-follower.ts';
 import { TransferStore } from './bridge/transfer-store.ts';
 import { formView, outcomeView, previewView, progressView, walletBar } from './bridge/views.ts';
-import { formatDuration } from './shared/format.ts';
-import { fill } from './shared/i18n.ts';
 import { LocaleController } from './shared/locale-controller.ts';
 import type { MisconfigurationCode } from './shared/misconfiguration.ts';
 import { ProblemController } from './shared/problem-controller.ts';
@@ -34,10 +31,10 @@ import { SCRIPT_ORIGIN } from './shared/proxy-client.ts';
 import { fieldStyles } from './shared/field-styles.ts';
 import { stepStyles } from './shared/steps-view.ts';
 import { controls, statusStyles, tokens } from './shared/theme.ts';
-import { actionView, loadingView, statusView, type Action, type Tone } from './shared/views.ts';
+import { actionView, loadingView, statusView, type Action } from './shared/views.ts';
 import { WalletController } from './shared/wallet/wallet-controller.ts';
 import { walletStyles } from './shared/wallet/wallet-styles.ts';
-import { walletList, walletName } from './shared/wallet/wallet-views.ts';
+import { walletList } from './shared/wallet/wallet-views.ts';
 
 export type * from './bridge/events.ts';
 
@@ -235,62 +232,10 @@ export class KassaBridge extends LitElement {
     );
   }
 
-  /** The status line: its text, tone and whether a spinner shows. */
-  private statusLine(m: BridgeMessages): [text: string, tone: Tone, busy: boolean] {
-    const { phase, problems, transfer, form, wallet } = this;
-    const locale = this.i18n.locale;
-    if (problems.problem && allows(phase, 'notice')) return [...problems.line(m, locale), false];
-    // The skeleton: its own busy sign (theme.ts), nothing in this line that the content coming above could push down.
-    if (this.skeleton) return ['', '', false];
-    const record = transfer.record;
-    const source = form.chain(record?.sourceChainId ?? form.sourceId)?.name ?? '';
-    const destination = form.chain(record?.destinationChainId ?? form.destinationId)?.name ?? '';
-    switch (phase) {
-      case 'connect':
-        return [wallet.wallets.length ? m.chooseWallet : wallet.settled ? m.noWallet : m.lookingForWallets, '', false];
-      case 'connecting':
-        return [
-          fill(m.connecting, { wallet: wallet.connectingTo ? walletName(wallet.connectingTo, m) : '' }),
-          '',
-          true,
-        ];
-      case 'preparing':
-        return [m.preparing, '', true];
-      case 'switching':
-        return [fill(m.switching, { chain: transfer.prepared?.source.name ?? source }), '', true];
-      case 'signing':
-        return [m.signing, '', true];
-      case 'submitted':
-        return [fill(m.submitted, { chain: source }), '', true];
-      case 'mined':
-        return [fill(m.mined, { source, destination }), '', true];
-      case 'delayed':
-        return [fill(m.delayed, { source, destination }), '', true];
-      case 'refunded':
-        return [
-          fill(m.refunded, { amount: tokenAmount(record!.amount, record!.symbol, locale), source, destination }),
-          'success',
-          false,
-        ];
-      case 'arrived':
-        return [
-          fill(m.arrived, { amount: tokenAmount(record!.amount, record!.symbol, locale), chain: destination }),
-          'success',
-          false,
-        ];
-      case 'failed': {
-        const failure = transfer.failure!;
-        const arrival = failure.stage === 'arrival';
-        const chain = arrival ? destination : source;
-        if (failure.kind !== 'timeout')
-          return [fill(m[kindMessage(failure.kind, 'rpcError')], { chain }), 'danger', false];
-        const timeouts = { ...DEFAULT_TIMEOUTS, ...this.timeouts };
-        const wait = formatDuration(arrival ? timeouts.arrival : timeouts.mined, locale);
-        return [fill(arrival ? m.arrivalTimeout : m.minedTimeout, { chain, wait }), 'danger', false];
-      }
-      default:
-        return ['', '', false];
-    }
+  /** What the status line reads of the panel (bridge/status-line.ts). */
+  private panelState(): PanelState {
+    const { phase, problems, transfer, form, wallet, timeouts, skeleton } = this;
+    return { phase, problems, transfer, form, wallet, timeouts, skeleton };
   }
 
   /** The main button, and the second one. */
@@ -379,7 +324,7 @@ export class KassaBridge extends LitElement {
     const m = this.i18n.messages;
     return html`<div part="container" class="surface" aria-busy=${this.skeleton ? 'true' : 'false'}>
       ${walletBar(this.wallet, this.form, this.history, this.phase, m)} ${this.body(m)}
-      ${statusView(...this.statusLine(m))}
+      ${statusView(...statusLine(this.panelState(), m, this.i18n.locale))}
       ${this.phase === 'arrived' || this.phase === 'refunded' ? outcomeView(this.transfer, this.form, this.history, m, this.i18n.locale) : nothing}
       <div class="actions">${this.buttons(m).map((action) => actionView(action))}</div>
     </div>`;

@@ -1,12 +1,15 @@
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { PaymentStatusView } from '../schemas/proxy-api.ts';
+import { checkoutCatalogs } from './checkout/checkout-catalogs.ts';
 import { CheckoutFlow } from './checkout/checkout-flow.ts';
-import type { CheckoutErrorDetail, PaymentCreatedDetail } from './checkout/events.ts';
+import type { CheckoutErrorDetail, CheckoutPhase, PaymentCreatedDetail } from './checkout/events.ts';
 import type { CheckoutMessages } from './checkout/messages/en.ts';
 import type { OnrampErrorDetail } from './onramp/events.ts';
 import { summaryStyles } from './checkout/styles.ts';
 import { formatMoney } from './shared/format.ts';
 import { fill } from './shared/i18n.ts';
+import { LocaleController } from './shared/locale-controller.ts';
+import { SCRIPT_ORIGIN } from './shared/proxy-client.ts';
 import { controls, statusStyles, tokens } from './shared/theme.ts';
 import { actionView, loadingView, statusView, type Action, type Tone } from './shared/views.ts';
 
@@ -25,8 +28,6 @@ declare global {
     'kassa-error': CustomEvent<CheckoutErrorDetail | OnrampErrorDetail>;
   }
 }
-
-const FAILURE_REASONS: Record<string, keyof CheckoutMessages> = { CANCELLED: 'cancelled', REJECTED: 'rejected' };
 
 /**
  * A "Pay by bank" checkout. It shows the amount of a checkout the shop's server created, starts the
@@ -71,11 +72,71 @@ const FAILURE_REASONS: Record<string, keyof CheckoutMessages> = { CANCELLED: 'ca
  * @cssprop --kassa-radius - Corner radius of the surface (the button's follows).
  * @cssprop --kassa-spacing - Inner spacing.
  */
-export class KassaCheckout extends CheckoutFlow {
+export class KassaCheckout extends LitElement {
   static override styles = [tokens, controls, summaryStyles, statusStyles];
+
+  // Declared here rather than with decorators: Lit's decorators would add their code to kassa.js.
+  static override properties: PropertyDeclarations = {
+    proxy: {},
+    checkout: {},
+    amount: {},
+    currency: {},
+    reference: {},
+    returnUrl: { attribute: 'return-url' },
+    locale: {},
+    mode: {},
+    theme: { reflect: true },
+    phase: { reflect: true },
+  };
+
+  /** The origin of the shop's Kassa proxy; by default the origin kassa.js was loaded from. */
+  proxy = SCRIPT_ORIGIN;
+
+  /** The checkout the shop's server created (`chk_...`); the amount comes from it. */
+  checkout = '';
+
+  /** Open amount only (the proxy must allow it, KASSA_OPEN_AMOUNT): the amount, a decimal string. Ignored with `checkout`. */
+  amount = '';
+
+  /** Open amount only: the currency code; the proxy's open-amount currency by default. */
+  currency = '';
+
+  /** Open amount only: the payment reference (1 to 35 letters, digits, spaces and / - ? : ( ) . , ' +). */
+  reference = '';
+
+  /** Where the bank sends the customer back: one of the proxy's KASSA_RETURN_URLS (its first by default). */
+  returnUrl = '';
+
+  /** A BCP 47 locale (`de`, `fr-BE`); by default the nearest `lang` attribute, else the browser's language. */
+  locale = '';
+
+  /** `redirect` sends this tab to the bank; `popup` opens the bank in a popup (redirecting when it is blocked). */
+  mode: 'redirect' | 'popup' = 'redirect';
+
+  /** `light`, `dark`, or `auto` (the default: the system's preference). */
+  theme: 'auto' | 'light' | 'dark' = 'auto';
+
+  /** What the customer sees now (read only). */
+  phase: CheckoutPhase = 'loading';
+
+  private readonly i18n = new LocaleController(this, checkoutCatalogs);
+  /** The payment's course and its state (checkout/checkout-flow.ts): this element shows it. */
+  private readonly flow = new CheckoutFlow(this);
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (
+      changed.has('proxy') ||
+      changed.has('checkout') ||
+      changed.has('amount') ||
+      changed.has('currency') ||
+      changed.has('reference')
+    )
+      void this.flow.load();
+  }
 
   /** The status line: its text, tone and whether a spinner shows. */
   private statusLine(m: CheckoutMessages): [text: string, tone: Tone, busy: boolean] {
+    const { flow } = this;
     switch (this.phase) {
       case 'creating':
       case 'redirecting':
@@ -84,15 +145,13 @@ export class KassaCheckout extends CheckoutFlow {
       case 'authorising':
         return [m.authorising, '', false];
       case 'phone':
-        return [this.phone!.m(this.i18n.locale).scan, '', false];
+        return [flow.phone!.m(this.i18n.locale).scan, '', false];
       case 'completed':
         return [m.completed, 'success', false];
-      case 'failed': {
-        const reason = m[FAILURE_REASONS[this.payment?.networkStatus ?? ''] ?? 'bankError'];
-        return [`${m.failed} ${reason}${this.canPayAgain() ? '' : ` ${m.contactShop}`}`, 'danger', false];
-      }
+      case 'failed':
+        return [flow.end!.failedLine(m), 'danger', false];
       case 'error':
-        return [...this.problems.line(m, this.i18n.locale), false];
+        return [...flow.problems.line(m, this.i18n.locale), false];
       default:
         // Loading: the skeleton's own busy sign (theme.ts), nothing in this line that could move.
         return ['', '', false];
@@ -101,33 +160,27 @@ export class KassaCheckout extends CheckoutFlow {
 
   /** Open amount: what was typed cannot be paid, so neither way to pay can be used yet (they say so, and stay focusable). */
   private get unpayable(): false | 'disabled' {
-    return !!this.field && !this.field.amount && 'disabled';
-  }
-
-  /** The proxy says whether a failed payment may be followed by a new one; an open amount also needs its attributes here. */
-  private canPayAgain(): boolean {
-    return !!this.payment?.retryable && (this.payment.checkoutId !== null || !!this.amount || !!this.field);
+    const { field } = this.flow;
+    return !!field && !field.amount && 'disabled';
   }
 
   /** The one button: its label, what it does, and whether it is busy. */
   private button(m: CheckoutMessages): Action | undefined {
+    const { flow } = this;
     switch (this.phase) {
       case 'ready':
       case 'creating':
       case 'redirecting':
-        return [m.pay, () => void this.pay(), this.phase !== 'ready' || this.unpayable];
+        return [m.pay, () => void flow.pay(), this.phase !== 'ready' || this.unpayable];
       case 'authorising':
-        return [m.continue, () => void this.pay()];
+        return [m.continue, () => void flow.pay()];
       case 'phone':
-        return [this.phone!.m(this.i18n.locale).payInBrowser, () => void this.pay()];
-      case 'failed':
-        return this.canPayAgain()
-          ? [this.payment?.networkStatus === 'REJECTED' ? m.anotherBank : m.tryAgain, () => this.payAgain()]
-          : undefined;
+        return [flow.phone!.m(this.i18n.locale).payInBrowser, () => void flow.pay()];
       case 'error':
-        return this.problems.retryAction(m.tryAgain) ?? this.changeAmount('button');
+        return flow.problems.retryAction(m.tryAgain) ?? this.changeAmount('button');
+      case 'failed':
       case 'completed':
-        return this.field && [this.field.m(this.i18n.locale).startAgain, () => this.startAgain()];
+        return flow.end!.button(m, this.i18n.locale);
       default:
         return undefined;
     }
@@ -135,37 +188,31 @@ export class KassaCheckout extends CheckoutFlow {
 
   /** Open amount: back to the field, for another amount (a new attempt). */
   private changeAmount(part: 'button' | 'secondary'): Action | undefined {
-    const { field } = this;
+    const { flow } = this;
+    const { field } = flow;
     const locale = this.i18n.locale;
     return (
       field && [
         field.m(locale).changeAmount,
-        () => (field.prefill(this.payment?.amount, locale), this.startAgain(false)),
+        () => (field.prefill(flow.payment?.amount, locale), flow.startAgain(false)),
         false,
         part,
       ]
     );
   }
 
-  /** Open amount: a new payment, from the field (emptied after a completed one, so a page can take another). */
-  private startAgain(empty = true): void {
-    this.attempts?.clear();
-    if (empty) this.field!.text = '';
-    void this.load();
-  }
-
   override render(): TemplateResult {
     if (!this.i18n.ready) return loadingView();
     const m = this.i18n.messages;
-    const { summary } = this;
+    const { summary, field, phone, receipt, payment } = this.flow;
     const button = this.button(m);
     return html`<div part="container" class="surface" aria-busy=${this.phase === 'loading' ? 'true' : 'false'}>
       ${
         summary
           ? html`<div class="summary">
                 ${
-                  this.field && this.phase === 'ready'
-                    ? this.field.view(this.i18n.locale)
+                  field && this.phase === 'ready'
+                    ? field.view(this.i18n.locale)
                     : html`<span part="amount" class="amount"
                         >${formatMoney(summary.amount, summary.currencyCode, this.i18n.locale)}</span
                       >`
@@ -175,11 +222,11 @@ export class KassaCheckout extends CheckoutFlow {
               ${summary.reference ? html`<p part="reference" class="reference">${fill(m.reference, { reference: summary.reference })}</p>` : nothing}`
           : nothing
       }
-      ${statusView(...this.statusLine(m))} ${this.phase === 'phone' ? this.phone!.view(this.i18n.locale) : nothing}
-      ${this.phase === 'completed' && this.receipt && this.payment ? this.receipt.view(this.payment, this.i18n.locale) : nothing}
+      ${statusView(...this.statusLine(m))} ${this.phase === 'phone' ? phone!.view(this.i18n.locale) : nothing}
+      ${this.phase === 'completed' && receipt && payment ? receipt.view(payment, this.i18n.locale) : nothing}
       ${button ? actionView(button) : nothing}
-      ${this.phase === 'failed' && this.field ? actionView(this.changeAmount('secondary')!) : nothing}
-      ${this.phone && this.phase === 'ready' ? actionView([this.phone.m(this.i18n.locale).payWithPhone, () => void this.payOnPhone(), this.unpayable, 'secondary']) : nothing}
+      ${this.phase === 'failed' && field ? actionView(this.changeAmount('secondary')!) : nothing}
+      ${phone && this.phase === 'ready' ? actionView([phone.m(this.i18n.locale).payWithPhone, () => void this.flow.pay(true), this.unpayable, 'secondary']) : nothing}
     </div>`;
   }
 }

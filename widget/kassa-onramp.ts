@@ -1,5 +1,4 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
-import type { PaymentStatusView } from '../schemas/proxy-api.ts';
 import { AccountChoice } from './onramp/account-choice.ts';
 import type { OnrampDeliveredDetail, OnrampErrorDetail, OnrampPhase, OnrampStatusDetail } from './onramp/events.ts';
 import type { OnrampMessages } from './onramp/messages/en.ts';
@@ -9,20 +8,19 @@ import { OrderForm } from './onramp/order-form.ts';
 import { allows } from './onramp/phases.ts';
 import { ONRAMP_PROBLEMS, proxyErrorDetail, walletRefused } from './onramp/problems.ts';
 import { PurchaseController } from './onramp/purchase-controller.ts';
-import { withPurchase } from './onramp/purchase-link.ts';
+import { PurchasePayment } from './onramp/purchase-payment.ts';
+import { statusLine, type OnrampState } from './onramp/status-line.ts';
 import { onrampStyles } from './onramp/styles.ts';
 import { buyLabel, costView, formView, purchaseView, walletBar } from './onramp/views.ts';
 import { detailStyles } from './shared/detail-styles.ts';
 import { fieldStyles } from './shared/field-styles.ts';
-import { fill } from './shared/i18n.ts';
 import { LocaleController } from './shared/locale-controller.ts';
 import type { MisconfigurationCode } from './shared/misconfiguration.ts';
 import { ProblemController } from './shared/problem-controller.ts';
 import { SCRIPT_ORIGIN } from './shared/proxy-client.ts';
 import { stepStyles } from './shared/steps-view.ts';
 import { controls, statusStyles, tokens } from './shared/theme.ts';
-import { tokenAmount } from './shared/token-amount.ts';
-import { actionView, loadingView, statusView, type Action, type Tone } from './shared/views.ts';
+import { actionView, loadingView, statusView, type Action } from './shared/views.ts';
 import { WalletController } from './shared/wallet/wallet-controller.ts';
 import { walletStyles } from './shared/wallet/wallet-styles.ts';
 
@@ -173,6 +171,7 @@ export class KassaOnramp extends LitElement {
     locale: () => this.i18n.locale,
   });
   private readonly accounts = new AccountChoice(this, this.wallet, this.problems);
+  private readonly payment = new PurchasePayment(this, this.purchases);
   /** Each load() bumps it; an offer that answers for an older one is dropped. */
   private generation = 0;
 
@@ -256,37 +255,10 @@ export class KassaOnramp extends LitElement {
     );
   }
 
-  /** The status line: its text, tone and whether a spinner shows. */
-  private statusLine(m: OnrampMessages): [text: string, tone: Tone, busy: boolean] {
-    const { phase, problems } = this;
-    const locale = this.i18n.locale;
-    if (problems.problem && allows(phase, 'notice')) return [...problems.line(m, locale), false];
-    // The skeleton: its own busy sign (theme.ts), nothing in this line that the content coming above could push down.
-    if (this.skeleton) return ['', '', false];
-    const view = this.purchases.view;
-    const values = view && { amount: tokenAmount(view.amount, view.symbol, locale), chain: view.chainName };
-    switch (phase) {
-      case 'connect':
-        return [this.accounts.status(m, phase, locale)!, '', false];
-      case 'connecting':
-      case 'quoting':
-      case 'signing':
-      case 'creating':
-        return [this.accounts.status(m, phase, locale) ?? m[phase], '', true];
-      case 'paid':
-      case 'delayed':
-        return [m[phase], '', true];
-      case 'minting':
-        return [fill(m.minting, values!), '', true];
-      case 'delivered':
-        return [fill(m.delivered, values!), 'success', false];
-      case 'failed':
-        return [m.failed, 'danger', false];
-      case 'refunded':
-        return [m.refunded, '', false];
-      default:
-        return ['', '', false];
-    }
+  /** What the status line reads of the element (onramp/status-line.ts). */
+  private state(): OnrampState {
+    const { phase, problems, purchases, accounts, skeleton } = this;
+    return { phase, problems, purchases, accounts, skeleton };
   }
 
   /** The main button, and the second one. */
@@ -306,9 +278,7 @@ export class KassaOnramp extends LitElement {
       case 'creating':
         return [[buyLabel(this.form, m, locale), () => undefined, true]];
       case 'paying':
-        return this.payingFor === purchases.view?.purchaseId
-          ? []
-          : [[m.startOver, () => purchases.startOver(), false, 'secondary']];
+        return this.payment.underWay ? [] : [[m.startOver, () => purchases.startOver(), false, 'secondary']];
       case 'delivered':
         return [[m.buyMore, () => purchases.startOver()]];
       case 'failed':
@@ -324,38 +294,6 @@ export class KassaOnramp extends LitElement {
       default:
         return [];
     }
-  }
-
-  /**
-   * Whether the embedded checkout has a payment under way (started, or followed after a reload):
-   * "Start over" is offered only while it has none, so a customer never leaves a payment in flight.
-   */
-  private payingFor?: string;
-
-  private paymentUnderWay(paying: boolean): void {
-    this.payingFor = paying ? this.purchases.view?.purchaseId : undefined;
-    this.requestUpdate();
-  }
-
-  /**
-   * The embedded checkout of the purchase: paid here (bank in this tab or a popup) or with the phone.
-   * `<kassa-checkout>` is defined by kassa.js, which loads this chunk; importing it here instead would
-   * make the build move Lit out of kassa.js into a chunk of its own.
-   */
-  private checkoutView(): TemplateResult | typeof nothing {
-    const { view, token } = this.purchases;
-    if (!view || !token) return nothing;
-    return html`<kassa-checkout
-      part="checkout"
-      proxy=${this.purchases.client!.origin}
-      checkout=${view.checkoutId}
-      return-url=${this.returnUrl ? withPurchase(this.returnUrl, token) : nothing}
-      locale=${this.locale || nothing}
-      mode=${this.mode}
-      theme=${this.theme}
-      @kassa-payment-created=${() => this.paymentUnderWay(true)}
-      @kassa-status=${(event: CustomEvent<PaymentStatusView>) => this.paymentUnderWay(event.detail.status !== 'FAILED')}
-    ></kassa-checkout>`;
   }
 
   /** What the phase shows between the wallet bar and the status line. */
@@ -377,7 +315,7 @@ export class KassaOnramp extends LitElement {
           ${formView(this.form, phase, m, locale, () => void this.purchases.buy())} ${costView(this.form, m, locale)}`
         );
       case 'paying':
-        return html`${purchaseView(this.purchases, phase, m, locale)} ${this.checkoutView()}`;
+        return html`${purchaseView(this.purchases, phase, m, locale)} ${this.payment.view(this)}`;
       case 'loading':
       case 'error':
         return nothing;
@@ -390,7 +328,7 @@ export class KassaOnramp extends LitElement {
     if (!this.i18n.ready) return loadingView();
     const m = this.i18n.messages;
     return html`<div part="container" class="surface" aria-busy=${this.skeleton ? 'true' : 'false'}>
-      ${this.body(m)} ${statusView(...this.statusLine(m))}
+      ${this.body(m)} ${statusView(...statusLine(this.state(), m, this.i18n.locale))}
       <div class="actions">${this.buttons(m).map((action) => actionView(action))}</div>
     </div>`;
   }

@@ -74,7 +74,7 @@ export class KassaActivityView extends LitElement {
   private async read(fresh: boolean): Promise<void> {
     clearTimeout(this.timer);
     try {
-      this.activity = await ask<Activity | null>({ kind: 'wallet.activity', fresh });
+      this.activity = await ask({ kind: 'wallet.activity', fresh });
       this.error = undefined;
     } catch (error) {
       this.error = messageOf(error);

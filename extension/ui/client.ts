@@ -4,7 +4,7 @@
  * schemas load with the first request, after the shell's first render, not before it.
  */
 import { UI_CHANNEL } from '../channels.ts';
-import type { UiKind, UiRequest } from '../messages.ts';
+import type { UiAnswers, UiKind, UiRequestOf } from '../messages.ts';
 
 export class UiError extends Error {
   constructor(
@@ -16,7 +16,8 @@ export class UiError extends Error {
   }
 }
 
-export async function ask<T>(request: UiRequest & { kind: UiKind }): Promise<T> {
+/** One request to the service worker; its answer is typed by its kind (UiAnswers). */
+export async function ask<K extends UiKind>(request: UiRequestOf<K> & { kind: K }): Promise<UiAnswers[K]> {
   const schemas = import('../messages.ts');
   let raw: unknown;
   try {
@@ -27,7 +28,7 @@ export async function ask<T>(request: UiRequest & { kind: UiKind }): Promise<T> 
   const response = (await schemas).uiResponseSchema.safeParse(raw);
   if (!response.success) throw new UiError('Kassa’s background worker answered something unexpected');
   if (!response.data.ok) throw new UiError(response.data.error, response.data.status);
-  return response.data.value as T;
+  return response.data.value as UiAnswers[K];
 }
 
 /** The message of anything thrown, for a status line. */

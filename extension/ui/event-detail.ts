@@ -71,7 +71,7 @@ export class KassaEventDetail extends LitElement {
     const read = ++this.reads;
     if (!this.eventId) return;
     try {
-      const detail = await ask<EventDetail>({ kind: 'events.get', id: this.eventId });
+      const detail = await ask({ kind: 'events.get', id: this.eventId });
       if (read !== this.reads) return;
       this.detail = detail;
       this.error = undefined;

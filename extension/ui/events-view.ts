@@ -3,11 +3,11 @@ import { customElement, state } from 'lit/decorators.js';
 import {
   EVENT_STATUSES,
   EVENT_TYPES,
-  type EventList,
   type EventStatus,
   type EventSummary,
   type KassaEventType,
 } from '../../schemas/events.ts';
+import type { EventEndpointView } from '../../schemas/event-endpoint.ts';
 import { ask } from './client.ts';
 import './event-detail.ts';
 import type { FilterChangeDetail } from './filter-bar.ts';
@@ -42,7 +42,8 @@ function dayAgo(): string {
 /**
  * The events the proxy sends to the merchant's server, newest first: filtered by status and type,
  * one event's attempts and payload in a detail pane, Redeliver per event and for every failed event
- * since a moment. Says so when the proxy sends no events (no KASSA_EVENTS_URL).
+ * since a moment. Says so when the proxy sends no events (no KASSA_EVENTS_URL), and when an endpoint
+ * is disabled (its receiver answered 410 Gone again and again), with the action that enables it.
  */
 @customElement('kassa-events-view')
 export class KassaEventsView extends LitElement {
@@ -65,13 +66,14 @@ export class KassaEventsView extends LitElement {
   private readonly list = new ListController<EventSummary, EventFilter>(this, {
     filter: { status: '', type: '' },
     load: async ({ status, type }) => {
-      const list = await ask<EventList>({
+      const list = await ask({
         kind: 'events.list',
         status: status || undefined,
         type: type || undefined,
         limit: LIMIT,
       });
       this.endpoint = list.endpoint;
+      this.endpoints = list.endpoints;
       // The open event is read again with its list: its attempts change as the list's do.
       void this.renderRoot?.querySelector('kassa-event-detail')?.load();
       return list.events;
@@ -79,17 +81,43 @@ export class KassaEventsView extends LitElement {
   });
   /** Where the proxy sends events; null when it sends none, undefined until the list is read. */
   @state() private endpoint?: string | null;
+  /** Where the proxy sends events, with whether they go there now. */
+  @state() private endpoints: EventEndpointView[] = [];
   @state() private selected?: string;
   @state() private notice?: string;
   private readonly locale = new UiLocale(this);
 
   private redeliver(event: EventSummary): Promise<void> {
     return this.list.act(
-      () => ask<EventSummary>({ kind: 'events.redeliver', id: event.id }),
+      () => ask({ kind: 'events.redeliver', id: event.id }),
       () => {
         this.notice = fill(this.locale.m.eventQueued, { type: event.type, id: event.id });
       },
     );
+  }
+
+  private enable(endpoint: EventEndpointView): Promise<void> {
+    return this.list.act(
+      () => ask({ kind: 'events.enableEndpoint', id: endpoint.id }),
+      ({ url }) => {
+        this.notice = fill(this.locale.m.endpointEnabled, { url });
+      },
+    );
+  }
+
+  private disabled(endpoint: EventEndpointView) {
+    const { m, language } = this.locale;
+    const since = new Date(endpoint.disabledAt ?? 0).toLocaleString(language);
+    return html`<div role="alert" class="card" data-endpoint=${endpoint.id}>
+      <p>${fill(m.endpointDisabled, { url: endpoint.url, since, reason: endpoint.disabledReason ?? '' })}</p>
+      <button
+        class="small"
+        aria-label=${fill(m.enableEndpointOf, { url: endpoint.url })}
+        @click=${() => void this.enable(endpoint)}
+      >
+        ${m.enableEndpoint}
+      </button>
+    </div>`;
   }
 
   private readonly redeliverFailed = (submit: SubmitEvent): Promise<void> => {
@@ -99,7 +127,7 @@ export class KassaEventsView extends LitElement {
       () => {
         const at = new Date(since);
         if (!since || Number.isNaN(at.getTime())) throw new Error(this.locale.m.pickSince);
-        return ask<{ redelivered: number }>({ kind: 'events.redeliverFailed', since: at.toISOString() });
+        return ask({ kind: 'events.redeliverFailed', since: at.toISOString() });
       },
       ({ redelivered }) =>
         (this.notice =
@@ -174,6 +202,7 @@ export class KassaEventsView extends LitElement {
             ? html`<p class="muted">${m.sentTo} <span class="mono">${this.endpoint}</span></p>`
             : nothing
       }
+      ${this.endpoints.filter((endpoint) => !endpoint.enabled).map((endpoint) => this.disabled(endpoint))}
       ${this.notice ? html`<p role="status" class="ok">${this.notice}</p>` : nothing}
       ${this.list.render({
         label: m.events,

@@ -114,7 +114,7 @@ export class KassaApproval extends LitElement {
 
   private async load(): Promise<void> {
     try {
-      const view = await ask<ApprovalView>({ kind: 'approval.get', id: this.requestId });
+      const view = await ask({ kind: 'approval.get', id: this.requestId });
       if (view.kind === 'transaction') this.preview = describeTransfer(view.tx, view.chains, view.from);
       this.locale.usePageLanguage(view.lang);
       this.view = view;
@@ -132,7 +132,7 @@ export class KassaApproval extends LitElement {
     const view = this.view;
     this.now = Date.now();
     if (!view || this.done) return;
-    const now = await ask<ApprovalView>({ kind: 'approval.get', id: this.requestId }).catch(() => undefined);
+    const now = await ask({ kind: 'approval.get', id: this.requestId }).catch(() => undefined);
     if (now && this.view === view && now.queued !== view.queued) this.view = { ...view, queued: now.queued };
   }
 

@@ -1,6 +1,5 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import type { SettingsView } from '../messages.ts';
 import { ask } from './client.ts';
 import { pageStyles } from './styles.ts';
 import { UiLocale } from './ui-locale.ts';
@@ -95,7 +94,7 @@ export class KassaExtensionApp extends LitElement {
     const chosen = TABS.find((tab) => tab.id === wanted)?.id;
     if (chosen) void this.open(chosen);
     else
-      void ask<SettingsView>({ kind: 'settings.get' }).then(
+      void ask({ kind: 'settings.get' }).then(
         (settings) => this.open(settings.proxyUrl && settings.tokenSet ? 'payments' : 'settings'),
         () => this.open('settings'),
       );

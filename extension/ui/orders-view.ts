@@ -11,7 +11,6 @@ import {
   type OrderStatus,
 } from '../../schemas/orders.ts';
 import type { ChainEntry } from '../../schemas/reforge.ts';
-import type { WalletStatus } from '../messages.ts';
 import { ask, messageOf } from './client.ts';
 import type { FilterChangeDetail } from './filter-bar.ts';
 import './filter-bar.ts';
@@ -56,11 +55,11 @@ export class KassaOrdersView extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    ask<ChainEntry[]>({ kind: 'chains.list' }).then(
+    ask({ kind: 'chains.list' }).then(
       (chains) => (this.chains = chains),
       (error) => (this.formError = fill(this.locale.m.chainListUnread, { error: messageOf(error) })),
     );
-    ask<WalletStatus>({ kind: 'vault.status' }).then(
+    ask({ kind: 'vault.status' }).then(
       (status) => (this.defaultWallet = status.address ?? ''),
       () => undefined,
     );
@@ -88,7 +87,7 @@ export class KassaOrdersView extends LitElement {
       return;
     }
     try {
-      const created = await ask<{ message: string; orderId: string }>({ kind: 'orders.create', order });
+      const created = await ask({ kind: 'orders.create', order });
       this.notice = `${created.message} (${created.orderId})`;
       formElement.reset();
       await this.list.refresh();
@@ -114,7 +113,7 @@ export class KassaOrdersView extends LitElement {
           this.editProblems = orderProblems(parsed.error, this.locale.m);
           throw new Error(Object.values(this.editProblems)[0] ?? this.locale.m.problemAmount);
         }
-        return ask<{ message: string }>({ kind: 'orders.update', orderId: order.orderId, ...parsed.data });
+        return ask({ kind: 'orders.update', orderId: order.orderId, ...parsed.data });
       },
       (updated) => {
         this.notice = updated.message;
@@ -127,7 +126,7 @@ export class KassaOrdersView extends LitElement {
     this.confirming = undefined;
     this.notice = undefined;
     return this.list.act(
-      () => ask<{ message: string }>({ kind: 'orders.delete', orderId: order.orderId }),
+      () => ask({ kind: 'orders.delete', orderId: order.orderId }),
       (deleted) => (this.notice = deleted.message),
     );
   }

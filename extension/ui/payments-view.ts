@@ -2,7 +2,7 @@ import { css, html, LitElement, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { paymentListSchema, type OperatorPayment } from '../../schemas/proxy-api.ts';
 import { formatMoney } from '../../widget/ui.ts';
-import { PAYMENTS_PORT, paymentsPortMessageSchema, type PaymentExport, type PaymentSearch } from '../messages.ts';
+import { PAYMENTS_PORT, paymentsPortMessageSchema, type PaymentSearch } from '../messages.ts';
 import { ask, messageOf } from './client.ts';
 import { ListController } from './list-controller.ts';
 import './payment-detail.ts';
@@ -128,7 +128,7 @@ export class KassaPaymentsView extends LitElement {
     this.busy = true;
     this.notice = this.error = undefined;
     try {
-      const { filename, csv } = await ask<PaymentExport>({ kind: 'payments.export', ...this.list.filter });
+      const { filename, csv } = await ask({ kind: 'payments.export', ...this.list.filter });
       const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
       const link = Object.assign(document.createElement('a'), { href: url, download: filename, hidden: true });
       this.renderRoot.appendChild(link);

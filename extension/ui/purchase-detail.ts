@@ -85,7 +85,7 @@ export class KassaPurchaseDetail extends LitElement {
     const read = ++this.reads;
     if (!this.purchaseId) return;
     try {
-      const detail = await ask<PurchaseDetail>({ kind: 'purchases.get', id: this.purchaseId });
+      const detail = await ask({ kind: 'purchases.get', id: this.purchaseId });
       if (read !== this.reads) return;
       this.detail = detail;
     } catch (error) {

@@ -57,7 +57,7 @@ export class KassaPurchasesView extends LitElement {
     load: async (chosen) => {
       let page: PurchaseList;
       try {
-        page = await ask<PurchaseList>({ kind: 'purchases.list', state: chosen || undefined, limit: LIMIT });
+        page = await ask({ kind: 'purchases.list', state: chosen || undefined, limit: LIMIT });
       } catch (error) {
         this.off = error instanceof UiError && error.status === 404;
         if (this.off) return [];
@@ -82,7 +82,7 @@ export class KassaPurchasesView extends LitElement {
     if (!this.nextCursor) return;
     this.busy = true;
     try {
-      const page = await ask<PurchaseList>({
+      const page = await ask({
         kind: 'purchases.list',
         state: this.list.filter || undefined,
         limit: LIMIT,

@@ -1,7 +1,7 @@
 import { html, LitElement, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { NETWORKS, UI_LANGUAGES, type LanguageChoice, type Network } from '../channels.ts';
-import type { ConnectionTest, SettingsView } from '../messages.ts';
+import type { SettingsView } from '../messages.ts';
 import { ask, messageOf } from './client.ts';
 import { formValues } from './form-values.ts';
 import { pageStyles } from './styles.ts';
@@ -30,7 +30,7 @@ export class KassaSettingsView extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    ask<SettingsView>({ kind: 'settings.get' }).then(
+    ask({ kind: 'settings.get' }).then(
       (settings) => (this.settings = settings),
       (error) => (this.message = { tone: 'error', text: messageOf(error) }),
     );
@@ -45,7 +45,7 @@ export class KassaSettingsView extends LitElement {
     this.busy = true;
     const before = this.settings;
     try {
-      this.settings = await ask<SettingsView>({
+      this.settings = await ask({
         kind: 'settings.save',
         proxyUrl,
         ...(operatorToken ? { operatorToken } : {}),
@@ -66,7 +66,7 @@ export class KassaSettingsView extends LitElement {
     this.busy = true;
     this.message = undefined;
     try {
-      const found = await ask<ConnectionTest>({ kind: 'settings.test' });
+      const found = await ask({ kind: 'settings.test' });
       const { m } = this.locale;
       if (found.kind === 'public') {
         this.message = { tone: 'ok', text: fill(m.connectedPublic, { count: String(found.chains) }) };
@@ -81,6 +81,12 @@ export class KassaSettingsView extends LitElement {
           payments: health.payments.state,
           orders: health.orders.state,
           transfers: health.reforge.state,
+          // A disabled endpoint (410 Gone) is why a proxy whose services are all ok reads as degraded.
+          events: !health.events
+            ? 'off'
+            : health.events.endpoints.every((endpoint) => endpoint.enabled)
+              ? 'ok'
+              : 'disabled',
         }),
       };
     } catch (error) {

@@ -26,13 +26,13 @@ let choice: Promise<LanguageChoice> | undefined;
 
 /** The language setting (`auto` until the user picks one), asked of the service worker once per page. */
 export function languageChoice(): Promise<LanguageChoice> {
-  choice ??= ask<LanguageChoice>({ kind: 'language.get' }).catch(() => 'auto' as const);
+  choice ??= ask({ kind: 'language.get' }).catch(() => 'auto' as const);
   return choice;
 }
 
 /** Saves the language setting; every view of this page speaks it at once. */
 export async function chooseLanguage(language: LanguageChoice): Promise<void> {
-  choice = ask<LanguageChoice>({ kind: 'language.set', language });
+  choice = ask({ kind: 'language.set', language });
   await choice;
   window.dispatchEvent(new Event(CHANGED));
 }

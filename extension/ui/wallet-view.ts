@@ -3,7 +3,7 @@ import { customElement, state } from 'lit/decorators.js';
 import { SANDBOX_TEST_ADDRESS } from '../../lib/sandbox-account.ts';
 import type { ChainEntry } from '../../schemas/reforge.ts';
 import { AUTO_LOCK_MINUTES, PASSWORD_MIN } from '../channels.ts';
-import type { CreatedKey, WalletStatus } from '../messages.ts';
+import type { WalletStatus } from '../messages.ts';
 import { ask, messageOf } from './client.ts';
 import { formValues } from './form-values.ts';
 import './activity-view.ts';
@@ -44,11 +44,11 @@ export class KassaWalletView extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     void this.refresh();
-    ask<'sandbox' | 'live' | null>({ kind: 'settings.environment' }).then(
+    ask({ kind: 'settings.environment' }).then(
       (environment) => (this.environment = environment),
       () => undefined,
     );
-    ask<ChainEntry[]>({ kind: 'chains.list' }).then(
+    ask({ kind: 'chains.list' }).then(
       (chains) => (this.chains = chains),
       () => undefined,
     );
@@ -56,7 +56,7 @@ export class KassaWalletView extends LitElement {
 
   private async refresh(): Promise<void> {
     try {
-      this.status = await ask<WalletStatus>({ kind: 'vault.status' });
+      this.status = await ask({ kind: 'vault.status' });
     } catch (error) {
       this.error = messageOf(error);
     }
@@ -92,7 +92,7 @@ export class KassaWalletView extends LitElement {
     event.preventDefault();
     const form = event.target as HTMLFormElement;
     void this.act(async () => {
-      const created = await ask<CreatedKey>({ kind: 'vault.create', password: this.newPassword(form) });
+      const created = await ask({ kind: 'vault.create', password: this.newPassword(form) });
       this.phrase = created.mnemonic;
     });
   };

@@ -1,5 +1,5 @@
 import type { ChainEntry, PrepareReforge } from '../../schemas/reforge.ts';
-import { upstreamProblem } from '../http/upstream-problem.ts';
+import { callUpstream } from '../domain/domain-errors.ts';
 import type { ReforgeClient } from '../upstream/reforge-client.ts';
 import { TtlCache } from '../upstream/ttl-cache.ts';
 
@@ -13,18 +13,10 @@ export class ChainDirectory {
   constructor(private readonly reforge: ReforgeClient) {}
 
   async list(network: 'main' | 'test'): Promise<ChainEntry[]> {
-    try {
-      return await this.cache.get(network, () => this.reforge.chains(network));
-    } catch (error) {
-      throw upstreamProblem(error, 'client');
-    }
+    return callUpstream('client', () => this.cache.get(network, () => this.reforge.chains(network)));
   }
 
   async prepare(request: Omit<PrepareReforge, 'sourceRpcUrl'>): Promise<{ tx: string }> {
-    try {
-      return await this.reforge.prepare(request);
-    } catch (error) {
-      throw upstreamProblem(error, 'client');
-    }
+    return callUpstream('client', () => this.reforge.prepare(request));
   }
 }

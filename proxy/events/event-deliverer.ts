@@ -1,9 +1,12 @@
+import type { EventEndpointView } from '../../schemas/event-endpoint.ts';
 import type { Environment } from '../../schemas/pay.ts';
 import type { Logger } from '../logger.ts';
-import type { AttemptOutcome, EventAttemptRecord, Outbox, StoredEvent } from '../state/outbox.ts';
+import type { AttemptOutcome, EndpointState, EventAttemptRecord, Outbox, StoredEvent } from '../state/outbox.ts';
 import { KASSA_VERSION } from '../version.ts';
+import { endpointView, eventEndpoint, type EventEndpoint } from './event-endpoint.ts';
 import type { EventSigner } from './event-signer.ts';
 import { expiryRule } from './event-rules.ts';
+import { retryAfterMs } from './retry-after.ts';
 import { retrySchedule, type RetrySchedule } from './retry-schedule.ts';
 
 export interface EventDelivererOptions {
@@ -19,7 +22,7 @@ export interface EventDelivererOptions {
   pollMs?: number;
   /** How often checkouts past their expiry are settled (5 s). */
   sweepMs?: number;
-  /** How long the receiver has to answer (10 s). */
+  /** How long the receiver has to answer (15 s, within Standard Webhooks' 15 to 30 s). */
   timeoutMs?: number;
   /** How long a claimed event is this instance's alone (30 s: longer than any attempt). */
   leaseMs?: number;
@@ -27,16 +30,22 @@ export interface EventDelivererOptions {
   concurrency?: number;
 }
 
-const defaults = { pollMs: 1_000, sweepMs: 5_000, timeoutMs: 10_000, leaseMs: 30_000, concurrency: 16 };
+const defaults = { pollMs: 1_000, sweepMs: 5_000, timeoutMs: 15_000, leaseMs: 30_000, concurrency: 16 };
+/** 410 Gone answers in a row after which an endpoint is disabled: its receiver wants no more events. */
+const GONE_BEFORE_DISABLED = 3;
+/** The longest wait a receiver's Retry-After (429, 503) is followed for: the schedule's horizon still holds. */
+const RETRY_AFTER_CAP_MS = 3_600_000;
 /** Delivered events are kept this long for the operator, then purged. */
 const DELIVERED_KEPT_MS = 30 * 24 * 3_600_000;
 const PURGE_EVERY_MS = 3_600_000;
 
 /**
  * Delivers the outbox to the merchant's endpoint, at least once: claims due events (a lease, so on a
- * fleet one instance makes each attempt), posts each signed with a 10 s timeout, records the attempt,
- * and schedules a retry or gives up. Woken at once when a change writes events, and polls besides,
- * so events written by another instance or before a restart go out too.
+ * fleet one instance makes each attempt), posts each signed with a 15 s timeout, records the attempt,
+ * and schedules a retry (no sooner than a 429's or 503's Retry-After) or gives up. Woken at once when
+ * a change writes events, and polls besides, so events written by another instance or before a
+ * restart go out too. As Standard Webhooks asks, a 410 Gone is not retried, and repeated ones disable
+ * the endpoint (kept in the store) until an operator enables it: its events wait, pending.
  */
 export class EventDeliverer {
   private readonly settings: typeof defaults & EventDelivererOptions & { schedule: RetrySchedule };
@@ -47,11 +56,30 @@ export class EventDeliverer {
   private pollTimer: NodeJS.Timeout | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
   private lastPurge = 0;
+  private readonly endpoint: EventEndpoint;
+  /** The endpoint's state as last read or written, and when it was read (read again after pollMs). */
+  private state: { value: EndpointState; readAt: number } | undefined;
 
   constructor(options: EventDelivererOptions) {
     // Options left undefined take the defaults (a spread alone would overwrite them with undefined).
     const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
     this.settings = { ...defaults, ...(given as EventDelivererOptions), schedule: options.schedule ?? retrySchedule() };
+    this.endpoint = eventEndpoint(options.url);
+  }
+
+  /** Where events go, each with whether they go there now (read from the store, for the operator). */
+  async endpoints(): Promise<EventEndpointView[]> {
+    return [endpointView(this.endpoint, await this.settings.outbox.endpointState(this.endpoint.id))];
+  }
+
+  /** The operator's action: events go to the endpoint again, now. Undefined for an unknown endpoint. */
+  async enable(endpointId: string): Promise<EventEndpointView | undefined> {
+    if (endpointId !== this.endpoint.id) return undefined;
+    const state = await this.settings.outbox.enableEndpoint(endpointId);
+    this.state = { value: state, readAt: Date.now() };
+    this.settings.logger.info('event endpoint enabled', { endpoint: endpointId });
+    this.wake();
+    return endpointView(this.endpoint, state);
   }
 
   start(): void {
@@ -88,7 +116,7 @@ export class EventDeliverer {
       do {
         this.again = false;
         const capacity = this.settings.concurrency - this.inFlight.size;
-        if (capacity <= 0) break;
+        if (capacity <= 0 || !(await this.endpointOpen())) break;
         const events = await this.settings.outbox.claimDue(Date.now(), capacity, this.settings.leaseMs);
         for (const event of events) {
           const delivery: Promise<void> = this.deliver(event).finally(() => {
@@ -117,6 +145,7 @@ export class EventDeliverer {
     const started = performance.now();
     let statusCode: number | null = null;
     let error: string | null = null;
+    let retryAfter: number | undefined;
     try {
       const response = await fetch(url, {
         method: 'POST',
@@ -132,6 +161,9 @@ export class EventDeliverer {
       statusCode = response.status;
       await response.body?.cancel();
       if (statusCode >= 300 && statusCode < 400) error = `HTTP ${statusCode}: redirects are not followed`;
+      if (statusCode === 410) error = 'HTTP 410 Gone: the receiver wants no more events; not retried';
+      if (statusCode === 429 || statusCode === 503)
+        retryAfter = retryAfterMs(response.headers.get('retry-after'), Date.now());
     } catch (cause) {
       error = describeFailure(cause, timeoutMs);
     }
@@ -142,7 +174,11 @@ export class EventDeliverer {
       error,
     };
     const delivered = statusCode !== null && statusCode >= 200 && statusCode < 300;
-    const outcome: AttemptOutcome = delivered ? { status: 'delivered' } : this.next(event, Date.now());
+    const outcome: AttemptOutcome = delivered
+      ? { status: 'delivered' }
+      : statusCode === 410
+        ? { status: 'failed' }
+        : this.next(event, Date.now(), retryAfter);
     const fields = { eventId: event.eventId, type: event.type, attempt: event.attempts + 1, statusCode, error };
     if (delivered) logger.info('event delivered', { ...fields, ms: attempt.durationMs });
     else if (outcome.status === 'failed') logger.error('event given up', fields);
@@ -154,11 +190,42 @@ export class EventDeliverer {
       // Not recorded: the lease ends and the event is tried again, so it is late, never lost.
       logger.warn('event attempt not recorded', { eventId: event.eventId, error: cause });
     }
+    if (statusCode === 410 || (delivered && this.state && this.state.value.goneInARow > 0))
+      await this.countAnswer(statusCode === 410).catch((cause: unknown) =>
+        logger.warn('event endpoint state not recorded', { endpoint: this.endpoint.id, error: cause }),
+      );
   }
 
-  private next(event: StoredEvent, now: number): AttemptOutcome {
+  /** Whether events go to the endpoint: its state, read again once it is pollMs old (another instance may change it). */
+  private async endpointOpen(): Promise<boolean> {
+    const now = Date.now();
+    if (!this.state || now - this.state.readAt >= this.settings.pollMs)
+      this.state = { value: await this.settings.outbox.endpointState(this.endpoint.id), readAt: now };
+    return this.state.value.disabledAt === null;
+  }
+
+  /** A 410 Gone lengthens the endpoint's run of them (which may disable it); a 2xx ends it. */
+  private async countAnswer(gone: boolean): Promise<void> {
+    const { outbox, logger } = this.settings;
+    const id = this.endpoint.id;
+    if (!gone) {
+      await outbox.clearGone(id);
+      this.state = { value: { ...this.state!.value, goneInARow: 0 }, readAt: this.state!.readAt };
+      return;
+    }
+    const at = Date.now();
+    const reason = `The endpoint answered 410 Gone ${GONE_BEFORE_DISABLED} times in a row: it wants no more events`;
+    const state = await outbox.countGone(id, { after: GONE_BEFORE_DISABLED, at, reason });
+    this.state = { value: state, readAt: at };
+    if (state.disabledAt === at)
+      logger.error('event endpoint disabled; its events wait until an operator enables it', { endpoint: id, reason });
+  }
+
+  private next(event: StoredEvent, now: number, retryAfter: number | undefined): AttemptOutcome {
     const { schedule } = this.settings;
-    const retryAt = now + schedule.delay(event.attempts + 1);
+    // A receiver's Retry-After is followed (up to an hour) when it asks for longer than the schedule.
+    const delay = Math.max(schedule.delay(event.attempts + 1), Math.min(retryAfter ?? 0, RETRY_AFTER_CAP_MS));
+    const retryAt = now + delay;
     return retryAt - event.createdAt > schedule.giveUpAfterMs ? { status: 'failed' } : { status: 'pending', retryAt };
   }
 

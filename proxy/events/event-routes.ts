@@ -11,11 +11,18 @@ import {
   type EventDetail,
   type EventSummary,
 } from '../../schemas/events.ts';
+import { eventEndpointSchema } from '../../schemas/event-endpoint.ts';
 import { parseJsonBody } from '../../server-kit/json-body.ts';
 import { HttpProblem } from '../http/http-problem.ts';
+import { ConflictError, NotFoundError } from '../domain/domain-errors.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
 import { requireBearer } from '../http/middleware/require-bearer.ts';
-import { eventDetailExample, eventListExample, eventSummaryExample } from '../http/openapi/examples.ts';
+import {
+  eventDetailExample,
+  eventEndpointExample,
+  eventListExample,
+  eventSummaryExample,
+} from '../http/openapi/examples.ts';
 import { queryOf, type ApiOperations } from '../http/openapi/operation.ts';
 import { BAD_BODY, OPERATOR_ERRORS } from '../http/openapi/problems.ts';
 import type { ProxyServices } from '../services.ts';
@@ -52,7 +59,7 @@ export function eventRoutes({ config, store, events: deliverer }: ProxyServices)
   const app = new Hono();
   const operator = requireBearer({ token: config.operatorToken, realm: 'KASSA_OPERATOR_TOKEN' });
   const eventId = (id: string) => {
-    if (!EVENT_ID.test(id)) throw new HttpProblem(404, 'Unknown event');
+    if (!EVENT_ID.test(id)) throw new NotFoundError('Unknown event');
     return id;
   };
 
@@ -65,6 +72,7 @@ export function eventRoutes({ config, store, events: deliverer }: ProxyServices)
         events: page.events.map(summary),
         nextCursor: page.nextCursor,
         endpoint: config.events?.url ?? null,
+        endpoints: (await deliverer?.endpoints()) ?? [],
       });
     } catch (error) {
       if (error instanceof InvalidEventCursorError) throw new HttpProblem(400, error.message);
@@ -74,12 +82,12 @@ export function eventRoutes({ config, store, events: deliverer }: ProxyServices)
 
   app.get('/api/events/:eventId', operator, async (c) => {
     const found = await store.outbox.getEvent(eventId(c.req.param('eventId')));
-    if (!found) throw new HttpProblem(404, 'Unknown event');
+    if (!found) throw new NotFoundError('Unknown event');
     return c.json(detail(found.event, found.attempts));
   });
 
   app.post('/api/events/redeliver', operator, refusePrivateKeys(), async (c) => {
-    if (!config.events) throw new HttpProblem(409, 'Events are not sent: set KASSA_EVENTS_URL and KASSA_EVENTS_SECRET');
+    if (!config.events) throw new ConflictError(NOT_SENT);
     const parsed = await parseJsonBody(c, bulkRedeliverRequestSchema);
     if (!parsed.ok) throw new HttpProblem(400, parsed.error);
     const redelivered = await store.outbox.redeliverFailed(Date.parse(parsed.data.since), Date.now());
@@ -87,10 +95,17 @@ export function eventRoutes({ config, store, events: deliverer }: ProxyServices)
     return c.json({ redelivered });
   });
 
+  app.post('/api/events/endpoints/:endpointId/enable', operator, refusePrivateKeys(), async (c) => {
+    if (!deliverer) throw new ConflictError(NOT_SENT);
+    const endpoint = await deliverer.enable(c.req.param('endpointId'));
+    if (!endpoint) throw new NotFoundError('Unknown endpoint');
+    return c.json(endpoint);
+  });
+
   app.post('/api/events/:eventId/redeliver', operator, refusePrivateKeys(), async (c) => {
-    if (!config.events) throw new HttpProblem(409, 'Events are not sent: set KASSA_EVENTS_URL and KASSA_EVENTS_SECRET');
+    if (!config.events) throw new ConflictError(NOT_SENT);
     const event = await store.outbox.redeliver(eventId(c.req.param('eventId')), Date.now());
-    if (!event) throw new HttpProblem(404, 'Unknown event');
+    if (!event) throw new NotFoundError('Unknown event');
     deliverer?.wake();
     return c.json(summary(event), 202);
   });
@@ -98,7 +113,7 @@ export function eventRoutes({ config, store, events: deliverer }: ProxyServices)
 }
 
 const NOT_SENT = 'Events are not sent: set KASSA_EVENTS_URL and KASSA_EVENTS_SECRET';
-const EVENT = { eventId: 'The event’s id (its webhook-id)' };
+const EVENT = { eventId: { description: 'The event’s id (its webhook-id)', example: eventSummaryExample.id } };
 const { status, type, limit, cursor } = eventListQuerySchema.shape;
 
 export const eventOperations: ApiOperations = {
@@ -149,6 +164,24 @@ export const eventOperations: ApiOperations = {
       },
     },
     errors: { ...OPERATOR_ERRORS, 400: BAD_BODY, 409: NOT_SENT },
+  },
+  'POST /api/events/endpoints/{endpointId}/enable': {
+    operationId: 'enableEventEndpoint',
+    summary: 'Send events to an endpoint again',
+    description:
+      'An endpoint that answered 410 Gone again and again is disabled: its events wait, pending, and it stays so across restarts. Once the merchant’s server wants events again, this enables it; the events that waited go out now (those its 410s failed can be redelivered).',
+    audience: 'operator',
+    access: { auth: 'operatorToken' },
+    params: { endpointId: { description: 'The endpoint’s id, from listEvents', example: eventEndpointExample.id } },
+    responses: {
+      200: { description: 'Enabled', json: { schema: eventEndpointSchema, example: eventEndpointExample } },
+    },
+    errors: {
+      ...OPERATOR_ERRORS,
+      400: 'The body carries a private key (this route needs no body)',
+      404: 'Unknown endpoint',
+      409: NOT_SENT,
+    },
   },
   'POST /api/events/{eventId}/redeliver': {
     operationId: 'redeliverEvent',

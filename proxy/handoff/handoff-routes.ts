@@ -5,10 +5,10 @@ import { isTerminalStatus } from '../../schemas/pay.ts';
 import { errorSchema, handoffSchema, type Handoff } from '../../schemas/proxy-api.ts';
 import { HandoffCodes } from './handoff-codes.ts';
 import { HANDOFF_PAGE_CSP, handoffPage, pageLanguage, type HandoffOutcome } from './handoff-page.ts';
-import { HttpProblem } from '../http/http-problem.ts';
+import { ConflictError, GoneError, NotFoundError } from '../domain/domain-errors.ts';
 import { browserOrigins } from '../http/middleware/browser-origins.ts';
 import { clientRateLimit } from '../http/middleware/client-rate-limit.ts';
-import { handoffExample } from '../http/openapi/examples.ts';
+import { createdPaymentExample, handoffExample } from '../http/openapi/examples.ts';
 import type { ApiOperations } from '../http/openapi/operation.ts';
 import { BROWSER_ERRORS, RATE_LIMITED, STORE_DOWN } from '../http/openapi/problems.ts';
 import { returnPath, shopReturnUrl } from '../payments/return-url.ts';
@@ -62,9 +62,9 @@ export function handoffRoutes({ config, store, refresher }: ProxyServices): Hono
   app.get('/api/payments/status/:statusToken/handoff', browser, reads, async (c) => {
     const token = c.req.param('statusToken');
     const payment = isStatusToken(token) ? await store.paymentByToken(token) : undefined;
-    if (!payment) throw new HttpProblem(404, 'Unknown payment status link');
-    if (isTerminalStatus(payment.status)) throw new HttpProblem(409, 'This payment is already final');
-    if (expiresAt(payment) <= Date.now()) throw new HttpProblem(410, 'This payment is too old to hand off');
+    if (!payment) throw new NotFoundError('Unknown payment status link');
+    if (isTerminalStatus(payment.status)) throw new ConflictError('This payment is already final');
+    if (expiresAt(payment) <= Date.now()) throw new GoneError('This payment is too old to hand off');
     c.header('Cache-Control', PRIVATE_READ);
     const body: Handoff = {
       code: codes.issue(payment.transactionId),
@@ -140,7 +140,12 @@ export const handoffOperations: ApiOperations = {
       '“Pay with your phone”: the code of the payment’s hand-off link, `<proxy>/p/<code>`, to show as a QR code. A phone opening it goes to the payment’s bank while the payment is open.',
     audience: 'browser',
     access: { auth: 'public', because: 'the unguessable statusToken in the path is the capability to this payment.' },
-    params: { statusToken: 'The payment’s statusToken, from createPayment' },
+    params: {
+      statusToken: {
+        description: 'The payment’s statusToken, from createPayment',
+        example: createdPaymentExample.statusToken,
+      },
+    },
     responses: {
       200: {
         description: 'The code, and until when it leads to the bank',
@@ -164,7 +169,7 @@ export const handoffOperations: ApiOperations = {
       auth: 'public',
       because: 'the signed code in the path is the capability, and it only ever leads to the bank.',
     },
-    params: { code: 'The hand-off code, from getPaymentHandoff' },
+    params: { code: { description: 'The hand-off code, from getPaymentHandoff', example: handoffExample.code } },
     responses: {
       200: { description: PAGE, text: { contentType: 'text/html' } },
       303: { description: 'To the payment’s page at the bank', headers: REDIRECT },
@@ -180,7 +185,9 @@ export const handoffOperations: ApiOperations = {
       'The payment’s return address, where the bank sends the customer: on to the shop’s page (with `kassa_status`), or, for the phone the payment was handed to, a page saying how it ended.',
     audience: 'browser',
     access: { auth: 'public', because: 'the bank sends the customer’s browser here, with nothing but the path.' },
-    params: { statusToken: 'The payment’s statusToken' },
+    params: {
+      statusToken: { description: 'The payment’s statusToken', example: createdPaymentExample.statusToken },
+    },
     responses: {
       200: { description: PAGE, text: { contentType: 'text/html' } },
       303: { description: 'To the shop’s return page', headers: REDIRECT },

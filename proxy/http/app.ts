@@ -1,9 +1,9 @@
 import { Hono, type Env } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { createMiddleware } from 'hono/factory';
-import { HttpProblem } from './http-problem.ts';
+import { answerErrors } from './error-answers.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SlidingWindowLimiter } from '../../server-kit/sliding-window.ts';
+import { bodyLimit } from './middleware/body-limit.ts';
+import { jsonContentType } from './middleware/json-content-type.ts';
 import { requestId, type ProxyEnv } from './middleware/request-id.ts';
 import { requestLog, requestRecorder, type RequestLogOptions } from './middleware/request-log.ts';
 import { securityHeaderList, securityHeaders } from './middleware/security-headers.ts';
@@ -25,9 +25,9 @@ import { reconciliationOperations, reconciliationRoutes } from '../payments/reco
 import { statusReadLane } from './status-read-lane.ts';
 import { webhookOperations, webhookRoutes } from '../payments/webhook-routes.ts';
 import { widgetOperations, widgetRoutes } from './widget-routes.ts';
+import type { ProxyConfig } from '../config.ts';
 import type { ProxyServices } from '../services.ts';
 import { KASSA_VERSION } from '../version.ts';
-import { StoreUnavailableError } from '../state/store.ts';
 
 const API_BODY_LIMIT = 32 * 1024;
 const HOOK_BODY_LIMIT = 64 * 1024;
@@ -38,7 +38,10 @@ export interface ProxyHttp {
   preempt: (request: IncomingMessage, response: ServerResponse) => boolean;
 }
 
-/** The proxy's HTTP surface. Every error is `{ "error": "..." }` with a 4xx, or a logged 5xx. */
+/**
+ * The proxy's HTTP surface. Every error is `{ "error": "..." }` with a 4xx, or a logged 5xx; which
+ * error is which answer is error-answers.ts's.
+ */
 export function createApp(services: ProxyServices): ProxyHttp {
   const { logger, config } = services;
   const app = new Hono<ProxyEnv>();
@@ -48,26 +51,12 @@ export function createApp(services: ProxyServices): ProxyHttp {
     redactPaths: [/(\/hooks\/payments\/)([^/]+)/, /(\/api\/payments\/status\/)([^/]+)/, /^(\/[pr]\/)([^/]+)/],
   };
   const readLimiter = new SlidingWindowLimiter(config.rateLimit, 60_000);
-  const tooLarge = (limit: number) => {
-    const limited = bodyLimit({
-      maxSize: limit,
-      onError: () => {
-        throw new HttpProblem(413, `Request body is larger than ${limit} bytes`);
-      },
-    });
-    // Reading `body` makes the node adapter build a full Request; reads (the hot path) have none.
-    return createMiddleware(async function bodyLimitForWrites(c, next) {
-      return c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS'
-        ? next()
-        : limited(c, next);
-    });
-  };
-
   app.use('*', requestId());
   app.use('*', requestLog(log));
   app.use('*', securityHeaders());
-  app.use('/api/*', tooLarge(API_BODY_LIMIT));
-  app.use('/hooks/*', tooLarge(HOOK_BODY_LIMIT));
+  app.use('/api/*', bodyLimit({ maxSize: API_BODY_LIMIT }));
+  app.use('/api/*', jsonContentType());
+  app.use('/hooks/*', bodyLimit({ maxSize: HOOK_BODY_LIMIT }));
 
   // Each routes module describes its operations beside its routes: the document is made of those
   // tables, and test/proxy/openapi.test.ts fails for a route that none describes.
@@ -94,7 +83,8 @@ export function createApp(services: ProxyServices): ProxyHttp {
   mount(probeRoutes(services), probeOperations);
   mount(metricsRoutes(services), metricsOperations);
   operations.push(openApiOperations, ...(config.apiDocs ? [apiReferenceOperations] : []));
-  app.route('/', apiDocsRoutes(services, { document: openApiDocument({ version: KASSA_VERSION, operations }) }));
+  const document = openApiDocument({ version: KASSA_VERSION, operations, configured: configuredSchemas(config) });
+  app.route('/', apiDocsRoutes(services, { document }));
 
   app.notFound((c) =>
     c.json(
@@ -104,27 +94,7 @@ export function createApp(services: ProxyServices): ProxyHttp {
       404,
     ),
   );
-  app.onError((error, c) => {
-    if (error instanceof HttpProblem) {
-      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-      return c.json(
-        error.details === undefined ? { error: error.message } : { error: error.message, details: error.details },
-        error.status,
-      );
-    }
-    if (error instanceof StoreUnavailableError) {
-      logger.warn('store unavailable', { error, method: c.req.method, path: c.req.routePath });
-      c.header('Retry-After', '2');
-      return c.json({ error: 'Kassa cannot reach its store right now; try again in a moment' }, 503);
-    }
-    if (isClientAbort(error)) {
-      // The client hung up while sending: nothing went wrong in the proxy, and no one reads the answer.
-      logger.info('request aborted by the client', { method: c.req.method, path: c.req.routePath });
-      return c.json({ error: 'The request was aborted before its body arrived' }, 400);
-    }
-    logger.error('unhandled error', { error, method: c.req.method, path: c.req.routePath });
-    return c.json({ error: 'Internal error' }, 500);
-  });
+  app.onError(answerErrors(logger));
   const preempt = statusReadLane({
     statusCache: services.statusCache,
     refresher: services.refresher,
@@ -138,8 +108,11 @@ export function createApp(services: ProxyServices): ProxyHttp {
   return { app, preempt };
 }
 
-/** A request body cut off by the client (Node's `aborted`, a reset connection), not a proxy fault. */
-function isClientAbort(error: Error): boolean {
-  const code = (error as Error & { code?: unknown }).code;
-  return error.message === 'aborted' || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE';
+/** What the document lists from this proxy's settings rather than from the schemas alone. */
+function configuredSchemas({ openAmount }: ProxyConfig) {
+  return {
+    OpenAmountCurrencyCode: openAmount
+      ? { type: 'string', enum: [openAmount.currencyCode], description: 'The currency of open amounts here' }
+      : { not: {}, description: 'Open amounts are off on this proxy (KASSA_OPEN_AMOUNT): none is taken' },
+  };
 }

@@ -82,7 +82,7 @@ export const widgetOperations: ApiOperations = {
       'A part of the widget that kassa.js loads; its name carries a hash of its content, so it is cached for a year.',
     audience: 'browser',
     access: SCRIPT_ACCESS,
-    params: { file: 'The chunk’s file name (`[A-Za-z0-9_.-]+.js`)' },
+    params: { file: { description: 'The chunk’s file name (`[A-Za-z0-9_.-]+.js`)', example: 'receipt-C3pXk9aQ.js' } },
     responses: script('The chunk'),
     errors: {},
   },

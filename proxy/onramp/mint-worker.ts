@@ -1,19 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isFinalPurchaseState, type PurchaseState } from '../../schemas/onramp.ts';
+import { isFinalPurchaseState } from '../../schemas/onramp.ts';
 import type { Order, Stablecoin } from '../../schemas/orders.ts';
 import type { ChangeSignal, StatusBus } from '../state/coordination.ts';
 import type { Logger } from '../logger.ts';
 import type { Checkouts } from '../payments/checkouts.ts';
-import type { PurchaseAuditRecord, PurchaseChange, PurchaseRecord } from '../state/purchases.ts';
+import type { PurchaseRecord } from '../state/purchases.ts';
 import { PurchaseLease } from './purchase-lease.ts';
 import type { Store } from '../state/store.ts';
 import type { OrdersClient } from '../upstream/orders-client.ts';
 import { UpstreamError } from '../upstream/upstream-error.ts';
-import type { DeliveryTarget, OnrampCatalog } from './onramp-catalog.ts';
 import type { OnrampSettings } from './onramp-settings.ts';
-import { latestBlock, findMints, type Mint } from './mint-finder.ts';
-import type { OnrampMetrics } from './onramp-metrics.ts';
-import { purchaseEvent } from './purchase-events.ts';
+import { latestBlock } from './mint-finder.ts';
+import type { PurchaseMoves, Step } from './purchase-moves.ts';
 
 /** Every purchase's checkout has this reference prefix: payment changes of other checkouts are passed over. */
 export const PURCHASE_REFERENCE = 'ONRAMP ';
@@ -35,7 +33,8 @@ export interface MintWorkerOptions {
   store: Store;
   checkouts: Checkouts;
   orders: OrdersClient;
-  catalog: OnrampCatalog;
+  /** How purchases change state (purchase-moves.ts), shared with the operator's actions. */
+  moves: PurchaseMoves;
   bus: StatusBus;
   changes: ChangeSignal;
   logger: Logger;
@@ -44,12 +43,7 @@ export interface MintWorkerOptions {
   rpcTimeoutMs: number;
   /** How often unfinished purchases are looked over (2 s). */
   sweepMs?: number;
-  /** Called when events were written, so that the deliverer sends them now. */
-  eventsWritten?: () => void;
-  metrics?: OnrampMetrics;
 }
-
-type Step = PurchaseRecord | undefined;
 
 /**
  * Turns paid purchases into mints, exactly once. A purchase becomes `paid` only when its checkout's
@@ -65,7 +59,11 @@ export class MintWorker {
   private unsubscribe: (() => void) | undefined;
   private stopped = false;
 
-  constructor(private readonly options: MintWorkerOptions) {}
+  private readonly moves: PurchaseMoves;
+
+  constructor(private readonly options: MintWorkerOptions) {
+    this.moves = options.moves;
+  }
 
   start(): void {
     this.unsubscribe = this.options.bus.subscribeAll((view) => {
@@ -163,11 +161,11 @@ export class MintWorker {
     const checkout = await checkouts.get(purchase.checkoutId);
     if (!checkout) {
       if (now - purchase.createdAt < ORPHAN_AFTER_MS) return purchase;
-      return this.move(purchase, ['awaiting_payment'], { state: 'failed' }, 'onramp.failed', null);
+      return this.moves.move(purchase, ['awaiting_payment'], { state: 'failed' }, 'onramp.failed', null);
     }
     const { attempt, payment } = await checkouts.latest(checkout);
     if (payment?.status === 'COMPLETED')
-      return this.move(
+      return this.moves.move(
         purchase,
         ['awaiting_payment'],
         { state: 'paid', paidAt: now, transactionId: payment.transactionId },
@@ -176,21 +174,27 @@ export class MintWorker {
       );
     const inFlight = attempt?.state === 'pending' || (payment !== undefined && payment.status === 'PENDING');
     if (checkout.expiresAt <= now && !inFlight)
-      return this.move(purchase, ['awaiting_payment'], { state: 'failed' }, 'onramp.failed', payment?.status ?? null);
+      return this.moves.move(
+        purchase,
+        ['awaiting_payment'],
+        { state: 'failed' },
+        'onramp.failed',
+        payment?.status ?? null,
+      );
     return purchase;
   }
 
   /** `paid`: orders the mint, once per attempt, and records the order. */
   private async order(purchase: PurchaseRecord, lease: PurchaseLease): Promise<Step> {
     const { orders, logger } = this.options;
-    const target = await this.target(purchase);
-    if (!target) return this.delay(purchase, `chain ${purchase.chainId} no longer lists ${purchase.symbol}`);
+    const target = await this.moves.target(purchase);
+    if (!target) return this.moves.delay(purchase, `chain ${purchase.chainId} no longer lists ${purchase.symbol}`);
     const attempt = purchase.orderAttempts + 1;
     const customerOrder = `kassa-onramp-${purchase.purchaseId}-${attempt}`;
     // The mint is looked for from before the order, and from the first order on (a retry may find an earlier one).
     const fromBlock = purchase.fromBlock ?? (await latestBlock(target.chain.rpcUrl, this.rpc()));
     if (purchase.fromBlock === null) {
-      const saved = await this.move(purchase, ['paid'], { fromBlock });
+      const saved = await this.moves.move(purchase, ['paid'], { fromBlock });
       if (!saved || saved.state !== 'paid') return saved;
       purchase = saved;
     }
@@ -215,14 +219,14 @@ export class MintWorker {
           : undefined;
       if (!existing) {
         if (error instanceof UpstreamError && error.failure === 'rejected')
-          return this.delay(purchase, `the order service refused the mint order: ${error.message}`);
+          return this.moves.delay(purchase, `the order service refused the mint order: ${error.message}`);
         throw error;
       }
       orderId = existing.orderId;
     }
     logger.info('on-ramp mint ordered', { purchaseId: purchase.purchaseId, orderId, customerOrder });
     const now = Date.now();
-    return this.move(purchase, ['paid'], {
+    return this.moves.move(purchase, ['paid'], {
       state: 'minting',
       orderId,
       customerOrder,
@@ -265,10 +269,10 @@ export class MintWorker {
 
   /** One look at the chain and the order. */
   private async look(purchase: PurchaseRecord): Promise<Step> {
-    const target = await this.target(purchase);
+    const target = await this.moves.target(purchase);
     if (!target) return purchase;
-    for (const mint of await this.mintsFor(purchase, target)) {
-      const delivered = await this.deliver(purchase, mint);
+    for (const mint of await this.moves.mintsFor(purchase, target)) {
+      const delivered = await this.moves.deliver(purchase, mint);
       if (delivered !== 'taken') return delivered;
     }
     let order: Order | undefined;
@@ -276,112 +280,23 @@ export class MintWorker {
       order = purchase.orderId ? await this.options.orders.get(purchase.orderId) : undefined;
     } catch (error) {
       if (!(error instanceof UpstreamError && error.failure === 'rejected')) throw error;
-      return this.delay(purchase, `the mint order is gone from the order service (${error.message})`);
+      return this.moves.delay(purchase, `the mint order is gone from the order service (${error.message})`);
     }
     let next: Step = purchase;
     if (order && order.orderStatus !== purchase.orderStatus)
-      next = await this.move(purchase, ['minting', 'delayed'], { orderStatus: order.orderStatus });
+      next = await this.moves.move(purchase, ['minting', 'delayed'], { orderStatus: order.orderStatus });
     if (!next || next.state !== 'minting') return next;
     const now = Date.now();
     if (order?.orderStatus === 'Failed' || order?.orderStatus === 'Cancelled')
-      return this.delay(next, `the issuer ended the mint order ${order.orderStatus}`);
+      return this.moves.delay(next, `the issuer ended the mint order ${order.orderStatus}`);
     if (order?.orderStatus === 'Completed' && now - (next.orderCreatedAt ?? now) > COMPLETED_UNSEEN_MS)
-      return this.delay(next, 'the issuer completed the mint order, but the mint is not on the chain');
+      return this.moves.delay(next, 'the issuer completed the mint order, but the mint is not on the chain');
     // Counted from the current order: a retried purchase has the whole timeout again.
     const since = next.orderCreatedAt ?? next.paidAt;
     const { mintTimeoutMs } = this.options.settings;
     if (since !== null && now - since > mintTimeoutMs)
-      return this.delay(next, `not delivered within ${duration(mintTimeoutMs)} of its mint order`);
+      return this.moves.delay(next, `not delivered within ${duration(mintTimeoutMs)} of its mint order`);
     return next;
-  }
-
-  /**
-   * The mints of this purchase's orders on the chain (the current one's, or a late one of an earlier
-   * order), oldest first, from the block before its first order. The store still refuses a
-   * transaction that already delivered another purchase.
-   */
-  async mintsFor(purchase: PurchaseRecord, target?: DeliveryTarget): Promise<Mint[]> {
-    const where = target ?? (await this.target(purchase));
-    if (!where || purchase.fromBlock === null) return [];
-    return findMints(
-      {
-        rpcUrl: where.chain.rpcUrl,
-        token: where.token.address,
-        decimals: where.token.decimals,
-        wallet: purchase.wallet,
-        amount: purchase.tokens,
-        orderIds: purchase.orderIds,
-        fromBlock: purchase.fromBlock,
-      },
-      this.rpc(),
-    );
-  }
-
-  /** Delivered with this mint; `taken` when the mint is another purchase's. */
-  async deliver(purchase: PurchaseRecord, mint: Mint, audit?: PurchaseAuditRecord): Promise<Step | 'taken'> {
-    // The mint of one of its own orders delivers it, whatever else changed since it was read.
-    const result = await this.options.store.purchases.update(
-      purchase.purchaseId,
-      { states: ['paid', 'minting', 'delayed'] },
-      {
-        state: 'delivered',
-        txHash: mint.txHash,
-        blockNumber: mint.blockNumber,
-        deliveredAt: Date.now(),
-        delayedReason: null,
-        updatedAt: Date.now(),
-      },
-      {
-        events: purchaseEvent('onramp.delivered', {
-          paymentStatus: 'COMPLETED',
-          explorer: (await this.target(purchase))?.chain.blockExplorerUrl,
-        }),
-        ...(audit ? { audit: { ...audit, state: 'delivered' as const } } : {}),
-      },
-    );
-    if (result.outcome === 'tx-taken') return 'taken';
-    if (result.outcome === 'moved') return result.purchase;
-    this.options.eventsWritten?.();
-    this.options.metrics?.delivered(result.purchase.paidAt, result.purchase.deliveredAt ?? Date.now());
-    await this.options.changes.publish(purchase.purchaseId).catch(() => undefined);
-    this.options.logger.info('on-ramp delivered', { purchaseId: purchase.purchaseId, txHash: mint.txHash });
-    return result.purchase;
-  }
-
-  private async delay(purchase: PurchaseRecord, reason: string): Promise<Step> {
-    if (purchase.state === 'delayed' && purchase.delayedReason === reason) return purchase;
-    this.options.logger.warn('on-ramp purchase delayed', { purchaseId: purchase.purchaseId, reason });
-    return this.move(purchase, ['paid', 'minting', 'delayed'], { state: 'delayed', delayedReason: reason });
-  }
-
-  /** Applies a change if the purchase is still as it was read (its revision); signals its streams. */
-  async move(
-    purchase: PurchaseRecord,
-    from: readonly PurchaseState[],
-    change: PurchaseChange,
-    event?: 'onramp.paid' | 'onramp.delivered' | 'onramp.failed',
-    paymentStatus: string | null = null,
-  ): Promise<Step> {
-    const { store, changes } = this.options;
-    const explorer = event ? (await this.target(purchase))?.chain.blockExplorerUrl : undefined;
-    const result = await store.purchases.update(
-      purchase.purchaseId,
-      { states: from, revision: purchase.revision },
-      { ...change, updatedAt: Date.now() },
-      event ? { events: purchaseEvent(event, { paymentStatus, explorer }) } : {},
-    );
-    if (result.outcome !== 'updated') return result.outcome === 'moved' ? result.purchase : purchase;
-    if (event) this.options.eventsWritten?.();
-    if (change.state) await changes.publish(purchase.purchaseId).catch(() => undefined);
-    return result.purchase;
-  }
-
-  private async target(purchase: PurchaseRecord): Promise<DeliveryTarget | undefined> {
-    try {
-      return await this.options.catalog.offerFor(purchase.chainId, purchase.symbol);
-    } catch {
-      return undefined;
-    }
   }
 
   private rpc() {

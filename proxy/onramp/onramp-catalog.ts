@@ -2,7 +2,7 @@ import type { OnrampConfig } from '../../schemas/onramp.ts';
 import type { Environment } from '../../schemas/pay.ts';
 import type { ChainEntry, TokenInfo } from '../../schemas/reforge.ts';
 import type { ChainDirectory } from '../bridge/chain-directory.ts';
-import { HttpProblem } from '../http/http-problem.ts';
+import { RefusedError } from '../domain/domain-errors.ts';
 import { tokensText, type OnrampCoinSetting, type OnrampSettings } from './onramp-settings.ts';
 
 /** Where a purchase is delivered: the chain, and the coin's token on it. */
@@ -52,20 +52,18 @@ export class OnrampCatalog {
     };
   }
 
-  /** The offer for a coin on a chain; a 422 that says what is offered when there is none. */
+  /** The offer for a coin on a chain; a refusal that says what is offered when there is none. */
   async offer(chainId: number, symbol: string): Promise<Offer> {
     const coin = this.settings.coins.find((candidate) => candidate.symbol === symbol);
     if (!coin)
-      throw new HttpProblem(
-        422,
+      throw new RefusedError(
         `${symbol} cannot be bought here; offered: ${this.settings.coins.map((c) => c.symbol).join(', ')}`,
       );
     const chains = await this.chainsOffered();
     const chain = chains.find((candidate) => candidate.chainId === chainId);
     const token = chain?.tokens[symbol];
     if (!chain || !token)
-      throw new HttpProblem(
-        422,
+      throw new RefusedError(
         `${symbol} cannot be delivered on chain ${chainId}; offered: ${
           chains
             .filter((c) => c.tokens[symbol])

@@ -13,6 +13,7 @@ import { Onramp } from './onramp.ts';
 import { OnrampCatalog } from './onramp-catalog.ts';
 import { OnrampMetrics } from './onramp-metrics.ts';
 import type { OnrampSettings } from './onramp-settings.ts';
+import { PurchaseMoves } from './purchase-moves.ts';
 import { PurchaseOperations } from './purchase-operations.ts';
 import { leaseHolders } from './purchase-lease.ts';
 
@@ -45,20 +46,27 @@ export function createOnramp(deps: {
   // leases, and each of its operator requests another.
   const instance = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const catalog = new OnrampCatalog(settings, deps.chains, () => deps.tokens.environment());
+  const moves = new PurchaseMoves({
+    store,
+    catalog,
+    changes: coordination.purchaseChanges,
+    logger,
+    rpcTimeoutMs,
+    eventsWritten: deps.eventsWritten,
+    metrics: new OnrampMetrics(deps.registry, store.purchases),
+  });
   const worker = new MintWorker({
     settings,
     store,
     checkouts,
     orders,
-    catalog,
+    moves,
     bus: coordination.bus,
     changes: coordination.purchaseChanges,
     logger,
     holder: leaseHolders.worker(instance),
     rpcTimeoutMs,
     sweepMs: deps.sweepMs,
-    eventsWritten: deps.eventsWritten,
-    metrics: new OnrampMetrics(deps.registry, store.purchases),
   });
   return {
     catalog,
@@ -72,6 +80,6 @@ export function createOnramp(deps: {
       paymentWindowSeconds: deps.paymentWindowSeconds,
     }),
     worker,
-    operations: new PurchaseOperations({ store, orders, worker, logger, instance }),
+    operations: new PurchaseOperations({ store, orders, moves, worker, logger, instance }),
   };
 }

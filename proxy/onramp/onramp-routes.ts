@@ -12,6 +12,7 @@ import {
 } from '../../schemas/onramp.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../schemas/proxy-api.ts';
 import { HttpProblem } from '../http/http-problem.ts';
+import { NotFoundError, callUpstream } from '../domain/domain-errors.ts';
 import { browserOrigins } from '../http/middleware/browser-origins.ts';
 import { clientRateLimit } from '../http/middleware/client-rate-limit.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
@@ -27,7 +28,6 @@ import type { ApiOperations } from '../http/openapi/operation.ts';
 import { BAD_BODY, BROWSER_ERRORS, STORE_DOWN } from '../http/openapi/problems.ts';
 import type { ProxyServices } from '../services.ts';
 import type { PurchaseRecord } from '../state/purchases.ts';
-import { upstreamProblem } from '../http/upstream-problem.ts';
 import { PRIVATE_READ } from '../http/cache-control.ts';
 import { stateStream } from '../http/sse.ts';
 
@@ -57,25 +57,18 @@ export function onrampRoutes(services: ProxyServices): Hono {
     limit: config.createRateLimit,
     trustProxy: config.trustProxy,
   });
-  const upstream = async <T>(call: () => Promise<T>): Promise<T> => {
-    try {
-      return await call();
-    } catch (error) {
-      throw upstreamProblem(error, 'client');
-    }
-  };
 
   const byToken = async (c: Context): Promise<PurchaseRecord> => {
     const token = c.req.param('purchaseToken') ?? '';
     const purchase = PURCHASE_TOKEN.test(token) ? await services.store.purchases.byToken(token) : undefined;
-    if (!purchase) throw new HttpProblem(404, 'Unknown purchase link');
+    if (!purchase) throw new NotFoundError('Unknown purchase link');
     return purchase;
   };
   app.options('/api/onramp/*', browser);
 
   app.get('/api/onramp/config', browser, reads, async (c) => {
     c.header('Cache-Control', 'private, max-age=30');
-    return c.json(await upstream(() => onramp.catalog.config()));
+    return c.json(await callUpstream('client', () => onramp.catalog.config()));
   });
 
   app.post('/api/onramp/quotes', browser, creates, refusePrivateKeys({ scanValues: true }), async (c) => {
@@ -83,7 +76,7 @@ export function onrampRoutes(services: ProxyServices): Hono {
     if (!origin) throw new HttpProblem(400, 'A quote is for a page: the request must carry its Origin');
     const parsed = await parseJsonBody(c, quoteRequestSchema);
     if (!parsed.ok) throw new HttpProblem(400, parsed.error);
-    return c.json(await upstream(() => onramp.service.quote(parsed.data, origin)), 201);
+    return c.json(await callUpstream('client', () => onramp.service.quote(parsed.data, origin)), 201);
   });
 
   app.post('/api/onramp/purchases', browser, creates, refusePrivateKeys(), async (c) => {
@@ -92,7 +85,7 @@ export function onrampRoutes(services: ProxyServices): Hono {
       throw new HttpProblem(400, 'Idempotency-Key must be 8 to 255 characters of A-Z a-z 0-9 _ . : -');
     const parsed = await parseJsonBody(c, createPurchaseRequestSchema);
     if (!parsed.ok) throw new HttpProblem(400, parsed.error);
-    const { purchase, replayed } = await upstream(() =>
+    const { purchase, replayed } = await callUpstream('client', () =>
       onramp.service.purchase({ ...parsed.data, idempotencyKey: key ?? null }),
     );
     return c.json(
@@ -151,13 +144,16 @@ export function onrampOffRoutes({ config }: ProxyServices): Hono {
   const browser = browserOrigins({ origins: config.allowedOrigins, methods: ['GET', 'POST'] });
   app.options('/api/onramp/*', browser);
   app.on(['GET', 'POST'], '/api/onramp/*', browser, () => {
-    throw new HttpProblem(404, 'Buying stablecoins is not enabled on this proxy (KASSA_ONRAMP_COINS)');
+    throw new NotFoundError('Buying stablecoins is not enabled on this proxy (KASSA_ONRAMP_COINS)');
   });
   return app;
 }
 
 const PURCHASE_TOKEN_PARAM = {
-  purchaseToken: 'The purchaseToken the purchase was made with: the customer’s link to it (`?kassa_purchase=`)',
+  purchaseToken: {
+    description: 'The purchaseToken the purchase was made with: the customer’s link to it (`?kassa_purchase=`)',
+    example: createdPurchaseExample.purchaseToken,
+  },
 };
 const LINK_ACCESS = {
   auth: 'public',

@@ -3,7 +3,14 @@ import { formatSiweMessage, isStatementChainName, purchaseStatement } from '../.
 import type { PurchaseView, Quote } from '../../schemas/onramp.ts';
 import { AMOUNT_LIMITS } from '../../schemas/pay.ts';
 import { compareDecimals } from '../../lib/money.ts';
-import { HttpProblem } from '../http/http-problem.ts';
+import {
+  ConflictError,
+  GoneError,
+  InvalidInputError,
+  NotFoundError,
+  RefusedError,
+  UpstreamUnavailableError,
+} from '../domain/domain-errors.ts';
 import type { Logger } from '../logger.ts';
 import { newCheckoutId, type Checkouts } from '../payments/checkouts.ts';
 import { UNSTARTED_PURCHASE, type PurchaseRecord, type QuoteRecord } from '../state/purchases.ts';
@@ -60,12 +67,9 @@ export class Onramp {
       const [min, max] = [tokensText(settings.minCents), tokensText(settings.maxCents)];
       // In `details`, which bound: the page says it in the customer's language.
       const reason = tokensCents < settings.minCents ? 'below-minimum' : 'above-maximum';
-      throw new HttpProblem(
-        422,
-        `amount must be from ${min} to ${max} ${coin.symbol}`,
-        {},
-        { reason, min, max, symbol: coin.symbol },
-      );
+      throw new RefusedError(`amount must be from ${min} to ${max} ${coin.symbol}`, {
+        details: { reason, min, max, symbol: coin.symbol },
+      });
     }
     const now = Date.now();
     await this.checkLimit(request.wallet, coin.symbol, Number(tokensCents), now);
@@ -73,7 +77,7 @@ export class Onramp {
     const price = onrampPrice(tokens, settings.fee);
     const payment = price.payment;
     if (compareDecimals(payment, AMOUNT_LIMITS.max) > 0)
-      throw new HttpProblem(422, `the payment would exceed ${AMOUNT_LIMITS.max} ${coin.currencyCode}`);
+      throw new RefusedError(`the payment would exceed ${AMOUNT_LIMITS.max} ${coin.currencyCode}`);
     const quote: QuoteRecord = {
       quoteId: `quo_${alphanumeric(24)}`,
       wallet: request.wallet,
@@ -130,11 +134,11 @@ export class Onramp {
   }): Promise<{ purchase: PurchaseRecord; replayed: boolean }> {
     const { settings, catalog, store, checkouts } = this.options;
     const quote = await store.purchases.getQuote(input.quoteId);
-    if (!quote) throw new HttpProblem(404, 'This quote is unknown: ask for a new one');
+    if (!quote) throw new NotFoundError('This quote is unknown: ask for a new one');
     const now = Date.now();
-    if (quote.expiresAt <= now) throw new HttpProblem(410, 'This quote has expired: ask for a new one and sign it');
+    if (quote.expiresAt <= now) throw new GoneError('This quote has expired: ask for a new one and sign it');
     const target = await catalog.offerFor(quote.chainId, quote.symbol);
-    if (!target) throw new HttpProblem(422, `${quote.symbol} can no longer be delivered on chain ${quote.chainId}`);
+    if (!target) throw new RefusedError(`${quote.symbol} can no longer be delivered on chain ${quote.chainId}`);
     const proof = await verifyOwnership({
       message: quote.message,
       signature: input.signature,
@@ -143,12 +147,11 @@ export class Onramp {
       timeoutMs: this.options.rpcTimeoutMs,
     });
     if (proof.valid === 'unknown')
-      throw new HttpProblem(
-        503,
+      throw new UpstreamUnavailableError(
         `The wallet's chain could not be asked to confirm the signature (${proof.reason}); try again`,
-        { 'Retry-After': '5' },
+        5,
       );
-    if (!proof.valid) throw new HttpProblem(400, proof.reason);
+    if (!proof.valid) throw new InvalidInputError(proof.reason);
 
     const purchaseId = `pur_${alphanumeric(20)}`;
     const { message: _message, createdAt: _quoted, expiresAt: _expires, ...terms } = quote;
@@ -168,8 +171,8 @@ export class Onramp {
       windowStart: now - WALLET_WINDOW_MS,
     });
     if (created.outcome === 'quote-used')
-      throw new HttpProblem(409, 'This quote was already used for a purchase: ask for a new one and sign it');
-    if (created.outcome === 'limit') throw this.limitProblem(quote.symbol, created.usedCents);
+      throw new ConflictError('This quote was already used for a purchase: ask for a new one and sign it');
+    if (created.outcome === 'limit') throw this.limitReached(quote.symbol, created.usedCents);
     const made = created.outcome === 'replay' ? created.purchase : purchase;
     // The checkout comes second, under the purchase's own key: a retry after a lost answer, or after a
     // crash between the two, finds the same checkout rather than making another.
@@ -226,19 +229,17 @@ export class Onramp {
     const limit = this.options.settings.walletLimitCents;
     if (limit === null) return;
     const used = await this.options.store.purchases.usedByWallet(wallet, symbol, now - WALLET_WINDOW_MS);
-    if (used + tokensCents > Number(limit)) throw this.limitProblem(symbol, used);
+    if (used + tokensCents > Number(limit)) throw this.limitReached(symbol, used);
   }
 
-  private limitProblem(symbol: string, usedCents: number): HttpProblem {
+  private limitReached(symbol: string, usedCents: number): RefusedError {
     const limit = this.options.settings.walletLimitCents!;
     const left = limit - BigInt(usedCents);
-    return new HttpProblem(
-      422,
+    return new RefusedError(
       left > 0n
         ? `This wallet can buy at most ${tokensText(left)} ${symbol} more in the next 24 hours (the limit is ${tokensText(limit)} ${symbol} a day)`
         : `This wallet has bought its limit of ${tokensText(limit)} ${symbol} for the last 24 hours`,
-      {},
-      { limit: tokensText(limit), remaining: tokensText(left > 0n ? left : 0n), symbol },
+      { details: { limit: tokensText(limit), remaining: tokensText(left > 0n ? left : 0n), symbol } },
     );
   }
 }

@@ -1,16 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HttpProblem } from '../http/http-problem.ts';
+import { ConflictError, NotFoundError, upstreamFailure } from '../domain/domain-errors.ts';
 import type { Logger } from '../logger.ts';
 import type { PurchaseAuditRecord, PurchaseChange, PurchaseRecord } from '../state/purchases.ts';
 import type { Store } from '../state/store.ts';
 import type { OrdersClient } from '../upstream/orders-client.ts';
-import { upstreamProblem } from '../http/upstream-problem.ts';
 import type { MintWorker } from './mint-worker.ts';
+import type { PurchaseMoves } from './purchase-moves.ts';
 import { leaseHolders, PurchaseLease } from './purchase-lease.ts';
 
 export interface PurchaseOperationsOptions {
   store: Store;
   orders: OrdersClient;
+  moves: PurchaseMoves;
+  /** Woken for a purchase set to be minted again. */
   worker: MintWorker;
   logger: Logger;
   /** This instance, named in the lease holder of each of its operator requests. */
@@ -59,7 +61,7 @@ export class PurchaseOperations {
     requestId: string | null,
     change: PurchaseChange & Pick<PurchaseRecord, 'state'>,
   ): Promise<PurchaseRecord> {
-    const { store, worker, logger, instance } = this.options;
+    const { store, moves, worker, logger, instance } = this.options;
     delayedOnly(await store.purchases.byId(purchaseId));
     const lease = await this.lease(purchaseId, leaseHolders.operator(instance));
     let done: PurchaseRecord;
@@ -75,17 +77,14 @@ export class PurchaseOperations {
         requestId,
       };
       // A mint of one of its orders already on the chain: the purchase is delivered, and nothing more is done.
-      for (const mint of await worker.mintsFor(purchase)) {
-        const delivered = await worker.deliver(purchase, mint, {
+      for (const mint of await moves.mintsFor(purchase)) {
+        const delivered = await moves.deliver(purchase, mint, {
           ...audit,
           note: `${note ? `${note}; ` : ''}the mint was found on the chain (${mint.txHash}): nothing more was done`,
         });
         if (delivered !== 'taken') {
           if (action === 'refund')
-            throw new HttpProblem(
-              409,
-              `The tokens were delivered (${mint.txHash}): a delivered purchase is not refunded`,
-            );
+            throw new ConflictError(`The tokens were delivered (${mint.txHash}): a delivered purchase is not refunded`);
           return delivered ?? purchase;
         }
       }
@@ -98,7 +97,7 @@ export class PurchaseOperations {
         { audit: { ...audit, state: change.state } },
       );
       if (result.outcome !== 'updated')
-        throw new HttpProblem(409, `The purchase changed meanwhile (it was ${purchase.state}); look again`);
+        throw new ConflictError(`The purchase changed meanwhile (it was ${purchase.state}); look again`);
       done = result.purchase;
     } finally {
       await lease.release();
@@ -136,31 +135,28 @@ export class PurchaseOperations {
     } catch (error) {
       // An order the service no longer knows cannot mint.
       if (error instanceof Error && /Order not found/.test(error.message)) return;
-      throw upstreamProblem(error, 'client');
+      throw upstreamFailure(error, 'client');
     }
     if (status === 'Processing')
-      throw new HttpProblem(
-        409,
+      throw new ConflictError(
         'The issuer is still processing the mint order: wait for it to end, or ask the issuer to fail it',
       );
     if (status === 'Completed')
-      throw new HttpProblem(
-        409,
+      throw new ConflictError(
         'The issuer completed the mint order but its mint is not on the chain yet: a second order could mint twice; ask the issuer',
       );
   }
 }
 
 function delayedOnly(purchase: PurchaseRecord | undefined): PurchaseRecord {
-  if (!purchase) throw new HttpProblem(404, 'No purchase has this id');
+  if (!purchase) throw new NotFoundError('No purchase has this id');
   if (purchase.state !== 'delayed')
-    throw new HttpProblem(409, `Only a delayed purchase can be acted on; this one is ${purchase.state}`);
+    throw new ConflictError(`Only a delayed purchase can be acted on; this one is ${purchase.state}`);
   return purchase;
 }
 
 const busy = () =>
-  new HttpProblem(
-    409,
+  new ConflictError(
     'The purchase is being worked on right now (another action on it, or the mint worker): try again in a moment',
-    { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) },
+    { retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS },
   );

@@ -9,6 +9,7 @@ import {
   refundPurchaseRequestSchema,
 } from '../../schemas/onramp.ts';
 import { HttpProblem } from '../http/http-problem.ts';
+import { NotFoundError } from '../domain/domain-errors.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
 import { requireBearer } from '../http/middleware/require-bearer.ts';
 import { auditView, operatorPurchaseView } from './purchase-views.ts';
@@ -41,7 +42,7 @@ export function purchaseRoutes(services: ProxyServices): Hono<ProxyEnv> {
   const byId = async (c: Context): Promise<PurchaseRecord> => {
     const id = c.req.param('purchaseId') ?? '';
     const purchase = PURCHASE_ID.test(id) ? await services.store.purchases.byId(id) : undefined;
-    if (!purchase) throw new HttpProblem(404, 'No purchase has this id');
+    if (!purchase) throw new NotFoundError('No purchase has this id');
     return purchase;
   };
   const operatorView = async (purchase: PurchaseRecord) =>
@@ -92,7 +93,9 @@ export function purchaseRoutes(services: ProxyServices): Hono<ProxyEnv> {
   return app;
 }
 
-const PURCHASE_ID_PARAM = { purchaseId: 'The purchase’s id (`pur_…`)' };
+const PURCHASE_ID_PARAM = {
+  purchaseId: { description: 'The purchase’s id (`pur_…`)', example: operatorPurchaseExample.purchaseId },
+};
 const ACTION_ERRORS = {
   ...OPERATOR_ERRORS,
   404: 'No purchase has this id',

@@ -19,6 +19,7 @@ import {
   type PaymentStatusView,
 } from '../../schemas/proxy-api.ts';
 import { HttpProblem } from '../http/http-problem.ts';
+import { callUpstream } from '../domain/domain-errors.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
 import { requireBearer } from '../http/middleware/require-bearer.ts';
 import {
@@ -32,7 +33,6 @@ import {
 import type { ApiOperations } from '../http/openapi/operation.ts';
 import { BAD_BODY, OPERATOR_ONLY, UPSTREAM_FOR_CLIENTS } from '../http/openapi/problems.ts';
 import type { ProxyServices } from '../services.ts';
-import { upstreamProblem } from '../http/upstream-problem.ts';
 import { stateStream } from '../http/sse.ts';
 import { KASSA_VERSION } from '../version.ts';
 
@@ -50,13 +50,6 @@ export function operatorRoutes(services: ProxyServices): Hono {
   const { config, store, orders, chains, coordination, health, sseHeartbeatMs, logger, metrics } = services;
   const app = new Hono();
   const operator = requireBearer({ token: config.operatorToken, realm: 'KASSA_OPERATOR_TOKEN' });
-  const orderCall = async <T>(call: () => Promise<T>): Promise<T> => {
-    try {
-      return await call();
-    } catch (error) {
-      throw upstreamProblem(error, 'client');
-    }
-  };
 
   app.get('/api/payments/events', operator, (c) =>
     stateStream<PaymentStatusView>(c, {
@@ -74,27 +67,27 @@ export function operatorRoutes(services: ProxyServices): Hono {
     const filter = c.req.query('filterStatus');
     const status = filter ? orderStatusSchema('filterStatus').safeParse(filter) : undefined;
     if (status && !status.success) throw new HttpProblem(400, describeZodError(status.error));
-    return c.json(await orderCall(() => orders.list(status?.data)));
+    return c.json(await callUpstream('client', () => orders.list(status?.data)));
   });
 
   app.post('/api/orders', operator, refusePrivateKeys({ freeText: ['customerName'] }), async (c) => {
     const parsed = await parseJsonBody(c, createOrderRequestSchema);
     if (!parsed.ok) throw new HttpProblem(400, parsed.error);
-    return c.json(await orderCall(() => orders.create(parsed.data)), 201);
+    return c.json(await callUpstream('client', () => orders.create(parsed.data)), 201);
   });
 
   app.get('/api/orders/:orderId', operator, async (c) =>
-    c.json(await orderCall(() => orders.get(c.req.param('orderId')))),
+    c.json(await callUpstream('client', () => orders.get(c.req.param('orderId')))),
   );
 
   app.put('/api/orders/:orderId', operator, refusePrivateKeys({ freeText: ['customerName'] }), async (c) => {
     const parsed = await parseJsonBody(c, updateOrderRequestSchema);
     if (!parsed.ok) throw new HttpProblem(400, parsed.error);
-    return c.json(await orderCall(() => orders.update(c.req.param('orderId'), parsed.data)));
+    return c.json(await callUpstream('client', () => orders.update(c.req.param('orderId'), parsed.data)));
   });
 
   app.delete('/api/orders/:orderId', operator, refusePrivateKeys(), async (c) =>
-    c.json(await orderCall(() => orders.delete(c.req.param('orderId')))),
+    c.json(await callUpstream('client', () => orders.delete(c.req.param('orderId')))),
   );
 
   app.get('/api/chains', operator, async (c) => {
@@ -108,14 +101,18 @@ export function operatorRoutes(services: ProxyServices): Hono {
       () => true,
       () => false,
     );
+    const endpoints = storeOk ? await services.events?.endpoints().catch(() => undefined) : undefined;
+    // An endpoint the receiver disabled (410 Gone) keeps the merchant's events from it: not healthy.
+    const eventsStopped = endpoints?.some((endpoint) => !endpoint.enabled) ?? false;
     const body: Health = {
-      status: storeOk && !health.degraded ? 'ok' : 'degraded',
+      status: storeOk && !health.degraded && !eventsStopped ? 'ok' : 'degraded',
       version: KASSA_VERSION,
       uptimeSeconds: Math.round((Date.now() - started) / 1000),
       store: storeOk ? 'ok' : 'unavailable',
       payments: { ...health.pay },
       orders: { ...health.orders },
       reforge: { ...health.reforge },
+      events: endpoints ? { endpoints } : null,
       budgets: await Promise.all([coordination.tokenBudget.used(), coordination.paymentBudget.used()]).then(
         ([tokens, payments]) => ({
           tokenRequests: { used: tokens, limit: coordination.tokenBudget.limit },
@@ -137,7 +134,7 @@ const ORDER_ERRORS = {
   400: 'The order service refused the request (an unknown order, a forbidden status change: its own words)',
 };
 const ORDER_BODY_ERRORS = { ...ORDER_ERRORS, 400: `${BAD_BODY}; or the order service refused it (its own words)` };
-const ORDER_ID = { orderId: 'The order’s id, from createOrder' };
+const ORDER_ID = { orderId: { description: 'The order’s id, from createOrder', example: orderExample.orderId } };
 
 export const operatorOperations: ApiOperations = {
   'GET /api/payments/events': {

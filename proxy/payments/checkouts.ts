@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { CheckoutView, MerchantCheckout } from '../../schemas/proxy-api.ts';
 import type { Environment } from '../../schemas/pay.ts';
-import { HttpProblem } from '../http/http-problem.ts';
+import { ConflictError, RefusedError } from '../domain/domain-errors.ts';
 import type { Attempt, Checkout, Payment, Store } from '../state/store.ts';
 
 export interface NewCheckout {
@@ -31,7 +31,7 @@ export class Checkouts {
 
   /**
    * Creates a checkout. Under an Idempotency-Key, a retry with the same request gets the checkout the
-   * first one made (`replayed`); the same key with another request is refused (422).
+   * first one made (`replayed`); the same key with another request is refused.
    */
   async create(input: NewCheckout, idempotencyKey?: string): Promise<{ checkout: Checkout; replayed: boolean }> {
     const now = Date.now();
@@ -54,9 +54,9 @@ export class Checkouts {
     );
     if (claim.created) return { checkout, replayed: false };
     if (claim.fingerprint !== fingerprint)
-      throw new HttpProblem(422, 'This Idempotency-Key was already used for a different checkout');
+      throw new RefusedError('This Idempotency-Key was already used for a different checkout');
     const first = await this.store.getCheckout(claim.checkoutId);
-    if (!first) throw new HttpProblem(409, 'The checkout of this Idempotency-Key is being created; try again shortly');
+    if (!first) throw new ConflictError('The checkout of this Idempotency-Key is being created; try again shortly');
     return { checkout: first, replayed: true };
   }
 

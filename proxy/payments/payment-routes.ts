@@ -18,6 +18,7 @@ import {
   type PaymentStatusView,
 } from '../../schemas/proxy-api.ts';
 import { HttpProblem } from '../http/http-problem.ts';
+import { NotFoundError } from '../domain/domain-errors.ts';
 import { browserOrigins } from '../http/middleware/browser-origins.ts';
 import { clientRateLimit } from '../http/middleware/client-rate-limit.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
@@ -77,7 +78,7 @@ export function paymentRoutes(services: ProxyServices, options: { readLimiter: S
   const paymentFor = async (c: Context): Promise<Payment> => {
     const token = c.req.param('statusToken') ?? '';
     const payment = isStatusToken(token) ? await store.paymentByToken(token) : undefined;
-    if (!payment) throw new HttpProblem(404, 'Unknown payment status link');
+    if (!payment) throw new NotFoundError('Unknown payment status link');
     return payment;
   };
   const viewOf = async (payment: Payment): Promise<PaymentStatusView> =>
@@ -152,7 +153,7 @@ export function paymentRoutes(services: ProxyServices, options: { readLimiter: S
         'WWW-Authenticate': 'Bearer realm="KASSA_MERCHANT_KEY"',
       });
     const checkout = await checkouts.get(c.req.param('checkoutId'));
-    if (!checkout) throw new HttpProblem(404, 'Unknown checkout');
+    if (!checkout) throw new NotFoundError('Unknown checkout');
     // The merchant's own view is for its server, which has no page to keep.
     c.header('Cache-Control', authorization === undefined ? PRIVATE_READ : 'no-store');
     const environment = await tokens.environment();
@@ -193,7 +194,12 @@ async function paymentRequest(c: Context): Promise<PaymentRequest> {
   return { kind: 'open', ...parsed.data };
 }
 
-const STATUS_TOKEN = 'The payment’s statusToken, from createPayment: whoever holds it can read the payment';
+const STATUS_TOKEN = {
+  statusToken: {
+    description: 'The payment’s statusToken, from createPayment: whoever holds it can read the payment',
+    example: createdPaymentExample.statusToken,
+  },
+};
 const UNKNOWN_LINK = 'Unknown payment status link';
 const STATUS_TOKEN_ACCESS = {
   auth: 'public',
@@ -208,7 +214,9 @@ export const paymentOperations: ApiOperations = {
       'Without credentials, what the customer may see (Checkout); with the merchant key, the merchant’s view (MerchantCheckout), as createCheckout answered.',
     audience: ['merchant', 'browser'],
     access: { auth: 'merchantKeyOptional' },
-    params: { checkoutId: 'The checkout’s id, from createCheckout' },
+    params: {
+      checkoutId: { description: 'The checkout’s id, from createCheckout', example: checkoutExample.checkoutId },
+    },
     responses: {
       200: {
         description: 'The checkout: Checkout without credentials, MerchantCheckout with the merchant key',
@@ -275,7 +283,7 @@ export const paymentOperations: ApiOperations = {
       'The customer’s view of their payment, served from the store; Kassa asks the payment service again behind it when due. Poll it, or follow streamPaymentStatus.',
     audience: 'browser',
     access: STATUS_TOKEN_ACCESS,
-    params: { statusToken: STATUS_TOKEN },
+    params: STATUS_TOKEN,
     responses: {
       200: { description: 'The payment', json: { schema: paymentStatusSchema, example: paymentStatusExample } },
     },
@@ -288,7 +296,7 @@ export const paymentOperations: ApiOperations = {
       'Server-Sent Events: `status` events whose data is a PaymentStatus, the current one first, then each change; the stream closes after a final status.',
     audience: 'browser',
     access: STATUS_TOKEN_ACCESS,
-    params: { statusToken: STATUS_TOKEN },
+    params: STATUS_TOKEN,
     responses: {
       200: {
         description: 'The stream',

@@ -3,15 +3,24 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ZodError } from 'zod';
 import { compareDecimals, decimalToNumber } from '../../lib/money.ts';
 import type { CreatedPayment } from '../../schemas/proxy-api.ts';
-import type { OpenAmount } from '../config.ts';
-import { HttpProblem } from '../http/http-problem.ts';
+import {
+  ConflictError,
+  GoneError,
+  InvalidInputError,
+  MisconfiguredError,
+  NotAllowedError,
+  NotFoundError,
+  RefusedError,
+  UntrustedAnswerError,
+  upstreamFailure,
+} from '../domain/domain-errors.ts';
 import type { Logger } from '../logger.ts';
 import type { StatusBus } from '../state/coordination.ts';
 import type { Attempt, Payment, Store } from '../state/store.ts';
-import { upstreamProblem } from '../http/upstream-problem.ts';
 import type { PayClient } from '../upstream/pay-client.ts';
 import type { Checkouts } from './checkouts.ts';
 import { isAllowedFlowUrl } from './flow-hosts.ts';
+import type { OpenAmount } from './payment-settings.ts';
 import { proxyReturnUrl, returnUrlFor } from './return-url.ts';
 import { statusView } from './status-view.ts';
 
@@ -33,6 +42,8 @@ export interface PaymentStarterOptions {
   logger: Logger;
   returnUrls: readonly string[];
   flowHosts: readonly string[];
+  /** KASSA_ALLOW_PRIVATE_HTTP: a payment page may be plain http on a private-network address. */
+  allowPrivateHttp?: boolean;
   openAmount: OpenAmount | null;
   /** An attempt still pending after this long belonged to a process that died during initiate (60 s). */
   staleAttemptMs?: number | undefined;
@@ -82,9 +93,9 @@ export class PaymentStarter {
         now: Date.now(),
         staleAfterMs: this.options.staleAttemptMs ?? STALE_ATTEMPT_MS,
       });
-      if (claim.outcome === 'checkout-paid') throw new HttpProblem(409, 'This checkout is already paid');
+      if (claim.outcome === 'checkout-paid') throw new ConflictError('This checkout is already paid');
       if (claim.outcome === 'replay' && claim.attempt.fingerprint !== fingerprint) {
-        throw new HttpProblem(422, 'This Idempotency-Key was already used for a different payment request');
+        throw new RefusedError('This Idempotency-Key was already used for a different payment request');
       }
       if (claim.outcome === 'replay' || claim.outcome === 'checkout-taken') {
         const payment = await this.settled(claim.attempt);
@@ -95,14 +106,14 @@ export class PaymentStarter {
       // Expiry stops new attempts only: a reload after it still finds the payment it made.
       if (what.expiresAt <= Date.now()) {
         await this.options.store.abandonAttempt(idempotencyKey);
-        throw new HttpProblem(410, 'This checkout has expired');
+        throw new GoneError('This checkout has expired');
       }
       const payment = await this.initiate(idempotencyKey, statusToken, { redirectUrl, returnUrl }, what);
       if (what.previousAttempt) await this.announceSuperseded(what.previousAttempt);
       return { status: 201, body: this.created(payment) };
     }
-    throw new HttpProblem(409, 'Another payment for this checkout is being started; try again shortly', {
-      'Retry-After': '2',
+    throw new ConflictError('Another payment for this checkout is being started; try again shortly', {
+      retryAfterSeconds: 2,
     });
   }
 
@@ -110,7 +121,7 @@ export class PaymentStarter {
   private async resolve(request: PaymentRequest) {
     if (request.kind === 'checkout') {
       const checkout = await this.options.checkouts.get(request.checkoutId);
-      if (!checkout) throw new HttpProblem(404, 'Unknown checkout');
+      if (!checkout) throw new NotFoundError('Unknown checkout');
       const metadata = JSON.stringify({
         kassa: { checkoutId: checkout.checkoutId },
         merchant: checkout.metadata ? (JSON.parse(checkout.metadata) as unknown) : null,
@@ -126,11 +137,11 @@ export class PaymentStarter {
       };
     }
     const open = this.options.openAmount;
-    if (!open) throw new HttpProblem(403, 'Open amounts are not enabled: pay a checkout created by the shop');
+    if (!open) throw new NotAllowedError('Open amounts are not enabled: pay a checkout created by the shop');
     if (request.currencyCode !== open.currencyCode)
-      throw new HttpProblem(400, `currencyCode must be ${open.currencyCode}`);
+      throw new InvalidInputError(`currencyCode must be ${open.currencyCode}`);
     if (compareDecimals(request.amount, open.min) < 0 || compareDecimals(request.amount, open.max) > 0) {
-      throw new HttpProblem(400, `amount must be from ${open.min} to ${open.max} ${open.currencyCode}`);
+      throw new InvalidInputError(`amount must be from ${open.min} to ${open.max} ${open.currencyCode}`);
     }
     return {
       checkoutId: null,
@@ -149,7 +160,7 @@ export class PaymentStarter {
     { redirectUrl, returnUrl }: { redirectUrl: string; returnUrl: string },
     what: { checkoutId: string | null; amount: string; currencyCode: string; reference: string; metadata: string },
   ): Promise<Payment> {
-    const { store, pay, logger, flowHosts } = this.options;
+    const { store, pay, logger, flowHosts, allowPrivateHttp } = this.options;
     let initiated;
     const trace = { orphanPossible: false };
     try {
@@ -173,7 +184,7 @@ export class PaymentStarter {
           problem: issue?.message,
           checkoutId: what.checkoutId,
         });
-        throw new HttpProblem(500, 'The payment could not be started: the shop’s payment settings need attention');
+        throw new MisconfiguredError('The payment could not be started: the shop’s payment settings need attention');
       }
       // A request that left Kassa and whose answer was lost may have created a payment upstream, an
       // unused PENDING one no customer can reach (docs/proxy.md, "Payments that never started"); one that
@@ -184,16 +195,16 @@ export class PaymentStarter {
         reference: what.reference,
         ...(trace.orphanPossible ? { orphanPossible: true } : {}),
       });
-      throw upstreamProblem(error, 'customer');
+      throw upstreamFailure(error, 'customer');
     }
     const { payment: started, environment } = initiated;
-    if (!isAllowedFlowUrl(started.flowUrl, flowHosts)) {
+    if (!isAllowedFlowUrl(started.flowUrl, flowHosts, allowPrivateHttp)) {
       await store.abandonAttempt(idempotencyKey);
       logger.error('payment service returned a flowUrl outside KASSA_FLOW_HOSTS; not handed to the customer', {
         transactionId: started.transactionId,
         flowHost: safeHost(started.flowUrl),
       });
-      throw new HttpProblem(502, 'The payment service returned a payment page this shop does not trust');
+      throw new UntrustedAnswerError('The payment service returned a payment page this shop does not trust');
     }
     const now = Date.now();
     const payment: Payment = {
@@ -257,8 +268,8 @@ export class PaymentStarter {
       if (current.state === 'succeeded' && current.transactionId)
         return this.options.store.paymentById(current.transactionId);
       if (Date.now() > deadline)
-        throw new HttpProblem(409, 'A request with this Idempotency-Key is still in progress; try again shortly', {
-          'Retry-After': '2',
+        throw new ConflictError('A request with this Idempotency-Key is still in progress; try again shortly', {
+          retryAfterSeconds: 2,
         });
       await sleep(50);
     }

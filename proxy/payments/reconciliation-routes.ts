@@ -8,9 +8,15 @@ import {
   type UnverifiablePayment,
 } from '../../schemas/proxy-api.ts';
 import { HttpProblem } from '../http/http-problem.ts';
+import { ConflictError, NotFoundError } from '../domain/domain-errors.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
 import { requireBearer } from '../http/middleware/require-bearer.ts';
-import { resolvedExample, resolveExample, unverifiableListExample } from '../http/openapi/examples.ts';
+import {
+  operatorPaymentExample,
+  resolvedExample,
+  resolveExample,
+  unverifiableListExample,
+} from '../http/openapi/examples.ts';
 import type { ApiOperations } from '../http/openapi/operation.ts';
 import { BAD_BODY, OPERATOR_ERRORS } from '../http/openapi/problems.ts';
 import { operatorViews } from './status-view.ts';
@@ -55,9 +61,9 @@ export function reconciliationRoutes({ config, store, refresher, logger }: Proxy
     const parsed = await parseJsonBody(c, resolvePaymentRequestSchema);
     if (!parsed.ok) throw new HttpProblem(400, parsed.error);
     const payment = await store.paymentById(transactionId);
-    if (!payment) throw new HttpProblem(404, 'Unknown payment');
+    if (!payment) throw new NotFoundError('Unknown payment');
     if (isTerminalStatus(payment.status))
-      throw new HttpProblem(409, `This payment is already ${payment.status}: a final status never changes`);
+      throw new ConflictError(`This payment is already ${payment.status}: a final status never changes`);
     const now = Date.now();
     const at = iso(now);
     const { status, note } = parsed.data;
@@ -76,7 +82,7 @@ export function reconciliationRoutes({ config, store, refresher, logger }: Proxy
       now,
       'resolved',
     );
-    if (!changed) throw new HttpProblem(409, 'This payment changed meanwhile; look at it again');
+    if (!changed) throw new ConflictError('This payment changed meanwhile; look at it again');
     await store.reconciliation.recordResolution({
       transactionId,
       previousStatus: payment.status,
@@ -119,7 +125,9 @@ export const reconciliationOperations: ApiOperations = {
       'Sets a payment that is not final to COMPLETED or FAILED against the bank statement: kept as an audit record with the note, and announced like any other change (streams, events).',
     audience: 'operator',
     access: { auth: 'operatorToken' },
-    params: { transactionId: 'The payment’s transactionId' },
+    params: {
+      transactionId: { description: 'The payment’s transactionId', example: operatorPaymentExample.transactionId },
+    },
     request: { schema: resolvePaymentRequestSchema, example: resolveExample },
     responses: {
       200: {

@@ -1,7 +1,7 @@
 import { STATUS_QUERY_PARAM } from '../../lib/status-token.ts';
 import { isLoopbackHost } from '../../lib/url-rules.ts';
 import { URL_MAX } from '../../schemas/pay.ts';
-import { HttpProblem } from '../http/http-problem.ts';
+import { InvalidInputError } from '../domain/domain-errors.ts';
 
 /**
  * Where the bank sends the customer back: one of the configured return URLs (the first by default).
@@ -18,7 +18,7 @@ export function returnUrlFor(requested: string | undefined, allowed: readonly st
     try {
       candidate = new URL(requested);
     } catch {
-      throw new HttpProblem(400, 'returnUrl must be an absolute URL');
+      throw new InvalidInputError('returnUrl must be an absolute URL');
     }
     const match = allowed.some((entry) => {
       const configured = new URL(entry);
@@ -26,14 +26,9 @@ export function returnUrlFor(requested: string | undefined, allowed: readonly st
     });
     // The reason lets the element tell the shop's developer which setting to change (KASSA_RETURN_URLS).
     if (!match || candidate.username || candidate.password)
-      throw new HttpProblem(
-        400,
-        'returnUrl is not one of the return URLs this shop allows (KASSA_RETURN_URLS)',
-        {},
-        {
-          reason: 'return-url-not-allowed',
-        },
-      );
+      throw new InvalidInputError('returnUrl is not one of the return URLs this shop allows (KASSA_RETURN_URLS)', {
+        details: { reason: 'return-url-not-allowed' },
+      });
     candidate.hash = '';
     url = candidate;
   }
@@ -41,8 +36,7 @@ export function returnUrlFor(requested: string | undefined, allowed: readonly st
   url.searchParams.append(STATUS_QUERY_PARAM, statusToken);
   // Checked on the URL as it will be sent: encoding and the status parameter make it longer than asked.
   if (url.href.length > URL_MAX)
-    throw new HttpProblem(
-      400,
+    throw new InvalidInputError(
       `returnUrl is too long: with the payment's status it would be ${url.href.length} characters, and at most ${URL_MAX} can be sent`,
     );
   return url.href;

@@ -48,6 +48,35 @@ export type ExpiryRule = (
   payment: Payment | undefined,
 ) => { settled: false } | { settled: true; events: NewEvent[] };
 
+/**
+ * A destination of events as the store keeps it, by its id (events/event-endpoint.ts names the
+ * configured ones): whether events go there, and the 410 Gone answers that may stop them.
+ */
+export interface EndpointState {
+  endpointId: string;
+  /** 410 Gone answers in a row, since the last 2xx or since an operator enabled it. */
+  goneInARow: number;
+  /** When events stopped going there (epoch ms); null while they go. */
+  disabledAt: number | null;
+  disabledReason: string | null;
+}
+
+/** The state of an endpoint the store has no record of: events go there. */
+export const freshEndpoint = (endpointId: string): EndpointState => ({
+  endpointId,
+  goneInARow: 0,
+  disabledAt: null,
+  disabledReason: null,
+});
+
+/** When a run of 410 Gone answers disables an endpoint. */
+export interface GoneRule {
+  /** The length of the run that disables it. */
+  after: number;
+  at: number;
+  reason: string;
+}
+
 export interface EventPage {
   events: StoredEvent[];
   nextCursor: string | null;
@@ -82,6 +111,17 @@ export interface Outbox {
   depth(): Promise<{ pending: number; oldestCreatedAt: number | null }>;
   /** Forgets delivered events (and their attempts) created before `before`; returns how many. */
   purgeDelivered(before: number): Promise<number>;
+  /** An endpoint's state; one never recorded is enabled. */
+  endpointState(endpointId: string): Promise<EndpointState>;
+  /**
+   * Counts a 410 Gone from an endpoint, atomically (a fleet's instances count together), and disables
+   * it when the run reaches `rule.after`, unless it is disabled already. Returns the state after.
+   */
+  countGone(endpointId: string, rule: GoneRule): Promise<EndpointState>;
+  /** A 2xx from the endpoint ends a run of 410s. */
+  clearGone(endpointId: string): Promise<void>;
+  /** The operator's action: events go to the endpoint again, and the run of 410s starts over. */
+  enableEndpoint(endpointId: string): Promise<EndpointState>;
 }
 
 /** How many attempts of one event are kept for the operator to read. */

@@ -24,6 +24,11 @@ export interface PayClientOptions {
   health: UpstreamHealth;
   /** Told of every answer that is not about the payment asked for. */
   onMismatch: MismatchReport;
+  /**
+   * Send a redirectUrl of plain http to a private-network address too (KASSA_ALLOW_PRIVATE_HTTP), while
+   * the service's token says sandbox.
+   */
+  allowPrivateHttp?: boolean;
 }
 
 /** What Kassa knows of a payment it reads: the service's answer must agree with all of it. */
@@ -64,7 +69,10 @@ export class PayClient {
     request: InitiateRequestInput,
     trace: InitiateTrace = { orphanPossible: false },
   ): Promise<{ payment: InitiateResponse; environment: Environment }> {
-    const body = initiateRequestSchema.parse(request);
+    // KASSA_ALLOW_PRIVATE_HTTP is a sandbox's: credentials the service calls live keep the real rule.
+    const privateHttp =
+      this.options.allowPrivateHttp === true && (await this.options.tokens.token()).environment === 'sandbox';
+    const body = initiateRequestSchema(privateHttp).parse(request);
     return withRetries(async () => {
       const { response, environment } = await this.authorized('post', 'v1/payments/initiate', NEW_PAYMENT, body, trace);
       try {

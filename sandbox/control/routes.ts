@@ -121,23 +121,33 @@ export function controlApi(deps: ControlDeps): Hono {
     return c.json({ frozen: null });
   });
 
-  app.post('/payments/:transactionId/outcome', async (c) => {
-    const parsed = await parseJsonBody(c, outcomeRequestSchema);
-    if (!parsed.ok) return bad(c, parsed.error);
-    const { status, networkStatus, providerId } = parsed.data;
-    const transactionId = c.req.param('transactionId');
+  /** Makes a move on a payment and answers its record; 404 for unknown ids, 409 when it cannot move. */
+  const paymentMove = (c: Context, move: (transactionId: string) => void) => {
+    const transactionId = c.req.param('transactionId') ?? '';
     try {
-      deps.ledger.settle(transactionId, {
-        status,
-        networkStatus: networkStatus ?? (status === 'COMPLETED' ? 'PAYMENT_EXECUTED_CREDITED' : 'REJECTED'),
-        providerId: providerId ?? (deps.ledger.read(transactionId)?.providerId ? undefined : 'bank_xyz'),
-      });
+      move(transactionId);
     } catch (error) {
       if (error instanceof PaymentStateError) return c.json({ error: error.message }, error.status);
       throw error;
     }
     return c.json(deps.ledger.read(transactionId));
+  };
+
+  app.post('/payments/:transactionId/outcome', async (c) => {
+    const parsed = await parseJsonBody(c, outcomeRequestSchema);
+    if (!parsed.ok) return bad(c, parsed.error);
+    const { status, networkStatus, providerId } = parsed.data;
+    return paymentMove(c, (transactionId) =>
+      deps.ledger.settle(transactionId, {
+        status,
+        networkStatus: networkStatus ?? (status === 'COMPLETED' ? 'PAYMENT_EXECUTED_CREDITED' : 'REJECTED'),
+        providerId: providerId ?? (deps.ledger.read(transactionId)?.providerId ? undefined : 'bank_xyz'),
+      }),
+    );
   });
+
+  app.post('/payments/:transactionId/hold', (c) => paymentMove(c, (id) => deps.ledger.hold(id)));
+  app.post('/payments/:transactionId/release', (c) => paymentMove(c, (id) => deps.ledger.release(id)));
 
   app.get('/webhooks', (c) => c.json(deps.webhooks.log(c.req.query('transactionId'))));
 

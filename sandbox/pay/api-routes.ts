@@ -19,6 +19,8 @@ export interface PayApiDeps {
   metrics: Metrics;
   /** The payment endpoints' limit per key and minute: the seed's 100 unless a benchmark raises it. */
   paymentsPerMinute?: number | undefined;
+  /** Take a redirectUrl of plain http to a private-network address too (--allow-private-http). */
+  allowPrivateHttp?: boolean | undefined;
 }
 
 const INVALID_CLIENT: TokenError = { error: 'invalid_client', error_description: 'Invalid client credentials' };
@@ -98,7 +100,7 @@ export function payApi(deps: PayApiDeps): Hono<{ Variables: { keyId: string } }>
 
   app.post('/v1/payments/initiate', async (c) => {
     deps.metrics.count('pay.initiate');
-    const parsed = await parseJsonBody(c, initiateRequestSchema);
+    const parsed = await parseJsonBody(c, initiateRequestSchema(deps.allowPrivateHttp));
     if (!parsed.ok) return c.json({ error: parsed.error }, 400);
     return c.json(deps.ledger.initiate(c.get('keyId'), parsed.data), 201);
   });

@@ -13,6 +13,10 @@ interface StoredPayment {
   record: PaymentRecord;
   keyId: string;
   settlement?: NodeJS.Timeout;
+  /** The bank holds its execution until released (a test holds "waiting for the bank"). */
+  held?: boolean;
+  /** What the customer's authorisation decided, kept while the execution is held. */
+  authorised?: Outcome;
 }
 
 export interface PaymentLedgerOptions {
@@ -105,10 +109,33 @@ export class PaymentLedger {
     const outcome: Outcome = rejects
       ? { status: 'FAILED', networkStatus: 'REJECTED' }
       : { status: 'COMPLETED', networkStatus: 'PAYMENT_EXECUTED_CREDITED' };
+    stored.authorised = outcome;
+    if (stored.held) return;
     if (this.options.settlementDelayMs <= 0) return this.settle(transactionId, outcome);
     stored.settlement = setTimeout(() => {
       if (!isTerminalStatus(stored.record.status)) this.settle(transactionId, outcome);
     }, this.options.settlementDelayMs);
+  }
+
+  /**
+   * The bank holds this payment's execution: once authorised it stays PENDING (`AUTHORISED`) until
+   * released, however long the settlement delay; a settlement already under way is stopped.
+   */
+  hold(transactionId: string): void {
+    const stored = this.pending(transactionId);
+    stored.held = true;
+    clearTimeout(stored.settlement);
+  }
+
+  /**
+   * Ends a hold: an authorised payment is executed at once, with the outcome its authorisation chose
+   * (a rejecting bank fails it); one not yet authorised settles as usual once authorised.
+   */
+  release(transactionId: string): void {
+    const stored = this.pending(transactionId);
+    if (!stored.held) throw new PaymentStateError('Payment is not held', 409);
+    stored.held = false;
+    if (stored.authorised) this.settle(transactionId, stored.authorised);
   }
 
   cancel(transactionId: string, providerId?: string): void {

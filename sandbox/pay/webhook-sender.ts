@@ -76,6 +76,7 @@ export class WebhookSender {
       this.inFlight.delete(controller);
     }
     const ok = status !== null && status >= 200 && status < 300;
+    const delay = ok ? undefined : this.retryDelaysMs[attempt - 1];
     this.record({
       id: this.nextId++,
       transactionId,
@@ -87,9 +88,9 @@ export class WebhookSender {
       error,
       ok,
       body,
+      retryInMs: delay ?? null,
     });
-    const delay = this.retryDelaysMs[attempt - 1];
-    if (ok || delay === undefined) return;
+    if (delay === undefined) return;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       void this.attempt(url, body, transactionId, attempt + 1);

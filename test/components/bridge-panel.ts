@@ -133,17 +133,15 @@ export async function mountPanel(
 }
 
 /** Waits until the panel shows this phase (in its language). */
-export const phase = (element: KassaBridge, expected: BridgePhase, timeoutMs = 15_000) =>
-  elementPhase(element, expected, timeoutMs);
+export const phase = (element: KassaBridge, expected: BridgePhase) => elementPhase(element, expected);
 
 /** Waits until the status line reads `expected` (a string, or a pattern). */
-export const status = (element: KassaBridge, expected: string | RegExp, timeoutMs = 15_000) =>
+export const status = (element: KassaBridge, expected: string | RegExp) =>
   until(
     () =>
       (typeof expected === 'string' ? text(element, 'status') === expected : expected.test(text(element, 'status'))) &&
       element,
     () => `status ${expected} (now "${text(element, 'status')}", phase ${element.phase})`,
-    timeoutMs,
   );
 
 /** An element inside the panel's shadow root. */
@@ -218,6 +216,30 @@ export async function withoutAutomine<T>(chainId: number, run: () => Promise<T>)
     return await run();
   } finally {
     await chainAction({ chainId, action: 'automine', on: true });
+  }
+}
+
+/**
+ * Runs `run` with the page's chain reads watched: `sawPending(hash)` tells whether the panel has read
+ * this transaction from the chain, not yet mined (what it needs to know a replacement from a drop).
+ */
+export async function watchingPendingReads<T>(run: (sawPending: (hash: string) => boolean) => Promise<T>): Promise<T> {
+  const seen = new Set<string>();
+  const original = window.fetch.bind(window);
+  window.fetch = async (input, init) => {
+    const response = await original(input, init);
+    const asked =
+      typeof init?.body === 'string' ? (JSON.parse(init.body) as { method?: string; params?: string[] }) : {};
+    if (asked.method === 'eth_getTransactionByHash') {
+      const answer = (await response.clone().json()) as { result?: { blockNumber: string | null } | null };
+      if (answer.result && answer.result.blockNumber === null) seen.add(asked.params![0]!.toLowerCase());
+    }
+    return response;
+  };
+  try {
+    return await run((hash) => seen.has(hash.toLowerCase()));
+  } finally {
+    window.fetch = original;
   }
 }
 

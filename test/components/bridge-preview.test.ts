@@ -113,7 +113,7 @@ describe('<kassa-bridge>: the preview', () => {
     const onChain = (await bridgeStack()).chains.find((chain) => chain.chainId === ONE)!;
     const own = await ownMaxFee(onChain.rpcUrl);
     button(element, 'Confirm in wallet').click();
-    await phase(element, 'arrived', 30_000);
+    await phase(element, 'arrived');
     const sent = (
       await walletAction<Array<{ method: string; params: Array<Record<string, string>> }>>('fee-payer', 'calls')
     )

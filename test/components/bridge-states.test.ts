@@ -26,6 +26,7 @@ import {
   userInWallet,
   walletAction,
   walletCalls,
+  watchingPendingReads,
   withoutAutomine,
 } from './bridge-panel.ts';
 
@@ -321,14 +322,16 @@ describe('<kassa-bridge>: states', () => {
       element.timeouts = { dropped: 1_500 };
       await reviewed(element, '1');
       const submitted = record(element, 'kassa-bridge-submitted');
-      await withoutAutomine(ONE, async () => {
-        button(element, 'Confirm in wallet').click();
-        await until(() => submitted.length, 'the transaction in the pool');
-        // Long enough for the panel to have seen it pending (it polls at once, then every 0.4 s and more).
-        await new Promise((resolve) => setTimeout(resolve, 1_500));
-        await chainAction({ chainId: ONE, action: 'drop', hash: submitted[0]!.event.detail.hash });
-        await phase(element, 'failed');
-      });
+      await watchingPendingReads((sawPending) =>
+        withoutAutomine(ONE, async () => {
+          button(element, 'Confirm in wallet').click();
+          await until(() => submitted.length, 'the transaction in the pool');
+          const { hash } = submitted[0]!.event.detail;
+          await until(() => sawPending(hash), 'the panel to see it pending');
+          await chainAction({ chainId: ONE, action: 'drop', hash });
+          await phase(element, 'failed');
+        }),
+      );
       expect(text(element, 'status')).to.match(/dropped the transaction/);
     });
 
@@ -336,15 +339,17 @@ describe('<kassa-bridge>: states', () => {
       const [wallet] = await installWallets([{ id: 'canceller', account: 8 }]);
       const element = await reviewed(await connected(await mountPanel(), wallet!), '1');
       const submitted = record(element, 'kassa-bridge-submitted');
-      await withoutAutomine(ONE, async () => {
-        button(element, 'Confirm in wallet').click();
-        await until(() => submitted.length, 'the transaction in the pool');
-        // Long enough for the panel to have seen it pending (it polls at once, then every 0.4 s and more).
-        await new Promise((resolve) => setTimeout(resolve, 1_500));
-        await walletAction('canceller', 'replace');
-        await chainAction({ chainId: ONE, action: 'mine' });
-        await phase(element, 'failed');
-      });
+      await watchingPendingReads((sawPending) =>
+        withoutAutomine(ONE, async () => {
+          button(element, 'Confirm in wallet').click();
+          await until(() => submitted.length, 'the transaction in the pool');
+          // Seen pending, the panel knows its nonce: another transaction taking it is a replacement.
+          await until(() => sawPending(submitted[0]!.event.detail.hash), 'the panel to see it pending');
+          await walletAction('canceller', 'replace');
+          await chainAction({ chainId: ONE, action: 'mine' });
+          await phase(element, 'failed');
+        }),
+      );
       expect(text(element, 'status')).to.equal(
         'Your wallet replaced the transaction with another one, so this transfer did not happen. Check the activity in your wallet.',
       );

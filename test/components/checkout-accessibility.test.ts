@@ -5,6 +5,7 @@ import {
   bank,
   createCheckout,
   framed,
+  holdAtBank,
   mount,
   part,
   phase,
@@ -114,9 +115,12 @@ describe('<kassa-checkout>: accessibility', () => {
     await phase(element, 'ready');
     const created = stayOnPage(element);
     part(element, 'button')!.click();
-    const { location } = await bank((await created).flowUrl, 'authorise');
+    const { flowUrl, transactionId } = await created;
+    const held = await holdAtBank(transactionId);
+    const { location } = await bank(flowUrl, 'authorise');
     const back = await phase(await page.visit(location!), 'waiting');
     await expectAccessible(back, page.iframe.contentWindow!);
+    await held.release();
   });
 
   it('the status line is a polite live region from the start, so every change is announced', async () => {

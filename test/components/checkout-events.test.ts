@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { PaymentStatusView } from '../../schemas/proxy-api.ts';
 import type { CheckoutErrorDetail, PaymentCreatedDetail } from '../../widget/kassa-checkout.ts';
-import { bank, createCheckout, mount, phase, record, stackInfo, stayOnPage } from './support.ts';
+import { bank, createCheckout, holdAtBank, mount, phase, record, stackInfo, stayOnPage, until } from './support.ts';
 
 const TYPES = ['kassa-payment-created', 'kassa-status', 'kassa-completed', 'kassa-failed', 'kassa-error'];
 
@@ -23,7 +23,11 @@ describe('<kassa-checkout>: events', () => {
     expect(detail).to.include({ checkoutId: checkout, environment: 'sandbox', replayed: false });
     expect(detail.transactionId).to.match(/^[0-9a-f-]{36}$/);
     expect(detail.flowUrl).to.match(/\/pay\/flow\//);
+    // The bank holds the payment until the element has told its status at least once.
+    const held = await holdAtBank(detail.transactionId);
     await bank(detail.flowUrl, 'authorise');
+    await until(() => seen.some(({ event }) => event.type === 'kassa-status'), 'a status while the bank holds it');
+    await held.release();
     await phase(element, 'completed');
 
     const types = seen.map(({ event }) => event.type);

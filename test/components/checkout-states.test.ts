@@ -4,6 +4,7 @@ import {
   control,
   createCheckout,
   framed,
+  holdAtBank,
   mount,
   onOtherOrigin,
   part,
@@ -73,7 +74,8 @@ describe('<kassa-checkout>: the states a customer sees', () => {
       () => (shownWhenLeaving = `${element.phase}: ${text(element, 'status')}`),
     );
     element.shadowRoot!.querySelector('button')!.click();
-    const { flowUrl } = await created;
+    const { flowUrl, transactionId } = await created;
+    const held = await holdAtBank(transactionId);
     await until(() => shownWhenLeaving, 'the page to leave for the bank');
     expect(shownWhenLeaving).to.equal('redirecting: Taking you to your bank…');
     // The frame is on the bank's page now (another origin); the customer authorises there.
@@ -84,6 +86,7 @@ describe('<kassa-checkout>: the states a customer sees', () => {
     await phase(back, 'waiting');
     expect(text(back, 'status')).to.equal('Waiting for your bank to confirm…');
     expect(page.iframe.contentWindow!.location.search).not.to.include('kassa_status');
+    await held.release();
     await phase(back, 'completed');
     expect(text(back, 'status')).to.equal('Payment received. Thank you!');
     expect(text(back, 'amount')).to.equal('€42.50');
@@ -100,9 +103,12 @@ describe('<kassa-checkout>: the states a customer sees', () => {
     const created = stayOnPage(element);
     element.shadowRoot!.querySelector('button')!.click();
     const { flowUrl, transactionId } = await created;
+    const held = await holdAtBank(transactionId);
     const { location } = await bank(flowUrl, 'authorise');
     await phase(await page.visit(location!), 'waiting');
     const reloaded = await page.visit();
+    await phase(reloaded, 'waiting');
+    await held.release();
     await phase(reloaded, 'completed');
     expect((await paymentsOf(checkout)).map((payment) => payment.transactionId)).to.deep.equal([transactionId]);
   });

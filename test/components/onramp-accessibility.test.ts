@@ -95,7 +95,7 @@ const STATES: Record<string, (theme: string) => Promise<KassaOnramp>> = {
   delivered: async (theme) => {
     const element = await bought(await connected(await mountOnramp({ theme }), await wallet()), '2');
     await payAtBank(element);
-    await phase(element, 'delivered', 30_000);
+    await phase(element, 'delivered');
     await until(() => inside(element, '[data-field="new-balance"]'), 'the new balance');
     return element;
   },
@@ -115,7 +115,7 @@ const STATES: Record<string, (theme: string) => Promise<KassaOnramp>> = {
     });
     const element = await connected(await mountOnramp({ theme }, document.body, SHORT_WINDOW_STACK), payer!);
     await bought(element, '2');
-    return phase(element, 'failed', 15_000);
+    return phase(element, 'failed');
   },
   error: async (theme) => phase(await mountOnramp({ theme, proxy: 'http://127.0.0.1:9' }), 'error'),
 };

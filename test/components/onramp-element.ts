@@ -72,17 +72,15 @@ export async function mountOnramp(
 }
 
 /** Waits until the element shows this phase (in its language). */
-export const phase = (element: KassaOnramp, expected: OnrampPhase, timeoutMs = 15_000) =>
-  elementPhase(element, expected, timeoutMs);
+export const phase = (element: KassaOnramp, expected: OnrampPhase) => elementPhase(element, expected);
 
 /** Waits until the status line reads `expected` (a string, or a pattern). */
-export const status = (element: KassaOnramp, expected: string | RegExp, timeoutMs = 15_000) =>
+export const status = (element: KassaOnramp, expected: string | RegExp) =>
   until(
     () =>
       (typeof expected === 'string' ? text(element, 'status') === expected : expected.test(text(element, 'status'))) &&
       element,
     () => `status ${expected} (now "${text(element, 'status')}", phase ${element.phase})`,
-    timeoutMs,
   );
 
 /** An element inside the on-ramp's shadow root. */

@@ -31,7 +31,7 @@ describe('<kassa-onramp>: events', () => {
       );
       await bought(element, '2');
       await payAtBank(element);
-      await phase(element, 'delivered', 30_000);
+      await phase(element, 'delivered');
 
       for (const { event, origin } of heard) {
         expect(event.bubbles && event.composed, event.type).to.equal(true);

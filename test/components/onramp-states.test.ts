@@ -54,7 +54,7 @@ describe('<kassa-onramp>: states', () => {
     expect(checkout.shadowRoot!.querySelector('[part="amount"]')!.textContent).to.equal('€25.00');
 
     await payAtBank(element);
-    await phase(element, 'delivered', 30_000);
+    await phase(element, 'delivered');
     expect(text(element, 'status')).to.equal('25 eEUR arrived in your wallet on Kassa Local Two.');
     const after = await balanceOf(TWO, token.address, wallet.address);
     expect(after - before).to.equal(25n * 10n ** 18n, 'minted once, to the wallet');
@@ -234,9 +234,9 @@ describe('<kassa-onramp>: states', () => {
     await status(element, 'Your wallet switched accounts. The stablecoins go to the account connected now.');
     expect(element.phase).to.equal('ready');
     expect(await walletRecord<string>(wallet.id, 'release')).to.equal('signed');
-    for (let tries = 0; !(await walletRecord<string[]>(wallet.id, 'signed')).length; tries++)
-      if (tries > 100) throw new Error('the late signature never came');
-      else await new Promise((resolve) => setTimeout(resolve, 50));
+    // The late signature comes (a hang here meets the runner's timeout).
+    while (!(await walletRecord<string[]>(wallet.id, 'signed')).length)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(element.phase, 'the late signature buys nothing').to.equal('ready');
     expect(await purchasesOf(wallet.address)).to.deep.equal([]);
@@ -258,7 +258,7 @@ describe('<kassa-onramp>: states', () => {
     const second = stayOnPage(element);
     checkout.shadowRoot!.querySelector<HTMLButtonElement>('[part="button"]')!.click();
     await bank((await second).flowUrl, 'authorise');
-    await phase(element, 'delivered', 30_000);
+    await phase(element, 'delivered');
     expect(text(element, 'status')).to.equal('7 eEUR arrived in your wallet on Kassa Local Two.');
   });
 
@@ -268,7 +268,7 @@ describe('<kassa-onramp>: states', () => {
     });
     const element = await connected(await mountOnramp({}, document.body, SHORT_WINDOW_STACK), wallet!);
     await bought(element, '6');
-    await phase(element, 'failed', 15_000);
+    await phase(element, 'failed');
     expect(text(element, 'status')).to.equal('This purchase was not paid in time, so nothing was minted.');
     expect(inside(element, 'kassa-checkout')).to.equal(null);
     expect(
@@ -285,7 +285,7 @@ describe('<kassa-onramp>: states', () => {
     await bought(element, '3');
     expect((await control('/orders/faults', { kind: 'fail', times: 1 }, ONRAMP_STACK)).status).to.be.below(300);
     await payAtBank(element);
-    await phase(element, 'delayed', 30_000);
+    await phase(element, 'delayed');
     expect(text(element, 'status')).to.match(/^This is taking longer than usual\. Your payment is received/);
     expect(
       [...element.shadowRoot!.querySelectorAll('[part="steps"] li')].map((step) => step.getAttribute('data-state')),

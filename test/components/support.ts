@@ -14,6 +14,7 @@ import {
   type ControlPayload,
   type StackPayload,
 } from './stack-commands.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
 
 export interface StackInfo {
   proxy: string;
@@ -32,6 +33,19 @@ export const createCheckout = (body?: Record<string, unknown>, stack = 'main') =
 export const control = (path: string, body?: unknown, stack = 'main') =>
   executeServerCommand<{ status: number; body: unknown }, ControlPayload>('kassa:control', { stack, path, body });
 
+/**
+ * Holds the execution of a payment at the bank: once the customer authorises, it stays "waiting for
+ * your bank" until the returned `release()`, instead of racing the emulator's settlement delay.
+ */
+export async function holdAtBank(transactionId: string, stack = 'main') {
+  const move = async (action: 'hold' | 'release') => {
+    const { status, body } = await control(`/payments/${transactionId}/${action}`, {}, stack);
+    if (status !== 200) throw new Error(`${action} ${transactionId}: ${status} ${JSON.stringify(body)}`);
+  };
+  await move('hold');
+  return { release: () => move('release') };
+}
+
 /** The customer's answer on the bank's page; `location` is where the bank sends them back. */
 export const bank = (flowUrl: string, action: BankPayload['action'], providerId?: string) =>
   executeServerCommand<{ status: number; location: string | null }, BankPayload>('kassa:bank', {
@@ -46,13 +60,9 @@ export async function paymentsOf(checkoutId: string, stack = 'main'): Promise<Op
   return payments.filter((payment) => payment.checkoutId === checkoutId);
 }
 
-/** Polls until `check` gives something truthy. */
-export async function until<T>(
-  check: () => T | undefined | null | false,
-  what: string | (() => string),
-  timeoutMs = 8_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+/** Polls until `check` gives something truthy; fails, naming `what`, only when it never does. */
+export async function until<T>(check: () => T | undefined | null | false, what: string | (() => string)): Promise<T> {
+  const deadline = Date.now() + PATIENCE_MS;
   for (;;) {
     const value = check();
     if (value) return value;
@@ -90,15 +100,10 @@ export async function readyCheckout(
 }
 
 /** Waits until the element (a checkout or a wallet panel) shows this phase, in its language (which may load after the phase is set). */
-export const phase = <E extends HTMLElement & { phase: string }>(
-  element: E,
-  expected: E['phase'],
-  timeoutMs?: number,
-) =>
+export const phase = <E extends HTMLElement & { phase: string }>(element: E, expected: E['phase']) =>
   until(
     () => element.phase === expected && part(element, 'status') && element,
     () => `phase ${expected} (now ${element.phase}: "${text(element, 'status')}")`,
-    timeoutMs,
   );
 
 export const part = (element: Element, name: string) =>

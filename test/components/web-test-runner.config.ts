@@ -4,9 +4,11 @@
  * import the TypeScript sources of the proxy and the sandbox.
  */
 import { esbuildPlugin } from '@web/dev-server-esbuild';
-import type { TestRunnerConfig } from '@web/test-runner';
+import { defaultReporter, type TestRunnerConfig } from '@web/test-runner';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { fileURLToPath } from 'node:url';
+import { PATIENCE_MS, TEST_TIMEOUT_MS } from '../support/patience.ts';
+import { countReporter } from './count-reporter.ts';
 import { kassaStackPlugin } from './kassa-stack-plugin.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -18,10 +20,13 @@ const config: TestRunnerConfig = {
   // Packages' browser builds (ethers maps its Node crypto to the browser's through "browser").
   nodeResolve: { browser: true },
   concurrency: 1,
-  testsFinishTimeout: 180_000,
+  // Only hangs meet these bounds: a test waits for what it expects, however slow the machine.
+  browserStartTimeout: PATIENCE_MS,
+  testsStartTimeout: PATIENCE_MS,
+  testsFinishTimeout: 30 * 60_000,
   // Lit's development build runs here (it warns about misuse); its one banner line is noise.
   filterBrowserLogs: ({ args }) => !String(args[0]).startsWith('Lit is in dev mode'),
-  testFramework: { config: { timeout: 20_000, slow: 5_000 } },
+  testFramework: { config: { timeout: TEST_TIMEOUT_MS, slow: 5_000 } },
   browsers: [
     playwrightLauncher({
       product: 'chromium',
@@ -39,6 +44,11 @@ const config: TestRunnerConfig = {
         ],
       },
     }),
+  ],
+  // test/run.ts asks for the counts in a file of its choosing, for its summary.
+  reporters: [
+    defaultReporter(),
+    ...(process.env.KASSA_TEST_COUNTS ? [countReporter(process.env.KASSA_TEST_COUNTS, root)] : []),
   ],
   // The compiler options esbuild needs (Lit's decorators, class fields) are in the base config.
   plugins: [esbuildPlugin({ ts: true, tsconfig: `${root}/tsconfig.base.json` }), kassaStackPlugin()],

@@ -31,7 +31,7 @@ function packedSizes(): { size: number; unpackedSize: number } {
 }
 
 describe('repository: the numbers and names the documents give', () => {
-  it('the package’s size in the README is npm pack’s, within 10 %', { timeout: 300_000 }, () => {
+  it('the package’s size in the README is npm pack’s, within 10 %', () => {
     const said = /`npm pack` makes `kassa-<version>\.tgz` \(about ([\d.]+) MB packed, ([\d.]+) MB unpacked/.exec(
       read('README.md'),
     );

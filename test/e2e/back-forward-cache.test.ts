@@ -14,7 +14,7 @@ import type { Browser, Page } from 'playwright';
 import { launchChromium, partText, waitForPhase, watchProblems } from '../support/browser.ts';
 import { sandboxClient } from '../support/sandbox-client.ts';
 import { startShopStack, type ShopStack } from '../support/shop-stack.ts';
-import { startStack, type Stack } from '../support/stack.ts';
+import { eventually, startStack, type Stack } from '../support/stack.ts';
 import type { Sandbox } from '../../sandbox/server.ts';
 
 /** In each document: an id of its own, and each `pageshow` (whether it came from the back/forward cache). */
@@ -113,8 +113,10 @@ describe('e2e: back from the bank, the page from the back/forward cache', () => 
     await page.getByRole('button', { name: 'Continue to your bank' }).click();
     await page.waitForURL(/\/pay\/flow\//);
     // The page, hidden in the cache, holds nothing open at the proxy (the browser would keep it).
-    await page.waitForTimeout(300);
-    assert.equal(await openStreams(env.stack), 0, 'no stream open while the customer is at the bank');
+    await eventually(
+      async () => ((await openStreams(env.stack)) === 0 ? true : undefined),
+      'no stream open while the customer is at the bank',
+    );
     await settleAtBank(env.stack.sandbox, page, 'FAILED');
     await back(page, 2);
     const restored = await documentOf(page);

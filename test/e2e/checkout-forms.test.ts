@@ -55,6 +55,8 @@ describe('e2e: the checkout’s forms', () => {
       const pay = page.getByRole('button', { name: 'Pay by bank' });
       const phone = page.getByRole('button', { name: 'Pay with your phone' });
       const buttons = screen === 'desktop' ? [pay, phone] : [pay];
+      // On a desktop "Pay with your phone" comes with its chunk, after the element is ready.
+      if (screen === 'desktop') await phone.waitFor();
       assert.equal(await phone.count(), screen === 'desktop' ? 1 : 0);
       for (const button of buttons)
         assert.deepEqual(await looks(button), { disabled: 'true', opacity: 0.45, cursor: 'not-allowed' });

@@ -5,9 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright';
-import { answerAtBank } from './support/bank.ts';
+import { answerAtBank, holdAtBank } from './support/bank.ts';
 import { launchChromium, partText, waitForPhase, watchProblems } from '../support/browser.ts';
 import { startShopStack, type ShopStack } from '../support/shop-stack.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
 
 describe('e2e: paying through the shop', () => {
   let env: ShopStack;
@@ -15,9 +16,8 @@ describe('e2e: paying through the shop', () => {
   const pages: Page[] = [];
 
   before(async () => {
-    // The bank settles 3 s after the customer authorises: long enough for a busy machine to show the
-    // return page's "waiting" before the result.
-    [env, browser] = await Promise.all([startShopStack({ settlementMs: 3_000 }), launchChromium()]);
+    // "Waiting for the bank" is held at the bank (holdAtBank) wherever a journey looks at it.
+    [env, browser] = await Promise.all([startShopStack(), launchChromium()]);
   });
   after(async () => {
     await browser.close();
@@ -39,7 +39,8 @@ describe('e2e: paying through the shop', () => {
   const returnUrlOf = (page: Page) =>
     page.waitForRequest((request) => request.url().includes('kassa_status=')).then((request) => request.url());
 
-  it('pay and authorise: waiting for the bank, then completed within a second of the webhook', async () => {
+  // How soon the result follows the webhook is npm run bench's figure (webhook -> event); here, the order.
+  it('pay and authorise: waiting for the bank until it executes the payment, then completed', async () => {
     const { page, problems } = await customer();
     assert.equal(await partText(page, 'amount'), '€42.50');
     assert.equal(await partText(page, 'badge'), 'Sandbox');
@@ -52,25 +53,25 @@ describe('e2e: paying through the shop', () => {
     );
     await page.getByRole('button', { name: 'Pay by bank' }).click();
     const returned = returnUrlOf(page);
+    const bank = await holdAtBank(page, env.stack);
     await answerAtBank(page, 'Authorise payment');
     await returned;
     await waitForPhase(page, 'waiting');
     assert.equal(await partText(page, 'status'), 'Waiting for your bank to confirm…');
     assert.doesNotMatch(page.url(), /kassa_status/, 'the status token is taken out of the address');
+    const heldUntil = Date.now();
+    await bank.release();
     await waitForPhase(page, 'completed');
     assert.equal(await partText(page, 'status'), 'Payment received. Thank you!');
 
-    const [payment] = (await env.payments()).filter((candidate) => candidate.status === 'COMPLETED');
-    assert.ok(payment);
-    const [delivery] = (await env.stack.control(`/webhooks?transactionId=${payment.transactionId}`)).body as Array<{
+    const [delivery] = (await env.stack.control(`/webhooks?transactionId=${bank.transactionId}`)).body as Array<{
       startedAt: string;
-      durationMs: number;
       status: number;
     }>;
-    assert.equal(delivery?.status, 200);
+    assert.equal(delivery?.status, 200, 'the bank told the proxy');
     const completedAt = await page.evaluate(() => (window as unknown as { completedAt: number }).completedAt);
-    const webhookAt = Date.parse(delivery.startedAt) + delivery.durationMs;
-    assert.ok(completedAt - webhookAt < 1_000, `completed shown ${completedAt - webhookAt} ms after the webhook`);
+    assert.ok(heldUntil <= Date.parse(delivery.startedAt), 'the bank executed the payment once released');
+    assert.ok(Date.parse(delivery.startedAt) <= completedAt, 'the page completed after the bank executed it');
     assert.deepEqual(problems, []);
   });
 
@@ -98,11 +99,14 @@ describe('e2e: paying through the shop', () => {
     const checkoutId = await page.locator('kassa-checkout').getAttribute('checkout');
     await page.getByRole('button', { name: 'Pay by bank' }).click();
     const returned = returnUrlOf(page);
+    const bank = await holdAtBank(page, env.stack);
     await answerAtBank(page, 'Authorise payment');
     const returnUrl = await returned;
     await waitForPhase(page, 'waiting');
     await page.reload();
     assert.doesNotMatch(page.url(), /kassa_status/);
+    await waitForPhase(page, 'waiting');
+    await bank.release();
     await waitForPhase(page, 'completed');
 
     // The bank's app opened the return address in another browser tab: no sessionStorage there.
@@ -142,7 +146,7 @@ describe('e2e: paying through the shop', () => {
     await waitForPhase(page, 'authorising');
     await answerAtBank(popup, 'Authorise payment');
     await waitForPhase(page, 'completed');
-    if (!popup.isClosed()) await popup.waitForEvent('close', { timeout: 5_000 });
+    if (!popup.isClosed()) await popup.waitForEvent('close', { timeout: PATIENCE_MS });
     assert.deepEqual(problems, []);
   });
 

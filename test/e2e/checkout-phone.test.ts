@@ -11,6 +11,7 @@ import { launchChromium, partText, waitForPhase, watchProblems } from '../suppor
 import { startShopStack, type ShopStack } from '../support/shop-stack.ts';
 import { answerAtBank, type BankAnswer } from './support/bank.ts';
 import { scanQr } from './support/phone.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
 
 describe('e2e: paying with the phone', () => {
   let env: ShopStack;
@@ -75,19 +76,17 @@ describe('e2e: paying with the phone', () => {
   /** Where the phone ends: the proxy's page, in the phone's language, once the payment is known to have ended. */
   async function phoneOutcome(page: Page, outcome: string) {
     await page.waitForURL(new RegExp(`^${env.stack.proxy.origin}/r/`));
-    await page.locator(`main[data-outcome="${outcome}"]`).waitFor({ timeout: 10_000 });
+    await page.locator(`main[data-outcome="${outcome}"]`).waitFor({ timeout: PATIENCE_MS });
     return ((await page.locator('main').textContent()) ?? '').replace(/\s+/g, ' ').trim();
   }
 
-  it('the phone authorises; the desktop shows the receipt within a second, with no request of its own', async () => {
+  // How soon it shows is bench/phone.ts's figure; here, what shows, after what, and from where.
+  it('the phone authorises; the desktop shows the receipt by itself, with no request of its own', async () => {
     const desktop = await desktopWithQr();
     const phone = await payOnPhone(desktop.url, 'Authorise payment');
     await waitForPhase(desktop.page, 'completed');
     const doneAt = await desktop.page.evaluate(() => (window as unknown as { doneAt: number }).doneAt);
-    assert.ok(
-      doneAt - phone.answeredAt < 1_000,
-      `desktop showed it ${doneAt - phone.answeredAt} ms after authorisation`,
-    );
+    assert.ok(doneAt >= phone.answeredAt, 'the desktop completed after the phone answered, not before');
     assert.equal(await partText(desktop.page, 'status'), 'Payment received. Thank you!');
     // The receipt shows with the result: its chunk came before the QR code.
     assert.match(

@@ -11,6 +11,7 @@ import type { Browser } from 'playwright';
 import { launchChromium, partText, waitForPhase, watchProblems } from '../support/browser.ts';
 import { keepScreenshot, SCREENS } from '../support/screenshots.ts';
 import { startShopStack, type ShopStack } from '../support/shop-stack.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
 
 describe('e2e: a misconfigured shop', () => {
   let env: ShopStack;
@@ -51,7 +52,7 @@ describe('e2e: a misconfigured shop', () => {
         ]);
         // The warning comes from a chunk fetched for it, a moment after the event.
         const warned = (line: string) => /<kassa-checkout>.*Set KASSA_OPEN_AMOUNT on the proxy/.test(line);
-        for (let waited = 0; !warnings.some(warned) && waited < 5_000; waited += 20) await sleep(20);
+        for (let waited = 0; !warnings.some(warned) && waited < PATIENCE_MS; waited += 20) await sleep(20);
         assert.ok(warnings.some(warned), JSON.stringify(warnings));
         assert.deepEqual(problems, []);
         await keepScreenshot(page, 'misconfiguration', 'donate-open-amount-off');

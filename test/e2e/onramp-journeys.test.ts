@@ -15,10 +15,12 @@ import { launchChromium } from '../support/browser.ts';
 import { ONRAMP_ENV } from '../support/onramp.ts';
 import { anvilAccount } from '../support/chains.ts';
 import { startShopStack, type ShopStack } from '../support/shop-stack.ts';
+import { eventually } from '../support/stack.ts';
 import { walletIconUri } from '../support/wallet/wallet-provider.ts';
 import { TestWalletHub, type TestWallet, type TestWalletOptions } from '../support/wallet/wallet-signer.ts';
 import { answerAtBank } from './support/bank.ts';
 import { keyMaterialIn, openWalletPage, type RecordedRequest, type WalletPage } from './support/bridge-page.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
 
 const TWO = 31338;
 const EVENTS = ['kassa-onramp-status', 'kassa-onramp-delivered', 'kassa-error'];
@@ -64,8 +66,8 @@ describe('e2e: the on-ramp', () => {
     return opened;
   }
 
-  const phase = (page: Page, name: string, timeout = 30_000) =>
-    page.locator(`kassa-onramp[phase="${name}"]`).waitFor({ timeout });
+  const phase = (page: Page, name: string) =>
+    page.locator(`kassa-onramp[phase="${name}"]`).waitFor({ timeout: PATIENCE_MS });
   const partText = async (page: Page, part: string) =>
     ((await page.locator(`kassa-onramp [part~="${part}"]`).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
 
@@ -105,16 +107,25 @@ describe('e2e: the on-ramp', () => {
     assert.match(page.url(), /[?&]kassa_purchase=[\w-]{43}/, 'the purchase’s link is in the address');
 
     await page.locator('kassa-onramp kassa-checkout[phase="ready"]').waitFor();
+    // The issuer holds the order it is sent, so that "minting" lasts until the test has looked.
+    assert.equal((await env.stack.control('/orders/faults', { kind: 'hold', times: 1 })).status, 201);
     await page.getByRole('button', { name: 'Pay by bank' }).click();
     await answerAtBank(page, 'Authorise payment');
     await page.waitForURL(/\/buy\?/);
-    await page.locator('kassa-onramp[phase="paid"], kassa-onramp[phase="minting"]').waitFor({ timeout: 30_000 });
+    const minting = 'kassa-onramp[phase="paid"], kassa-onramp[phase="minting"]';
+    await page.locator(minting).waitFor({ timeout: PATIENCE_MS });
     assert.doesNotMatch(page.url(), /kassa_status=/, 'the payment’s token left the address');
     const link = page.url();
     assert.match(link, /[?&]kassa_purchase=[\w-]{43}/);
 
     // A reload while it mints: the same purchase, followed on to its end.
     await page.reload();
+    await page.locator(minting).waitFor({ timeout: PATIENCE_MS });
+    const [orderId] = await eventually(async () => {
+      const { held } = (await env.stack.control('/orders/faults')).body as { held: string[] };
+      return held.length ? held : undefined;
+    }, 'the order held at the issuer');
+    assert.equal((await env.stack.control(`/orders/${orderId}/release`, {})).status, 200);
     await phase(page, 'delivered');
     assert.equal(await partText(page, 'status'), '25 eEUR arrived in your wallet on Kassa Local Two.');
     const hash = await partText(page, 'hash');

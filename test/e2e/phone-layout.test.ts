@@ -12,6 +12,7 @@ import { launchChromium, waitForPhase, watchProblems } from '../support/browser.
 import { keepScreenshot, SCREENS } from '../support/screenshots.ts';
 import { startShopStack, type ShopStack } from '../support/shop-stack.ts';
 import { answerAtBank } from './support/bank.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
 
 const SUITE = 'phone-layout';
 
@@ -105,7 +106,7 @@ describe('e2e: the checkout on a phone', () => {
     await phone.waitForURL(/\/pay\/flow\//);
     for (const margin of await margins(phone)) assert.ok(margin >= 16, `the bank's page: ${margin} px to the edge`);
     await answerAtBank(phone, 'Authorise payment');
-    await phone.locator('main[data-outcome="completed"]').waitFor({ timeout: 15_000 });
+    await phone.locator('main[data-outcome="completed"]').waitFor({ timeout: PATIENCE_MS });
     for (const margin of await margins(phone)) assert.ok(margin >= 16, `"Payment done": ${margin} px to the edge`);
     await keepScreenshot(phone, SUITE, 'phone-payment-done');
     await waitForPhase(desktop, 'completed');

@@ -70,7 +70,7 @@ describe('e2e: the wallet page’s states', () => {
         await page.getByRole('button', { name: 'Review transfer' }).click();
         await bridgePhase(page, 'review');
         await page.getByRole('button', { name: 'Confirm in wallet' }).click();
-        await bridgePhase(page, 'arrived', 60_000);
+        await bridgePhase(page, 'arrived');
         const status = page.locator('kassa-bridge [part="status"]');
         const receipt = page.locator('kassa-bridge [part="receipt"]');
         await receipt.locator('[data-field="destination-hash"]').waitFor();

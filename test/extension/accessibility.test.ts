@@ -28,6 +28,7 @@ import {
 } from '../support/extension.ts';
 import { ONRAMP_ENV, onrampCustomer } from '../support/onramp.ts';
 import { eventually, SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
 
 const PASSWORD = 'an accessible password';
 const ACCOUNT = anvilAccount(5);
@@ -63,7 +64,7 @@ function discover(): void {
   window.dispatchEvent(new Event('eip6963:requestProvider'));
 }
 
-describe('extension: axe in every view, five languages, light and dark', { timeout: 600_000 }, () => {
+describe('extension: axe in every view, five languages, light and dark', () => {
   let server: Server;
   let origin: string;
   let stack: Stack;
@@ -167,7 +168,6 @@ describe('extension: axe in every view, five languages, light and dark', { timeo
     await eventually(
       async () =>
         (await stack.operator(`/api/orders/${processingOrder}`)).body.orderStatus === 'Processing' || undefined,
-      10_000,
       'the order held Processing',
     );
 
@@ -282,14 +282,14 @@ describe('extension: axe in every view, five languages, light and dark', { timeo
 
         // The wallet tab: balances on every chain, the transfer arrived.
         page = await ready(await open('ui/popup.html?tab=wallet', theme));
-        await page.locator('#activity li[data-state="arrived"]').waitFor({ timeout: 60_000 });
+        await page.locator('#activity li[data-state="arrived"]').waitFor({ timeout: PATIENCE_MS });
         await page.locator('#balances tr').first().waitFor();
         problems.push(...(await violations(page, what('wallet'))));
         await page.close();
 
         // The same in the side panel, 360 px wide.
         page = await ready(await open('ui/sidepanel.html?tab=wallet', theme, 360));
-        await page.locator('#activity li[data-state="arrived"]').waitFor({ timeout: 60_000 });
+        await page.locator('#activity li[data-state="arrived"]').waitFor({ timeout: PATIENCE_MS });
         problems.push(...(await violations(page, what('side panel wallet'))));
         await page.close();
 

@@ -21,16 +21,17 @@ import {
   press,
   type LoadedExtension,
 } from '../support/extension.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
 
 const PASSWORD = 'the demo shop password';
 const ACCOUNT = anvilAccount(2);
 
-const bridgePhase = (page: Page, phase: string, timeout = 30_000) =>
-  page.locator(`kassa-bridge[phase="${phase}"]`).waitFor({ timeout });
+const bridgePhase = (page: Page, phase: string) =>
+  page.locator(`kassa-bridge[phase="${phase}"]`).waitFor({ timeout: PATIENCE_MS });
 const bridgeText = async (page: Page, selector: string) =>
   ((await page.locator(`kassa-bridge ${selector}`).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
 
-describe('extension: the demo shop’s <kassa-bridge> with Kassa as the wallet', { timeout: 300_000 }, () => {
+describe('extension: the demo shop’s <kassa-bridge> with Kassa as the wallet', () => {
   let env: ShopStack;
   let extension: LoadedExtension;
   let chains: ReturnType<typeof chainProviders>;
@@ -112,7 +113,7 @@ describe('extension: the demo shop’s <kassa-bridge> with Kassa as the wallet',
     await page.getByRole('button', { name: 'Confirm in wallet' }).click();
     approval = await opening;
     await press(approval, 'Approve');
-    await bridgePhase(page, 'arrived', 60_000);
+    await bridgePhase(page, 'arrived');
     assert.equal(await bridgeText(page, '[part="status"]'), '12.5 eUSD arrived on Kassa Local Two.');
     assert.equal(initial.one - (await balance(31337)), parseUnits('12.5', 18), 'burned on the source chain');
     assert.equal((await balance(31338)) - initial.two, parseUnits('12.5', 18), 'arrived on the destination chain');
@@ -140,12 +141,12 @@ describe('extension: the demo shop’s <kassa-bridge> with Kassa as the wallet',
     assert.equal((await approval.locator('[data-field=burn]').textContent())?.trim(), '3 eUSD auf Kassa Local One');
     assert.match((await approval.locator('[part=preview]').textContent()) ?? '', /Was Sie gleich signieren/);
     await press(approval, 'Bestätigen');
-    await bridgePhase(page, 'arrived', 60_000);
+    await bridgePhase(page, 'arrived');
     const hash = await bridgeText(page, '[part="hash"]');
 
     const wallet = await extension.openPage('ui/popup.html?tab=wallet');
     const entry = wallet.locator(`#activity li[data-hash="${hash}"]`);
-    await entry.and(wallet.locator('[data-state="arrived"]')).waitFor({ timeout: 30_000 });
+    await entry.and(wallet.locator('[data-state="arrived"]')).waitFor({ timeout: PATIENCE_MS });
     assert.match(
       ((await entry.textContent()) ?? '').replace(/\s+/g, ' '),
       /3 eUSD · Kassa Local One → Kassa Local Two Arrived/,

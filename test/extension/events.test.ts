@@ -1,7 +1,8 @@
 /**
  * The extension's Events view, in real Chromium against a real proxy and emulator whose events go to
  * a receiver on loopback: the not-configured state, the list with its status and type filters, an
- * event's attempts and payload, Redeliver for one event and for every failed one since a moment.
+ * event's attempts and payload, Redeliver for one event and for every failed one since a moment, and
+ * an endpoint disabled by 410 Gone answers, enabled again.
  */
 import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
@@ -35,7 +36,7 @@ async function startEndpoint() {
   };
 }
 
-describe('extension: the Events view', { timeout: 180_000 }, () => {
+describe('extension: the Events view', () => {
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
   let receiver: Awaited<ReturnType<typeof startEndpoint>>;
   let stack: Stack;
@@ -80,7 +81,7 @@ describe('extension: the Events view', { timeout: 180_000 }, () => {
       200,
     );
     // The receiver is down (503): both events are tried and stay pending.
-    await eventually(() => (receiver.endpoint.received.length >= 2 ? true : undefined), 15_000, 'two attempts');
+    await eventually(() => (receiver.endpoint.received.length >= 2 ? true : undefined), 'two attempts');
 
     const page = await extension.openPage('ui/popup.html?tab=events');
     await page.getByText(`Sent to ${receiver.endpoint.url}`).waitFor();
@@ -127,20 +128,15 @@ describe('extension: the Events view', { timeout: 180_000 }, () => {
     await page.getByRole('status').filter({ hasText: 'queued for delivery now' }).first().waitFor();
     const delivered = await eventually(
       () => receiver.endpoint.received.slice(before).find((request) => request.headers['webhook-id'] === eventId),
-      10_000,
       'the redelivery',
     );
     const event = verifyEvent(delivered.body, delivered.headers, secret);
     assert.equal(event.type, 'checkout.paid');
     await page.getByLabel('Filter by status').selectOption('delivered');
-    await eventually(
-      async () => {
-        await page.getByRole('button', { name: 'Refresh' }).click();
-        return (await rows.filter({ hasText: 'checkout.paid' }).count()) ? true : undefined;
-      },
-      10_000,
-      'the event delivered',
-    );
+    await eventually(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      return (await rows.filter({ hasText: 'checkout.paid' }).count()) ? true : undefined;
+    }, 'the event delivered');
     await detail.getByRole('table', { name: 'Attempts' }).locator('tbody tr', { hasText: '204' }).first().waitFor();
     await page.close();
   });
@@ -166,6 +162,45 @@ describe('extension: the Events view', { timeout: 180_000 }, () => {
     assert.equal(body.status, 'failed');
     assert.equal(new Date(body.since).getTime(), new Date('2020-01-01T00:00').getTime());
     assert.deepEqual(leaks(extension.requests, [secret]), []);
+    await page.close();
+  });
+
+  it('an endpoint disabled by 410 Gone: the view says so and why, and its button sends events again', async () => {
+    // The receiver says Gone to every event; three in a row disable the endpoint.
+    receiver.endpoint.status = 410;
+    for (const reference of ['EXT-GONE-1', 'EXT-GONE-2']) {
+      const payment = await stack.pay(await stack.checkout({ reference }));
+      await stack.control(`/payments/${payment.body.transactionId}/outcome`, { status: 'COMPLETED' });
+    }
+    await eventually(
+      async () => ((await stack.operator('/api/events')).body.endpoints[0].enabled ? undefined : true),
+      'the endpoint disabled',
+    );
+    // The connection test says why a proxy whose services are all ok is degraded.
+    const settings = await extension.openPage('ui/popup.html?tab=settings');
+    await settings.getByRole('button', { name: 'Test connection' }).click();
+    await settings
+      .getByRole('status')
+      .filter({ hasText: /^Connected: proxy \S+, degraded \(payments ok, .*, events disabled\)$/ })
+      .waitFor();
+    await settings.close();
+    const page = await extension.openPage('ui/popup.html?tab=events');
+    const alert = page.getByRole('alert').filter({ hasText: `Events are not sent to ${receiver.endpoint.url}` });
+    await alert.filter({ hasText: 'answered 410 Gone 3 times in a row' }).waitFor();
+    receiver.endpoint.status = 204;
+    await alert.getByRole('button', { name: `Send events again to ${receiver.endpoint.url}` }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Events go to ${receiver.endpoint.url} again` })
+      .waitFor();
+    await alert.waitFor({ state: 'detached' });
+    assert.equal((await stack.operator('/api/events')).body.endpoints[0].enabled, true);
+    assert.ok(
+      extension.requests.some(
+        (request) => request.method === 'POST' && /\/api\/events\/endpoints\/ep_[\w-]+\/enable$/.test(request.url),
+      ),
+      'the action is the proxy’s',
+    );
     await page.close();
   });
 });

@@ -26,19 +26,20 @@ import {
 } from '../support/extension.ts';
 import { balanceOf, mintsTo, ONRAMP_ENV, units } from '../support/onramp.ts';
 import { startShopStack, type ShopStack } from '../support/shop-stack.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
 
 const PASSWORD = 'the on-ramp shop password';
 const ACCOUNT = anvilAccount(7);
 const TWO = 31338;
 
-const phase = (page: Page, name: string, timeout = 30_000) =>
-  page.locator(`kassa-onramp[phase="${name}"]`).waitFor({ timeout });
+const phase = (page: Page, name: string) =>
+  page.locator(`kassa-onramp[phase="${name}"]`).waitFor({ timeout: PATIENCE_MS });
 const partText = async (page: Page, part: string) =>
   ((await page.locator(`kassa-onramp [part~="${part}"]`).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
 const shown = async (approval: Page, selector: string) =>
   ((await approval.locator(selector).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
 
-describe('extension: the demo shop’s <kassa-onramp> with Kassa as the wallet', { timeout: 300_000 }, () => {
+describe('extension: the demo shop’s <kassa-onramp> with Kassa as the wallet', () => {
   let env: ShopStack;
   let extension: LoadedExtension;
 
@@ -123,7 +124,7 @@ describe('extension: the demo shop’s <kassa-onramp> with Kassa as the wallet',
     await page.getByRole('button', { name: 'Pay by bank' }).click();
     await answerAtBank(page, 'Authorise payment');
     await page.waitForURL(/\/buy\?/);
-    await phase(page, 'delivered', 60_000);
+    await phase(page, 'delivered');
     assert.equal(await partText(page, 'status'), '25 eEUR arrived in your wallet on Kassa Local Two.');
     const hash = await partText(page, 'hash');
     assert.match(hash, /^0x[0-9a-f]{64}$/);

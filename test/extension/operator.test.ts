@@ -14,7 +14,7 @@ import { configure, launchExtension, leaks, type LoadedExtension } from '../supp
 const MINT_WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const text = (value: string | null) => (value ?? '').replace(/\s+/g, ' ').trim();
 
-describe('extension: operator views', { timeout: 180_000 }, () => {
+describe('extension: operator views', () => {
   let stack: Stack;
   let extension: LoadedExtension;
 
@@ -72,7 +72,6 @@ describe('extension: operator views', { timeout: 180_000 }, () => {
     const proxyField = page.getByLabel('Proxy URL');
     await eventually(
       async () => ((await proxyField.inputValue()) === stack.proxy.origin ? true : undefined),
-      5_000,
       'the saved proxy URL',
     );
     assert.equal(await page.getByLabel('Operator token').inputValue(), '');

@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright';
 import { configure, launchExtension, leaks, overflowing, type LoadedExtension } from '../support/extension.ts';
 import { eventually, startStack, type Stack } from '../support/stack.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
 
 const text = (value: string | null) => (value ?? '').replace(/\s+/g, ' ').trim();
 
@@ -20,7 +21,7 @@ async function rowIds(page: Page): Promise<string[]> {
     .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-transaction') ?? ''));
 }
 
-describe('extension: the payments view', { timeout: 240_000 }, () => {
+describe('extension: the payments view', () => {
   let stack: Stack;
   let extension: LoadedExtension;
 
@@ -42,7 +43,7 @@ describe('extension: the payments view', { timeout: 240_000 }, () => {
     const { transactionId } = (await stack.pay(await stack.checkout({ reference: 'EXT-LIVE-1', amount: '12.30' })))
       .body as { transactionId: string };
     const row = page.locator(`tr[data-transaction="${transactionId}"]`);
-    await row.filter({ hasText: 'PENDING' }).waitFor({ timeout: 10_000 });
+    await row.filter({ hasText: 'PENDING' }).waitFor({ timeout: PATIENCE_MS });
     assert.equal((await rowIds(page))[0], transactionId, 'on top');
     assert.match(text(await row.textContent()), /EXT-LIVE-1 €12\.30 PENDING/);
 
@@ -120,7 +121,7 @@ describe('extension: the payments view', { timeout: 240_000 }, () => {
     await search.getByLabel('From (day)').fill(today);
     await search.getByLabel('To (day)').fill(today);
     await search.getByRole('button', { name: 'Search' }).click();
-    await eventually(async () => ((await rowIds(page)).length === 1 ? true : undefined), 10_000, 'one row');
+    await eventually(async () => ((await rowIds(page)).length === 1 ? true : undefined), 'one row');
     assert.deepEqual(await rowIds(page), [made['EXT-SEARCH-B']]);
 
     const [download] = await Promise.all([
@@ -220,7 +221,6 @@ describe('extension: the payments view', { timeout: 240_000 }, () => {
         (await stack.operator('/api/payments/unverifiable')).body.payments.some(
           (entry: { payment: { transactionId: string } }) => entry.payment.transactionId === transactionId,
         ) || undefined,
-      15_000,
       'the payment to be unverifiable',
     );
     await configure(extension, stack.proxy.origin, stack.config.operatorToken);

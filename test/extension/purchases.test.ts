@@ -18,7 +18,7 @@ import { eventually, startStack, type Stack } from '../support/stack.ts';
 const text = (value: string | null) => (value ?? '').replace(/\s+/g, ' ').trim();
 const TWO = 31338;
 
-describe('extension: the Purchases view', { timeout: 400_000 }, () => {
+describe('extension: the Purchases view', () => {
   let stack: Stack;
   let extension: LoadedExtension;
   /** Purchases made in `before`, by what happened to them. */
@@ -131,7 +131,7 @@ describe('extension: the Purchases view', { timeout: 400_000 }, () => {
       .getByRole('status')
       .filter({ hasText: /^Done: the purchase is now (paid|minting|delivered)\.$/ })
       .waitFor();
-    await eventually(async () => (await detailOf(purchaseId)).state === 'delivered' || undefined, 15_000, 'delivered');
+    await eventually(async () => (await detailOf(purchaseId)).state === 'delivered' || undefined, 'delivered');
     await page.getByRole('button', { name: 'Refresh' }).click();
     await detail.locator('#purchase-state').filter({ hasText: 'delivered' }).waitFor();
     assert.equal(await balanceOf(stack, TWO, 'eEUR', wallet), units('8'), 'the balance read from the chain');

@@ -15,6 +15,7 @@ import { chainProviders, token } from '../support/chains.ts';
 import { configure, launchExtension, leaks, overflowing, type LoadedExtension } from '../support/extension.ts';
 import { keepScreenshot, SCREENS } from '../support/screenshots.ts';
 import { startStack, type Stack } from '../support/stack.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
 
 const SUITE = 'extension-sandbox-account';
 const PASSWORD = 'correct horse battery staple';
@@ -29,7 +30,7 @@ async function liveProxy(): Promise<{ origin: string; server: Server }> {
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-describe('extension: the sandbox’s test account', { timeout: 300_000 }, () => {
+describe('extension: the sandbox’s test account', () => {
   let stack: Stack;
   let extension: LoadedExtension;
   let live: Awaited<ReturnType<typeof liveProxy>>;
@@ -86,7 +87,7 @@ describe('extension: the sandbox’s test account', { timeout: 300_000 }, () => 
     await offer(page).getByLabel('Password', { exact: true }).fill(PASSWORD);
     await offer(page).getByLabel('Repeat the password').fill(PASSWORD);
     await offer(page).getByRole('button', { name: 'Use the sandbox test account' }).click();
-    await page.locator('#address').filter({ hasText: SANDBOX_TEST_ADDRESS }).waitFor({ timeout: 60_000 });
+    await page.locator('#address').filter({ hasText: SANDBOX_TEST_ADDRESS }).waitFor({ timeout: PATIENCE_MS });
     await keepScreenshot(page, SUITE, 'kept');
 
     const chain = stack.sandbox.chains[0]!;

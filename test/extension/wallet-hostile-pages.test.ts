@@ -28,6 +28,7 @@ import {
 } from '../support/extension.ts';
 import { HOST_RULES, startSites, type Sites } from '../support/sites.ts';
 import { SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
 
 const PASSWORD = 'a long enough password';
 const ACCOUNT = anvilAccount(3);
@@ -66,7 +67,7 @@ const openWindows = (extension: LoadedExtension) =>
 const shown = async (approval: Page, selector: string) =>
   ((await approval.locator(selector).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
 
-describe('extension: the wallet against hostile pages', { timeout: 600_000 }, () => {
+describe('extension: the wallet against hostile pages', () => {
   let sites: Sites;
   let stack: Stack;
   let extension: LoadedExtension;
@@ -148,7 +149,7 @@ describe('extension: the wallet against hostile pages', { timeout: 600_000 }, ()
     await page.goto(site('shop.test'));
     assert.equal(await page.evaluate(() => isSecureContext), false, 'http://shop.test is not a secure context');
     await page
-      .waitForFunction(() => Boolean((window as { kassa?: unknown }).kassa), undefined, { timeout: 5_000 })
+      .waitForFunction(() => Boolean((window as { kassa?: unknown }).kassa), undefined, { timeout: PATIENCE_MS })
       .catch(() => undefined);
     const seen = await page.evaluate(() => ({
       kassa: (window as unknown as { announced: Array<{ info: { rdns: string; uuid: string } }> }).announced
@@ -231,7 +232,6 @@ describe('extension: the wallet against hostile pages', { timeout: 600_000 }, ()
     const mined = await waitUntil(
       () => chains.get(ONE).getTransaction(hash),
       (tx) => tx?.blockNumber != null,
-      30_000,
       'mined',
     );
     assert.equal(mined!.chainId, BigInt(ONE), 'signed for the chain its window showed');
@@ -269,7 +269,6 @@ describe('extension: the wallet against hostile pages', { timeout: 600_000 }, ()
     let mined = await waitUntil(
       () => chains.get(ONE).getTransaction(hash),
       (tx) => tx?.blockNumber != null,
-      30_000,
       'mined',
     );
     assert.equal(
@@ -308,7 +307,6 @@ describe('extension: the wallet against hostile pages', { timeout: 600_000 }, ()
     mined = await waitUntil(
       () => chains.get(ONE).getTransaction(hash),
       (tx) => tx?.blockNumber != null,
-      30_000,
       'mined',
     );
     assert.equal(mined!.maxFeePerGas, high, 'the page’s fee, within the ceiling, is honoured');
@@ -340,7 +338,7 @@ describe('extension: the wallet against hostile pages', { timeout: 600_000 }, ()
         () => (window as { armingProbe?: { enabled: number } }).armingProbe?.enabled,
         undefined,
         {
-          timeout: 20_000,
+          timeout: PATIENCE_MS,
         },
       );
       const timeline = await approval.evaluate(
@@ -504,7 +502,6 @@ describe('extension: the wallet against hostile pages', { timeout: 600_000 }, ()
     await waitUntil(
       () => buttons.count(),
       (count) => count === 2,
-      15_000,
       'both wallets listed',
     );
     const labels = (await buttons.allInnerTexts()).map((label) => label.replace(/\s+/g, ' ').trim()).sort();

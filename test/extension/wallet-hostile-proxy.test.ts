@@ -28,6 +28,7 @@ import {
 import { startSites, type Sites } from '../support/sites.ts';
 import { eventually, SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
 import { tamperingProxy, TAMPERED_FEE } from '../support/wallet/wallet-commands.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
 
 const PASSWORD = 'a long enough password';
 const ACCOUNT = anvilAccount(4);
@@ -124,7 +125,7 @@ async function leftOf(page: Page, selector: string, text: string): Promise<numbe
     }, text);
 }
 
-describe('extension: the wallet and the operator views against a hostile proxy', { timeout: 600_000 }, () => {
+describe('extension: the wallet and the operator views against a hostile proxy', () => {
   let sites: Sites;
   let stack: Stack;
   let extension: LoadedExtension;
@@ -237,15 +238,16 @@ describe('extension: the wallet and the operator views against a hostile proxy',
       const deadline = await lockAt();
       assert.ok(deadline, 'unlocked');
       await wallet.reload();
-      await wallet.locator(`[data-hash="${hash}"][data-state="confirmed"]`).waitFor({ timeout: 30_000 });
+      await wallet.locator(`[data-hash="${hash}"][data-state="confirmed"]`).waitFor({ timeout: PATIENCE_MS });
       const readsBefore = fromWorkerTo(one!.rpcUrl.replace(/\/$/, '')).length;
-      await wallet.waitForTimeout(10_000);
-      assert.ok(fromWorkerTo(one!.rpcUrl.replace(/\/$/, '')).length > readsBefore, 'the tab kept reading the chains');
+      await eventually(
+        () => fromWorkerTo(one!.rpcUrl.replace(/\/$/, '')).length > readsBefore || undefined,
+        'the tab to read the chains again',
+      );
       assert.equal(await lockAt(), deadline, 'polling did not push the lock back');
       // Past the minute, the key is locked while the tab still polls: pages see no account.
       await eventually(
         async () => ((await call(shop, 'eth_accounts')).result as string[]).length === 0 || undefined,
-        Math.max(0, deadline - Date.now()) + 15_000,
         'the idle lock',
       );
       assert.ok(Date.now() >= deadline - 1_000, 'not before its time');
@@ -285,7 +287,7 @@ describe('extension: the wallet and the operator views against a hostile proxy',
     // Locked by now (the test before), unless the idle lock failed.
     if (await approval.getByLabel(/password/).count()) await approval.getByLabel(/password/).fill(PASSWORD);
     await press(approval, 'Connect');
-    await page.locator('kassa-bridge[phase="ready"]').waitFor({ timeout: 60_000 });
+    await page.locator('kassa-bridge[phase="ready"]').waitFor({ timeout: PATIENCE_MS });
     await panel.getByLabel('Amount').fill('2');
     await panel.getByRole('button', { name: 'Review transfer' }).click();
     await page.locator('kassa-bridge[phase="review"]').waitFor();
@@ -300,7 +302,7 @@ describe('extension: the wallet and the operator views against a hostile proxy',
     );
     assert.equal(await approval.locator('[data-field=fee-warning]').count(), 0);
     await press(approval, 'Approve');
-    await page.locator('kassa-bridge[phase="arrived"]').waitFor({ timeout: 60_000 });
+    await page.locator('kassa-bridge[phase="arrived"]').waitFor({ timeout: PATIENCE_MS });
     const hash = await panel.locator('[part~="hash"]').first().innerText();
     const mined = await chains.get(31337).getTransaction(hash.trim());
     assert.ok(mined!.maxFeePerGas! < TAMPERED_FEE, 'not the proxy’s million gwei');
@@ -333,7 +335,7 @@ describe('extension: the wallet and the operator views against a hostile proxy',
     const saved = await settings.getByRole('status').innerText();
     const tested = hostile.heard.length;
     await settings.getByRole('button', { name: 'Test connection' }).click();
-    await eventually(() => (hostile.heard.length > tested ? true : undefined), 10_000, 'the new proxy called');
+    await eventually(() => (hostile.heard.length > tested ? true : undefined), 'the new proxy called');
     const payments = await extension.openPage('ui/popup.html?tab=payments');
     const refusal = payments.getByText(`Enter the operator token for ${hostile.origin} in Settings`).first();
     await eventually(
@@ -341,7 +343,6 @@ describe('extension: the wallet and the operator views against a hostile proxy',
         hostile.heard.some((request) => request.path.startsWith('/api/payments')) || (await refusal.isVisible())
           ? true
           : undefined,
-      10_000,
       'the payments view’s answer',
     );
     assert.deepEqual(

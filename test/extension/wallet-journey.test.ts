@@ -30,6 +30,7 @@ import {
   providerCall as call,
   type LoadedExtension,
 } from '../support/extension.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
 
 const PASSWORD = 'a long enough password';
 const ACCOUNT = anvilAccount(3);
@@ -39,7 +40,7 @@ const tokenInterface = new Interface(REFORGE_TOKEN_ABI);
 const balanceOf = async (contract: ReturnType<typeof token>): Promise<bigint> =>
   (await contract.getFunction('balanceOf')(ACCOUNT.address)) as bigint;
 
-describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)', { timeout: 300_000 }, () => {
+describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)', () => {
   let server: Server;
   let origin: string;
   let stack: Stack;
@@ -330,7 +331,6 @@ describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)',
     const receipt = await waitUntil(
       async () => (await call(page, 'eth_getTransactionReceipt', [hash])).result as { status: string } | null,
       (value) => value !== null,
-      30_000,
       'the receipt',
     );
     assert.equal(receipt!.status, '0x1');
@@ -342,7 +342,6 @@ describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)',
     const arrived = await waitUntil(
       () => balanceOf(destination),
       (balance) => balance > before.destination,
-      30_000,
       'the arrival',
     );
     assert.equal(formatUnits(arrived - before.destination, 18), '12.5');
@@ -374,7 +373,7 @@ describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)',
     const approval = await opening;
     await approval.getByLabel(/password/).fill('wrong password!');
     await press(approval, 'Connect');
-    await approval.getByRole('alert').filter({ hasText: 'Wrong password' }).waitFor({ timeout: 60_000 });
+    await approval.getByRole('alert').filter({ hasText: 'Wrong password' }).waitFor({ timeout: PATIENCE_MS });
     await approval.waitForTimeout(1_100);
     await approval.getByLabel(/password/).fill(PASSWORD);
     await press(approval, 'Connect');

@@ -204,283 +204,278 @@ const heard = (page: Page, name: string, count = 1) =>
     [name, count] as const,
   );
 
-describe(
-  'extension: the provider’s events, disconnection and freezing (EIP-1193, EIP-6963)',
-  { timeout: 600_000 },
-  () => {
-    let sites: Sites;
-    let stack: Stack;
-    let extension: LoadedExtension;
-    let listing: Server;
-    const forwarders = new Map<number, Forwarder>();
-    const [ONE, TWO] = [31337, 31338];
+describe('extension: the provider’s events, disconnection and freezing (EIP-1193, EIP-6963)', () => {
+  let sites: Sites;
+  let stack: Stack;
+  let extension: LoadedExtension;
+  let listing: Server;
+  const forwarders = new Map<number, Forwarder>();
+  const [ONE, TWO] = [31337, 31338];
 
-    before(async () => {
-      sites = await startSites();
-      stack = await startStack();
-      for (const chain of stack.sandbox.chains)
-        forwarders.set(chain.chainId, await startForwarder(Number(new URL(chain.rpcUrl).port)));
-      listing = await listingThrough(stack.proxy.origin, forwarders);
-      extension = await launchExtension();
-      await configure(extension, `http://127.0.0.1:${(listing.address() as AddressInfo).port}`);
+  before(async () => {
+    sites = await startSites();
+    stack = await startStack();
+    for (const chain of stack.sandbox.chains)
+      forwarders.set(chain.chainId, await startForwarder(Number(new URL(chain.rpcUrl).port)));
+    listing = await listingThrough(stack.proxy.origin, forwarders);
+    extension = await launchExtension();
+    await configure(extension, `http://127.0.0.1:${(listing.address() as AddressInfo).port}`);
+  });
+  /** The user moves the wallet to another chain, as the Wallet tab does. */
+  const switchWallet = async (chainId: number) => {
+    const wallet = await extension.openPage('ui/popup.html?tab=wallet');
+    const answer = await wallet.evaluate(
+      ([channel, chainId]) => chrome.runtime.sendMessage({ channel, request: { kind: 'wallet.switchChain', chainId } }),
+      [UI_CHANNEL, chainId] as const,
+    );
+    await wallet.close();
+    assert.equal((answer as { ok: boolean }).ok, true, JSON.stringify(answer));
+  };
+  after(async () => {
+    await extension?.dispose();
+    listing?.close();
+    for (const forwarder of forwarders.values()) await forwarder.close();
+    await stack?.stop();
+    await sites?.close();
+  });
+
+  it('emit, on, once, removeListener… behave as Node’s EventEmitter; emit tells the page only', async () => {
+    const page = await extension.context.newPage();
+    await page.goto(`${sites.origin('events.localhost')}/`);
+    // window.ethereum is Kassa's here (no other wallet): no listener of the test's on it.
+    await page.waitForFunction(() => (window as { ethereum?: { isKassa?: boolean } }).ethereum?.isKassa === true);
+    // The script's source as tsx compiled it names its functions with a helper of its own (`__name`).
+    const inPage = await page.evaluate<unknown[]>(
+      `(() => { const __name = (fn) => fn; return (${exerciseEmitter.toString()})(window.ethereum); })()`,
+    );
+    assert.deepEqual(inPage, exerciseEmitter(new EventEmitter()));
+
+    // A listener that throws keeps neither the next ones nor Kassa from going on; the page still sees its error.
+    const thrown = page.waitForEvent('pageerror');
+    const calledAfter = await page.evaluate(() => {
+      const provider = (window as unknown as { ethereum: EventEmitter }).ethereum;
+      let after = false;
+      provider.on('accountsChanged', () => {
+        throw new Error('a dapp’s listener failed');
+      });
+      provider.on('accountsChanged', () => (after = true));
+      return provider.emit('accountsChanged', ['0x0000000000000000000000000000000000000001']) && after;
     });
-    /** The user moves the wallet to another chain, as the Wallet tab does. */
-    const switchWallet = async (chainId: number) => {
-      const wallet = await extension.openPage('ui/popup.html?tab=wallet');
-      const answer = await wallet.evaluate(
-        ([channel, chainId]) =>
-          chrome.runtime.sendMessage({ channel, request: { kind: 'wallet.switchChain', chainId } }),
-        [UI_CHANNEL, chainId] as const,
-      );
-      await wallet.close();
-      assert.equal((answer as { ok: boolean }).ok, true, JSON.stringify(answer));
-    };
-    after(async () => {
-      await extension?.dispose();
-      listing?.close();
-      for (const forwarder of forwarders.values()) await forwarder.close();
-      await stack?.stop();
-      await sites?.close();
+    assert.equal(calledAfter, true);
+    assert.equal((await thrown).message, 'a dapp’s listener failed');
+    // emit is the page telling itself: what Kassa answers, and whether it is connected, are the worker's to say.
+    assert.deepEqual(
+      await page.evaluate(async () => {
+        const provider = (
+          window as unknown as {
+            ethereum: EventEmitter & { request(args: unknown): Promise<unknown>; isConnected(): boolean };
+          }
+        ).ethereum;
+        const chainId = await provider.request({ method: 'eth_chainId' });
+        provider.emit('disconnect', new Error('a page script says so'));
+        return [chainId, await provider.request({ method: 'eth_accounts' }), provider.isConnected()];
+      }),
+      ['0x7a69', [], true],
+    );
+    await page.close();
+  });
+
+  it('a page script cannot replace request or change the provider; the EIP-6963 announcement is frozen', async () => {
+    const page = await openDapp(extension, `${sites.origin('frozen.localhost')}/`);
+    const attempts = await page.evaluate(() => {
+      const provider = (window as unknown as { kassa: Record<string, unknown> }).kassa;
+      const announced = (window as unknown as { announced: Array<{ info: { rdns: string } }> }).announced.find(
+        (detail) => detail.info.rdns === 'dev.kassa.wallet',
+      )!;
+      const stolen: unknown[] = [];
+      // Not a function literal: tsx would name it with a helper the page lacks.
+      const evil = stolen.push.bind(stolen);
+      const prototype = Object.getPrototypeOf(provider) as Record<string, unknown>;
+      // Each attempt as Reflect reports it: false where strict code gets a TypeError and sloppy code nothing.
+      const outcome = {
+        assign: Reflect.set(provider, 'request', evil),
+        define: Reflect.defineProperty(provider, 'request', { value: evil }),
+        remove: Reflect.deleteProperty(provider, 'isKassa'),
+        removeInherited: Reflect.deleteProperty(prototype, 'request'),
+        add: Reflect.set(provider, 'isMetaMask', true),
+        prototype: Reflect.set(prototype, 'request', evil),
+        inherited: Reflect.set(Object.getPrototypeOf(prototype) as object, 'on', evil),
+        swapPrototype: Reflect.setPrototypeOf(provider, { request: evil }),
+        detail: Reflect.set(announced, 'provider', { request: evil }),
+        info: Reflect.set(announced.info, 'rdns', 'evil.wallet'),
+        sloppy: (() => {
+          try {
+            provider.request = evil;
+          } catch {
+            // a strict caller's TypeError: the same refusal
+          }
+          return provider.request === evil;
+        })(),
+        frozen: [provider, prototype, Object.getPrototypeOf(prototype), announced, announced.info].map((object) =>
+          Object.isFrozen(object),
+        ),
+        sameRequest: provider.request === prototype.request,
+        isMetaMask: 'isMetaMask' in provider,
+        rdns: announced.info.rdns,
+        detailProvider: (announced as unknown as { provider: unknown }).provider === provider,
+        stolen,
+      };
+      return outcome;
     });
-
-    it('emit, on, once, removeListener… behave as Node’s EventEmitter; emit tells the page only', async () => {
-      const page = await extension.context.newPage();
-      await page.goto(`${sites.origin('events.localhost')}/`);
-      // window.ethereum is Kassa's here (no other wallet): no listener of the test's on it.
-      await page.waitForFunction(() => (window as { ethereum?: { isKassa?: boolean } }).ethereum?.isKassa === true);
-      // The script's source as tsx compiled it names its functions with a helper of its own (`__name`).
-      const inPage = await page.evaluate<unknown[]>(
-        `(() => { const __name = (fn) => fn; return (${exerciseEmitter.toString()})(window.ethereum); })()`,
-      );
-      assert.deepEqual(inPage, exerciseEmitter(new EventEmitter()));
-
-      // A listener that throws keeps neither the next ones nor Kassa from going on; the page still sees its error.
-      const thrown = page.waitForEvent('pageerror');
-      const calledAfter = await page.evaluate(() => {
-        const provider = (window as unknown as { ethereum: EventEmitter }).ethereum;
-        let after = false;
-        provider.on('accountsChanged', () => {
-          throw new Error('a dapp’s listener failed');
+    assert.deepEqual(attempts, {
+      assign: false,
+      define: false,
+      remove: false,
+      removeInherited: false,
+      add: false,
+      prototype: false,
+      inherited: false,
+      swapPrototype: false,
+      detail: false,
+      info: false,
+      sloppy: false,
+      frozen: [true, true, true, true, true],
+      sameRequest: true,
+      isMetaMask: false,
+      rdns: 'dev.kassa.wallet',
+      detailProvider: true,
+      stolen: [],
+    });
+    // What the page holds still reaches Kassa; a dapp asking again gets the same frozen announcement.
+    assert.deepEqual(await call(page, 'eth_chainId'), { result: '0x7a69' });
+    assert.equal(
+      await page.evaluate(() => {
+        let again: unknown;
+        window.addEventListener('eip6963:announceProvider', (event) => {
+          const detail = (event as CustomEvent<{ info: { rdns: string } }>).detail;
+          if (detail.info.rdns === 'dev.kassa.wallet') again = detail;
         });
-        provider.on('accountsChanged', () => (after = true));
-        return provider.emit('accountsChanged', ['0x0000000000000000000000000000000000000001']) && after;
-      });
-      assert.equal(calledAfter, true);
-      assert.equal((await thrown).message, 'a dapp’s listener failed');
-      // emit is the page telling itself: what Kassa answers, and whether it is connected, are the worker's to say.
-      assert.deepEqual(
-        await page.evaluate(async () => {
-          const provider = (
-            window as unknown as {
-              ethereum: EventEmitter & { request(args: unknown): Promise<unknown>; isConnected(): boolean };
-            }
-          ).ethereum;
-          const chainId = await provider.request({ method: 'eth_chainId' });
-          provider.emit('disconnect', new Error('a page script says so'));
-          return [chainId, await provider.request({ method: 'eth_accounts' }), provider.isConnected()];
-        }),
-        ['0x7a69', [], true],
-      );
-      await page.close();
-    });
-
-    it('a page script cannot replace request or change the provider; the EIP-6963 announcement is frozen', async () => {
-      const page = await openDapp(extension, `${sites.origin('frozen.localhost')}/`);
-      const attempts = await page.evaluate(() => {
-        const provider = (window as unknown as { kassa: Record<string, unknown> }).kassa;
-        const announced = (window as unknown as { announced: Array<{ info: { rdns: string } }> }).announced.find(
+        window.dispatchEvent(new Event('eip6963:requestProvider'));
+        const first = (window as unknown as { announced: Array<{ info: { rdns: string } }> }).announced.find(
           (detail) => detail.info.rdns === 'dev.kassa.wallet',
-        )!;
-        const stolen: unknown[] = [];
-        // Not a function literal: tsx would name it with a helper the page lacks.
-        const evil = stolen.push.bind(stolen);
-        const prototype = Object.getPrototypeOf(provider) as Record<string, unknown>;
-        // Each attempt as Reflect reports it: false where strict code gets a TypeError and sloppy code nothing.
-        const outcome = {
-          assign: Reflect.set(provider, 'request', evil),
-          define: Reflect.defineProperty(provider, 'request', { value: evil }),
-          remove: Reflect.deleteProperty(provider, 'isKassa'),
-          removeInherited: Reflect.deleteProperty(prototype, 'request'),
-          add: Reflect.set(provider, 'isMetaMask', true),
-          prototype: Reflect.set(prototype, 'request', evil),
-          inherited: Reflect.set(Object.getPrototypeOf(prototype) as object, 'on', evil),
-          swapPrototype: Reflect.setPrototypeOf(provider, { request: evil }),
-          detail: Reflect.set(announced, 'provider', { request: evil }),
-          info: Reflect.set(announced.info, 'rdns', 'evil.wallet'),
-          sloppy: (() => {
-            try {
-              provider.request = evil;
-            } catch {
-              // a strict caller's TypeError: the same refusal
-            }
-            return provider.request === evil;
-          })(),
-          frozen: [provider, prototype, Object.getPrototypeOf(prototype), announced, announced.info].map((object) =>
-            Object.isFrozen(object),
-          ),
-          sameRequest: provider.request === prototype.request,
-          isMetaMask: 'isMetaMask' in provider,
-          rdns: announced.info.rdns,
-          detailProvider: (announced as unknown as { provider: unknown }).provider === provider,
-          stolen,
-        };
-        return outcome;
-      });
-      assert.deepEqual(attempts, {
-        assign: false,
-        define: false,
-        remove: false,
-        removeInherited: false,
-        add: false,
-        prototype: false,
-        inherited: false,
-        swapPrototype: false,
-        detail: false,
-        info: false,
-        sloppy: false,
-        frozen: [true, true, true, true, true],
-        sameRequest: true,
-        isMetaMask: false,
-        rdns: 'dev.kassa.wallet',
-        detailProvider: true,
-        stolen: [],
-      });
-      // What the page holds still reaches Kassa; a dapp asking again gets the same frozen announcement.
-      assert.deepEqual(await call(page, 'eth_chainId'), { result: '0x7a69' });
-      assert.equal(
-        await page.evaluate(() => {
-          let again: unknown;
-          window.addEventListener('eip6963:announceProvider', (event) => {
-            const detail = (event as CustomEvent<{ info: { rdns: string } }>).detail;
-            if (detail.info.rdns === 'dev.kassa.wallet') again = detail;
-          });
-          window.dispatchEvent(new Event('eip6963:requestProvider'));
-          const first = (window as unknown as { announced: Array<{ info: { rdns: string } }> }).announced.find(
-            (detail) => detail.info.rdns === 'dev.kassa.wallet',
-          );
-          return again === first && Object.isFrozen(again);
-        }),
-        true,
-      );
-      await page.close();
-    });
+        );
+        return again === first && Object.isFrozen(again);
+      }),
+      true,
+    );
+    await page.close();
+  });
 
-    it('no chain answers: disconnect (4900), requests refused 4900; one comes back: connect, unasked', async () => {
-      const page = await openDapp(extension, `${sites.origin('chains.localhost')}/`);
-      await recordDisconnects(page);
-      assert.deepEqual(await call(page, 'eth_chainId'), { result: '0x7a69' });
-      await heard(page, 'connect');
-      assert.equal(await isConnected(page), true);
+  it('no chain answers: disconnect (4900), requests refused 4900; one comes back: connect, unasked', async () => {
+    const page = await openDapp(extension, `${sites.origin('chains.localhost')}/`);
+    await recordDisconnects(page);
+    assert.deepEqual(await call(page, 'eth_chainId'), { result: '0x7a69' });
+    await heard(page, 'connect');
+    assert.equal(await isConnected(page), true);
 
-      // The wallet's chain alone is down: Kassa still serves the other, so it is connected (EIP-1193: 4901).
-      forwarders.get(ONE)!.refuse();
-      assert.equal((await call(page, 'eth_blockNumber')).error?.code, 4901);
-      assert.equal(await isConnected(page), true);
+    // The wallet's chain alone is down: Kassa still serves the other, so it is connected (EIP-1193: 4901).
+    forwarders.get(ONE)!.refuse();
+    assert.equal((await call(page, 'eth_blockNumber')).error?.code, 4901);
+    assert.equal(await isConnected(page), true);
 
-      // Both down, and the page asks nothing: the service worker finds out and the page hears `disconnect`.
-      forwarders.get(TWO)!.refuse();
-      await heard(page, 'disconnect');
-      assert.equal(await isConnected(page), false);
-      const [, error] = (await eventsOf(page)).find(([name]) => name === 'disconnect')!;
-      assert.deepEqual(
-        { ...(error as Record<string, unknown>), message: undefined },
-        { isError: true, name: 'ProviderRpcError', code: 4900, message: undefined },
-      );
-      assert.match((error as { message: string }).message, /None of Kassa's chains answers/);
-      assert.equal((await call(page, 'eth_blockNumber')).error?.code, 4900);
+    // Both down, and the page asks nothing: the service worker finds out and the page hears `disconnect`.
+    forwarders.get(TWO)!.refuse();
+    await heard(page, 'disconnect');
+    assert.equal(await isConnected(page), false);
+    const [, error] = (await eventsOf(page)).find(([name]) => name === 'disconnect')!;
+    assert.deepEqual(
+      { ...(error as Record<string, unknown>), message: undefined },
+      { isError: true, name: 'ProviderRpcError', code: 4900, message: undefined },
+    );
+    assert.match((error as { message: string }).message, /None of Kassa's chains answers/);
+    assert.equal((await call(page, 'eth_blockNumber')).error?.code, 4900);
 
-      // One comes back: `connect` with the wallet's chain, without the page asking.
-      forwarders.get(TWO)!.resume();
-      await heard(page, 'connect', 2);
-      assert.equal(await isConnected(page), true);
-      assert.deepEqual((await eventsOf(page)).filter(([name]) => name === 'connect').at(-1), [
-        'connect',
-        { chainId: '0x7a69' },
-      ]);
-      forwarders.get(ONE)!.resume();
-      assert.match(String((await call(page, 'eth_blockNumber')).result), /^0x[0-9a-f]+$/);
+    // One comes back: `connect` with the wallet's chain, without the page asking.
+    forwarders.get(TWO)!.resume();
+    await heard(page, 'connect', 2);
+    assert.equal(await isConnected(page), true);
+    assert.deepEqual((await eventsOf(page)).filter(([name]) => name === 'connect').at(-1), [
+      'connect',
+      { chainId: '0x7a69' },
+    ]);
+    forwarders.get(ONE)!.resume();
+    assert.match(String((await call(page, 'eth_blockNumber')).result), /^0x[0-9a-f]+$/);
 
-      // Down while the page asks: it hears `disconnect` before the refusal (4900); back, `connect` before the answer.
-      forwarders.get(ONE)!.refuse();
-      forwarders.get(TWO)!.refuse();
-      await askAndNote(page, 'eth_blockNumber');
-      forwarders.get(ONE)!.resume();
-      forwarders.get(TWO)!.resume();
-      await heard(page, 'connect', 3);
-      await askAndNote(page, 'eth_blockNumber');
-      assert.deepEqual(await lastHeard(page, 4), [
-        ['disconnect', 4900],
-        ['eth_blockNumber refused', 4900],
-        ['connect', { chainId: '0x7a69' }],
-        ['eth_blockNumber answered', null],
-      ]);
+    // Down while the page asks: it hears `disconnect` before the refusal (4900); back, `connect` before the answer.
+    forwarders.get(ONE)!.refuse();
+    forwarders.get(TWO)!.refuse();
+    await askAndNote(page, 'eth_blockNumber');
+    forwarders.get(ONE)!.resume();
+    forwarders.get(TWO)!.resume();
+    await heard(page, 'connect', 3);
+    await askAndNote(page, 'eth_blockNumber');
+    assert.deepEqual(await lastHeard(page, 4), [
+      ['disconnect', 4900],
+      ['eth_blockNumber refused', 4900],
+      ['connect', { chainId: '0x7a69' }],
+      ['eth_blockNumber answered', null],
+    ]);
 
-      // The wallet moves to another chain while none answers: the page hears it once one is back,
-      // `connect` with that chain then `chainChanged` (as MetaMask tells it).
-      forwarders.get(ONE)!.refuse();
-      forwarders.get(TWO)!.refuse();
-      await heard(page, 'disconnect', 3);
-      await switchWallet(TWO);
-      forwarders.get(TWO)!.resume();
-      await heard(page, 'connect', 4);
-      forwarders.get(ONE)!.resume();
-      await switchWallet(ONE);
-      await heard(page, 'chainChanged', 2);
-      assert.deepEqual(await lastHeard(page, 4), [
-        ['disconnect', 4900],
-        ['connect', { chainId: '0x7a6a' }],
-        ['chainChanged', '0x7a6a'],
-        ['chainChanged', '0x7a69'],
-      ]);
-      await page.close();
-    });
+    // The wallet moves to another chain while none answers: the page hears it once one is back,
+    // `connect` with that chain then `chainChanged` (as MetaMask tells it).
+    forwarders.get(ONE)!.refuse();
+    forwarders.get(TWO)!.refuse();
+    await heard(page, 'disconnect', 3);
+    await switchWallet(TWO);
+    forwarders.get(TWO)!.resume();
+    await heard(page, 'connect', 4);
+    forwarders.get(ONE)!.resume();
+    await switchWallet(ONE);
+    await heard(page, 'chainChanged', 2);
+    assert.deepEqual(await lastHeard(page, 4), [
+      ['disconnect', 4900],
+      ['connect', { chainId: '0x7a6a' }],
+      ['chainChanged', '0x7a6a'],
+      ['chainChanged', '0x7a69'],
+    ]);
+    await page.close();
+  });
 
-    /** A page of `host` that asked Kassa something, and so heard `connect`, with its `disconnect`s recorded. */
-    const connectedPage = async (host: string) => {
-      const page = await openDapp(extension, `${sites.origin(host)}/`);
-      await recordDisconnects(page);
-      assert.deepEqual(await call(page, 'eth_chainId'), { result: '0x7a69' });
-      await heard(page, 'connect');
-      return page;
-    };
-    const GONE = { code: 4900, message: 'Kassa was disabled or updated: reload the page' };
-    /** The page heard `disconnect` (4900) once, is not connected, and every request is refused with 4900. */
-    const expectGone = async (page: Page) => {
-      await heard(page, 'disconnect');
-      assert.equal(await isConnected(page), false);
-      const [, error] = (await eventsOf(page)).find(([name]) => name === 'disconnect')!;
-      assert.deepEqual(error, { isError: true, name: 'ProviderRpcError', ...GONE });
-      for (const method of ['eth_chainId', 'eth_accounts', 'eth_blockNumber'])
-        assert.deepEqual(await call(page, method), { error: GONE });
-      assert.equal((await eventNamesOf(page)).filter((name) => name === 'disconnect').length, 1, 'told once');
-    };
+  /** A page of `host` that asked Kassa something, and so heard `connect`, with its `disconnect`s recorded. */
+  const connectedPage = async (host: string) => {
+    const page = await openDapp(extension, `${sites.origin(host)}/`);
+    await recordDisconnects(page);
+    assert.deepEqual(await call(page, 'eth_chainId'), { result: '0x7a69' });
+    await heard(page, 'connect');
+    return page;
+  };
+  const GONE = { code: 4900, message: 'Kassa was disabled or updated: reload the page' };
+  /** The page heard `disconnect` (4900) once, is not connected, and every request is refused with 4900. */
+  const expectGone = async (page: Page) => {
+    await heard(page, 'disconnect');
+    assert.equal(await isConnected(page), false);
+    const [, error] = (await eventsOf(page)).find(([name]) => name === 'disconnect')!;
+    assert.deepEqual(error, { isError: true, name: 'ProviderRpcError', ...GONE });
+    for (const method of ['eth_chainId', 'eth_accounts', 'eth_blockNumber'])
+      assert.deepEqual(await call(page, method), { error: GONE });
+    assert.equal((await eventNamesOf(page)).filter((name) => name === 'disconnect').length, 1, 'told once');
+  };
 
-    it('disabled under the page: disconnect (4900), isConnected() false, requests refused 4900 at once', async () => {
-      await importVaultKey(extension, ACCOUNT, PASSWORD);
-      const page = await connectedPage('disabled.localhost');
-      // A request waiting for the user when Kassa goes away is answered, not left hanging.
-      const opening = approvalWindow(extension);
-      const waiting = call(page, 'eth_requestAccounts');
-      await opening;
-      await setExtensionEnabled(extension, false);
-      assert.equal((await waiting).error?.code, 4900);
-      await expectGone(page);
+  it('disabled under the page: disconnect (4900), isConnected() false, requests refused 4900 at once', async () => {
+    await importVaultKey(extension, ACCOUNT, PASSWORD);
+    const page = await connectedPage('disabled.localhost');
+    // A request waiting for the user when Kassa goes away is answered, not left hanging.
+    const opening = approvalWindow(extension);
+    const waiting = call(page, 'eth_requestAccounts');
+    await opening;
+    await setExtensionEnabled(extension, false);
+    assert.equal((await waiting).error?.code, 4900);
+    await expectGone(page);
 
-      // Enabled again, Kassa reaches pages loaded from then on: this one once it is reloaded.
-      await setExtensionEnabled(extension, true);
-      assert.deepEqual(await call(page, 'eth_chainId'), { error: GONE });
-      await page.reload();
-      await page.waitForFunction(() => Boolean((window as { kassa?: unknown }).kassa));
-      assert.deepEqual(await call(page, 'eth_chainId'), { result: '0x7a69' });
-      await heard(page, 'connect');
-      assert.equal(await isConnected(page), true);
-    });
+    // Enabled again, Kassa reaches pages loaded from then on: this one once it is reloaded.
+    await setExtensionEnabled(extension, true);
+    assert.deepEqual(await call(page, 'eth_chainId'), { error: GONE });
+    await page.reload();
+    await page.waitForFunction(() => Boolean((window as { kassa?: unknown }).kassa));
+    assert.deepEqual(await call(page, 'eth_chainId'), { result: '0x7a69' });
+    await heard(page, 'connect');
+    assert.equal(await isConnected(page), true);
+  });
 
-    // Last: in headless Chromium an unpacked extension reloaded this way does not come back.
-    it('reloaded by chrome.runtime.reload(): disconnect (4900), isConnected() false, requests refused 4900', async () => {
-      const page = await connectedPage('reload.localhost');
-      await extension.worker.evaluate(() => chrome.runtime.reload()).catch(() => undefined);
-      await expectGone(page);
-    });
-  },
-);
+  // Last: in headless Chromium an unpacked extension reloaded this way does not come back.
+  it('reloaded by chrome.runtime.reload(): disconnect (4900), isConnected() false, requests refused 4900', async () => {
+    const page = await connectedPage('reload.localhost');
+    await extension.worker.evaluate(() => chrome.runtime.reload()).catch(() => undefined);
+    await expectGone(page);
+  });
+});

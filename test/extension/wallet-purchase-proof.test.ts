@@ -29,6 +29,7 @@ import {
 import { ONRAMP_ENV } from '../support/onramp.ts';
 import { HOST_RULES, startSites, type Sites } from '../support/sites.ts';
 import { SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
 
 const PASSWORD = 'a long enough password';
 const ACCOUNT = anvilAccount(4);
@@ -42,7 +43,7 @@ const shown = async (approval: Page, selector: string) =>
 /** `personal_sign`'s first param as libraries send it: the message's UTF-8 bytes in hex. */
 const utf8Hex = (text: string) => hexlify(toUtf8Bytes(text));
 
-describe('extension: the purchase proof, the one message Kassa signs', { timeout: 600_000 }, () => {
+describe('extension: the purchase proof, the one message Kassa signs', () => {
   let sites: Sites;
   let stack: Stack;
   let extension: LoadedExtension;
@@ -297,7 +298,7 @@ describe('extension: the purchase proof, the one message Kassa signs', { timeout
     assert.equal(second.code, -32002, 'a second request of the site waits for none');
     await approval
       .locator('[data-field=expired]', { hasText: 'This request has expired: go back to the site and buy again.' })
-      .waitFor({ timeout: 15_000 });
+      .waitFor({ timeout: PATIENCE_MS });
     assert.equal(await approval.locator('#approve').isDisabled(), true);
     await press(approval, 'Reject');
     assert.equal((await signed).error?.code, 4001);

@@ -12,6 +12,7 @@ import { after, describe, it, type TestContext } from 'node:test';
 import { startSandbox, type Sandbox } from '../../sandbox/server.ts';
 import { freePort } from '../support/free-port.ts';
 import { proxyEnvFor } from '../support/stack.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
@@ -54,7 +55,7 @@ function needsEngine(t: TestContext): string | null {
   return null;
 }
 
-describe('package: the container', { timeout: 1_800_000 }, () => {
+describe('package: the container', () => {
   let sandbox: Sandbox | undefined;
   const dir = mkdtempSync(join(tmpdir(), 'kassa-container-'));
   after(async () => {
@@ -90,7 +91,7 @@ describe('package: the container', { timeout: 1_800_000 }, () => {
     assert.equal(started.status, 0, started.stderr);
     const container = started.stdout.trim();
     try {
-      const deadline = Date.now() + 60_000;
+      const deadline = Date.now() + PATIENCE_MS;
       let health = '';
       while (health !== 'healthy' && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 1_000));

@@ -42,7 +42,7 @@ function pngSize(path: string): [number, number] {
   return [data.readUInt32BE(16), data.readUInt32BE(20)];
 }
 
-describe('package: the extension for the Chrome Web Store', { timeout: 180_000 }, () => {
+describe('package: the extension for the Chrome Web Store', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kassa-extension-zip-'));
   let manifest: Manifest;
   let extension: LoadedExtension | undefined;

@@ -34,7 +34,7 @@ interface ProxyLine {
 
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
 
-describe('package: the tarball in a project of its own', { timeout: 900_000 }, () => {
+describe('package: the tarball in a project of its own', () => {
   const work = mkdtempSync(join(tmpdir(), 'kassa-package-'));
   const project = join(work, 'shop');
   let tarball: string;
@@ -148,7 +148,7 @@ describe('package: the tarball in a project of its own', { timeout: 900_000 }, (
 
   it('runs the emulator and the proxy from their bins', async () => {
     sandbox = startIn(project, 'npx', ['kassa-sandbox', '--port', '0', '--settlement-ms', '0']);
-    const { sandbox: upstream } = await sandbox.line<SandboxLine>((line) => 'sandbox' in line, 120_000);
+    const { sandbox: upstream } = await sandbox.line<SandboxLine>((line) => 'sandbox' in line);
     proxy = startIn(project, 'npx', ['kassa-proxy'], {
       PORT: '0',
       KASSA_PAY_BASE_URL: upstream.pay,
@@ -210,9 +210,9 @@ describe('package: the tarball in a project of its own', { timeout: 900_000 }, (
     const page = await browser.newPage();
     const problems = watchProblems(page);
     await page.goto(`${shopOrigin}/`);
-    await waitForPhase(page, 'ready', 20_000);
+    await waitForPhase(page, 'ready');
     await authoriseAtBank(page);
-    await waitForPhase(page, 'completed', 20_000);
+    await waitForPhase(page, 'completed');
     const firstPaymentMs = performance.now() - installedAt;
     console.log(`# install to first payment: ${(firstPaymentMs / 1000).toFixed(1)} s`);
     const read = await fetch(`${proxyOrigin}/api/checkouts/${checkoutId}`, {
@@ -228,14 +228,14 @@ describe('package: the tarball in a project of its own', { timeout: 900_000 }, (
     const page = await browser.newPage();
     const problems = watchProblems(page);
     await page.goto(`${shopOrigin}/react.html`);
-    await waitForPhase(page, 'ready', 20_000);
+    await waitForPhase(page, 'ready');
     // Before leaving for the bank, React heard the payment created.
     const leaving = page.waitForURL(/\/pay\/flow\//);
     await page.getByRole('button', { name: 'Pay by bank' }).click();
     await leaving;
     await page.getByLabel('XYZ Bank').check();
     await page.getByRole('button', { name: 'Authorise payment' }).click();
-    await waitForPhase(page, 'completed', 20_000);
+    await waitForPhase(page, 'completed');
     await page.locator('#heard li', { hasText: 'completed COMPLETED' }).waitFor();
     const heard = await page.locator('#heard li').allTextContents();
     assert.ok(

@@ -3,10 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
-import { ConfigError, loadConfig } from '../../proxy/config.ts';
+import { ConfigError } from '../../proxy/config-readers.ts';
+import { loadConfig } from '../../proxy/config.ts';
+import { GIVE_UP_AFTER_MS } from '../../proxy/events/retry-schedule.ts';
 import { kassaEventSchema } from '../../schemas/events.ts';
 import { eventually, proxyEnvFor, startStack, type Stack } from '../support/stack.ts';
-import { startReceiver, type ReceivedRequest } from '../support/webhook-receiver.ts';
+import type { Json } from '../support/http.ts';
+import { startReceiver, type ReceivedRequest, type ScriptedAnswer } from '../support/webhook-receiver.ts';
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
@@ -100,21 +103,15 @@ describe('proxy: signed events to the merchant’s server', () => {
   it('a receiver that fails is retried on schedule under the same id until it answers 2xx', async () => {
     failing = true;
     const { transactionId } = await paidPayment('COMPLETED');
-    await eventually(() => (eventsFor(transactionId).length >= 6 ? true : undefined), 10_000, 'retries');
+    await eventually(() => (eventsFor(transactionId).length >= 6 ? true : undefined), 'retries');
     failing = false;
-    const listed = await eventually(
-      async () => {
-        const page = await stack.operator('/api/events?limit=20');
-        const mine = page.body.events.filter(
-          (event: { transactionId: string }) => event.transactionId === transactionId,
-        );
-        return mine.length === 2 && mine.every((event: { status: string }) => event.status === 'delivered')
-          ? mine
-          : undefined;
-      },
-      10_000,
-      'delivery after the receiver recovers',
-    );
+    const listed = await eventually(async () => {
+      const page = await stack.operator('/api/events?limit=20');
+      const mine = page.body.events.filter((event: { transactionId: string }) => event.transactionId === transactionId);
+      return mine.length === 2 && mine.every((event: { status: string }) => event.status === 'delivered')
+        ? mine
+        : undefined;
+    }, 'delivery after the receiver recovers');
     for (const summary of listed) {
       const detail = (await stack.operator(`/api/events/${summary.id}`)).body;
       const codes = detail.attemptLog.map((attempt: { statusCode: number }) => attempt.statusCode);
@@ -171,6 +168,7 @@ describe('proxy: signed events to the merchant’s server', () => {
             stack.operator(`/api/events?${new URLSearchParams(query)}`),
             stack.operator(path),
             stack.operator(`${path}/redeliver`, { method: 'POST' }),
+            stack.operator(`/api/events/endpoints/${encodeURIComponent(id) || 'x'}/enable`, { method: 'POST' }),
             stack.operator('/api/events/redeliver', {
               raw: JSON.stringify(body) ?? '',
               headers: { 'Content-Type': 'application/json' },
@@ -189,6 +187,135 @@ describe('proxy: signed events to the merchant’s server', () => {
   });
 });
 
+describe('proxy: events and the receiver’s answers, as Standard Webhooks asks', () => {
+  const secret = newSecret();
+  /** How the receiver answers the events of a payment, by the reference in their body; 200 otherwise. */
+  const answers = new Map<string, ScriptedAnswer | (() => ScriptedAnswer)>();
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let stack: Stack;
+
+  before(async () => {
+    receiver = await startReceiver({
+      respond: (request) => {
+        const reference = /"reference":"([^"]+)"/.exec(request.body)?.[1] ?? '';
+        const answer = answers.get(reference);
+        return (typeof answer === 'function' ? answer() : answer) ?? 200;
+      },
+    });
+    // Retries within moments, but the real give-up horizon (three days): what a Retry-After asks is what shows.
+    stack = await startStack({
+      env: { KASSA_EVENTS_URL: receiver.url, KASSA_EVENTS_SECRET: secret },
+      proxy: { eventRetrySchedule: { delay: () => 20, giveUpAfterMs: GIVE_UP_AFTER_MS }, eventPollMs: 50 },
+    });
+  });
+  after(async () => {
+    await stack.stop();
+    await receiver.close();
+  });
+
+  /** A payment of a checkout with this reference, made final: its events are on their way. */
+  const finalPayment = async (reference: string, status: 'COMPLETED' | 'FAILED') => {
+    const checkoutId = await stack.checkout({ reference });
+    const { transactionId } = (await stack.pay(checkoutId)).body as { transactionId: string };
+    await stack.control(`/payments/${transactionId}/outcome`, { status });
+    return transactionId;
+  };
+  /** The operator's view of a payment's events (summaries), once there are `count` of them. */
+  const eventsOf = (transactionId: string, count: number, accept: (event: Json) => boolean = () => true) =>
+    eventually(async () => {
+      const page = await stack.operator('/api/events?limit=200');
+      const mine = page.body.events.filter((event: Json) => event.transactionId === transactionId);
+      return mine.length === count && mine.every(accept) ? (mine as Json[]) : undefined;
+    }, `${count} events of ${transactionId}`);
+  const received = (eventId: string) =>
+    receiver.received.filter((request) => request.headers['webhook-id'] === eventId);
+  const endpoint = async () => (await stack.operator('/api/events?limit=1')).body.endpoints[0];
+
+  it('a Retry-After on a 503 or a 429 is waited for (seconds or a date), up to an hour', async () => {
+    const cases = [
+      { reference: 'RETRY-AFTER-SECONDS', answer: { status: 503, headers: { 'Retry-After': '120' } }, wait: 120_000 },
+      {
+        reference: 'RETRY-AFTER-DATE',
+        answer: () => ({ status: 429, headers: { 'Retry-After': new Date(Date.now() + 90_000).toUTCString() } }),
+        wait: 89_000,
+      },
+      // A day is more than a receiver may park an event for: an hour.
+      { reference: 'RETRY-AFTER-DAY', answer: { status: 503, headers: { 'Retry-After': '86400' } }, wait: 3_600_000 },
+    ];
+    for (const { reference, answer, wait } of cases) {
+      answers.set(reference, answer);
+      const transactionId = await finalPayment(reference, 'FAILED');
+      const [event] = await eventsOf(transactionId, 1, (summary) => summary.attempts === 1);
+      const detail = (await stack.operator(`/api/events/${event!.id}`)).body;
+      assert.equal(detail.status, 'pending', reference);
+      // At least the wait asked (capped), and not some other one: the next longer would be the cap's hour.
+      const next = Date.parse(detail.nextAttemptAt) - Date.parse(detail.attemptLog[0].at);
+      assert.ok(next >= wait && next < wait + 60_000, `${reference}: next attempt ${next} ms after the first`);
+      assert.equal(received(event!.id).length, 1, `${reference}: sent once, not on the 20 ms schedule`);
+    }
+  });
+
+  it('a receiver that answers in 12 s gets its event once: the timeout is 15 s', async () => {
+    answers.set('SLOW-RECEIVER', { status: 200, delayMs: 12_000 });
+    const transactionId = await finalPayment('SLOW-RECEIVER', 'FAILED');
+    const [event] = await eventsOf(transactionId, 1);
+    const delivered = await eventually(async () => {
+      const detail = (await stack.operator(`/api/events/${event!.id}`)).body;
+      return detail.status === 'delivered' ? detail : undefined;
+    }, 'the slow delivery');
+    assert.equal(delivered.attemptLog.length, 1);
+    assert.equal(delivered.attemptLog[0].statusCode, 200);
+    assert.ok(delivered.attemptLog[0].durationMs >= 12_000);
+    assert.equal(received(event!.id).length, 1, 'one request: no attempt timed out and went again');
+  });
+
+  it('410 Gone is not retried; three in a row disable the endpoint, across a restart, until an operator enables it', async () => {
+    const gone: ScriptedAnswer = { status: 410 };
+    for (const reference of ['GONE-1', 'GONE-2', 'GONE-3']) answers.set(reference, gone);
+    assert.equal((await endpoint()).enabled, true);
+    const first = await finalPayment('GONE-1', 'COMPLETED');
+    const given = await eventsOf(first, 2, (summary) => summary.status === 'failed');
+    for (const event of given) {
+      assert.equal(event.attempts, 1, `${event.type}: not tried again`);
+      assert.match(event.lastError as string, /410 Gone/);
+      assert.equal(received(event.id as string).length, 1);
+    }
+    assert.equal((await endpoint()).enabled, true, 'two in a row');
+    const second = await finalPayment('GONE-2', 'FAILED');
+    await eventsOf(second, 1, (summary) => summary.status === 'failed');
+    const disabled = await eventually(async () => ((await endpoint()).enabled ? undefined : await endpoint()));
+    assert.equal(disabled.url, receiver.url);
+    assert.match(disabled.disabledReason, /410 Gone 3 times in a row/);
+    assert.ok(Date.parse(disabled.disabledAt) <= Date.now());
+    const health = (await stack.operator('/api/health')).body;
+    assert.equal(health.status, 'degraded');
+    assert.deepEqual(health.events.endpoints, [disabled]);
+
+    // Events wait, pending and untried, while it is disabled: a restart keeps it so.
+    const third = await finalPayment('GONE-3', 'COMPLETED');
+    const waiting = await eventsOf(third, 2, (summary) => summary.status === 'pending');
+    await stack.restart();
+    assert.deepEqual(await endpoint(), disabled);
+    await new Promise((resolve) => setTimeout(resolve, 500)); // ten polls of the outbox
+    for (const event of waiting) {
+      assert.equal((await stack.operator(`/api/events/${event.id}`)).body.attempts, 0);
+      assert.equal(received(event.id as string).length, 0);
+    }
+
+    // The merchant's server wants events again; the operator enables the endpoint, and they go.
+    answers.delete('GONE-3');
+    assert.equal((await stack.operator('/api/events/endpoints/ep_unknown/enable', { method: 'POST' })).status, 404);
+    const enabled = await stack.operator(`/api/events/endpoints/${disabled.id}/enable`, { method: 'POST' });
+    assert.equal(enabled.status, 200);
+    assert.deepEqual(enabled.body, { ...disabled, enabled: true, disabledAt: null, disabledReason: null });
+    const sent = await eventsOf(third, 2, (summary) => summary.status === 'delivered');
+    for (const event of sent) assert.equal(received(event.id as string).length, 1);
+    assert.equal((await stack.operator('/api/health')).body.events.endpoints[0].enabled, true);
+    // What the 410s failed stays failed, for the operator to redeliver if it should be.
+    assert.ok((await eventsOf(first, 2)).every((event) => event.status === 'failed' && event.attempts === 1));
+  });
+});
+
 describe('proxy: events given up, and replayed', () => {
   const secret = newSecret();
   let failing = true;
@@ -196,7 +323,10 @@ describe('proxy: events given up, and replayed', () => {
   let stack: Stack;
 
   before(async () => {
-    receiver = await startReceiver({ respond: () => (failing ? 500 : 204) });
+    receiver = await startReceiver({
+      respond: (request) =>
+        request.body.includes('PAST-HORIZON') ? { status: 503, headers: { 'Retry-After': '60' } } : failing ? 500 : 204,
+    });
     // 3 days × 0.000002 ≈ 0.5 s: the schedule runs out in moments.
     stack = await startStack({
       env: { KASSA_EVENTS_URL: receiver.url, KASSA_EVENTS_SECRET: secret },
@@ -208,18 +338,19 @@ describe('proxy: events given up, and replayed', () => {
     await receiver.close();
   });
 
-  it('is marked failed after its schedule, then redelivered in bulk and by id, under its own id', async () => {
-    const checkoutId = await stack.checkout();
+  /** A payment of a checkout that fails, and its event once given up. */
+  const givenUp = async (reference = 'ORDER-1') => {
+    const checkoutId = await stack.checkout({ reference });
     const { transactionId } = (await stack.pay(checkoutId)).body as { transactionId: string };
     await stack.control(`/payments/${transactionId}/outcome`, { status: 'FAILED' });
-    const failed = await eventually(
-      async () => {
-        const page = await stack.operator('/api/events?status=failed');
-        return page.body.events.find((event: { transactionId: string }) => event.transactionId === transactionId);
-      },
-      10_000,
-      'the event to be given up',
-    );
+    return eventually(async () => {
+      const page = await stack.operator('/api/events?status=failed');
+      return page.body.events.find((event: { transactionId: string }) => event.transactionId === transactionId);
+    }, 'the event to be given up');
+  };
+
+  it('is marked failed after its schedule, then redelivered in bulk and by id, under its own id', async () => {
+    const failed = await givenUp();
     assert.match(failed.lastError, /HTTP 500/);
     const attemptsBefore = receiver.received.length;
     failing = false;
@@ -240,6 +371,13 @@ describe('proxy: events given up, and replayed', () => {
     const replays = receiver.received.slice(attemptsBefore);
     assert.equal(replays.length, 2);
     assert.ok(replays.every((request) => request.headers['webhook-id'] === failed.id));
+  });
+
+  it('a Retry-After past the give-up horizon gives the event up at once: the three days still hold', async () => {
+    const failed = await givenUp('PAST-HORIZON');
+    assert.equal(failed.attempts, 1, 'a minute is past the horizon: no second attempt');
+    assert.match(failed.lastError, /HTTP 503/);
+    assert.equal(receiver.received.filter((request) => request.headers['webhook-id'] === failed.id).length, 1);
   });
 });
 

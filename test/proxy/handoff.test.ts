@@ -8,7 +8,7 @@ import { publicOrigin } from '../../proxy/payments/return-url.ts';
 import { HANDOFF_TTL_MS, handoffOutcome, returnOutcome } from '../../proxy/handoff/handoff-routes.ts';
 import { FUZZ_RUNS } from '../support/arbitraries.ts';
 import { http } from '../support/http.ts';
-import { startStack, type Stack } from '../support/stack.ts';
+import { eventually, startStack, type Stack } from '../support/stack.ts';
 
 const HTML = { Accept: 'text/html,application/xhtml+xml' };
 
@@ -125,11 +125,10 @@ describe('proxy: the hand-off routes', () => {
     assert.equal(open.headers.get('referrer-policy'), 'no-referrer');
 
     await stack.control(`/payments/${payment.transactionId}/outcome`, { status: 'FAILED', networkStatus: 'REJECTED' });
-    let page = await http(`${stack.proxy.origin}/p/${code}`, { headers: { ...HTML, 'Accept-Language': 'nl' } });
-    for (let tries = 0; page.status === 303 && tries < 50; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      page = await http(`${stack.proxy.origin}/p/${code}`, { headers: { ...HTML, 'Accept-Language': 'nl' } });
-    }
+    const page = await eventually(async () => {
+      const shown = await http(`${stack.proxy.origin}/p/${code}`, { headers: { ...HTML, 'Accept-Language': 'nl' } });
+      return shown.status === 303 ? undefined : shown;
+    }, 'the page saying how it ended');
     assert.equal(page.status, 200);
     assert.match(page.text, /<html lang="nl">/);
     assert.match(page.text, /data-outcome="rejected"/);
@@ -174,11 +173,10 @@ describe('proxy: the hand-off routes', () => {
     }
 
     await stack.control(`/payments/${payment.transactionId}/outcome`, { status: 'FAILED', networkStatus: 'CANCELLED' });
-    let page = await http(back, { headers: phone });
-    for (let tries = 0; /pending/.test(page.text) && tries < 50; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      page = await http(back, { headers: phone });
-    }
+    const page = await eventually(async () => {
+      const shown = await http(back, { headers: phone });
+      return /pending/.test(shown.text) ? undefined : shown;
+    }, 'the page saying how it ended');
     assert.match(page.text, /data-outcome="cancelled"/);
     assert.match(page.text, /Sie haben sie bei Ihrer Bank abgebrochen/);
     assert.doesNotMatch(page.text, /http-equiv="refresh"/);

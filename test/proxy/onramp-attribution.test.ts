@@ -60,7 +60,6 @@ describe('proxy: a purchase is delivered by the mint of its own order', () => {
     const destination = token(two!, 'eEUR', providers.get(31338));
     const arrival = await eventually(
       async () => (await destination.queryFilter(destination.filters.ReforgeMint!(wallet.address, null, burnId), 0))[0],
-      20_000,
       'the bridge arrival',
     );
     // The worker looks at the purchase with the arrival on the chain: still delayed.
@@ -92,7 +91,6 @@ describe('proxy: a purchase is delivered by the mint of its own order', () => {
     const second = await customer.buyAndPay({ amount: '5' });
     await eventually(
       async () => ((await detail(second.purchaseId)).order?.orderStatus === 'Processing' ? true : undefined),
-      20_000,
       'the second order held',
     );
     const [secondOrder] = await ordersOf(stack, second.purchaseId);
@@ -107,13 +105,11 @@ describe('proxy: a purchase is delivered by the mint of its own order', () => {
     });
     await eventually(
       async () => (((await stack.control('/faults')).body as unknown[]).length === 0 ? true : undefined),
-      20_000,
       'the slow read under way',
     );
     assert.equal((await stack.control(`/orders/${secondOrder!.orderId}/release`, {})).status, 200);
     await eventually(
       async () => ((await ordersOf(stack, second.purchaseId))[0]!.orderStatus === 'Completed' ? true : undefined),
-      20_000,
       'the second order minted',
     );
     const retried = await retry(first.purchaseId);
@@ -137,14 +133,10 @@ describe('proxy: a purchase is delivered by the mint of its own order', () => {
     const { purchaseId, purchaseToken } = await customer.buyAndPay({ amount: '3' });
     await customer.until(purchaseToken, 'delayed');
     assert.equal((await retry(purchaseId)).status, 200);
-    await eventually(
-      async () => {
-        const now = await detail(purchaseId);
-        return now.state === 'delayed' && now.orderAttempts === 2 ? true : undefined;
-      },
-      20_000,
-      'the second order failed too',
-    );
+    await eventually(async () => {
+      const now = await detail(purchaseId);
+      return now.state === 'delayed' && now.orderAttempts === 2 ? true : undefined;
+    }, 'the second order failed too');
     const [earlier] = await ordersOf(stack, purchaseId);
     // The issuer mints the first order after all.
     assert.equal((await stack.control(`/orders/${earlier!.orderId}/mint`, {})).status, 200);

@@ -62,23 +62,19 @@ describe('proxy: each paid purchase is minted exactly once', () => {
     const wallet = Wallet.createRandom();
     const { purchaseToken, purchaseId } = await onrampCustomer(stack, wallet).buyAndPay({ amount: '3' });
     const delivered = await onrampCustomer(stack, wallet).until(purchaseToken, 'delivered');
-    const events = await eventually(
-      () => {
-        const found = receiver.received
-          .map(
-            (request) =>
-              JSON.parse(request.body) as {
-                type: string;
-                sequence: number;
-                data: { purchaseId: string; txHash: string | null };
-              },
-          )
-          .filter((event) => event.type.startsWith('onramp.') && event.data.purchaseId === purchaseId);
-        return found.length >= 2 ? found : undefined;
-      },
-      10_000,
-      'the purchase events',
-    );
+    const events = await eventually(() => {
+      const found = receiver.received
+        .map(
+          (request) =>
+            JSON.parse(request.body) as {
+              type: string;
+              sequence: number;
+              data: { purchaseId: string; txHash: string | null };
+            },
+        )
+        .filter((event) => event.type.startsWith('onramp.') && event.data.purchaseId === purchaseId);
+      return found.length >= 2 ? found : undefined;
+    }, 'the purchase events');
     assert.deepEqual(
       events.map((event) => event.type),
       ['onramp.paid', 'onramp.delivered'],
@@ -93,14 +89,13 @@ describe('proxy: each paid purchase is minted exactly once', () => {
     const created = await customer.purchase({ amount: '2' });
     assert.equal(created.status, 201);
     const { purchaseToken } = created.body as { purchaseToken: string };
-    const failed = await customer.until(purchaseToken, 'failed', 10_000);
+    const failed = await customer.until(purchaseToken, 'failed');
     assert.equal(failed.txHash, null);
     await eventually(
       () =>
         receiver.received.some(
           (request) => request.body.includes('"onramp.failed"') && request.body.includes(failed.purchaseId),
         ) || undefined,
-      10_000,
       'onramp.failed',
     );
     assert.equal((await ordersOf(stack, failed.purchaseId)).length, 0);
@@ -172,13 +167,13 @@ describe('proxy: each paid purchase is minted exactly once', () => {
     const wallet = Wallet.createRandom();
     const customer = onrampCustomer(stack, wallet);
     const { purchaseToken, purchaseId } = await customer.buyAndPay({ amount: '4' });
-    await customer.until(purchaseToken, 'delayed', 20_000);
+    await customer.until(purchaseToken, 'delayed');
     const refused = await stack.operator(`/api/onramp/purchases/${purchaseId}/retry-mint`, { body: {} });
     assert.equal(refused.status, 409);
     assert.match(refused.body.error as string, /still processing/);
     const [order] = await ordersOf(stack, purchaseId);
     assert.equal((await stack.control(`/orders/${order!.orderId}/release`, {})).status, 200);
-    await customer.until(purchaseToken, 'delivered', 20_000);
+    await customer.until(purchaseToken, 'delivered');
     assert.equal((await mintsTo(stack, 31338, 'eEUR', wallet.address)).length, 1);
   });
 

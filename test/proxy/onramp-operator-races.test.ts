@@ -76,23 +76,19 @@ describe('proxy: operator actions on one purchase, racing', () => {
    * with nothing that could still deliver it.
    */
   const settle = async (purchaseId: string) =>
-    eventually(
-      async () => {
-        const held = (await stack.control('/orders/faults')).body.held as string[];
-        for (const order of await ordersOf(stack, purchaseId))
-          if (held.includes(order.orderId)) await stack.control(`/orders/${order.orderId}/release`, {});
-        void stack.proxy.services.onramp!.worker.wake(purchaseId);
-        const state = (await stack.operator(`/api/onramp/purchases/${purchaseId}`)).body.state as string;
-        const orders = await ordersOf(stack, purchaseId);
-        const ended =
-          state === 'delivered' ||
-          state === 'refunded' ||
-          (state === 'delayed' && !orders.some((order) => order.orderStatus === 'Completed'));
-        return ended && orders.every((order) => FINAL_ORDER.has(order.orderStatus)) ? { state, orders } : undefined;
-      },
-      60_000,
-      'the purchase settled',
-    );
+    eventually(async () => {
+      const held = (await stack.control('/orders/faults')).body.held as string[];
+      for (const order of await ordersOf(stack, purchaseId))
+        if (held.includes(order.orderId)) await stack.control(`/orders/${order.orderId}/release`, {});
+      void stack.proxy.services.onramp!.worker.wake(purchaseId);
+      const state = (await stack.operator(`/api/onramp/purchases/${purchaseId}`)).body.state as string;
+      const orders = await ordersOf(stack, purchaseId);
+      const ended =
+        state === 'delivered' ||
+        state === 'refunded' ||
+        (state === 'delayed' && !orders.some((order) => order.orderStatus === 'Completed'));
+      return ended && orders.every((order) => FINAL_ORDER.has(order.orderStatus)) ? { state, orders } : undefined;
+    }, 'the purchase settled');
 
   const slowRead = (orderId: string) =>
     stack.control('/faults', {
@@ -171,7 +167,6 @@ describe('proxy: operator actions on one purchase, racing', () => {
     const first = act(purchase.purchaseId, 'refund');
     await eventually(
       async () => (((await stack.control('/faults')).body as unknown[]).length === 0 ? true : undefined),
-      20_000,
       'the first action reading the order',
     );
     const second = await act(purchase.purchaseId, 'retry');
@@ -202,25 +197,17 @@ describe('proxy: operator actions on one purchase, racing', () => {
     const detailOf = async () => (await stack.operator(`/api/onramp/purchases/${purchase.purchaseId}`)).body;
     const orderReads = async () => ((await stack.control('/metrics')).body['orders.get'] as number | undefined) ?? 0;
     // The worker has ordered, and read the new order (held Processing)…
-    await eventually(
-      async () => {
-        const detail = await detailOf();
-        return detail.orderAttempts === 2 && detail.order?.orderStatus === 'Processing' ? detail : undefined;
-      },
-      20_000,
-      'the new order processing',
-    );
+    await eventually(async () => {
+      const detail = await detailOf();
+      return detail.orderAttempts === 2 && detail.order?.orderStatus === 'Processing' ? detail : undefined;
+    }, 'the new order processing');
     // …and then looked at the purchase in full once more (its next look has read the order again),
     // unless it made it delayed.
     const reads = await orderReads();
-    const detail = await eventually(
-      async () => {
-        const now = await detailOf();
-        return now.state === 'delayed' || (await orderReads()) >= reads + 2 ? now : undefined;
-      },
-      20_000,
-      'two more looks',
-    );
+    const detail = await eventually(async () => {
+      const now = await detailOf();
+      return now.state === 'delayed' || (await orderReads()) >= reads + 2 ? now : undefined;
+    }, 'two more looks');
     assert.equal(detail.state, 'minting', `not delayed again at once: ${detail.delayedReason as string}`);
     assert.equal(detail.delayedReason, null);
     const { state } = await settle(purchase.purchaseId);

@@ -52,7 +52,6 @@ describe('proxy: the sweep finds paid purchases first, behind any number awaitin
       () =>
         stack.logs.some((line) => line.includes('on-ramp purchase step failed') && line.includes(purchaseId)) ||
         undefined,
-      60_000,
       'the first order attempt failed',
     );
     // What the sweep asks the store for first holds it, whatever the backlog.
@@ -66,7 +65,7 @@ describe('proxy: the sweep finds paid purchases first, behind any number awaitin
 
     // Nothing wakes the purchase now but the sweep.
     await stack.control('/faults', undefined, 'DELETE');
-    await customer.until(purchaseToken, 'delivered', 120_000);
+    await customer.until(purchaseToken, 'delivered');
     assert.deepEqual(
       (await ordersOf(stack, purchaseId)).map((order) => order.orderStatus),
       ['Completed'],

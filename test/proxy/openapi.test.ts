@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
+import { request } from 'node:http';
 import { Wallet } from 'ethers';
 import { after, before, describe, it } from 'node:test';
 import { createApp } from '../../proxy/http/app.ts';
@@ -7,7 +8,13 @@ import { openApiDocument } from '../../proxy/http/openapi/document.ts';
 import { API_DOCS_CSP, apiDocsRoutes } from '../../proxy/http/openapi/api-docs-routes.ts';
 import { STATUS_READ_ROUTE } from '../../proxy/http/status-read-lane.ts';
 import type { ProxyServices } from '../../proxy/services.ts';
+import {
+  createPaymentExample,
+  merchantCheckoutExample,
+  webhookSecretExample,
+} from '../../proxy/http/openapi/examples.ts';
 import { ApiConformance, conformanceOf } from '../support/api-conformance.ts';
+import { exampleRequests, type ExampleRequest } from '../support/api-examples.ts';
 import { launchChromium, watchProblems } from '../support/browser.ts';
 import { http, type Answered, type Json } from '../support/http.ts';
 import { redoclyLint } from '../support/redocly-lint.ts';
@@ -28,6 +35,7 @@ const OPERATION_IDS = [
   'createOrder',
   'createPayment',
   'deleteOrder',
+  'enableEventEndpoint',
   'exportPayments',
   'getApiReference',
   'getApiReferenceViewer',
@@ -85,6 +93,9 @@ describe('proxy: the OpenAPI document', () => {
         KASSA_EVENTS_URL: 'http://127.0.0.1:9/events',
         KASSA_EVENTS_SECRET: EVENTS_SECRET,
         ...ONRAMP_ENV,
+        // The payment service's webhook and the return page, as the document's examples name them.
+        KASSA_WEBHOOK_SECRET: webhookSecretExample,
+        KASSA_RETURN_URLS: `${SHOP_ORIGIN}/return,${new URL(createPaymentExample.returnUrl!).origin}/thanks`,
       },
     });
     document = (await http(`${stack.proxy.origin}/openapi.json`)).body;
@@ -286,6 +297,9 @@ describe('proxy: the OpenAPI document', () => {
     await stack.operator(`/api/events/evt_unknown`);
     await stack.operator(`/api/events/${id}`);
     await stack.operator(`/api/events/${id}/redeliver`, { method: 'POST' });
+    const [endpoint] = (await stack.operator('/api/events')).body.endpoints;
+    await stack.operator(`/api/events/endpoints/${endpoint.id}/enable`, { method: 'POST' });
+    await stack.operator('/api/events/endpoints/ep_unknown/enable', { method: 'POST' });
     await stack.operator(`/api/events/redeliver`, { body: { status: 'failed', since: '2026-01-01T00:00:00Z' } });
     await stack.operator(`/api/events/redeliver`, { body: { status: 'delivered' } });
     // The on-ramp: a customer's purchase from quote to stream, and the operator's two actions on
@@ -303,7 +317,7 @@ describe('proxy: the OpenAPI document', () => {
       const { order } = await eventually(async () => {
         const detail = (await stack.operator(`/api/onramp/purchases/${purchaseId}`)).body;
         return detail.order ? detail : undefined;
-      }, 15_000);
+      });
       await stack.operator(`/api/orders/${order.orderId}`, { method: 'PUT', body: { orderStatus: 'Cancelled' } });
       await customer.until(purchaseToken, 'delayed');
       const purchaseStream = openSse(`${origin}/api/onramp/status/${purchaseToken}/events`, { Origin: SHOP_ORIGIN });
@@ -343,6 +357,93 @@ describe('proxy: the OpenAPI document', () => {
       OPERATION_IDS.filter((id) => !succeeded.has(id) && !unseen.includes(id)),
       [],
     );
+  });
+
+  it('a contract tester runs every operation from the document’s examples alone; each answer is as documented', async () => {
+    const origin = stack.proxy.origin;
+    const { requests, missing } = exampleRequests(document, examplesAs(stack));
+    assert.deepEqual(missing, [], 'what the document leaves a contract tester to guess');
+    // The resources the examples name, where this proxy can hold them: the example checkout (its
+    // webhook secret and return page are this proxy's settings, above).
+    const { checkoutId, amount, currencyCode, reference, metadata } = merchantCheckoutExample;
+    await stack.proxy.services.store.insertCheckout({
+      checkoutId,
+      amount,
+      currencyCode,
+      reference,
+      metadata: JSON.stringify(metadata),
+      createdAt: Date.now(),
+      expiresAt: Date.now() + 86_400_000,
+      currentAttempt: null,
+    });
+    const conformance = (await conformanceOf(origin))!;
+    const answered = new Map<string, number>();
+    for (const request of requests) {
+      // The helper checks every answer against the document (api-conformance.ts); of a stream, its head.
+      const answer = request.stream ? await streamHead(origin, request, conformance) : await send(origin, request);
+      answered.set(request.operationId, answer.status);
+    }
+    const refused = [...answered].filter(([, status]) => status === 415 || status >= 500);
+    assert.deepEqual(refused, [], 'no example is refused for its type, and none fails');
+    // Each example body is a request the proxy takes, and the examples that name the checkout, the
+    // webhook secret or the return page find them.
+    const succeeded = (id: string) => (answered.get(id) ?? 0) >= 200 && answered.get(id)! < 300;
+    assert.deepEqual(
+      [
+        'createCheckout',
+        'getCheckout',
+        'createPayment',
+        'receivePaymentWebhook',
+        'prepareBridgeTransfer',
+        'createOnrampQuote',
+        'createOrder',
+        'redeliverFailedEvents',
+      ].filter((id) => !succeeded(id)),
+      [],
+      JSON.stringify(Object.fromEntries(answered)),
+    );
+  });
+
+  it('currencyCode lists what this proxy takes: the settled currencies, and the one of KASSA_OPEN_AMOUNT', async () => {
+    const schemas = (served: Json) => served.components.schemas;
+    assert.deepEqual(schemas(document).CurrencyCode.enum, ['EUR', 'GBP']);
+    assert.deepEqual(schemas(document).CreateCheckoutRequest.properties.currencyCode, {
+      $ref: '#/components/schemas/CurrencyCode',
+    });
+    assert.deepEqual(schemas(document).OpenAmountCurrencyCode.not, {}, 'open amounts are off here: none is taken');
+    const { app } = createApp({
+      ...stack.proxy.services,
+      config: { ...stack.config, openAmount: { min: '1', max: '500', currencyCode: 'GBP' } },
+    });
+    const withOpenAmount: Json = await (await app.request('http://127.0.0.1/openapi.json')).json();
+    assert.deepEqual(schemas(withOpenAmount).OpenAmountCurrencyCode.enum, ['GBP']);
+    // And the proxy refuses what the document does not list.
+    const refused = await stack.merchant('/api/checkouts', {
+      body: { amount: '1.00', currencyCode: 'USD', reference: 'NOT-LISTED' },
+    });
+    assert.equal(refused.status, 400);
+    assert.match(refused.body.error, /Invalid currencyCode: USD/);
+  });
+
+  it('every JSON route refuses a body sent as text/plain or as a form: 415, naming application/json', async () => {
+    const { requests } = exampleRequests(document, examplesAs(stack));
+    const withBody = requests.filter((request) => request.body !== undefined && !request.path.startsWith('/hooks/'));
+    assert.ok(withBody.length >= 10, `${withBody.length} JSON routes`);
+    for (const request of withBody) {
+      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1']) {
+        const answer = await send(stack.proxy.origin, {
+          ...request,
+          headers: { ...request.headers, 'Content-Type': type },
+        });
+        assert.equal(answer.status, 415, `${request.operationId} as ${type}: ${answer.text}`);
+        assert.match(answer.body.error, /application\/json/);
+      }
+      // fetch would call the text text/plain: node:http sends it with no type at all.
+      const { 'Content-Type': _, ...untyped } = request.headers;
+      const answer = await untypedPost(`${stack.proxy.origin}${request.path}`, request.method, untyped, request.body!);
+      assert.equal(answer.status, 415, `${request.operationId} without Content-Type`);
+      assert.match(JSON.parse(answer.body).error, /Content-Type is missing/);
+    }
   });
 
   it('the check itself refuses an answer the document does not describe', async () => {
@@ -412,3 +513,52 @@ describe('proxy: the OpenAPI document', () => {
     assert.deepEqual((await redoclyLint(served)).totals, { errors: 0, warnings: 0, ignored: 0 });
   });
 });
+
+/** The credentials and the Origin a contract tester of this stack holds. */
+const examplesAs = (stack: Stack) => ({
+  credentials: { merchantKey: stack.config.merchantKey, operatorToken: stack.config.operatorToken },
+  browserOrigin: SHOP_ORIGIN,
+  browserTag: 'Browser',
+});
+
+const send = (origin: string, request: ExampleRequest) =>
+  http(`${origin}${request.path}`, { method: request.method, headers: request.headers, raw: request.body });
+
+/** An event stream's status and type; its body is read (and checked) only when it is an error. */
+async function streamHead(origin: string, request: ExampleRequest, conformance: ApiConformance) {
+  const controller = new AbortController();
+  const response = await fetch(`${origin}${request.path}`, { headers: request.headers, signal: controller.signal });
+  const text = response.ok ? '' : await response.text();
+  controller.abort();
+  const answer: Answered = {
+    origin,
+    method: request.method,
+    path: request.path,
+    status: response.status,
+    headers: response.headers,
+    body: response.ok ? text : JSON.parse(text),
+    text,
+  };
+  if (response.ok) assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/);
+  else assert.deepEqual(conformance.check(answer), []);
+  return answer;
+}
+
+/** A body sent with no Content-Type at all. */
+function untypedPost(url: string, method: string, headers: Record<string, string>, body: string) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const sent = request(
+      url,
+      { method, headers: { ...headers, 'Content-Length': Buffer.byteLength(body) } },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () =>
+          resolve({ status: answer.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+      },
+    );
+    sent.on('error', reject);
+    sent.end(body);
+  });
+}

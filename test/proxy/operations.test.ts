@@ -34,32 +34,24 @@ describe('proxy operations: liveness and readiness', () => {
 
   it('a frozen account: 503 account_frozen within one token attempt, 200 again after unfreezing', async () => {
     await stack.control('/account/freeze', { reason: 'unpaid_invoices' });
-    const frozen = await eventually(
-      async () => {
-        const answer = await readyz();
-        return answer.status === 503 ? answer : undefined;
-      },
-      5_000,
-      'readiness to see the freeze',
-    );
+    const frozen = await eventually(async () => {
+      const answer = await readyz();
+      return answer.status === 503 ? answer : undefined;
+    }, 'readiness to see the freeze');
     assert.equal(frozen.body.reason, 'account_frozen');
     assert.equal(frozen.body.freezeReason, 'unpaid_invoices');
     assert.ok(frozen.body.frozenAt);
     assert.equal((await http(`${stack.proxy.origin}/livez`)).status, 200, 'alive all the same');
     await stack.control('/account/unfreeze', {});
-    await eventually(async () => ((await readyz()).status === 200 ? true : undefined), 5_000, 'ready again');
+    await eventually(async () => ((await readyz()).status === 200 ? true : undefined), 'ready again');
   });
 
   it('a revoked client secret: 503 invalid_client', async () => {
     await stack.control(`/keys/${stack.sandbox.keyId}/revoke`, {});
-    const refused = await eventually(
-      async () => {
-        const answer = await readyz();
-        return answer.status === 503 ? answer : undefined;
-      },
-      5_000,
-      'readiness to see the refusal',
-    );
+    const refused = await eventually(async () => {
+      const answer = await readyz();
+      return answer.status === 503 ? answer : undefined;
+    }, 'readiness to see the refusal');
     assert.equal(refused.body.reason, 'invalid_client');
     assert.ok(!JSON.stringify(refused.body).includes(stack.config.payClientSecrets[0]!));
   });
@@ -324,18 +316,14 @@ describe('proxy operations: reconciliation', () => {
       payments.map(({ transactionId }) => stack.control(`/payments/${transactionId}/outcome`, { status: 'COMPLETED' })),
     );
     // Unwatched payments this young are otherwise read every 30 s: only the queue gets them there sooner.
-    await eventually(
-      async () => {
-        const statuses = await Promise.all(
-          payments.map(
-            async ({ statusToken }) => (await stack.browser(`/api/payments/status/${statusToken}`)).body.status,
-          ),
-        );
-        return statuses.every((status) => status === 'COMPLETED') ? true : undefined;
-      },
-      25_000,
-      'every payment completed',
-    );
+    await eventually(async () => {
+      const statuses = await Promise.all(
+        payments.map(
+          async ({ statusToken }) => (await stack.browser(`/api/payments/status/${statusToken}`)).body.status,
+        ),
+      );
+      return statuses.every((status) => status === 'COMPLETED') ? true : undefined;
+    }, 'every payment completed');
     assert.ok(
       stack.logs.some((line) => line.includes('payment re-read queued')),
       'some reads were queued',
@@ -343,7 +331,6 @@ describe('proxy operations: reconciliation', () => {
     // Reads for other reasons may have got there first; the follower's next sweep settles what is left.
     await eventually(
       async () => ((await stack.proxy.services.store.reconciliation.queuedRereads(10)).length === 0 ? true : undefined),
-      15_000,
       'the queue to empty',
     );
     await stack.control('/faults', undefined, 'DELETE');
@@ -353,16 +340,12 @@ describe('proxy operations: reconciliation', () => {
     const { transactionId } = (await stack.pay(await stack.checkout())).body as { transactionId: string };
     await stack.replacePayKey();
     await stack.control(`/payments/${transactionId}/outcome`, { status: 'COMPLETED' });
-    const listed = await eventually(
-      async () => {
-        const answer = await stack.operator('/api/payments/unverifiable');
-        return answer.body.payments.find(
-          (entry: { payment: { transactionId: string } }) => entry.payment.transactionId === transactionId,
-        );
-      },
-      10_000,
-      'the payment to be unverifiable',
-    );
+    const listed = await eventually(async () => {
+      const answer = await stack.operator('/api/payments/unverifiable');
+      return answer.body.payments.find(
+        (entry: { payment: { transactionId: string } }) => entry.payment.transactionId === transactionId,
+      );
+    }, 'the payment to be unverifiable');
     assert.match(listed.reason, /does not know this payment/);
     assert.equal(listed.payment.status, 'PENDING');
     assert.equal(listed.lastWebhook.event.status, 'COMPLETED', 'what the service last said');

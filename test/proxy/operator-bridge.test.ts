@@ -48,7 +48,6 @@ describe('proxy: operator routes', () => {
     // The proxy learns of the completion from the webhook, a moment after the emulator settles it.
     await eventually(
       async () => ((await stack.proxy.services.store.paymentById(made[1]!))?.status === 'COMPLETED' ? true : undefined),
-      10_000,
       'the proxy to record the completed payment',
     );
     const first = paymentListSchema.parse((await stack.operator('/api/payments?limit=2')).body);

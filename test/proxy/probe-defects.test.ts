@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { Wallet } from 'ethers';
 import fc from 'fast-check';
 import { loadConfig } from '../../proxy/config.ts';
-import { findKeyMaterial } from '../../proxy/http/middleware/refuse-private-keys.ts';
+import { findKeyMaterial } from '../../proxy/domain/key-material.ts';
 import { startProxy } from '../../proxy/server.ts';
 import { nestsDeeperThan } from '../../server-kit/json-body.ts';
 import { startSandbox, type Sandbox } from '../../sandbox/server.ts';
@@ -152,7 +152,6 @@ describe('proxy: an Idempotency-Key whose attempt died with its process', () => 
     void pay(first.origin).catch(() => undefined);
     await eventually(
       async () => ((await http(`${sandbox.control}/faults`)).body.length === 0 ? true : undefined),
-      5_000,
       'the initiate to reach the slow service',
     );
     await first.crash!();
@@ -161,11 +160,10 @@ describe('proxy: an Idempotency-Key whose attempt died with its process', () => 
     const second = await startProxy(config, { logSink: () => {}, staleAttemptMs: 200 });
     try {
       await new Promise((resolve) => setTimeout(resolve, 250));
-      const started = Date.now();
+      // The dead process's attempt is taken over: a payment, not "in progress" for a process that is gone.
       const retry = await pay(second.origin);
       assert.equal(retry.status, 201, retry.text);
       assert.ok(retry.body.flowUrl);
-      assert.ok(Date.now() - started < 5_000, 'answered without waiting out the old attempt');
       const again = await pay(second.origin);
       assert.equal(again.body.transactionId, retry.body.transactionId, 'one payment for the key from now on');
     } finally {

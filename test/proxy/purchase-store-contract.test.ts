@@ -282,6 +282,12 @@ const previousVersion = (made: PurchaseRecord) => {
   const { orderIds: _orderIds, nextLookAt: _nextLookAt, ...kept } = made;
   return kept;
 };
+/** The migrations a database had before the one that plans the work due (later ones follow it). */
+const releasedBefore = (migrations: readonly string[]) =>
+  migrations.slice(
+    0,
+    migrations.findIndex((sql) => sql.includes('ADD COLUMN due_at')),
+  );
 const OLD_ROW = `INSERT INTO purchases (purchase_id, purchase_token, quote_id, idempotency_key, checkout_id, wallet, symbol,
   tokens_cents, state, created_at, tx_hash, revision, record) VALUES `;
 const oldRow = (made: PurchaseRecord) => [
@@ -316,8 +322,9 @@ describe('purchase stores written by the previous version', () => {
     const path = join(dir, 'kassa.db');
     const made = [delayed(), waiting()];
     const db = new Database(path);
-    for (const sql of SQLITE_RELEASED.slice(0, -1)) db.exec(sql);
-    db.pragma(`user_version = ${SQLITE_RELEASED.length - 1}`);
+    const released = releasedBefore(SQLITE_RELEASED);
+    for (const sql of released) db.exec(sql);
+    db.pragma(`user_version = ${released.length}`);
     for (const item of made)
       db.prepare(
         `${OLD_ROW} (${oldRow(item)
@@ -343,7 +350,7 @@ describe('purchase stores written by the previous version', () => {
       await client.query(
         'CREATE TABLE kassa_schema_versions (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
       );
-      for (const [index, sql] of POSTGRES_RELEASED.slice(0, -1).entries()) {
+      for (const [index, sql] of releasedBefore(POSTGRES_RELEASED).entries()) {
         await client.query(sql);
         await client.query('INSERT INTO kassa_schema_versions (version) VALUES ($1)', [index + 1]);
       }

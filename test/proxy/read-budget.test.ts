@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { openSse } from '../support/sse-client.ts';
 import { eventually, startStack, type Stack } from '../support/stack.ts';
-import { webhookStorm } from '../support/webhook-storm.ts';
+import { readsAllowedWithin, webhookStorm } from '../support/webhook-storm.ts';
 
 /** What the payment service counted: upstream reads of payments (`/_sandbox/metrics`). */
 const upstreamReads = async (stack: Stack) => ((await stack.control('/metrics')).body['pay.read'] as number) ?? 0;
@@ -14,8 +14,9 @@ describe('proxy: the upstream budget keeps a share for new payments', () => {
     try {
       const payment = (await stack.pay(await stack.checkout())).body;
       const before = await upstreamReads(stack);
+      const stormStarted = Date.now();
       const first = await webhookStorm([stack.webhookUrl()], payment.transactionId, 50);
-      await eventually(async () => ((await upstreamReads(stack)) > before ? true : undefined), 5_000, 'the first read');
+      await eventually(async () => ((await upstreamReads(stack)) > before ? true : undefined), 'the first read');
       // The bank settles in the middle of the storm: what the first read saw is out of date.
       await stack.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
       const rest = await webhookStorm([stack.webhookUrl()], payment.transactionId, 450);
@@ -28,13 +29,17 @@ describe('proxy: the upstream budget keeps a share for new payments', () => {
           (await stack.browser(`/api/payments/status/${payment.statusToken}`)).body.status === 'COMPLETED'
             ? true
             : undefined,
-        12_000,
         'the completion, read once the gate opened',
       );
+      // Two reads where the storm takes less than the gate's 5 s; on a slower machine, one more each 5 s it takes.
+      const allowed = readsAllowedWithin(Date.now() - stormStarted);
       // Long enough for any read still to come: past the gate and the follower's next sweep.
       await sleep(6_000);
       const reads = (await upstreamReads(stack)) - before;
-      assert.ok(reads <= 2, `${reads} upstream reads for 500 webhooks`);
+      assert.ok(
+        reads <= allowed,
+        `${reads} upstream reads for 500 webhooks (at most ${allowed} in the time they took)`,
+      );
       const fresh = await Promise.all(Array.from({ length: 10 }, async () => stack.pay(await stack.checkout())));
       assert.deepEqual(
         fresh.map((answer) => answer.status),
@@ -53,18 +58,13 @@ describe('proxy: the upstream budget keeps a share for new payments', () => {
       await stream.waitForEvents(1);
       const before = await upstreamReads(stack);
       // The watcher's first re-read comes 5 s after the payment was made; then the bank settles.
-      await eventually(
-        async () => ((await upstreamReads(stack)) > before ? true : undefined),
-        10_000,
-        "the watcher's read",
-      );
-      const settled = performance.now();
+      await eventually(async () => ((await upstreamReads(stack)) > before ? true : undefined), "the watcher's read");
       await stack.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
       await stream.waitForClose();
-      const waited = performance.now() - settled;
       assert.equal(stream.data().at(-1)!.status, 'COMPLETED');
-      // Held behind the watcher's gate, it would wait out the 5 s.
-      assert.ok(waited < 2_000, `the completion reached the stream ${waited.toFixed(0)} ms after the webhook`);
+      // Read for the webhook itself: held behind the watcher's gate, it would come with the next
+      // watcher's read or a queued one, 5 s on.
+      assert.equal(stack.changedBy(payment.transactionId, 'COMPLETED'), 'webhook');
       await sleep(6_000);
       const reads = (await upstreamReads(stack)) - before;
       assert.ok(reads <= 2, `${reads} upstream reads: the watcher's and the webhook's`);
@@ -74,7 +74,8 @@ describe('proxy: the upstream budget keeps a share for new payments', () => {
   });
 
   it('40 customers watching at their bank: their re-reads stay within their share, and no new payment is told to wait', async () => {
-    const stack = await startStack();
+    // At debug level the proxy says why a webhook's read was put off: a closed gate, or no room in the budget.
+    const stack = await startStack({ env: { KASSA_LOG_LEVEL: 'debug' } });
     const streams: Array<ReturnType<typeof openSse>> = [];
     const watched: Array<{ transactionId: string }> = [];
     try {
@@ -98,14 +99,22 @@ describe('proxy: the upstream budget keeps a share for new payments', () => {
       assert.equal(waits.length, 0, `${waits.length} of 30 new payments told to wait: ${waits[0]?.text}`);
       assert.ok(created.every((answer) => answer.status === 201));
       // The watchers found no room in the budget; that did not close their payments' read gates, so
-      // the bank's webhook is read at once.
+      // the bank's webhook finds its payment's gate open. (Whether the budget has room for the read
+      // then depends on how much of this minute the machine took: a read it refuses is queued, and the
+      // completion comes all the same.)
+      const putOff = (transactionId: string) =>
+        stack.logs.filter(
+          (line) =>
+            line.includes('"msg":"payment re-read queued"') &&
+            line.includes(transactionId) &&
+            line.includes('"why":"read gate closed"'),
+        );
       for (const index of [0, 9, 18, 27, 36]) {
-        const started = Date.now();
-        await stack.control(`/payments/${watched[index]!.transactionId}/outcome`, { status: 'COMPLETED' });
-        await streams[index]!.waitForClose(5_000);
+        const { transactionId } = watched[index]!;
+        await stack.control(`/payments/${transactionId}/outcome`, { status: 'COMPLETED' });
+        await streams[index]!.waitForClose();
         assert.equal(streams[index]!.data().at(-1)!.status, 'COMPLETED');
-        const ms = Date.now() - started;
-        assert.ok(ms < 2_000, `the completion reached its customer after ${ms} ms`);
+        assert.deepEqual(putOff(transactionId), [], 'the webhook found the gate open');
       }
     } finally {
       streams.forEach((stream) => stream.close());

@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { connectRedis } from '../../proxy/state/redis/database.ts';
 import { redisKeys } from '../../proxy/state/redis/keys.ts';
 import { RedisStore } from '../../proxy/state/redis/store.ts';
+import { expiryRule } from '../../proxy/events/event-rules.ts';
 import { openSqlite } from '../../proxy/state/sqlite/open.ts';
 import { SQLITE_RELEASED } from '../../proxy/state/sqlite/schema.ts';
 import type { Payment, Store } from '../../proxy/state/store.ts';
@@ -211,6 +212,48 @@ for (const backend of STORE_BACKENDS) {
       assert.equal(await store.recordWebhook(event), true);
       assert.equal(await store.recordWebhook(event), false);
       await store.ping();
+    });
+
+    it('settles a checkout’s expiry once, when two sweeps (two instances) race for it', async () => {
+      const now = Date.now();
+      const expired = checkout({ createdAt: now - 60_000, expiresAt: now - 1_000 });
+      await store.insertCheckout(expired);
+      const rule = expiryRule('sandbox');
+      await Promise.all([1, 2, 3].map(() => store.outbox.expireCheckouts(Date.now(), 100, rule)));
+      const { events } = await store.outbox.listEvents({ limit: 200 });
+      assert.deepEqual(
+        events.filter((event) => event.checkoutId === expired.checkoutId).map((event) => event.type),
+        ['checkout.expired'],
+      );
+    });
+
+    it('where events go: a run of 410s disables an endpoint once, a 2xx ends the run, an operator enables it', async () => {
+      const { outbox } = store;
+      const id = `ep_${randomUUID()}`;
+      const fresh = { endpointId: id, goneInARow: 0, disabledAt: null, disabledReason: null };
+      const rule = (at: number) => ({ after: 3, at, reason: 'answered 410 Gone 3 times in a row' });
+      assert.deepEqual(await outbox.endpointState(id), fresh, 'never recorded: enabled');
+      assert.equal((await outbox.countGone(id, rule(1))).goneInARow, 1);
+      await outbox.clearGone(id);
+      assert.deepEqual(await outbox.endpointState(id), fresh, 'a 2xx ended the run');
+      // Ten attempts of a fleet answered at once: each counted, and the one that made the run 3 disabled it.
+      const states = await Promise.all(Array.from({ length: 10 }, (_, i) => outbox.countGone(id, rule(100 + i))));
+      assert.deepEqual(
+        states.map((state) => state.goneInARow).sort((a, b) => a - b),
+        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+      );
+      const third = states.findIndex((state) => state.goneInARow === 3);
+      for (const state of states) assert.equal(state.disabledAt, state.goneInARow < 3 ? null : 100 + third);
+      assert.deepEqual(await outbox.endpointState(id), {
+        endpointId: id,
+        goneInARow: 10,
+        disabledAt: 100 + third,
+        disabledReason: 'answered 410 Gone 3 times in a row',
+      });
+      await outbox.clearGone(id);
+      assert.equal((await outbox.endpointState(id)).disabledAt, 100 + third, 'a late 2xx does not enable it');
+      assert.deepEqual(await outbox.enableEndpoint(id), fresh);
+      assert.deepEqual(await outbox.endpointState(id), fresh);
     });
 
     it('a queued re-read is settled only by a read that began after it was last queued', async () => {

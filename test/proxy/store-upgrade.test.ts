@@ -237,6 +237,8 @@ async function readsBack(store: Store): Promise<void> {
   );
   assert.equal(completed?.revision, 4);
   await store.abandonAttempt('key-none');
+  const gone = await store.outbox.countGone('ep_old', { after: 1, at: NOW, reason: 'gone' });
+  assert.equal(gone.disabledAt, NOW, 'the versions after the released ones made their tables');
   await store.ping();
 }
 

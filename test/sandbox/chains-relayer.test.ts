@@ -8,8 +8,6 @@ import { startSandbox, type Sandbox } from '../../sandbox/server.ts';
 import { anvilAccount, chainProviders, token, waitUntil } from '../support/chains.ts';
 import { sandboxClient } from '../support/sandbox-client.ts';
 
-const ARRIVAL_MS = 2_000;
-
 /** The burn ids of every ReforgeMint a token emitted, in order. */
 async function mintedBurnIds(contract: Contract): Promise<string[]> {
   const events = await contract.queryFilter(contract.filters.ReforgeMint!(), 0);
@@ -69,7 +67,6 @@ describe('sandbox chains: the relayer', () => {
         waitUntil(
           () => arriving.balanceOf!(anvilAccount(i).address) as Promise<bigint>,
           (balance) => balance === before[i]! + amount,
-          ARRIVAL_MS,
           `burn ${i} arrives`,
         ),
       ),
@@ -85,7 +82,6 @@ describe('sandbox chains: the relayer', () => {
     await waitUntil(
       () => mintedBurnIds(arriving),
       (ids) => ids.includes(burnId),
-      ARRIVAL_MS,
       'first mint',
     );
     const relayerNonces = () =>
@@ -117,7 +113,6 @@ describe('sandbox chains: the relayer', () => {
     await waitUntil(
       () => source.balanceOf!(account.address) as Promise<bigint>,
       (balance) => balance === start,
-      ARRIVAL_MS,
       'all three refunded',
     );
     const refunds = await mintedBurnIds(source);
@@ -178,7 +173,6 @@ describe('sandbox chains: completed orders are minted', () => {
     await waitUntil(
       () => eGBR.balanceOf!(wallet) as Promise<bigint>,
       (balance) => balance === parseUnits('250.75', 18),
-      ARRIVAL_MS,
       'order minted',
     );
     // Setting Completed again is a no-op: still one mint, under the order's burn id.

@@ -44,22 +44,23 @@ describe('sandbox: control API', () => {
     assert.ok(!list.text.includes(created.body.clientSecret), 'secrets are never shown again');
   });
 
-  it('changes webhook URL, description and expiration; destination only on sandbox keys', async () => {
+  it('changes webhook URL, name, description and expiration; destination only on sandbox keys', async () => {
     const sandboxKey = (await client.control('/keys', {})).body;
     const changed = await client.control(
       `/keys/${sandboxKey.keyId}`,
-      { description: 'new', destination: 'NL91ABNA0417164300' },
+      { name: 'Corner shop', description: 'new', destination: 'NL91ABNA0417164300' },
       'PATCH',
     );
     assert.equal(changed.status, 200);
     assert.equal(changed.body.destination, 'NL91ABNA0417164300');
+    assert.equal(changed.body.name, 'Corner shop');
     const live = (await client.control('/keys', { environment: 'live' })).body;
     const refused = await client.control(`/keys/${live.keyId}`, { destination: 'NL91ABNA0417164300' }, 'PATCH');
     assert.equal(refused.status, 400);
     assert.match(refused.body.error, /destination cannot be changed on a live key/);
     assert.equal(
-      (await client.control(`/keys/${live.keyId}`, { name: 'x' }, 'PATCH')).body.error,
-      'Unknown field: name',
+      (await client.control(`/keys/${live.keyId}`, { colour: 'x' }, 'PATCH')).body.error,
+      'Unknown field: colour',
     );
     assert.equal((await client.control(`/keys/${live.keyId}`, {}, 'PATCH')).status, 400);
     assert.equal((await client.control('/keys/key_nope', { description: 'x' }, 'PATCH')).status, 404);

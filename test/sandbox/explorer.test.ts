@@ -52,7 +52,6 @@ describe('sandbox: the block explorer pages', () => {
     const [mint] = await waitUntil(
       () => arriving.queryFilter(arriving.filters.ReforgeMint!(null, null, burnId)),
       (found) => found.length === 1,
-      5_000,
       'the mint',
     );
     mintHash = mint!.transactionHash;

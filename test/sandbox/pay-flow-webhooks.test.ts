@@ -167,22 +167,54 @@ describe('sandbox: the hosted flow page', () => {
     assert.equal((await http(`${sandbox.pay}/flow/${crypto.randomUUID()}`)).status, 404);
   });
 
-  it('stays PENDING and AUTHORISED until the bank settles, after the settlement delay', async () => {
-    const slow = await startSandbox({ settlementDelayMs: 300 });
+  it('settles an authorised payment after the settlement delay, not before', async () => {
+    const slow = await startSandbox({ settlementDelayMs: 1_000 });
     const slowClient = sandboxClient(slow);
     try {
       const slowToken = await slowClient.token();
       const payment = (await slowClient.initiate(slowToken, validPayment())).body;
+      const authorised = Date.now();
       await submitFlow(payment.flowUrl, { providerId: 'bank_xyz', action: 'authorise' });
-      const during = (await slowClient.read(slowToken, payment.transactionId)).body;
-      assert.equal(during.status, 'PENDING');
-      assert.equal(during.networkStatus, 'AUTHORISED');
-      assert.equal(during.providerId, 'bank_xyz');
-      await new Promise((resolve) => setTimeout(resolve, 450));
-      assert.equal((await slowClient.read(slowToken, payment.transactionId)).body.status, 'COMPLETED');
+      const settled = await eventually(async () => {
+        const record = (await slowClient.read(slowToken, payment.transactionId)).body;
+        return record.status === 'PENDING' ? undefined : record;
+      }, 'the bank to settle');
+      assert.equal(settled.status, 'COMPLETED');
+      // A lower bound, by the payment's own times: a slow machine only adds to it.
+      const waited = Date.parse(settled.completedTimestamp) - authorised;
+      assert.ok(waited >= 1_000, `settled ${waited} ms after the authorisation`);
     } finally {
       await slow.stop();
     }
+  });
+
+  it('holds a payment PENDING and AUTHORISED until released, then settles it as its authorisation chose', async () => {
+    const [authorised, rejected, early] = [await start(), await start(), await start()];
+    for (const { transactionId } of [authorised, rejected, early])
+      assert.equal((await client.control(`/payments/${transactionId}/hold`, {})).status, 200);
+    await submitFlow(authorised.flowUrl, { providerId: 'bank_xyz', action: 'authorise' });
+    await submitFlow(rejected.flowUrl, { providerId: 'bank_sandbox_rejects', action: 'authorise' });
+    // However short the settlement delay (none in this sandbox), the bank waits.
+    for (const { transactionId } of [authorised, rejected]) {
+      const during = (await client.read(token, transactionId)).body;
+      assert.deepEqual([during.status, during.networkStatus], ['PENDING', 'AUTHORISED']);
+    }
+    const released = await client.control(`/payments/${authorised.transactionId}/release`, {});
+    assert.equal(released.status, 200);
+    assert.deepEqual([released.body.status, released.body.networkStatus], ['COMPLETED', 'PAYMENT_EXECUTED_CREDITED']);
+    assert.equal(released.body.providerId, 'bank_xyz');
+    const refused = await client.control(`/payments/${rejected.transactionId}/release`, {});
+    assert.deepEqual([refused.body.status, refused.body.networkStatus], ['FAILED', 'REJECTED']);
+    // Released before the customer answered: the hold is simply gone, and the payment settles as usual.
+    assert.equal((await client.control(`/payments/${early.transactionId}/release`, {})).status, 200);
+    assert.equal((await client.read(token, early.transactionId)).body.status, 'PENDING');
+    await submitFlow(early.flowUrl, { providerId: 'bank_xyz', action: 'authorise' });
+    assert.equal((await client.read(token, early.transactionId)).body.status, 'COMPLETED');
+    // Nothing to hold or release once final or not held; unknown payments are 404.
+    assert.equal((await client.control(`/payments/${authorised.transactionId}/hold`, {})).status, 409);
+    const notHeld = await start();
+    assert.equal((await client.control(`/payments/${notHeld.transactionId}/release`, {})).status, 409);
+    assert.equal((await client.control(`/payments/${crypto.randomUUID()}/hold`, {})).status, 404);
   });
 
   it('sets an outcome through the control API, and refuses a second one', async () => {
@@ -248,33 +280,32 @@ describe('sandbox: the payment.status_updated webhook', () => {
       const token = await client.token();
       const payment = (await client.initiate(token, validPayment())).body;
       await client.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
-      const deliveries = await receiver.waitFor(3, 12_000);
+      const deliveries = await receiver.waitFor(3);
+      // Never sooner than the schedule says (timers are never early; a loaded machine only adds to the gaps).
       const gaps = [deliveries[1]!.at - deliveries[0]!.at, deliveries[2]!.at - deliveries[1]!.at];
-      assert.ok(gaps[0]! >= 950 && gaps[0]! < 2_000, `first retry after ~1 s, got ${gaps[0]} ms`);
-      assert.ok(gaps[1]! >= 4_950 && gaps[1]! < 6_500, `second retry after ~5 s, got ${gaps[1]} ms`);
+      assert.ok(gaps[0]! >= 950, `first retry after 1 s, got ${gaps[0]} ms`);
+      assert.ok(gaps[1]! >= 4_950, `second retry after 5 s, got ${gaps[1]} ms`);
       assert.ok(
         deliveries.every((delivery) => delivery.body === deliveries[0]!.body),
         'every attempt carries the same event',
       );
       // The receiver sees the third attempt before the emulator has logged its answer.
-      const log = await eventually(
-        async () => {
-          const attempts = (await client.control('/webhooks')).body as Array<{
-            attempt: number;
-            status: number;
-            ok: boolean;
-          }>;
-          return attempts.length >= 3 ? attempts : undefined;
-        },
-        5_000,
-        'three logged attempts',
-      );
+      const log = await eventually(async () => {
+        const attempts = (await client.control('/webhooks')).body as Array<{
+          attempt: number;
+          status: number;
+          ok: boolean;
+          retryInMs: number | null;
+        }>;
+        return attempts.length >= 3 ? attempts : undefined;
+      }, 'three logged attempts');
+      // The schedule itself, as the service kept it: 1 s, then 5 s, then none after a 2xx.
       assert.deepEqual(
-        log.map(({ attempt, status, ok }) => ({ attempt, status, ok })),
+        log.map(({ attempt, status, ok, retryInMs }) => ({ attempt, status, ok, retryInMs })),
         [
-          { attempt: 1, status: 500, ok: false },
-          { attempt: 2, status: 503, ok: false },
-          { attempt: 3, status: 200, ok: true },
+          { attempt: 1, status: 500, ok: false, retryInMs: 1_000 },
+          { attempt: 2, status: 503, ok: false, retryInMs: 5_000 },
+          { attempt: 3, status: 200, ok: true, retryInMs: null },
         ],
       );
     } finally {
@@ -296,15 +327,24 @@ describe('sandbox: the payment.status_updated webhook', () => {
       const payment = (await client.initiate(token, validPayment())).body;
       await client.control(`/payments/${payment.transactionId}/outcome`, { status: 'FAILED' });
       await receiver.waitFor(4);
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      const log = (await client.control('/webhooks')).body as Array<{
-        attempt: number;
-        ok: boolean;
-        error: string | null;
-      }>;
+      const log = await eventually(async () => {
+        const attempts = (await client.control('/webhooks')).body as Array<{
+          attempt: number;
+          ok: boolean;
+          error: string | null;
+          retryInMs: number | null;
+        }>;
+        return attempts.length >= 4 ? attempts : undefined;
+      }, 'four logged attempts');
       assert.deepEqual(
-        log.map((entry) => entry.attempt),
-        [1, 2, 3, 4],
+        log.map((entry) => [entry.attempt, entry.retryInMs]),
+        [
+          [1, 10],
+          [2, 20],
+          [3, 30],
+          [4, null],
+        ],
+        'the fourth attempt is the last',
       );
       assert.ok(
         log.every((entry) => !entry.ok && /within 100 ms/.test(entry.error ?? '')),

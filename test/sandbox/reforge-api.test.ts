@@ -14,8 +14,6 @@ import { anvilAccount, chainProviders, token, waitUntil } from '../support/chain
 import { http } from '../support/http.ts';
 import { sandboxClient } from '../support/sandbox-client.ts';
 
-const ARRIVAL_MS = 2_000;
-
 describe('sandbox: the reforge service', () => {
   let sandbox: Sandbox;
   let client: ReturnType<typeof sandboxClient>;
@@ -42,7 +40,6 @@ describe('sandbox: the reforge service', () => {
     waitUntil(
       () => balance(chain, address),
       (value) => value === expected,
-      ARRIVAL_MS,
       'tokens arrive on the destination chain',
     );
 
@@ -110,10 +107,8 @@ describe('sandbox: the reforge service', () => {
     const burn = receipt.logs
       .map((log) => TOKEN_INTERFACE.parseLog(log))
       .find((event) => event?.name === 'ReforgeBurn')!;
-    const burnMined = Date.now();
-
+    // How soon it arrives is npm run bench's figure (burn mined -> mint seen); here, that it does, once.
     await arrival(two, account.address, destinationBefore + parseUnits('12.5', 18));
-    assert.ok(Date.now() - burnMined < ARRIVAL_MS);
     const arriving = token(two, 'eUSD', providers.get(two.chainId));
     const mints = await arriving.queryFilter(arriving.filters.ReforgeMint!(account.address));
     assert.deepEqual(

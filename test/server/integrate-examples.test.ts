@@ -88,7 +88,6 @@ describe('docs/integrate.md: every example runs as written', () => {
     python.stdout.setEncoding('utf8').on('data', (chunk: string) => printed.push(...chunk.split('\n').filter(Boolean)));
     pythonUrl = await eventually(
       () => printed.map((line) => /^listening on (\S+)$/.exec(line)?.[1]).find(Boolean),
-      10_000,
       'the Python receiver to listen',
     );
     forwarder = await forwardTo(() => `${pythonUrl}/kassa/events`);
@@ -143,16 +142,16 @@ describe('docs/integrate.md: every example runs as written', () => {
   it('the Python receiver verifies the proxy’s events and fulfils the order once; a forged or stale one gets 400', async () => {
     const payment = (await stack.pay(checkoutId)).body;
     await stack.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
-    await eventually(() => (printed.includes('fulfil order ORDER-1042 (42.50 EUR)') ? true : undefined), 10_000);
+    await eventually(() => (printed.includes('fulfil order ORDER-1042 (42.50 EUR)') ? true : undefined));
     const delivered = await eventually(async () => {
       const { events } = (await stack.operator('/api/events')).body as { events: Array<Record<string, string>> };
       return events.length === 2 && events.every((event) => event.status === 'delivered') ? events : undefined;
-    }, 10_000);
+    });
     assert.ok(forwarder.deliveries.every((delivery) => delivery.status === 204));
     // A redelivery is answered, and not fulfilled twice.
     const paid = delivered.find((event) => event.type === 'checkout.paid')!;
     await stack.operator(`/api/events/${paid.id}/redeliver`, { method: 'POST' });
-    await eventually(() => (forwarder.deliveries.length === 3 ? true : undefined), 10_000);
+    await eventually(() => (forwarder.deliveries.length === 3 ? true : undefined));
     assert.equal(printed.filter((line) => line.startsWith('fulfil order')).length, 1);
 
     const real = forwarder.deliveries[0]!;

@@ -65,7 +65,7 @@ describe('createKassaClient (kassa/server) against a real proxy', () => {
     const paid = await eventually(async () => {
       const checkout = await client().checkouts.get(checkoutId);
       return checkout.state === 'paid' ? checkout : undefined;
-    }, 10_000);
+    });
     assert.equal(paid.transactionId, payment.body.transactionId);
     assert.ok(paid.paidAt);
   });

@@ -60,3 +60,21 @@ export const rawBody = (valid: Record<string, unknown>) =>
     fc.constant(''),
     fc.constant(JSON.stringify(valid).slice(0, 12)),
   );
+
+const octet = fc.integer({ min: 0, max: 255 });
+/** An IPv4 address as four numbers. */
+export const ipv4 = fc.tuple(octet, octet, octet, octet);
+export const dotted = ([a, b, c, d]: readonly number[]) => `${a}.${b}.${c}.${d}`;
+/** RFC 1918 (10/8, 172.16/12, 192.168/16), by its arithmetic rather than by Kassa's pattern. */
+export const inRfc1918 = ([a, b]: readonly number[]) =>
+  a === 10 || (a === 172 && b! >= 16 && b! <= 31) || (a === 192 && b === 168);
+/** A private-network IPv4 address, dotted, from each of the three blocks. */
+export const privateIpv4 = fc
+  .oneof(
+    fc.tuple(fc.constant(10), octet, octet, octet),
+    fc.tuple(fc.constant(172), fc.integer({ min: 16, max: 31 }), octet, octet),
+    fc.tuple(fc.constant(192), fc.constant(168), octet, octet),
+  )
+  .map(dotted);
+/** A dotted IPv4 address neither private (RFC 1918) nor loopback: public, link-local, shared, 172.15, 172.32, ... */
+export const otherIpv4 = ipv4.filter((address) => !inRfc1918(address) && address[0] !== 127).map(dotted);

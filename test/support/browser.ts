@@ -1,4 +1,5 @@
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright';
+import { PATIENCE_MS } from './patience.ts';
 
 /**
  * Debian's Chromium (test/run.ts sets KASSA_CHROMIUM), headless; never a downloaded browser.
@@ -43,17 +44,17 @@ export function watchProblems(page: Page): string[] {
 /** The element's phase, as the page shows it (the `phase` attribute). */
 export const phaseOf = (page: Page) => page.locator('kassa-checkout').getAttribute('phase');
 
-/** Waits until the element shows this phase; a timeout says which phase and status it shows instead. */
-export async function waitForPhase(page: Page, phase: string, timeout = 10_000): Promise<void> {
+/** Waits until the element shows this phase; when it never does, says which phase and status it shows instead. */
+export async function waitForPhase(page: Page, phase: string): Promise<void> {
   try {
-    await page.locator(`kassa-checkout[phase="${phase}"]`).waitFor({ timeout });
+    await page.locator(`kassa-checkout[phase="${phase}"]`).waitFor({ timeout: PATIENCE_MS });
   } catch (error) {
     const shown = await phaseOf(page).catch(() => 'unknown');
     const status = await page
       .locator('kassa-checkout [part~="status"]')
       .textContent({ timeout: 1_000 })
       .catch(() => '');
-    throw new Error(`phase ${phase} not shown within ${timeout} ms: the element shows ${shown} ("${status}")`, {
+    throw new Error(`phase ${phase} never shown: the element shows ${shown} ("${status}")`, {
       cause: error,
     });
   }

@@ -3,6 +3,7 @@ import { chainProvider } from '../../sandbox/chains/provider.ts';
 import type { SandboxChain } from '../../sandbox/chains/local-chains.ts';
 import type { Stablecoin } from '../../schemas/orders.ts';
 import { REFORGE_TOKEN_ABI } from '../../schemas/reforge.ts';
+import { PATIENCE_MS } from './patience.ts';
 
 /** anvil's well-known development mnemonic: its ten default accounts, funded by the sandbox. */
 const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -30,18 +31,13 @@ export function token(chain: SandboxChain, symbol: Stablecoin, runner: ContractR
   return new Contract(chain.tokens[symbol].address, REFORGE_TOKEN_ABI, runner);
 }
 
-/** Polls `read` until `done` holds for its value; the value, or a rejection after `timeoutMs`. */
-export async function waitUntil<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs: number,
-  what: string,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+/** Polls `read` until `done` holds for its value; the value, or a rejection naming `what` when it never does. */
+export async function waitUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + PATIENCE_MS;
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms (last value ${String(value)})`);
+    if (Date.now() > deadline) throw new Error(`${what}: never came (last value ${String(value)})`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }

@@ -8,10 +8,10 @@ import { existsSync, mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright';
+import { PATIENCE_MS } from './patience.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 export const EXTENSION_DIST = join(root, 'dist', 'extension');
-export const TIMEOUT = 30_000;
 
 /** Newest modification time under a folder. */
 function newest(dir: string): number {
@@ -92,7 +92,7 @@ export async function launchExtension(
       ...(options.args ?? []),
     ],
   });
-  context.setDefaultTimeout(TIMEOUT);
+  context.setDefaultTimeout(PATIENCE_MS);
   // Errors of the extension's pages and its service worker go to the test log, for diagnosing failures.
   context.on('console', (message) => {
     if (message.type() === 'error' && message.location().url.startsWith('chrome-extension://'))
@@ -118,7 +118,7 @@ export async function launchExtension(
   });
   const worker =
     context.serviceWorkers().find((candidate) => candidate.url().startsWith('chrome-extension://')) ??
-    (await context.waitForEvent('serviceworker', { timeout: TIMEOUT }));
+    (await context.waitForEvent('serviceworker', { timeout: PATIENCE_MS }));
   const id = new URL(worker.url()).host;
   const currentWorker = () =>
     context.serviceWorkers().find((candidate) => candidate.url().startsWith(`chrome-extension://${id}/`)) ?? worker;
@@ -188,7 +188,7 @@ export async function importVaultKey(
   await importer.getByLabel('Repeat the password').fill(password);
   await importer.getByRole('button', { name: 'Import key' }).click();
   // scrypt at full strength takes a while on a slow machine.
-  await wallet.locator('#address').filter({ hasText: account.address }).waitFor({ timeout: 60_000 });
+  await wallet.locator('#address').filter({ hasText: account.address }).waitFor({ timeout: PATIENCE_MS });
   await wallet.close();
 }
 
@@ -211,7 +211,7 @@ export function leaks(requests: RecordedRequest[], secrets: string[]): string[] 
 export function approvalWindow(extension: LoadedExtension): Promise<Page> {
   return extension.context.waitForEvent('page', {
     predicate: (candidate) => candidate.url().includes('/ui/approval.html'),
-    timeout: TIMEOUT,
+    timeout: PATIENCE_MS,
   });
 }
 

@@ -7,6 +7,8 @@ export type Misbehaviour =
   | { kind: 'stall' }
   /** 200 and its headers, then one byte every `everyMs`, never ending. */
   | { kind: 'trickle'; everyMs: number }
+  /** The emulator's own answer, once the test calls `release()`: a slow service whose end the test decides. */
+  | { kind: 'hold' }
   /** A 200 JSON answer of `bytes` bytes (chunked, or with its Content-Length), sent as fast as it is read. */
   | { kind: 'oversize'; bytes: number; contentLength?: boolean }
   /** What the emulator answers for `path` instead (another payment's record, say). */
@@ -33,6 +35,8 @@ export async function startFakePay(upstream: string) {
   const basePath = base.pathname.replace(/\/+$/, '');
   let rules: Array<FakeRule & { left: number }> = [];
   const sockets = new Set<Socket>();
+  /** Requests held by a `hold` rule, each waiting for `release()`. */
+  const held: Array<() => void> = [];
   /** Requests spoiled, bytes of oversized answers written, and every request by its path. */
   const stats = { spoiled: 0, bytesSent: 0, byPath: new Map<string, number>() };
 
@@ -65,6 +69,7 @@ export async function startFakePay(upstream: string) {
       return;
     }
     if (misbehaviour?.kind === 'oversize') return oversize(response, misbehaviour);
+    if (misbehaviour?.kind === 'hold') await new Promise<void>((resolve) => held.push(resolve));
     const target = misbehaviour?.kind === 'swap' ? `${basePath}${misbehaviour.path}` : request.url!;
     const answer = await fetch(new URL(target, base.origin), {
       method: request.method,
@@ -120,7 +125,16 @@ export async function startFakePay(upstream: string) {
     recover(): void {
       rules = [];
     },
+    /** How many requests a `hold` rule holds now. */
+    get holding(): number {
+      return held.length;
+    },
+    /** Lets every held request through to the emulator. */
+    release(): void {
+      for (const resolve of held.splice(0)) resolve();
+    },
     async close(): Promise<void> {
+      for (const resolve of held.splice(0)) resolve();
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => server.close(resolve));
     },

@@ -48,7 +48,6 @@ export async function spawnInstance(env: Record<string, string>, lines: string[]
         (response) => (response.status === 200 ? true : undefined),
         () => undefined,
       ),
-    20_000,
     'a proxy process to listen',
   );
   const end = async (signal: NodeJS.Signals) => {

@@ -1,4 +1,5 @@
 import { request, type IncomingHttpHeaders } from 'node:http';
+import { PATIENCE_MS } from './patience.ts';
 
 /** A JSON answer as a test reads it, field by field: asserting on it is the check. */
 export type Json = ReturnType<typeof JSON.parse>;
@@ -31,7 +32,10 @@ export interface HttpInit {
   body?: unknown;
   headers?: Record<string, string>;
   raw?: string;
-  /** Gives up (rejects with a TimeoutError) when no complete answer came in this long. */
+  /**
+   * Gives up (rejects with a TimeoutError) when no complete answer came in this long; PATIENCE_MS by
+   * default, so that a request a server never answers fails naming itself instead of hanging the run.
+   */
   timeoutMs?: number;
 }
 
@@ -43,14 +47,22 @@ export async function http<T = Json>(url: string, init: HttpInit = {}): Promise<
     headers['Content-Type'] ??= 'application/json';
   }
   const method = init.method ?? (body === undefined ? 'GET' : 'POST');
-  const response = await fetch(url, {
-    method,
-    headers,
-    body,
-    redirect: 'manual',
-    signal: init.timeoutMs === undefined ? undefined : AbortSignal.timeout(init.timeoutMs),
+  const timeoutMs = init.timeoutMs ?? PATIENCE_MS;
+  const answer = async () => {
+    const response = await fetch(url, {
+      method,
+      headers,
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    return { response, text: await response.text() };
+  };
+  const { response, text } = await answer().catch((error: unknown) => {
+    if (error instanceof Error && error.name === 'TimeoutError')
+      throw new Error(`${method} ${url}: no complete answer within ${timeoutMs} ms`, { cause: error });
+    throw error;
   });
-  const text = await response.text();
   let parsed: unknown = text;
   if ((response.headers.get('content-type') ?? '').includes('json')) {
     try {

@@ -47,15 +47,11 @@ export function onrampCustomer(stack: OnrampSite, wallet: Pick<BaseWallet, 'addr
       return stack.browser(`/api/onramp/status/${purchaseToken}`);
     },
     /** Waits until the purchase is in `state`; its view. */
-    until(purchaseToken: string, state: PurchaseView['state'], timeoutMs = 15_000): Promise<PurchaseView> {
-      return eventually(
-        async () => {
-          const view = (await customer.status(purchaseToken)).body as PurchaseView;
-          return view.state === state ? view : undefined;
-        },
-        timeoutMs,
-        `purchase ${state}`,
-      );
+    until(purchaseToken: string, state: PurchaseView['state']): Promise<PurchaseView> {
+      return eventually(async () => {
+        const view = (await customer.status(purchaseToken)).body as PurchaseView;
+        return view.state === state ? view : undefined;
+      }, `purchase ${state}`);
     },
   };
   return customer;

@@ -8,6 +8,7 @@ import pg from 'pg';
 import { ensureDebianPackage } from './debian-package.ts';
 import { freePort } from './free-port.ts';
 import { holdPort } from './port-holder.ts';
+import { PATIENCE_MS, TEST_TIMEOUT_MS } from './patience.ts';
 
 const run = promisify(execFile);
 
@@ -35,7 +36,7 @@ async function pgProgram(bin: string, program: string, args: string[]): Promise<
     ? ['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]]
     : [join(bin, program), args];
   try {
-    return (await run(command, commandArgs, { encoding: 'utf8', timeout: 60_000 })).stdout;
+    return (await run(command, commandArgs, { encoding: 'utf8', timeout: TEST_TIMEOUT_MS })).stdout;
   } catch (error) {
     const failed = error as Error & { stdout?: string; stderr?: string };
     throw new Error(
@@ -131,7 +132,7 @@ export async function startPostgres(options: { from?: { port: number } } = {}): 
       join(root, 'server.log'),
       '-w',
       '-t',
-      '30',
+      String(PATIENCE_MS / 1000),
       '-o',
       Object.entries(settings)
         .map(([name, value]) => `-c ${name}=${value}`)

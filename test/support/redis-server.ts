@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureDebianPackage } from './debian-package.ts';
 import { freePort } from './free-port.ts';
+import { PATIENCE_MS } from './patience.ts';
 
 export const ensureRedisServer = (): string =>
   ensureDebianPackage(['/usr/bin/redis-server'], 'redis-server', 'KASSA_REDIS_SERVER');
@@ -48,7 +49,7 @@ export async function startRedis(options: RedisOptions = {}) {
       const process_ = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
       child = process_;
       let output = '';
-      const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000);
+      const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), PATIENCE_MS);
       process_.stdout.on('data', (chunk: Buffer) => {
         output += chunk.toString();
         if (output.includes('Ready to accept connections')) {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { PATIENCE_MS } from './patience.ts';
 
 export interface CommandResult {
   status: number | null;
@@ -8,7 +9,8 @@ export interface CommandResult {
 
 /**
  * Runs a command to its end without blocking this process, whose event loop keeps serving (a proxy
- * the command talks to may run here, and idle keep-alive sockets are closed cleanly), within a minute.
+ * the command talks to may run here, and idle keep-alive sockets are closed cleanly); a hang is ended after
+ * PATIENCE_MS.
  */
 export function runCommand(
   command: string,
@@ -16,7 +18,7 @@ export function runCommand(
   options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, timeout: 60_000 });
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, timeout: PATIENCE_MS });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

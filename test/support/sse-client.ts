@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { PATIENCE_MS } from './patience.ts';
 
 export interface SseEvent {
   event: string;
@@ -56,8 +57,8 @@ export function openSse(url: string, headers: Record<string, string> = {}) {
   });
   req.end();
 
-  const until = async (check: () => boolean, timeoutMs: number, what: string) => {
-    const deadline = Date.now() + timeoutMs;
+  const until = async (check: () => boolean, what: string) => {
+    const deadline = Date.now() + PATIENCE_MS;
     while (!check()) {
       if (Date.now() > deadline)
         throw new Error(`SSE: timed out waiting for ${what}; got ${JSON.stringify(events.map((e) => e.data))}`);
@@ -85,10 +86,9 @@ export function openSse(url: string, headers: Record<string, string> = {}) {
       return responseHeaders;
     },
     data: () => events.map((event) => JSON.parse(event.data) as Record<string, unknown>),
-    waitForEvents: (count: number, timeoutMs = 5_000) =>
-      until(() => events.length >= count, timeoutMs, `${count} events`),
-    waitForClose: (timeoutMs = 5_000) => until(() => closed, timeoutMs, 'the stream to close'),
-    waitForComment: (timeoutMs = 5_000) => until(() => comments.length > 0, timeoutMs, 'a heartbeat'),
+    waitForEvents: (count: number) => until(() => events.length >= count, `${count} events`),
+    waitForClose: () => until(() => closed, 'the stream to close'),
+    waitForComment: () => until(() => comments.length > 0, 'a heartbeat'),
     close: () => req.destroy(),
   };
 }

@@ -10,6 +10,7 @@ import { http, type HttpInit } from './http.ts';
 import { holdPort } from './port-holder.ts';
 import { sharedPostgres } from './postgres-server.ts';
 import { startRedis, type RedisServer } from './redis-server.ts';
+import { PATIENCE_MS } from './patience.ts';
 
 export const SHOP_ORIGIN = 'http://127.0.0.1:9';
 
@@ -107,6 +108,17 @@ export async function startStack(options: StackOptions = {}) {
     env,
     logs,
     webhookUrl,
+    /**
+     * What made the proxy change this payment to `status`, from its log: `webhook` (a read for the
+     * bank's webhook), `watch` (a watching page's re-read), `follow`, `queued` or `resolved`; undefined
+     * while it has not.
+     */
+    changedBy(transactionId: string, status: string): string | undefined {
+      return logs
+        .filter((line) => line.includes('"msg":"payment status changed"') && line.includes(transactionId))
+        .map((line) => JSON.parse(line) as { status: string; reason: string })
+        .find((change) => change.status === status)?.reason;
+    },
     merchant: (path: string, init?: Parameters<ReturnType<typeof call>>[1]) => call(config.merchantKey)(path, init),
     operator: (path: string, init?: Parameters<ReturnType<typeof call>>[1]) => call(config.operatorToken)(path, init),
     /** As the customer's browser on the shop's page: the shop's Origin, no credentials. */
@@ -172,13 +184,12 @@ export async function startStack(options: StackOptions = {}) {
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
-/** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`. */
+/** Polls until `check` returns a value (not undefined); fails, naming `what`, only when it never does. */
 export async function eventually<T>(
   check: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 5_000,
   what = 'condition',
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + PATIENCE_MS;
   for (;;) {
     const value = await check();
     if (value !== undefined) return value;

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PATIENCE_MS } from './patience.ts';
 
 export interface ReceivedRequest {
   at: number;
@@ -8,12 +9,24 @@ export interface ReceivedRequest {
   body: string;
 }
 
+/** An answer as scripted: a status, with headers (Retry-After) and a delay of its own if need be. */
+export interface ScriptedAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  delayMs?: number;
+}
+
 /**
  * A webhook endpoint on loopback that records every delivery and answers as scripted:
- * `answers` are the statuses of the first requests (then 200); `delayMs` holds answers back.
+ * `answers` are the statuses of the first requests (then 200); `delayMs` holds answers back;
+ * `respond` decides from the request (a status, or an answer with headers and a delay).
  */
 export async function startReceiver(
-  options: { answers?: number[]; delayMs?: number; respond?: (request: ReceivedRequest) => number } = {},
+  options: {
+    answers?: number[];
+    delayMs?: number;
+    respond?: (request: ReceivedRequest) => number | ScriptedAnswer;
+  } = {},
 ) {
   const answers = [...(options.answers ?? [])];
   const received: ReceivedRequest[] = [];
@@ -30,11 +43,15 @@ export async function startReceiver(
       };
       received.push(request);
       waiters.splice(0).forEach((wake) => wake());
-      const status = answers.shift() ?? options.respond?.(request) ?? 200;
-      setTimeout(() => {
-        res.statusCode = status;
-        res.end('ok');
-      }, options.delayMs ?? 0);
+      const scripted = answers.shift() ?? options.respond?.(request) ?? 200;
+      const answer = typeof scripted === 'number' ? { status: scripted } : scripted;
+      setTimeout(
+        () => {
+          res.writeHead(answer.status, answer.headers);
+          res.end('ok');
+        },
+        answer.delayMs ?? options.delayMs ?? 0,
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -42,9 +59,9 @@ export async function startReceiver(
   return {
     url: `http://127.0.0.1:${port}/hook`,
     received,
-    /** Resolves once `count` requests have arrived, or rejects after `timeoutMs`. */
-    async waitFor(count: number, timeoutMs = 10_000): Promise<ReceivedRequest[]> {
-      const deadline = Date.now() + timeoutMs;
+    /** Resolves once `count` requests have arrived; rejects only when they never do. */
+    async waitFor(count: number): Promise<ReceivedRequest[]> {
+      const deadline = Date.now() + PATIENCE_MS;
       while (received.length < count) {
         if (Date.now() > deadline) throw new Error(`expected ${count} webhook deliveries, got ${received.length}`);
         await new Promise<void>((resolve) => {

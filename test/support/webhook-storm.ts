@@ -1,3 +1,4 @@
+import { MIN_READ_INTERVAL_MS } from '../../proxy/payments/payment-refresher.ts';
 import { http } from './http.ts';
 
 /**
@@ -37,3 +38,10 @@ export async function webhookStorm(
   }
   return statuses;
 }
+
+/**
+ * The most upstream reads of one payment the read gate lets through in `windowMs`: one, then one more
+ * each time the gate opens again. Counted over the time the machine actually took, so that a slower
+ * one (a longer storm) is allowed what the gate allows it, and no more.
+ */
+export const readsAllowedWithin = (windowMs: number) => 1 + Math.floor(windowMs / MIN_READ_INTERVAL_MS);

@@ -5,7 +5,7 @@ import { emit } from '../shared/kassa-event.ts';
 import { tokenAmount } from '../shared/token-amount.ts';
 import type { BridgeClient } from './bridge-client.ts';
 import { BridgeError, type BridgeErrorKind } from './errors.ts';
-import type { BridgeMinedDetail, BridgeSubmittedDetail } from './events.ts';
+import type { BridgeSubmittedDetail } from './events.ts';
 import type { FormController } from './form-controller.ts';
 import type { HistoryController } from './history-controller.ts';
 import type { BridgeMessages } from './messages/en.ts';
@@ -14,16 +14,9 @@ import { preparedMismatch } from './prepared-check.ts';
 import { errorDetail, kindMessage, proxyErrorDetail, type BridgeProblems } from './problems.ts';
 import { sendTransfer, type Prepared } from './send-transfer.ts';
 import { withOwnFees } from './transfer-fees.ts';
-import {
-  DEFAULT_TIMEOUTS,
-  followToArrival,
-  followToReceipt,
-  MAIN_DELAYED_MS,
-  type Arrived,
-  type Mined,
-  type Refunded,
-} from './transfer-follower.ts';
-import { announceDelay, announceOutcome, detailOf } from './transfer-outcome.ts';
+import { DEFAULT_TIMEOUTS, MAIN_DELAYED_MS, type Arrived, type Mined, type Refunded } from './transfer-follower.ts';
+import { detailOf } from './transfer-outcome.ts';
+import { trackTransfer, type Tracking } from './transfer-tracking.ts';
 import type { TransferRecord, TransferStore } from './transfer-store.ts';
 import type { WalletController } from '../shared/wallet/wallet-controller.ts';
 
@@ -280,85 +273,48 @@ export class TransferController implements ReactiveController {
     const { form, history } = options;
     this.following?.abort();
     const following = (this.following = new AbortController());
-    const signal = following.signal;
-    const source = form.rpc(form.chain(record.sourceChainId)!);
-    const destination = form.rpc(form.chain(record.destinationChainId)!);
-    const timeouts = {
-      ...DEFAULT_TIMEOUTS,
-      ...(host.network === 'main' ? { delayed: MAIN_DELAYED_MS } : {}),
-      ...host.timeouts,
-    };
     this.forget();
     this.record = record;
     this.mined = record.burnId
       ? { hash: record.hash, blockNumber: Number(record.blockNumber), burnId: record.burnId, gasUsed: 0n, fee: 0n }
       : undefined;
     host.phase = record.delayedAt ? 'delayed' : record.burnId ? 'mined' : 'submitted';
-    let delay: ReturnType<typeof setTimeout> | undefined;
-    void (async () => {
-      try {
-        if (!record.burnId) {
-          const mined = await followToReceipt(
-            record,
-            source,
-            timeouts,
-            {
-              onRepriced: () => {
-                this.store?.save(record);
-                host.requestUpdate();
-              },
-              onMined: (mined) => {
-                record.burnId = mined.burnId;
-                record.blockNumber = String(mined.blockNumber);
-                record.hash = mined.hash;
-                record.fee = String(mined.fee);
-                this.store?.save(record);
-              },
-            },
-            signal,
-          );
-          if (signal.aborted) return;
-          this.mined = mined;
-          host.phase = 'mined';
-          void history.update(record, { state: 'confirmed', fee: record.fee });
-          emit<BridgeMinedDetail>(host, 'kassa-bridge-mined', {
-            ...detailOf(record),
-            blockNumber: mined.blockNumber,
-            burnId: mined.burnId,
-          });
-        }
-        const burned = record as TransferRecord & { burnId: string };
-        // Late: say so, and what the user can do, while following on for the arrival or a refund.
-        const late = () =>
-          !signal.aborted && host.phase === 'mined' && announceDelay(host, history, burned, this.store);
-        if (!record.delayedAt) delay = setTimeout(late, Math.max(0, record.sentAt + timeouts.delayed - Date.now()));
-        const outcome = await followToArrival(burned, { source, destination }, timeouts, Date.now(), signal);
-        if (signal.aborted) return;
-        this.store?.clear();
+    const tracking: Tracking = {
+      host,
+      history,
+      form,
+      store: this.store,
+      source: form.rpc(form.chain(record.sourceChainId)!),
+      destination: form.rpc(form.chain(record.destinationChainId)!),
+      timeouts: {
+        ...DEFAULT_TIMEOUTS,
+        ...(host.network === 'main' ? { delayed: MAIN_DELAYED_MS } : {}),
+        ...host.timeouts,
+      },
+      signal: following.signal,
+    };
+    void trackTransfer(record, tracking, {
+      mined: (mined) => {
+        this.mined = mined;
+        host.phase = 'mined';
+      },
+      ended: (outcome) => {
         if (outcome.kind === 'refunded') this.refunded = outcome;
         else this.arrived = outcome;
         host.phase = outcome.kind;
-        await announceOutcome(host, { history, form, source }, burned, outcome);
-        if (options.wallet.session) void form.refreshBalance();
-      } catch (error) {
-        if (signal.aborted) return;
-        const problem =
-          error instanceof BridgeError
-            ? error
-            : new BridgeError('rpc', this.mined ? 'arrival' : 'mined', String(error));
-        // A transfer that may still complete is kept (a reload goes on following it); one that cannot is let go.
-        if (problem.kind !== 'timeout' && problem.kind !== 'rpc') {
-          this.store?.clear();
-          void history.update(record, { state: 'failed', failure: problem.kind });
-        }
+      },
+      failed: (problem) => {
         this.failure = problem;
         host.phase = 'failed';
         options.problems.report(errorDetail(problem, record.hash));
-      } finally {
-        clearTimeout(delay);
+      },
+    })
+      .then((outcome) => {
+        if (outcome && options.wallet.session) void form.refreshBalance();
+      })
+      .finally(() => {
         if (this.following === following) this.following = undefined;
-      }
-    })();
+      });
   }
 
   /** Shows a problem (in the current phase) and reports it. */

@@ -3,12 +3,13 @@ import { languageOf, resolveLocale } from '../shared/i18n.ts';
 import { emit } from '../shared/kassa-event.ts';
 import { ProxyClient, type ProxyError } from '../shared/proxy-client.ts';
 import { isNavigableFlowUrl } from './bank-page.ts';
-import type { FlowHost, Phone } from './flow-host.ts';
-import type { PaymentCreatedDetail } from './events.ts';
+import type { PaymentFlow, Phone } from './flow-steps.ts';
+import type { CheckoutErrorDetail, PaymentCreatedDetail } from './events.ts';
 
 /**
  * Starting a payment, which only a click does: a chunk, fetched as soon as the checkout is ready,
- * so that kassa.js holds what the first render needs.
+ * so that kassa.js holds what the first render needs. What each step leads to is handed to the flow
+ * (checkout-flow.ts), which applies it.
  */
 
 class PaymentClient extends ProxyClient {
@@ -29,57 +30,45 @@ class PaymentClient extends ProxyClient {
   }
 }
 
+type Created = CreatedPayment & { replayed: boolean };
+
 /**
  * Starts the payment, or, with the attempt's key, finds the one already started: paying with the
- * phone and then in this browser (or the other way round) is one payment.
+ * phone and then in this browser (or the other way round) is one payment. Undefined when it could
+ * not (the flow has the step that says why) or a newer load() came meanwhile.
  */
-async function start(
-  flow: FlowHost,
-  retry: () => void,
-  popup?: Window,
-): Promise<(CreatedPayment & { replayed: boolean }) | undefined> {
+async function start(flow: PaymentFlow, retry: () => void, popup?: Window): Promise<Created | undefined> {
   const client = new PaymentClient(flow.client!.origin);
   const attempts = flow.attempts!;
   const generation = flow.generation;
   const attempt = attempts.begin();
-  flow.problems.clear();
-  flow.phase = 'creating';
   let created;
   try {
     created = await client.createPayment(request(flow), attempt.key);
   } catch (error) {
     popup?.close();
     if (generation !== flow.generation) return;
+    const { status, message, details } = error as ProxyError;
     // The key went with another request (the checkout's attributes changed): start a new attempt.
-    if ((error as ProxyError).status === 422) attempts.clear();
+    if (status === 422) attempts.clear();
     // A return URL the proxy does not allow (KASSA_RETURN_URLS): the shop's setup, not the customer's doing.
-    if (((error as ProxyError).details as { reason?: string } | undefined)?.reason === 'return-url-not-allowed') {
-      const { status, message } = error as ProxyError;
-      flow.phase = 'error';
-      flow.problems.misconfigured(
-        { kind: 'misconfigured', code: 'return-url-not-allowed', status, message },
-        'refused',
-      );
-      return;
-    }
-    flow.fail(error, retry);
-    return;
+    if ((details as { reason?: string } | undefined)?.reason === 'return-url-not-allowed')
+      return void flow.misconfigured('return-url-not-allowed', message, 'refused', status);
+    return void flow.fail(error, retry);
   }
   if (generation !== flow.generation) return void popup?.close();
   if (!isNavigableFlowUrl(created.flowUrl, client.origin)) {
     popup?.close();
     attempts.clear();
     flow.show({ message: 'untrusted' });
-    flow.problems.report({
+    return void emit<CheckoutErrorDetail>(flow.host, 'kassa-error', {
       kind: 'untrusted-flow-url',
       status: 0,
       message: `Refused to open the payment page ${created.flowUrl}`,
     });
-    return;
   }
   attempts.save({ key: attempt.key, statusToken: created.statusToken });
-  flow.returned = false;
-  return { ...created, flowUrl: inLanguage(created.flowUrl, resolveLocale(flow, flow.locale)) };
+  return { ...created, flowUrl: inLanguage(created.flowUrl, resolveLocale(flow.host, flow.host.locale)) };
 }
 
 /**
@@ -93,38 +82,32 @@ function inLanguage(flowUrl: string, locale: string): string {
 }
 
 /** Starts the payment (or finds it) and sends the customer to the bank, in this tab or a popup opened in the click. */
-export async function payAtBank(flow: FlowHost, popup?: Window): Promise<void> {
+export async function payAtBank(flow: PaymentFlow, popup?: Window): Promise<void> {
   const created = await start(flow, () => void flow.pay(), popup);
   if (!created) return;
   const { transactionId, environment, flowUrl, replayed } = created;
   const proceed = emit<PaymentCreatedDetail>(
-    flow,
+    flow.host,
     'kassa-payment-created',
-    { transactionId, checkoutId: flow.checkout || null, environment, flowUrl, replayed },
+    { transactionId, checkoutId: flow.host.checkout || null, environment, flowUrl, replayed },
     true,
   );
   if (proceed && !popup) {
-    flow.phase = 'redirecting';
-    await flow.updateComplete;
-    location.assign(flowUrl);
-    return;
+    flow.apply({ phase: 'redirecting' });
+    await flow.host.updateComplete;
+    return location.assign(flowUrl);
   }
-  if (popup && proceed) {
-    flow.bankWindow = popup;
-    popup.location.href = flowUrl;
-  } else {
-    popup?.close();
-  }
-  flow.phase = 'authorising';
-  void flow.follow(created.statusToken);
+  if (popup && proceed) popup.location.href = flowUrl;
+  else popup?.close();
+  flow.apply({ bankWindow: proceed ? popup : undefined, phase: 'authorising', follow: created.statusToken });
 }
 
 /**
  * Starts the payment (or finds it) and shows the QR code of its hand-off link: the phone opens the
  * bank, and the element follows the payment live and shows the result with nothing to do here.
  */
-export async function payOnPhone(flow: FlowHost, phone: Phone): Promise<void> {
-  const retry = () => void flow.payOnPhone();
+export async function payOnPhone(flow: PaymentFlow, phone: Phone): Promise<void> {
+  const retry = () => void flow.pay(true);
   const created = await start(flow, retry);
   if (!created) return;
   // A reload shows the QR code again rather than "Continue to your bank".
@@ -133,35 +116,33 @@ export async function payOnPhone(flow: FlowHost, phone: Phone): Promise<void> {
 }
 
 /** Resumes paying with the phone after a reload: the QR code again, or the result if it came meanwhile. */
-export async function resumePhone(flow: FlowHost, phone: Phone, statusToken: string): Promise<void> {
-  await showPhone(flow, phone, statusToken, () => void flow.load());
+export function resumePhone(flow: PaymentFlow, phone: Phone, statusToken: string): Promise<void> {
+  return showPhone(flow, phone, statusToken, () => void flow.load());
 }
 
-async function showPhone(flow: FlowHost, phone: Phone, statusToken: string, retry: () => void): Promise<void> {
+async function showPhone(flow: PaymentFlow, phone: Phone, statusToken: string, retry: () => void): Promise<void> {
   const generation = flow.generation;
   try {
     // The receipt and the status stream come now too: once the QR code shows, the page asks nothing more of the network.
-    await Promise.all([phone.open(flow.client!.origin, statusToken), flow.loadReceipt(), flow.loadStream()]);
+    await Promise.all([phone.open(flow.client!.origin, statusToken), import('./receipt.ts'), flow.loadStream()]);
   } catch (error) {
-    if (generation !== flow.generation) return;
     // The payment ended meanwhile (409) or is too old to hand off (410): its status says how.
-    if ((error as ProxyError).status === 409 || (error as ProxyError).status === 410)
-      return void flow.follow(statusToken);
-    flow.fail(error, retry);
+    const { status } = error as ProxyError;
+    if (status === 409 || status === 410) return flow.apply({ follow: statusToken }, generation);
+    if (generation === flow.generation) flow.fail(error, retry);
     return;
   }
-  if (generation !== flow.generation) return;
-  flow.phase = 'phone';
-  void flow.follow(statusToken);
+  flow.apply({ phase: 'phone', follow: statusToken }, generation);
 }
 
-function request({ checkout, returnUrl, field, summary }: FlowHost): CreatePaymentRequest {
-  return checkout
-    ? { checkoutId: checkout, returnUrl: returnUrl || undefined }
+function request({ host, field, summary }: PaymentFlow): CreatePaymentRequest {
+  const returnUrl = host.returnUrl || undefined;
+  return host.checkout
+    ? { checkoutId: host.checkout, returnUrl }
     : {
         amount: field?.amount || summary!.amount,
         currencyCode: summary!.currencyCode,
         reference: summary!.reference,
-        returnUrl: returnUrl || undefined,
+        returnUrl,
       };
 }

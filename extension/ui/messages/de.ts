@@ -81,7 +81,7 @@ export default {
   testConnection: 'Verbindung testen',
   saved: 'Gespeichert.',
   connectedTo:
-    'Verbunden: Proxy {version}, {status} (Zahlungen {payments}, Bestellungen {orders}, Übertragungen {transfers})',
+    'Verbunden: Proxy {version}, {status} (Zahlungen {payments}, Bestellungen {orders}, Übertragungen {transfers}, Ereignisse {events})',
   tokenNote:
     'Das Token bleibt im Erweiterungsspeicher dieses Browsers: Keine Webseite und kein Content-Script kann es lesen.',
   createForm: 'Einen Schlüssel erstellen',
@@ -143,6 +143,11 @@ export default {
   eventsNotConfigured:
     'Ereignisse sind nicht eingerichtet: Dieser Proxy sendet keine. Setzen Sie KASSA_EVENTS_URL und KASSA_EVENTS_SECRET am Proxy, damit der Server des Händlers signierte Ereignisse erhält.',
   sentTo: 'Gesendet an',
+  endpointDisabled:
+    'Seit {since} werden keine Ereignisse an {url} gesendet: {reason}. Sie warten, bis Sie sie wieder senden.',
+  enableEndpoint: 'Ereignisse wieder senden',
+  enableEndpointOf: 'Ereignisse wieder senden an {url}',
+  endpointEnabled: 'Ereignisse gehen wieder an {url}; die wartenden sind unterwegs.',
   noEvents: 'Keine Ereignisse.',
   noEventsWithStatus: 'Keine Ereignisse mit Status {status}.',
   noEventsOfType: 'Keine Ereignisse vom Typ {type}.',

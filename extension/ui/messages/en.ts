@@ -79,7 +79,8 @@ const en = {
   mainChains: 'Main chains',
   testConnection: 'Test connection',
   saved: 'Saved.',
-  connectedTo: 'Connected: proxy {version}, {status} (payments {payments}, orders {orders}, transfers {transfers})',
+  connectedTo:
+    'Connected: proxy {version}, {status} (payments {payments}, orders {orders}, transfers {transfers}, events {events})',
   tokenNote: 'The token stays in this browser’s extension storage: no web page and no content script can read it.',
   createForm: 'Create a key',
   autoLockForm: 'Auto-lock',
@@ -140,6 +141,10 @@ const en = {
   eventsNotConfigured:
     'Events are not configured: this proxy sends none. Set KASSA_EVENTS_URL and KASSA_EVENTS_SECRET on the proxy for the merchant’s server to receive signed events.',
   sentTo: 'Sent to',
+  endpointDisabled: 'Events are not sent to {url} since {since}: {reason}. They wait until you send them again.',
+  enableEndpoint: 'Send events again',
+  enableEndpointOf: 'Send events again to {url}',
+  endpointEnabled: 'Events go to {url} again; those that waited are on their way.',
   noEvents: 'No events.',
   noEventsWithStatus: 'No events with status {status}.',
   noEventsOfType: 'No events of type {type}.',

@@ -78,7 +78,8 @@ export default {
   mainChains: 'Cadenas principales',
   testConnection: 'Probar la conexión',
   saved: 'Guardado.',
-  connectedTo: 'Conectado: proxy {version}, {status} (pagos {payments}, pedidos {orders}, transferencias {transfers})',
+  connectedTo:
+    'Conectado: proxy {version}, {status} (pagos {payments}, pedidos {orders}, transferencias {transfers}, eventos {events})',
   tokenNote:
     'El token se queda en el almacenamiento de la extensión de este navegador: ninguna página web ni script de contenido puede leerlo.',
   createForm: 'Crear una clave',
@@ -140,6 +141,10 @@ export default {
   eventsNotConfigured:
     'Los eventos no están configurados: este proxy no envía ninguno. Defina KASSA_EVENTS_URL y KASSA_EVENTS_SECRET en el proxy para que el servidor del comercio reciba eventos firmados.',
   sentTo: 'Enviados a',
+  endpointDisabled: 'Desde {since} no se envían eventos a {url}: {reason}. Esperan hasta que vuelva a enviarlos.',
+  enableEndpoint: 'Volver a enviar eventos',
+  enableEndpointOf: 'Volver a enviar eventos a {url}',
+  endpointEnabled: 'Los eventos vuelven a ir a {url}; los que esperaban ya van de camino.',
   noEvents: 'No hay eventos.',
   noEventsWithStatus: 'No hay eventos con estado {status}.',
   noEventsOfType: 'No hay eventos de tipo {type}.',

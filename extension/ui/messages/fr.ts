@@ -80,7 +80,7 @@ export default {
   testConnection: 'Tester la connexion',
   saved: 'Enregistré.',
   connectedTo:
-    'Connecté : proxy {version}, {status} (paiements {payments}, commandes {orders}, transferts {transfers})',
+    'Connecté : proxy {version}, {status} (paiements {payments}, commandes {orders}, transferts {transfers}, événements {events})',
   tokenNote:
     'Le jeton reste dans le stockage de l’extension de ce navigateur : aucune page web ni aucun script de contenu ne peut le lire.',
   createForm: 'Créer une clé',
@@ -142,6 +142,11 @@ export default {
   eventsNotConfigured:
     'Les événements ne sont pas configurés : ce proxy n’en envoie aucun. Définissez KASSA_EVENTS_URL et KASSA_EVENTS_SECRET sur le proxy pour que le serveur du marchand reçoive des événements signés.',
   sentTo: 'Envoyés à',
+  endpointDisabled:
+    'Depuis {since}, aucun événement n’est envoyé à {url} : {reason}. Ils attendent que vous les envoyiez à nouveau.',
+  enableEndpoint: 'Envoyer à nouveau les événements',
+  enableEndpointOf: 'Envoyer à nouveau les événements à {url}',
+  endpointEnabled: 'Les événements vont de nouveau à {url} ; ceux qui attendaient sont en route.',
   noEvents: 'Aucun événement.',
   noEventsWithStatus: 'Aucun événement avec le statut {status}.',
   noEventsOfType: 'Aucun événement de type {type}.',

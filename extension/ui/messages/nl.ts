@@ -80,7 +80,7 @@ export default {
   testConnection: 'Verbinding testen',
   saved: 'Opgeslagen.',
   connectedTo:
-    'Verbonden: proxy {version}, {status} (betalingen {payments}, bestellingen {orders}, overboekingen {transfers})',
+    'Verbonden: proxy {version}, {status} (betalingen {payments}, bestellingen {orders}, overboekingen {transfers}, gebeurtenissen {events})',
   tokenNote:
     'Het token blijft in de extensieopslag van deze browser: geen webpagina en geen contentscript kan het lezen.',
   createForm: 'Een sleutel maken',
@@ -142,6 +142,11 @@ export default {
   eventsNotConfigured:
     'Gebeurtenissen zijn niet ingesteld: deze proxy verstuurt er geen. Stel KASSA_EVENTS_URL en KASSA_EVENTS_SECRET in op de proxy zodat de server van de handelaar ondertekende gebeurtenissen ontvangt.',
   sentTo: 'Verstuurd naar',
+  endpointDisabled:
+    'Sinds {since} worden er geen gebeurtenissen naar {url} verstuurd: {reason}. Ze wachten tot u ze weer verstuurt.',
+  enableEndpoint: 'Gebeurtenissen weer versturen',
+  enableEndpointOf: 'Gebeurtenissen weer versturen naar {url}',
+  endpointEnabled: 'Gebeurtenissen gaan weer naar {url}; de wachtende zijn onderweg.',
   noEvents: 'Geen gebeurtenissen.',
   noEventsWithStatus: 'Geen gebeurtenissen met status {status}.',
   noEventsOfType: 'Geen gebeurtenissen van type {type}.',

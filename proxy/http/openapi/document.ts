@@ -84,16 +84,23 @@ const SERVER_REFUSAL = {
   description:
     'Only from Node’s HTTP server, for a request it cannot read (400 malformed, 408 too slow, 431 headers over 16 KiB), without a body: the route itself refuses nothing',
 };
-const tooLarge = (path: string) => `The body is larger than ${path.startsWith('/hooks/') ? 64 : 32} KiB`;
+const tooLarge = (path: string) =>
+  `The body is larger than ${path.startsWith('/hooks/') ? 64 : 32} KiB. The connection stays open for the next request, unless the body was over 4 MiB or chunked: then the answer says \`Connection: close\``;
+const NOT_JSON = 'The body is not sent as `application/json` (UTF-8): the message names the type expected';
 
 export interface DocumentOptions {
   version: string;
   /** The operation tables of every routes module the app mounts. */
   operations: readonly ApiOperations[];
+  /**
+   * Named schemas that depend on this proxy's settings (the currency of open amounts), in place of the
+   * ones generated from the zod schemas: the document says what this proxy accepts.
+   */
+  configured?: Record<string, JsonSchema>;
 }
 
 /** The document, without `servers` (each answer adds the address it is reached at: withServer). */
-export function openApiDocument({ version, operations }: DocumentOptions): OpenApiDocument {
+export function openApiDocument({ version, operations, configured = {} }: DocumentOptions): OpenApiDocument {
   const components = new SchemaComponents();
   const paths: OpenApiDocument['paths'] = {};
   for (const table of operations) {
@@ -107,6 +114,10 @@ export function openApiDocument({ version, operations }: DocumentOptions): OpenA
   const webhooks = Object.fromEntries(
     (Object.keys(EVENT_SCHEMAS) as KassaEventType[]).map((type) => [type, webhookObject(type, components)]),
   );
+  for (const [name, schema] of Object.entries(configured)) {
+    if (!components.schemas[name]) throw new Error(`no schema named ${name} to configure`);
+    components.schemas[name] = schema;
+  }
   const error = components.of(errorSchema, 'output');
   if (error.$ref !== '#/components/schemas/Error') throw new Error('the error schema must be named Error');
   return {
@@ -144,8 +155,9 @@ function operationObject(method: string, path: string, operation: ApiOperation, 
       name,
       in: 'path',
       required: true,
-      description: operation.params![name],
+      description: operation.params![name]!.description,
       schema: { type: 'string' },
+      example: operation.params![name]!.example,
     })),
     ...Object.entries(operation.query ?? {}).map(([name, { description, schema }]) => ({
       name,
@@ -171,6 +183,8 @@ function operationObject(method: string, path: string, operation: ApiOperation, 
   const withBody = method !== 'GET' && (path.startsWith('/api/') || path.startsWith('/hooks/'));
   const errors: Partial<Record<ErrorStatus, string>> = {
     ...(withBody ? { 413: tooLarge(path) } : {}),
+    // The payment service's webhook is read as text whatever its type (its content type is not documented).
+    ...(withBody && path.startsWith('/api/') ? { 415: NOT_JSON } : {}),
     ...operation.errors,
     500: INTERNAL_ERROR,
   };
@@ -288,9 +302,14 @@ function webhookObject(type: KassaEventType, components: SchemaComponents) {
         content: { 'application/json': { schema: components.of(schema, 'output'), example: EVENT_EXAMPLES[type] } },
       },
       responses: {
-        '2XX': { description: 'Received. Answer within 10 seconds; do slow work afterwards.' },
+        '2XX': { description: 'Received. Answer within 15 seconds; do slow work afterwards.' },
+        '410': {
+          description:
+            'Gone: send no more. The event is not sent again, and after 3 in a row the endpoint is disabled until an operator enables it.',
+        },
         default: {
-          description: 'Anything else, or no answer within 10 seconds: the event is sent again on schedule.',
+          description:
+            'Anything else, or no answer within 15 seconds: the event is sent again on schedule (after a 429’s or 503’s Retry-After, up to an hour, when that is later).',
         },
       },
     },

@@ -21,7 +21,12 @@ import type {
   UnverifiablePayment,
 } from '../../../schemas/proxy-api.ts';
 import type { ChainEntry } from '../../../schemas/reforge.ts';
+import type { EventEndpointView } from '../../../schemas/event-endpoint.ts';
+import { eventEndpoint } from '../../events/event-endpoint.ts';
 import { ONRAMP_EVENT_EXAMPLES } from '../../onramp/onramp-examples.ts';
+
+/** An example KASSA_WEBHOOK_SECRET (the path token of the payment service's webhook). */
+export const webhookSecretExample = 'hK3v9QmZx2Lr7TgWb4NsYc8PdJf6Ea1U';
 
 export const createCheckoutExample: CreateCheckoutRequest = {
   amount: '42.50',
@@ -134,6 +139,14 @@ export const publicConfigExample: PublicConfig = {
   openAmount: { min: '1', max: '500', currencyCode: 'EUR' },
 };
 
+/** Where the example proxy sends events (KASSA_EVENTS_URL), and events go there. */
+export const eventEndpointExample: EventEndpointView = {
+  ...eventEndpoint('https://shop.example/kassa/events'),
+  enabled: true,
+  disabledAt: null,
+  disabledReason: null,
+};
+
 export const healthExample: Health = {
   status: 'ok',
   version: '0.1.0',
@@ -149,6 +162,7 @@ export const healthExample: Health = {
   },
   orders: { state: 'ok', detail: null },
   reforge: { state: 'unknown', detail: null },
+  events: { endpoints: [eventEndpointExample] },
   budgets: { tokenRequests: { used: 1, limit: 10 }, paymentRequests: { used: 12, limit: 100 } },
 };
 
@@ -265,7 +279,8 @@ export const eventSummaryExample: EventSummary = {
 export const eventListExample: EventList = {
   events: [eventSummaryExample],
   nextCursor: null,
-  endpoint: 'https://shop.example/kassa/events',
+  endpoint: eventEndpointExample.url,
+  endpoints: [eventEndpointExample],
 };
 
 export const eventDetailExample: EventDetail = {

@@ -50,6 +50,15 @@ export interface Answer {
   headers?: Record<string, HeaderDoc>;
 }
 
+/**
+ * A path parameter. Its example names a resource the document's other examples show (the checkout,
+ * the payment, the event), so that a contract tester can follow one example request to the next.
+ */
+export interface PathParam {
+  description: string;
+  example: string;
+}
+
 export interface QueryParam {
   description: string;
   schema: z.ZodType;
@@ -63,8 +72,8 @@ export interface ApiOperation {
   /** Who calls it; the first is its main audience (a generator groups it there). */
   audience: Audience | readonly [Audience, ...Audience[]];
   access: Access;
-  /** A description of each path parameter, by the name the route uses. */
-  params?: Record<string, string>;
+  /** Each path parameter, by the name the route uses. */
+  params?: Record<string, PathParam>;
   query?: Record<string, QueryParam>;
   idempotencyKey?: 'required' | 'optional';
   request?: JsonBody;

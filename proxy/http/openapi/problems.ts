@@ -12,7 +12,7 @@ export const OPERATOR_ONLY = 'Send Authorization: Bearer <KASSA_OPERATOR_TOKEN>'
 export const BAD_BODY =
   'The body is not a JSON object, breaks a rule of the schema (the message names the first problem), nests too deep, or carries a private key';
 
-/** What an operator route that reaches an upstream service may answer for it (upstream-problem.ts). */
+/** What an operator route that reaches an upstream service may answer for it (error-answers.ts, upstreamProblem). */
 export const UPSTREAM_FOR_CLIENTS = {
   400: 'The upstream service refused the request; the message is its own',
   429: 'The upstream service, or Kassa’s budget of requests to it, is spent for now; try again after Retry-After seconds',

@@ -15,6 +15,8 @@ export function redisKeys(prefix: string) {
     byReference: (reference: string) => `${prefix}payments:reference:${reference}`,
     /** Checkouts whose expiry is not settled yet, scored by when they expire. */
     expiring: () => `${prefix}checkouts:expiring`,
+    /** Set (for a day) by the one sweep that settles a checkout's expiry: a sweep racing it fails its commit. */
+    expirySettled: (id: string) => `${prefix}checkout-expiry-settled:${id}`,
     event: (id: string) => `${prefix}event:${id}`,
     eventAttempts: (id: string) => `${prefix}event-attempts:${id}`,
     /** Pending events, scored by when they are due (or their lease ends). */
@@ -27,6 +29,8 @@ export function redisKeys(prefix: string) {
     resolutions: (transactionId: string) => `${prefix}resolutions:${transactionId}`,
     /** Failed events, scored by when they were created: the bulk replay. */
     eventsFailed: () => `${prefix}events:failed`,
+    /** A hash of where events go: `gone` (410s in a row), `disabledAt`, `disabledReason`. */
+    eventEndpoint: (id: string) => `${prefix}event-endpoint:${id}`,
     /** What readiness probes write, so that a Redis refusing writes (a replica, out of memory) is not ready. */
     heartbeat: () => `${prefix}heartbeat`,
     quote: (id: string) => `${prefix}onramp-quote:${id}`,

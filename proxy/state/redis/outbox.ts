@@ -6,10 +6,13 @@ import {
   ATTEMPTS_KEPT,
   decodeEventCursor,
   encodeEventCursor,
+  freshEndpoint,
   type AttemptOutcome,
+  type EndpointState,
   type EventAttemptRecord,
   type EventPage,
   type ExpiryRule,
+  type GoneRule,
   type NewEvent,
   type Outbox,
   type StoredEvent,
@@ -18,6 +21,8 @@ import type { Attempt, Checkout, Payment } from '../store.ts';
 
 /** How long Redis keeps a delivered event and its attempts (the SQL outbox purges at the same age). */
 export const DELIVERED_KEPT_MS = 30 * 24 * 3600_000;
+/** How long the mark of a settled expiry outlives the settling: far longer than any sweep takes. */
+const EXPIRY_MARK_MS = 24 * 3600_000;
 /** At most this many index entries are read to fill one page of a filtered list. */
 const LIST_SCAN_MAX = 5_000;
 
@@ -30,6 +35,25 @@ local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, to
 for _, id in ipairs(ids) do redis.call('ZADD', KEYS[1], ARGV[2], id) end
 return ids
 `;
+
+/** Counts a 410 Gone and disables the endpoint, once, when the run is long enough; answers the hash. */
+const COUNT_GONE = `
+local gone = redis.call('HINCRBY', KEYS[1], 'gone', 1)
+if gone >= tonumber(ARGV[1]) and redis.call('HEXISTS', KEYS[1], 'disabledAt') == 0 then
+  redis.call('HSET', KEYS[1], 'disabledAt', ARGV[2], 'disabledReason', ARGV[3])
+end
+return redis.call('HGETALL', KEYS[1])
+`;
+
+/** An endpoint's hash (flat, as HGETALL answers it in Lua, or as ioredis's object) as its state. */
+function toEndpointState(endpointId: string, hash: Record<string, string>): EndpointState {
+  return {
+    endpointId,
+    goneInARow: Number(hash.gone ?? 0),
+    disabledAt: hash.disabledAt === undefined ? null : Number(hash.disabledAt),
+    disabledReason: hash.disabledReason ?? null,
+  };
+}
 
 /** Adds new events to a transaction: the outbox rows of the change that transaction commits. */
 export function addEvents(cas: Cas, key: RedisKeys, events: readonly NewEvent[]): void {
@@ -188,6 +212,8 @@ export class RedisOutbox implements Outbox {
     const checkoutKey = this.key.checkout(checkoutId);
     return guarded(() =>
       optimistically(async () => {
+        // Settled by another sweep (of this instance or another) since this one listed it.
+        if ((await this.redis.zscore(this.key.expiring(), checkoutId)) === null) return { value: false };
         const checkoutRaw = await this.redis.get(checkoutKey);
         const checkout = parse<Checkout>(checkoutRaw);
         if (!checkout) {
@@ -203,7 +229,13 @@ export class RedisOutbox implements Outbox {
         const payment = stored && { ...stored, revision: stored.revision ?? 1, lastCheckedAt: null };
         const decision = rule(checkout, attempt, payment);
         if (!decision.settled) return { value: false };
-        const cas = new Cas().expect(checkoutKey, checkoutRaw).zrem(this.key.expiring(), checkoutId);
+        // Settling changes no value the commit expects, so the mark is what makes a racing sweep's commit fail.
+        const mark = this.key.expirySettled(checkoutId);
+        const cas = new Cas()
+          .expect(checkoutKey, checkoutRaw)
+          .expect(mark, null)
+          .setExpiring(mark, '1', EXPIRY_MARK_MS)
+          .zrem(this.key.expiring(), checkoutId);
         if (attemptKey) cas.expect(attemptKey, attemptRaw);
         if (paymentKey) cas.expect(paymentKey, paymentRaw);
         addEvents(cas, this.key, decision.events);
@@ -221,6 +253,40 @@ export class RedisOutbox implements Outbox {
       // The set is ordered by when events are due; the one due first is as old as any that matters.
       const oldest = first ? parse<StoredEvent>(await this.redis.get(this.key.event(first))) : undefined;
       return { pending, oldestCreatedAt: oldest?.createdAt ?? null };
+    });
+  }
+
+  endpointState(endpointId: string): Promise<EndpointState> {
+    return guarded(async () => {
+      const hash = await this.redis.hgetall(this.key.eventEndpoint(endpointId));
+      return Object.keys(hash).length ? toEndpointState(endpointId, hash) : freshEndpoint(endpointId);
+    });
+  }
+
+  countGone(endpointId: string, rule: GoneRule): Promise<EndpointState> {
+    return guarded(async () => {
+      const flat = (await this.redis.eval(
+        COUNT_GONE,
+        1,
+        this.key.eventEndpoint(endpointId),
+        rule.after,
+        rule.at,
+        rule.reason,
+      )) as string[];
+      const hash: Record<string, string> = {};
+      for (let i = 0; i < flat.length; i += 2) hash[flat[i]!] = flat[i + 1]!;
+      return toEndpointState(endpointId, hash);
+    });
+  }
+
+  async clearGone(endpointId: string): Promise<void> {
+    await guarded(() => this.redis.hset(this.key.eventEndpoint(endpointId), 'gone', 0));
+  }
+
+  enableEndpoint(endpointId: string): Promise<EndpointState> {
+    return guarded(async () => {
+      await this.redis.del(this.key.eventEndpoint(endpointId));
+      return freshEndpoint(endpointId);
     });
   }
 

@@ -7,6 +7,17 @@ import type { Database, Dialect } from './database.ts';
  * a new entry, so every database moves forward the same way.
  */
 export const MIGRATIONS: readonly string[] = [
+  // Where the merchant's events go: an endpoint that answered 410 Gone again and again is disabled
+  // until an operator enables it, across restarts and for every instance. (SQLite's version 8 and
+  // PostgreSQL's 3, as the per-database lists released it: databases made then are at this version.)
+  `
+  CREATE TABLE event_endpoints (
+    endpoint_id     TEXT PRIMARY KEY,
+    gone_in_a_row   INTEGER NOT NULL DEFAULT 0,
+    disabled_at     BIGINT,
+    disabled_reason TEXT
+  );
+  `,
   // Checkouts found by their attempt (abandoning one), as PostgreSQL's first version had them.
   'CREATE INDEX IF NOT EXISTS checkouts_by_attempt ON checkouts (current_attempt) WHERE current_attempt IS NOT NULL',
 ];

@@ -2,17 +2,22 @@ import {
   ATTEMPTS_KEPT,
   decodeEventCursor,
   encodeEventCursor,
+  freshEndpoint,
   type AttemptOutcome,
+  type EndpointState,
   type EventAttemptRecord,
   type EventPage,
   type ExpiryRule,
+  type GoneRule,
   type NewEvent,
   type Outbox,
   type StoredEvent,
 } from '../outbox.ts';
 import type { Checkout } from '../records.ts';
 import type { Database, Sql } from './database.ts';
-import { attemptOf, CHECKOUT, EVENT, EVENT_ATTEMPT, NEW_EVENT, page, paymentOf, where } from './rows.ts';
+import { attemptOf, CHECKOUT, ENDPOINT, EVENT, EVENT_ATTEMPT, NEW_EVENT, page, paymentOf, where } from './rows.ts';
+
+const ENDPOINT_BY_ID = `SELECT ${ENDPOINT.select} FROM event_endpoints WHERE endpoint_id = ?`;
 
 /** Writes new events; called inside the transaction of the change that causes them. */
 export async function insertEvents(tx: Sql, events: readonly NewEvent[]): Promise<void> {
@@ -136,5 +141,38 @@ export class SqlOutbox implements Outbox {
 
   purgeDelivered(before: number): Promise<number> {
     return this.db.run("DELETE FROM events WHERE status = 'delivered' AND created_at < ?", [before]);
+  }
+
+  async endpointState(endpointId: string): Promise<EndpointState> {
+    return (await this.db.row<EndpointState>(ENDPOINT_BY_ID, [endpointId])) ?? freshEndpoint(endpointId);
+  }
+
+  countGone(endpointId: string, rule: GoneRule): Promise<EndpointState> {
+    // One transaction: the answers of a fleet's instances are counted one after another, and the one
+    // that makes the run long enough disables the endpoint.
+    return this.db.transaction(async (tx) => {
+      await tx.run(
+        `INSERT INTO event_endpoints (endpoint_id, gone_in_a_row) VALUES (?, 1)
+           ON CONFLICT (endpoint_id) DO UPDATE SET gone_in_a_row = event_endpoints.gone_in_a_row + 1`,
+        [endpointId],
+      );
+      await tx.run(
+        `UPDATE event_endpoints SET disabled_at = ?, disabled_reason = ?
+           WHERE endpoint_id = ? AND disabled_at IS NULL AND gone_in_a_row >= ?`,
+        [rule.at, rule.reason, endpointId, rule.after],
+      );
+      return (await tx.row<EndpointState>(ENDPOINT_BY_ID, [endpointId]))!;
+    });
+  }
+
+  async clearGone(endpointId: string): Promise<void> {
+    await this.db.run('UPDATE event_endpoints SET gone_in_a_row = 0 WHERE endpoint_id = ? AND gone_in_a_row > 0', [
+      endpointId,
+    ]);
+  }
+
+  async enableEndpoint(endpointId: string): Promise<EndpointState> {
+    await this.db.run('DELETE FROM event_endpoints WHERE endpoint_id = ?', [endpointId]);
+    return freshEndpoint(endpointId);
   }
 }

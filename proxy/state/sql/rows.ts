@@ -1,5 +1,5 @@
 /** The store's records as table rows: columns are their fields in snake_case, read back under the fields' names. */
-import type { EventAttemptRecord, NewEvent, StoredEvent } from '../outbox.ts';
+import type { EndpointState, EventAttemptRecord, NewEvent, StoredEvent } from '../outbox.ts';
 import type { PurchaseAuditRecord } from '../purchases.ts';
 import type { Resolution, Unverifiable } from '../reconciliation.ts';
 import type { Attempt, Checkout, Payment } from '../records.ts';
@@ -43,6 +43,7 @@ export const NEW_EVENT = new Columns<NewEvent>('eventId type transactionId check
 export const EVENT = new Columns<StoredEvent>(`eventId type transactionId checkoutId sequence createdAt payload status
   attempts nextAttemptAt deliveredAt lastError`);
 export const EVENT_ATTEMPT = new Columns<EventAttemptRecord>('at durationMs statusCode error');
+export const ENDPOINT = new Columns<EndpointState>('endpointId goneInARow disabledAt disabledReason');
 export const UNVERIFIABLE = new Columns<Unverifiable>('transactionId reason since');
 export const RESOLUTION = new Columns<Resolution>('transactionId previousStatus status note resolvedAt');
 export const PURCHASE_AUDIT = new Columns<PurchaseAuditRecord>('action note at previousState state requestId');

@@ -8,6 +8,7 @@ import type { Json } from '../../support/http.ts';
 import { watchProblems } from '../../support/browser.ts';
 import { installTestWallets, type WalletRequest } from '../../support/wallet/wallet-provider.ts';
 import type { TestWallet, TestWalletHub } from '../../support/wallet/wallet-signer.ts';
+import { PATIENCE_MS } from '../../support/patience.ts';
 
 export interface RecordedRequest {
   url: string;
@@ -126,8 +127,8 @@ export async function openWalletPage(
 }
 
 /** Waits until the panel shows this phase. */
-export async function bridgePhase(page: Page, phase: string, timeout = 20_000): Promise<void> {
-  await page.locator(`kassa-bridge[phase="${phase}"]`).waitFor({ timeout });
+export async function bridgePhase(page: Page, phase: string): Promise<void> {
+  await page.locator(`kassa-bridge[phase="${phase}"]`).waitFor({ timeout: PATIENCE_MS });
 }
 
 /** The text of a part of the panel, whitespace collapsed. */
