@@ -15,8 +15,19 @@ import {
 } from '../outbox.ts';
 import type { Checkout } from '../records.ts';
 import type { Database, Sql } from './database.ts';
-import { attemptOf, CHECKOUT, ENDPOINT, EVENT, EVENT_ATTEMPT, NEW_EVENT, page, paymentOf, where } from './rows.ts';
+import {
+  attemptOf,
+  CHECKOUT,
+  ENDPOINT,
+  EVENT,
+  EVENT_ATTEMPT,
+  NEW_EVENT,
+  NewestFirst,
+  page,
+  paymentOf,
+} from './rows.ts';
 
+const EVENTS = new NewestFirst<StoredEvent>(`SELECT ${EVENT.select} FROM events`, 'event_id');
 const ENDPOINT_BY_ID = `SELECT ${ENDPOINT.select} FROM event_endpoints WHERE endpoint_id = ?`;
 
 /** Writes new events; called inside the transaction of the change that causes them. */
@@ -74,15 +85,10 @@ export class SqlOutbox implements Outbox {
 
   async listEvents(query: Parameters<Outbox['listEvents']>[0]): Promise<EventPage> {
     const after = query.cursor ? decodeEventCursor(query.cursor) : undefined;
-    const filter = where([
-      ['status = ?', query.status],
-      ['type = ?', query.type],
-      ['(created_at, event_id) < (?, ?)', after?.createdAt, after?.eventId],
-    ]);
-    const rows = await this.db.rows<StoredEvent>(
-      `SELECT ${EVENT.select} FROM events ${filter.text} ORDER BY created_at DESC, event_id DESC LIMIT ?`,
-      [...filter.values, query.limit + 1],
-    );
+    const rows = await EVENTS.rows(this.db, after && [after.createdAt, after.eventId], query.limit, {
+      'status = ?': query.status,
+      'type = ?': query.type,
+    });
     const { items: events, nextCursor } = page(rows, query.limit, encodeEventCursor);
     return { events, nextCursor };
   }

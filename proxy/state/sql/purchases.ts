@@ -18,7 +18,9 @@ import {
 } from '../purchases.ts';
 import { fromJson, type Database, type Sql } from './database.ts';
 import { insertEvents } from './outbox.ts';
-import { Columns, PURCHASE_AUDIT, where } from './rows.ts';
+import { Columns, NewestFirst, PURCHASE_AUDIT } from './rows.ts';
+
+const PURCHASES = new NewestFirst<{ record: unknown }>('SELECT record FROM purchases', 'purchase_id');
 
 /** A purchase's mint transaction is unique (`tx_hash`): the database's last word on a race. */
 class TxTaken extends Error {}
@@ -121,15 +123,10 @@ export class SqlPurchases implements PurchaseStore {
     cursor?: string | undefined;
   }): Promise<PurchasePage> {
     const after = query.cursor ? decodePurchaseCursor(query.cursor) : undefined;
-    const filter = where([
-      ['state = ?', query.state],
-      ['wallet = ?', query.wallet],
-      ['(created_at, purchase_id) < (?, ?)', after?.createdAt, after?.purchaseId],
-    ]);
-    const rows = await this.db.rows<{ record: unknown }>(
-      `SELECT record FROM purchases ${filter.text} ORDER BY created_at DESC, purchase_id DESC LIMIT ?`,
-      [...filter.values, query.limit + 1],
-    );
+    const rows = await PURCHASES.rows(this.db, after && [after.createdAt, after.purchaseId], query.limit, {
+      'state = ?': query.state,
+      'wallet = ?': query.wallet,
+    });
     return purchasePage(records(rows), query.limit);
   }
 

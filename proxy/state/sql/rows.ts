@@ -49,15 +49,26 @@ export const RESOLUTION = new Columns<Resolution>('transactionId previousStatus 
 export const PURCHASE_AUDIT = new Columns<PurchaseAuditRecord>('action note at previousState state requestId');
 
 /**
- * The WHERE of a search: the clauses whose first value is given (not undefined nor empty), and their
- * values in order.
+ * A search's rows, newest first (by `created_at`, then the `id` column): those that pass each filter
+ * whose value is given (`{ 'status = ?': status }`; not undefined nor empty) and come after the row
+ * a cursor names (its `created_at` and id), `limit + 1` of them so that a next page can be told.
  */
-export function where(clauses: ReadonlyArray<readonly [string, ...unknown[]]>): { text: string; values: unknown[] } {
-  const given = clauses.filter(([, value]) => value !== undefined && value !== '');
-  return {
-    text: given.length ? `WHERE ${given.map(([clause]) => clause).join(' AND ')}` : '',
-    values: given.flatMap(([, ...values]) => values),
-  };
+export class NewestFirst<T> {
+  constructor(
+    /** `SELECT … FROM table` */
+    private readonly from: string,
+    private readonly id: string,
+  ) {}
+
+  rows(sql: Sql, after: readonly [number, string] | undefined, limit: number, filters: Record<string, unknown>) {
+    const given = Object.entries(filters).filter(([, value]) => value !== undefined && value !== '');
+    const clauses = given.map(([clause]) => clause);
+    if (after) clauses.push(`(created_at, ${this.id}) < (?, ?)`);
+    return sql.rows<T>(
+      `${this.from} ${clauses.length ? `WHERE ${clauses.join(' AND ')}` : ''} ORDER BY created_at DESC, ${this.id} DESC LIMIT ?`,
+      [...given.map(([, value]) => value), ...(after ?? []), limit + 1],
+    );
+  }
 }
 
 const CHECKOUT_BY_ID = `SELECT ${CHECKOUT.select} FROM checkouts WHERE checkout_id = ?`;

@@ -22,11 +22,12 @@ import type { Database } from './database.ts';
 import { insertEvents, SqlOutbox } from './outbox.ts';
 import { SqlPurchases } from './purchases.ts';
 import { SqlReconciliation } from './reconciliation.ts';
-import { ATTEMPT, attemptOf, CHECKOUT, checkoutOf, Columns, page, PAYMENT, paymentOf, where } from './rows.ts';
+import { ATTEMPT, attemptOf, CHECKOUT, checkoutOf, Columns, NewestFirst, page, PAYMENT, paymentOf } from './rows.ts';
 
 const OPEN = "status NOT IN ('COMPLETED', 'FAILED')";
 /** The status read's: a statement's text is built once. */
 const PAYMENT_BY_TOKEN = `SELECT ${PAYMENT.select} FROM payments WHERE status_token = ?`;
+const PAYMENTS = new NewestFirst<Payment>(`SELECT ${PAYMENT.select} FROM payments`, 'transaction_id');
 /** What an update writes. */
 const CHANGED = new Columns<Payment>(`status networkStatus networkPaymentId paymentRail providerId endToEndId updatedAt
   completedAt lastCheckedAt revision`);
@@ -188,20 +189,15 @@ export class SqlStore implements Store {
 
   async listPayments(query: PaymentSearch): Promise<PaymentPage> {
     const after = query.cursor ? decodeCursor(query.cursor) : undefined;
-    const filter = where([
-      ['status = ?', query.status],
-      ['checkout_id = ?', query.checkoutId],
-      ['reference = ?', query.reference],
-      ['created_at >= ?', query.from],
-      ['created_at < ?', query.to],
-      ['CAST(amount AS NUMERIC) >= CAST(? AS NUMERIC)', query.minAmount],
-      ['CAST(amount AS NUMERIC) <= CAST(? AS NUMERIC)', query.maxAmount],
-      ['(created_at, transaction_id) < (?, ?)', after?.createdAt, after?.transactionId],
-    ]);
-    const rows = await this.db.rows<Payment>(
-      `SELECT ${PAYMENT.select} FROM payments ${filter.text} ORDER BY created_at DESC, transaction_id DESC LIMIT ?`,
-      [...filter.values, query.limit + 1],
-    );
+    const rows = await PAYMENTS.rows(this.db, after && [after.createdAt, after.transactionId], query.limit, {
+      'status = ?': query.status,
+      'checkout_id = ?': query.checkoutId,
+      'reference = ?': query.reference,
+      'created_at >= ?': query.from,
+      'created_at < ?': query.to,
+      'CAST(amount AS NUMERIC) >= CAST(? AS NUMERIC)': query.minAmount,
+      'CAST(amount AS NUMERIC) <= CAST(? AS NUMERIC)': query.maxAmount,
+    });
     const { items: payments, nextCursor } = page(rows, query.limit, encodeCursor);
     return { payments, nextCursor };
   }
