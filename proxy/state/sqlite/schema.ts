@@ -1,8 +1,9 @@
 /**
- * The SQLite schema, one entry per version (`PRAGMA user_version`). Entries are never edited once
- * released: a change is a new entry, so every existing database moves forward the same way.
+ * SQLite's schema as released before the one SQL store, one entry per version (`PRAGMA user_version`):
+ * files made since version 1 move forward through these, then through the versions every database
+ * shares (sql/migrations.ts). Released entries are never edited.
  */
-export const MIGRATIONS: readonly string[] = [
+export const SQLITE_RELEASED: readonly string[] = [
   `
   CREATE TABLE checkouts (
     checkout_id     TEXT PRIMARY KEY,
@@ -181,16 +182,6 @@ export const MIGRATIONS: readonly string[] = [
     '$.nextLookAt', json('null'),
     '$.orderIds', CASE WHEN json_extract(record, '$.orderId') IS NULL THEN json('[]')
                   ELSE json_array(json_extract(record, '$.orderId')) END
-  );
-  `,
-  // Where the merchant's events go: an endpoint that answered 410 Gone again and again is disabled
-  // until an operator enables it, across restarts.
-  `
-  CREATE TABLE event_endpoints (
-    endpoint_id     TEXT PRIMARY KEY,
-    gone_in_a_row   INTEGER NOT NULL DEFAULT 0,
-    disabled_at     INTEGER,
-    disabled_reason TEXT
   );
   `,
 ];
