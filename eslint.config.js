@@ -117,7 +117,7 @@ const proxyParts = {
 };
 /** Only state/ (and the wiring, which opens the configured backend through it) touches a backend. */
 const storeBackends = {
-  group: ['sqlite', 'postgres', 'redis']
+  group: ['sql', 'sqlite', 'postgres', 'redis']
     .flatMap((backend) => proxyFolder(`state/${backend}`))
     .concat('**/open-backend.ts'),
   message: 'Outside state/, the proxy uses the store through its contract (state/store.ts), never a backend.',

@@ -19,7 +19,7 @@ import {
 import { RedisApprovals } from './approvals.ts';
 import { RedisAudit } from './audit.ts';
 import { Cas, optimistically } from './cas.ts';
-import { guarded } from './connection.ts';
+import { guarded } from './faults.ts';
 import { idOfMember, indexMember, type RedisKeys } from './keys.ts';
 import { RedisSigninCeremonies } from './signin-ceremonies.ts';
 

@@ -1,6 +1,5 @@
 import { Redis } from 'ioredis';
 import { StoreOpenError } from '../store-open-error.ts';
-import { StoreUnavailableError } from '../store.ts';
 
 export interface RedisConnections {
   /** Commands and scripts. */
@@ -88,46 +87,4 @@ function redactedUrl(url: string): string {
   const parsed = new URL(url);
   if (parsed.password) parsed.password = '***';
   return parsed.href;
-}
-
-/** Runs a Redis call; anything Redis throws means the store is unavailable (503), not a bug (500). */
-export async function guarded<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof StoreUnavailableError) throw error;
-    throw new StoreUnavailableError(error);
-  }
-}
-
-/** How Redis keeps its data across a restart, as far as it says. */
-export interface RedisPersistence {
-  /** aof: every write; rdb: snapshots only; none: nothing; unknown: Redis does not say. */
-  mode: 'aof' | 'rdb' | 'none' | 'unknown';
-  /** What a Redis restart would cost, for the start log and /readyz; null with AOF on. */
-  warning: string | null;
-}
-
-const WARNINGS: Record<RedisPersistence['mode'], string | null> = {
-  aof: null,
-  rdb: 'Redis keeps snapshots only (appendonly no): a Redis restart loses the checkouts and payments since the last one',
-  none: 'Redis keeps nothing on disk (appendonly no, no save): a Redis restart loses every checkout and payment',
-  unknown:
-    'Redis does not say how it keeps its data (CONFIG refused) and AOF is off: a Redis restart may lose checkouts and payments',
-};
-
-/**
- * Asks Redis how it persists: `CONFIG GET appendonly` and `save`, or, where CONFIG is refused (managed
- * services often rename it), whether INFO reports AOF on.
- */
-export async function redisPersistence(redis: Redis): Promise<RedisPersistence> {
-  const result = (mode: RedisPersistence['mode']) => ({ mode, warning: WARNINGS[mode] });
-  try {
-    const [, appendonly] = (await redis.config('GET', 'appendonly')) as string[];
-    const [, save] = (await redis.config('GET', 'save')) as string[];
-    return result(appendonly === 'yes' ? 'aof' : save?.trim() ? 'rdb' : 'none');
-  } catch {
-    const info = await redis.info('persistence').catch(() => '');
-    return result(/^aof_enabled:1\b/m.test(info) ? 'aof' : 'unknown');
-  }
 }

@@ -1,8 +1,9 @@
 /**
- * The SQLite schema, one entry per version (`PRAGMA user_version`). Entries are never edited once
- * released: a change is a new entry, so every existing database moves forward the same way.
+ * SQLite's schema as released before the one SQL store, one entry per version (`PRAGMA user_version`):
+ * files made since version 1 move forward through these, then through the versions every database
+ * shares (sql/migrations.ts). Released entries are never edited.
  */
-export const MIGRATIONS: readonly string[] = [
+export const SQLITE_RELEASED: readonly string[] = [
   `
   CREATE TABLE checkouts (
     checkout_id     TEXT PRIMARY KEY,
@@ -183,88 +184,4 @@ export const MIGRATIONS: readonly string[] = [
                   ELSE json_array(json_extract(record, '$.orderId')) END
   );
   `,
-  // Where the merchant's events go: an endpoint that answered 410 Gone again and again is disabled
-  // until an operator enables it, across restarts.
-  `
-  CREATE TABLE event_endpoints (
-    endpoint_id     TEXT PRIMARY KEY,
-    gone_in_a_row   INTEGER NOT NULL DEFAULT 0,
-    disabled_at     INTEGER,
-    disabled_reason TEXT
-  );
-  `,
-  // Operators as people (issue 37): accounts, their credentials (hashes only), invitations, passkeys
-  // and device sign-ins. Each record is JSON beside the columns its lookups and unique rules need.
-  `
-  CREATE TABLE operators (
-    operator_id TEXT PRIMARY KEY,
-    email       TEXT NOT NULL UNIQUE,
-    sso_subject TEXT UNIQUE,
-    role        TEXT NOT NULL,
-    state       TEXT NOT NULL,
-    created_at  INTEGER NOT NULL,
-    record      TEXT NOT NULL
-  );
-  CREATE TABLE operator_credentials (
-    credential_id TEXT PRIMARY KEY,
-    token_hash    TEXT NOT NULL UNIQUE,
-    operator_id   TEXT NOT NULL,
-    created_at    INTEGER NOT NULL,
-    record        TEXT NOT NULL
-  );
-  CREATE INDEX operator_credentials_by_operator ON operator_credentials (operator_id, created_at DESC);
-  CREATE TABLE operator_invitations (
-    token_hash  TEXT PRIMARY KEY,
-    operator_id TEXT,
-    expires_at  INTEGER NOT NULL,
-    record      TEXT NOT NULL
-  );
-  CREATE TABLE operator_passkeys (
-    credential_id TEXT PRIMARY KEY,
-    operator_id   TEXT NOT NULL,
-    counter       INTEGER NOT NULL,
-    record        TEXT NOT NULL
-  );
-  CREATE INDEX operator_passkeys_by_operator ON operator_passkeys (operator_id);
-  CREATE TABLE device_authorizations (
-    device_code_hash TEXT PRIMARY KEY,
-    user_code        TEXT NOT NULL,
-    expires_at       INTEGER NOT NULL,
-    record           TEXT NOT NULL
-  );
-  CREATE INDEX device_authorizations_by_user_code ON device_authorizations (user_code, expires_at);
-`,
-  // Dual control's approval requests, and the hash-chained audit trail with its head kept apart.
-  `
-  CREATE TABLE approvals (
-    approval_id  TEXT PRIMARY KEY,
-    state        TEXT NOT NULL,
-    requested_at INTEGER NOT NULL,
-    expires_at   INTEGER NOT NULL,
-    record       TEXT NOT NULL
-  );
-  CREATE INDEX approvals_newest_first ON approvals (requested_at DESC, approval_id DESC);
-  CREATE INDEX approvals_by_state ON approvals (state, expires_at);
-  CREATE TABLE audit_log (
-    seq         INTEGER PRIMARY KEY,
-    at          INTEGER NOT NULL,
-    operator_id TEXT,
-    action      TEXT NOT NULL,
-    target_id   TEXT,
-    record      TEXT NOT NULL
-  );
-  CREATE TABLE audit_head (
-    id   INTEGER PRIMARY KEY CHECK (id = 1),
-    seq  INTEGER NOT NULL,
-    hash TEXT NOT NULL
-  );
-`,
-  // Passkey and SSO sign-ins under way, taken once (proxy/state/signin-ceremonies.ts).
-  `
-  CREATE TABLE signin_ceremonies (
-    key_hash   TEXT PRIMARY KEY,
-    expires_at INTEGER NOT NULL,
-    record     TEXT NOT NULL
-  );
-`,
 ];

@@ -1,12 +1,11 @@
-import pg from 'pg';
-
 /**
- * The PostgreSQL schema, one entry per version (rows of `kassa_schema_versions`). Entries are never
- * edited once released: a change is a new entry, so every database moves forward the same way.
- * Times are epoch milliseconds (BIGINT), amounts decimal strings as the API carries them; identifiers
- * that order lists sort bytewise (COLLATE "C"), as on SQLite and Redis.
+ * PostgreSQL's schema as released before the one SQL store, one entry per version (rows of
+ * `kassa_schema_versions`), then the versions every database shares (sql/migrations.ts). It began
+ * with the schema SQLite had reached at its sixth version. Times are
+ * epoch milliseconds (BIGINT), amounts decimal strings as the API carries them; identifiers that order
+ * lists sort bytewise (COLLATE "C"), as on SQLite and Redis. Released entries are never edited.
  */
-export const MIGRATIONS: readonly string[] = [
+export const POSTGRES_RELEASED: readonly string[] = [
   `
   CREATE TABLE checkouts (
     checkout_id     TEXT PRIMARY KEY,
@@ -233,55 +232,4 @@ export const MIGRATIONS: readonly string[] = [
     'orderIds', CASE WHEN record->>'orderId' IS NULL THEN '[]'::jsonb ELSE jsonb_build_array(record->'orderId') END
   );
   `,
-  // Where the merchant's events go: an endpoint that answered 410 Gone again and again is disabled
-  // until an operator enables it, across restarts and for every instance.
-  `
-  CREATE TABLE event_endpoints (
-    endpoint_id     TEXT PRIMARY KEY,
-    gone_in_a_row   INTEGER NOT NULL DEFAULT 0,
-    disabled_at     BIGINT,
-    disabled_reason TEXT
-  );
-  `,
 ];
-
-/** Several instances starting together migrate once: the first takes this lock, the others wait for it. */
-const MIGRATION_LOCK = `SELECT pg_advisory_xact_lock(hashtextextended('kassa:migrate:' || current_schema(), 0))`;
-
-/** A migration may build an index over every payment: far longer than a request's statement may take. */
-const MIGRATION_TIMEOUT_MS = 30 * 60_000;
-
-/**
- * Brings the schema (the connection's `search_path`, `public` by default) to the latest version, in
- * one transaction: all of it or none. A database newer than this Kassa is refused rather than guessed
- * at. Runs on a connection of its own, without the requests' timeouts.
- */
-export async function migrate(config: pg.ClientConfig): Promise<void> {
-  const client = new pg.Client({ ...config, statement_timeout: MIGRATION_TIMEOUT_MS, query_timeout: undefined });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query(MIGRATION_LOCK);
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS kassa_schema_versions (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
-    );
-    const { rows } = await client.query<{ current: number }>(
-      'SELECT coalesce(max(version), 0) AS current FROM kassa_schema_versions',
-    );
-    const current = rows[0]!.current;
-    if (current > MIGRATIONS.length)
-      throw new Error(`the database at version ${current} is newer than this Kassa (${MIGRATIONS.length})`);
-    for (const [index, sql] of MIGRATIONS.entries()) {
-      if (index < current) continue;
-      await client.query(sql);
-      await client.query('INSERT INTO kassa_schema_versions (version) VALUES ($1)', [index + 1]);
-    }
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
