@@ -1,12 +1,5 @@
-import {
-  approvalPage,
-  decodeApprovalCursor,
-  type ApprovalChange,
-  type ApprovalPage,
-  type ApprovalQuery,
-  type ApprovalRecord,
-  type ApprovalStore,
-} from '../approvals.ts';
+import { approvalPage, decodeApprovalCursor } from '../approvals.ts';
+import type { ApprovalChange, ApprovalPage, ApprovalQuery, ApprovalRecord, ApprovalStore } from '../approvals.ts';
 import type { Database, Sql } from './database.ts';
 import { NewestFirst, recordOf, recordsOf, type RecordRow } from './rows.ts';
 

@@ -1,13 +1,5 @@
-import {
-  AUDIT_SCAN_MAX,
-  matchesAudit,
-  sealAuditRecord,
-  type AuditEntry,
-  type AuditHead,
-  type AuditQuery,
-  type AuditRecord,
-  type AuditStore,
-} from '../audit.ts';
+import { AUDIT_SCAN_MAX, matchesAudit, sealAuditRecord } from '../audit.ts';
+import type { AuditEntry, AuditHead, AuditQuery, AuditRecord, AuditStore } from '../audit.ts';
 import type { Database, Sql } from './database.ts';
 import { recordsOf, type RecordRow } from './rows.ts';
 

@@ -1,19 +1,7 @@
-import {
-  changedOperator,
-  DEVICE_KEPT_MS,
-  leavesNoAdmin,
-  type CreateOperatorOutcome,
-  type CredentialRecord,
-  type DeviceAuthorizationRecord,
-  type DeviceChange,
-  type InvitationRecord,
-  type OperatorChange,
-  type OperatorRecord,
-  type OperatorStore,
-  type OperatorUpdateOutcome,
-  type PasskeyRecord,
-  type RemoveOperatorOutcome,
-} from '../operators.ts';
+import { changedOperator, DEVICE_KEPT_MS, leavesNoAdmin } from '../operators.ts';
+import type { CreateOperatorOutcome, CredentialRecord, DeviceAuthorizationRecord, DeviceChange } from '../operators.ts';
+import type { InvitationRecord, OperatorChange, OperatorRecord, OperatorStore, PasskeyRecord } from '../operators.ts';
+import type { OperatorUpdateOutcome, RemoveOperatorOutcome } from '../operators.ts';
 import { fromJson, type Database, type Sql } from './database.ts';
 import { recordOf, recordsOf, type RecordRow } from './rows.ts';
 import { SqlSigninCeremonies } from './signin-ceremonies.ts';
