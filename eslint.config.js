@@ -58,14 +58,7 @@ const PROXY_FEATURES = {
   payments: ['checkouts.ts', 'status-view.ts', 'return-url.ts'],
   onramp: [],
   events: ['event-rules.ts'],
-  operator: [
-    'operator-auth.ts',
-    'permissions.ts',
-    'dual-control.ts',
-    'approvals.ts',
-    'audit-trail.ts',
-    'approval-examples.ts',
-  ],
+  operator: ['operator-auth.ts', 'permissions.ts', 'dual-control.ts', 'approvals.ts', 'approval-examples.ts'],
   bridge: ['chain-directory.ts'],
   handoff: [],
   monitoring: [],
@@ -124,7 +117,7 @@ const proxyParts = {
 };
 /** Only state/ (and the wiring, which opens the configured backend through it) touches a backend. */
 const storeBackends = {
-  group: ['sqlite', 'postgres', 'redis']
+  group: ['sql', 'sqlite', 'postgres', 'redis']
     .flatMap((backend) => proxyFolder(`state/${backend}`))
     .concat('**/open-backend.ts'),
   message: 'Outside state/, the proxy uses the store through its contract (state/store.ts), never a backend.',

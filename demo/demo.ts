@@ -8,7 +8,6 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type ProxyConfig } from '../proxy/config.ts';
-import { CLI_ACTOR, NO_CONTEXT } from '../proxy/operator/audit-trail.ts';
 import { startProxy } from '../proxy/server.ts';
 import { startSandbox } from '../sandbox/server.ts';
 import { originOf } from '../server-kit/listen.ts';
@@ -101,17 +100,14 @@ export async function startDemo(options: DemoOptions) {
       KASSA_LOG_LEVEL: options.logLevel ?? 'warn',
       KASSA_API_DOCS: '1',
     });
-    // The demo's operator is made here (below), so the first admin's setup link would only confuse.
+    // A new shop has no admin: the proxy's one-time setup link for the first one, which start.ts prints
+    // with the rest (a credential: never through the log).
+    let setupLink: string | undefined;
     proxy = await startProxy(config, {
       logSink: options.log,
-      setupLink: () => undefined,
+      setupLink: (text) => (setupLink = /\S+\/operator\/setup#\S+/.exec(text)?.[0]),
       alsoOn: lan ? [lan] : [],
     });
-    // An admin with a personal API token, for the extension's operator views and scripts against the demo.
-    const operator = await proxy.services.operators.accounts.addWithToken(
-      { name: 'Demo admin', email: 'admin@demo.kassa.test', role: 'admin', tokenName: 'npm start' },
-      { actor: CLI_ACTOR, context: NO_CONTEXT },
-    );
     // The payment service tells the proxy about status changes at this (secret) address.
     const hook = await fetch(`${sandbox.control}/keys/${sandbox.keyId}`, {
       method: 'PATCH',
@@ -127,8 +123,8 @@ export async function startDemo(options: DemoOptions) {
       sandbox,
       proxy,
       shop,
-      /** The demo admin's personal API token (made up for this run). */
-      operatorToken: operator.token,
+      /** The first admin's one-time setup link (an hour): its passkey made there, the operator views follow. */
+      setupLink,
       /** Where browsers are sent with `lan`: the shop's and the proxy's origins on the network. */
       lan: proxyOnLan ? { shop: shopOrigins[0]!, proxy: proxyOnLan } : undefined,
       async stop() {

@@ -156,9 +156,9 @@ ${onLan.running}
             key ${SANDBOX_TEST_KEY}
             SANDBOX ONLY: anvil's public development key, never for real money. The extension's
             Wallet offers it as "Use a sandbox test account"; any other wallet can import the key.
-  Operator  ${demo.operatorToken}
-            a personal API token of the demo's admin (made up for this run): the operator routes
-            (Authorization: Bearer …) and, until it signs in by device, the extension's operator views
+  Operator  ${demo.setupLink ?? 'the shop has an admin already'}
+            become the demo's first admin (once, within an hour): make your passkey there, then sign
+            the extension in (Settings → Sign in) and approve its code on that page
   Proxy     ${proxy}         serves kassa.js, the payment API and the bridge routes${onLan.proxy}
   API       ${proxy}/docs    the proxy's API reference (the OpenAPI document: /openapi.json)
   Sandbox   ${demo.sandbox.origin}         the emulated bank, payment, order and cross-chain services

@@ -230,10 +230,12 @@ export class KassaOnramp extends LitElement {
   }
 
   /**
-   * The wallet changed account or network, or went away: a purchase not yet signed for the account
-   * connected now is dropped (the network does not matter to a signature); the balance is read again.
+   * The wallet changed account or network, lost or found its chains, or went away: a purchase not yet
+   * signed for the account connected now is dropped (the network does not matter to a signature); the
+   * balance is read again. Back on its chains, "try again once it is back" is no longer said.
    */
   private walletChanged(): void {
+    if (this.wallet.session?.reachable) this.problems.clear('walletDisconnected');
     const account = this.wallet.session?.account;
     const connected = !!account;
     const asked = this.purchases.asked?.wallet;
@@ -258,7 +260,7 @@ export class KassaOnramp extends LitElement {
   /** What the status line reads of the element (onramp/status-line.ts). */
   private state(): OnrampState {
     const { phase, problems, purchases, accounts, skeleton } = this;
-    return { phase, problems, purchases, accounts, skeleton };
+    return { phase, problems, purchases, accounts, skeleton, unreachable: this.wallet.session?.reachable === false };
   }
 
   /** The main button, and the second one. */
@@ -327,9 +329,12 @@ export class KassaOnramp extends LitElement {
   override render(): TemplateResult {
     if (!this.i18n.ready) return loadingView();
     const m = this.i18n.messages;
-    return html`<div part="container" class="surface" aria-busy=${this.skeleton ? 'true' : 'false'}>
-      ${this.body(m)} ${statusView(...statusLine(this.state(), m, this.i18n.locale))}
-      <div class="actions">${this.buttons(m).map((action) => actionView(action))}</div>
+    // The skeleton is an empty card, whatever has come already: what shows under it before the rest
+    // arrives (the first-run view and its buttons, before the ways without a wallet) would move when it does.
+    const skeleton = this.skeleton;
+    return html`<div part="container" class="surface" aria-busy=${skeleton ? 'true' : 'false'}>
+      ${skeleton ? nothing : this.body(m)} ${statusView(...statusLine(this.state(), m, this.i18n.locale))}
+      <div class="actions">${skeleton ? nothing : this.buttons(m).map((action) => actionView(action))}</div>
     </div>`;
   }
 }

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '../../proxy/logger.ts';
 import { openPostgres } from '../../proxy/state/postgres/open.ts';
-import { connectRedis } from '../../proxy/state/redis/connection.ts';
+import { connectRedis } from '../../proxy/state/redis/database.ts';
 import { RedisStore } from '../../proxy/state/redis/store.ts';
-import { SqliteStore } from '../../proxy/state/sqlite/store.ts';
+import { openSqlite } from '../../proxy/state/sqlite/open.ts';
 import type { Store } from '../../proxy/state/store.ts';
 import { http } from '../../test/support/http.ts';
 import { addOperatorByCommand } from '../../test/support/operators.ts';
@@ -20,7 +20,7 @@ async function openStoreOf(env: Record<string, string>): Promise<{ store: Store;
     const connections = await connectRedis(env.KASSA_REDIS_URL);
     return { store: new RedisStore(connections.command, env.KASSA_REDIS_PREFIX!), close: () => connections.close() };
   }
-  const store = new SqliteStore(env.KASSA_DB!);
+  const store = await openSqlite(env.KASSA_DB!);
   return { store, close: () => store.close() };
 }
 

@@ -14,6 +14,7 @@ export type DomainErrorKind =
   | 'conflict'
   | 'gone'
   | 'refused'
+  | 'limited'
   | 'misconfigured'
   | 'untrusted-answer'
   | 'upstream-unavailable'
@@ -89,6 +90,16 @@ export class GoneError extends DomainError {
 export class RefusedError extends DomainError {
   readonly kind = 'refused';
   override name = 'RefusedError';
+}
+
+/** Asked too often lately (failed sign-ins, say): refused until `retryAfterSeconds` have passed. */
+export class LimitedError extends DomainError {
+  readonly kind = 'limited';
+  override name = 'LimitedError';
+
+  constructor(message: string, retryAfterSeconds: number) {
+    super(message, { retryAfterSeconds });
+  }
 }
 
 /** Kassa's own settings or requests are wrong: nothing the caller can change (logged where it is thrown). */

@@ -21,6 +21,7 @@ const STATUS_OF: Record<Exclude<DomainErrorKind, 'upstream-failed'>, HttpProblem
   conflict: 409,
   gone: 410,
   refused: 422,
+  limited: 429,
   misconfigured: 500,
   'untrusted-answer': 502,
   'upstream-unavailable': 503,

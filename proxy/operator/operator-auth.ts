@@ -5,6 +5,7 @@ import { createMiddleware } from 'hono/factory';
 import { NotAllowedError, UnauthenticatedError } from '../domain/domain-errors.ts';
 import type { ProxyEnv } from '../http/middleware/request-id.ts';
 import type { ApiOperations, OperationKey } from '../http/openapi/operation.ts';
+import type { CredentialKind } from '../../schemas/operators.ts';
 import { CredentialRefusedError, type Credentials, type OperatorPrincipal } from './credentials.ts';
 import { allows, missingPermission, type RoutePermission } from './permissions.ts';
 
@@ -31,6 +32,52 @@ export interface OperatorAuthOptions {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const BEARER: readonly CredentialKind[] = ['api', 'device'];
+const WEB: readonly CredentialKind[] = ['web'];
+
+/** The credential a request presents: a bearer token (personal or device), else the session cookie. */
+function presentedCredential(c: Context): { secret: string; kinds: readonly CredentialKind[] } | undefined {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('Authorization') ?? '')?.[1];
+  if (bearer !== undefined) return { secret: bearer, kinds: BEARER };
+  const session = getCookie(c, SESSION_COOKIE);
+  return session === undefined ? undefined : { secret: session, kinds: WEB };
+}
+
+/** How often a long-lived answer (an event stream) checks that its credential still works. */
+export const CREDENTIAL_RECHECK_MS = 500;
+
+/**
+ * Checks again, every `everyMs`, the credential an operator's long-lived answer (an event stream) was
+ * opened with, as every request's guard would: `onRefused` once it no longer works (revoked, expired,
+ * its owner suspended or removed, on this instance or another of a fleet), with the 401's words. A
+ * store that cannot be asked for a moment ends nothing. Returns how to stop checking.
+ */
+export function watchCredential(
+  c: Context,
+  credentials: Credentials,
+  onRefused: (message: string) => void,
+  everyMs = CREDENTIAL_RECHECK_MS,
+): () => void {
+  const presented = presentedCredential(c);
+  let checking = false;
+  const timer = setInterval(() => {
+    if (!presented || checking) return;
+    checking = true;
+    credentials
+      .resolve(presented.secret, presented.kinds)
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          if (!(error instanceof CredentialRefusedError)) return;
+          clearInterval(timer);
+          onRefused(error.message);
+        },
+      )
+      .finally(() => (checking = false));
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
 
 const unauthenticated = (message: string) => new UnauthenticatedError(message, OPERATOR_REALM);
 
@@ -45,18 +92,15 @@ const sameText = (a: string, b: string) => a.length === b.length && timingSafeEq
 export const operatorAuth = (options: OperatorAuthOptions) => {
   const { credentials, permission, publicUrl = null, onRefusal } = options;
   return createMiddleware<OperatorEnv>(async function operatorAuth(c, next) {
-    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('Authorization') ?? '')?.[1];
-    const session = bearer === undefined ? getCookie(c, SESSION_COOKIE) : undefined;
-    if (bearer === undefined && session === undefined)
+    const presented = presentedCredential(c);
+    if (!presented)
       throw unauthenticated(
         'Send Authorization: Bearer <a personal API token or device token>, or sign in at /operator',
       );
+    const session = presented.kinds === WEB ? presented.secret : undefined;
     let operator: OperatorPrincipal;
     try {
-      operator =
-        bearer !== undefined
-          ? await credentials.resolve(bearer, ['api', 'device'])
-          : await credentials.resolve(session!, ['web']);
+      operator = await credentials.resolve(presented.secret, presented.kinds);
     } catch (error) {
       if (error instanceof CredentialRefusedError) throw unauthenticated(error.message);
       throw error;

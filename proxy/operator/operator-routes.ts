@@ -23,7 +23,7 @@ import { callUpstream } from '../domain/domain-errors.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
 import { compareDecimals } from '../../lib/money.ts';
 import { audited, requestOrAct } from './dual-control.ts';
-import { operatorGuards, type OperatorEnv } from './operator-auth.ts';
+import { operatorGuards, watchCredential, type OperatorEnv } from './operator-auth.ts';
 import { approvalExample } from './approval-examples.ts';
 import { approvalSchema } from '../../schemas/operators.ts';
 import { newOrderSummary, orderChangeSummary } from './order-actions.ts';
@@ -66,6 +66,9 @@ export function operatorRoutes(services: ProxyServices): Hono<OperatorEnv> {
       heartbeatMs: sseHeartbeatMs,
       open: metrics.sseConnections,
       logger,
+      // A revoked device (anywhere in a fleet) hears it at once, not at its next request.
+      watch: (end) =>
+        watchCredential(c, operators.credentials, (error) => end({ event: 'unauthorized', data: { error } })),
     }),
   );
 
@@ -178,13 +181,17 @@ export const operatorOperations: ApiOperations = {
     operationId: 'streamPaymentChanges',
     summary: 'Follow every payment live',
     description:
-      'Server-Sent Events: a `status` event, whose data is a PaymentStatus, for every change of any payment of this shop, from any instance of the proxy.',
+      'Server-Sent Events: a `status` event, whose data is a PaymentStatus, for every change of any payment of this shop, from any instance of the proxy. The stream checks its credential twice a second: once it stops working (revoked, expired, its owner suspended or removed, on any instance), the last event is `unauthorized`, with `{error}` as a 401 would give, and the stream ends.',
     audience: 'operator',
     access: { auth: 'operator', permission: 'payments:read' },
     responses: {
       200: {
         description: 'The stream',
-        text: { contentType: 'text/event-stream', description: '`event: status`, `data:` a PaymentStatus as JSON' },
+        text: {
+          contentType: 'text/event-stream',
+          description:
+            '`event: status`, `data:` a PaymentStatus as JSON; last, perhaps, `event: unauthorized`, `data: {error}`',
+        },
       },
     },
     errors: { 401: OPERATOR_ONLY },

@@ -5,10 +5,10 @@ import type { Logger } from '../logger.ts';
 import type { Coordination } from './coordination.ts';
 import { localCoordination } from './local-coordination.ts';
 import { openPostgres } from './postgres/open.ts';
-import { redisCoordination } from './redis/coordination.ts';
-import { connectRedis, redisPersistence } from './redis/connection.ts';
+import { connectRedis } from './redis/database.ts';
+import { openRedis } from './redis/open.ts';
 import { RedisStore } from './redis/store.ts';
-import { SqliteStore } from './sqlite/store.ts';
+import { openSqlite } from './sqlite/open.ts';
 import type { Store } from './store.ts';
 
 /** Where the proxy keeps its state, and how instances agree. */
@@ -32,33 +32,12 @@ export async function openBackend(
   logger: Logger,
   given: Partial<Pick<Backend, 'store' | 'coordination' | 'storeInfo'>> = {},
 ): Promise<Backend> {
-  if (config.database) {
-    const backend = await openPostgres({ ...config.database, logger });
-    logger.info('state on PostgreSQL', { poolSize: config.database.poolSize });
-    return { ...backend, storeInfo: { backend: 'postgres' } };
-  }
-  if (!config.redisUrl) {
-    return {
-      store: given.store ?? new SqliteStore(config.dbPath),
-      coordination: given.coordination ?? localCoordination(),
-      storeInfo: given.storeInfo ?? { backend: 'sqlite' },
-    };
-  }
-  const connections = await connectRedis(config.redisUrl);
-  const persistence = await redisPersistence(connections.command);
-  logger.info('state on Redis', { prefix: config.redisPrefix, persistence: persistence.mode });
-  // Said at every start: with it, a Redis restart is a lost shop's worth of payments (docs/scaling.md).
-  if (persistence.warning)
-    logger.warn(persistence.warning, { setting: 'KASSA_REDIS_URL', persistence: persistence.mode });
+  if (config.database) return openPostgres({ ...config.database, logger });
+  if (config.redisUrl) return openRedis(config.redisUrl, config.redisPrefix, logger);
   return {
-    store: new RedisStore(connections.command, config.redisPrefix),
-    coordination: redisCoordination(connections, config.redisPrefix, logger),
-    redisConnections: [connections.command],
-    storeInfo: {
-      backend: 'redis',
-      persistence: persistence.mode,
-      ...(persistence.warning ? { warning: persistence.warning } : {}),
-    },
+    store: given.store ?? (await openSqlite(config.dbPath)),
+    coordination: given.coordination ?? localCoordination(),
+    storeInfo: given.storeInfo ?? { backend: 'sqlite' },
   };
 }
 
@@ -79,6 +58,6 @@ export async function openStore(
     const connections = await connectRedis(config.redisUrl);
     return { store: new RedisStore(connections.command, config.redisPrefix), close: () => connections.close() };
   }
-  const store = new SqliteStore(config.dbPath, { lock: false });
+  const store = await openSqlite(config.dbPath, { lock: false });
   return { store, close: () => store.close() };
 }

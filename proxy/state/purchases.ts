@@ -2,8 +2,8 @@
  * The on-ramp's records: quotes (the message a wallet signs, and its price) and purchases (a paid
  * checkout that becomes a mint on the customer's chain). Every backend keeps them beside the
  * checkouts and payments they refer to, and writes a purchase's events to the outbox in the same
- * transaction as its change. Every store implements it alike (sqlite/purchases.ts, redis/purchases.ts,
- * postgres/purchases.ts).
+ * transaction as its change. Every store implements it alike (sql/purchases.ts for SQLite and
+ * PostgreSQL, redis/purchases.ts).
  */
 import type { PurchaseState } from '../../schemas/onramp.ts';
 import type { NewEvent } from './outbox.ts';

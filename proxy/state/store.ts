@@ -136,7 +136,7 @@ export interface Store {
   readonly outbox: Outbox;
   /**
    * The event destinations added through the API, each with its queue (destinations.ts); absent on a
-   * store that does not keep them yet (PostgreSQL, Redis), where KASSA_EVENTS_URL is the only one.
+   * store that does not keep them yet (Redis), where KASSA_EVENTS_URL is the only one.
    */
   readonly destinations?: DestinationStore;
   /** The merchant's API keys (merchant-keys.ts); absent on a store that does not keep them yet. */

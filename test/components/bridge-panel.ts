@@ -86,11 +86,14 @@ export const walletAction = <T = unknown>(
   stack = BRIDGE_STACK,
 ) => executeServerCommand<T, WalletActionPayload>('bridge:wallet-action', { stack, id, action, value });
 
-/** The user does something in the wallet (changes account, network): the wallet emits its event in the page. */
+/**
+ * The user does something in the wallet (changes account, network), or its chains go down or come
+ * back (`offline`, `online`): the wallet emits its event in the page.
+ */
 export async function userInWallet(
   id: string,
-  action: 'use-account' | 'move-to',
-  value: number,
+  action: 'use-account' | 'move-to' | 'offline' | 'online',
+  value?: number,
   stack = BRIDGE_STACK,
 ): Promise<void> {
   const [event, data] = await walletAction<[string, unknown]>(id, action, value, stack);

@@ -128,6 +128,30 @@ describe('<kassa-bridge>: states', () => {
       await phase(element, 'connect');
       expect(part(element, 'account') === null, 'no account bar').to.equal(true);
     });
+
+    it('a wallet whose chains go down (disconnect 4900) stays connected: said, and the transfer goes once they are back (connect)', async () => {
+      const [wallet] = await installWallets([{ id: 'offline', account: 1 }]);
+      const element = await reviewed(await connected(await mountPanel(), wallet!), '1');
+      const unreachable = 'Your wallet cannot reach its network. Try again once it is back.';
+      await userInWallet('offline', 'offline');
+      await element.updateComplete;
+      expect(element.phase, 'the session stays').to.equal('review');
+      expect(part(element, 'account'), 'the account bar').to.not.equal(null);
+      expect(text(element, 'status')).to.equal(unreachable);
+      // Confirming meanwhile: the wallet answers 4900, said the same way; still connected, nothing sent.
+      button(element, 'Confirm in wallet').click();
+      await phase(element, 'ready');
+      expect(text(element, 'status')).to.equal(unreachable);
+      expect(part(element, 'account'), 'the account bar').to.not.equal(null);
+      // Back: the session goes on.
+      await userInWallet('offline', 'online');
+      await element.updateComplete;
+      expect(text(element, 'status')).to.not.equal(unreachable);
+      button(element, 'Review transfer').click();
+      await phase(element, 'review');
+      button(element, 'Confirm in wallet').click();
+      await phase(element, 'submitted');
+    });
   });
 
   describe('the form', () => {

@@ -53,9 +53,12 @@ export async function onrampWallets(
 export const walletRecord = <T>(id: string, action: 'calls' | 'signed' | 'release') =>
   walletAction<T>(id, action, undefined, ONRAMP_STACK);
 
-/** The customer does something in the wallet (another account, another network) while the element is open. */
-export const customerInWallet = (id: string, action: 'use-account' | 'move-to', value: number) =>
-  userInWallet(id, action, value, ONRAMP_STACK);
+/** The customer does something in the wallet (another account, another network), or its chains go down or come back. */
+export const customerInWallet = (
+  id: string,
+  action: 'use-account' | 'move-to' | 'offline' | 'online',
+  value?: number,
+) => userInWallet(id, action, value, ONRAMP_STACK);
 
 /** A <kassa-onramp> on an on-ramp stack (or `proxy`), with these attributes, removed after the test. */
 export async function mountOnramp(

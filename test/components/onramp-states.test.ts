@@ -189,6 +189,41 @@ describe('<kassa-onramp>: states', () => {
     expect(await purchasesOf(wallet.address)).to.deep.equal([]);
   });
 
+  it('a wallet whose chains go down (disconnect 4900) stays connected: said, nothing bought meanwhile, and it buys once they are back (connect)', async () => {
+    const wallet = await fresh();
+    const element = await connected(await mountOnramp(), wallet);
+    const seen = errors(element);
+    const unreachable = 'Your wallet cannot reach its network. Try again once it is back.';
+    await customerInWallet(wallet.id, 'offline');
+    await element.updateComplete;
+    expect(element.phase, 'the session stays').to.equal('ready');
+    expect(text(element, 'account')).to.contain(wallet.address.slice(0, 6));
+    expect(text(element, 'status')).to.equal(unreachable);
+    // Buying meanwhile: the wallet answers 4900, said the same way; still connected, nothing bought.
+    await typeAmount(element, '2');
+    button(element, 'Buy 2 eEUR').click();
+    await until(() => seen.length, 'the error event');
+    expect(element.phase).to.equal('ready');
+    expect(text(element, 'status')).to.equal(unreachable);
+    expect(detailOf(seen)).to.deep.equal([
+      {
+        kind: 'wallet-disconnected',
+        stage: 'sign',
+        status: 0,
+        message: 'The wallet reaches none of its chains',
+        code: 4900,
+      },
+    ]);
+    expect(await purchasesOf(wallet.address)).to.deep.equal([]);
+    // Back: the session goes on, and the same account buys.
+    await customerInWallet(wallet.id, 'online');
+    await element.updateComplete;
+    expect(text(element, 'status')).to.equal('');
+    button(element, 'Buy 2 eEUR').click();
+    await phase(element, 'paying');
+    expect((await purchasesOf(wallet.address)).length).to.equal(1);
+  });
+
   it('a message that is not the purchase asked for is never handed to the wallet', async () => {
     const wallet = await fresh();
     const element = await connected(await mountOnramp({ proxy: await tamperedProxy() }), wallet);

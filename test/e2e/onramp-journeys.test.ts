@@ -18,7 +18,7 @@ import { startShopStack, type ShopStack } from '../support/shop-stack.ts';
 import { eventually } from '../support/stack.ts';
 import { walletIconUri } from '../support/wallet/wallet-provider.ts';
 import { TestWalletHub, type TestWallet, type TestWalletOptions } from '../support/wallet/wallet-signer.ts';
-import { answerAtBank } from './support/bank.ts';
+import { answerAtBank, holdAtBank } from './support/bank.ts';
 import { keyMaterialIn, openWalletPage, type RecordedRequest, type WalletPage } from './support/bridge-page.ts';
 import { PATIENCE_MS } from '../support/patience.ts';
 
@@ -150,6 +150,42 @@ describe('e2e: the on-ramp', () => {
     assert.equal(await partText(other, 'hash'), hash);
     await other.close();
     assert.equal((await mintsTo(alpha.address)).length - mintsBefore, 1);
+    await opened.context.close();
+  });
+
+  it('back from the bank, keyboard focus is on the status: the embedded checkout’s while it is paid, then the purchase’s, and Tab goes on from there', async () => {
+    const delta = wallet({ id: 'delta', account: 9 });
+    const opened = await open(delta);
+    const { page } = opened;
+    await buy(page, delta, '3');
+    await page.locator('kassa-onramp kassa-checkout[phase="ready"]').waitFor({ timeout: PATIENCE_MS });
+    await page.getByRole('button', { name: 'Pay by bank' }).focus();
+    await page.keyboard.press('Enter');
+    // Held at the bank: back on /buy, the purchase still waits for its payment, in the embedded checkout.
+    const bank = await holdAtBank(page, env.stack);
+    await answerAtBank(page, 'Authorise payment');
+    await page.waitForURL(/\/buy\?/);
+    await page.locator('kassa-onramp kassa-checkout[phase="waiting"]').waitFor({ timeout: PATIENCE_MS });
+    /** The focused element, through the shadow roots: each host's name, then the focused part. */
+    const focused = () =>
+      page.evaluate(() => {
+        const path: string[] = [];
+        let active = document.activeElement;
+        while (active?.shadowRoot) {
+          path.push(active.localName);
+          active = active.shadowRoot.activeElement;
+        }
+        path.push(active?.getAttribute('part') ?? active?.localName ?? 'nothing');
+        return path.join(' ');
+      });
+    assert.equal(await focused(), 'kassa-onramp kassa-checkout status');
+    // Paid: the checkout goes, with its focus; the purchase's status takes it.
+    await bank.release();
+    await phase(page, 'delivered');
+    assert.equal(await focused(), 'kassa-onramp status');
+    await page.keyboard.press('Tab');
+    assert.equal(await focused(), 'kassa-onramp button', '"Buy more", next');
+    assert.equal(await partText(page, 'button'), 'Buy more');
     await opened.context.close();
   });
 

@@ -3,7 +3,9 @@
  * the popup's and the side panel's tabs (the wallet with no key yet, locked, and with its balances
  * and activity after a real transfer; the orders form with its per-field messages and a refused
  * delete; the payments detail pane; the language setting; the events and an event's detail pane; the
- * on-ramp's purchases and a delayed one's detail with its refund form), and the approval window
+ * on-ramp's purchases and a delayed one's detail with its refund form; Settings while signing in and
+ * signed in; an approval request open and its rejection; the team with a person open; the audit with
+ * a record open, these at 360 px without sideways scrolling), and the approval window
  * (connect while locked, a transfer, a purchase's ownership proof), in each of the five languages and
  * in light and dark (prefers-color-scheme). No rule is switched off.
  */
@@ -22,9 +24,12 @@ import {
   configure,
   importVaultKey,
   launchExtension,
+  overflowing,
   providerCall as call,
+  startSignIn,
   type LoadedExtension,
 } from '../support/extension.ts';
+import { as, type TestOperator } from '../support/operators.ts';
 import { ONRAMP_ENV, onrampCustomer } from '../support/onramp.ts';
 import { eventually, SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
 import { PATIENCE_MS } from '../support/patience.ts';
@@ -33,6 +38,9 @@ const PASSWORD = 'an accessible password';
 const ACCOUNT = anvilAccount(5);
 const MINT_WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const THEMES = ['light', 'dark'] as const;
+
+/** What is wider than a 360 px side panel, as problems of `what`. */
+const fits = (found: string[], what: string) => found.map((line) => `${what}: wider than the panel: ${line}`);
 
 function discover(): void {
   window.addEventListener('eip6963:announceProvider', (event) => {
@@ -50,9 +58,11 @@ describe('extension: axe in every view, five languages, light and dark', () => {
   let transactionId: string;
   let processingOrder: string;
   let delayedPurchase: string;
+  let colleague: TestOperator;
   /** What axe found in the states only `before` passes through, by state. */
   const walletProblems: string[] = [];
   const approvalProblems: string[] = [];
+  const signingProblems: string[] = [];
 
   /** Opens an extension page with the colour scheme emulated from the first paint. */
   const open = async (path: string, theme: (typeof THEMES)[number], width = 400): Promise<Page> => {
@@ -112,7 +122,15 @@ describe('extension: axe in every view, five languages, light and dark', () => {
       sandbox: { mintDelayMs: 0 },
     });
     extension = await launchExtension();
-    await configure(extension, stack.proxy.origin, stack.admin.token);
+    // Settings while signing in (the code shown), then signed in as the admin.
+    await configure(extension, stack.proxy.origin);
+    const signing = await startSignIn(extension);
+    await checkEveryLanguage('ui/popup.html?tab=settings', 'settings, signing in', '#user-code', signingProblems);
+    await as(stack.proxy.origin, stack.admin)('/operator/device/approve', {
+      body: { user_code: signing.userCode, approve: true },
+    });
+    await signing.page.locator('#operator-name').waitFor();
+    await signing.page.close();
     await checkEveryLanguage(
       'ui/popup.html?tab=wallet',
       'wallet, no key',
@@ -145,6 +163,19 @@ describe('extension: axe in every view, five languages, light and dark', () => {
       }),
     );
     assert.equal(order.body.state, 'executed', order.text);
+    // A request another admin asks, for the Approvals view to show (and a person for the Team view).
+    colleague = await stack.addOperator('admin', 'Other Admin');
+    const asked = await as(stack.proxy.origin, colleague)('/api/orders', {
+      body: {
+        customerName: 'Grace',
+        chainId: 31338,
+        amount: '75',
+        mintWallet: MINT_WALLET,
+        customerOrder: 'A11Y-PENDING',
+        stableCoin: 'eEUR',
+      },
+    });
+    assert.equal(asked.status, 202, asked.text);
     processingOrder = order.body.result.orderId as string;
     await eventually(
       async () =>
@@ -240,6 +271,10 @@ describe('extension: axe in every view, five languages, light and dark', () => {
     assert.deepEqual(walletProblems, []);
   });
 
+  it('Settings while signing in (the code shown), in every language and theme', () => {
+    assert.deepEqual(signingProblems, []);
+  });
+
   it('the approval window (connect while locked, a transfer, a purchase proof), in every language and theme', () => {
     assert.deepEqual(approvalProblems, []);
   });
@@ -320,6 +355,36 @@ describe('extension: axe in every view, five languages, light and dark', () => {
         await detail.locator('form button[type=submit]').click();
         await detail.locator('#note-problem').waitFor();
         problems.push(...(await axeViolations(page, what('purchase refund form'))));
+        await page.close();
+
+        // Approvals: a request another admin asked, open, then its rejection's reason missing.
+        page = await ready(await open('ui/sidepanel.html?tab=approvals', theme, 360));
+        await page.locator('kassa-approvals-view tr[data-approval] button').first().click();
+        const card = page.locator('kassa-approval-card');
+        await card.locator('dl').waitFor();
+        problems.push(
+          ...(await axeViolations(page, what('approvals'))),
+          ...fits(await overflowing(page), what('approvals')),
+        );
+        await card.locator('.row button.secondary').last().click();
+        await card.locator('form button[type=submit]').click();
+        await card.locator('#reason-problem').waitFor();
+        problems.push(...(await axeViolations(page, what('approval rejection'))));
+        await page.close();
+
+        // Team: a person open, with their tokens; the invitation form open.
+        page = await ready(await open('ui/sidepanel.html?tab=team', theme, 360));
+        await page.locator(`kassa-team-view tr[data-operator="${colleague.operatorId}"] button`).click();
+        await page.locator('kassa-team-member li[data-credential]').first().waitFor();
+        await page.locator('kassa-team-view details summary').click();
+        problems.push(...(await axeViolations(page, what('team'))), ...fits(await overflowing(page), what('team')));
+        await page.close();
+
+        // Audit: one record open, its states before and after.
+        page = await ready(await open('ui/sidepanel.html?tab=audit', theme, 360));
+        await page.locator('kassa-audit-view tr[data-seq] button').first().click();
+        await page.locator('kassa-audit-record dl').waitFor();
+        problems.push(...(await axeViolations(page, what('audit'))), ...fits(await overflowing(page), what('audit')));
         await page.close();
       }
       await setLanguage('auto');

@@ -1,33 +1,24 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { createLogger } from '../../proxy/logger.ts';
-import { MIGRATIONS } from '../../proxy/state/postgres/migrations.ts';
+import { POSTGRES } from '../../proxy/state/postgres/database.ts';
+import { schemaOf } from '../../proxy/state/sql/migrations.ts';
 import { openPostgres, type PostgresBackend } from '../../proxy/state/postgres/open.ts';
-import { StoreUnavailableError, type Checkout } from '../../proxy/state/store.ts';
+import { StoreUnavailableError } from '../../proxy/state/store.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.ts';
 import { patiently } from '../support/patience.ts';
 import { eventually } from '../support/stack.ts';
+import { checkout } from '../support/store-records.ts';
 import { startForwarder } from '../support/tcp-forwarder.ts';
 
+const MIGRATIONS = schemaOf(POSTGRES);
 const lines: string[] = [];
 const logger = createLogger({ level: 'info', sink: (line) => lines.push(line), secrets: [] });
 const open = (
   url: string,
   overrides: { statementTimeoutMs?: number; connectTimeoutMs?: number; poolSize?: number } = {},
 ) => openPostgres({ url, poolSize: 4, logger, ...overrides });
-
-const checkout = (): Checkout => ({
-  checkoutId: `chk_${randomUUID()}`,
-  amount: '10.00',
-  currencyCode: 'EUR',
-  reference: 'REF',
-  metadata: null,
-  createdAt: Date.now(),
-  expiresAt: Date.now() + 3_600_000,
-  currentAttempt: null,
-});
 
 /** What only the PostgreSQL backend has: migrations, the driver's faults, notifications across a restart. */
 describe('PostgreSQL backend', () => {

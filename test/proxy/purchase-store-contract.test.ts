@@ -9,41 +9,24 @@ import { Wallet } from 'ethers';
 import pg from 'pg';
 import { createLogger } from '../../proxy/logger.ts';
 import type { NewEvent } from '../../proxy/state/outbox.ts';
-import { MIGRATIONS as POSTGRES_MIGRATIONS } from '../../proxy/state/postgres/migrations.ts';
+import { POSTGRES_RELEASED } from '../../proxy/state/postgres/schema.ts';
 import { openPostgres } from '../../proxy/state/postgres/open.ts';
-import { connectRedis } from '../../proxy/state/redis/connection.ts';
+import { InvalidPurchaseCursorError, type PurchaseRecord } from '../../proxy/state/purchases.ts';
+import { connectRedis } from '../../proxy/state/redis/database.ts';
 import { indexMember, redisKeys } from '../../proxy/state/redis/keys.ts';
 import { RedisStore } from '../../proxy/state/redis/store.ts';
-import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../proxy/state/sqlite/migrations.ts';
-import { SqliteStore } from '../../proxy/state/sqlite/store.ts';
-import { InvalidPurchaseCursorError, type PurchaseRecord, type QuoteRecord } from '../../proxy/state/purchases.ts';
+import { openSqlite } from '../../proxy/state/sqlite/open.ts';
+import { SQLITE_RELEASED } from '../../proxy/state/sqlite/schema.ts';
 import type { Store } from '../../proxy/state/store.ts';
 import { sharedPostgres } from '../support/postgres-server.ts';
-import { purchaseRecord } from '../support/purchase-records.ts';
+import { purchaseRecord, quoteRecord } from '../support/purchase-records.ts';
 import { startRedis } from '../support/redis-server.ts';
 import { STORE_BACKENDS } from '../support/store-backends.ts';
 
 const DAY = 24 * 3_600_000;
-const alnum = () => randomBytes(15).toString('hex').slice(0, 20);
-
-const quote = (overrides: Partial<QuoteRecord> = {}): QuoteRecord => ({
-  quoteId: `quo_${alnum()}`,
-  wallet: Wallet.createRandom().address,
-  chainId: 31338,
-  chainName: 'Kassa Local Two',
-  symbol: 'eEUR',
-  tokens: '25',
-  tokensCents: 2500,
-  currencyCode: 'EUR',
-  paymentAmount: '25.00',
-  fee: '0.00',
-  message: 'shop.example wants you to sign in…',
-  createdAt: Date.now(),
-  expiresAt: Date.now() + 600_000,
-  ...overrides,
-});
 
 const purchase = purchaseRecord;
+const quote = quoteRecord;
 
 const event = (purchaseId: string): NewEvent => ({
   eventId: `evt_${randomBytes(12).toString('base64url')}`,
@@ -339,7 +322,7 @@ describe('purchase stores written by the previous version', () => {
     const path = join(dir, 'kassa.db');
     const made = [delayed(), waiting()];
     const db = new Database(path);
-    const released = releasedBefore(SQLITE_MIGRATIONS);
+    const released = releasedBefore(SQLITE_RELEASED);
     for (const sql of released) db.exec(sql);
     db.pragma(`user_version = ${released.length}`);
     for (const item of made)
@@ -349,7 +332,7 @@ describe('purchase stores written by the previous version', () => {
           .join(', ')})`,
       ).run(...oldRow(item));
     db.close();
-    const store = new SqliteStore(path);
+    const store = await openSqlite(path);
     try {
       await expectUpgraded(store, made);
     } finally {
@@ -367,7 +350,7 @@ describe('purchase stores written by the previous version', () => {
       await client.query(
         'CREATE TABLE kassa_schema_versions (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
       );
-      for (const [index, sql] of releasedBefore(POSTGRES_MIGRATIONS).entries()) {
+      for (const [index, sql] of releasedBefore(POSTGRES_RELEASED).entries()) {
         await client.query(sql);
         await client.query('INSERT INTO kassa_schema_versions (version) VALUES ($1)', [index + 1]);
       }

@@ -57,17 +57,21 @@ describe('proxy: the upstream budget keeps a share for new payments', () => {
       const stream = openSse(`${stack.proxy.origin}/api/payments/status/${payment.statusToken}/events`);
       await stream.waitForEvents(1);
       const before = await upstreamReads(stack);
+      const watchStarted = Date.now();
       // The watcher's first re-read comes 5 s after the payment was made; then the bank settles.
       await eventually(async () => ((await upstreamReads(stack)) > before ? true : undefined), "the watcher's read");
       await stack.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
       await stream.waitForClose();
+      // The webhook's read, and the watcher's: one where this takes less than its 5 s, and on a slower
+      // machine one more each 5 s it watched.
+      const allowed = 1 + readsAllowedWithin(Date.now() - watchStarted);
       assert.equal(stream.data().at(-1)!.status, 'COMPLETED');
       // Read for the webhook itself: held behind the watcher's gate, it would come with the next
       // watcher's read or a queued one, 5 s on.
       assert.equal(stack.changedBy(payment.transactionId, 'COMPLETED'), 'webhook');
       await sleep(6_000);
       const reads = (await upstreamReads(stack)) - before;
-      assert.ok(reads <= 2, `${reads} upstream reads: the watcher's and the webhook's`);
+      assert.ok(reads <= allowed, `${reads} upstream reads: the watcher's and the webhook's (at most ${allowed})`);
     } finally {
       await stack.stop();
     }

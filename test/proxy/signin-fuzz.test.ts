@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import { anyValue, checkedSender, FUZZ_RUNS, rawBody } from '../support/arbitraries.ts';
 import { http } from '../support/http.ts';
 import { fromPage, invite, operatorWithPasskey } from '../support/signin.ts';
@@ -27,6 +28,7 @@ describe('proxy: fast-check on sign-in and device routes (no 5xx, nothing made b
   let stack: Stack;
   let origin: string;
   let redis: Redis | undefined;
+  let postgres: pg.Client | undefined;
   let invitation: string;
   let authenticator: SoftAuthenticator;
   let assertion: Record<string, unknown>;
@@ -36,6 +38,7 @@ describe('proxy: fast-check on sign-in and device routes (no 5xx, nothing made b
     const entries = await Promise.all(
       Object.entries(RECORDS).map(async ([name, [table, key]]) => {
         if (redis) return [name, (await redis.keys(`${stack.env.KASSA_REDIS_PREFIX}${key}*`)).length];
+        if (postgres) return [name, Number((await postgres.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n)];
         const db = new Database(stack.env.KASSA_DB, { readonly: true });
         try {
           return [name, (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n];
@@ -81,6 +84,10 @@ describe('proxy: fast-check on sign-in and device routes (no 5xx, nothing made b
     stack = await startStack({ env: { KASSA_TRUST_PROXY: '1' } });
     origin = stack.proxy.origin;
     if (stack.env.KASSA_REDIS_URL) redis = new Redis(stack.env.KASSA_REDIS_URL);
+    if (stack.env.KASSA_DATABASE_URL) {
+      postgres = new pg.Client({ connectionString: stack.env.KASSA_DATABASE_URL });
+      await postgres.connect();
+    }
     invitation = (await invite(stack.proxy, 'viewer')).token;
     // A passkey the proxy knows (its operator signed in once), and an answer of a new one on live options.
     authenticator = new SoftAuthenticator(origin);
@@ -95,6 +102,7 @@ describe('proxy: fast-check on sign-in and device routes (no 5xx, nothing made b
   });
   after(async () => {
     redis?.disconnect();
+    await postgres?.end();
     await stack?.stop();
   });
 

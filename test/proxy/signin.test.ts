@@ -14,6 +14,7 @@ import { loadConfig } from '../../proxy/config.ts';
 import { startProxy } from '../../proxy/server.ts';
 import { http } from '../support/http.ts';
 import { as } from '../support/operators.ts';
+import { sharedPostgres } from '../support/postgres-server.ts';
 import {
   asBrowser,
   fromPage,
@@ -345,10 +346,11 @@ describe('proxy: operators sign in with passkeys', () => {
   it('the first admin’s setup link makes the admin with their passkey, once, and only while there is no admin', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kassa-setup-'));
     const printed: string[] = [];
-    // A store of its own, with no admin: a file, or (on Redis) a prefix.
+    // A store of its own, with no admin: a file, (on Redis) a prefix, or (on PostgreSQL) a database.
     const own = {
       KASSA_DB: join(dir, 'kassa.db'),
       ...(stack.env.KASSA_REDIS_PREFIX ? { KASSA_REDIS_PREFIX: `setup-${Date.now()}:` } : {}),
+      ...(stack.env.KASSA_DATABASE_URL ? { KASSA_DATABASE_URL: await (await sharedPostgres()).createDatabase() } : {}),
     };
     const fresh = await startProxy(loadConfig({ ...stack.env, ...own }), {
       logSink: () => undefined,

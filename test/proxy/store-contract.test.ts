@@ -5,55 +5,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { connectRedis } from '../../proxy/state/redis/connection.ts';
+import { connectRedis } from '../../proxy/state/redis/database.ts';
 import { redisKeys } from '../../proxy/state/redis/keys.ts';
 import { RedisStore } from '../../proxy/state/redis/store.ts';
-import { MIGRATIONS } from '../../proxy/state/sqlite/migrations.ts';
-import { SqliteStore } from '../../proxy/state/sqlite/store.ts';
 import { expiryRule } from '../../proxy/events/event-rules.ts';
-import type { Checkout, Payment, Store } from '../../proxy/state/store.ts';
+import { openSqlite } from '../../proxy/state/sqlite/open.ts';
+import { SQLITE_RELEASED } from '../../proxy/state/sqlite/schema.ts';
+import type { Payment, Store } from '../../proxy/state/store.ts';
 import { startRedis } from '../support/redis-server.ts';
 import { STORE_BACKENDS } from '../support/store-backends.ts';
+import { checkout, payment } from '../support/store-records.ts';
 
 const STALE = 60_000;
-
-const checkout = (overrides: Partial<Checkout> = {}): Checkout => ({
-  checkoutId: `chk_${randomUUID()}`,
-  amount: '10.00',
-  currencyCode: 'EUR',
-  reference: 'REF',
-  metadata: null,
-  createdAt: Date.now(),
-  expiresAt: Date.now() + 3_600_000,
-  currentAttempt: null,
-  ...overrides,
-});
-
-const payment = (overrides: Partial<Payment> = {}): Payment => ({
-  transactionId: randomUUID(),
-  statusToken: randomUUID(),
-  idempotencyKey: randomUUID(),
-  checkoutId: null,
-  amount: '10.00',
-  currencyCode: 'EUR',
-  reference: 'REF',
-  environment: 'sandbox',
-  flowUrl: 'http://127.0.0.1:1/flow',
-  status: 'PENDING',
-  networkStatus: null,
-  networkPaymentId: 'NP1',
-  paymentRail: null,
-  providerId: null,
-  endToEndId: 'E2E0123456789ABCDEF01234567',
-  returnUrl: 'https://shop.example/return?order=1&kassa_status=abc',
-  initiatedAt: new Date().toISOString(),
-  updatedAt: new Date().toISOString(),
-  completedAt: null,
-  createdAt: Date.now(),
-  lastCheckedAt: Date.now(),
-  revision: 1,
-  ...overrides,
-});
 
 /** One contract, every store: whatever the proxy relies on holds for SQLite, Redis and PostgreSQL alike. */
 for (const backend of STORE_BACKENDS) {
@@ -323,7 +286,7 @@ describe('stores written by the previous version', () => {
     const path = join(old, 'kassa.db');
     const made = payment({ endToEndId: null, returnUrl: null });
     const db = new Database(path);
-    for (const sql of MIGRATIONS.slice(0, 3)) db.exec(sql);
+    for (const sql of SQLITE_RELEASED.slice(0, 3)) db.exec(sql);
     db.pragma('user_version = 3');
     const { endToEndId: _e, returnUrl: _r, ...columns } = made;
     db.prepare(
@@ -333,7 +296,7 @@ describe('stores written by the previous version', () => {
          @status, @networkStatus, @networkPaymentId, @paymentRail, @providerId, @initiatedAt, @updatedAt, @completedAt, @createdAt, @lastCheckedAt, @revision)`,
     ).run(columns);
     db.close();
-    const store = new SqliteStore(path);
+    const store = await openSqlite(path);
     try {
       assert.deepEqual(await store.paymentById(made.transactionId), made);
       const updated = await store.applyUpdate(

@@ -141,12 +141,28 @@ export async function startFleet(options: {
     return instance;
   };
   const instances: Array<Instance | undefined> = [];
-  for (let i = 0; i < options.instances; i++) instances.push(await start(i));
-  // The operator routes' caller: an admin with a personal API token, made as a deployment would.
-  const first = instances[0]!;
-  const admin: TestOperator = first.services
-    ? await addOperator({ services: first.services }, 'admin', 'Fleet Admin')
-    : await addOperatorByCommand(env, 'admin', 'Fleet Admin');
+  const stopAll = async () => {
+    for (const instance of instances) {
+      if (instance) unwatchAnswers(instance.origin);
+      await instance?.stop();
+    }
+    await shared.stop();
+    if (!options.sandbox) await sandbox.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  let admin: TestOperator;
+  try {
+    for (let i = 0; i < options.instances; i++) instances.push(await start(i));
+    // The operator routes' caller: an admin with a personal API token, made as a deployment would.
+    const first = instances[0]!;
+    admin = first.services
+      ? await addOperator({ services: first.services }, 'admin', 'Fleet Admin')
+      : await addOperatorByCommand(env, 'admin', 'Fleet Admin');
+  } catch (error) {
+    // A fleet that could not be made leaves nothing running: its test process ends with its failure.
+    await stopAll();
+    throw error;
+  }
   const webhookUrl = `${instances[0]!.origin}/hooks/payments/${config.webhookSecret}`;
   await http(`${sandbox.control}/keys/${sandbox.keyId}`, { method: 'PATCH', body: { webhookUrl } });
 
@@ -210,15 +226,7 @@ export async function startFleet(options: {
       if (instances[index]) throw new Error(`instance ${index} is running`);
       instances[index] = await start(index);
     },
-    async stop() {
-      for (const instance of instances) {
-        if (instance) unwatchAnswers(instance.origin);
-        await instance?.stop();
-      }
-      await shared.stop();
-      if (!options.sandbox) await sandbox.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    stop: stopAll,
   };
   return fleet;
 }

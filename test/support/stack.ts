@@ -89,7 +89,13 @@ export async function startStack(options: StackOptions = {}) {
     ...options.proxy,
   });
   // The operator routes' caller unless a test says otherwise: an admin with a personal API token.
-  const admin: TestOperator = await addOperator(proxy, 'admin', 'Test Admin');
+  const admin: TestOperator = await addOperator(proxy, 'admin', 'Test Admin').catch(async (error: unknown) => {
+    // A stack that could not be made leaves nothing running: its test process ends with its failure.
+    await proxy.stop();
+    if (!options.reuseSandbox) await sandbox.stop();
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  });
   let approver: TestOperator | undefined;
   // Every answer of this proxy that a test reads through the HTTP helper is checked against its document.
   watchAnswers(proxy.origin);

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '../../proxy/logger.ts';
 import { openPostgres } from '../../proxy/state/postgres/open.ts';
-import { connectRedis } from '../../proxy/state/redis/connection.ts';
+import { connectRedis } from '../../proxy/state/redis/database.ts';
 import { RedisStore } from '../../proxy/state/redis/store.ts';
-import { SqliteStore } from '../../proxy/state/sqlite/store.ts';
+import { openSqlite } from '../../proxy/state/sqlite/open.ts';
 import type { Store } from '../../proxy/state/store.ts';
 import { sharedPostgres } from './postgres-server.ts';
 import { startRedis } from './redis-server.ts';
@@ -22,7 +22,7 @@ export const STORE_BACKENDS: ReadonlyArray<{ name: string; open(): Promise<Opene
     name: 'SQLite',
     async open() {
       const dir = mkdtempSync(join(tmpdir(), 'kassa-store-'));
-      const store = new SqliteStore(join(dir, 'contract.db'));
+      const store = await openSqlite(join(dir, 'contract.db'));
       return {
         store,
         async close() {

@@ -35,6 +35,8 @@ export function statusLine(
 ): [text: string, tone: Tone, busy: boolean] {
   const { phase, problems, transfer, form, wallet, skeleton } = panel;
   if (problems.problem && allows(phase, 'notice')) return [...problems.line(m, locale), false];
+  // The wallet reaches none of its chains (its `disconnect`): said until it is back (its `connect`).
+  if (wallet.session?.reachable === false && allows(phase, 'notice')) return [m.walletDisconnected, 'danger', false];
   // The skeleton: its own busy sign (theme.ts), nothing in this line that the content coming above could push down.
   if (skeleton) return ['', '', false];
   const record = transfer.record;

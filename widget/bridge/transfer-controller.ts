@@ -107,8 +107,13 @@ export class TransferController implements ReactiveController {
     if (focusInside) void focusAfterUpdate(this.host, '#amount');
   }
 
-  /** The wallet changed account or chain: a preview made for another account is dropped (it would mint there), and the balance is read again. */
+  /**
+   * The wallet changed account or chain, or lost or found its chains: a preview made for another account
+   * is dropped (it would mint there), and the balance is read again. Back on its chains, "try again once
+   * it is back" is no longer said.
+   */
   walletChanged(): void {
+    if (this.options.wallet.session?.reachable) this.options.problems.clear('walletDisconnected');
     const previewedFor = this.prepared?.preview.mint.to;
     const account = this.options.wallet.session?.account;
     if (allows(this.host.phase, 'confirm') && previewedFor && previewedFor.toLowerCase() !== account?.toLowerCase()) {

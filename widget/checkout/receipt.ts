@@ -122,11 +122,6 @@ export class Receipt {
 }
 
 const receiptStyles = css`
-  /* Focus moves to the status after the bank (status-follow.ts) so that Tab goes on from there; a line
-     of text is no control to operate, so it shows no ring (after a mouse's click at the bank, one surprised). */
-  .status:focus {
-    outline: none;
-  }
   .receipt {
     container-type: inline-size;
   }

@@ -18,3 +18,8 @@ export function takeReturnedStatusToken(): string | undefined {
   history.replaceState(history.state, '', url.href);
   return isStatusToken(token) ? token : undefined;
 }
+
+/** Whether this page is the bank's return with its status token not yet taken (the element that takes it may come later). */
+export function backFromBank(): boolean {
+  return unread && new URL(location.href).searchParams.has(STATUS_QUERY_PARAM);
+}

@@ -1,5 +1,6 @@
 import type { PaymentStatusView } from '../../schemas/proxy-api.ts';
 import { emit } from '../shared/kassa-event.ts';
+import { focusStatus } from '../shared/views.ts';
 import type { FlowStep, PaymentFlow } from './flow-steps.ts';
 import { paymentEnd } from './payment-end.ts';
 import { StatusStreamController } from './status-stream-controller.ts';
@@ -16,8 +17,8 @@ export function statusStream(flow: PaymentFlow): StatusStreamController {
   return new StatusStreamController(flow.host, {
     onState: (view) => {
       void loadReceipt(flow);
-      // Back from the bank, nothing has focus: the keyboard starts at the payment's status, not at the page's top.
-      if (!flow.payment && flow.returned && document.activeElement === document.body) void focusStatus(flow);
+      // Back from the bank: the keyboard starts at the payment's status, not at the page's top.
+      if (!flow.payment && flow.returned) void focusStatus(flow.host);
       flow.apply({ payment: view, summary: view });
       emit(flow.host, 'kassa-status', view);
       flow.apply(nextStep(flow, view));
@@ -50,11 +51,4 @@ async function loadReceipt(flow: PaymentFlow): Promise<void> {
   if (flow.receipt) return;
   const { Receipt } = await import('./receipt.ts').catch(() => ({ Receipt: undefined }));
   if (Receipt) flow.apply({ receipt: flow.receipt ?? new Receipt(flow.host) });
-}
-
-async function focusStatus(flow: PaymentFlow): Promise<void> {
-  await flow.host.updateComplete;
-  const status = flow.host.shadowRoot?.querySelector<HTMLElement>('[part~="status"]');
-  status?.setAttribute('tabindex', '-1');
-  status?.focus();
 }

@@ -1,9 +1,10 @@
 import { isDecimal, sameAmount } from '../../lib/money.ts';
 import { parsePurchaseStatement, parseSiweMessage } from '../../lib/siwe.ts';
-import { takeReturnedStatusToken } from '../checkout/returned-status.ts';
+import { backFromBank, takeReturnedStatusToken } from '../checkout/returned-status.ts';
 import { emit } from '../shared/kassa-event.ts';
 import { ProxyError } from '../shared/proxy-client.ts';
 import { randomKey } from '../shared/random-key.ts';
+import { focusStatus } from '../shared/views.ts';
 import { StateStreamController } from '../shared/state-stream-controller.ts';
 import { tokenAmount } from '../shared/token-amount.ts';
 import type { WalletController } from '../shared/wallet/wallet-controller.ts';
@@ -80,6 +81,8 @@ export class PurchaseController {
   balance: Balance;
   /** The quote being asked for and signed, until the purchase exists. */
   asked?: QuoteRequest;
+  /** The purchase shown came back from the bank with this page, its status not yet focused. */
+  private returned = false;
   private store?: PurchaseStore;
   /** Purchases whose delivery this page has announced. */
   private readonly announced = new Set<string>();
@@ -117,6 +120,7 @@ export class PurchaseController {
     const token = (isPurchaseToken(attribute) ? attribute : undefined) ?? linkedPurchase() ?? this.store?.read();
     if (!token) return false;
     this.follow(token);
+    this.returned = backFromBank();
     return true;
   }
 
@@ -212,6 +216,7 @@ export class PurchaseController {
     this.generation++;
     this.stream.stop();
     this.view = this.token = this.balance = this.asked = undefined;
+    this.returned = false;
   }
 
   private follow(token: string): void {
@@ -232,6 +237,12 @@ export class PurchaseController {
     host.phase = view.state === 'awaiting_payment' ? 'paying' : view.state;
     // Back from the bank to a purchase past its payment: no checkout takes the payment's token, so it leaves the address here.
     if (host.phase !== 'paying') takeReturnedStatusToken();
+    // Back from the bank: the keyboard starts at the purchase's status, once (while it is paid, at the
+    // embedded checkout's own status, and at this one when the checkout goes with its focus).
+    if (this.returned && host.phase !== 'paying') {
+      this.returned = false;
+      void focusStatus(host);
+    }
     if (view.state === 'delivered' && view.txHash && !this.announced.has(view.purchaseId)) {
       this.announced.add(view.purchaseId);
       const { purchaseId, amount, symbol, chainId, wallet, txHash } = view;

@@ -16,6 +16,8 @@ export interface OnrampState {
   accounts: AccountChoice;
   /** The element shows its empty card, which has its own busy sign. */
   skeleton: boolean;
+  /** The connected wallet reaches none of its chains (from its `disconnect` until its `connect`). */
+  unreachable: boolean;
 }
 
 /**
@@ -23,11 +25,13 @@ export interface OnrampState {
  * out): its text, tone and whether a spinner shows. A problem is told first where the phase allows it.
  */
 export function statusLine(
-  { phase, problems, purchases, accounts, skeleton }: OnrampState,
+  { phase, problems, purchases, accounts, skeleton, unreachable }: OnrampState,
   m: OnrampMessages,
   locale: string,
 ): [text: string, tone: Tone, busy: boolean] {
   if (problems.problem && allows(phase, 'notice')) return [...problems.line(m, locale), false];
+  // Said until the wallet is back.
+  if (unreachable && allows(phase, 'notice')) return [m.walletDisconnected, 'danger', false];
   // The skeleton: its own busy sign (theme.ts), nothing in this line that the content coming above could push down.
   if (skeleton) return ['', '', false];
   const view = purchases.view;

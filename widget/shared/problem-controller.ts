@@ -79,7 +79,9 @@ export class ProblemController<M extends ProblemMessages, E> implements Reactive
     this.host.requestUpdate();
   }
 
-  clear(): void {
+  /** Clears the problem shown; with `only`, only if it is that one. */
+  clear(only?: keyof M & string): void {
+    if (only && this.problem?.message !== only) return;
     this.problem = undefined;
     this.host.requestUpdate();
   }

@@ -8,7 +8,7 @@ import { Hono, type Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import { userCodeSchema } from '../../../schemas/operators.ts';
-import { HttpProblem } from '../../http/http-problem.ts';
+import { NotFoundError } from '../../domain/domain-errors.ts';
 import { clientRateLimit } from '../../http/middleware/client-rate-limit.ts';
 import type { ApiOperations } from '../../http/openapi/operation.ts';
 import { RATE_LIMITED, STORE_DOWN } from '../../http/openapi/problems.ts';
@@ -146,7 +146,7 @@ export function pageRoutes(services: ProxyServices): Hono<OperatorEnv> {
     app.get(`/operator/${kind}s/:file`, async (c) => {
       const asset = (await pageAssets())[kind];
       if (asset.path !== c.req.path)
-        throw new HttpProblem(404, 'No such file: the page that asked for it is older than this proxy');
+        throw new NotFoundError('No such file: the page that asked for it is older than this proxy');
       c.header('Content-Type', asset.contentType);
       c.header('Cache-Control', 'public, max-age=31536000, immutable');
       return c.body(asset.body);

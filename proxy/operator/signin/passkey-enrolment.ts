@@ -4,6 +4,7 @@
  * of a signed-in person's. A link is used only once its passkey is made and stored.
  */
 import type { Context } from 'hono';
+import { ConflictError, InvalidInputError, NotFoundError, type DomainError } from '../../domain/domain-errors.ts';
 import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { z } from 'zod';
 import type { linkLookupSchema, registrationOptionsRequestSchema, SignedIn } from '../../../schemas/operator-signin.ts';
@@ -26,10 +27,17 @@ const MESSAGES: Record<EnrolmentProblem, string> = {
   'not-made': 'The passkey was not made: start again',
 };
 
-export class EnrolmentError extends Error {
-  constructor(readonly problem: EnrolmentProblem) {
-    super(MESSAGES[problem]);
-    this.name = 'EnrolmentError';
+/** A refused enrolment, as the domain error that says it, with its problem in `details` for the page. */
+function enrolmentError(problem: EnrolmentProblem): DomainError {
+  const options = { details: { problem } };
+  switch (problem) {
+    case 'link':
+      return new NotFoundError(MESSAGES[problem], options);
+    case 'admin-exists':
+    case 'email-taken':
+      return new ConflictError(MESSAGES[problem], options);
+    case 'not-made':
+      return new InvalidInputError(MESSAGES[problem], options);
   }
 }
 
@@ -52,13 +60,13 @@ export class PasskeyEnrolment {
     return (this.deps.now ?? Date.now)();
   }
 
-  /** Whom a link is for, before its person makes a passkey; EnrolmentError('link') when it leads nowhere. */
+  /** Whom a link is for, before its person makes a passkey; a NotFoundError when it leads nowhere. */
   async lookup(link: LinkLookup['link'], token: string): Promise<LinkLookup> {
     const invitation = await this.deps.store.invitationByHash(hashSecret(token), this.now());
     const expected = link === 'setup' ? 'setup' : 'invite';
-    if (invitation?.purpose !== expected) throw new EnrolmentError('link');
+    if (invitation?.purpose !== expected) throw enrolmentError('link');
     if (link === 'setup') {
-      if ((await this.deps.store.activeAdmins()) > 0) throw new EnrolmentError('admin-exists');
+      if ((await this.deps.store.activeAdmins()) > 0) throw enrolmentError('admin-exists');
       return { link, operator: null, expiresAt: new Date(invitation.expiresAt).toISOString() };
     }
     const operator = await this.invitee(invitation.operatorId);
@@ -82,7 +90,7 @@ export class PasskeyEnrolment {
         passkeyName: request.passkeyName,
       });
     }
-    if (await this.deps.store.operatorByEmail(request.email)) throw new EnrolmentError('email-taken');
+    if (await this.deps.store.operatorByEmail(request.email)) throw enrolmentError('email-taken');
     // The account does not exist yet: its id is chosen now, since the passkey carries it as its user.
     const person = { operatorId: randomId('op_'), name: request.name, email: request.email };
     return this.deps.passkeys.registrationOptions(rp, person, {
@@ -99,13 +107,12 @@ export class PasskeyEnrolment {
     const { store, events, sessions } = this.deps;
     const made = await this.deps.passkeys.verifyRegistration(rp, response);
     const link = made?.data.link;
-    if (!made || (link !== 'invitation' && link !== 'setup') || !made.data.tokenHash)
-      throw new EnrolmentError('not-made');
-    if (!(await store.insertPasskey(made.passkey))) throw new EnrolmentError('not-made');
+    if (!made || (link !== 'invitation' && link !== 'setup') || !made.data.tokenHash) throw enrolmentError('not-made');
+    if (!(await store.insertPasskey(made.passkey))) throw enrolmentError('not-made');
     const invitation = await store.takeInvitation(made.data.tokenHash, this.now());
     let operator: OperatorRecord;
     try {
-      if (invitation?.purpose !== (link === 'setup' ? 'setup' : 'invite')) throw new EnrolmentError('link');
+      if (invitation?.purpose !== (link === 'setup' ? 'setup' : 'invite')) throw enrolmentError('link');
       operator =
         link === 'setup'
           ? await this.makeFirstAdmin(c, made.passkey.operatorId, made.data)
@@ -139,8 +146,8 @@ export class PasskeyEnrolment {
   ): Promise<PasskeyRecord> {
     const made = await this.deps.passkeys.verifyRegistration(rp, response);
     if (!made || made.data.link !== 'add' || made.passkey.operatorId !== person.operatorId)
-      throw new EnrolmentError('not-made');
-    if (!(await this.deps.store.insertPasskey(made.passkey))) throw new EnrolmentError('not-made');
+      throw enrolmentError('not-made');
+    if (!(await this.deps.store.insertPasskey(made.passkey))) throw enrolmentError('not-made');
     await this.passkeyAdded(c, personActor(person, person.credential.kind), made.passkey);
     return made.passkey;
   }
@@ -155,13 +162,13 @@ export class PasskeyEnrolment {
   /** The invited person an invitation is for, still waiting to sign in for the first time. */
   private async invitee(operatorId: string | null): Promise<OperatorRecord> {
     const operator = operatorId ? await this.deps.store.operatorById(operatorId) : undefined;
-    if (operator?.state !== 'invited') throw new EnrolmentError('link');
+    if (operator?.state !== 'invited') throw enrolmentError('link');
     return operator;
   }
 
   /** The invited person's account, active from their first passkey on. */
   private async activate(c: Context<OperatorEnv>, operatorId: string, invited: string | null): Promise<OperatorRecord> {
-    if (operatorId !== invited) throw new EnrolmentError('link');
+    if (operatorId !== invited) throw enrolmentError('link');
     for (let attempt = 0; attempt < 5; attempt++) {
       const operator = await this.invitee(operatorId);
       const outcome = await this.deps.store.updateOperator(operatorId, operator.revision, {
@@ -176,7 +183,7 @@ export class PasskeyEnrolment {
       });
       return outcome.operator;
     }
-    throw new EnrolmentError('not-made');
+    throw enrolmentError('not-made');
   }
 
   /** The first admin's account, made by its person with the setup link while there is no admin. */
@@ -185,12 +192,12 @@ export class PasskeyEnrolment {
     operatorId: string,
     data: Record<string, string | null>,
   ): Promise<OperatorRecord> {
-    if ((await this.deps.store.activeAdmins()) > 0) throw new EnrolmentError('admin-exists');
+    if ((await this.deps.store.activeAdmins()) > 0) throw enrolmentError('admin-exists');
     const person = { operatorId, name: data.name ?? '', email: data.email ?? '', role: 'admin' as const };
     try {
       return await this.deps.accounts.signUp(person, this.deps.events.acting(c, personActor(person, 'setup')));
     } catch (error) {
-      if (isAccountError(error, 'email-taken')) throw new EnrolmentError('email-taken');
+      if (isAccountError(error, 'email-taken')) throw enrolmentError('email-taken');
       throw error;
     }
   }

@@ -4,7 +4,6 @@
  * (operator-account-routes.ts).
  */
 import { Hono, type Context } from 'hono';
-import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { addPasskeyOptionsRequestSchema, passkeyRegistrationSchema } from '../../../schemas/operator-signin.ts';
 import { passkeyViewSchema } from '../../../schemas/operators.ts';
 import type { ApiOperations } from '../../http/openapi/operation.ts';
@@ -14,28 +13,25 @@ import { operatorGuards, type OperatorEnv } from '../operator-auth.ts';
 import { passkeyView } from '../operator-views.ts';
 import { relyingParty } from './relying-party.ts';
 import { signinExamples } from './signin-examples.ts';
-import { answering } from './signin-problems.ts';
 import { jsonBody, NOT_MADE, optionsAnswer } from './signin-routes.ts';
 
 export function passkeyRoutes(services: ProxyServices): Hono<OperatorEnv> {
   const { config, operators, signin } = services;
   const app = new Hono<OperatorEnv>();
   const guard = operatorGuards(passkeyOperations, operators.access);
-  const rp = (c: Context) => answering(async () => relyingParty(config.publicUrl, c.req.url));
+  const rp = (c: Context) => relyingParty(config.publicUrl, c.req.url);
 
   app.post('/api/operator/passkeys/options', guard('POST /api/operator/passkeys/options'), async (c) => {
     const { passkeyName } = await jsonBody(c, addPasskeyOptionsRequestSchema);
-    const party = await rp(c);
+    const party = rp(c);
     c.header('Cache-Control', 'no-store');
     return c.json({ options: await signin.enrolment.addOptions(party, c.var.operator, passkeyName) });
   });
 
   app.post('/api/operator/passkeys', guard('POST /api/operator/passkeys'), async (c) => {
     const { response } = await jsonBody(c, passkeyRegistrationSchema);
-    const party = await rp(c);
-    const passkey = await answering(() =>
-      signin.enrolment.finishAdd(c, party, c.var.operator, response as RegistrationResponseJSON),
-    );
+    const party = rp(c);
+    const passkey = await signin.enrolment.finishAdd(c, party, c.var.operator, response);
     return c.json(passkeyView(passkey), 201);
   });
 

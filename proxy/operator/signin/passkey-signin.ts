@@ -8,7 +8,8 @@ import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON 
 import type { SignedIn } from '../../../schemas/operator-signin.ts';
 import { clientAddress } from '../../../server-kit/client-address.ts';
 import type { OperatorStore } from '../../state/operators.ts';
-import type { OperatorEnv } from '../operator-auth.ts';
+import { UnauthenticatedError } from '../../domain/domain-errors.ts';
+import { OPERATOR_REALM, type OperatorEnv } from '../operator-auth.ts';
 import type { Passkeys } from './passkeys.ts';
 import type { RelyingParty } from './relying-party.ts';
 import type { SigninEvents } from './signin-events.ts';
@@ -18,10 +19,11 @@ import type { WebSessions } from './web-session.ts';
 /** The one answer to every refused passkey sign-in. */
 export const SIGNIN_REFUSED = 'The passkey did not sign you in';
 
-export class SigninRefusedError extends Error {
+export class SigninRefusedError extends UnauthenticatedError {
+  override name = 'SigninRefusedError';
+
   constructor() {
-    super(SIGNIN_REFUSED);
-    this.name = 'SigninRefusedError';
+    super(SIGNIN_REFUSED, OPERATOR_REALM);
   }
 }
 

@@ -1,3 +1,4 @@
+import { ConflictError } from '../../domain/domain-errors.ts';
 import { publicOrigin } from '../../payments/return-url.ts';
 
 /** Where passkeys are made and used: the origin operators open, and its host as WebAuthn's RP ID. */
@@ -7,12 +8,13 @@ export interface RelyingParty {
 }
 
 /** Passkeys cannot be used: the proxy does not know the address operators open it at. */
-export class NoPublicUrlError extends Error {
+export class NoPublicUrlError extends ConflictError {
+  override name = 'NoPublicUrlError';
+
   constructor() {
     super(
       'Passkeys need the address operators open Kassa at: set KASSA_PUBLIC_URL (on this machine, open http://localhost:<port>/operator)',
     );
-    this.name = 'NoPublicUrlError';
   }
 }
 

@@ -1,4 +1,5 @@
 import { SlidingWindowLimiter } from '../../../server-kit/sliding-window.ts';
+import { LimitedError } from '../../domain/domain-errors.ts';
 
 /** Failed sign-ins counted over this window. */
 export const FAILURE_WINDOW_MS = 15 * 60_000;
@@ -6,10 +7,12 @@ export const FAILURE_WINDOW_MS = 15 * 60_000;
 export const FAILURE_LIMITS = { account: 5, address: 20 } as const;
 
 /** Too many failed sign-ins lately: for this account or from this address; the answer is a 429. */
-export class SigninLimitedError extends Error {
-  constructor(readonly retryAfterSeconds: number) {
-    super(`Too many failed sign-ins; try again in ${retryAfterSeconds} s`);
-    this.name = 'SigninLimitedError';
+export class SigninLimitedError extends LimitedError {
+  override name = 'SigninLimitedError';
+  declare readonly retryAfterSeconds: number;
+
+  constructor(retryAfterSeconds: number) {
+    super(`Too many failed sign-ins; try again in ${retryAfterSeconds} s`, retryAfterSeconds);
   }
 }
 

@@ -19,6 +19,7 @@ import {
 } from '../../../schemas/operator-signin.ts';
 import { parseJsonBody } from '../../../server-kit/json-body.ts';
 import { HttpProblem } from '../../http/http-problem.ts';
+import { NotAllowedError } from '../../domain/domain-errors.ts';
 import { clientRateLimit } from '../../http/middleware/client-rate-limit.ts';
 import type { ApiOperations } from '../../http/openapi/operation.ts';
 import { BAD_BODY, RATE_LIMITED, STORE_DOWN } from '../../http/openapi/problems.ts';
@@ -27,7 +28,6 @@ import type { ProxyServices } from '../../services.ts';
 import { actorOf } from '../audit-trail.ts';
 import { operatorGuards, type OperatorEnv } from '../operator-auth.ts';
 import { relyingParty } from './relying-party.ts';
-import { answering } from './signin-problems.ts';
 import { signinExamples } from './signin-examples.ts';
 
 /**
@@ -38,7 +38,7 @@ export const ownOrigin = (publicUrl: string | null) =>
   createMiddleware(async function ownOrigin(c, next) {
     const own = publicOrigin(publicUrl, c.req.url) ?? new URL(c.req.url).origin;
     if (c.req.header('Origin') !== own)
-      throw new HttpProblem(403, 'Sign-in takes requests from this Kassa’s own sign-in page only (its Origin)');
+      throw new NotAllowedError('Sign-in takes requests from this Kassa’s own sign-in page only (its Origin)');
     await next();
   });
 
@@ -55,37 +55,37 @@ export function signinRoutes(services: ProxyServices): Hono<OperatorEnv> {
   // Each of these writes something (a ceremony) before anyone is known: as many as payments may be started.
   const starts = clientRateLimit({ name: 'signin', limit: config.createRateLimit, trustProxy: config.trustProxy });
   const guard = operatorGuards(signinOperations, operators.access);
-  const rp = (c: Context) => answering(async () => relyingParty(config.publicUrl, c.req.url));
+  const rp = (c: Context) => relyingParty(config.publicUrl, c.req.url);
   // A challenge is for one browser: never kept by a cache in between.
   app.post('/operator/signin/options', own, starts, async (c) => {
     c.header('Cache-Control', 'no-store');
-    return c.json({ options: await signin.passkeys.options(await rp(c)) });
+    return c.json({ options: await signin.passkeys.options(rp(c)) });
   });
 
   app.post('/operator/signin', own, async (c) => {
     const { response } = await jsonBody(c, signinRequestSchema);
-    const party = await rp(c);
+    const party = rp(c);
     // The schema bounds every field; the extension outputs it leaves open are WebAuthn's to read.
-    return c.json(await answering(() => signin.passkeys.signIn(c, party, response as AuthenticationResponseJSON)));
+    return c.json(await signin.passkeys.signIn(c, party, response as AuthenticationResponseJSON));
   });
 
   app.post('/operator/link', own, starts, async (c) => {
     const request = await jsonBody(c, linkLookupRequestSchema);
     c.header('Cache-Control', 'no-store');
-    return c.json(await answering(() => signin.enrolment.lookup(request.link, request.token)));
+    return c.json(await signin.enrolment.lookup(request.link, request.token));
   });
 
   app.post('/operator/passkeys/options', own, starts, async (c) => {
     const request = await jsonBody(c, registrationOptionsRequestSchema);
-    const party = await rp(c);
+    const party = rp(c);
     c.header('Cache-Control', 'no-store');
-    return c.json({ options: await answering(() => signin.enrolment.linkOptions(party, request)) });
+    return c.json({ options: await signin.enrolment.linkOptions(party, request) });
   });
 
   app.post('/operator/passkeys', own, async (c) => {
     const { response } = await jsonBody(c, passkeyRegistrationSchema);
-    const party = await rp(c);
-    return c.json(await answering(() => signin.enrolment.finishLink(c, party, response as RegistrationResponseJSON)));
+    const party = rp(c);
+    return c.json(await signin.enrolment.finishLink(c, party, response as RegistrationResponseJSON));
   });
 
   app.post('/operator/signout', guard('POST /operator/signout'), async (c) => {

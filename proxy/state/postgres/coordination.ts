@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { CachedToken, Coordination, GateClaim, RateBudget, ReadGate, TokenStore } from '../coordination.ts';
 import { BUDGET_WINDOW_MS } from '../local-coordination.ts';
-import type { Sql } from './database.ts';
-import { PostgresChangeSignal, PostgresStatusBus, type Listener } from './notifications.ts';
+import type { Sql } from '../sql/database.ts';
+import { FleetChangeSignal, FleetStatusBus, underLease } from '../fleet-coordination.ts';
+import { notifyChannel, type Listener } from './notifications.ts';
 
 /** A per-minute budget counted across the fleet on the database's clock (`kassa_budget_take`). */
 class PostgresBudget implements RateBudget {
@@ -14,7 +14,7 @@ class PostgresBudget implements RateBudget {
   ) {}
 
   async tryTake(reserve = 0): Promise<{ ok: true } | { ok: false; retryInMs: number }> {
-    const { wait } = (await this.sql.row<{ wait: number }>('SELECT kassa_budget_take($1, $2, $3, $4) AS wait', [
+    const { wait } = (await this.sql.row<{ wait: number }>('SELECT kassa_budget_take(?, ?, ?, ?) AS wait', [
       this.name,
       BUDGET_WINDOW_MS,
       this.limit,
@@ -25,7 +25,7 @@ class PostgresBudget implements RateBudget {
 
   async pause(ms: number): Promise<void> {
     await this.sql.run(
-      `INSERT INTO budget_pauses (budget, paused_until) VALUES ($1, kassa_clock_ms() + $2)
+      `INSERT INTO budget_pauses (budget, paused_until) VALUES (?, kassa_clock_ms() + ?)
          ON CONFLICT (budget) DO UPDATE SET paused_until = greatest(budget_pauses.paused_until, excluded.paused_until)`,
       [this.name, Math.max(1, Math.round(ms))],
     );
@@ -33,15 +33,12 @@ class PostgresBudget implements RateBudget {
 
   async used(): Promise<number> {
     const row = await this.sql.row<{ used: number }>(
-      'SELECT count(*) AS used FROM budget_takes WHERE budget = $1 AND taken_at > kassa_clock_ms() - $2',
+      'SELECT count(*) AS used FROM budget_takes WHERE budget = ? AND taken_at > kassa_clock_ms() - ?',
       [this.name, BUDGET_WINDOW_MS],
     );
     return row!.used;
   }
 }
-
-const LOCK_MS = 20_000;
-const LOCK_WAIT_MS = 30_000;
 
 /**
  * One access token for the fleet, and one exchange at a time across it: a lease row with an expiry on
@@ -58,53 +55,45 @@ class PostgresTokenStore implements TokenStore {
   ) {}
 
   async get(): Promise<CachedToken | undefined> {
-    return (await this.sql.row<{ token: CachedToken }>('SELECT token FROM access_tokens WHERE name = $1', [this.name]))
+    return (await this.sql.row<{ token: CachedToken }>('SELECT token FROM access_tokens WHERE name = ?', [this.name]))
       ?.token;
   }
 
   async set(token: CachedToken): Promise<void> {
     await this.sql.run(
-      `INSERT INTO access_tokens (name, token, refresh_at) VALUES ($1, $2, $3)
+      `INSERT INTO access_tokens (name, token, refresh_at) VALUES (?, ?, ?)
          ON CONFLICT (name) DO UPDATE SET token = excluded.token, refresh_at = excluded.refresh_at`,
       [this.name, JSON.stringify(token), token.refreshAt],
     );
   }
 
   async clear(accessToken: string): Promise<void> {
-    await this.sql.run("DELETE FROM access_tokens WHERE name = $1 AND token ->> 'accessToken' = $2", [
+    await this.sql.run("DELETE FROM access_tokens WHERE name = ? AND token ->> 'accessToken' = ?", [
       this.name,
       accessToken,
     ]);
   }
 
   exclusive<T>(exchange: () => Promise<T>): Promise<T> {
+    const lease = `${this.name}:exchange`;
+    const holder = randomUUID();
     // Within this instance, callers share one turn; across the fleet, turns take the lease.
-    this.inFlight ??= this.leased(exchange).finally(() => {
+    this.inFlight ??= underLease(
+      {
+        take: async (ms) =>
+          (await this.sql.run(
+            `INSERT INTO leases (name, holder, until) VALUES (?, ?, kassa_clock_ms() + ?)
+               ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, until = excluded.until
+                 WHERE leases.until <= kassa_clock_ms()`,
+            [lease, holder, ms],
+          )) === 1,
+        release: () => this.sql.run('DELETE FROM leases WHERE name = ? AND holder = ?', [lease, holder]),
+      },
+      exchange,
+    ).finally(() => {
       this.inFlight = undefined;
     });
     return this.inFlight as Promise<T>;
-  }
-
-  private async leased<T>(exchange: () => Promise<T>): Promise<T> {
-    const lease = `${this.name}:exchange`;
-    const holder = randomUUID();
-    const deadline = Date.now() + LOCK_WAIT_MS;
-    const take = () =>
-      this.sql.run(
-        `INSERT INTO leases (name, holder, until) VALUES ($1, $2, kassa_clock_ms() + $3)
-           ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, until = excluded.until
-             WHERE leases.until <= kassa_clock_ms()`,
-        [lease, holder, LOCK_MS],
-      );
-    while ((await take()) === 0) {
-      if (Date.now() > deadline) throw new Error('timed out waiting for another instance to exchange a token');
-      await sleep(25 + Math.random() * 25);
-    }
-    try {
-      return await exchange();
-    } finally {
-      await this.sql.run('DELETE FROM leases WHERE name = $1 AND holder = $2', [lease, holder]).catch(() => undefined);
-    }
   }
 }
 
@@ -123,24 +112,24 @@ class PostgresReadGate implements ReadGate {
     claim: GateClaim = 'routine',
   ): Promise<{ ok: true } | { ok: false; retryInMs: number }> {
     if (++this.claims % 10_000 === 0)
-      await this.sql.run('DELETE FROM read_gate WHERE until < kassa_clock_ms() - $1', [GATE_KEPT_MS]);
+      await this.sql.run('DELETE FROM read_gate WHERE until < kassa_clock_ms() - ?', [GATE_KEPT_MS]);
     // The outer SELECT sees the row as it was before the claim: when the claim fails, how long it holds.
     const row = await this.sql.row<{ claimed: string; wait_ms: string | null }>(
       `WITH claim AS (
-         INSERT INTO read_gate (transaction_id, until, owed) VALUES ($1, kassa_clock_ms() + $2, $3)
+         INSERT INTO read_gate (transaction_id, until, owed) VALUES (?, kassa_clock_ms() + ?, ?)
            ON CONFLICT (transaction_id) DO UPDATE SET until = excluded.until, owed = excluded.owed
-           WHERE read_gate.until <= kassa_clock_ms() OR ($4 AND NOT read_gate.owed)
+           WHERE read_gate.until <= kassa_clock_ms() OR (? AND NOT read_gate.owed)
            RETURNING 1
        )
        SELECT (SELECT count(*) FROM claim) AS claimed,
-              (SELECT until - kassa_clock_ms() FROM read_gate WHERE transaction_id = $1) AS wait_ms`,
-      [transactionId, Math.max(1, Math.round(intervalMs)), claim !== 'routine', claim === 'webhook'],
+              (SELECT until - kassa_clock_ms() FROM read_gate WHERE transaction_id = ?) AS wait_ms`,
+      [transactionId, Math.max(1, Math.round(intervalMs)), claim !== 'routine', claim === 'webhook', transactionId],
     );
     return Number(row!.claimed) === 1 ? { ok: true } : { ok: false, retryInMs: Math.max(1, Number(row!.wait_ms ?? 1)) };
   }
 
   async release(transactionId: string): Promise<void> {
-    await this.sql.run('DELETE FROM read_gate WHERE transaction_id = $1', [transactionId]);
+    await this.sql.run('DELETE FROM read_gate WHERE transaction_id = ?', [transactionId]);
   }
 }
 
@@ -151,7 +140,7 @@ export function postgresCoordination(sql: Sql, listener: Listener, channelPrefix
     paymentBudget: new PostgresBudget(sql, 'payments', 100),
     tokens: new PostgresTokenStore(sql, 'pay'),
     readGate: new PostgresReadGate(sql),
-    bus: new PostgresStatusBus(sql, `${channelPrefix}status`, listener),
-    purchaseChanges: new PostgresChangeSignal(sql, `${channelPrefix}purchase-changes`, listener),
+    bus: new FleetStatusBus(notifyChannel(sql, `${channelPrefix}status`, listener)),
+    purchaseChanges: new FleetChangeSignal(notifyChannel(sql, `${channelPrefix}purchase-changes`, listener)),
   };
 }

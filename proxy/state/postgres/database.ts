@@ -1,20 +1,46 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { Logger } from '../../logger.ts';
+import type { Database as SqlDatabase, Dialect, Row, Sql } from '../sql/database.ts';
 import { StoreUnavailableError } from '../store.ts';
 import { RETRYABLE_CODES, sqlState, storeError } from './faults.ts';
-
-export type Row = Record<string, unknown>;
+import { POSTGRES_RELEASED } from './schema.ts';
 
 /** How long closing waits for the database to acknowledge. */
 export const CLOSE_WAIT_MS = 2_000;
 
-/** Statements, on the pool or inside one transaction. */
-export interface Sql {
-  rows<R = Row>(text: string, values?: readonly unknown[]): Promise<R[]>;
-  row<R = Row>(text: string, values?: readonly unknown[]): Promise<R | undefined>;
-  /** Runs a statement; how many rows it touched. */
-  run(text: string, values?: readonly unknown[]): Promise<number>;
+export const POSTGRES: Dialect = {
+  forUpdate: ' FOR UPDATE',
+  skipLocked: ' FOR UPDATE SKIP LOCKED',
+  rowId: (column) => column,
+  released: POSTGRES_RELEASED,
+  // Held until the transaction ends; `kassa:` keys, one space for every schema of the database.
+  lock: async (tx, key) =>
+    void (await tx.run('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`kassa:${key}`])),
+  isUniqueViolation: (error) => sqlState(error) === '23505',
+  async schemaVersion(tx) {
+    // Several instances starting together migrate once: the first takes this lock, the others wait for it.
+    await tx.run(`SELECT pg_advisory_xact_lock(hashtextextended('kassa:migrate:' || current_schema(), 0))`);
+    await tx.run(
+      'CREATE TABLE IF NOT EXISTS kassa_schema_versions (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
+    );
+    return (await tx.row<{ version: number }>(
+      'SELECT coalesce(max(version), 0) AS version FROM kassa_schema_versions',
+    ))!.version;
+  },
+  setSchemaVersion: async (tx, version) =>
+    void (await tx.run('INSERT INTO kassa_schema_versions (version) VALUES (?)', [version])),
+};
+
+/** `?` placeholders numbered as PostgreSQL's (`$1`, `$2`, …); each text once. */
+const numbered = new Map<string, string>();
+function numberedText(text: string): string {
+  let found = numbered.get(text);
+  if (found === undefined) {
+    let n = 0;
+    numbered.set(text, (found = text.replace(/\?/g, () => `$${++n}`)));
+  }
+  return found;
 }
 
 export interface DatabaseOptions {
@@ -55,9 +81,9 @@ export function connectionConfig(options: DatabaseOptions): pg.ClientConfig {
   };
 }
 
-/** Statements on one connection; the driver's failures become the store's. */
-class ClientSql implements Sql {
-  constructor(private readonly client: pg.PoolClient) {}
+/** A statement's rows and how many it changed, from one `query`: on a connection, or the pool's next one. */
+abstract class Statements implements Sql {
+  abstract query(text: string, values: readonly unknown[]): Promise<pg.QueryResult>;
 
   async rows<R = Row>(text: string, values: readonly unknown[] = []): Promise<R[]> {
     return (await this.query(text, values)).rows as R[];
@@ -71,11 +97,26 @@ class ClientSql implements Sql {
     return (await this.query(text, values)).rowCount ?? 0;
   }
 
-  private async query(text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
+  async exec(script: string): Promise<void> {
+    await this.query(script, []);
+  }
+}
+
+/** Statements on one connection; the driver's failures become the store's. */
+class ClientSql extends Statements {
+  constructor(private readonly client: pg.PoolClient) {
+    super();
+  }
+
+  async query(text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
     try {
-      // Unnamed statements: a named one prepared with `SELECT *` would fail once a newer instance's
-      // migration adds a column ("cached plan must not change result type") during a rolling deploy.
-      return await this.client.query(text, values.length ? (values as unknown[]) : undefined);
+      // Unnamed statements: a named one would fail once a newer instance's migration changes what it
+      // reads ("cached plan must not change result type") during a rolling deploy. A script (no
+      // values) may hold several statements.
+      return await this.client.query(
+        values.length ? numberedText(text) : text,
+        values.length ? (values as unknown[]) : undefined,
+      );
     } catch (error) {
       throw storeError(error);
     }
@@ -87,11 +128,13 @@ class ClientSql implements Sql {
  * the next request opens a new one, so instances recover with no restart when the database is back.
  * Every statement has a server-side and a client-side timeout, so no request waits on it for long.
  */
-export class Database implements Sql {
+export class PostgresDatabase extends Statements implements SqlDatabase {
+  readonly dialect = POSTGRES;
   readonly pool: pg.Pool;
   private closed: Promise<void> | undefined;
 
   constructor(readonly options: DatabaseOptions) {
+    super();
     this.pool = new pg.Pool({ ...connectionConfig(options), max: options.poolSize, idleTimeoutMillis: 30_000 });
     // A pooled connection the server closes (a restart, an administrator) reports here; left unheard,
     // the error would end the process.
@@ -99,16 +142,8 @@ export class Database implements Sql {
     this.pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
-  async rows<R = Row>(text: string, values: readonly unknown[] = []): Promise<R[]> {
-    return this.withClient((sql) => sql.rows<R>(text, values));
-  }
-
-  async row<R = Row>(text: string, values: readonly unknown[] = []): Promise<R | undefined> {
-    return (await this.rows<R>(text, values))[0];
-  }
-
-  async run(text: string, values: readonly unknown[] = []): Promise<number> {
-    return this.withClient((sql) => sql.run(text, values));
+  query(text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
+    return this.withClient((sql) => sql.query(text, values));
   }
 
   /**
@@ -119,13 +154,13 @@ export class Database implements Sql {
     for (let round = 1; ; round++) {
       try {
         return await this.withClient(async (sql) => {
-          await sql.run('BEGIN');
+          await sql.exec('BEGIN');
           try {
             const value = await work(sql);
-            await sql.run('COMMIT');
+            await sql.exec('COMMIT');
             return value;
           } catch (error) {
-            if (!(error instanceof StoreUnavailableError)) await sql.run('ROLLBACK');
+            if (!(error instanceof StoreUnavailableError)) await sql.exec('ROLLBACK');
             throw error;
           }
         });

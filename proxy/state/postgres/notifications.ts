@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import type { ChangeSignal, StatusBus, StatusListener } from '../coordination.ts';
-import { LocalChangeSignal, LocalStatusBus } from '../local-coordination.ts';
 import type { Logger } from '../../logger.ts';
-import type { PaymentStatusView } from '../../../schemas/proxy-api.ts';
-import { CLOSE_WAIT_MS, type Sql } from './database.ts';
+import type { FleetChannel } from '../fleet-coordination.ts';
+import type { Sql } from '../sql/database.ts';
+import { CLOSE_WAIT_MS } from './database.ts';
 
 /** How often the listening connection is checked: one that died silently is replaced within this. */
 const HEARTBEAT_MS = 5_000;
@@ -105,78 +104,25 @@ export class Listener {
 }
 
 /**
- * A channel of this instance's: what it publishes it hands to its own listeners at once, and
- * NOTIFY carries to the others, tagged with this instance's id so that its own echo is let by.
+ * A channel through NOTIFY: what this instance publishes it hands to its own listeners at once, and
+ * NOTIFY carries to the others, tagged with this instance's id so that its own echo is let by. NOTIFY
+ * keeps nothing for a session that was away: after the listener reconnects, listeners look again.
  */
-class Channel {
-  private readonly id = randomUUID();
-
-  constructor(
-    private readonly sql: Sql,
-    private readonly name: string,
-    listener: Listener,
-    private readonly deliver: (payload: string) => void,
-  ) {
-    listener.on(name, (message) => {
-      const space = message.indexOf(' ');
-      if (message.slice(0, space) !== this.id) deliver(message.slice(space + 1));
-    });
-  }
-
-  async publish(payload: string): Promise<void> {
-    await this.sql.run('SELECT pg_notify($1, $2)', [this.name, `${this.id} ${payload}`]);
-    this.deliver(payload);
-  }
-}
-
-/** Status changes through NOTIFY to whichever instance holds each subscriber. */
-export class PostgresStatusBus implements StatusBus {
-  private readonly local = new LocalStatusBus();
-  private readonly resync = new Set<() => void>();
-  private readonly channel: Channel;
-
-  constructor(sql: Sql, channel: string, listener: Listener) {
-    this.channel = new Channel(sql, channel, listener, (payload) =>
-      this.local.deliver(JSON.parse(payload) as PaymentStatusView),
-    );
-    listener.onReconnect(() => {
-      for (const resync of this.resync) resync();
-    });
-  }
-
-  publish(view: PaymentStatusView): Promise<void> {
-    return this.channel.publish(JSON.stringify(view));
-  }
-
-  subscribe(transactionId: string, listener: StatusListener): () => void {
-    return this.local.subscribe(transactionId, listener);
-  }
-
-  subscribeAll(listener: StatusListener): () => void {
-    return this.local.subscribeAll(listener);
-  }
-
-  onResync(listener: () => void): () => void {
-    this.resync.add(listener);
-    return () => this.resync.delete(listener);
-  }
-}
-
-/** Record changes through NOTIFY on a channel of their own; after a reconnect every listener looks again. */
-export class PostgresChangeSignal implements ChangeSignal {
-  private readonly local = new LocalChangeSignal();
-  private readonly channel: Channel;
-
-  constructor(sql: Sql, channel: string, listener: Listener) {
-    this.channel = new Channel(sql, channel, listener, (id) => this.local.deliver(id));
-    listener.onReconnect(() => this.local.deliverAll());
-  }
-
-  publish(id: string): Promise<void> {
-    return this.channel.publish(id);
-  }
-
-  subscribe(id: string, listener: () => void): () => void {
-    return this.local.subscribe(id, listener);
-  }
+export function notifyChannel(sql: Sql, name: string, listener: Listener): FleetChannel {
+  const id = randomUUID();
+  let deliver: (message: string) => void = () => undefined;
+  return {
+    async publish(message) {
+      await sql.run('SELECT pg_notify(?, ?)', [name, `${id} ${message}`]);
+      deliver(message);
+    },
+    listen(handlers) {
+      deliver = handlers.message;
+      listener.on(name, (payload) => {
+        const space = payload.indexOf(' ');
+        if (payload.slice(0, space) !== id) handlers.message(payload.slice(space + 1));
+      });
+      listener.onReconnect(handlers.resync);
+    },
+  };
 }

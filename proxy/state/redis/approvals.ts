@@ -9,7 +9,7 @@ import {
   type ApprovalStore,
 } from '../approvals.ts';
 import { Cas } from './cas.ts';
-import { guarded } from './connection.ts';
+import { guarded } from './faults.ts';
 import { idOfMember, indexMember, type RedisKeys } from './keys.ts';
 
 /** At most this many index entries are read to fill one page of a filtered list. */

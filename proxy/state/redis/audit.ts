@@ -10,7 +10,7 @@ import {
   type AuditStore,
 } from '../audit.ts';
 import { Cas, optimistically } from './cas.ts';
-import { guarded } from './connection.ts';
+import { guarded } from './faults.ts';
 import type { RedisKeys } from './keys.ts';
 
 const BATCH = 500;

@@ -10,22 +10,11 @@ import type { Redis } from 'ioredis';
 const COMPARE_AND_SET = `
 local spec = cjson.decode(ARGV[1])
 for _, check in ipairs(spec.checks) do
-  local current = redis.call('GET', KEYS[check[1]])
-  if current ~= check[2] then return 0 end
+  if redis.call('GET', KEYS[check[1]]) ~= check[2] then return 0 end
 end
 for _, op in ipairs(spec.ops) do
-  local key = KEYS[op[2]]
-  if op[1] == 'set' then redis.call('SET', key, op[3])
-  elseif op[1] == 'del' then redis.call('DEL', key)
-  elseif op[1] == 'zadd' then redis.call('ZADD', key, 0, op[3])
-  elseif op[1] == 'zrem' then redis.call('ZREM', key, op[3])
-  elseif op[1] == 'zscore' then redis.call('ZADD', key, op[4], op[3])
-  elseif op[1] == 'setpx' then redis.call('SET', key, op[3], 'PX', op[4])
-  elseif op[1] == 'pexpire' then redis.call('PEXPIRE', key, op[3])
-  elseif op[1] == 'rpushcap' then
-    redis.call('RPUSH', key, op[3])
-    redis.call('LTRIM', key, -op[4], -1)
-  end
+  op[2] = KEYS[op[2]]
+  redis.call(unpack(op))
 end
 return 1
 `;
@@ -43,21 +32,12 @@ function compareAndSet(redis: Redis): (...args: Array<string | number>) => Promi
   ).kassaCompareAndSet.bind(redis);
 }
 
-type Op =
-  | ['set', number, string]
-  | ['setpx', number, string, number]
-  | ['pexpire', number, number]
-  | ['del', number]
-  | ['zadd', number, string]
-  | ['zscore', number, string, number]
-  | ['zrem', number, string]
-  | ['rpushcap', number, string, number];
-
 export class Cas {
   readonly keys: string[] = [];
   /** `false` expects the key to be absent (what Lua sees for a missing value). */
   private readonly checks: Array<[number, string | false]> = [];
-  private readonly ops: Op[] = [];
+  /** Commands, each with its key as an index into `keys`. */
+  private readonly ops: Array<[string, number, ...Array<string | number>]> = [];
 
   /** The commit succeeds only if `key` still holds `value` (null: still absent). */
   expect(key: string, value: string | null): this {
@@ -65,49 +45,18 @@ export class Cas {
     return this;
   }
 
-  set(key: string, value: string): this {
-    this.ops.push(['set', this.slot(key), value]);
-    return this;
-  }
-
-  del(key: string): this {
-    this.ops.push(['del', this.slot(key)]);
-    return this;
-  }
-
+  set = (key: string, value: string) => this.op('SET', key, value);
+  del = (key: string) => this.op('DEL', key);
   /** Sorted sets here are lexicographic indexes: every member has score 0. */
-  zadd(key: string, member: string): this {
-    this.ops.push(['zadd', this.slot(key), member]);
-    return this;
-  }
-
+  zadd = (key: string, member: string) => this.op('ZADD', key, 0, member);
   /** A sorted set ordered by score (when an event is due), not lexicographically. */
-  zaddScored(key: string, member: string, score: number): this {
-    this.ops.push(['zscore', this.slot(key), member, score]);
-    return this;
-  }
-
+  zaddScored = (key: string, member: string, score: number) => this.op('ZADD', key, score, member);
+  zrem = (key: string, member: string) => this.op('ZREM', key, member);
   /** Sets a value that Redis forgets after `ms`. */
-  setExpiring(key: string, value: string, ms: number): this {
-    this.ops.push(['setpx', this.slot(key), value, ms]);
-    return this;
-  }
-
-  expire(key: string, ms: number): this {
-    this.ops.push(['pexpire', this.slot(key), ms]);
-    return this;
-  }
-
+  setExpiring = (key: string, value: string, ms: number) => this.op('SET', key, value, 'PX', ms);
+  expire = (key: string, ms: number) => this.op('PEXPIRE', key, ms);
   /** Appends to a list that keeps only its last `cap` entries. */
-  rpushCapped(key: string, value: string, cap: number): this {
-    this.ops.push(['rpushcap', this.slot(key), value, cap]);
-    return this;
-  }
-
-  zrem(key: string, member: string): this {
-    this.ops.push(['zrem', this.slot(key), member]);
-    return this;
-  }
+  rpushCapped = (key: string, value: string, cap: number) => this.op('RPUSH', key, value).op('LTRIM', key, -cap, -1);
 
   async commit(redis: Redis): Promise<boolean> {
     const result = await compareAndSet(redis)(
@@ -116,6 +65,11 @@ export class Cas {
       JSON.stringify({ checks: this.checks, ops: this.ops }),
     );
     return result === 1;
+  }
+
+  private op(command: string, key: string, ...args: Array<string | number>): this {
+    this.ops.push([command, this.slot(key), ...args]);
+    return this;
   }
 
   private slot(key: string): number {

@@ -1,21 +1,12 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { PaymentStatusView } from '../../../schemas/proxy-api.ts';
 import type { Logger } from '../../logger.ts';
-import { guarded, type RedisConnections } from './connection.ts';
-import type {
-  CachedToken,
-  ChangeSignal,
-  Coordination,
-  RateBudget,
-  GateClaim,
-  ReadGate,
-  StatusBus,
-  StatusListener,
-  TokenStore,
-} from '../coordination.ts';
-import { BUDGET_WINDOW_MS, LocalChangeSignal, LocalStatusBus } from '../local-coordination.ts';
+import type { CachedToken, Coordination, RateBudget, GateClaim, ReadGate, TokenStore } from '../coordination.ts';
+import { FleetChangeSignal, FleetStatusBus, underLease } from '../fleet-coordination.ts';
+import { BUDGET_WINDOW_MS } from '../local-coordination.ts';
+import type { RedisConnections } from './database.ts';
+import { guarded } from './faults.ts';
+import { pubSubChannel, sayWhenBack } from './notifications.ts';
 
 /** Redis's own clock, so that every instance counts the same window whatever its own clock says. */
 const NOW = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
@@ -82,13 +73,10 @@ class RedisBudget implements RateBudget {
   }
 }
 
-const LOCK_MS = 20_000;
-const LOCK_WAIT_MS = 30_000;
-
 /**
- * One access token for the fleet, and one exchange at a time across it: a lock with an expiry (an
- * instance that dies mid-exchange cannot hold it forever). Whoever gets the lock next looks at the
- * shared token first (TokenManager does), so a fleet of waiters makes one exchange, not one each.
+ * One access token for the fleet, and one exchange at a time across it: a lock with an expiry. Whoever
+ * gets the lock next looks at the shared token first (TokenManager does), so a fleet of waiters makes
+ * one exchange, not one each.
  */
 class RedisTokenStore implements TokenStore {
   private inFlight: Promise<unknown> | undefined;
@@ -120,26 +108,19 @@ class RedisTokenStore implements TokenStore {
   }
 
   exclusive<T>(exchange: () => Promise<T>): Promise<T> {
+    const lock = `${this.key}:lock`;
+    const owner = randomUUID();
     // Within this instance, callers share one turn; across the fleet, turns take the lock.
-    this.inFlight ??= this.locked(exchange).finally(() => {
+    this.inFlight ??= underLease(
+      {
+        take: async (ms) => (await guarded(() => this.redis.set(lock, owner, 'PX', ms, 'NX'))) === 'OK',
+        release: () => guarded(() => this.redis.eval(DELETE_IF, 1, lock, owner)),
+      },
+      exchange,
+    ).finally(() => {
       this.inFlight = undefined;
     });
     return this.inFlight as Promise<T>;
-  }
-
-  private async locked<T>(exchange: () => Promise<T>): Promise<T> {
-    const lock = `${this.key}:lock`;
-    const owner = randomUUID();
-    const deadline = Date.now() + LOCK_WAIT_MS;
-    while ((await guarded(() => this.redis.set(lock, owner, 'PX', LOCK_MS, 'NX'))) !== 'OK') {
-      if (Date.now() > deadline) throw new Error('timed out waiting for another instance to exchange a token');
-      await sleep(25 + Math.random() * 25);
-    }
-    try {
-      return await exchange();
-    } finally {
-      await guarded(() => this.redis.eval(DELETE_IF, 1, lock, owner)).catch(() => undefined);
-    }
   }
 }
 
@@ -179,108 +160,17 @@ class RedisReadGate implements ReadGate {
   }
 }
 
-/**
- * Hands one pub/sub channel's messages to `message`, and calls `reconnected` when the subscriber is back
- * after a drop (pub/sub keeps nothing for a subscriber that was away).
- */
-function listenOn(
-  subscriber: Redis,
-  channel: string,
-  logger: Logger,
-  handlers: { message(text: string): void; reconnected(): void },
-): void {
-  let connectedBefore = false;
-  subscriber.on('message', (from: string, text: string) => {
-    if (from === channel) handlers.message(text);
-  });
-  subscriber.on('ready', () => {
-    if (connectedBefore) handlers.reconnected();
-    connectedBefore = true;
-  });
-  void subscriber.subscribe(channel).catch((error: unknown) => logger.error('cannot subscribe', { error, channel }));
-}
-
-/**
- * Status changes through Redis pub/sub to whichever instance holds each subscriber: every instance
- * subscribes once and hands messages to its own listeners. Pub/sub keeps nothing for an instance that
- * was away, so after a reconnect listeners are told to look at the store again (`onResync`).
- */
-class RedisStatusBus implements StatusBus {
-  private readonly local = new LocalStatusBus();
-  private readonly resync = new Set<() => void>();
-
-  constructor(
-    private readonly redis: Redis,
-    subscriber: Redis,
-    private readonly channel: string,
-    logger: Logger,
-  ) {
-    listenOn(subscriber, channel, logger, {
-      message: (text) => this.local.deliver(JSON.parse(text) as PaymentStatusView),
-      reconnected: () => {
-        logger.info('status bus reconnected; streams look at the store again');
-        for (const listener of this.resync) listener();
-      },
-    });
-  }
-
-  publish(view: PaymentStatusView): Promise<void> {
-    return guarded(async () => {
-      await this.redis.publish(this.channel, JSON.stringify(view));
-    });
-  }
-
-  subscribe(transactionId: string, listener: StatusListener): () => void {
-    return this.local.subscribe(transactionId, listener);
-  }
-
-  subscribeAll(listener: StatusListener): () => void {
-    return this.local.subscribeAll(listener);
-  }
-
-  onResync(listener: () => void): () => void {
-    this.resync.add(listener);
-    return () => this.resync.delete(listener);
-  }
-}
-
-/** Record changes through Redis pub/sub, on a channel of their own; after a reconnect every listener looks again. */
-class RedisChangeSignal implements ChangeSignal {
-  private readonly local = new LocalChangeSignal();
-
-  constructor(
-    private readonly redis: Redis,
-    subscriber: Redis,
-    private readonly channel: string,
-    logger: Logger,
-  ) {
-    listenOn(subscriber, channel, logger, {
-      message: (text) => this.local.deliver(text),
-      reconnected: () => this.local.deliverAll(),
-    });
-  }
-
-  publish(id: string): Promise<void> {
-    return guarded(async () => {
-      await this.redis.publish(this.channel, id);
-    });
-  }
-
-  subscribe(id: string, listener: () => void): () => void {
-    return this.local.subscribe(id, listener);
-  }
-}
-
 /** The fleet's shared budgets, token, read gate and status bus, all in Redis under `prefix`. */
 export function redisCoordination(connections: RedisConnections, prefix: string, logger: Logger): Coordination {
-  const { command, subscriber } = connections;
+  const { command } = connections;
+  sayWhenBack(connections, logger);
   return {
     tokenBudget: new RedisBudget(command, `${prefix}budget:token`, 10),
     paymentBudget: new RedisBudget(command, `${prefix}budget:payments`, 100),
     tokens: new RedisTokenStore(command, `${prefix}access-token`),
     readGate: new RedisReadGate(command, `${prefix}read-gate:`),
-    bus: new RedisStatusBus(command, subscriber, `${prefix}status`, logger),
-    purchaseChanges: new RedisChangeSignal(command, subscriber, `${prefix}purchase-changes`, logger),
+    bus: new FleetStatusBus(pubSubChannel(connections, `${prefix}status`, logger)),
+    purchaseChanges: new FleetChangeSignal(pubSubChannel(connections, `${prefix}purchase-changes`, logger)),
     close: () => connections.close(),
   };
 }

@@ -95,3 +95,7 @@ export type RedisKeys = ReturnType<typeof redisKeys>;
 export const indexMember = (createdAt: number, id: string): string => `${String(createdAt).padStart(16, '0')}:${id}`;
 /** The id in an index member. */
 export const idOfMember = (member: string): string => member.slice(17);
+
+/** A JSON value as its record; a missing key as undefined. */
+export const parse = <T>(raw: string | null | undefined): T | undefined =>
+  raw === null || raw === undefined ? undefined : (JSON.parse(raw) as T);

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { MerchantKeyRecord, MerchantKeyStore } from '../merchant-keys.ts';
-import { guarded } from './connection.ts';
+import { guarded } from './faults.ts';
 import type { RedisKeys } from './keys.ts';
 
 /**

@@ -20,7 +20,7 @@ import { RedisApprovals } from './approvals.ts';
 import { RedisAudit } from './audit.ts';
 import { RedisMerchantKeys } from './merchant-keys.ts';
 import { Cas, optimistically } from './cas.ts';
-import { guarded } from './connection.ts';
+import { guarded } from './faults.ts';
 import { idOfMember, indexMember, type RedisKeys } from './keys.ts';
 import { RedisSigninCeremonies } from './signin-ceremonies.ts';
 

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { Cas, optimistically } from './cas.ts';
-import { guarded } from './connection.ts';
-import { idOfMember, indexMember, type RedisKeys } from './keys.ts';
+import { guarded } from './faults.ts';
+import { idOfMember, indexMember, parse, type RedisKeys } from './keys.ts';
 import {
   ATTEMPTS_KEPT,
   decodeEventCursor,
@@ -19,7 +19,7 @@ import {
 } from '../outbox.ts';
 import type { Attempt, Checkout, Payment } from '../store.ts';
 
-/** How long Redis keeps a delivered event and its attempts (the SQLite outbox purges at the same age). */
+/** How long Redis keeps a delivered event and its attempts (the SQL outbox purges at the same age). */
 export const DELIVERED_KEPT_MS = 30 * 24 * 3600_000;
 /** How long the mark of a settled expiry outlives the settling: far longer than any sweep takes. */
 const EXPIRY_MARK_MS = 24 * 3600_000;
@@ -54,9 +54,6 @@ function toEndpointState(endpointId: string, hash: Record<string, string>): Endp
     disabledReason: hash.disabledReason ?? null,
   };
 }
-
-const parse = <T>(raw: string | null | undefined): T | undefined =>
-  raw === null || raw === undefined ? undefined : (JSON.parse(raw) as T);
 
 /** Adds new events to a transaction: the outbox rows of the change that transaction commits. */
 export function addEvents(cas: Cas, key: RedisKeys, events: readonly NewEvent[]): void {

@@ -19,8 +19,8 @@ import {
   type QuoteRecord,
 } from '../purchases.ts';
 import { Cas, optimistically } from './cas.ts';
-import { guarded } from './connection.ts';
-import { idOfMember, indexMember, type RedisKeys } from './keys.ts';
+import { guarded } from './faults.ts';
+import { idOfMember, indexMember, parse, type RedisKeys } from './keys.ts';
 import { addEvents } from './outbox.ts';
 
 /** A quote is kept a day past its expiry: long enough for a late retry to be told it expired. */
@@ -29,7 +29,6 @@ const AUDIT_KEPT = 100;
 /** At most this many index entries are read to fill one page of a filtered list. */
 const LIST_SCAN_MAX = 20_000;
 
-const parse = <T>(raw: string | null): T | undefined => (raw === null ? undefined : (JSON.parse(raw) as T));
 /**
  * A purchase as this version reads it: one kept by the previous version has its current order only
  * (each earlier one was stopped before its retry was allowed, so it cannot mint) and no look planned.

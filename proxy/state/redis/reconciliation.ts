@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis';
-import { guarded } from './connection.ts';
+import { guarded } from './faults.ts';
 import type { RedisKeys } from './keys.ts';
 import type { Reconciliation, Resolution, Unverifiable } from '../reconciliation.ts';
 
-/** How long the last webhook of a payment is kept, as the SQLite store keeps its webhook rows. */
+/** How long the last webhook of a payment is kept, as the SQL store keeps its webhook rows. */
 export const LAST_WEBHOOK_KEPT_SECONDS = 30 * 24 * 3600;
 
 /** Removes a queued re-read unless it was queued again after the read that settles it began. */

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { CeremonyRecord, SigninCeremonies } from '../signin-ceremonies.ts';
-import { guarded } from './connection.ts';
+import { guarded } from './faults.ts';
 import type { RedisKeys } from './keys.ts';
 
 /** Sign-in ceremonies for a fleet: one key each, expiring by itself, taken with GETDEL (once, fleet-wide). */

@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import { isTerminalStatus, PAYMENT_STATUSES } from '../../../schemas/pay.ts';
 import { Cas, optimistically } from './cas.ts';
-import { guarded } from './connection.ts';
-import { idOfMember, indexMember, redisKeys, type RedisKeys } from './keys.ts';
+import { guarded } from './faults.ts';
+import { idOfMember, indexMember, parse, redisKeys, type RedisKeys } from './keys.ts';
 import { addEvents, RedisOutbox } from './outbox.ts';
 import { operatorStores, type RedisOperators } from './operators.ts';
 import { RedisPurchases } from './purchases.ts';
@@ -36,7 +36,6 @@ const SEARCH_SCAN_MAX = 20_000;
 /** A payment without `lastCheckedAt`, which lives in a key of its own (see below). */
 type StoredPayment = Omit<Payment, 'lastCheckedAt'>;
 
-const parse = <T>(raw: string | null): T | undefined => (raw === null ? undefined : (JSON.parse(raw) as T));
 /** Payments recorded before revisions were kept count as revision 1; fields added since are null in older ones. */
 const revised = (payment: StoredPayment): StoredPayment => ({
   ...payment,
@@ -48,7 +47,7 @@ const revised = (payment: StoredPayment): StoredPayment => ({
 /**
  * The store for a fleet of proxies: every record a JSON value under `<prefix>…`, with lexicographic
  * sorted sets as indexes (newest first, by status, still open). Writes that must be atomic are
- * optimistic transactions (cas.ts) decided by the same rules as the SQLite store. When a payment
+ * optimistic transactions (cas.ts) decided by the same rules as the SQL store. When a payment
  * was last read upstream is kept apart from the payment: it changes on every read, and would
  * otherwise make every transaction on the payment retry.
  */
@@ -106,14 +105,7 @@ export class RedisStore implements Store {
     return guarded(async () => parse<Checkout>(await this.redis.get(this.key.checkout(checkoutId))));
   }
 
-  beginAttempt(input: {
-    idempotencyKey: string;
-    fingerprint: string;
-    checkoutId: string | null;
-    statusToken: string;
-    now: number;
-    staleAfterMs: number;
-  }): Promise<BeginAttempt> {
+  beginAttempt(input: Parameters<Store['beginAttempt']>[0]): Promise<BeginAttempt> {
     const attemptKey = this.key.attempt(input.idempotencyKey);
     return guarded(() =>
       optimistically<BeginAttempt>(async () => {
@@ -347,12 +339,7 @@ export class RedisStore implements Store {
     });
   }
 
-  recordWebhook(event: {
-    dedupeKey: string;
-    transactionId: string | null;
-    receivedAt: number;
-    body: string;
-  }): Promise<boolean> {
+  recordWebhook(event: Parameters<Store['recordWebhook']>[0]): Promise<boolean> {
     return guarded(async () => {
       const fresh =
         (await this.redis.set(

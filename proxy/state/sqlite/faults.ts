@@ -12,29 +12,5 @@ export function isDiskFault(error: unknown): error is Database.SqliteError {
   return error instanceof Database.SqliteError && UNAVAILABLE.test(error.code);
 }
 
-const unavailable = (error: unknown) => (isDiskFault(error) ? new StoreUnavailableError(error) : error);
-
-/**
- * The object with each of its methods turning a disk fault into a StoreUnavailableError (so that the
- * caller answers 503, not 500); everything else passes through as it is.
- */
-export function withDiskFaults<T extends object>(target: T): T {
-  return new Proxy(target, {
-    get(object, property) {
-      const value: unknown = Reflect.get(object, property, object);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        try {
-          const result: unknown = value.apply(object, args);
-          return result instanceof Promise
-            ? result.catch((error: unknown) => {
-                throw unavailable(error);
-              })
-            : result;
-        } catch (error) {
-          throw unavailable(error);
-        }
-      };
-    },
-  });
-}
+/** The error a statement fails with: a disk fault as StoreUnavailableError (503, not 500), anything else as it is. */
+export const storeError = (error: unknown): unknown => (isDiskFault(error) ? new StoreUnavailableError(error) : error);

@@ -23,7 +23,7 @@ export interface WalletsPayload extends BridgeStackPayload {
 export interface WalletRequestPayload extends BridgeStackPayload, WalletRequest {}
 export interface WalletActionPayload extends BridgeStackPayload {
   id: string;
-  action: 'calls' | 'added' | 'signed' | 'release' | 'replace' | 'use-account' | 'move-to';
+  action: 'calls' | 'added' | 'signed' | 'release' | 'replace' | 'use-account' | 'move-to' | 'offline' | 'online';
   value?: number;
 }
 export interface ChainActionPayload extends BridgeStackPayload {
@@ -105,6 +105,7 @@ export function walletCommands(stackFor: (payload: BridgeStackPayload) => Promis
           if (action === 'release') return wallet.release();
           if (action === 'replace') return wallet.replaceLast();
           if (action === 'use-account') return wallet.useAccount(value!);
+          if (action === 'offline' || action === 'online') return wallet.reach(action === 'online');
           return wallet.moveTo(value!);
         }
         case 'bridge:chain': {

@@ -89,6 +89,8 @@ export class TestWallet {
   readonly signed: string[] = [];
   chainId: number;
   connected = false;
+  /** Reaches none of its chains (`reach`): every request is answered 4900 until it is back. */
+  offline = false;
   held?: Held;
   /** Lets a held `personal_sign` go on. */
   private heldSign?: () => void;
@@ -134,8 +136,20 @@ export class TestWallet {
     return ['chainChanged', hexId(chainId)];
   }
 
+  /**
+   * Its chains go down, or come back, as the Kassa extension's do when their RPC stops answering: the
+   * event the page must see (EIP-1193 `disconnect` with 4900, or `connect` with the chain it is on).
+   */
+  reach(online: boolean): [string, unknown] {
+    this.offline = !online;
+    return online
+      ? ['connect', { chainId: hexId(this.chainId) }]
+      : ['disconnect', { code: 4900, message: 'The wallet reaches none of its chains' }];
+  }
+
   async handle(method: string, params: unknown): Promise<WalletAnswer> {
     this.calls.push({ method, params });
+    if (this.offline) return error(4900, 'The wallet reaches none of its chains');
     const list = Array.isArray(params) ? params : [];
     switch (method) {
       case 'eth_requestAccounts':

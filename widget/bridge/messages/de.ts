@@ -62,7 +62,7 @@ export default {
   keepWaiting: 'Weiter warten',
   walletRejected: 'Sie haben die Anfrage in Ihrem Wallet abgelehnt. Es wurde nichts gesendet.',
   walletUnauthorized: 'Ihr Wallet hat die Nutzung dieses Kontos nicht erlaubt. Verbinden Sie es erneut.',
-  walletDisconnected: 'Ihr Wallet hat die Verbindung verloren. Verbinden Sie es erneut.',
+  walletDisconnected: 'Ihr Wallet erreicht sein Netzwerk nicht. Versuchen Sie es erneut, sobald es wieder da ist.',
   walletBusy:
     'In Ihrem Wallet ist bereits eine Anfrage offen. Schließen Sie sie dort ab und versuchen Sie es dann erneut.',
   walletError: 'Ihr Wallet konnte die Übertragung nicht senden. Es wurde nichts gesendet.',

@@ -65,7 +65,7 @@ const en = {
   // problems
   walletRejected: 'You rejected the request in your wallet. Nothing was sent.',
   walletUnauthorized: 'Your wallet did not allow this account to be used. Connect it again.',
-  walletDisconnected: 'Your wallet lost its connection. Connect it again.',
+  walletDisconnected: 'Your wallet cannot reach its network. Try again once it is back.',
   walletBusy: 'Your wallet already has a request open. Finish or close it in your wallet, then try again.',
   walletError: 'Your wallet could not send the transfer. Nothing was sent.',
   wrongChain: 'Your wallet is still on another network, so nothing was sent. Switch it to {chain} and try again.',

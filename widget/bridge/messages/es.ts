@@ -62,7 +62,7 @@ export default {
   keepWaiting: 'Seguir esperando',
   walletRejected: 'Has rechazado la solicitud en tu billetera. No se ha enviado nada.',
   walletUnauthorized: 'Tu billetera no ha permitido usar esta cuenta. Vuelve a conectarla.',
-  walletDisconnected: 'Tu billetera ha perdido la conexión. Vuelve a conectarla.',
+  walletDisconnected: 'Tu billetera no logra conectar con su red. Inténtalo de nuevo cuando vuelva.',
   walletBusy: 'Tu billetera ya tiene una solicitud abierta. Termínala o ciérrala en tu billetera e inténtalo de nuevo.',
   walletError: 'Tu billetera no ha podido enviar la transferencia. No se ha enviado nada.',
   wrongChain: 'Tu billetera sigue en otra red, así que no se ha enviado nada. Cámbiala a {chain} e inténtalo de nuevo.',

@@ -62,7 +62,7 @@ export default {
   keepWaiting: 'Continuer d’attendre',
   walletRejected: 'Vous avez refusé la demande dans votre portefeuille. Rien n’a été envoyé.',
   walletUnauthorized: 'Votre portefeuille n’a pas autorisé l’utilisation de ce compte. Connectez-le à nouveau.',
-  walletDisconnected: 'Votre portefeuille a perdu sa connexion. Connectez-le à nouveau.',
+  walletDisconnected: 'Votre portefeuille n’atteint pas son réseau. Réessayez dès qu’il est de retour.',
   walletBusy: 'Une demande est déjà ouverte dans votre portefeuille. Terminez-la ou fermez-la, puis réessayez.',
   walletError: 'Votre portefeuille n’a pas pu envoyer le transfert. Rien n’a été envoyé.',
   wrongChain:

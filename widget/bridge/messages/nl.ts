@@ -62,7 +62,7 @@ export default {
   keepWaiting: 'Blijven wachten',
   walletRejected: 'Je hebt het verzoek in je wallet geweigerd. Er is niets verstuurd.',
   walletUnauthorized: 'Je wallet stond het gebruik van dit account niet toe. Verbind opnieuw.',
-  walletDisconnected: 'Je wallet heeft de verbinding verloren. Verbind opnieuw.',
+  walletDisconnected: 'Je wallet bereikt zijn netwerk niet. Probeer het opnieuw zodra het terug is.',
   walletBusy: 'Er staat al een verzoek open in je wallet. Rond het daar af of sluit het, en probeer het dan opnieuw.',
   walletError: 'Je wallet kon de overboeking niet versturen. Er is niets verstuurd.',
   wrongChain:

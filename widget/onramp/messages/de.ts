@@ -61,7 +61,7 @@ export default {
   newPurchase: 'Neuer Kauf',
   walletRejected: 'Sie haben das Signieren in Ihrem Wallet abgelehnt. Es wurde nichts gekauft.',
   walletUnauthorized: 'Ihr Wallet hat die Nutzung dieses Kontos nicht erlaubt. Verbinden Sie es erneut.',
-  walletDisconnected: 'Ihr Wallet hat die Verbindung verloren. Verbinden Sie es erneut.',
+  walletDisconnected: 'Ihr Wallet erreicht sein Netzwerk nicht. Versuchen Sie es erneut, sobald es wieder da ist.',
   walletBusy:
     'In Ihrem Wallet ist bereits eine Anfrage offen. Schließen Sie sie dort ab oder brechen Sie sie ab und versuchen Sie es dann erneut.',
   walletError: 'Ihr Wallet konnte nicht signieren. Es wurde nichts gekauft.',

@@ -65,7 +65,7 @@ const en = {
   // problems
   walletRejected: 'You declined to sign in your wallet. Nothing was bought.',
   walletUnauthorized: 'Your wallet did not allow this account to be used. Connect it again.',
-  walletDisconnected: 'Your wallet lost its connection. Connect it again.',
+  walletDisconnected: 'Your wallet cannot reach its network. Try again once it is back.',
   walletBusy: 'Your wallet already has a request open. Finish or close it in your wallet, then try again.',
   walletError: 'Your wallet could not sign. Nothing was bought.',
   accountChanged: 'Your wallet switched accounts. The stablecoins go to the account connected now.',

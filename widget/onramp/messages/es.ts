@@ -61,7 +61,7 @@ export default {
   newPurchase: 'Nueva compra',
   walletRejected: 'Has rechazado firmar en tu billetera. No se ha comprado nada.',
   walletUnauthorized: 'Tu billetera no ha permitido usar esta cuenta. Vuelve a conectarla.',
-  walletDisconnected: 'Tu billetera ha perdido la conexión. Vuelve a conectarla.',
+  walletDisconnected: 'Tu billetera no logra conectar con su red. Inténtalo de nuevo cuando vuelva.',
   walletBusy: 'Tu billetera ya tiene una solicitud abierta. Termínala o ciérrala en tu billetera e inténtalo de nuevo.',
   walletError: 'Tu billetera no ha podido firmar. No se ha comprado nada.',
   accountChanged: 'Tu billetera ha cambiado de cuenta. Las stablecoins irán a la cuenta conectada ahora.',

@@ -61,7 +61,7 @@ export default {
   newPurchase: 'Nouvel achat',
   walletRejected: 'Vous avez refusé de signer dans votre portefeuille. Rien n’a été acheté.',
   walletUnauthorized: 'Votre portefeuille n’a pas autorisé l’utilisation de ce compte. Connectez-le à nouveau.',
-  walletDisconnected: 'Votre portefeuille a perdu sa connexion. Connectez-le à nouveau.',
+  walletDisconnected: 'Votre portefeuille n’atteint pas son réseau. Réessayez dès qu’il est de retour.',
   walletBusy: 'Une demande est déjà ouverte dans votre portefeuille. Terminez-la ou fermez-la, puis réessayez.',
   walletError: 'Votre portefeuille n’a pas pu signer. Rien n’a été acheté.',
   accountChanged: 'Votre portefeuille a changé de compte. Les stablecoins iront au compte connecté maintenant.',

@@ -61,7 +61,7 @@ export default {
   newPurchase: 'Nieuwe aankoop',
   walletRejected: 'Je hebt het ondertekenen in je wallet geweigerd. Er is niets gekocht.',
   walletUnauthorized: 'Je wallet stond het gebruik van dit account niet toe. Verbind opnieuw.',
-  walletDisconnected: 'Je wallet heeft de verbinding verloren. Verbind opnieuw.',
+  walletDisconnected: 'Je wallet bereikt zijn netwerk niet. Probeer het opnieuw zodra het terug is.',
   walletBusy: 'Er staat al een verzoek open in je wallet. Rond het daar af of sluit het, en probeer het dan opnieuw.',
   walletError: 'Je wallet kon niet ondertekenen. Er is niets gekocht.',
   accountChanged: 'Je wallet is van account gewisseld. De stablecoins gaan naar het account dat nu verbonden is.',

@@ -29,9 +29,9 @@ export interface WalletOptions {
   onConnected(focusInside: boolean): void;
   /** The wallet refused to connect (or failed to). */
   onRefused(error: WalletError): void;
-  /** The wallet's account or chain changed (by the user, in the wallet). */
+  /** The wallet's account or chain changed (by the user, in the wallet), or it lost or found its chains (`session.reachable`). */
   onChange(): void;
-  /** The wallet disconnected, or no longer grants an account. */
+  /** The user disconnected, or the wallet no longer grants an account. */
   onGone(): void;
 }
 
@@ -99,7 +99,7 @@ export class WalletController implements ReactiveController {
     try {
       session = await WalletSession.connect(
         wallet,
-        { onChange: () => options.onChange(), onDisconnect: () => this.lost() },
+        { onChange: () => this.changed(), onGone: () => this.lost() },
         silently,
       );
     } catch (error) {
@@ -153,6 +153,12 @@ export class WalletController implements ReactiveController {
     if (!wallet || this.tried.has(wallet.info.uuid)) return;
     this.tried.add(wallet.info.uuid);
     void this.connect(wallet, true);
+  }
+
+  /** The session's account, chain or reach changed: shown, and the element told. */
+  private changed(): void {
+    this.host.requestUpdate();
+    this.options.onChange();
   }
 
   private lost(): void {

@@ -54,7 +54,7 @@ function walletOf(detail: unknown): DiscoveredWallet | undefined {
 }
 
 /** How long after asking an element says "no wallet found" rather than "looking for wallets". */
-const SETTLE_MS = 400;
+export const SETTLE_MS = 400;
 
 /**
  * Finds the browser's wallets: every wallet that announces itself with EIP-6963 (now or later, as
@@ -132,10 +132,10 @@ export function parseChainId(value: unknown): number | undefined {
 export const toHexChainId = (chainId: number) => `0x${chainId.toString(16)}`;
 
 export interface SessionEvents {
-  /** Account or chain changed (by the user, in the wallet). */
+  /** Account or chain changed (by the user, in the wallet), or the wallet lost its chains or reached them again (`reachable`). */
   onChange(): void;
-  /** The wallet disconnected or has no account for this page any more. */
-  onDisconnect(): void;
+  /** The wallet has no account for this page any more: the session is over. */
+  onGone(): void;
 }
 
 /** Chain details a wallet needs to add a chain (EIP-3085). */
@@ -148,11 +148,18 @@ export interface AddableChain {
 
 /**
  * The wallet the user chose, connected: its account and chain, followed through `accountsChanged`,
- * `chainChanged` and `disconnect`. Every call into the wallet goes through here.
+ * `chainChanged`, `disconnect` and `connect`. Every call into the wallet goes through here.
  */
 export class WalletSession {
   account: string;
   chainId: number | undefined;
+  /**
+   * False from the wallet's `disconnect` until its `connect`. EIP-1193's `disconnect` says the wallet
+   * reaches none of its chains (its RPC is down, MetaMask's 1013 while it reconnects), not that the
+   * user took the account back (`accountsChanged` with none says that): the session stays, as dapps
+   * keep MetaMask's, and goes on when the wallet is back.
+   */
+  reachable = true;
 
   private constructor(
     readonly wallet: DiscoveredWallet,
@@ -165,6 +172,7 @@ export class WalletSession {
     wallet.provider.on?.('accountsChanged', this.onAccounts);
     wallet.provider.on?.('chainChanged', this.onChain);
     wallet.provider.on?.('disconnect', this.onDisconnect);
+    wallet.provider.on?.('connect', this.onConnect);
   }
 
   /**
@@ -197,6 +205,7 @@ export class WalletSession {
     this.wallet.provider.removeListener?.('accountsChanged', this.onAccounts);
     this.wallet.provider.removeListener?.('chainChanged', this.onChain);
     this.wallet.provider.removeListener?.('disconnect', this.onDisconnect);
+    this.wallet.provider.removeListener?.('connect', this.onConnect);
   }
 
   request(method: string, params?: readonly unknown[]): Promise<unknown> {
@@ -211,7 +220,7 @@ export class WalletSession {
 
   private readonly onAccounts = (accounts: unknown) => {
     const account = Array.isArray(accounts) && typeof accounts[0] === 'string' ? accounts[0] : undefined;
-    if (!account) return this.events.onDisconnect();
+    if (!account) return this.events.onGone();
     if (account.toLowerCase() === this.account.toLowerCase()) return;
     this.account = account;
     this.events.onChange();
@@ -222,9 +231,15 @@ export class WalletSession {
     this.events.onChange();
   };
 
-  private readonly onDisconnect = (error?: unknown) => {
-    // 1013 (MetaMask: "try again later") is a reconnect, not the end of the session.
-    if ((error as { code?: unknown } | undefined)?.code === 1013) return;
-    this.events.onDisconnect();
+  private readonly onDisconnect = () => {
+    this.reachable = false;
+    this.events.onChange();
+  };
+
+  /** Back (EIP-1193 `connect`, with the chain it is on now). */
+  private readonly onConnect = (info: unknown) => {
+    this.reachable = true;
+    this.chainId = parseChainId((info as { chainId?: unknown } | undefined)?.chainId) ?? this.chainId;
+    this.events.onChange();
   };
 }
