@@ -36,7 +36,7 @@ export async function startProxy(config: ProxyConfig, options: StartProxyOptions
   const server = await listen(app.fetch, { port: config.port, hostname: config.host, alsoOn: options.alsoOn, preempt });
   services.follower.start();
   services.destinations.start();
-  services.outboxSweeper?.start();
+  services.outboxSweeper.start();
   services.onramp?.worker.start();
   logger.info('proxy listening', {
     origin: server.origin,
@@ -61,7 +61,7 @@ export async function startProxy(config: ProxyConfig, options: StartProxyOptions
       services.refresher.stop();
       await server.close();
       await services.follower.stop();
-      services.outboxSweeper?.stop();
+      services.outboxSweeper.stop();
       await services.destinations.stop();
       await services.onramp?.worker.stop();
       await services.coordination.close();

@@ -54,8 +54,8 @@ export interface ProxyServices extends Omit<Backend, 'redisConnections'> {
   events: EventDeliverer | null;
   /** Every destination of the merchant's events, KASSA_EVENTS_URL's first, each delivered on its own. */
   destinations: EventDestinations;
-  /** Settles expired checkouts and purges old events; null when this proxy writes no events. */
-  outboxSweeper: OutboxSweeper | null;
+  /** Settles expired checkouts and purges old events. */
+  outboxSweeper: OutboxSweeper;
   metrics: ProxyMetrics;
   httpMetrics: boolean;
   /** Stablecoins bought by bank; null when KASSA_ONRAMP_COINS is not set. */
@@ -170,25 +170,21 @@ export function createServices(
     pollMs: overrides.eventPollMs,
     timeoutMs: overrides.eventTimeoutMs,
   });
-  // Events are written when they can go somewhere: KASSA_EVENTS_URL, or destinations the store keeps.
-  const writesEvents = events !== null || destinations.manageable;
   const eventsWritten = () => destinations.wake();
-  const outboxSweeper = writesEvents
-    ? new OutboxSweeper({
-        outbox: store.outbox,
-        environment: () => tokens.environment(),
-        logger,
-        written: eventsWritten,
-        sweepMs: overrides.eventSweepMs,
-      })
-    : null;
+  const outboxSweeper = new OutboxSweeper({
+    outbox: store.outbox,
+    environment: () => tokens.environment(),
+    logger,
+    written: eventsWritten,
+    sweepMs: overrides.eventSweepMs,
+  });
   const refresher = new PaymentRefresher({
     store,
     pay,
     bus: coordination.bus,
     gate: coordination.readGate,
     logger,
-    events: writesEvents ? { rule: paymentEventRule(), written: eventsWritten } : undefined,
+    events: { rule: paymentEventRule(), written: eventsWritten },
   });
   const watch = new PaymentWatch(store, refresher);
   const follower = new PaymentFollower({ store, refresher, logger, sweepMs: overrides.followerSweepMs });
@@ -204,7 +200,7 @@ export function createServices(
         tokens,
         logger,
         rpcTimeoutMs: config.upstreamTimeoutMs,
-        eventsWritten: writesEvents ? eventsWritten : undefined,
+        eventsWritten,
         registry: metrics.registry,
         sweepMs: overrides.onrampSweepMs,
         paymentWindowSeconds: overrides.onrampPaymentWindowSeconds,

@@ -47,6 +47,7 @@ const STORE_SUITES = [
   'signin',
   'signin-fuzz',
   'merchant-keys',
+  'event-destinations',
 ];
 const requested = process.argv.slice(2);
 const started = performance.now();

@@ -158,8 +158,7 @@ const DESTINATION = {
   destinationId: { description: 'The destination’s id, from listEventDestinations', example: DESTINATION_ID_EXAMPLE },
 };
 const UNKNOWN = 'Unknown event destination';
-const ENVIRONMENT =
-  'The destination is KASSA_EVENTS_URL (changed in the settings), or the store keeps no destinations yet';
+const ENVIRONMENT = 'The destination is KASSA_EVENTS_URL (changed in the settings)';
 const NO_BODY = 'The body carries a private key (this route needs no body)';
 const MANAGE = { auth: 'operator', permission: 'destinations:manage' } as const;
 /** What a change to one destination may answer besides its success. */

@@ -11,8 +11,7 @@ import { EventSigner } from './event-signer.ts';
 import type { RetrySchedule } from './retry-schedule.ts';
 
 export interface EventDestinationsOptions {
-  /** Absent on a store that keeps no destinations yet: KASSA_EVENTS_URL is then the only one. */
-  store: DestinationStore | undefined;
+  store: DestinationStore;
   outbox: Outbox;
   /** KASSA_EVENTS_URL's deliverer and secrets, when it is set: the first destination. */
   environment: { deliverer: EventDeliverer; secrets: string[] } | null;
@@ -43,11 +42,6 @@ export class EventDestinations {
   constructor(private readonly options: EventDestinationsOptions) {
     this.pollMs = options.pollMs ?? 1_000;
     this.timeoutMs = options.timeoutMs ?? 15_000;
-  }
-
-  /** Whether destinations can be added here. */
-  get manageable(): boolean {
-    return this.options.store !== undefined;
   }
 
   start(): void {
@@ -81,7 +75,6 @@ export class EventDestinations {
 
   async list(): Promise<DestinationView[]> {
     const environment = await this.environmentView();
-    if (!this.options.store) return environment ? [environment] : [];
     const [records, pending] = await Promise.all([this.options.store.list(), this.options.store.pendingCounts()]);
     return [
       ...(environment ? [environment] : []),
@@ -96,7 +89,7 @@ export class EventDestinations {
   }
 
   async create(input: NewDestination, now = Date.now()): Promise<{ destination: DestinationView; secret: string }> {
-    const store = this.store();
+    const store = this.options.store;
     const secret = newDestinationSecret();
     const record: DestinationRecord = {
       destinationId: newDestinationId(),
@@ -130,7 +123,7 @@ export class EventDestinations {
       Object.assign(patch, { disabledAt: null, disabledReason: null });
     if (change.enabled === false && before.disabledAt === null)
       Object.assign(patch, { disabledAt: now, disabledReason: `Disabled by ${by}` });
-    const after = await this.store().update(destinationId, patch);
+    const after = await this.options.store.update(destinationId, patch);
     if (!after) throw new NotFoundError('Unknown event destination');
     await this.follow();
     return this.get(destinationId);
@@ -139,7 +132,7 @@ export class EventDestinations {
   async remove(destinationId: string): Promise<DestinationView> {
     const before = await this.get(destinationId);
     await this.record(destinationId);
-    await this.store().remove(destinationId);
+    await this.options.store.remove(destinationId);
     await this.follow();
     return before;
   }
@@ -157,7 +150,7 @@ export class EventDestinations {
       { secret, expiresAt: null },
       ...(previous && overlapSeconds > 0 ? [{ secret: previous, expiresAt: now + overlapSeconds * 1000 }] : []),
     ];
-    await this.store().update(destinationId, { secrets });
+    await this.options.store.update(destinationId, { secrets });
     await this.follow();
     return { destination: await this.get(destinationId), secret };
   }
@@ -165,7 +158,7 @@ export class EventDestinations {
   /** The deliveries waiting for a destination are given up on: `skipped`. */
   async skip(destinationId: string): Promise<number> {
     await this.record(destinationId);
-    const skipped = await this.store().skipPending(destinationId);
+    const skipped = await this.options.store.skipPending(destinationId);
     this.deliverers.get(destinationId)?.retryNow();
     return skipped;
   }
@@ -186,13 +179,13 @@ export class EventDestinations {
 
   async deliveries(destinationId: string, query: Parameters<DestinationStore['deliveries']>[1]) {
     await this.record(destinationId);
-    return this.store().deliveries(destinationId, query);
+    return this.options.store.deliveries(destinationId, query);
   }
 
   /** Starts a deliverer for each destination now listed, updates the others, stops those removed. */
   private async follow(): Promise<void> {
     const { store } = this.options;
-    if (!store || !this.running) return;
+    if (!this.running) return;
     const records = await store.list();
     const listed = new Set(records.map((record) => record.destinationId));
     for (const [id, deliverer] of this.deliverers)
@@ -219,18 +212,12 @@ export class EventDestinations {
     }
   }
 
-  private store(): DestinationStore {
-    if (!this.options.store)
-      throw new ConflictError('This store keeps no event destinations yet: KASSA_EVENTS_URL is the only one');
-    return this.options.store;
-  }
-
   /** An API destination's record; the environment's is changed only in the settings. */
   private async record(destinationId: string): Promise<DestinationRecord> {
     const environment = this.options.environment?.deliverer;
     if (environment && (await environment.endpoints()).some((endpoint) => endpoint.id === destinationId))
       throw new ConflictError(ENVIRONMENT_ONLY);
-    const record = await this.options.store?.get(destinationId);
+    const record = await this.options.store.get(destinationId);
     if (!record) throw new NotFoundError('Unknown event destination');
     return record;
   }
@@ -239,7 +226,7 @@ export class EventDestinations {
     const environment = this.options.environment;
     const endpoint = (await environment?.deliverer.endpoints())?.find((entry) => entry.id === destinationId);
     if (environment && endpoint) return { url: endpoint.url, secrets: environment.secrets };
-    const record = await this.options.store?.get(destinationId);
+    const record = await this.options.store.get(destinationId);
     if (!record) throw new NotFoundError('Unknown event destination');
     return { url: record.url, secrets: signingSecrets(record, now) };
   }

@@ -69,8 +69,7 @@ const keyExample: MerchantKeyView = {
 const SECRET_EXAMPLE = 'kassa_mk_3fQaZXhhbXBsZS1tZXJjaGFudC1rZXktZG8tbm90LXVzZQ';
 const KEY = { keyId: { description: 'The key’s id, from listMerchantKeys', example: keyExample.id } };
 const MANAGE = { auth: 'operator', permission: 'merchant_keys:manage' } as const;
-const NOT_KEPT =
-  'The store keeps no merchant keys yet (KASSA_MERCHANT_KEY is the only one), or the key is expired or revoked already';
+const NOT_KEPT = 'The key is expired or revoked already';
 
 export const merchantKeyOperations: ApiOperations = {
   'GET /api/merchant-keys': {

@@ -31,7 +31,7 @@ export class MerchantKeys {
   private readonly environmentDigest: Buffer;
 
   constructor(
-    private readonly store: MerchantKeyStore | undefined,
+    private readonly store: MerchantKeyStore,
     environmentKey: string,
   ) {
     this.environmentDigest = sha256(environmentKey);
@@ -41,7 +41,7 @@ export class MerchantKeys {
   async authenticate(secret: string, now = Date.now()): Promise<MerchantCaller | undefined> {
     if (timingSafeEqual(sha256(secret), this.environmentDigest))
       return { keyId: ENVIRONMENT_KEY_ID, scopes: MERCHANT_SCOPES };
-    if (!this.store || !secret.startsWith(PREFIX)) return undefined;
+    if (!secret.startsWith(PREFIX)) return undefined;
     const record = await this.store.keyByHash(sha256(secret).toString('hex'));
     if (!record || stateOf(record, now) !== 'active') return undefined;
     if (record.lastUsedAt === null || now - record.lastUsedAt >= TOUCH_EVERY_MS)
@@ -50,7 +50,7 @@ export class MerchantKeys {
   }
 
   async list(now = Date.now()): Promise<MerchantKeyView[]> {
-    return (await this.keys().listKeys()).map((record) => view(record, now));
+    return (await this.store.listKeys()).map((record) => view(record, now));
   }
 
   async create(
@@ -71,7 +71,7 @@ export class MerchantKeys {
       revokedAt: null,
       rolledFrom,
     };
-    await this.keys().createKey(record);
+    await this.store.createKey(record);
     return { key: view(record, now), secret };
   }
 
@@ -84,7 +84,7 @@ export class MerchantKeys {
     const old = await this.active(keyId, now);
     const created = await this.create({ name: old.name, scopes: old.scopes as MerchantScope[] }, now, old.keyId);
     const ends = now + overlapSeconds * 1000;
-    const previous = await this.keys().updateKey(keyId, {
+    const previous = await this.store.updateKey(keyId, {
       expiresAt: old.expiresAt === null ? ends : Math.min(old.expiresAt, ends),
     });
     return { ...created, previous: view(previous!, now) };
@@ -92,20 +92,14 @@ export class MerchantKeys {
 
   async revoke(keyId: string, now = Date.now()): Promise<MerchantKeyView> {
     await this.active(keyId, now);
-    return view((await this.keys().updateKey(keyId, { revokedAt: now }))!, now);
+    return view((await this.store.updateKey(keyId, { revokedAt: now }))!, now);
   }
 
   private async active(keyId: string, now: number): Promise<MerchantKeyRecord> {
-    const record = await this.keys().keyById(keyId);
+    const record = await this.store.keyById(keyId);
     if (!record) throw new NotFoundError('Unknown merchant key');
     if (stateOf(record, now) !== 'active') throw new ConflictError(`The key is ${stateOf(record, now)} already`);
     return record;
-  }
-
-  private keys(): MerchantKeyStore {
-    if (!this.store)
-      throw new ConflictError('This store keeps no merchant keys yet: KASSA_MERCHANT_KEY is the only one');
-    return this.store;
   }
 }
 

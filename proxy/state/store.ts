@@ -134,13 +134,10 @@ export interface Store {
 
   /** The merchant's events, in the same store as the changes that cause them. */
   readonly outbox: Outbox;
-  /**
-   * The event destinations added through the API, each with its queue (destinations.ts); absent on a
-   * store that does not keep them yet (Redis), where KASSA_EVENTS_URL is the only one.
-   */
-  readonly destinations?: DestinationStore;
-  /** The merchant's API keys (merchant-keys.ts); absent on a store that does not keep them yet. */
-  readonly merchantKeys?: MerchantKeyStore;
+  /** The event destinations added through the API, each with its queue (destinations.ts). */
+  readonly destinations: DestinationStore;
+  /** The merchant's API keys (merchant-keys.ts). */
+  readonly merchantKeys: MerchantKeyStore;
   /** Re-reads owed, payments that cannot be verified, and the operator's resolutions. */
   readonly reconciliation: Reconciliation;
   /** The on-ramp's quotes and purchases, beside the checkouts they are paid through. */

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { Cas, optimistically } from './cas.ts';
+import { fanOut, readDestinations } from './destination-fan-out.ts';
 import { guarded } from './faults.ts';
 import { idOfMember, indexMember, parse, type RedisKeys } from './keys.ts';
 import {
@@ -55,8 +56,12 @@ function toEndpointState(endpointId: string, hash: Record<string, string>): Endp
   };
 }
 
-/** Adds new events to a transaction: the outbox rows of the change that transaction commits. */
-export function addEvents(cas: Cas, key: RedisKeys, events: readonly NewEvent[]): void {
+/**
+ * Adds new events to a transaction: the outbox rows of the change that transaction commits, and a
+ * delivery of each to every destination that takes it (destination-fan-out.ts).
+ */
+export async function addEvents(cas: Cas, redis: Redis, key: RedisKeys, events: readonly NewEvent[]): Promise<void> {
+  if (events.length === 0) return;
   for (const event of events) {
     const stored: StoredEvent = {
       ...event,
@@ -72,6 +77,7 @@ export function addEvents(cas: Cas, key: RedisKeys, events: readonly NewEvent[])
       .zaddScored(key.eventsDue(), event.eventId, event.createdAt)
       .zadd(key.eventsAll(), indexMember(event.createdAt, event.eventId));
   }
+  fanOut(cas, key, await readDestinations(redis, key), events);
 }
 
 /** The outbox for a fleet: events as JSON values, with sorted sets for what is due, the list and failures. */
@@ -238,7 +244,7 @@ export class RedisOutbox implements Outbox {
           .zrem(this.key.expiring(), checkoutId);
         if (attemptKey) cas.expect(attemptKey, attemptRaw);
         if (paymentKey) cas.expect(paymentKey, paymentRaw);
-        addEvents(cas, this.key, decision.events);
+        await addEvents(cas, this.redis, this.key, decision.events);
         return (await cas.commit(this.redis)) ? { value: true } : undefined;
       }),
     );

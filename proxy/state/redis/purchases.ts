@@ -268,7 +268,7 @@ export class RedisPurchases implements PurchaseStore {
         const due = dueAt(next);
         if (due === null) cas.zrem(this.key.purchasesDue(), member);
         else cas.zaddScored(this.key.purchasesDue(), member, due);
-        if (effects.events) addEvents(cas, this.key, effects.events(next));
+        if (effects.events) await addEvents(cas, this.redis, this.key, effects.events(next));
         if (effects.audit)
           cas.rpushCapped(this.key.purchaseAudit(purchaseId), JSON.stringify(effects.audit), AUDIT_KEPT);
         return (await cas.commit(this.redis)) ? { value: { outcome: 'updated', purchase: next } } : undefined;
