@@ -256,6 +256,90 @@ for (const backend of STORE_BACKENDS) {
       assert.deepEqual(await outbox.endpointState(id), fresh);
     });
 
+    it('event destinations: an event fans out to each one that takes it, each queue is delivered in order by one instance at a time', async () => {
+      const { destinations } = store;
+      const now = Date.now();
+      const destination = (enabledEvents: string[], disabledAt: number | null = null) => ({
+        destinationId: `dest_${randomUUID()}`,
+        url: 'https://hooks.example/kassa',
+        description: '',
+        enabledEvents,
+        secrets: [{ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', expiresAt: null }],
+        createdAt: now,
+        disabledAt,
+        disabledReason: disabledAt === null ? null : 'Disabled by Test Admin',
+      });
+      const [all, other, paused] = [destination(['*']), destination(['payment.failed']), destination(['*'], now)];
+      for (const record of [all, other, paused]) await destinations.create(record);
+      assert.deepEqual(await destinations.get(paused.destinationId), paused);
+      const expired = [1, 2].map((i) => checkout({ createdAt: now - 60_000, expiresAt: now - 1_000 - i }));
+      for (const chk of expired) await store.insertCheckout(chk);
+      await store.outbox.expireCheckouts(now, 100, expiryRule('sandbox'));
+      const written = (await store.outbox.listEvents({ limit: 200 })).events
+        .filter((event) => expired.some((chk) => chk.checkoutId === event.checkoutId))
+        .sort((a, b) => a.createdAt - b.createdAt || a.eventId.localeCompare(b.eventId))
+        .map((event) => event.eventId);
+      assert.equal(written.length, 2);
+      const at = Date.now();
+      const pending = await destinations.pendingCounts();
+      assert.equal(pending.get(all.destinationId), 2);
+      assert.equal(pending.get(other.destinationId) ?? 0, 0, 'a type it does not take');
+      assert.equal(pending.get(paused.destinationId), 2, 'a disabled one keeps its events');
+      assert.deepEqual(await destinations.claimHead(paused.destinationId, at, 10, 30_000), [], 'nor is it delivered');
+      // The lease: while one instance delivers the queue, no other gets it.
+      const head = await destinations.claimHead(all.destinationId, at, 10, 30_000);
+      assert.deepEqual(
+        head.map((delivery) => delivery.eventId),
+        written,
+      );
+      assert.deepEqual(await destinations.claimHead(all.destinationId, at, 10, 30_000), [], 'leased');
+      const attempt = { at, durationMs: 12, statusCode: 503, error: null };
+      await destinations.settle(all.destinationId, written[0]!, attempt, { status: 'pending', retryAt: at + 60_000 });
+      await destinations.releaseLease(all.destinationId);
+      assert.deepEqual(
+        await destinations.claimHead(all.destinationId, at, 10, 30_000),
+        [],
+        'the head waits, and all behind it',
+      );
+      const retried = await destinations.claimHead(all.destinationId, at + 60_000, 10, 30_000);
+      assert.deepEqual(
+        retried.map((delivery) => [delivery.eventId, delivery.attempts]),
+        [
+          [written[0], 1],
+          [written[1], 0],
+        ],
+      );
+      for (const eventId of written)
+        await destinations.settle(all.destinationId, eventId, { ...attempt, statusCode: 200 }, { status: 'delivered' });
+      await destinations.releaseLease(all.destinationId);
+      const log = await destinations.deliveries(all.destinationId, { limit: 10 });
+      assert.deepEqual(
+        log.deliveries.map((delivery) => [
+          delivery.eventId,
+          delivery.status,
+          delivery.attempts,
+          delivery.lastStatusCode,
+        ]),
+        [
+          [written[1], 'delivered', 1, 200],
+          [written[0], 'delivered', 2, 200],
+        ],
+        'newest first',
+      );
+      assert.equal((await destinations.pendingCounts()).get(all.destinationId) ?? 0, 0);
+      // Skipping the disabled one's backlog; enabling it then sends nothing of it.
+      assert.equal(await destinations.skipPending(paused.destinationId), 2);
+      const enabled = await destinations.update(paused.destinationId, { disabledAt: null, disabledReason: null });
+      assert.equal(enabled?.disabledAt, null);
+      assert.deepEqual(await destinations.claimHead(paused.destinationId, at, 10, 30_000), []);
+      const skipped = await destinations.deliveries(paused.destinationId, { status: 'skipped', limit: 10 });
+      assert.equal(skipped.deliveries.length, 2);
+      for (const record of [all, other, paused]) assert.equal(await destinations.remove(record.destinationId), true);
+      assert.equal(await destinations.get(all.destinationId), undefined);
+      assert.deepEqual((await destinations.deliveries(all.destinationId, { limit: 10 })).deliveries, []);
+      assert.equal(await destinations.remove(all.destinationId), false);
+    });
+
     it('a queued re-read is settled only by a read that began after it was last queued', async () => {
       const [first, second] = [randomUUID(), randomUUID()];
       const { reconciliation } = store;
