@@ -3,6 +3,7 @@ import type { DestinationRecord, DestinationStore, QueuedDelivery } from '../sta
 import type { AttemptOutcome, Outbox } from '../state/outbox.ts';
 import { GONE_BEFORE_DISABLED } from './event-deliverer.ts';
 import { postEvent } from './event-post.ts';
+import { PollLoop } from './poll-loop.ts';
 import { EventSigner } from './event-signer.ts';
 import { afterFailure, type RetrySchedule } from './retry-schedule.ts';
 
@@ -32,18 +33,21 @@ export const signingSecrets = (record: DestinationRecord, now: number): string[]
  * lets the next go.
  */
 export class DestinationDeliverer {
-  private running = false;
-  private ticking = false;
-  private again = false;
-  private pollTimer: NodeJS.Timeout | undefined;
-  private current: Promise<void> = Promise.resolve();
+  private readonly loop: PollLoop;
   /** While the head waits for its retry, the queue is not looked at (an operator's action ends the wait). */
   private notBefore = 0;
 
   constructor(
     private record: DestinationRecord,
     private readonly options: DestinationDelivererOptions,
-  ) {}
+  ) {
+    this.loop = new PollLoop({
+      round: () => this.round(),
+      pollMs: options.pollMs,
+      failed: (error) =>
+        options.logger.warn('event destination queue unavailable', { destination: record.destinationId, error }),
+    });
+  }
 
   get destinationId(): string {
     return this.record.destinationId;
@@ -62,55 +66,32 @@ export class DestinationDeliverer {
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.wake();
+    this.loop.start();
   }
 
   wake(): void {
-    if (!this.running) return;
-    if (this.ticking) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.pollTimer);
-    this.current = this.tick();
+    this.loop.wake();
   }
 
   /** Stops taking deliveries and waits for the one under way (it ends within the timeout). */
-  async stop(): Promise<void> {
-    this.running = false;
-    clearTimeout(this.pollTimer);
-    await this.current;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
-  private async tick(): Promise<void> {
-    const { destinations, logger, leaseMs = 30_000, batch = 20 } = this.options;
+  /** Delivers the head of the queue, in order, until one fails; true when more may be waiting. */
+  private async round(): Promise<boolean> {
+    const { destinations, leaseMs = 30_000, batch = 20 } = this.options;
     const id = this.record.destinationId;
-    this.ticking = true;
-    try {
-      do {
-        this.again = false;
-        if (Date.now() < this.notBefore) break;
-        const head = await destinations.claimHead(id, Date.now(), batch, leaseMs);
-        if (head.length === 0) break;
-        let blocked = false;
-        for (const delivery of head) {
-          if (!this.running || blocked) break;
-          blocked = !(await this.deliver(delivery));
-        }
-        await destinations.releaseLease(id);
-        if (!blocked && head.length === batch) this.again = true;
-      } while (this.again && this.running);
-    } catch (error) {
-      logger.warn('event destination queue unavailable', { destination: id, error });
-    } finally {
-      this.ticking = false;
-      if (this.running) {
-        this.pollTimer = setTimeout(() => this.wake(), this.options.pollMs);
-        this.pollTimer.unref();
-      }
+    if (Date.now() < this.notBefore) return false;
+    const head = await destinations.claimHead(id, Date.now(), batch, leaseMs);
+    if (head.length === 0) return false;
+    let blocked = false;
+    for (const delivery of head) {
+      if (!this.loop.running || blocked) break;
+      blocked = !(await this.deliver(delivery));
     }
+    await destinations.releaseLease(id);
+    return !blocked && head.length === batch;
   }
 
   /** Posts one delivery and records it; false when it is to be tried again (the queue waits for it until then). */

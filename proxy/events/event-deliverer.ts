@@ -4,6 +4,7 @@ import type { AttemptOutcome, EndpointState, EventAttemptRecord, Outbox, StoredE
 import { endpointView, eventEndpoint, type EventEndpoint } from './event-endpoint.ts';
 import type { EventSigner } from './event-signer.ts';
 import { postEvent } from './event-post.ts';
+import { PollLoop } from './poll-loop.ts';
 import { afterFailure, retrySchedule, type RetrySchedule } from './retry-schedule.ts';
 
 export interface EventDelivererOptions {
@@ -38,10 +39,7 @@ export const GONE_BEFORE_DISABLED = 3;
 export class EventDeliverer {
   private readonly settings: typeof defaults & EventDelivererOptions & { schedule: RetrySchedule };
   private readonly inFlight = new Set<Promise<void>>();
-  private running = false;
-  private ticking = false;
-  private again = false;
-  private pollTimer: NodeJS.Timeout | undefined;
+  private readonly loop: PollLoop;
   private readonly endpoint: EventEndpoint;
   /** The endpoint's state as last read or written, and when it was read (read again after pollMs). */
   private state: { value: EndpointState; readAt: number } | undefined;
@@ -51,6 +49,11 @@ export class EventDeliverer {
     const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
     this.settings = { ...defaults, ...(given as EventDelivererOptions), schedule: options.schedule ?? retrySchedule() };
     this.endpoint = eventEndpoint(options.url);
+    this.loop = new PollLoop({
+      round: () => this.round(),
+      pollMs: this.settings.pollMs,
+      failed: (error) => this.settings.logger.warn('event outbox unavailable', { error }),
+    });
   }
 
   /** Where events go, each with whether they go there now (read from the store, for the operator). */
@@ -69,56 +72,33 @@ export class EventDeliverer {
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.wake();
+    this.loop.start();
   }
 
   /** Something was written to the outbox: look now rather than at the next poll. */
   wake(): void {
-    if (!this.running) return;
-    if (this.ticking) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.pollTimer);
-    void this.tick();
+    this.loop.wake();
   }
 
   /** Stops claiming and waits for the attempts under way (each ends within the timeout). */
   async stop(): Promise<void> {
-    this.running = false;
-    clearTimeout(this.pollTimer);
+    await this.loop.stop();
     await Promise.allSettled([...this.inFlight]);
   }
 
-  private async tick(): Promise<void> {
-    this.ticking = true;
-    try {
-      do {
-        this.again = false;
-        const capacity = this.settings.concurrency - this.inFlight.size;
-        if (capacity <= 0 || !(await this.endpointOpen())) break;
-        const events = await this.settings.outbox.claimDue(Date.now(), capacity, this.settings.leaseMs);
-        for (const event of events) {
-          const delivery: Promise<void> = this.deliver(event).finally(() => {
-            this.inFlight.delete(delivery);
-            this.wake();
-          });
-          this.inFlight.add(delivery);
-        }
-        if (events.length === capacity) this.again = true;
-      } while (this.again && this.running);
-    } catch (error) {
-      this.settings.logger.warn('event outbox unavailable', { error });
-    } finally {
-      this.ticking = false;
-      if (this.running) {
-        clearTimeout(this.pollTimer);
-        this.pollTimer = setTimeout(() => this.wake(), this.settings.pollMs);
-        this.pollTimer.unref();
-      }
+  /** Claims as many due events as there is room for and starts their deliveries; true when more may be due. */
+  private async round(): Promise<boolean> {
+    const capacity = this.settings.concurrency - this.inFlight.size;
+    if (capacity <= 0 || !(await this.endpointOpen())) return false;
+    const events = await this.settings.outbox.claimDue(Date.now(), capacity, this.settings.leaseMs);
+    for (const event of events) {
+      const delivery: Promise<void> = this.deliver(event).finally(() => {
+        this.inFlight.delete(delivery);
+        this.wake();
+      });
+      this.inFlight.add(delivery);
     }
+    return events.length === capacity;
   }
 
   private async deliver(event: StoredEvent): Promise<void> {

@@ -14,10 +14,9 @@ import { Cas, optimistically } from './cas.ts';
 import { readDestinations, type DestinationConfig, type StoredDelivery } from './destination-fan-out.ts';
 import { guarded } from './faults.ts';
 import { idOfMember, indexMember, parse, type RedisKeys } from './keys.ts';
+import { newestFirst } from './newest-first.ts';
 import { DELIVERED_KEPT_MS } from './outbox.ts';
 
-/** At most this many log entries are read to fill one page of a filtered log. */
-const LOG_SCAN_MAX = 5_000;
 /** Deliveries skipped in one transaction. */
 const SKIP_CHUNK = 500;
 
@@ -210,37 +209,16 @@ export class RedisDestinations implements DestinationStore {
     query: { status?: DeliveryStatus | undefined; limit: number; cursor?: string | undefined },
   ): Promise<DeliveryPage> {
     const after = query.cursor ? decodeEventCursor(query.cursor) : undefined;
-    const log = this.key.destinationLog(destinationId);
     return guarded(async () => {
-      const deliveries: DeliveryRecord[] = [];
-      let max = after ? `(${indexMember(after.createdAt, after.eventId)}` : '+';
-      let scanned = 0;
-      let more = false;
-      while (scanned < LOG_SCAN_MAX) {
-        const batch = Math.min(500, Math.max(50, (query.limit + 1) * 2));
-        const members = await this.redis.zrevrangebylex(log, max, '-', 'LIMIT', 0, batch);
-        if (members.length === 0) break;
-        scanned += members.length;
-        const values = await this.redis.mget(
-          ...members.map((member) => this.key.destinationDelivery(destinationId, idOfMember(member))),
-        );
-        const gone: string[] = [];
-        for (const [index, member] of members.entries()) {
-          const delivery = parse<StoredDelivery>(values[index]);
-          if (!delivery) gone.push(member);
-          else if (query.status && delivery.status !== query.status) continue;
-          else if (deliveries.length === query.limit) {
-            more = true;
-            break;
-          } else deliveries.push(logged(delivery));
-        }
-        // Deliveries Redis has forgotten leave their log entry behind: tidied as they are met.
-        if (gone.length) await this.redis.zrem(log, ...gone);
-        if (more || members.length < batch) break;
-        max = `(${members[members.length - 1]!}`;
-      }
-      const last = deliveries[deliveries.length - 1];
-      return { deliveries, nextCursor: more && last ? encodeEventCursor(last) : null };
+      const { items, more } = await newestFirst<StoredDelivery>(this.redis, {
+        index: this.key.destinationLog(destinationId),
+        valueKey: (eventId) => this.key.destinationDelivery(destinationId, eventId),
+        after: after && indexMember(after.createdAt, after.eventId),
+        limit: query.limit,
+        keep: (delivery) => !query.status || delivery.status === query.status,
+      });
+      const last = items[items.length - 1];
+      return { deliveries: items.map(logged), nextCursor: more && last ? encodeEventCursor(last) : null };
     });
   }
 

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { Cas, optimistically } from './cas.ts';
 import { fanOut, readDestinations } from './destination-fan-out.ts';
 import { guarded } from './faults.ts';
+import { newestFirst } from './newest-first.ts';
 import { idOfMember, indexMember, parse, type RedisKeys } from './keys.ts';
 import {
   ATTEMPTS_KEPT,
@@ -24,8 +25,6 @@ import type { Attempt, Checkout, Payment } from '../store.ts';
 export const DELIVERED_KEPT_MS = 30 * 24 * 3600_000;
 /** How long the mark of a settled expiry outlives the settling: far longer than any sweep takes. */
 const EXPIRY_MARK_MS = 24 * 3600_000;
-/** At most this many index entries are read to fill one page of a filtered list. */
-const LIST_SCAN_MAX = 5_000;
 
 /**
  * Leases due events in one step: each due id is pushed past the lease before any instance can see it
@@ -137,35 +136,13 @@ export class RedisOutbox implements Outbox {
   listEvents(query: Parameters<Outbox['listEvents']>[0]): Promise<EventPage> {
     const after = query.cursor ? decodeEventCursor(query.cursor) : undefined;
     return guarded(async () => {
-      const events: StoredEvent[] = [];
-      let max = after ? `(${indexMember(after.createdAt, after.eventId)}` : '+';
-      let scanned = 0;
-      let more = false;
-      while (scanned < LIST_SCAN_MAX) {
-        const batch = Math.min(500, Math.max(50, (query.limit + 1) * 2));
-        const members = await this.redis.zrevrangebylex(this.key.eventsAll(), max, '-', 'LIMIT', 0, batch);
-        if (members.length === 0) break;
-        scanned += members.length;
-        const values = await this.redis.mget(...members.map((member) => this.key.event(idOfMember(member))));
-        const gone: string[] = [];
-        for (const [index, member] of members.entries()) {
-          const event = parse<StoredEvent>(values[index]);
-          if (!event) {
-            gone.push(member);
-            continue;
-          }
-          if ((query.status && event.status !== query.status) || (query.type && event.type !== query.type)) continue;
-          if (events.length === query.limit) {
-            more = true;
-            break;
-          }
-          events.push(event);
-        }
-        // Delivered events Redis has forgotten leave their index entry behind: tidied as they are met.
-        if (gone.length) await this.redis.zrem(this.key.eventsAll(), ...gone);
-        if (more || members.length < batch) break;
-        max = `(${members[members.length - 1]!}`;
-      }
+      const { items: events, more } = await newestFirst<StoredEvent>(this.redis, {
+        index: this.key.eventsAll(),
+        valueKey: this.key.event,
+        after: after && indexMember(after.createdAt, after.eventId),
+        limit: query.limit,
+        keep: (event) => (!query.status || event.status === query.status) && (!query.type || event.type === query.type),
+      });
       const last = events[events.length - 1];
       return { events, nextCursor: more && last ? encodeEventCursor(last) : null };
     });
