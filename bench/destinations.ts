@@ -1,9 +1,9 @@
 /**
- * Event destinations, on one proxy instance (SQLite): how long an event takes from being written to
- * reaching a receiver (its `timestamp` to its arrival), p50 and p95 over 300 payments (600 events, in
- * batches of ten payments, each batch once the previous one's events arrived),
- * with one destination, then with three of which one fails every attempt (503) and one is slow
- * (answers after 5 s). Target: the healthy destination's p95 within 10 % of the single one's.
+ * Event destinations, on one proxy instance (SQLite, or the store KASSA_TEST_STORE names): how long
+ * an event takes from being written to reaching a receiver (its `timestamp` to its arrival), p50 and
+ * p95 over 300 payments (600 events, in batches of ten payments, each batch once the previous one's
+ * events arrived), with one destination, then with three of which one fails every attempt (503) and
+ * one is slow (answers after 5 s). Target: the healthy destination's p95 within 10 % of the single one's.
  */
 import { localCoordination } from '../proxy/state/local-coordination.ts';
 import { startStack, type Stack } from '../test/support/stack.ts';

@@ -412,3 +412,38 @@ describe('stores written by the previous version', () => {
     }
   });
 });
+
+describe('Redis fleet', () => {
+  it('a destination’s lease is one instance’s: another instance neither takes it nor ends it', async () => {
+    const server = await startRedis();
+    const redisConnections = await connectRedis(server.url);
+    try {
+      const prefix = `fleet-${randomUUID()}:`;
+      const [one, two] = [1, 2].map(() => new RedisStore(redisConnections.command, prefix));
+      const now = Date.now();
+      const destinationId = `dest_${randomUUID()}`;
+      await one!.destinations.create({
+        destinationId,
+        url: 'https://hooks.example/kassa',
+        description: '',
+        enabledEvents: ['*'],
+        secrets: [{ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', expiresAt: null }],
+        createdAt: now,
+        disabledAt: null,
+        disabledReason: null,
+      });
+      await two!.insertCheckout(checkout({ createdAt: now - 60_000, expiresAt: now - 1_000 }));
+      await two!.outbox.expireCheckouts(now, 100, expiryRule('sandbox'));
+      const at = Date.now();
+      assert.equal((await one!.destinations.claimHead(destinationId, at, 10, 30_000)).length, 1);
+      assert.deepEqual(await two!.destinations.claimHead(destinationId, at, 10, 30_000), []);
+      await two!.destinations.releaseLease(destinationId);
+      assert.deepEqual(await two!.destinations.claimHead(destinationId, at, 10, 30_000), [], 'still the first one’s');
+      await one!.destinations.releaseLease(destinationId);
+      assert.equal((await two!.destinations.claimHead(destinationId, at, 10, 30_000)).length, 1);
+    } finally {
+      await redisConnections.close();
+      await server.stop();
+    }
+  });
+});
