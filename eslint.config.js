@@ -58,7 +58,7 @@ const PROXY_FEATURES = {
   payments: ['checkouts.ts', 'status-view.ts', 'return-url.ts'],
   onramp: [],
   events: ['event-rules.ts'],
-  operator: [],
+  operator: ['operator-auth.ts', 'permissions.ts', 'dual-control.ts', 'approvals.ts', 'approval-examples.ts'],
   bridge: ['chain-directory.ts'],
   handoff: [],
   monitoring: [],
@@ -243,6 +243,25 @@ export default tseslint.config(
       group: PART.extension,
       message: 'The widget never imports the extension.',
     }),
+  },
+  // The operators' page's script, which the proxy serves: browser code, with the page's words' type only.
+  {
+    files: ['operator-page/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      ...browserGlobals,
+      ...restrict(
+        { ...serverCode, group: [...serverCode.group, '!**/proxy/operator/signin/words/en.ts'] },
+        nodeOnly,
+        typesOnly,
+        {
+          group: ['**/proxy/operator/signin/words/en.ts'],
+          message: 'The page takes only the type of its words: the server writes them into the page.',
+          allowTypeImports: true,
+        },
+        { group: [...PART.widget, ...PART.extension], message: 'The operators’ page is its own script.' },
+      ),
+    },
   },
   {
     files: ['extension/**/*.ts'],

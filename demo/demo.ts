@@ -23,11 +23,6 @@ export interface DemoOptions {
   log?: (line: string) => void;
   logLevel?: ProxyConfig['logLevel'];
   /**
-   * The proxy's operator token (KASSA_OPERATOR_TOKEN), for the Kassa extension's Settings; made up
-   * for this run when not given. Never printed.
-   */
-  operatorToken?: string;
-  /**
    * An address of this computer on its network (`npm start -- --lan`, lan-address.ts): the shop and
    * the proxy listen there as well as on loopback, the sandbox there alone, and every address a
    * browser is given (the proxy's in the pages, its return address, the bank pages) is there, so that
@@ -88,7 +83,6 @@ export async function startDemo(options: DemoOptions) {
       KASSA_ORDERS_API_KEY: sandbox.ordersApiKey,
       KASSA_REFORGE_BASE_URL: sandbox.reforge,
       KASSA_MERCHANT_KEY: secret('mk'),
-      KASSA_OPERATOR_TOKEN: options.operatorToken ?? secret('op'),
       KASSA_WEBHOOK_SECRET: randomBytes(32).toString('base64url'),
       KASSA_ALLOWED_ORIGINS: shopOrigins.join(','),
       KASSA_RETURN_URLS: shopOrigins.flatMap((origin) => [`${origin}/`, `${origin}/donate`, `${origin}/buy`]).join(','),
@@ -106,7 +100,14 @@ export async function startDemo(options: DemoOptions) {
       KASSA_LOG_LEVEL: options.logLevel ?? 'warn',
       KASSA_API_DOCS: '1',
     });
-    proxy = await startProxy(config, { logSink: options.log, alsoOn: lan ? [lan] : [] });
+    // A new shop has no admin: the proxy's one-time setup link for the first one, which start.ts prints
+    // with the rest (a credential: never through the log).
+    let setupLink: string | undefined;
+    proxy = await startProxy(config, {
+      logSink: options.log,
+      setupLink: (text) => (setupLink = /\S+\/operator\/setup#\S+/.exec(text)?.[0]),
+      alsoOn: lan ? [lan] : [],
+    });
     // The payment service tells the proxy about status changes at this (secret) address.
     const hook = await fetch(`${sandbox.control}/keys/${sandbox.keyId}`, {
       method: 'PATCH',
@@ -122,6 +123,8 @@ export async function startDemo(options: DemoOptions) {
       sandbox,
       proxy,
       shop,
+      /** The first admin's one-time setup link (an hour): its passkey made there, the operator views follow. */
+      setupLink,
       /** Where browsers are sent with `lan`: the shop's and the proxy's origins on the network. */
       lan: proxyOnLan ? { shop: shopOrigins[0]!, proxy: proxyOnLan } : undefined,
       async stop() {

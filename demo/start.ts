@@ -117,8 +117,6 @@ const demo = await startDemo({
   sandboxPort: ports.sandbox,
   settlementMs: number('settlement-ms', 600_000),
   logLevel: values.verbose ? 'info' : 'warn',
-  // The Kassa extension's operator views need the token: `KASSA_OPERATOR_TOKEN=… npm start` chooses it.
-  operatorToken: process.env.KASSA_OPERATOR_TOKEN || undefined,
   log: (line) => console.log(`proxy: ${line}`),
   ...(lan ? { lan } : {}),
 }).catch((error: Error) => fail(error.message));
@@ -158,6 +156,9 @@ ${onLan.running}
             key ${SANDBOX_TEST_KEY}
             SANDBOX ONLY: anvil's public development key, never for real money. The extension's
             Wallet offers it as "Use a sandbox test account"; any other wallet can import the key.
+  Operator  ${demo.setupLink ?? 'the shop has an admin already'}
+            become the demo's first admin (once, within an hour): make your passkey there, then sign
+            the extension in (Settings → Sign in) and approve its code on that page
   Proxy     ${proxy}         serves kassa.js, the payment API and the bridge routes${onLan.proxy}
   API       ${proxy}/docs    the proxy's API reference (the OpenAPI document: /openapi.json)
   Sandbox   ${demo.sandbox.origin}         the emulated bank, payment, order and cross-chain services

@@ -7,6 +7,12 @@
 export const UI_CHANNEL = 'kassa-ui';
 /** The popup and side panel hold this port open to receive live payment statuses. */
 export const PAYMENTS_PORT = 'kassa-payments';
+/**
+ * The popup and side panel hold this port open to hear of the operator's session (signed in, signing
+ * in, signed out, permissions): the worker posts it at once and on every change, and follows the
+ * proxy's live stream while one is open, so that a revoked device is known within a second.
+ */
+export const SESSION_PORT = 'kassa-session';
 /** The approval window holds this port open: it keeps the service worker (and the request) alive. */
 export const APPROVAL_PORT = 'kassa-approval';
 

@@ -3,7 +3,7 @@
  * service worker, which owns the settings, the vault and every call to the proxy. The service worker
  * parses each request with `uiRequestSchema` and answers only senders that are pages of this
  * extension; the pages parse each answer with `uiResponseSchema` (and the proxy's data with the
- * schemas of `schemas/`). Messages never carry the operator token back, and never a private key:
+ * schemas of `schemas/`). Messages never carry the device token back, and never a private key:
  * the recovery phrase of a new key is shown once, right after it is made, and never again.
  */
 import { z } from 'zod';
@@ -27,6 +27,8 @@ import type { PurchaseStatement, SiweMessage } from '../lib/siwe.ts';
 import type { EventEndpointView } from '../schemas/event-endpoint.ts';
 import type { Health, PaymentList, resolvedPaymentSchema, unverifiableListSchema } from '../schemas/proxy-api.ts';
 import type { ChainEntry } from '../schemas/reforge.ts';
+import { ACCOUNT_REQUESTS, isoMoment, type AccountAnswers } from './account-messages.ts';
+import type { MoneyAnswer } from './operator-messages.ts';
 import {
   AUTO_LOCK_MINUTES,
   NETWORKS,
@@ -42,6 +44,7 @@ export {
   NETWORKS,
   PASSWORD_MIN,
   PAYMENTS_PORT,
+  SESSION_PORT,
   UI_CHANNEL,
   UI_LANGUAGES,
   type LanguageChoice,
@@ -57,7 +60,6 @@ const orderId = z.string().min(1, 'orderId is required').max(200);
 const decimalText = z.string().max(64);
 const eventId = z.string().min(1, 'The event id is required').max(200);
 const purchaseId = z.string().min(1, 'The purchase id is required').max(100);
-const isoMoment = z.iso.datetime({ offset: true }).optional();
 const amountText = z
   .string()
   .max(32)
@@ -86,13 +88,7 @@ export interface PaymentExport {
 
 export const uiRequestSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('settings.get') }),
-  z.object({
-    kind: z.literal('settings.save'),
-    proxyUrl: z.string().max(2048),
-    /** Left out: keep the token saved before. */
-    operatorToken: z.string().max(512).optional(),
-    network: z.enum(NETWORKS),
-  }),
+  z.object({ kind: z.literal('settings.save'), proxyUrl: z.string().max(2048), network: z.enum(NETWORKS) }),
   z.object({ kind: z.literal('settings.test') }),
   /** Whether the proxy runs on the sandbox (`GET /api/config`): the wallet then offers the sandbox's test account. */
   z.object({ kind: z.literal('settings.environment') }),
@@ -146,6 +142,7 @@ export const uiRequestSchema = z.discriminatedUnion('kind', [
     note: z.string().trim().min(3, 'Write a note of at least 3 characters').max(500),
   }),
   z.object({ kind: z.literal('chains.list') }),
+  ...ACCOUNT_REQUESTS,
   z.object({ kind: z.literal('vault.status') }),
   z.object({ kind: z.literal('vault.create'), password }),
   z.object({
@@ -187,7 +184,7 @@ export type UiRequestOf<K extends UiKind> = Extract<UiRequest, { kind: K }>;
  * and the worker say to each other. The worker's handler table (background/ui-requests.ts) and the
  * pages' `ask` (ui/client.ts) are both typed by it.
  */
-export interface UiAnswers {
+export interface UiAnswers extends AccountAnswers {
   'settings.get': SettingsView;
   'settings.save': SettingsView;
   'settings.test': ConnectionTest;
@@ -200,8 +197,9 @@ export interface UiAnswers {
   'payments.unverifiable': z.infer<typeof unverifiableListSchema>;
   'payments.resolve': z.infer<typeof resolvedPaymentSchema>;
   'orders.list': Order[];
-  'orders.create': CreateOrderResponse;
-  'orders.update': UpdateOrderResponse;
+  // A money action: done at once below the merchant's threshold, else a request a second person decides.
+  'orders.create': MoneyAnswer<CreateOrderResponse>;
+  'orders.update': MoneyAnswer<UpdateOrderResponse>;
   'orders.delete': z.infer<typeof deleteOrderResponseSchema>;
   'events.list': EventList;
   'events.get': EventDetail;
@@ -210,8 +208,8 @@ export interface UiAnswers {
   'events.redeliverFailed': z.infer<typeof redeliverResultSchema>;
   'purchases.list': PurchaseList;
   'purchases.get': PurchaseDetail;
-  'purchases.retryMint': OperatorPurchase;
-  'purchases.refund': OperatorPurchase;
+  'purchases.retryMint': MoneyAnswer<OperatorPurchase>;
+  'purchases.refund': MoneyAnswer<OperatorPurchase>;
   'chains.list': ChainEntry[];
   'vault.status': WalletStatus;
   'vault.create': CreatedKey;
@@ -259,21 +257,36 @@ export const USER_ACTIONS: ReadonlySet<UiKind> = new Set<UiKind>([
   'connections.revoke',
   'connections.unblock',
   'approval.answer',
+  'session.signIn',
+  'session.cancelSignIn',
+  'session.openApprovalPage',
+  'session.signOut',
+  'approvals.approve',
+  'approvals.reject',
+  'approvals.cancel',
+  'team.invite',
+  'team.update',
+  'team.remove',
+  'team.revoke',
+  'audit.export',
 ]);
 
 /** Every answer of the service worker to a page. */
 export const uiResponseSchema = z.union([
   z.object({ ok: z.literal(true), value: z.unknown() }),
-  z.object({ ok: z.literal(false), error: z.string(), status: z.number().optional() }),
+  z.object({
+    ok: z.literal(false),
+    error: z.string(),
+    status: z.number().optional(),
+    /** With a 403: the permission the operator's role lacks (`orders:write`), for the page to name in words. */
+    permission: z.string().optional(),
+  }),
 ]);
 export type UiResponse = z.infer<typeof uiResponseSchema>;
 
-/** What the settings view shows: never the token itself, only whether one is saved and its end. */
+/** What the settings view shows. */
 export interface SettingsView {
   proxyUrl: string | null;
-  tokenSet: boolean;
-  /** The token's last four characters, to tell tokens apart. */
-  tokenHint: string | null;
   network: Network;
 }
 
@@ -292,7 +305,7 @@ export interface WalletStatus {
   blockedOrigins: string[];
 }
 
-/** What the Settings tab's "Test connection" found: the proxy's health with the token, else its chain listing. */
+/** What the Settings tab's "Test connection" found: the proxy's health when signed in, else its chain listing. */
 export type ConnectionTest = { kind: 'operator'; health: Health } | { kind: 'public'; chains: number };
 
 /** A transfer of Kassa's account, as the chains show it. */

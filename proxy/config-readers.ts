@@ -2,10 +2,28 @@
  * How a setting is read: the readers every part's settings use (config.ts, the features'
  * `*-settings.ts`, state/store-settings.ts), each failing with a ConfigError that names the setting.
  */
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 /** The settings as read: the environment over KASSA_CONFIG_FILE's values. */
 export type SettingsSource = Record<string, string | undefined>;
+
+/** The environment, over the JSON file KASSA_CONFIG_FILE names (if any): what every reader reads. */
+export function settingsSource(env: SettingsSource): SettingsSource {
+  if (!env.KASSA_CONFIG_FILE) return env;
+  let file: unknown;
+  try {
+    file = JSON.parse(readFileSync(env.KASSA_CONFIG_FILE, 'utf8'));
+  } catch (error) {
+    throw new ConfigError('KASSA_CONFIG_FILE', `cannot read ${env.KASSA_CONFIG_FILE}: ${(error as Error).message}`);
+  }
+  if (typeof file !== 'object' || file === null || Array.isArray(file))
+    throw new ConfigError('KASSA_CONFIG_FILE', 'must hold a JSON object of settings');
+  const fromFile = Object.fromEntries(
+    Object.entries(file).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]),
+  );
+  return { ...fromFile, ...env };
+}
 
 export class ConfigError extends Error {
   constructor(

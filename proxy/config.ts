@@ -3,7 +3,7 @@
  * KASSA_CONFIG_FILE (same keys; the environment wins). Validated at start; a bad setting stops the
  * proxy with a message that names it. Every name here is documented in the README.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { isHttpsOrLocalHttp } from '../lib/private-http.ts';
@@ -16,15 +16,17 @@ import {
   list,
   required,
   secret,
+  settingsSource,
   type SettingsSource,
 } from './config-readers.ts';
 import { parseEvents, type MerchantEvents } from './events/event-settings.ts';
 import { OnrampSettingError, parseOnrampSettings, type OnrampSettings } from './onramp/onramp-settings.ts';
+import { parseOperatorSettings, type OperatorSettings } from './operator/operator-settings.ts';
 import { parsePaymentSettings, plainHttpRule, type PaymentSettings } from './payments/payment-settings.ts';
 import { parseStoreSettings, type StoreSettings } from './state/store-settings.ts';
 
 /** Every setting, read and checked; each part's own are in its `*-settings.ts`. */
-export interface ProxyConfig extends PaymentSettings, StoreSettings {
+export interface ProxyConfig extends PaymentSettings, StoreSettings, OperatorSettings {
   port: number;
   host: string;
   payBaseUrl: string;
@@ -33,7 +35,6 @@ export interface ProxyConfig extends PaymentSettings, StoreSettings {
   ordersApiKey: string;
   reforgeBaseUrl: string;
   merchantKey: string;
-  operatorToken: string;
   allowedOrigins: string[];
   webhookSecret: string;
   checkoutTtlSeconds: number;
@@ -48,7 +49,7 @@ export interface ProxyConfig extends PaymentSettings, StoreSettings {
   widgetDir: string;
   /** Where signed events go, and the secrets they are signed with (the next one while rotating); null: no events. */
   events: MerchantEvents | null;
-  /** A Prometheus scraper's own bearer token for /metrics (the operator token works too). */
+  /** A Prometheus scraper's own bearer token for /metrics (an operator's credential works too). */
   metricsToken: string | null;
   /** Where browsers and banks reach this proxy (`https://pay.shop.example`): its return address is there. */
   publicUrl: string | null;
@@ -68,21 +69,7 @@ function parseOrigin(value: string): string {
 
 /** Reads and validates the configuration; throws a ConfigError naming the first bad setting. */
 export function loadConfig(env: SettingsSource = process.env): ProxyConfig {
-  let source = env;
-  if (env.KASSA_CONFIG_FILE) {
-    let file: unknown;
-    try {
-      file = JSON.parse(readFileSync(env.KASSA_CONFIG_FILE, 'utf8'));
-    } catch (error) {
-      throw new ConfigError('KASSA_CONFIG_FILE', `cannot read ${env.KASSA_CONFIG_FILE}: ${(error as Error).message}`);
-    }
-    if (typeof file !== 'object' || file === null || Array.isArray(file))
-      throw new ConfigError('KASSA_CONFIG_FILE', 'must hold a JSON object of settings');
-    const fromFile = Object.fromEntries(
-      Object.entries(file).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]),
-    );
-    source = { ...fromFile, ...env };
-  }
+  const source = settingsSource(env);
 
   // Before the payment settings, whose KASSA_ALLOW_PRIVATE_HTTP depends on it.
   const payBaseUrl = required('KASSA_PAY_BASE_URL', baseUrl(), source.KASSA_PAY_BASE_URL);
@@ -94,9 +81,7 @@ export function loadConfig(env: SettingsSource = process.env): ProxyConfig {
     secrets.push(required('KASSA_PAY_CLIENT_SECRET_NEXT', secret, source.KASSA_PAY_CLIENT_SECRET_NEXT));
 
   const merchantKey = required('KASSA_MERCHANT_KEY', secret, source.KASSA_MERCHANT_KEY);
-  const operatorToken = required('KASSA_OPERATOR_TOKEN', secret, source.KASSA_OPERATOR_TOKEN);
-  if (merchantKey === operatorToken)
-    throw new ConfigError('KASSA_OPERATOR_TOKEN', 'must differ from KASSA_MERCHANT_KEY');
+  const operators = parseOperatorSettings(source, merchantKey);
 
   const events = parseEvents(source);
   let onramp: OnrampSettings | null;
@@ -120,7 +105,7 @@ export function loadConfig(env: SettingsSource = process.env): ProxyConfig {
     ordersApiKey: required('KASSA_ORDERS_API_KEY', secret, source.KASSA_ORDERS_API_KEY),
     reforgeBaseUrl: required('KASSA_REFORGE_BASE_URL', baseUrl(), source.KASSA_REFORGE_BASE_URL),
     merchantKey,
-    operatorToken,
+    ...operators,
     allowedOrigins,
     ...payments,
     webhookSecret: required(
@@ -180,11 +165,12 @@ export function secretsOf(config: ProxyConfig): string[] {
     ...config.payClientSecrets,
     config.ordersApiKey,
     config.merchantKey,
-    config.operatorToken,
+    ...(config.operatorToken ? [config.operatorToken] : []),
     config.webhookSecret,
     ...storePasswords,
     ...(config.events?.secrets ?? []),
     ...(config.metricsToken ? [config.metricsToken] : []),
+    ...(config.oidc ? [config.oidc.clientSecret] : []),
   ];
 }
 

@@ -17,6 +17,11 @@ export interface StartProxyOptions extends ServiceOverrides {
   /** Where log lines go (standard output by default). */
   logSink?: (line: string) => void;
   logger?: Logger;
+  /**
+   * Where the first admin's one-time setup link goes when the store has no admin: standard error by
+   * default, never the JSON log, since the link is a credential.
+   */
+  setupLink?: (line: string) => void;
   /** More addresses to listen on, on the same port: the demo's LAN address (`npm start -- --lan`). */
   alsoOn?: readonly string[];
 }
@@ -40,6 +45,12 @@ export async function startProxy(config: ProxyConfig, options: StartProxyOptions
     logger.warn(
       'KASSA_ALLOW_PRIVATE_HTTP is on: customers may be sent over plain http to private-network addresses, where anyone on that network can read and change what they see. For trying the sandbox with a phone only; never with a live payment service.',
     );
+  if (config.operatorToken)
+    logger.warn(
+      'KASSA_OPERATOR_TOKEN is set but opens nothing any more: operators sign in as people (docs/operators.md); unset it',
+      { setting: 'KASSA_OPERATOR_TOKEN' },
+    );
+  await printSetupLink(services, config.publicUrl ?? server.origin, options.setupLink ?? writeToStderr, logger);
   return {
     origin: server.origin,
     port: server.port,
@@ -57,4 +68,26 @@ export async function startProxy(config: ProxyConfig, options: StartProxyOptions
       await services.store.close();
     },
   };
+}
+
+const writeToStderr = (line: string) => void process.stderr.write(`${line}\n`);
+
+/** While the shop has no admin, a one-time link (an hour) for its first one; the log says only where it went. */
+async function printSetupLink(
+  services: ProxyServices,
+  origin: string,
+  print: (line: string) => void,
+  logger: Logger,
+): Promise<void> {
+  const setup = await services.operators.accounts.setupToken().catch((error: unknown) => {
+    logger.warn('could not tell whether the shop has an admin yet', { error });
+    return undefined;
+  });
+  if (!setup) return;
+  print(
+    `Kassa has no admin yet. Open this link within an hour to become its first admin (or run kassa-proxy operators add --role admin):\n  ${origin}/operator/setup#${setup.token}`,
+  );
+  logger.info('no admin yet: a one-time setup link was printed on standard error', {
+    expiresAt: new Date(setup.expiresAt).toISOString(),
+  });
 }

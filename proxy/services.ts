@@ -17,6 +17,9 @@ import type { Backend } from './state/open-backend.ts';
 import { OrdersClient } from './upstream/orders-client.ts';
 import { ProxyMetrics } from './monitoring/metrics.ts';
 import { createOnramp, type OnrampParts } from './onramp/onramp-parts.ts';
+import { registerPurchaseActions } from './onramp/purchase-approvals.ts';
+import { createOperatorParts, type OperatorParts } from './operator/operator-parts.ts';
+import { createSigninParts, type SigninParts } from './operator/signin/signin-parts.ts';
 import { PayClient } from './upstream/pay-client.ts';
 import type { MismatchReport } from './upstream/answer-check.ts';
 import type { UpstreamApi } from './upstream/http-call.ts';
@@ -48,6 +51,10 @@ export interface ProxyServices extends Omit<Backend, 'redisConnections'> {
   httpMetrics: boolean;
   /** Stablecoins bought by bank; null when KASSA_ONRAMP_COINS is not set. */
   onramp: OnrampParts | null;
+  /** Operators as people: credentials, the routes' guard, device sign-in. */
+  operators: OperatorParts;
+  /** The operators' sign-in: passkeys, the company's provider, the web session. */
+  signin: SigninParts;
 }
 
 /** What tests and benchmarks may set; a store or coordination given replaces the configured one's. */
@@ -74,6 +81,8 @@ export interface ServiceOverrides extends Partial<Backend> {
   onrampSweepMs?: number;
   /** How long a purchase's checkout can be paid (30 minutes). */
   onrampPaymentWindowSeconds?: number;
+  /** How long an approval request waits for a second person (24 hours). */
+  approvalTtlMs?: number;
 }
 
 /** Builds the services on the state `openBackend` opened (state/open-backend.ts). */
@@ -172,6 +181,15 @@ export function createServices(
         paymentWindowSeconds: overrides.onrampPaymentWindowSeconds,
       })
     : null;
+  const operators = createOperatorParts({
+    config,
+    store,
+    orders,
+    registry: metrics.registry,
+    approvalTtlMs: overrides.approvalTtlMs,
+  });
+  if (onramp) registerPurchaseActions(operators.approvals, onramp.operations);
+  const signin = createSigninParts({ config, store, operators, logger });
   return {
     config,
     logger,
@@ -194,6 +212,8 @@ export function createServices(
     metrics,
     httpMetrics: overrides.httpMetrics ?? true,
     onramp,
+    operators,
+    signin,
   };
 }
 

@@ -31,10 +31,21 @@ export class SlidingWindowLimiter {
 
   /** Records a hit when allowed; otherwise says how long until one is. */
   take(bucket: string): LimitDecision {
+    return this.decide(bucket, true);
+  }
+
+  /**
+   * Whether a hit would be allowed now, recording nothing: for limits on what went wrong (failed
+   * sign-ins), checked before the attempt and taken only when it fails.
+   */
+  check(bucket: string): LimitDecision {
+    return this.decide(bucket, false);
+  }
+
+  private decide(bucket: string, record: boolean): LimitDecision {
     const now = this.now();
     if (now - this.lastPrune > this.windowMs) this.prune(now);
-    let hits = this.hits.get(bucket);
-    if (!hits) this.hits.set(bucket, (hits = { times: [], head: 0 }));
+    const hits = this.hits.get(bucket) ?? { times: [], head: 0 };
     const { times } = hits;
     while (hits.head < times.length && times[hits.head]! <= now - this.windowMs) hits.head++;
     // Drop the aged-out front now and then, in one move, so the queue stays as long as the window.
@@ -46,7 +57,10 @@ export class SlidingWindowLimiter {
       const oldest = times[hits.head]!;
       return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((oldest + this.windowMs - now) / 1000)) };
     }
-    times.push(now);
+    if (record) {
+      if (!this.hits.has(bucket)) this.hits.set(bucket, hits);
+      times.push(now);
+    }
     return { allowed: true };
   }
 

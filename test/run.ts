@@ -39,6 +39,13 @@ const STORE_SUITES = [
   'onramp-operator-races',
   'onramp-attribution',
   'onramp-sweep',
+  'operators',
+  'operators-fuzz',
+  'dual-control',
+  'audit',
+  'roles',
+  'signin',
+  'signin-fuzz',
 ];
 const requested = process.argv.slice(2);
 const started = performance.now();

@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'no
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { VIEWER_FILE, viewerScript } from '../proxy/http/openapi/api-docs-routes.ts';
+import { PAGE_SCRIPT_BUILD, PAGE_SCRIPT_FILE } from '../proxy/operator/signin/page-assets.ts';
 
 const root = join(import.meta.dirname, '..');
 const outfile = join(root, 'dist', 'proxy', 'server.js');
@@ -18,7 +19,8 @@ const built = await build({
   platform: 'node',
   target: 'node20',
   format: 'esm',
-  external: ['better-sqlite3'],
+  // esbuild builds the operators' page's script when the proxy runs from source; the bundle has it built.
+  external: ['better-sqlite3', 'esbuild'],
   // Some bundled packages are CommonJS and call require(); an ES module has none of its own.
   banner: {
     js: "import { createRequire as __kassaRequire } from 'node:module'; const require = __kassaRequire(import.meta.url);",
@@ -32,8 +34,15 @@ const built = await build({
 const viewer = viewerScript();
 if (!viewer) throw new Error('The Redoc viewer is missing from node_modules/@redocly/cli: run npm ci');
 const viewerBytes = readFileSync(viewer.path);
+// The operators' sign-in page's script (operator-page/, with @simplewebauthn/browser), served by the proxy.
+const pageScript = await build({
+  ...PAGE_SCRIPT_BUILD,
+  outfile: join(dirname(outfile), PAGE_SCRIPT_FILE),
+  write: false,
+});
 const files = [
   ...built.outputFiles.map((file) => ({ path: file.path, contents: file.contents })),
+  ...pageScript.outputFiles.map((file) => ({ path: file.path, contents: file.contents })),
   {
     path: join(dirname(outfile), `${VIEWER_FILE}.gz`),
     contents: viewer.gzipped ? viewerBytes : gzipSync(viewerBytes, { level: 9 }),

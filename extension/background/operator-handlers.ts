@@ -1,6 +1,7 @@
 /**
  * The operator views' requests: payments, orders, events and on-ramp purchases, each one call to an
- * operator route of the proxy (operator-api.ts), its answer checked against the proxy's schema.
+ * operator route of the proxy (operator-api.ts), its answer checked against the proxy's schema. Money
+ * actions answer as dual control has them: done, or sent for a second person's approval.
  */
 import { describeZodError } from '../../lib/zod-message.ts';
 import { eventEndpointSchema } from '../../schemas/event-endpoint.ts';
@@ -8,24 +9,21 @@ import { eventDetailSchema, eventListSchema, eventSummarySchema, redeliverResult
 import { operatorPurchaseSchema, purchaseDetailSchema, purchaseListSchema } from '../../schemas/onramp.ts';
 import {
   createOrderRequestSchema,
+  createOrderResponseSchema,
   orderListSchema,
   updateOrderRequestSchema,
-  type CreateOrderResponse,
+  updateOrderResponseSchema,
   type Order,
-  type UpdateOrderResponse,
 } from '../../schemas/orders.ts';
 import { resolvedPaymentSchema, unverifiableListSchema, type PaymentList } from '../../schemas/proxy-api.ts';
 import type { PaymentSearch } from '../messages.ts';
+import type { MoneyAnswer } from '../operator-messages.ts';
+import { refreshBadge } from './approvals-badge.ts';
 import { listChains } from './chains.ts';
-import { followPaymentEvents, operatorCall, operatorFile } from './operator-api.ts';
+import { moneyCall, operatorCall, operatorFile } from './operator-api.ts';
+import { listenToPayments } from './payment-stream.ts';
+import { proxyAnswer, query } from './proxy-answer.ts';
 import { RefusedRequest, type UiHandlers } from './ui-requests.ts';
-
-function query(values: Record<string, string | number | undefined>): string {
-  const entries = Object.entries(values).filter(
-    (entry): entry is [string, string | number] => entry[1] !== undefined && entry[1] !== '',
-  );
-  return entries.length ? `?${new URLSearchParams(entries.map(([name, value]) => [name, String(value)]))}` : '';
-}
 
 /** The search fields of a request, in the order the proxy's query shows them. */
 function searchOf(request: PaymentSearch): PaymentSearch {
@@ -33,14 +31,14 @@ function searchOf(request: PaymentSearch): PaymentSearch {
   return { status, checkoutId, reference, from, to, minAmount, maxAmount };
 }
 
-/** The proxy's answer as its schema says, or a plain refusal (a proxy too old for the route, say). */
-function proxyAnswer<T>(
-  schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } },
-  value: unknown,
-): T {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new Error('The proxy answered something other than what it documents: is it up to date?');
-  return parsed.data;
+/** A money action's answer when done at once, as its schema says (moneyCall checks the 202 of dual control). */
+async function moneyAnswer<T>(
+  schema: Parameters<typeof proxyAnswer<T>>[0],
+  call: Promise<MoneyAnswer<unknown>>,
+): Promise<MoneyAnswer<T>> {
+  const answer = await call;
+  void refreshBadge();
+  return 'done' in answer ? { done: proxyAnswer(schema, answer.done) } : answer;
 }
 
 const id = (value: string) => encodeURIComponent(value);
@@ -65,7 +63,7 @@ export const paymentHandlers = {
 
 /** The payments view holds this port open: each payment's new status, and the stream's state, as they come. */
 export function acceptPaymentsPort(port: chrome.runtime.Port): void {
-  const stop = followPaymentEvents({
+  const stop = listenToPayments({
     onStatus: (payment) => port.postMessage({ type: 'status', payment }),
     onState: (state, error) => port.postMessage({ type: 'stream', state, ...(error ? { error } : {}) }),
   });
@@ -87,15 +85,15 @@ export const orderHandlers = {
       throw new RefusedRequest(
         `Customer order "${parsed.data.customerOrder}" is already used by order ${taken.orderId}`,
       );
-    return operatorCall<CreateOrderResponse>('/api/orders', { method: 'POST', body: parsed.data });
+    return moneyAnswer(createOrderResponseSchema, moneyCall('/api/orders', { method: 'POST', body: parsed.data }));
   },
   'orders.update': async (request) => {
     const parsed = updateOrderRequestSchema.safeParse({ amount: request.amount, orderStatus: request.orderStatus });
     if (!parsed.success) throw new RefusedRequest(describeZodError(parsed.error));
-    return operatorCall<UpdateOrderResponse>(`/api/orders/${id(request.orderId)}`, {
-      method: 'PUT',
-      body: parsed.data,
-    });
+    return moneyAnswer(
+      updateOrderResponseSchema,
+      moneyCall(`/api/orders/${id(request.orderId)}`, { method: 'PUT', body: parsed.data }),
+    );
   },
   'orders.delete': ({ orderId }) => operatorCall(`/api/orders/${id(orderId)}`, { method: 'DELETE' }),
 } satisfies Partial<UiHandlers>;
@@ -127,17 +125,14 @@ export const purchaseHandlers = {
     proxyAnswer(purchaseListSchema, await operatorCall(`/api/onramp/purchases${query({ state, limit, cursor })}`)),
   'purchases.get': async (request) =>
     proxyAnswer(purchaseDetailSchema, await operatorCall(`/api/onramp/purchases/${id(request.id)}`)),
-  'purchases.retryMint': async (request) =>
-    proxyAnswer(
+  'purchases.retryMint': (request) =>
+    moneyAnswer(
       operatorPurchaseSchema,
-      await operatorCall(`/api/onramp/purchases/${id(request.id)}/retry-mint`, { method: 'POST' }),
+      moneyCall(`/api/onramp/purchases/${id(request.id)}/retry-mint`, { method: 'POST' }),
     ),
-  'purchases.refund': async (request) =>
-    proxyAnswer(
+  'purchases.refund': (request) =>
+    moneyAnswer(
       operatorPurchaseSchema,
-      await operatorCall(`/api/onramp/purchases/${id(request.id)}/refund`, {
-        method: 'POST',
-        body: { note: request.note },
-      }),
+      moneyCall(`/api/onramp/purchases/${id(request.id)}/refund`, { method: 'POST', body: { note: request.note } }),
     ),
 } satisfies Partial<UiHandlers>;

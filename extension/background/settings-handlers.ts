@@ -1,8 +1,10 @@
-/** The Settings tab's requests: the proxy and its token, testing them, the pages' language. */
+/** The Settings tab's requests: the proxy, testing it, the pages' language. */
 import type { Health } from '../../schemas/proxy-api.ts';
 import type { LanguageChoice } from '../messages.ts';
+import { leaveOtherProxy } from './account-handlers.ts';
 import { forgetChains, listChains } from './chains.ts';
 import { operatorCall } from './operator-api.ts';
+import { storedSession } from './operator-session.ts';
 import { proxyEnvironment } from './sandbox-account.ts';
 import { loadSettings, saveSettings, settingsView } from './settings.ts';
 import { KEYS, readLocal, writeLocal } from './storage.ts';
@@ -13,11 +15,13 @@ export const settingsHandlers = {
   'settings.save': async (request) => {
     const view = await saveSettings(request);
     forgetChains();
+    await leaveOtherProxy(view.proxyUrl);
     return view;
   },
   'settings.test': async () => {
-    // With a token entered for this proxy: its health; without: its public chain listing (all the wallet needs).
-    if (settingsView(await loadSettings()).tokenSet)
+    // Signed in to this proxy: its health; else its public chain listing (all the wallet needs).
+    const session = await storedSession();
+    if (session && session.proxyUrl === (await loadSettings()).proxyUrl)
       return { kind: 'operator', health: await operatorCall<Health>('/api/health') };
     forgetChains();
     return { kind: 'public', chains: (await listChains()).length };

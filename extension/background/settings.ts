@@ -1,30 +1,43 @@
 import { isHttpsOrLoopback } from '../../lib/url-rules.ts';
 import type { Network, SettingsView } from '../messages.ts';
+import type { OperatorSessionView } from '../operator-messages.ts';
 import { KEYS, readLocal, writeLocal } from './storage.ts';
 
 /**
- * What the user configures: where the Kassa proxy is (the wallet reads its public chain listing) and,
- * for the operator views only, its KASSA_OPERATOR_TOKEN, kept with the proxy URL it was entered for.
+ * What the user configures: where the Kassa proxy is (the wallet reads its public chain listing, the
+ * operator views sign in to it) and which of its networks the wallet uses. No credential: the
+ * operator's device session is kept apart, bound to the proxy that issued it (operator-session.ts).
  */
 export interface Settings {
   proxyUrl: string;
   network: Network;
-  operatorToken?: string;
-  /** The proxy URL the token was entered for: it is sent there and nowhere else. */
-  tokenProxyUrl?: string;
 }
+
+/** As an earlier version saved them: with one shared operator token for the operator views. */
+type StoredSettings = Partial<Settings> & { operatorToken?: unknown; tokenProxyUrl?: unknown };
 
 export class SettingsError extends Error {}
 
+/**
+ * The settings. A shared operator token an earlier version saved with them is dropped here, once,
+ * with a note that the operator views now need the person's own sign-in.
+ */
 export async function loadSettings(): Promise<Partial<Settings>> {
-  const stored = (await readLocal<Partial<Settings>>(KEYS.settings)) ?? {};
-  // Saved before tokens were bound: the token was entered for the URL saved with it.
-  return stored.operatorToken && !stored.tokenProxyUrl ? { ...stored, tokenProxyUrl: stored.proxyUrl } : stored;
+  const stored = (await readLocal<StoredSettings>(KEYS.settings)) ?? {};
+  if (!('operatorToken' in stored) && !('tokenProxyUrl' in stored)) return stored;
+  const settings: Partial<Settings> = {
+    ...(stored.proxyUrl ? { proxyUrl: stored.proxyUrl } : {}),
+    ...(stored.network ? { network: stored.network } : {}),
+  };
+  await writeLocal(KEYS.settings, settings);
+  const notice: OperatorSessionView['notice'] = {
+    reason: 'token-retired',
+    detail: null,
+    proxyUrl: settings.proxyUrl ?? null,
+  };
+  await writeLocal(KEYS.sessionNotice, notice);
+  return settings;
 }
-
-/** The token, if one was entered for the proxy URL now configured. */
-const boundToken = (settings: Partial<Settings>): string | undefined =>
-  settings.operatorToken && settings.tokenProxyUrl === settings.proxyUrl ? settings.operatorToken : undefined;
 
 /** The proxy, for the wallet's public reads: a clear error when the extension has not been set up yet. */
 export async function requireProxy(): Promise<{ proxyUrl: string; network: Network }> {
@@ -33,51 +46,19 @@ export async function requireProxy(): Promise<{ proxyUrl: string; network: Netwo
   return { proxyUrl: settings.proxyUrl, network: settings.network ?? 'test' };
 }
 
-/** The proxy and the operator token entered for it, for the operator views; else a clear error. */
-export async function requireOperator(): Promise<{ proxyUrl: string; operatorToken: string }> {
-  const { proxyUrl } = await requireProxy();
-  const operatorToken = boundToken(await loadSettings());
-  if (!operatorToken)
-    throw new SettingsError(`Enter the operator token for ${proxyUrl} in Settings (the operator views need it)`);
-  return { proxyUrl, operatorToken };
-}
-
 export function settingsView(settings: Partial<Settings>): SettingsView {
-  const token = boundToken(settings);
-  return {
-    proxyUrl: settings.proxyUrl ?? null,
-    tokenSet: Boolean(token),
-    tokenHint: token ? token.slice(-4) : null,
-    network: settings.network ?? 'test',
-  };
+  return { proxyUrl: settings.proxyUrl ?? null, network: settings.network ?? 'test' };
 }
 
 /**
  * The proxy URL is an origin (a path is dropped) on https, or plain http on loopback only: the
- * operator token must never cross a network in clear text. The token is optional (the wallet needs
- * none) and is the proxy's rule: 16+ printable characters. Left empty, the saved one is kept only
- * while the proxy URL stays the one it was entered for: a new URL never receives the old token.
+ * device token must never cross a network in clear text.
  */
-export async function saveSettings(input: {
-  proxyUrl: string;
-  operatorToken?: string;
-  network: Network;
-}): Promise<SettingsView> {
+export async function saveSettings(input: { proxyUrl: string; network: Network }): Promise<SettingsView> {
   const text = input.proxyUrl.trim();
   if (!isHttpsOrLoopback(text))
     throw new SettingsError('The proxy URL must be https://…, or http:// on this computer (127.0.0.1, localhost)');
-  const proxyUrl = new URL(text).origin;
-  const entered = input.operatorToken?.trim() ?? '';
-  if (entered && (entered.length < 16 || !/^[\x21-\x7e]+$/.test(entered)))
-    throw new SettingsError('The operator token is at least 16 characters, with no spaces');
-  const previous = await loadSettings();
-  const kept = previous.tokenProxyUrl === proxyUrl ? previous.operatorToken : undefined;
-  const operatorToken = entered || kept;
-  const settings: Settings = {
-    proxyUrl,
-    network: input.network,
-    ...(operatorToken ? { operatorToken, tokenProxyUrl: proxyUrl } : {}),
-  };
+  const settings: Settings = { proxyUrl: new URL(text).origin, network: input.network };
   await writeLocal(KEYS.settings, settings);
   return settingsView(settings);
 }

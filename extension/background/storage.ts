@@ -1,10 +1,11 @@
 /**
  * Where the service worker keeps its state. `chrome.storage.local` (on disk, kept across restarts):
- * the settings, the encrypted keystore, the wrong-password counter, connected and blocked origins, the
- * chain. `chrome.storage.session` (in memory, emptied when the browser closes or the extension reloads,
- * kept across service-worker restarts): the unlocked key and the time it locks, the sites' recent
- * rejections. Both are restricted to the extension's own pages and worker: content scripts, which run
- * beside web pages, cannot read them.
+ * the settings, the operator's device session (its token, bound to the proxy that issued it) and why
+ * the last one ended, the encrypted keystore, the wrong-password counter, connected and blocked
+ * origins, the chain. `chrome.storage.session` (in memory, emptied when the browser closes or the
+ * extension reloads, kept across service-worker restarts): the unlocked key and the time it locks, the
+ * sites' recent rejections, a device sign-in under way (its device code). Both are restricted to the
+ * extension's own pages and worker: content scripts, which run beside web pages, cannot read them.
  */
 export const KEYS = {
   settings: 'kassa.settings',
@@ -17,6 +18,9 @@ export const KEYS = {
   chainId: 'kassa.chainId',
   unlocked: 'kassa.unlocked',
   language: 'kassa.language',
+  operatorSession: 'kassa.operatorSession',
+  sessionNotice: 'kassa.sessionNotice',
+  deviceSignIn: 'kassa.deviceSignIn',
 } as const;
 
 export async function readLocal<T>(key: string): Promise<T | undefined> {

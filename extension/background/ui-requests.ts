@@ -66,6 +66,7 @@ export function answerUiRequests(options: { handlers: UiHandlers; onUserAction: 
             ok: false,
             error: error instanceof Error ? error.message : String(error),
             status: (error as { status?: number }).status,
+            permission: (error as { permission?: string }).permission,
           }),
       );
     return true;

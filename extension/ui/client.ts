@@ -10,6 +10,8 @@ export class UiError extends Error {
   constructor(
     message: string,
     readonly status?: number,
+    /** With a 403: the permission the operator's role lacks (`orders:write`). */
+    readonly permission?: string,
   ) {
     super(message);
     this.name = 'UiError';
@@ -27,7 +29,7 @@ export async function ask<K extends UiKind>(request: UiRequestOf<K> & { kind: K 
   }
   const response = (await schemas).uiResponseSchema.safeParse(raw);
   if (!response.success) throw new UiError('Kassa’s background worker answered something unexpected');
-  if (!response.data.ok) throw new UiError(response.data.error, response.data.status);
+  if (!response.data.ok) throw new UiError(response.data.error, response.data.status, response.data.permission);
   return response.data.value as UiAnswers[K];
 }
 

@@ -4,6 +4,7 @@ import type { EventDetail } from '../../schemas/events.ts';
 import { ask, messageOf } from './client.ts';
 import { paneHeader } from './pane-header.ts';
 import { pageStyles } from './styles.ts';
+import { SessionController } from './session-controller.ts';
 import { fill, UiLocale } from './ui-locale.ts';
 
 export interface RedeliveredDetail {
@@ -61,6 +62,7 @@ export class KassaEventDetail extends LitElement {
   /** Counts reads: an answer for an id no longer shown is dropped. */
   private reads = 0;
   private readonly locale = new UiLocale(this);
+  private readonly session = new SessionController(this);
 
   protected override willUpdate(changed: Map<string, unknown>): void {
     if (changed.has('eventId')) void this.load();
@@ -148,7 +150,13 @@ export class KassaEventDetail extends LitElement {
                 <dt>${m.delivered}</dt>
                 <dd>${when(detail.deliveredAt, language)}</dd>
               </dl>
-              <button class="small" ?disabled=${this.busy} @click=${() => void this.redeliver()}>${m.redeliver}</button>
+              ${
+                this.session.can('events:redeliver')
+                  ? html`<button class="small" ?disabled=${this.busy} @click=${() => void this.redeliver()}>
+                      ${m.redeliver}
+                    </button>`
+                  : nothing
+              }
               <h3>${fill(m.attemptsCount, { count: String(detail.attempts) })}</h3>
               ${this.attempts(detail)}
               <h3 id="payload-heading">${m.payload}</h3>

@@ -15,6 +15,7 @@ import './filter-bar.ts';
 import { formValues } from './form-values.ts';
 import { ListController } from './list-controller.ts';
 import { fittedTable, pageStyles } from './styles.ts';
+import { SessionController } from './session-controller.ts';
 import { fill, UiLocale } from './ui-locale.ts';
 
 const LIMIT = 50;
@@ -86,6 +87,7 @@ export class KassaEventsView extends LitElement {
   @state() private selected?: string;
   @state() private notice?: string;
   private readonly locale = new UiLocale(this);
+  private readonly session = new SessionController(this);
 
   private redeliver(event: EventSummary): Promise<void> {
     return this.list.act(
@@ -143,6 +145,7 @@ export class KassaEventsView extends LitElement {
 
   private row(event: EventSummary) {
     const { m, language } = this.locale;
+    const redelivers = this.session.can('events:redeliver');
     // The name begins with what the button shows, as speech input users say it.
     return html`<tr data-event=${event.id} aria-selected=${this.selected === event.id ? 'true' : 'false'}>
       <td>
@@ -161,15 +164,19 @@ export class KassaEventsView extends LitElement {
         ${event.status}<br /><span class="muted">${fill(m.attemptsCount, { count: String(event.attempts) })}</span>
         ${event.lastError ? html`<br /><span class="muted">${event.lastError}</span>` : nothing}
       </td>
-      <td>
-        <button
-          class="secondary small"
-          aria-label=${fill(m.redeliverEvent, { id: event.id })}
-          @click=${() => void this.redeliver(event)}
-        >
-          ${m.redeliver}
-        </button>
-      </td>
+      ${
+        redelivers
+          ? html`<td>
+              <button
+                class="secondary small"
+                aria-label=${fill(m.redeliverEvent, { id: event.id })}
+                @click=${() => void this.redeliver(event)}
+              >
+                ${m.redeliver}
+              </button>
+            </td>`
+          : nothing
+      }
     </tr>`;
   }
 
@@ -207,7 +214,7 @@ export class KassaEventsView extends LitElement {
       ${this.list.render({
         label: m.events,
         loading: m.loading,
-        headings: [m.eventHeading, m.status, ''],
+        headings: [m.eventHeading, m.status, ...(this.session.can('events:redeliver') ? [''] : [])],
         actions: m.actions,
         row: (event) => this.row(event),
         empty: ({ status, type }) =>
@@ -225,10 +232,14 @@ export class KassaEventsView extends LitElement {
             ></kassa-event-detail>`
           : nothing
       }
-      <form class="row" aria-label=${m.redeliverFailedForm} @submit=${this.redeliverFailed}>
-        <label>${m.failedSince} <input type="datetime-local" name="since" .value=${dayAgo()} /></label>
-        <button type="submit" class="small">${m.redeliverFailed}</button>
-      </form>
+      ${
+        this.session.can('events:redeliver')
+          ? html`<form class="row" aria-label=${m.redeliverFailedForm} @submit=${this.redeliverFailed}>
+              <label>${m.failedSince} <input type="datetime-local" name="since" .value=${dayAgo()} /></label>
+              <button type="submit" class="small">${m.redeliverFailed}</button>
+            </form>`
+          : nothing
+      }
     `;
   }
 }

@@ -1,18 +1,41 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { ask } from './client.ts';
+import type { Permission } from '../../schemas/operators.ts';
+import { SessionController } from './session-controller.ts';
 import { pageStyles } from './styles.ts';
-import { UiLocale } from './ui-locale.ts';
+import { fill, UiLocale } from './ui-locale.ts';
 
-const TABS = [
-  { id: 'payments', label: 'tabPayments', load: () => import('./payments-view.ts') },
-  { id: 'purchases', label: 'tabPurchases', load: () => import('./purchases-view.ts') },
-  { id: 'orders', label: 'tabOrders', load: () => import('./orders-view.ts') },
-  { id: 'events', label: 'tabEvents', load: () => import('./events-view.ts') },
+/**
+ * The tabs: the operator views need the person signed in (`operator`), and the admins' views a
+ * permission besides (`needs`), without which they are not offered at all.
+ */
+const TABS: ReadonlyArray<{
+  id: string;
+  label:
+    | 'tabPayments'
+    | 'tabPurchases'
+    | 'tabOrders'
+    | 'tabApprovals'
+    | 'tabEvents'
+    | 'tabTeam'
+    | 'tabAudit'
+    | 'tabWallet'
+    | 'tabSettings';
+  load(): Promise<unknown>;
+  operator?: true;
+  needs?: Permission;
+}> = [
+  { id: 'payments', label: 'tabPayments', load: () => import('./payments-view.ts'), operator: true },
+  { id: 'purchases', label: 'tabPurchases', load: () => import('./purchases-view.ts'), operator: true },
+  { id: 'orders', label: 'tabOrders', load: () => import('./orders-view.ts'), operator: true },
+  { id: 'approvals', label: 'tabApprovals', load: () => import('./approvals-view.ts'), operator: true },
+  { id: 'events', label: 'tabEvents', load: () => import('./events-view.ts'), operator: true },
+  { id: 'team', label: 'tabTeam', load: () => import('./team-view.ts'), operator: true, needs: 'operators:manage' },
+  { id: 'audit', label: 'tabAudit', load: () => import('./audit-view.ts'), operator: true, needs: 'audit:read' },
   { id: 'wallet', label: 'tabWallet', load: () => import('./wallet-view.ts') },
   { id: 'settings', label: 'tabSettings', load: () => import('./settings-view.ts') },
-] as const;
-type Tab = (typeof TABS)[number]['id'];
+];
+type Tab = string;
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -21,9 +44,11 @@ declare global {
 }
 
 /**
- * The popup and the side panel: Payments, Purchases (the on-ramp's), Orders, Events, Wallet, Settings. The shell renders at once; each
- * view's code (and the schemas and ethers that orders and the wallet need) loads when it is opened.
- * It opens on Settings until a proxy is configured.
+ * The popup and the side panel: Payments, Purchases (the on-ramp's), Orders, Approvals, Events, for
+ * admins Team and Audit, then Wallet and Settings. The shell renders at once; each view's code (and
+ * the schemas and ethers that orders and the wallet need) loads when it is opened. It opens on
+ * Settings until the person is signed in. Signed out (a revocation, an expiry), the operator views
+ * give way at once to "Signed out: sign in again".
  */
 @customElement('kassa-extension-app')
 export class KassaExtensionApp extends LitElement {
@@ -53,7 +78,7 @@ export class KassaExtensionApp extends LitElement {
         margin: 0;
         font-size: 1rem;
       }
-      /* Six tabs share 360 px; where a language's names do not fit in one line, the row wraps. */
+      /* Up to nine tabs share 360 px; where a language's names do not fit in one line, the row wraps. */
       [role='tablist'] {
         display: flex;
         flex-wrap: wrap;
@@ -87,17 +112,24 @@ export class KassaExtensionApp extends LitElement {
   @state() private tab?: Tab;
   @state() private loaded = new Set<Tab>();
   private readonly locale = new UiLocale(this);
+  private readonly session = new SessionController(this);
 
   override connectedCallback(): void {
     super.connectedCallback();
     const wanted = new URLSearchParams(location.search).get('tab');
     const chosen = TABS.find((tab) => tab.id === wanted)?.id;
     if (chosen) void this.open(chosen);
-    else
-      void ask({ kind: 'settings.get' }).then(
-        (settings) => this.open(settings.proxyUrl && settings.tokenSet ? 'payments' : 'settings'),
-        () => this.open('settings'),
-      );
+  }
+
+  protected override willUpdate(): void {
+    // The first word of the session decides where the shell opens, unless the address chose.
+    const session = this.session.session;
+    if (!this.tab && session) void this.open(session.state === 'signed-in' ? 'payments' : 'settings');
+  }
+
+  /** The tabs offered now: the admins' only with their permission. */
+  private tabs() {
+    return TABS.filter((tab) => !tab.needs || this.session.can(tab.needs));
   }
 
   protected override firstUpdated(): void {
@@ -117,10 +149,11 @@ export class KassaExtensionApp extends LitElement {
 
   /** Arrow keys move between the tabs, as in any tab list. */
   private readonly onKey = (event: KeyboardEvent): void => {
-    const index = TABS.findIndex((tab) => tab.id === this.tab);
+    const tabs = this.tabs();
+    const index = tabs.findIndex((tab) => tab.id === this.tab);
     const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
     if (!step) return;
-    const next = TABS[(index + step + TABS.length) % TABS.length]!;
+    const next = tabs[(index + step + tabs.length) % tabs.length]!;
     void this.open(next.id);
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`#tab-${next.id}`)?.focus());
   };
@@ -131,8 +164,30 @@ export class KassaExtensionApp extends LitElement {
     globalThis.close();
   }
 
+  /** In place of an operator view while signed out: why, and the way to sign in. */
+  private signedOut() {
+    const { m } = this.locale;
+    const session = this.session.session;
+    if (!session) return html`<p class="muted">${m.loading}</p>`;
+    const refused = session.notice?.reason === 'refused';
+    return html`<div class="card stack" id="signed-out">
+      ${
+        refused
+          ? html`<p role="alert" class="error">${m.signedOutAgain} ${m.noticeRefused}</p>`
+          : html`<p>${m.signInToUse}</p>`
+      }
+      <button class="small" @click=${() => void this.open('settings')}>${m.signIn}</button>
+    </div>`;
+  }
+
   private view() {
     if (!this.tab || !this.loaded.has(this.tab)) return html`<p class="muted">${this.locale.m.loading}</p>`;
+    const tab = TABS.find((entry) => entry.id === this.tab)!;
+    if (tab.operator && !this.session.signedIn) return this.signedOut();
+    if (tab.needs && !this.session.can(tab.needs))
+      return html`<p role="alert" class="error">
+        ${fill(this.locale.m.permissionMissing, { permission: `${this.locale.people.permissions[tab.needs]} (${tab.needs})` })}
+      </p>`;
     switch (this.tab) {
       case 'payments':
         return html`<kassa-payments-view></kassa-payments-view>`;
@@ -140,13 +195,20 @@ export class KassaExtensionApp extends LitElement {
         return html`<kassa-purchases-view></kassa-purchases-view>`;
       case 'orders':
         return html`<kassa-orders-view></kassa-orders-view>`;
+      case 'approvals':
+        return html`<kassa-approvals-view></kassa-approvals-view>`;
       case 'events':
         return html`<kassa-events-view></kassa-events-view>`;
+      case 'team':
+        return html`<kassa-team-view></kassa-team-view>`;
+      case 'audit':
+        return html`<kassa-audit-view></kassa-audit-view>`;
       case 'wallet':
         return html`<kassa-wallet-view></kassa-wallet-view>`;
       case 'settings':
         return html`<kassa-settings-view></kassa-settings-view>`;
     }
+    return nothing;
   }
 
   override render() {
@@ -159,7 +221,7 @@ export class KassaExtensionApp extends LitElement {
       </header>
       <main>
         <div role="tablist" aria-label="Kassa" @keydown=${this.onKey}>
-          ${TABS.map(
+          ${this.tabs().map(
             (tab) =>
               html`<button
                 role="tab"

@@ -6,6 +6,8 @@ export interface ListOptions<Item, Filter> {
   load(filter: Filter): Promise<Item[]>;
   /** The filter the list starts with. */
   filter: Filter;
+  /** What a failed read or action says (a missing permission in words, say); the error's message by default. */
+  describe?: (error: unknown) => string;
 }
 
 export interface ListTable<Item, Filter> {
@@ -68,6 +70,10 @@ export class ListController<Item, Filter = string> implements ReactiveController
     return this.failure;
   }
 
+  private describe(error: unknown): string {
+    return (this.options.describe ?? messageOf)(error);
+  }
+
   hostConnected(): void {
     void this.refresh();
   }
@@ -84,7 +90,7 @@ export class ListController<Item, Filter = string> implements ReactiveController
       this.failure = undefined;
     } catch (error) {
       if (read !== this.reads) return;
-      this.failure = messageOf(error);
+      this.failure = this.describe(error);
     }
     this.pending = false;
     this.host.requestUpdate();
@@ -105,7 +111,7 @@ export class ListController<Item, Filter = string> implements ReactiveController
     try {
       value = await action();
     } catch (error) {
-      this.failure = messageOf(error);
+      this.failure = this.describe(error);
       this.host.requestUpdate();
       return;
     }

@@ -11,6 +11,8 @@ import {
   type OrderStatus,
 } from '../../schemas/orders.ts';
 import type { ChainEntry } from '../../schemas/reforge.ts';
+import type { ApprovalRequestView } from '../operator-messages.ts';
+import './approval-card.ts';
 import { ask, messageOf } from './client.ts';
 import type { FilterChangeDetail } from './filter-bar.ts';
 import './filter-bar.ts';
@@ -18,6 +20,8 @@ import { formValues } from './form-values.ts';
 import { ListController } from './list-controller.ts';
 import { ORDER_FIELDS, orderProblems, type OrderField, type OrderProblems } from './order-problems.ts';
 import { outsideText } from './outside-text.ts';
+import { refusalText } from './refusal.ts';
+import { SessionController } from './session-controller.ts';
 import { pageStyles } from './styles.ts';
 import { fill, UiLocale } from './ui-locale.ts';
 
@@ -32,24 +36,31 @@ declare global {
  * service's own schema before anything is sent, the chain picked from the proxy's listing), change
  * amount and status, delete. The form speaks in words: one problem at a time under each field, in
  * the user's language; the service's refusals are shown as it worded them. A notice of success goes
- * as soon as the next action starts, so it never stands beside a failure.
+ * as soon as the next action starts, so it never stands beside a failure. Creating and changing are
+ * money (dual control): unless below the merchant's threshold, the proxy answers with a request a
+ * second person decides, shown here as sent for approval. Only a role with `orders:write` is offered
+ * the form and the changes.
  */
 @customElement('kassa-orders-view')
 export class KassaOrdersView extends LitElement {
   static override styles = pageStyles;
 
+  private readonly locale = new UiLocale(this);
+  private readonly session = new SessionController(this);
   private readonly list = new ListController<Order, OrderStatus | ''>(this, {
     filter: '',
     load: async (filterStatus) =>
       orderListSchema.parse(await ask({ kind: 'orders.list', filterStatus: filterStatus || undefined })),
+    describe: (error) => refusalText(error, this.locale),
   });
+  /** The last change sent for a second person's approval. */
+  @state() private sent?: ApprovalRequestView;
   @state() private chains: ChainEntry[] = [];
   @state() private editing?: string;
   @state() private confirming?: string;
   @state() private formError?: string;
   @state() private problems: OrderProblems = {};
   @state() private editProblems: OrderProblems = {};
-  private readonly locale = new UiLocale(this);
   @state() private notice?: string;
   @state() private defaultWallet = '';
 
@@ -71,7 +82,7 @@ export class KassaOrdersView extends LitElement {
     const formElement = event.target as HTMLFormElement;
     const order = formValues(formElement, ORDER_FIELDS);
     const { m } = this.locale;
-    this.notice = this.formError = undefined;
+    this.notice = this.formError = this.sent = undefined;
     const parsed = createOrderRequestSchema.safeParse(order);
     const problems: OrderProblems = parsed.success ? {} : orderProblems(parsed.error, m);
     if (parsed.success && !this.chains.some((chain) => chain.chainId === parsed.data.chainId))
@@ -87,18 +98,19 @@ export class KassaOrdersView extends LitElement {
       return;
     }
     try {
-      const created = await ask({ kind: 'orders.create', order });
-      this.notice = `${created.message} (${created.orderId})`;
+      const answer = await ask({ kind: 'orders.create', order });
+      if ('done' in answer) this.notice = `${answer.done.message} (${answer.done.orderId})`;
+      else this.sent = answer.sentForApproval;
       formElement.reset();
       await this.list.refresh();
     } catch (error) {
-      this.formError = messageOf(error);
+      this.formError = refusalText(error, this.locale);
     }
   };
 
   private saveOrder(event: SubmitEvent, order: Order): Promise<void> {
     event.preventDefault();
-    this.notice = undefined;
+    this.notice = this.sent = undefined;
     this.editProblems = {};
     const values = formValues(event.target as HTMLFormElement, ['amount', 'orderStatus']);
     const amount = values.amount.trim();
@@ -115,8 +127,9 @@ export class KassaOrdersView extends LitElement {
         }
         return ask({ kind: 'orders.update', orderId: order.orderId, ...parsed.data });
       },
-      (updated) => {
-        this.notice = updated.message;
+      (answer) => {
+        if ('done' in answer) this.notice = answer.done.message;
+        else this.sent = answer.sentForApproval;
         this.editing = undefined;
       },
     );
@@ -124,7 +137,7 @@ export class KassaOrdersView extends LitElement {
 
   private removeOrder(order: Order): Promise<void> {
     this.confirming = undefined;
-    this.notice = undefined;
+    this.notice = this.sent = undefined;
     return this.list.act(
       () => ask({ kind: 'orders.delete', orderId: order.orderId }),
       (deleted) => (this.notice = deleted.message),
@@ -183,49 +196,55 @@ export class KassaOrdersView extends LitElement {
 
   /** An order's row, and under it its editor while open. */
   private row(order: Order) {
-    const { m } = this.locale;
-    const name = { order: order.customerOrder };
     return html`<tr data-order=${order.orderId}>
         <td>${outsideText(order.customerOrder)}<br /><span class="muted">${outsideText(order.customerName)}</span></td>
         <td>${outsideText(order.amount)} ${outsideText(order.stableCoin)}</td>
         <td>${outsideText(this.chainName(order.chainId))}</td>
         <td class="status">${outsideText(order.orderStatus)}</td>
-        <td>
-          <button
-            class="secondary small"
-            aria-label=${fill(m.editOrder, name)}
-            @click=${() => {
-              this.editProblems = {};
-              this.editing = this.editing === order.orderId ? undefined : order.orderId;
-            }}
-          >
-            ${m.edit}
-          </button>
-          ${
-            this.confirming === order.orderId
-              ? html`<button
-                  class="danger small"
-                  aria-label=${fill(m.confirmDelete, name)}
-                  @click=${() => void this.removeOrder(order)}
-                >
-                  ${m.confirm}
-                </button>`
-              : html`<button
-                  class="secondary small"
-                  aria-label=${fill(m.deleteOrder, name)}
-                  @click=${() => (this.confirming = order.orderId)}
-                >
-                  ${m.delete}
-                </button>`
-          }
-        </td>
+        ${this.session.can('orders:write') ? this.changes(order) : nothing}
       </tr>
       ${this.editing === order.orderId ? this.editor(order) : nothing}`;
+  }
+
+  /** An order's Edit and Delete buttons (for a role with orders:write). */
+  private changes(order: Order) {
+    const { m } = this.locale;
+    const name = { order: order.customerOrder };
+    return html`<td>
+      <button
+        class="secondary small"
+        aria-label=${fill(m.editOrder, name)}
+        @click=${() => {
+          this.editProblems = {};
+          this.editing = this.editing === order.orderId ? undefined : order.orderId;
+        }}
+      >
+        ${m.edit}
+      </button>
+      ${
+        this.confirming === order.orderId
+          ? html`<button
+              class="danger small"
+              aria-label=${fill(m.confirmDelete, name)}
+              @click=${() => void this.removeOrder(order)}
+            >
+              ${m.confirm}
+            </button>`
+          : html`<button
+              class="secondary small"
+              aria-label=${fill(m.deleteOrder, name)}
+              @click=${() => (this.confirming = order.orderId)}
+            >
+              ${m.delete}
+            </button>`
+      }
+    </td>`;
   }
 
   override render() {
     const { m } = this.locale;
     const problems = this.problems;
+    const writes = this.session.can('orders:write');
     const input = (field: OrderField, attributes: { placeholder?: string; maxlength?: number; value?: string } = {}) =>
       this.field(
         field,
@@ -252,14 +271,38 @@ export class KassaOrdersView extends LitElement {
         @kassa-refresh=${() => void this.list.refresh()}
       ></kassa-filter-bar>
       ${this.notice ? html`<p role="status" class="ok">${this.notice}</p>` : nothing}
+      ${
+        this.sent
+          ? html`<p role="status" class="ok" id="sent-for-approval">${m.sentForApproval}</p>
+              <kassa-approval-card .approval=${this.sent}></kassa-approval-card>`
+          : nothing
+      }
       ${this.list.render({
         label: m.orders,
         loading: m.loading,
-        headings: [m.orderHeading, m.amount, m.chain, m.status, ''],
+        headings: [m.orderHeading, m.amount, m.chain, m.status, ...(writes ? [''] : [])],
         actions: m.actions,
         row: (order) => this.row(order),
         empty: (filter) => (filter ? fill(m.noOrdersWith, { status: filter }) : m.noOrders),
       })}
+      ${
+        writes
+          ? this.newOrder(input)
+          : // A refusal of the form that is no longer offered (the role was lowered meanwhile) stays in view.
+            this.formError
+            ? html`<p role="alert" class="error" id="form-error">${this.formError}</p>`
+            : nothing
+      }
+    `;
+  }
+
+  /** The form of a new order (for a role with orders:write). */
+  private newOrder(
+    input: (field: OrderField, attributes?: { placeholder?: string; maxlength?: number; value?: string }) => unknown,
+  ) {
+    const { m } = this.locale;
+    const problems = this.problems;
+    return html`
       <details>
         <summary>${m.newOrder}</summary>
         <form aria-label=${m.newOrder} novalidate @submit=${this.create}>

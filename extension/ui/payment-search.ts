@@ -2,6 +2,7 @@ import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { isDecimal } from '../../lib/money.ts';
 import type { PaymentSearch } from '../messages.ts';
+import { dayOf, dayStart } from './day-field.ts';
 import { formValues } from './form-values.ts';
 import { pageStyles } from './styles.ts';
 import { UiLocale } from './ui-locale.ts';
@@ -20,22 +21,6 @@ declare global {
   interface HTMLElementEventMap {
     'kassa-search': CustomEvent<SearchDetail>;
   }
-}
-
-/** A date field's day (`2026-11-23`) as the moment that day starts here, `days` later, in ISO 8601. */
-function dayStart(day: string, days = 0): string | undefined {
-  const [year, month, date] = day.split('-').map(Number);
-  if (!year || !month || !date) return undefined;
-  return new Date(year, month - 1, date + days).toISOString();
-}
-
-/** An ISO moment as the date field shows it, in local time (the day a `dayStart` came from). */
-function dayOf(iso: string | undefined, days = 0): string {
-  if (!iso) return '';
-  const at = new Date(iso);
-  at.setDate(at.getDate() + days);
-  const pad = (value: number) => String(value).padStart(2, '0');
-  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
 }
 
 /** Whether a payment (as listed, or as the live stream announces it) falls within a search. */

@@ -10,6 +10,9 @@ import { matchesSearch, type SearchDetail } from './payment-search.ts';
 import './payment-search.ts';
 import { outsideText } from './outside-text.ts';
 import { fittedTable, pageStyles, rowLinks } from './styles.ts';
+import { refusalText } from './refusal.ts';
+import { saveFile } from './save-file.ts';
+import { SessionController } from './session-controller.ts';
 import { fill, UiLocale } from './ui-locale.ts';
 import type { ResolvedDetail } from './unverifiable-payments.ts';
 import './unverifiable-payments.ts';
@@ -33,8 +36,8 @@ declare global {
 /**
  * The proxy's payments, newest first, searched by status, reference, checkout, days and amounts:
  * new payments appear and statuses change live, one payment opens in a detail pane, the search
- * downloads as CSV, and the payments Kassa can no longer verify are listed above for the operator
- * to resolve. Fits a 360 px side panel without sideways scrolling.
+ * downloads as CSV (for a role with `payments:export`), and the payments Kassa can no longer verify
+ * are listed above for the operator to resolve. Fits a 360 px side panel without sideways scrolling.
  */
 @customElement('kassa-payments-view')
 export class KassaPaymentsView extends LitElement {
@@ -70,6 +73,7 @@ export class KassaPaymentsView extends LitElement {
   @state() private busy = false;
   private port?: chrome.runtime.Port;
   private readonly locale = new UiLocale(this);
+  private readonly session = new SessionController(this);
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -129,15 +133,10 @@ export class KassaPaymentsView extends LitElement {
     this.notice = this.error = undefined;
     try {
       const { filename, csv } = await ask({ kind: 'payments.export', ...this.list.filter });
-      const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
-      const link = Object.assign(document.createElement('a'), { href: url, download: filename, hidden: true });
-      this.renderRoot.appendChild(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      saveFile(this.renderRoot, { filename, text: csv, type: 'text/csv;charset=utf-8' });
       this.notice = fill(this.locale.m.csvDownloaded, { file: filename });
     } catch (error) {
-      this.error = messageOf(error);
+      this.error = refusalText(error, this.locale);
     } finally {
       this.busy = false;
     }
@@ -192,9 +191,13 @@ export class KassaPaymentsView extends LitElement {
       <div class="row">
         <p class="muted" aria-live="polite">${m[STREAM_TEXT[this.stream]]}</p>
         <button class="secondary small" @click=${this.refresh}>${m.refresh}</button>
-        <button class="secondary small" ?disabled=${this.busy} @click=${() => void this.download()}>
-          ${m.downloadCsv}
-        </button>
+        ${
+          this.session.can('payments:export')
+            ? html`<button class="secondary small" ?disabled=${this.busy} @click=${() => void this.download()}>
+                ${m.downloadCsv}
+              </button>`
+            : nothing
+        }
       </div>
       ${this.notice ? html`<p role="status" class="ok">${this.notice}</p>` : nothing}
       ${this.error ? html`<p role="alert" class="error">${this.error}</p>` : nothing}

@@ -2,11 +2,15 @@ import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { OperatorPurchase, PurchaseAudit, PurchaseDetail } from '../../schemas/onramp.ts';
 import { formatMoney } from '../../widget/ui.ts';
+import type { ApprovalRequestView, MoneyAnswer } from '../operator-messages.ts';
+import './approval-card.ts';
 import { ask, messageOf } from './client.ts';
 import { formValues } from './form-values.ts';
 import { outsideText } from './outside-text.ts';
 import { paneHeader } from './pane-header.ts';
 import { chainTransaction, tokenAmount } from './purchase-words.ts';
+import { refusalText } from './refusal.ts';
+import { SessionController } from './session-controller.ts';
 import { pageStyles } from './styles.ts';
 import { fill, UiLocale } from './ui-locale.ts';
 
@@ -32,8 +36,9 @@ type Acting = 'retry' | 'refund';
  * and why it is late, the tokens, chain and wallet, the payment, the mint order, the chain
  * transaction with its explorer link, the dates, and the audit of what operators did. On a delayed
  * purchase: _Retry the mint_, after a confirmation (the proxy makes a new order only when the chain
- * shows no mint), and _Mark refunded_, with a note it requires. The proxy's refusals are shown as
- * it words them.
+ * shows no mint), and _Mark refunded_, with a note it requires, for a role with `purchases:act`. Both
+ * are money (dual control): unless below the merchant's threshold they are sent for a second
+ * person's approval, and the request is shown. The proxy's refusals are shown as it words them.
  *
  * @fires kassa-purchase-changed - An action changed the purchase (`PurchaseChangedDetail`).
  * @fires kassa-close - The Close button was pressed.
@@ -69,13 +74,16 @@ export class KassaPurchaseDetail extends LitElement {
   @state() private noteProblem?: string;
   @state() private notice?: string;
   @state() private busy = false;
+  /** The last action sent for a second person's approval. */
+  @state() private sent?: ApprovalRequestView;
   /** Counts reads: an answer for an id no longer shown is dropped. */
   private reads = 0;
   private readonly locale = new UiLocale(this);
+  private readonly session = new SessionController(this);
 
   protected override willUpdate(changed: Map<string, unknown>): void {
     if (changed.has('purchaseId')) {
-      this.acting = this.notice = this.error = this.noteProblem = undefined;
+      this.acting = this.notice = this.error = this.noteProblem = this.sent = undefined;
       void this.load();
     }
   }
@@ -94,20 +102,25 @@ export class KassaPurchaseDetail extends LitElement {
     }
   }
 
-  private async act(action: () => Promise<OperatorPurchase>, notice: string): Promise<void> {
+  private async act(action: () => Promise<MoneyAnswer<OperatorPurchase>>, notice: string): Promise<void> {
     this.busy = true;
-    this.error = this.notice = undefined;
+    this.error = this.notice = this.sent = undefined;
     try {
-      const purchase = await action();
+      const answer = await action();
       this.acting = undefined;
+      if ('sentForApproval' in answer) {
+        this.sent = answer.sentForApproval;
+        return;
+      }
+      const purchase = answer.done;
       this.notice = fill(notice, { state: purchase.state });
       this.dispatchEvent(
         new CustomEvent('kassa-purchase-changed', { detail: { purchase }, bubbles: true, composed: true }),
       );
       await this.load();
     } catch (error) {
-      // The proxy's refusal, word for word.
-      this.error = messageOf(error);
+      // The proxy's refusal, word for word (a missing permission in words).
+      this.error = refusalText(error, this.locale);
     } finally {
       this.busy = false;
     }
@@ -199,6 +212,12 @@ export class KassaPurchaseDetail extends LitElement {
     return html`<section class="card" aria-label=${fill(m.purchaseLabel, { id: this.purchaseId })}>
       ${paneHeader(this, tokens, m.close)}
       ${this.notice ? html`<p role="status" class="ok">${this.notice}</p>` : nothing}
+      ${
+        this.sent
+          ? html`<p role="status" class="ok" id="sent-for-approval">${m.sentForApproval}</p>
+              <kassa-approval-card .approval=${this.sent}></kassa-approval-card>`
+          : nothing
+      }
       ${this.error ? html`<p role="alert" class="error" id="purchase-error">${this.error}</p>` : nothing}
       ${
         detail
@@ -250,7 +269,7 @@ export class KassaPurchaseDetail extends LitElement {
                 <dt>${m.updated}</dt>
                 <dd>${when(detail.updatedAt)}</dd>
               </dl>
-              ${detail.state === 'delayed' ? this.actions(detail) : nothing}
+              ${detail.state === 'delayed' && this.session.can('purchases:act') ? this.actions(detail) : nothing}
               <h3>${m.audit}</h3>
               ${this.audit(detail.audit)}`
           : this.error

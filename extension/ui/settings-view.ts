@@ -2,6 +2,7 @@ import { html, LitElement, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { NETWORKS, UI_LANGUAGES, type LanguageChoice, type Network } from '../channels.ts';
 import type { SettingsView } from '../messages.ts';
+import './account-panel.ts';
 import { ask, messageOf } from './client.ts';
 import { formValues } from './form-values.ts';
 import { pageStyles } from './styles.ts';
@@ -14,9 +15,9 @@ declare global {
 }
 
 /**
- * The proxy URL and the operator token. The token goes to the service worker and never comes back:
- * the form shows only whether one is saved and its last four characters. It is optional (the wallet
- * needs only the URL) and kept for the URL it was entered for: saving another URL drops it.
+ * The language, the proxy URL and its network, and the operator's own account on that proxy (signing
+ * in by device, who is signed in and until when, signing out: account-panel.ts). Saving another proxy
+ * URL signs the device out of the old one.
  */
 @customElement('kassa-settings-view')
 export class KassaSettingsView extends LitElement {
@@ -41,20 +42,11 @@ export class KassaSettingsView extends LitElement {
     event.preventDefault();
     // Read before any await: once dispatch ends, a shadow-DOM event's target is null.
     const formElement = event.target as HTMLFormElement;
-    const { proxyUrl, operatorToken, network } = formValues(formElement, ['proxyUrl', 'operatorToken', 'network']);
+    const { proxyUrl, network } = formValues(formElement, ['proxyUrl', 'network']);
     this.busy = true;
-    const before = this.settings;
     try {
-      this.settings = await ask({
-        kind: 'settings.save',
-        proxyUrl,
-        ...(operatorToken ? { operatorToken } : {}),
-        network: network as Network,
-      });
-      formElement.querySelector<HTMLInputElement>('[name=operatorToken]')!.value = '';
-      const { m } = this.locale;
-      const dropped = before?.tokenSet && !this.settings.tokenSet && before.proxyUrl;
-      this.message = { tone: 'ok', text: dropped ? fill(m.tokenDropped, { previous: dropped }) : m.saved };
+      this.settings = await ask({ kind: 'settings.save', proxyUrl, network: network as Network });
+      this.message = { tone: 'ok', text: this.locale.m.saved };
     } catch (error) {
       this.message = { tone: 'error', text: messageOf(error) };
     } finally {
@@ -125,14 +117,6 @@ export class KassaSettingsView extends LitElement {
             .value=${settings?.proxyUrl ?? ''}
         /></label>
         <label
-          >${m.operatorToken}
-          <input
-            name="operatorToken"
-            type="password"
-            autocomplete="off"
-            placeholder=${settings?.tokenSet ? fill(m.tokenSaved, { hint: settings.tokenHint ?? '' }) : m.tokenPlaceholder}
-        /></label>
-        <label
           >${m.network}
           <select name="network">
             ${NETWORKS.map((network) => html`<option value=${network} ?selected=${(settings?.network ?? 'test') === network}>${network === 'test' ? m.testChains : m.mainChains}</option>`)}
@@ -146,8 +130,7 @@ export class KassaSettingsView extends LitElement {
         </div>
       </form>
       <p role="status" class=${this.message?.tone ?? ''}>${this.message?.text ?? nothing}</p>
-      <p class="muted">${m.tokenBinding}</p>
-      <p class="muted">${m.tokenNote}</p>
+      <kassa-account-panel></kassa-account-panel>
     `;
   }
 }

@@ -7,11 +7,23 @@ import en, { type ExtensionMessages } from './messages/en.ts';
 import es from './messages/es.ts';
 import fr from './messages/fr.ts';
 import nl from './messages/nl.ts';
+import peopleDe from './messages/people/de.ts';
+import peopleEn, { type PeopleMessages } from './messages/people/en.ts';
+import peopleEs from './messages/people/es.ts';
+import peopleFr from './messages/people/fr.ts';
+import peopleNl from './messages/people/nl.ts';
 
 export { fill };
-export type { ExtensionMessages };
+export type { ExtensionMessages, PeopleMessages };
 
 const CATALOGS: Record<UiLanguage, ExtensionMessages> = { en, de, fr, es, nl };
+const PEOPLE: Record<UiLanguage, PeopleMessages> = {
+  en: peopleEn,
+  de: peopleDe,
+  fr: peopleFr,
+  es: peopleEs,
+  nl: peopleNl,
+};
 /** Each language in its own words, for the language setting. */
 export const LANGUAGE_NAMES: Record<UiLanguage, string> = {
   en: 'English',
@@ -59,6 +71,11 @@ export class UiLocale implements ReactiveController {
 
   get m(): ExtensionMessages {
     return CATALOGS[this.language];
+  }
+
+  /** The words of the views about people (roles, approval requests, the team, the audit) in the same language. */
+  get people(): PeopleMessages {
+    return PEOPLE[this.language];
   }
 
   /** The wallet panel's words (the transfer preview, the transfer states) in the same language. */

@@ -11,6 +11,8 @@ import { ask, messageOf } from './client.ts';
 import { formValues } from './form-values.ts';
 import { outsideText } from './outside-text.ts';
 import { pageStyles } from './styles.ts';
+import { refusalText } from './refusal.ts';
+import { SessionController } from './session-controller.ts';
 import { fill, UiLocale } from './ui-locale.ts';
 
 type Settlement = 'COMPLETED' | 'FAILED';
@@ -78,6 +80,7 @@ export class KassaUnverifiablePayments extends LitElement {
   @state() private notice?: string;
   @state() private busy = false;
   private readonly locale = new UiLocale(this);
+  private readonly session = new SessionController(this);
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -123,7 +126,7 @@ export class KassaUnverifiablePayments extends LitElement {
       this.dispatchEvent(new CustomEvent('kassa-resolved', { detail: { payment }, bubbles: true, composed: true }));
       await this.load();
     } catch (error) {
-      this.error = messageOf(error);
+      this.error = refusalText(error, this.locale);
     } finally {
       this.busy = false;
     }
@@ -190,15 +193,17 @@ export class KassaUnverifiablePayments extends LitElement {
         <dd class="webhook">${outsideText(said)}</dd>
       </dl>
       ${
-        this.resolving === payment.transactionId
-          ? this.resolveForm(entry)
-          : html`<button
-              class="small"
-              aria-label=${fill(m.resolvePayment, { reference: payment.reference })}
-              @click=${() => this.open(payment.transactionId)}
-            >
-              ${m.resolve}
-            </button>`
+        !this.session.can('payments:resolve')
+          ? nothing
+          : this.resolving === payment.transactionId
+            ? this.resolveForm(entry)
+            : html`<button
+                class="small"
+                aria-label=${fill(m.resolvePayment, { reference: payment.reference })}
+                @click=${() => this.open(payment.transactionId)}
+              >
+                ${m.resolve}
+              </button>`
       }
     </li>`;
   }

@@ -7,12 +7,14 @@ import { UpstreamError } from '../upstream/upstream-error.ts';
  * reads the same from every route, and domain code knows no HTTP.
  */
 export type DomainErrorKind =
+  | 'unauthenticated'
   | 'invalid-input'
   | 'not-allowed'
   | 'not-found'
   | 'conflict'
   | 'gone'
   | 'refused'
+  | 'limited'
   | 'misconfigured'
   | 'untrusted-answer'
   | 'upstream-unavailable'
@@ -23,17 +25,34 @@ export interface DomainErrorOptions {
   retryAfterSeconds?: number;
   /** Facts beside the message (which bound, how much is left), for a page to put in its customer's language. */
   details?: unknown;
+  /** What a client acts on, at the answer's top level beside `error` (the `permission` a 403 names). */
+  fields?: Record<string, unknown>;
 }
 
 export abstract class DomainError extends Error {
   abstract readonly kind: DomainErrorKind;
   readonly retryAfterSeconds: number | undefined;
   readonly details: unknown;
+  readonly fields: Record<string, unknown> | undefined;
 
   constructor(message: string, options: DomainErrorOptions = {}) {
     super(message);
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.details = options.details;
+    this.fields = options.fields;
+  }
+}
+
+/** No credential, or one that opens nothing now: the caller must present one (`realm` names what is wanted). */
+export class UnauthenticatedError extends DomainError {
+  readonly kind = 'unauthenticated';
+  override name = 'UnauthenticatedError';
+
+  constructor(
+    message: string,
+    readonly realm: string,
+  ) {
+    super(message);
   }
 }
 
@@ -71,6 +90,16 @@ export class GoneError extends DomainError {
 export class RefusedError extends DomainError {
   readonly kind = 'refused';
   override name = 'RefusedError';
+}
+
+/** Asked too often lately (failed sign-ins, say): refused until `retryAfterSeconds` have passed. */
+export class LimitedError extends DomainError {
+  readonly kind = 'limited';
+  override name = 'LimitedError';
+
+  constructor(message: string, retryAfterSeconds: number) {
+    super(message, { retryAfterSeconds });
+  }
 }
 
 /** Kassa's own settings or requests are wrong: nothing the caller can change (logged where it is thrown). */

@@ -16,7 +16,8 @@ import { parseJsonBody } from '../../server-kit/json-body.ts';
 import { HttpProblem } from '../http/http-problem.ts';
 import { ConflictError, NotFoundError } from '../domain/domain-errors.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
-import { requireBearer } from '../http/middleware/require-bearer.ts';
+import { operatorGuards, type OperatorEnv } from '../operator/operator-auth.ts';
+import { audited } from '../operator/dual-control.ts';
 import {
   eventDetailExample,
   eventEndpointExample,
@@ -55,15 +56,15 @@ const detail = (event: StoredEvent, attempts: EventAttemptRecord[]): EventDetail
  * The operator's view of the merchant's events: the outbox, each event's attempts, and redelivery of
  * one event or of every failed one since a moment (after the merchant's endpoint was fixed).
  */
-export function eventRoutes({ config, store, events: deliverer }: ProxyServices): Hono {
-  const app = new Hono();
-  const operator = requireBearer({ token: config.operatorToken, realm: 'KASSA_OPERATOR_TOKEN' });
+export function eventRoutes({ config, store, events: deliverer, operators }: ProxyServices): Hono<OperatorEnv> {
+  const app = new Hono<OperatorEnv>();
+  const guard = operatorGuards(eventOperations, operators.access);
   const eventId = (id: string) => {
     if (!EVENT_ID.test(id)) throw new NotFoundError('Unknown event');
     return id;
   };
 
-  app.get('/api/events', operator, async (c) => {
+  app.get('/api/events', guard('GET /api/events'), async (c) => {
     const query = eventListQuerySchema.safeParse(c.req.query());
     if (!query.success) throw new HttpProblem(400, describeZodError(query.error));
     try {
@@ -80,35 +81,51 @@ export function eventRoutes({ config, store, events: deliverer }: ProxyServices)
     }
   });
 
-  app.get('/api/events/:eventId', operator, async (c) => {
+  app.get('/api/events/:eventId', guard('GET /api/events/{eventId}'), async (c) => {
     const found = await store.outbox.getEvent(eventId(c.req.param('eventId')));
     if (!found) throw new NotFoundError('Unknown event');
     return c.json(detail(found.event, found.attempts));
   });
 
-  app.post('/api/events/redeliver', operator, refusePrivateKeys(), async (c) => {
+  app.post('/api/events/redeliver', guard('POST /api/events/redeliver'), refusePrivateKeys(), async (c) => {
     if (!config.events) throw new ConflictError(NOT_SENT);
     const parsed = await parseJsonBody(c, bulkRedeliverRequestSchema);
     if (!parsed.ok) throw new HttpProblem(400, parsed.error);
     const redelivered = await store.outbox.redeliverFailed(Date.parse(parsed.data.since), Date.now());
     deliverer?.wake();
+    await audited(c, operators, 'events.redelivered', { after: { since: parsed.data.since, redelivered } });
     return c.json({ redelivered });
   });
 
-  app.post('/api/events/endpoints/:endpointId/enable', operator, refusePrivateKeys(), async (c) => {
-    if (!deliverer) throw new ConflictError(NOT_SENT);
-    const endpoint = await deliverer.enable(c.req.param('endpointId'));
-    if (!endpoint) throw new NotFoundError('Unknown endpoint');
-    return c.json(endpoint);
-  });
+  app.post(
+    '/api/events/endpoints/:endpointId/enable',
+    guard('POST /api/events/endpoints/{endpointId}/enable'),
+    refusePrivateKeys(),
+    async (c) => {
+      if (!deliverer) throw new ConflictError(NOT_SENT);
+      const endpoint = await deliverer.enable(c.req.param('endpointId'));
+      if (!endpoint) throw new NotFoundError('Unknown endpoint');
+      await audited(c, operators, 'event_endpoint.enabled', {
+        target: { type: 'event_endpoint', id: endpoint.id },
+        after: endpoint,
+      });
+      return c.json(endpoint);
+    },
+  );
 
-  app.post('/api/events/:eventId/redeliver', operator, refusePrivateKeys(), async (c) => {
-    if (!config.events) throw new ConflictError(NOT_SENT);
-    const event = await store.outbox.redeliver(eventId(c.req.param('eventId')), Date.now());
-    if (!event) throw new NotFoundError('Unknown event');
-    deliverer?.wake();
-    return c.json(summary(event), 202);
-  });
+  app.post(
+    '/api/events/:eventId/redeliver',
+    guard('POST /api/events/{eventId}/redeliver'),
+    refusePrivateKeys(),
+    async (c) => {
+      if (!config.events) throw new ConflictError(NOT_SENT);
+      const event = await store.outbox.redeliver(eventId(c.req.param('eventId')), Date.now());
+      if (!event) throw new NotFoundError('Unknown event');
+      deliverer?.wake();
+      await audited(c, operators, 'event.redelivered', { target: { type: 'event', id: event.eventId } });
+      return c.json(summary(event), 202);
+    },
+  );
   return app;
 }
 
@@ -123,7 +140,7 @@ export const eventOperations: ApiOperations = {
     description:
       'The events sent (or to be sent) to the merchant’s server, newest first, with their delivery status, a page at a time.',
     audience: 'operator',
-    access: { auth: 'operatorToken' },
+    access: { auth: 'operator', permission: 'events:read' },
     query: queryOf(
       { status, type, limit, cursor },
       {
@@ -141,7 +158,7 @@ export const eventOperations: ApiOperations = {
     summary: 'Read an event',
     description: 'One event, its payload and every delivery attempt (time, duration, the status code or the error).',
     audience: 'operator',
-    access: { auth: 'operatorToken' },
+    access: { auth: 'operator', permission: 'events:read' },
     params: EVENT,
     responses: { 200: { description: 'The event', json: { schema: eventDetailSchema, example: eventDetailExample } } },
     errors: { ...OPERATOR_ERRORS, 404: 'Unknown event' },
@@ -152,7 +169,7 @@ export const eventOperations: ApiOperations = {
     description:
       'Every failed event created since a moment is pending again and due now: after the merchant’s endpoint was fixed.',
     audience: 'operator',
-    access: { auth: 'operatorToken' },
+    access: { auth: 'operator', permission: 'events:redeliver' },
     request: {
       schema: bulkRedeliverRequestSchema,
       example: { status: 'failed', since: '2026-11-20T00:00:00Z' },
@@ -171,7 +188,7 @@ export const eventOperations: ApiOperations = {
     description:
       'An endpoint that answered 410 Gone again and again is disabled: its events wait, pending, and it stays so across restarts. Once the merchant’s server wants events again, this enables it; the events that waited go out now (those its 410s failed can be redelivered).',
     audience: 'operator',
-    access: { auth: 'operatorToken' },
+    access: { auth: 'operator', permission: 'events:redeliver' },
     params: { endpointId: { description: 'The endpoint’s id, from listEvents', example: eventEndpointExample.id } },
     responses: {
       200: { description: 'Enabled', json: { schema: eventEndpointSchema, example: eventEndpointExample } },
@@ -188,7 +205,7 @@ export const eventOperations: ApiOperations = {
     summary: 'Send an event again now',
     description: 'The event is pending again and due now, delivered ones too (a receiver that lost one).',
     audience: 'operator',
-    access: { auth: 'operatorToken' },
+    access: { auth: 'operator', permission: 'events:redeliver' },
     params: EVENT,
     responses: {
       202: {

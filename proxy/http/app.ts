@@ -15,6 +15,15 @@ import { eventOperations, eventRoutes } from '../events/event-routes.ts';
 import { handoffOperations, handoffRoutes } from '../handoff/handoff-routes.ts';
 import { merchantOperations, merchantRoutes } from '../payments/merchant-routes.ts';
 import { operatorOperations, operatorRoutes } from '../operator/operator-routes.ts';
+import { operatorAccountOperations, operatorAccountRoutes } from '../operator/operator-account-routes.ts';
+import { deviceOperations, deviceRoutes } from '../operator/device-routes.ts';
+import { teamOperations, teamRoutes } from '../operator/team-routes.ts';
+import { approvalOperations, approvalRoutes } from '../operator/approval-routes.ts';
+import { auditOperations, auditRoutes } from '../operator/audit-routes.ts';
+import { passkeyOperations, passkeyRoutes } from '../operator/signin/passkey-routes.ts';
+import { pageOperations, pageRoutes } from '../operator/signin/page-routes.ts';
+import { signinOperations, signinRoutes } from '../operator/signin/signin-routes.ts';
+import { ssoOperations, ssoRoutes } from '../operator/signin/sso-routes.ts';
 import { metricsOperations, metricsRoutes } from '../monitoring/metrics-routes.ts';
 import { onrampOffRoutes, onrampOperations, onrampRoutes } from '../onramp/onramp-routes.ts';
 import { purchaseOperations, purchaseRoutes } from '../onramp/purchase-routes.ts';
@@ -56,6 +65,8 @@ export function createApp(services: ProxyServices): ProxyHttp {
   app.use('*', securityHeaders());
   app.use('/api/*', bodyLimit({ maxSize: API_BODY_LIMIT }));
   app.use('/api/*', jsonContentType());
+  // The sign-in and device routes take forms too (RFC 8628's token request), so no JSON rule here.
+  app.use('/operator/*', bodyLimit({ maxSize: API_BODY_LIMIT }));
   app.use('/hooks/*', bodyLimit({ maxSize: HOOK_BODY_LIMIT }));
 
   // Each routes module describes its operations beside its routes: the document is made of those
@@ -77,6 +88,16 @@ export function createApp(services: ProxyServices): ProxyHttp {
   mount(reconciliationRoutes(services), reconciliationOperations);
   mount(paymentSearchRoutes(services), paymentSearchOperations);
   mount(operatorRoutes(services), operatorOperations);
+  mount(operatorAccountRoutes(services), operatorAccountOperations);
+  mount(deviceRoutes(services), deviceOperations);
+  mount(teamRoutes(services), teamOperations);
+  mount(approvalRoutes(services), approvalOperations);
+  mount(auditRoutes(services), auditOperations);
+  mount(signinRoutes(services), signinOperations);
+  mount(passkeyRoutes(services), passkeyOperations);
+  mount(pageRoutes(services), pageOperations);
+  // Signing in with the company's provider exists only when one is set up (KASSA_OIDC_ISSUER).
+  if (services.signin.sso) mount(ssoRoutes(services), ssoOperations);
   mount(eventRoutes(services), eventOperations);
   mount(webhookRoutes(services), webhookOperations);
   mount(widgetRoutes(services), widgetOperations);

@@ -1,5 +1,10 @@
 import type { ErrorHandler } from 'hono';
-import { DomainError, type DomainErrorKind, type UpstreamFailedError } from '../domain/domain-errors.ts';
+import {
+  DomainError,
+  UnauthenticatedError,
+  type DomainErrorKind,
+  type UpstreamFailedError,
+} from '../domain/domain-errors.ts';
 import type { Logger } from '../logger.ts';
 import { StoreUnavailableError } from '../state/store.ts';
 import { HttpProblem } from './http-problem.ts';
@@ -9,12 +14,14 @@ import { HttpProblem } from './http-problem.ts';
  * a Retry-After header, and the message the `{error}` (with `details` beside it when there are any).
  */
 const STATUS_OF: Record<Exclude<DomainErrorKind, 'upstream-failed'>, HttpProblem['status']> = {
+  unauthenticated: 401,
   'invalid-input': 400,
   'not-allowed': 403,
   'not-found': 404,
   conflict: 409,
   gone: 410,
   refused: 422,
+  limited: 429,
   misconfigured: 500,
   'untrusted-answer': 502,
   'upstream-unavailable': 503,
@@ -50,7 +57,8 @@ export function domainProblem(error: DomainError): HttpProblem {
   if (error.kind === 'upstream-failed') return upstreamProblem(error as UpstreamFailedError);
   const headers: Record<string, string> =
     error.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(error.retryAfterSeconds) };
-  return new HttpProblem(STATUS_OF[error.kind], error.message, headers, error.details);
+  if (error instanceof UnauthenticatedError) headers['WWW-Authenticate'] = `Bearer realm="${error.realm}"`;
+  return new HttpProblem(STATUS_OF[error.kind], error.message, headers, error.details, error.fields);
 }
 
 /** An error as the proxy answers it, and the log line it is worth (none for what the caller caused). */
@@ -93,7 +101,11 @@ export function answerErrors(logger: Logger): ErrorHandler {
       });
     for (const [name, value] of Object.entries(problem.headers)) c.header(name, value);
     return c.json(
-      problem.details === undefined ? { error: problem.message } : { error: problem.message, details: problem.details },
+      {
+        error: problem.message,
+        ...(problem.details === undefined ? {} : { details: problem.details }),
+        ...problem.fields,
+      },
       problem.status,
     );
   };

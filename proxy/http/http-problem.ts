@@ -8,6 +8,8 @@ export class HttpProblem extends Error {
     message: string,
     readonly headers: Record<string, string> = {},
     readonly details?: unknown,
+    /** More top-level fields of the `{error}` body, such as the `permission` a 403 names. */
+    readonly fields?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'HttpProblem';

@@ -24,6 +24,11 @@ export interface SseOptions<T extends object> {
   maxLifetimeMs?: number;
   /** Counts the streams open now (for /metrics). */
   open?: { inc(): void; dec(): void };
+  /**
+   * Ends the stream early, with a last event (the operator's credential stopped working, say): called
+   * once the stream is open with the function that ends it; returns how to stop watching.
+   */
+  watch?(end: (last: { event: string; data: object }) => void): () => void;
 }
 
 /** One change as it goes on the wire, with the key that tells repeats apart. */
@@ -76,6 +81,7 @@ export async function stateStream<T extends object>(c: Context, options: SseOpti
 
   let lastKey: string | undefined;
   let stop = () => {};
+  let unwatch = () => {};
   const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), options.heartbeatMs ?? 15_000);
   const lifetime = setTimeout(() => end(), options.maxLifetimeMs ?? 30 * 60_000);
   heartbeat.unref();
@@ -89,6 +95,7 @@ export async function stateStream<T extends object>(c: Context, options: SseOpti
     clearInterval(heartbeat);
     clearTimeout(lifetime);
     stop();
+    unwatch();
     if (!res.writableEnded) res.end();
   };
   const send = (item: T) => {
@@ -101,6 +108,8 @@ export async function stateStream<T extends object>(c: Context, options: SseOpti
 
   res.once('close', end);
   stop = options.listen(send);
+  if (options.watch)
+    unwatch = options.watch((last) => end(Buffer.from(`event: ${last.event}\ndata: ${JSON.stringify(last.data)}\n\n`)));
   try {
     const current = await options.current();
     if (current) send(current);

@@ -1,21 +1,27 @@
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { HttpProblem } from '../http/http-problem.ts';
+import { UnauthenticatedError } from '../domain/domain-errors.ts';
 import { bearerCheck } from '../http/middleware/require-bearer.ts';
 import type { ApiOperations } from '../http/openapi/operation.ts';
+import { operatorAuth, type OperatorEnv } from '../operator/operator-auth.ts';
 import type { ProxyServices } from '../services.ts';
 
-/** `GET /metrics`, Prometheus text format, for KASSA_METRICS_TOKEN (a scraper's own) or the operator token. */
-export function metricsRoutes({ config, metrics }: ProxyServices): Hono {
-  const app = new Hono();
-  const checks = [config.operatorToken, ...(config.metricsToken ? [config.metricsToken] : [])].map(bearerCheck);
-  const scraper = createMiddleware(async function metricsScraper(c, next) {
-    const authorization = c.req.header('Authorization');
-    if (!checks.some((matches) => matches(authorization)))
-      throw new HttpProblem(401, 'Send Authorization: Bearer <KASSA_METRICS_TOKEN or KASSA_OPERATOR_TOKEN>', {
-        'WWW-Authenticate': 'Bearer realm="KASSA_METRICS_TOKEN"',
-      });
-    await next();
+const SCRAPER_ONLY = 'Send Authorization: Bearer <KASSA_METRICS_TOKEN, or an operator credential with payments:read>';
+
+/** `GET /metrics`, Prometheus text format, for KASSA_METRICS_TOKEN (a scraper's own) or an operator who may read payments. */
+export function metricsRoutes({ config, metrics, operators }: ProxyServices): Hono<OperatorEnv> {
+  const app = new Hono<OperatorEnv>();
+  const scraperToken = config.metricsToken ? bearerCheck(config.metricsToken) : () => false;
+  const operator = operatorAuth({ ...operators.access, permission: 'payments:read' });
+  const scraper = createMiddleware<OperatorEnv>(async function metricsScraper(c, next) {
+    if (scraperToken(c.req.header('Authorization'))) return next();
+    try {
+      return await operator(c, next);
+    } catch (error) {
+      // Either credential will do: a refused one is told about both, the scraper's first.
+      if (error instanceof UnauthenticatedError) throw new UnauthenticatedError(SCRAPER_ONLY, 'KASSA_METRICS_TOKEN');
+      throw error;
+    }
   });
   app.get('/metrics', scraper, async (c) =>
     c.body(await metrics.registry.metrics(), 200, {
@@ -31,7 +37,7 @@ export const metricsOperations: ApiOperations = {
     operationId: 'getMetrics',
     summary: 'Prometheus metrics',
     description:
-      'Requests, upstream calls and budgets, payments, webhooks, events and streams, in the Prometheus text format (docs/operations.md).',
+      'Requests, upstream calls and budgets, payments, webhooks, events, streams and operators, in the Prometheus text format (docs/operations.md).',
     audience: 'infrastructure',
     access: { auth: 'scraper' },
     responses: {
@@ -45,6 +51,9 @@ export const metricsOperations: ApiOperations = {
         },
       },
     },
-    errors: { 401: 'Send Authorization: Bearer <KASSA_METRICS_TOKEN or KASSA_OPERATOR_TOKEN>' },
+    errors: {
+      401: SCRAPER_ONLY,
+      403: 'An operator credential whose role lacks payments:read',
+    },
   },
 };

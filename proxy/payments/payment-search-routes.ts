@@ -2,7 +2,8 @@ import { Hono, type Context } from 'hono';
 import { describeZodError } from '../../lib/zod-message.ts';
 import { paymentListQuerySchema, paymentListSchema } from '../../schemas/proxy-api.ts';
 import { HttpProblem } from '../http/http-problem.ts';
-import { requireBearer } from '../http/middleware/require-bearer.ts';
+import { operatorGuards, type OperatorEnv } from '../operator/operator-auth.ts';
+import { audited } from '../operator/dual-control.ts';
 import { operatorPaymentExample, paymentListExample } from '../http/openapi/examples.ts';
 import { queryOf, type ApiOperations } from '../http/openapi/operation.ts';
 import { OPERATOR_ERRORS } from '../http/openapi/problems.ts';
@@ -19,9 +20,9 @@ const EXPORT_PAGE = 500;
  * first, paged) and the same search as a CSV file streamed page by page, for reconciliation against
  * the bank statement.
  */
-export function paymentSearchRoutes({ config, store, logger }: ProxyServices): Hono {
-  const app = new Hono();
-  const operator = requireBearer({ token: config.operatorToken, realm: 'KASSA_OPERATOR_TOKEN' });
+export function paymentSearchRoutes({ store, logger, operators }: ProxyServices): Hono<OperatorEnv> {
+  const app = new Hono<OperatorEnv>();
+  const guard = operatorGuards(paymentSearchOperations, operators.access);
   const searchOf = (c: Context): PaymentSearch => {
     const query = paymentListQuerySchema.safeParse(c.req.query());
     if (!query.success) throw new HttpProblem(400, describeZodError(query.error));
@@ -41,15 +42,17 @@ export function paymentSearchRoutes({ config, store, logger }: ProxyServices): H
     }
   };
 
-  app.get('/api/payments', operator, async (c) => {
+  app.get('/api/payments', guard('GET /api/payments'), async (c) => {
     const found = await page(searchOf(c));
     return c.json({ payments: await operatorViews(store, found.payments), nextCursor: found.nextCursor });
   });
 
-  app.get('/api/payments/export', operator, async (c) => {
+  app.get('/api/payments/export', guard('GET /api/payments/export'), async (c) => {
     const search = { ...searchOf(c), limit: EXPORT_PAGE };
     // The first page is read before the answer starts, so a bad cursor is still a clean 400.
     const first = await page(search);
+    const { limit: _, cursor, ...filters } = search;
+    await audited(c, operators, 'payments.exported', { after: { ...filters, cursor: cursor ?? null } });
     const encoder = new TextEncoder();
     const body = new ReadableStream<Uint8Array>({
       async start(controller) {
@@ -97,7 +100,7 @@ export const paymentSearchOperations: ApiOperations = {
     summary: 'Search payments',
     description: 'Payments matching every filter given, newest first, a page at a time.',
     audience: 'operator',
-    access: { auth: 'operatorToken' },
+    access: { auth: 'operator', permission: 'payments:read' },
     query: {
       ...FILTERS,
       ...queryOf(
@@ -114,7 +117,7 @@ export const paymentSearchOperations: ApiOperations = {
     description:
       'The same search as searchPayments, every page, as one CSV file (RFC 4180, with a header row naming the columns) streamed for reconciliation against the bank statement.',
     audience: 'operator',
-    access: { auth: 'operatorToken' },
+    access: { auth: 'operator', permission: 'payments:export' },
     query: { ...FILTERS, ...queryOf({ cursor }, { cursor: 'Start after this nextCursor of searchPayments' }) },
     responses: {
       200: {

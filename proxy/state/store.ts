@@ -5,6 +5,9 @@
  */
 import { compareDecimals } from '../../lib/money.ts';
 import { isTerminalStatus } from '../../schemas/pay.ts';
+import type { ApprovalStore } from './approvals.ts';
+import type { AuditStore } from './audit.ts';
+import type { OperatorStore } from './operators.ts';
 import type { Outbox, PaymentEventRule } from './outbox.ts';
 import type { PurchaseStore } from './purchases.ts';
 import type { Reconciliation } from './reconciliation.ts';
@@ -133,6 +136,12 @@ export interface Store {
   readonly reconciliation: Reconciliation;
   /** The on-ramp's quotes and purchases, beside the checkouts they are paid through. */
   readonly purchases: PurchaseStore;
+  /** The merchant's operators: accounts, credentials, passkeys, device sign-ins. */
+  readonly operators: OperatorStore;
+  /** Money actions waiting for a second person. */
+  readonly approvals: ApprovalStore;
+  /** Who did what: the hash-chained audit trail. */
+  readonly audit: AuditStore;
 
   /** Throws when the store cannot serve requests. */
   ping(): Promise<void>;

@@ -89,6 +89,13 @@ describe('e2e: npm start (the demo)', () => {
     assert.ok(account && key, demo.output());
     assert.equal(new Wallet(key).address, account);
     assert.match(demo.output(), /SANDBOX ONLY: anvil's public development key, never for real money/);
+    // The first admin's one-time setup link, once, in the summary: its page opens (on localhost, for passkeys).
+    const setup = /Operator\s+(http:\/\/127\.0\.0\.1:\d+\/operator\/setup)#[\w-]{20,}/.exec(demo.output())?.[1];
+    assert.ok(setup, demo.output());
+    assert.equal(demo.output().split('/operator/setup#').length, 2, 'printed once');
+    const setupPage = await fetch(setup, { redirect: 'manual' });
+    assert.equal(setupPage.status, 307);
+    assert.match(setupPage.headers.get('location') ?? '', /^http:\/\/localhost:\d+\/operator\/setup/);
     mkdirSync(join(ARTIFACTS, 'demo'), { recursive: true });
     writeFileSync(join(ARTIFACTS, 'demo', 'npm-start.txt'), demo.output());
 

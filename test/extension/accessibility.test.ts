@@ -3,13 +3,13 @@
  * the popup's and the side panel's tabs (the wallet with no key yet, locked, and with its balances
  * and activity after a real transfer; the orders form with its per-field messages and a refused
  * delete; the payments detail pane; the language setting; the events and an event's detail pane; the
- * on-ramp's purchases and a delayed one's detail with its refund form), and the approval window
+ * on-ramp's purchases and a delayed one's detail with its refund form; Settings while signing in and
+ * signed in; an approval request open and its rejection; the team with a person open; the audit with
+ * a record open, these at 360 px without sideways scrolling), and the approval window
  * (connect while locked, a transfer, a purchase's ownership proof), in each of the five languages and
  * in light and dark (prefers-color-scheme). No rule is switched off.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -17,15 +17,19 @@ import { hexlify, toQuantity, toUtf8Bytes, Transaction, Wallet } from 'ethers';
 import type { Page } from 'playwright';
 import { eventsSecret } from '../../demo/demo.ts';
 import { UI_CHANNEL, UI_LANGUAGES, type LanguageChoice } from '../../extension/channels.ts';
+import { axeViolations } from '../support/axe.ts';
 import { anvilAccount } from '../support/chains.ts';
 import {
   approvalWindow as openedApproval,
   configure,
   importVaultKey,
   launchExtension,
+  overflowing,
   providerCall as call,
+  startSignIn,
   type LoadedExtension,
 } from '../support/extension.ts';
+import { as, type TestOperator } from '../support/operators.ts';
 import { ONRAMP_ENV, onrampCustomer } from '../support/onramp.ts';
 import { eventually, SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
 import { PATIENCE_MS } from '../support/patience.ts';
@@ -33,28 +37,10 @@ import { PATIENCE_MS } from '../support/patience.ts';
 const PASSWORD = 'an accessible password';
 const ACCOUNT = anvilAccount(5);
 const MINT_WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const THEMES = ['light', 'dark'] as const;
 
-/**
- * axe's violations on the whole page, its shadow roots included, one line each. The source goes in
- * through the debugger protocol: the extension's CSP refuses inline scripts, as it should.
- */
-async function violations(page: Page, what: string): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const found = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResults> } }).axe;
-    const { violations } = await axe.run(document, { resultTypes: ['violations'] });
-    return violations.map(
-      ({ id, nodes }) =>
-        `${id}: ${nodes.map((node) => `${node.target.join(' > ')} (${node.failureSummary?.replace(/\s+/g, ' ')})`).join('; ')}`,
-    );
-  });
-  return found.map((line) => `${what}: ${line}`);
-}
-interface AxeResults {
-  violations: Array<{ id: string; nodes: Array<{ target: string[]; failureSummary?: string }> }>;
-}
+/** What is wider than a 360 px side panel, as problems of `what`. */
+const fits = (found: string[], what: string) => found.map((line) => `${what}: wider than the panel: ${line}`);
 
 function discover(): void {
   window.addEventListener('eip6963:announceProvider', (event) => {
@@ -72,9 +58,11 @@ describe('extension: axe in every view, five languages, light and dark', () => {
   let transactionId: string;
   let processingOrder: string;
   let delayedPurchase: string;
+  let colleague: TestOperator;
   /** What axe found in the states only `before` passes through, by state. */
   const walletProblems: string[] = [];
   const approvalProblems: string[] = [];
+  const signingProblems: string[] = [];
 
   /** Opens an extension page with the colour scheme emulated from the first paint. */
   const open = async (path: string, theme: (typeof THEMES)[number], width = 400): Promise<Page> => {
@@ -105,7 +93,7 @@ describe('extension: axe in every view, five languages, light and dark', () => {
         const copy = await open(url, theme);
         await copy.locator(`html[lang=${language}]`).waitFor();
         await copy.locator(shown).waitFor();
-        problems.push(...(await violations(copy, `${what} ${language} ${theme}`)));
+        problems.push(...(await axeViolations(copy, `${what} ${language} ${theme}`)));
         await copy.close();
       }
     }
@@ -134,7 +122,15 @@ describe('extension: axe in every view, five languages, light and dark', () => {
       sandbox: { mintDelayMs: 0 },
     });
     extension = await launchExtension();
-    await configure(extension, stack.proxy.origin, stack.config.operatorToken);
+    // Settings while signing in (the code shown), then signed in as the admin.
+    await configure(extension, stack.proxy.origin);
+    const signing = await startSignIn(extension);
+    await checkEveryLanguage('ui/popup.html?tab=settings', 'settings, signing in', '#user-code', signingProblems);
+    await as(stack.proxy.origin, stack.admin)('/operator/device/approve', {
+      body: { user_code: signing.userCode, approve: true },
+    });
+    await signing.page.locator('#operator-name').waitFor();
+    await signing.page.close();
     await checkEveryLanguage(
       'ui/popup.html?tab=wallet',
       'wallet, no key',
@@ -153,18 +149,34 @@ describe('extension: axe in every view, five languages, light and dark', () => {
     await stack.control(`/payments/${transactionId}/outcome`, { status: 'COMPLETED' });
     // The emulator's issuer processes every new order at once (the on-ramp's mints): it holds this one Processing.
     await stack.control('/orders/faults', { kind: 'hold', times: 1 });
-    const order = await stack.operator('/api/orders', {
+    // Asked, and approved by a second person (dual control).
+    const order = await stack.approved(
+      stack.operator('/api/orders', {
+        body: {
+          customerName: 'Ada',
+          chainId: 31337,
+          amount: '25',
+          mintWallet: MINT_WALLET,
+          customerOrder: 'A11Y-ORDER',
+          stableCoin: 'eUSD',
+        },
+      }),
+    );
+    assert.equal(order.body.state, 'executed', order.text);
+    // A request another admin asks, for the Approvals view to show (and a person for the Team view).
+    colleague = await stack.addOperator('admin', 'Other Admin');
+    const asked = await as(stack.proxy.origin, colleague)('/api/orders', {
       body: {
-        customerName: 'Ada',
-        chainId: 31337,
-        amount: '25',
+        customerName: 'Grace',
+        chainId: 31338,
+        amount: '75',
         mintWallet: MINT_WALLET,
-        customerOrder: 'A11Y-ORDER',
-        stableCoin: 'eUSD',
+        customerOrder: 'A11Y-PENDING',
+        stableCoin: 'eEUR',
       },
     });
-    assert.equal(order.status, 201, order.text);
-    processingOrder = order.body.orderId as string;
+    assert.equal(asked.status, 202, asked.text);
+    processingOrder = order.body.result.orderId as string;
     await eventually(
       async () =>
         (await stack.operator(`/api/orders/${processingOrder}`)).body.orderStatus === 'Processing' || undefined,
@@ -259,6 +271,10 @@ describe('extension: axe in every view, five languages, light and dark', () => {
     assert.deepEqual(walletProblems, []);
   });
 
+  it('Settings while signing in (the code shown), in every language and theme', () => {
+    assert.deepEqual(signingProblems, []);
+  });
+
   it('the approval window (connect while locked, a transfer, a purchase proof), in every language and theme', () => {
     assert.deepEqual(approvalProblems, []);
   });
@@ -277,20 +293,20 @@ describe('extension: axe in every view, five languages, light and dark', () => {
         // Settings, with the language setting.
         let page = await ready(await open('ui/popup.html?tab=settings', theme));
         await page.locator('kassa-settings-view select#language').waitFor();
-        problems.push(...(await violations(page, what('settings'))));
+        problems.push(...(await axeViolations(page, what('settings'))));
         await page.close();
 
         // The wallet tab: balances on every chain, the transfer arrived.
         page = await ready(await open('ui/popup.html?tab=wallet', theme));
         await page.locator('#activity li[data-state="arrived"]').waitFor({ timeout: PATIENCE_MS });
         await page.locator('#balances tr').first().waitFor();
-        problems.push(...(await violations(page, what('wallet'))));
+        problems.push(...(await axeViolations(page, what('wallet'))));
         await page.close();
 
         // The same in the side panel, 360 px wide.
         page = await ready(await open('ui/sidepanel.html?tab=wallet', theme, 360));
         await page.locator('#activity li[data-state="arrived"]').waitFor({ timeout: PATIENCE_MS });
-        problems.push(...(await violations(page, what('side panel wallet'))));
+        problems.push(...(await axeViolations(page, what('side panel wallet'))));
         await page.close();
 
         // Orders: the new order's per-field messages, then the service's refusal of a delete.
@@ -305,40 +321,70 @@ describe('extension: axe in every view, five languages, light and dark', () => {
         await form.locator('[name=customerName]').fill(' ');
         await form.locator('button[type=submit]').click();
         await page.locator('#amount-problem').waitFor();
-        problems.push(...(await violations(page, what('orders form'))));
+        problems.push(...(await axeViolations(page, what('orders form'))));
         await row.locator('button').nth(1).click();
         await row.locator('button.danger').click();
         await page.locator('#list-error').waitFor();
-        problems.push(...(await violations(page, what('orders refusal'))));
+        problems.push(...(await axeViolations(page, what('orders refusal'))));
         await page.close();
 
         // Payments: the detail pane of one payment.
         page = await ready(await open('ui/sidepanel.html?tab=payments', theme, 360));
         await page.locator(`tr[data-transaction="${transactionId}"] button`).click();
         await page.locator('kassa-payment-detail #transaction-id').waitFor();
-        problems.push(...(await violations(page, what('payment detail'))));
+        problems.push(...(await axeViolations(page, what('payment detail'))));
         await page.close();
 
         // Events, and one event's attempts and payload.
         page = await ready(await open('ui/popup.html?tab=events', theme));
         await page.locator('kassa-events-view form').first().waitFor();
-        problems.push(...(await violations(page, what('events'))));
+        problems.push(...(await axeViolations(page, what('events'))));
         await page.locator('kassa-events-view tr[data-event] button').first().click();
         await page.locator('kassa-event-detail dl').waitFor();
         await page.locator('kassa-event-detail table').waitFor();
-        problems.push(...(await violations(page, what('event detail'))));
+        problems.push(...(await axeViolations(page, what('event detail'))));
         await page.close();
 
         // Purchases, and a delayed one's detail with its refund form, its note missing.
         page = await ready(await open('ui/sidepanel.html?tab=purchases', theme, 360));
         await page.locator(`tr[data-purchase="${delayedPurchase}"] button`).click();
         await page.locator('kassa-purchase-detail #purchase-state').waitFor();
-        problems.push(...(await violations(page, what('purchases'))));
+        problems.push(...(await axeViolations(page, what('purchases'))));
         const detail = page.locator('kassa-purchase-detail');
         await detail.locator('.row button.secondary').last().click();
         await detail.locator('form button[type=submit]').click();
         await detail.locator('#note-problem').waitFor();
-        problems.push(...(await violations(page, what('purchase refund form'))));
+        problems.push(...(await axeViolations(page, what('purchase refund form'))));
+        await page.close();
+
+        // Approvals: a request another admin asked, open, then its rejection's reason missing.
+        page = await ready(await open('ui/sidepanel.html?tab=approvals', theme, 360));
+        await page.locator('kassa-approvals-view tr[data-approval] button').first().click();
+        const card = page.locator('kassa-approval-card');
+        await card.locator('dl').waitFor();
+        problems.push(
+          ...(await axeViolations(page, what('approvals'))),
+          ...fits(await overflowing(page), what('approvals')),
+        );
+        await card.locator('.row button.secondary').last().click();
+        await card.locator('form button[type=submit]').click();
+        await card.locator('#reason-problem').waitFor();
+        problems.push(...(await axeViolations(page, what('approval rejection'))));
+        await page.close();
+
+        // Team: a person open, with their tokens; the invitation form open.
+        page = await ready(await open('ui/sidepanel.html?tab=team', theme, 360));
+        await page.locator(`kassa-team-view tr[data-operator="${colleague.operatorId}"] button`).click();
+        await page.locator('kassa-team-member li[data-credential]').first().waitFor();
+        await page.locator('kassa-team-view details summary').click();
+        problems.push(...(await axeViolations(page, what('team'))), ...fits(await overflowing(page), what('team')));
+        await page.close();
+
+        // Audit: one record open, its states before and after.
+        page = await ready(await open('ui/sidepanel.html?tab=audit', theme, 360));
+        await page.locator('kassa-audit-view tr[data-seq] button').first().click();
+        await page.locator('kassa-audit-record dl').waitFor();
+        problems.push(...(await axeViolations(page, what('audit'))), ...fits(await overflowing(page), what('audit')));
         await page.close();
       }
       await setLanguage('auto');

@@ -47,7 +47,7 @@ describe('extension: the demo shop’s <kassa-bridge> with Kassa as the wallet',
     env = await startShopStack();
     chains = chainProviders(env.stack.sandbox.chains);
     extension = await launchExtension();
-    await configure(extension, env.stack.proxy.origin, env.stack.config.operatorToken);
+    await configure(extension, env.stack.proxy.origin);
     await importVaultKey(extension, ACCOUNT, PASSWORD);
   });
   after(async () => {

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { verifyEvent } from '../../server/index.ts';
-import { configure, launchExtension, leaks, type LoadedExtension } from '../support/extension.ts';
+import { launchExtension, leaks, signIn, type LoadedExtension } from '../support/extension.ts';
 import { eventually, startStack, type Stack } from '../support/stack.ts';
 
 const text = (value: string | null) => (value ?? '').replace(/\s+/g, ' ').trim();
@@ -59,7 +59,7 @@ describe('extension: the Events view', () => {
   });
 
   it('a proxy that sends no events: the view says so and how to change it', async () => {
-    await configure(extension, bare.proxy.origin, bare.config.operatorToken);
+    await signIn(extension, bare.proxy.origin, bare.admin);
     const page = await extension.openPage('ui/popup.html?tab=events');
     await page.locator('#not-configured').filter({ hasText: 'KASSA_EVENTS_URL' }).waitFor();
     await page.getByText('No events.').waitFor();
@@ -67,7 +67,7 @@ describe('extension: the Events view', () => {
   });
 
   it('lists events newest first, filters by status and type, shows attempts and payload, redelivers one', async () => {
-    await configure(extension, stack.proxy.origin, stack.config.operatorToken);
+    await signIn(extension, stack.proxy.origin, stack.admin);
     const checkoutId = await stack.checkout({ reference: 'EXT-EVENTS-1' });
     const payment = await stack.pay(checkoutId);
     const transactionId = payment.body.transactionId as string;

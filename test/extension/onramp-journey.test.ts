@@ -56,7 +56,7 @@ describe('extension: the demo shop’s <kassa-onramp> with Kassa as the wallet',
     // The issuer mints a second after an order: the page shows the purchase minting, then delivered.
     env = await startShopStack({ env: ONRAMP_ENV, mintMs: 1_000, settlementMs: 400 });
     extension = await launchExtension();
-    await configure(extension, env.stack.proxy.origin, env.stack.config.operatorToken);
+    await configure(extension, env.stack.proxy.origin);
     await importVaultKey(extension, ACCOUNT, PASSWORD);
   });
   after(async () => {

@@ -1,6 +1,6 @@
 /**
  * The extension for the merchant's operators, in real Chromium against a real proxy and emulator:
- * settings (kept from every page), recent payments with live status and a filter, and stablecoin
+ * settings (kept from every page; the operator signed in by device), recent payments with live status and a filter, and stablecoin
  * orders: create (validated before sending), list, filter, update, delete, and the service's own
  * refusals shown word for word.
  */
@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright';
 import { EXTENSION_ID } from '../../extension/extension-id.ts';
-import { eventually, startStack, type Stack } from '../support/stack.ts';
-import { configure, launchExtension, leaks, type LoadedExtension } from '../support/extension.ts';
+import { startStack, type Stack } from '../support/stack.ts';
+import { deviceTokenOf, launchExtension, leaks, signIn, type LoadedExtension } from '../support/extension.ts';
 
 const MINT_WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const text = (value: string | null) => (value ?? '').replace(/\s+/g, ' ').trim();
@@ -19,7 +19,9 @@ describe('extension: operator views', () => {
   let extension: LoadedExtension;
 
   before(async () => {
-    stack = await startStack();
+    // The order forms act at once below KASSA_APPROVAL_THRESHOLD: this suite is about the operator views.
+    // Dual control itself is test/proxy/dual-control.test.ts; the extension's Approvals view is issue 37's extension part.
+    stack = await startStack({ env: { KASSA_APPROVAL_THRESHOLD: '1000000' } });
     extension = await launchExtension();
   });
   after(async () => {
@@ -31,70 +33,44 @@ describe('extension: operator views', () => {
     assert.equal(extension.id, EXTENSION_ID);
   });
 
-  it('settings: refuses an insecure proxy URL, saves, tests the connection, never shows the token back', async () => {
+  it('settings: refuses an insecure proxy URL, saves, tests the connection before and after signing in', async () => {
     const page = await extension.openPage('ui/popup.html');
-    // Not configured yet: the popup opens on Settings.
+    // Not signed in yet: the popup opens on Settings.
     await page.getByRole('tab', { name: 'Settings', selected: true }).waitFor();
+    assert.equal(await page.getByLabel('Operator token').count(), 0, 'no shared secret to enter');
     await page.getByLabel('Proxy URL').fill('http://kassa.example.com');
-    await page.getByLabel('Operator token').fill(stack.config.operatorToken);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'The proxy URL must be https://' }).waitFor();
 
     await page.getByLabel('Proxy URL').fill(`${stack.proxy.origin}/some/path`);
-    await page.getByLabel('Operator token').fill('short');
-    await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('status').filter({ hasText: 'at least 16 characters' }).waitFor();
-
-    await page.getByLabel('Operator token').fill(stack.config.operatorToken);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     assert.equal(await page.getByLabel('Proxy URL').inputValue(), stack.proxy.origin, 'kept as an origin');
-    assert.equal(await page.getByLabel('Operator token').inputValue(), '', 'the token field is emptied');
-    assert.match(
-      (await page.getByLabel('Operator token').getAttribute('placeholder')) ?? '',
-      new RegExp(`saved \\(…${stack.config.operatorToken.slice(-4)}\\)`),
-    );
-
+    // Signed out, the connection test reads the public chain listing, with no credential.
     await page.getByRole('button', { name: 'Test connection' }).click();
     await page
+      .getByRole('status')
+      .filter({ hasText: 'Connected: the proxy lists 2 chains. The operator views need you to sign in.' })
+      .waitFor();
+    await page.close();
+
+    await signIn(extension, stack.proxy.origin, stack.admin);
+    const again = await extension.openPage('ui/popup.html');
+    // Signed in: the popup opens on Payments; the connection test asks the proxy's health as this device.
+    await again.getByRole('tab', { name: 'Payments', selected: true }).waitFor();
+    await again.getByRole('tab', { name: 'Settings' }).click();
+    await again.getByRole('button', { name: 'Test connection' }).click();
+    await again
       .getByRole('status')
       .filter({ hasText: /^Connected: proxy 0\.1\.0, ok/ })
       .waitFor();
     const health = extension.requests.find((request) => request.url === `${stack.proxy.origin}/api/health`);
     assert.ok(health, 'the service worker’s request to the proxy is recorded');
-    assert.equal(health.headers.authorization, `Bearer ${stack.config.operatorToken}`);
-
-    // A page reload shows the saved settings, still without the token.
-    await page.reload();
-    await page.getByRole('tab', { name: 'Payments', selected: true }).waitFor();
-    await page.getByRole('tab', { name: 'Settings' }).click();
-    // Settings load from storage after the first render: wait for them rather than racing.
-    const proxyField = page.getByLabel('Proxy URL');
-    await eventually(
-      async () => ((await proxyField.inputValue()) === stack.proxy.origin ? true : undefined),
-      'the saved proxy URL',
-    );
-    assert.equal(await page.getByLabel('Operator token').inputValue(), '');
-    const stored = (await extension.storage()) as { 'kassa.settings': { proxyUrl: string; operatorToken: string } };
-    // The token is kept with the proxy URL it was entered for: it is sent there and nowhere else.
-    assert.deepEqual(stored['kassa.settings'], {
-      proxyUrl: stack.proxy.origin,
-      operatorToken: stack.config.operatorToken,
-      tokenProxyUrl: stack.proxy.origin,
-      network: 'test',
-    });
-    await page.close();
-  });
-
-  it('settings: a wrong token is refused by the proxy with a clear message', async () => {
-    const page = await extension.openPage('ui/popup.html?tab=settings');
-    await page.getByLabel('Operator token').fill('op_wrong_token_0123456789');
-    await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    await page.getByRole('button', { name: 'Test connection' }).click();
-    await page.getByRole('status').filter({ hasText: 'The proxy refused the operator token (401)' }).waitFor();
-    await page.close();
-    await configure(extension, stack.proxy.origin, stack.config.operatorToken);
+    assert.equal(health.headers.authorization, `Bearer ${await deviceTokenOf(extension)}`);
+    // Settings hold no credential; the device's session is kept apart, with the proxy that issued it.
+    const stored = await extension.storage();
+    assert.deepEqual(stored['kassa.settings'], { proxyUrl: stack.proxy.origin, network: 'test' });
+    await again.close();
   });
 
   it('payments: newest first, filtered by status, with live status changes', async () => {
@@ -346,7 +322,7 @@ describe('extension: operator views', () => {
     await panel.close();
   });
 
-  it('no web page can read the settings; no request of a page carries the operator token', async () => {
+  it('no web page can read the settings; no request of a page carries the device token', async () => {
     const page = await extension.context.newPage();
     await page.goto(`${stack.proxy.origin}/openapi.json`);
     // A web page has no extension API at all, and Kassa's provider does not expose settings.
@@ -358,7 +334,7 @@ describe('extension: operator views', () => {
       (request) => request.from !== 'service worker' && !request.from.startsWith('chrome-extension://'),
     );
     assert.ok(pageRequests.length > 0);
-    assert.deepEqual(leaks(pageRequests, [stack.config.operatorToken]), []);
+    assert.deepEqual(leaks(pageRequests, [await deviceTokenOf(extension)]), []);
     await page.close();
   });
 });

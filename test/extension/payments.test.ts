@@ -8,7 +8,14 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright';
-import { configure, launchExtension, leaks, overflowing, type LoadedExtension } from '../support/extension.ts';
+import {
+  deviceTokenOf,
+  launchExtension,
+  leaks,
+  overflowing,
+  signIn,
+  type LoadedExtension,
+} from '../support/extension.ts';
 import { eventually, startStack, type Stack } from '../support/stack.ts';
 import { PATIENCE_MS } from '../support/patience.ts';
 
@@ -28,7 +35,7 @@ describe('extension: the payments view', () => {
   before(async () => {
     stack = await startStack();
     extension = await launchExtension();
-    await configure(extension, stack.proxy.origin, stack.config.operatorToken);
+    await signIn(extension, stack.proxy.origin, stack.admin);
   });
   after(async () => {
     await extension?.dispose();
@@ -156,7 +163,7 @@ describe('extension: the payments view', () => {
     assert.deepEqual(
       leaks(
         extension.requests.filter((request) => request.from !== 'service worker'),
-        [stack.config.operatorToken],
+        [await deviceTokenOf(extension)],
       ),
       [],
     );
@@ -223,7 +230,7 @@ describe('extension: the payments view', () => {
         ) || undefined,
       'the payment to be unverifiable',
     );
-    await configure(extension, stack.proxy.origin, stack.config.operatorToken);
+    await signIn(extension, stack.proxy.origin, stack.admin);
 
     const page = await extension.openPage('ui/sidepanel.html?tab=payments');
     await page.setViewportSize({ width: 360, height: 800 });

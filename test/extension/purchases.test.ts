@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { Wallet } from 'ethers';
 import type { Page } from 'playwright';
 import type { PurchaseDetail } from '../../schemas/onramp.ts';
-import { configure, launchExtension, overflowing, type LoadedExtension } from '../support/extension.ts';
+import { launchExtension, overflowing, signIn, type LoadedExtension } from '../support/extension.ts';
 import { balanceOf, mintsTo, ONRAMP_ENV, onrampCustomer, ordersOf, units } from '../support/onramp.ts';
 import { eventually, startStack, type Stack } from '../support/stack.ts';
 
@@ -56,11 +56,13 @@ describe('extension: the Purchases view', () => {
 
   before(async () => {
     stack = await startStack({
-      env: { ...ONRAMP_ENV, KASSA_CREATE_RATE_LIMIT: '1000' },
+      // "Retry the mint" and "Mark refunded" act at once below KASSA_APPROVAL_THRESHOLD: this suite is about the
+      // Purchases view. Dual control itself is test/proxy/dual-control.test.ts and onramp-mint.test.ts.
+      env: { ...ONRAMP_ENV, KASSA_CREATE_RATE_LIMIT: '1000', KASSA_APPROVAL_THRESHOLD: '1000000' },
       sandbox: { mintDelayMs: 0 },
     });
     extension = await launchExtension();
-    await configure(extension, stack.proxy.origin, stack.config.operatorToken);
+    await signIn(extension, stack.proxy.origin, stack.admin);
     made.delivered = await bought('7');
     made.retry = await bought('8', true);
     made.refund = await bought('9', true);
@@ -220,7 +222,7 @@ describe('extension: the Purchases view', () => {
   it('a proxy without the on-ramp says so', async () => {
     const plain = await startStack({ reuseSandbox: stack.sandbox });
     try {
-      await configure(extension, plain.proxy.origin, plain.config.operatorToken);
+      await signIn(extension, plain.proxy.origin, plain.admin);
       const page = await extension.openPage('ui/popup.html?tab=purchases');
       await page
         .locator('#onramp-off')
@@ -231,7 +233,7 @@ describe('extension: the Purchases view', () => {
       assert.equal(await page.getByRole('table', { name: 'Purchases' }).count(), 0);
       await page.close();
     } finally {
-      await configure(extension, stack.proxy.origin, stack.config.operatorToken);
+      await signIn(extension, stack.proxy.origin, stack.admin);
       await plain.stop();
     }
   });

@@ -61,7 +61,7 @@ describe('extension: key vault', () => {
   before(async () => {
     stack = await startStack();
     extension = await launchExtension();
-    await configure(extension, stack.proxy.origin, stack.config.operatorToken);
+    await configure(extension, stack.proxy.origin);
     await openWallet();
   });
   after(async () => {

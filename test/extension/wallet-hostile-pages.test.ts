@@ -117,7 +117,7 @@ describe('extension: the wallet against hostile pages', () => {
     });
     chains = chainProviders(stack.sandbox.chains);
     extension = await launchExtension({ args: [HOST_RULES] });
-    await configure(extension, stack.proxy.origin, stack.config.operatorToken);
+    await configure(extension, stack.proxy.origin);
     await importVaultKey(extension, ACCOUNT, PASSWORD);
     shop = await openDapp(extension, site('shop.localhost'));
     await connectDapp(extension, shop);

@@ -1,8 +1,8 @@
 /**
  * Kassa's extension against what a proxy, or a setting, can do to it (issue 26), in real Chromium with
  * the built extension, a real proxy and the emulator's chains, and a hostile proxy of our own on
- * loopback: the wallet works with no operator token and never sends one; the token entered for one
- * proxy never reaches another; the idle lock is not held off by the Wallet tab's polling; the wallet
+ * loopback: the wallet works without an operator's sign-in and never sends a token; the device token
+ * one proxy issued never reaches another; the idle lock is not held off by the Wallet tab's polling; the wallet
  * panel's "at most" is what Kassa signs, whatever fee a tampering proxy suggests; and values a proxy
  * returns (a right-to-left override, 2,000 characters) cannot reorder or overflow the operator views.
  */
@@ -17,12 +17,15 @@ import {
   approvalWindow,
   configure,
   connectDapp,
+  deviceTokenOf,
   importVaultKey,
   launchExtension,
   openDapp,
   overflowing,
   press,
   providerCall as call,
+  signIn,
+  startSignIn,
   type LoadedExtension,
 } from '../support/extension.ts';
 import { startSites, type Sites } from '../support/sites.ts';
@@ -35,6 +38,7 @@ const ACCOUNT = anvilAccount(4);
 const TWO = 31338;
 const RLO = '\u202e';
 const LONG = 'W'.repeat(2_000);
+const HOSTILE_TOKEN = 'kassa_dev_issued_by_the_hostile_proxy_0123456789';
 
 interface Heard {
   method: string;
@@ -88,6 +92,36 @@ async function hostileProxy(real: string): Promise<{ origin: string; heard: Hear
       payments: [{ payment, reason: `key revoked ${LONG}`, since: '2026-01-02T10:00:00.000Z', lastWebhook: null }],
     },
     '/api/payments': { payments: [], nextCursor: null },
+    // Its own device sign-in, approved at once: the operator views then ask it as that device.
+    '/operator/device/code': {
+      device_code: 'hostile-device-code',
+      user_code: 'BCDF-GHJK',
+      verification_uri: `${real}/operator/device`,
+      verification_uri_complete: `${real}/operator/device?user_code=BCDF-GHJK`,
+      expires_in: 600,
+      interval: 1,
+    },
+    '/operator/device/token': {
+      access_token: HOSTILE_TOKEN,
+      token_type: 'Bearer',
+      expires_in: 86_400,
+      operator: { name: 'Hostile Admin', email: 'admin@hostile.test', role: 'admin' },
+    },
+    '/api/operator/me': {
+      operatorId: 'op_hostile',
+      name: 'Hostile Admin',
+      email: 'admin@hostile.test',
+      role: 'admin',
+      permissions: ['payments:read', 'orders:read', 'orders:write', 'payments:resolve'],
+      credential: {
+        credentialId: 'cred_hostile',
+        kind: 'device',
+        name: null,
+        expiresAt: '2099-01-01T00:00:00.000Z',
+        idleExpiresAt: null,
+      },
+      csrfToken: null,
+    },
   };
   const answer = async (request: IncomingMessage, response: ServerResponse) => {
     const path = new URL(request.url ?? '/', 'http://x').pathname;
@@ -146,8 +180,8 @@ describe('extension: the wallet and the operator views against a hostile proxy',
     hostile = await hostileProxy(stack.proxy.origin);
     tampering = await tamperingProxy(stack.proxy.origin, 'fee');
     extension = await launchExtension();
-    // Set up as before this issue (with the token), so that each test stands on its own.
-    await configure(extension, stack.proxy.origin, stack.config.operatorToken);
+    // An operator signed in by device, and the wallet beside: each test stands on its own.
+    await signIn(extension, stack.proxy.origin, stack.admin);
     await importVaultKey(extension, ACCOUNT, PASSWORD);
     shop = await openDapp(extension, `${sites.origin('shop.localhost')}/`);
     await connectDapp(extension, shop);
@@ -161,7 +195,7 @@ describe('extension: the wallet and the operator views against a hostile proxy',
     await sites?.close();
   });
 
-  it('the wallet needs no operator token, and never sends one (defect 2)', async () => {
+  it('the wallet needs no operator’s sign-in, and never sends a token (defect 2)', async () => {
     // The wallet's calls all need the proxy's chain listing: the chain, reads, a switch.
     const walletCalls = async (page: Page) => {
       assert.deepEqual(await call(page, 'eth_chainId'), { result: '0x7a69' });
@@ -176,17 +210,16 @@ describe('extension: the wallet and the operator views against a hostile proxy',
         toProxy.some((request) => request.url === `${stack.proxy.origin}/api/bridge/chains?network=test`),
         'the public chain listing is read',
       );
-      return toProxy.filter((request) => request.headers.authorization).map((request) => request.url);
+      // The wallet's calls are the proxy's public routes; the operator views' (signed in) are not the wallet's.
+      const wallet = toProxy.filter((request) => /\/api\/(bridge\/|config)/.test(request.url));
+      return wallet.filter((request) => request.headers.authorization).map((request) => request.url);
     };
-    // A wrong token (the operator's, changed on the proxy) changes nothing for the wallet.
+    // Signed in as an operator: still, no wallet request carries the device token. (Saving the same
+    // proxy URL keeps the session and has the listing read again.)
     const before = extension.requests.length;
-    await configure(extension, stack.proxy.origin, 'op_wrong_token_0123456789');
-    try {
-      await walletCalls(shop);
-      assert.deepEqual(tokensSent(extension, before), [], 'no wallet request carries a token');
-    } finally {
-      await configure(extension, stack.proxy.origin, stack.config.operatorToken);
-    }
+    await configure(extension, stack.proxy.origin);
+    await walletCalls(shop);
+    assert.deepEqual(tokensSent(extension, before), [], 'no wallet request carries a token');
 
     // A wallet user's browser: the proxy URL and no token at all.
     const user = await launchExtension();
@@ -198,11 +231,13 @@ describe('extension: the wallet and the operator views against a hostile proxy',
       await walletCalls(page);
       // The operator views say what they lack; the wallet does not need it.
       const payments = await user.openPage('ui/popup.html?tab=payments');
-      await payments
-        .getByText(`Enter the operator token for ${stack.proxy.origin} in Settings (the operator views need it)`)
-        .first()
-        .waitFor();
-      assert.deepEqual(tokensSent(user, 0), [], 'no request carries a token');
+      await payments.locator('#signed-out').getByText('Sign in to use the operator views').waitFor();
+      assert.deepEqual(tokensSent(user, 0), [], 'no wallet request carries a token');
+      assert.deepEqual(
+        user.requests.filter((request) => request.headers.authorization).map((request) => request.url),
+        [],
+        'signed out, no request carries any',
+      );
     } finally {
       await user.dispose();
     }
@@ -314,48 +349,43 @@ describe('extension: the wallet and the operator views against a hostile proxy',
     await page.close();
   });
 
-  it('the operator token goes only to the proxy URL it was entered for (defect 7)', async () => {
+  it('the device token goes only to the proxy that issued it (defect 7)', async () => {
     const settings = await extension.openPage('ui/popup.html?tab=settings');
-    await settings.getByLabel('Operator token').fill(stack.config.operatorToken);
-    await settings.getByRole('button', { name: 'Save' }).click();
-    await settings.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await settings.locator('#operator-name').waitFor();
     await settings.getByRole('button', { name: 'Test connection' }).click();
     await settings
       .getByRole('status')
       .filter({ hasText: /^Connected: proxy / })
       .waitFor();
+    const token = await deviceTokenOf(extension);
 
-    // Another URL, no token typed: the saved one stays behind.
+    // Another URL: the device is signed out of the proxy that issued its token, there, and forgets it.
     await settings.getByLabel('Proxy URL').fill(hostile.origin);
     await settings.getByRole('button', { name: 'Save' }).click();
+    await settings.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     await settings
-      .getByRole('status')
-      .filter({ hasText: /^Saved\./ })
+      .locator('#session-notice')
+      .filter({ hasText: `You were signed out of ${stack.proxy.origin}: sign in again for this proxy.` })
       .waitFor();
-    const saved = await settings.getByRole('status').innerText();
+    assert.equal((await extension.storage())['kassa.operatorSession'], undefined, 'forgotten');
+    assert.equal(
+      (await stack.operator('/api/operator/me', { headers: { Authorization: `Bearer ${token}` } })).status,
+      401,
+    );
     const tested = hostile.heard.length;
     await settings.getByRole('button', { name: 'Test connection' }).click();
     await eventually(() => (hostile.heard.length > tested ? true : undefined), 'the new proxy called');
+    await settings
+      .getByRole('status')
+      .filter({ hasText: 'Connected: the proxy lists 2 chains. The operator views need you to sign in.' })
+      .waitFor();
     const payments = await extension.openPage('ui/popup.html?tab=payments');
-    const refusal = payments.getByText(`Enter the operator token for ${hostile.origin} in Settings`).first();
-    await eventually(
-      async () =>
-        hostile.heard.some((request) => request.path.startsWith('/api/payments')) || (await refusal.isVisible())
-          ? true
-          : undefined,
-      'the payments view’s answer',
-    );
+    await payments.locator('#signed-out').waitFor();
     assert.deepEqual(
       hostile.heard.filter((request) => request.authorization),
       [],
-      'the new proxy never received the token',
+      'the new proxy never received a token',
     );
-    assert.match(saved, new RegExp(`^Saved\\. The operator token was for ${stack.proxy.origin}: enter it again`));
-    await settings
-      .getByRole('status')
-      .filter({ hasText: 'Connected: the proxy lists 2 chains. The operator views need its operator token.' })
-      .waitFor();
-    await refusal.waitFor();
     const stored = (await extension.storage())['kassa.settings'] as Record<string, unknown>;
     assert.deepEqual(stored, { proxyUrl: hostile.origin, network: 'test' });
     await payments.close();
@@ -363,7 +393,11 @@ describe('extension: the wallet and the operator views against a hostile proxy',
   });
 
   it('values from a proxy cannot reorder or overflow the operator views at 360 px (defect 9)', async () => {
-    await configure(extension, hostile.origin, 'op_hostile_token_0123456789');
+    await configure(extension, hostile.origin);
+    // Signed in to it by its own device sign-in (it approves at once).
+    const { page: signing } = await startSignIn(extension);
+    await signing.locator('#operator-name').filter({ hasText: 'Hostile Admin' }).waitFor();
+    await signing.close();
     const page = await extension.openPage('ui/sidepanel.html?tab=orders');
     await page.setViewportSize({ width: 360, height: 800 });
     const row = 'kassa-orders-view tr[data-order="order-1"]';
@@ -392,9 +426,9 @@ describe('extension: the wallet and the operator views against a hostile proxy',
     assert.deepEqual(await overflowing(page), [], 'nothing wider than the side panel');
     await page.close();
     assert.equal(
-      hostile.heard.filter((request) => request.authorization === 'Bearer op_hostile_token_0123456789').length > 0,
+      hostile.heard.filter((request) => request.authorization === `Bearer ${HOSTILE_TOKEN}`).length > 0,
       true,
-      'the token entered for this proxy is used with it',
+      'the token this proxy issued is used with it',
     );
   });
 });

@@ -102,7 +102,7 @@ describe('extension: Kassa as a page’s wallet (EIP-6963, approvals, signing)',
     stack = await startStack({ env: { KASSA_ALLOWED_ORIGINS: origin } });
     chains = chainProviders(stack.sandbox.chains);
     extension = await launchExtension();
-    await configure(extension, stack.proxy.origin, stack.config.operatorToken);
+    await configure(extension, stack.proxy.origin);
     // The user imports a funded key into the vault.
     await importVaultKey(extension, ACCOUNT, PASSWORD);
     page = await openPage();

@@ -97,7 +97,7 @@ describe('extension: the purchase proof, the one message Kassa signs', () => {
       sandbox: { mintDelayMs: 0 },
     });
     extension = await launchExtension({ args: [HOST_RULES] });
-    await configure(extension, stack.proxy.origin, stack.config.operatorToken);
+    await configure(extension, stack.proxy.origin);
     await importVaultKey(extension, ACCOUNT, PASSWORD);
     shop = await openDapp(extension, `${origin('shop.localhost')}/`);
     await connectDapp(extension, shop);

@@ -157,7 +157,6 @@ describe('package: the tarball in a project of its own', () => {
       KASSA_ORDERS_API_KEY: upstream.ordersApiKey,
       KASSA_REFORGE_BASE_URL: upstream.reforge,
       KASSA_MERCHANT_KEY: merchantKey,
-      KASSA_OPERATOR_TOKEN: `op_${randomBytes(16).toString('hex')}`,
       KASSA_ALLOWED_ORIGINS: shopOrigin,
       KASSA_RETURN_URLS: `${shopOrigin}/,${shopOrigin}/react.html`,
       KASSA_FLOW_HOSTS: new URL(upstream.origin).host,

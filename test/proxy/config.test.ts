@@ -58,6 +58,11 @@ describe('proxy configuration', () => {
     assert.deepEqual(config.payClientSecrets, ['cs_sandbox_0123456789abcdef', 'cs_sandbox_fedcba9876543210']);
   });
 
+  it('needs no KASSA_OPERATOR_TOKEN any more: operators are people (issue 37)', () => {
+    const { KASSA_OPERATOR_TOKEN: _, ...without } = valid();
+    assert.equal(loadConfig(without).operatorToken, null);
+  });
+
   it('names the setting that is missing or bad', () => {
     for (const setting of [
       'KASSA_PAY_BASE_URL',
@@ -66,7 +71,6 @@ describe('proxy configuration', () => {
       'KASSA_ORDERS_API_KEY',
       'KASSA_REFORGE_BASE_URL',
       'KASSA_MERCHANT_KEY',
-      'KASSA_OPERATOR_TOKEN',
       'KASSA_RETURN_URLS',
       'KASSA_FLOW_HOSTS',
       'KASSA_WEBHOOK_SECRET',
@@ -141,6 +145,47 @@ describe('proxy configuration', () => {
     failsOn({ KASSA_CONFIG_FILE: file }, 'KASSA_CONFIG_FILE', /JSON object/);
   });
 
+  it('operators’ SSO: off unless KASSA_OIDC_ISSUER is set; with it, each setting checked and named', () => {
+    assert.equal(loadConfig(valid()).oidc, null);
+    const oidc = {
+      KASSA_OIDC_ISSUER: 'https://login.shop.example/realms/staff',
+      KASSA_OIDC_CLIENT_ID: 'kassa',
+      KASSA_OIDC_CLIENT_SECRET: 's3cr3t-from-the-provider',
+      KASSA_OIDC_ALLOWED_DOMAINS: 'Shop.example, shop.co.uk',
+      KASSA_OIDC_ROLES: 'kassa-admins:admin, kassa-finance:finance,urn:kassa:support:support',
+    };
+    const config = loadConfig({ ...valid(), ...oidc });
+    assert.deepEqual(config.oidc?.allowedDomains, ['shop.example', 'shop.co.uk']);
+    assert.equal(config.oidc?.roleClaim, 'groups', 'the group claim by default');
+    assert.deepEqual(
+      [...config.oidc.roles],
+      [
+        ['kassa-admins', 'admin'],
+        ['kassa-finance', 'finance'],
+        ['urn:kassa:support', 'support'],
+      ],
+      'a value may hold colons: the role follows the last',
+    );
+    assert.ok(secretsOf(config).includes('s3cr3t-from-the-provider'), 'the client secret is kept out of logs');
+    assert.equal(
+      loadConfig({ ...valid(), ...oidc, KASSA_OIDC_ISSUER: 'http://127.0.0.1:9/' }).oidc?.issuer,
+      'http://127.0.0.1:9/',
+    );
+    failsOn({ ...valid(), ...oidc, KASSA_OIDC_ISSUER: 'http://login.shop.example' }, 'KASSA_OIDC_ISSUER', /https/);
+    failsOn({ ...valid(), KASSA_OIDC_CLIENT_ID: 'kassa' }, 'KASSA_OIDC_ISSUER', /required when KASSA_OIDC_CLIENT_ID/);
+    failsOn({ ...valid(), ...oidc, KASSA_OIDC_CLIENT_SECRET: '' }, 'KASSA_OIDC_CLIENT_SECRET', /required/);
+    failsOn({ ...valid(), ...oidc, KASSA_OIDC_CLIENT_ID: 'has space' }, 'KASSA_OIDC_CLIENT_ID');
+    failsOn({ ...valid(), ...oidc, KASSA_OIDC_ALLOWED_DOMAINS: '' }, 'KASSA_OIDC_ALLOWED_DOMAINS', /required/);
+    failsOn(
+      { ...valid(), ...oidc, KASSA_OIDC_ALLOWED_DOMAINS: 'shop.example,@evil' },
+      'KASSA_OIDC_ALLOWED_DOMAINS',
+      /@evil/,
+    );
+    failsOn({ ...valid(), ...oidc, KASSA_OIDC_ROLES: 'kassa-admins:root' }, 'KASSA_OIDC_ROLES', /kassa-admins:root/);
+    failsOn({ ...valid(), ...oidc, KASSA_OIDC_ROLES: 'a:admin,a:viewer' }, 'KASSA_OIDC_ROLES', /twice/);
+    failsOn({ ...valid(), ...oidc, KASSA_OIDC_ROLE_CLAIM: 'groups and roles' }, 'KASSA_OIDC_ROLE_CLAIM');
+  });
+
   it('fast-check: any value of any setting gives a valid config or a ConfigError naming a setting', () => {
     const settings = Object.keys(valid()).concat([
       'PORT',
@@ -152,6 +197,10 @@ describe('proxy configuration', () => {
       'KASSA_DATABASE_URL',
       'KASSA_DATABASE_POOL_SIZE',
       'KASSA_ALLOW_PRIVATE_HTTP',
+      'KASSA_OIDC_ISSUER',
+      'KASSA_OIDC_ALLOWED_DOMAINS',
+      'KASSA_OIDC_ROLES',
+      'KASSA_OIDC_ROLE_CLAIM',
     ]);
     fc.assert(
       fc.property(

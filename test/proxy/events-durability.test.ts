@@ -1,3 +1,4 @@
+import { addOperatorByCommand } from '../support/operators.ts';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -65,7 +66,8 @@ describe('proxy events: nothing lost across a crash', () => {
         method: 'POST',
         body: { status: 'COMPLETED' },
       });
-      const operator = { Authorization: `Bearer ${env.KASSA_OPERATOR_TOKEN}` };
+      // A viewer made by `kassa-proxy operators add --token` beside the running process (SQLite's file included).
+      const operator = (await addOperatorByCommand(env, 'viewer')).headers;
       await eventually(async () => {
         // Each tried once against the closed endpoint: due again 5 s later, whoever runs then.
         const page = await http(`${first.origin}/api/events`, { headers: operator });
@@ -117,7 +119,7 @@ for (const { store, name } of FLEET_STORES)
           const { transactionId } = (await fleet.pay(i % 3, checkoutId)).body as { transactionId: string };
           await fleet.control(`/payments/${transactionId}/outcome`, { status: 'COMPLETED' });
         }
-        const operator = { Authorization: `Bearer ${fleet.config.operatorToken}` };
+        const operator = fleet.admin.headers;
         const events = await eventually(async () => {
           const page = await http(`${fleet.origin(1)}/api/events?limit=200`, { headers: operator });
           const list = page.body.events as Array<{ id: string; status: string; attempts: number }>;

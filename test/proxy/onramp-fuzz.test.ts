@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Wallet } from 'ethers';
-import { FUZZ_RUNS, rawBody } from '../support/arbitraries.ts';
-import { http } from '../support/http.ts';
+import { checkedSender, FUZZ_RUNS, rawBody, segment } from '../support/arbitraries.ts';
 import { ONRAMP_ENV, onrampCustomer } from '../support/onramp.ts';
 import { SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
 
@@ -12,22 +11,8 @@ describe('proxy: fast-check on the on-ramp routes', () => {
   let stack: Stack;
   const wallet = Wallet.createRandom();
 
-  const send = async (path: string, init: { method?: string; raw?: string; headers?: Record<string, string> }) => {
-    const response = await http(`${stack.proxy.origin}${path}`, {
-      method: init.method ?? 'POST',
-      raw: init.raw,
-      headers: { 'Content-Type': 'application/json', ...init.headers },
-    });
-    assert.ok(
-      response.status < 500,
-      `${init.method ?? 'POST'} ${path} with ${init.raw?.slice(0, 200)} answered ${response.status}: ${response.text.slice(0, 300)}`,
-    );
-    if (response.status >= 400)
-      assert.equal(typeof response.body.error, 'string', `error body: ${response.text.slice(0, 300)}`);
-    return response;
-  };
+  const send = checkedSender(() => stack.proxy.origin);
   const headerText = fc.string({ maxLength: 300 }).map((value) => value.replace(/[^\t\x20-\x7e]/g, ''));
-  const segment = fc.string({ maxLength: 80 }).map((value) => encodeURIComponent(value) || 'x');
 
   before(async () => {
     stack = await startStack({ env: ONRAMP_ENV, sandbox: { mintDelayMs: 0 } });
@@ -105,7 +90,7 @@ describe('proxy: fast-check on the on-ramp routes', () => {
   });
 
   it('GET the status and its stream with any token; the operator routes with any id, query and body', async () => {
-    const auth = { Authorization: `Bearer ${stack.config.operatorToken}` };
+    const auth = { Authorization: `Bearer ${stack.admin.token}` };
     await fc.assert(
       fc.asyncProperty(segment, segment, rawBody({ note: 'Returned by SEPA' }), async (id, query, body) => {
         await send(`/api/onramp/status/${id}`, { method: 'GET', headers: { Origin: SHOP_ORIGIN } });

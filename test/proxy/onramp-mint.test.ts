@@ -115,8 +115,12 @@ describe('proxy: each paid purchase is minted exactly once', () => {
     assert.match(detail.body.delayedReason as string, /Failed/);
     assert.equal(await balanceOf(stack, 31338, 'eEUR', wallet.address), 0n);
 
-    const retried = await stack.operator(`/api/onramp/purchases/${purchaseId}/retry-mint`, { body: {} });
-    assert.equal(retried.status, 200, retried.text);
+    // Asked by one operator, approved by a second (dual control): only then is a new order made.
+    const retried = await stack.approved(
+      stack.operator(`/api/onramp/purchases/${purchaseId}/retry-mint`, { body: {} }),
+    );
+    assert.equal(retried.body.state, 'executed', retried.text);
+    assert.equal(retried.body.result.state, 'paid');
     await customer.until(purchaseToken, 'delivered');
     const orders = await ordersOf(stack, purchaseId);
     assert.deepEqual(
@@ -149,11 +153,13 @@ describe('proxy: each paid purchase is minted exactly once', () => {
     await customer.until(purchaseToken, 'delayed');
     const noNote = await stack.operator(`/api/onramp/purchases/${purchaseId}/refund`, { body: {} });
     assert.equal(noNote.status, 400);
-    const refunded = await stack.operator(`/api/onramp/purchases/${purchaseId}/refund`, {
-      body: { note: 'Returned 9.00 EUR by SEPA on 25 Nov, ref R-991' },
-    });
-    assert.equal(refunded.status, 200, refunded.text);
-    assert.equal(refunded.body.state, 'refunded');
+    const refunded = await stack.approved(
+      stack.operator(`/api/onramp/purchases/${purchaseId}/refund`, {
+        body: { note: 'Returned 9.00 EUR by SEPA on 25 Nov, ref R-991' },
+      }),
+    );
+    assert.equal(refunded.body.state, 'executed', refunded.text);
+    assert.equal(refunded.body.result.state, 'refunded');
     const detail = await stack.operator(`/api/onramp/purchases/${purchaseId}`);
     assert.equal(detail.body.audit[0].note, 'Returned 9.00 EUR by SEPA on 25 Nov, ref R-991');
     assert.equal(detail.body.audit[0].action, 'refund');
@@ -168,9 +174,11 @@ describe('proxy: each paid purchase is minted exactly once', () => {
     const customer = onrampCustomer(stack, wallet);
     const { purchaseToken, purchaseId } = await customer.buyAndPay({ amount: '4' });
     await customer.until(purchaseToken, 'delayed');
-    const refused = await stack.operator(`/api/onramp/purchases/${purchaseId}/retry-mint`, { body: {} });
-    assert.equal(refused.status, 409);
-    assert.match(refused.body.error as string, /still processing/);
+    const refused = await stack.approved(
+      stack.operator(`/api/onramp/purchases/${purchaseId}/retry-mint`, { body: {} }),
+    );
+    assert.equal(refused.body.state, 'failed');
+    assert.match(refused.body.result.error as string, /still processing/);
     const [order] = await ordersOf(stack, purchaseId);
     assert.equal((await stack.control(`/orders/${order!.orderId}/release`, {})).status, 200);
     await customer.until(purchaseToken, 'delivered');

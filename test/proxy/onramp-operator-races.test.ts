@@ -27,7 +27,13 @@ describe('proxy: operator actions on one purchase, racing', () => {
 
   before(async () => {
     stack = await startStack({
-      env: { ...ONRAMP_ENV, KASSA_ONRAMP_MINT_TIMEOUT_SECONDS: String(MINT_TIMEOUT_SECONDS) },
+      // The actions run at once below KASSA_APPROVAL_THRESHOLD: this suite races the actions themselves
+      // (dual control's approval, run once, is test/proxy/dual-control.test.ts's).
+      env: {
+        ...ONRAMP_ENV,
+        KASSA_ONRAMP_MINT_TIMEOUT_SECONDS: String(MINT_TIMEOUT_SECONDS),
+        KASSA_APPROVAL_THRESHOLD: '1000000',
+      },
       sandbox: { mintDelayMs: 0 },
       proxy: { onrampSweepMs: 3_600_000 },
     });

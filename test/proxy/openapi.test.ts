@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { as, type TestOperator } from '../support/operators.ts';
 import { createHmac } from 'node:crypto';
 import { request } from 'node:http';
 import { Wallet } from 'ethers';
@@ -20,6 +21,8 @@ import { http, type Answered, type Json } from '../support/http.ts';
 import { redoclyLint } from '../support/redocly-lint.ts';
 import { openSse } from '../support/sse-client.ts';
 import { ONRAMP_ENV, onrampCustomer } from '../support/onramp.ts';
+import { asBrowser, fromPage, invite, passkeySignin, registerByLink } from '../support/signin.ts';
+import { SoftAuthenticator } from '../support/soft-authenticator.ts';
 import { eventually, SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
 
 const EVENTS_SECRET = 'whsec_a2Fzc2EtZXhhbXBsZS1zZWNyZXQtZG8tbm90LXVzZSE=';
@@ -29,16 +32,26 @@ const EVENTS_SECRET = 'whsec_a2Fzc2EtZXhhbXBsZS1zZWNyZXQtZG8tbm90LXVzZSE=';
  * it must be a decision (change this list with it), never a side effect.
  */
 const OPERATION_IDS = [
+  'addMyPasskey',
+  'approveApproval',
+  'approveDevice',
+  'cancelApproval',
   'createCheckout',
+  'createMyToken',
   'createOnrampPurchase',
   'createOnrampQuote',
   'createOrder',
   'createPayment',
   'deleteOrder',
+  'deviceApprovalPage',
   'enableEventEndpoint',
+  'exportAudit',
   'exportPayments',
+  'finishLinkPasskey',
+  'finishPasskeySignin',
   'getApiReference',
   'getApiReferenceViewer',
+  'getApproval',
   'getCheckout',
   'getConfig',
   'getEvent',
@@ -48,6 +61,7 @@ const OPERATION_IDS = [
   'getMetrics',
   'getOnrampConfig',
   'getOpenApiDocument',
+  'getOperatorMe',
   'getOrder',
   'getPaymentHandoff',
   'getPaymentStatus',
@@ -56,27 +70,84 @@ const OPERATION_IDS = [
   'getReadiness',
   'getWidgetChunk',
   'getWidgetScript',
+  'invitationPage',
+  'inviteOperator',
+  'listApprovals',
+  'listAudit',
   'listBridgeChains',
   'listChains',
   'listEvents',
+  'listMyPasskeys',
+  'listMySessions',
+  'listMyTokens',
+  'listOperatorSessions',
+  'listOperators',
   'listOrders',
   'listPurchases',
   'listUnverifiablePayments',
+  'lookUpSigninLink',
   'openHandoffLink',
+  'operatorPage',
+  'operatorPageScript',
+  'operatorPageStyle',
+  'pollDeviceToken',
   'prepareBridgeTransfer',
   'receivePaymentWebhook',
   'redeliverEvent',
   'redeliverFailedEvents',
   'refundPurchase',
+  'rejectApproval',
+  'removeMyPasskey',
+  'removeOperator',
   'resolvePayment',
   'retryPurchaseMint',
   'returnFromBank',
+  'revokeCredential',
   'searchPayments',
+  'setupPage',
+  'signOut',
+  'signOutCredential',
+  'startDeviceSignIn',
+  'startLinkPasskey',
+  'startMyPasskey',
+  'startPasskeySignin',
   'streamPaymentChanges',
   'streamPaymentStatus',
   'streamPurchaseStatus',
+  'updateOperator',
   'updateOrder',
 ];
+
+/** Every sign-in operation, each with a success (and its answers checked as every answer here is). */
+async function signinJourney(stack: Stack): Promise<void> {
+  const origin = stack.proxy.origin;
+  const invited = await invite(stack.proxy, 'finance');
+  const link = { link: 'invitation', token: invited.token };
+  await fromPage(origin, '/operator/link', link);
+  const authenticator = new SoftAuthenticator(origin);
+  await registerByLink(origin, authenticator, { ...link, passkeyName: 'Laptop' });
+  const { session } = await passkeySignin(authenticator);
+  const browser = asBrowser(session!);
+  await browser('/api/operator/sessions');
+  const token = await browser('/api/operator/tokens', { body: { name: 'Script', role: 'viewer' } });
+  await browser('/api/operator/tokens');
+  await browser(`/api/credentials/${token.body.credential.credentialId}`, { method: 'DELETE' });
+  const options = await browser('/api/operator/passkeys/options', { body: { passkeyName: 'Key' } });
+  const key = new SoftAuthenticator(origin);
+  const added = await browser('/api/operator/passkeys', { body: { response: key.register(options.body.options) } });
+  await browser('/api/operator/passkeys');
+  await browser(`/api/operator/passkeys/${added.body.credentialId}`, { method: 'DELETE' });
+  // The pages on localhost, where browsers allow passkeys; on 127.0.0.1 they redirect there.
+  for (const path of ['/operator', '/operator/device', '/operator/invite', '/operator/setup'])
+    await http(`${origin}${path}`);
+  const onLocalhost = asBrowser({ ...session!, origin: origin.replace('127.0.0.1', 'localhost') });
+  const page = await onLocalhost('/operator');
+  for (const asset of page.text.match(/\/operator\/(scripts|styles)\/[\w.-]+/g) ?? []) await http(`${origin}${asset}`);
+  await onLocalhost('/operator/device');
+  await onLocalhost('/operator/invite');
+  await onLocalhost('/operator/setup');
+  await browser('/operator/signout', { method: 'POST' });
+}
 
 /** A Hono route path as OpenAPI writes it: `:name` and `:name{pattern}` become `{name}`. */
 const documented = (path: string) => path.replace(/:(\w+)(\{[^}]*\})?/g, '{$1}');
@@ -117,7 +188,7 @@ describe('proxy: the OpenAPI document', () => {
       if (method === 'ALL') {
         // Middleware on every path or a prefix (request id, log, headers, body limits), and the /hooks/ catch-all 404.
         assert.ok(
-          ['/*', '*', '/api/*', '/hooks/*'].includes(path),
+          ['/*', '*', '/api/*', '/hooks/*', '/operator/*'].includes(path),
           `${path}: describe this route, or say why not here`,
         );
       } else if (method === 'OPTIONS') preflights.add(documented(path));
@@ -268,25 +339,40 @@ describe('proxy: the OpenAPI document', () => {
     });
     await stack.operator('/api/orders');
     await stack.operator('/api/orders?filterStatus=Nope');
-    const order = (
-      await stack.operator('/api/orders', {
-        body: {
-          customerName: 'Ada',
-          chainId: 31337,
-          amount: '25',
-          mintWallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-          customerOrder: 'PO-77',
-          stableCoin: 'eUSD',
-        },
-      })
-    ).body;
+    const orderBody = {
+      customerName: 'Ada',
+      chainId: 31337,
+      amount: '25',
+      mintWallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      customerOrder: 'PO-77',
+      stableCoin: 'eUSD',
+    };
+    // Dual control: a pending request (202), approved by a second person; and, below the threshold of a
+    // proxy that has one, at once (201, 200).
+    const order = (await stack.approved(stack.operator('/api/orders', { body: orderBody }))).body.result;
     await stack.operator(`/api/orders/${order.orderId}`);
-    await stack.operator(`/api/orders/${order.orderId}`, { method: 'PUT', body: { amount: '30' } });
+    await stack.approved(stack.operator(`/api/orders/${order.orderId}`, { method: 'PUT', body: { amount: '30' } }));
+    const second = (await stack.operator('/api/orders', { body: { ...orderBody, customerOrder: 'PO-79' } })).body;
+    await stack.operator('/api/approvals?state=pending');
+    await stack.operator('/api/approvals?state=lost');
+    await stack.operator(`/api/approvals/${second.approvalId}`);
+    await stack.operator('/api/approvals/apr_0000000000000000000000');
+    await stack.operator(`/api/approvals/${second.approvalId}/approve`, { method: 'POST' });
+    await stack.operator(`/api/approvals/${second.approvalId}/reject`, { body: {} });
+    const secondPerson = await stack.addOperator('finance');
+    await as(origin, secondPerson)(`/api/approvals/${second.approvalId}/reject`, {
+      body: { reason: 'No such customer' },
+    });
+    await as(origin, secondPerson)(`/api/approvals/${second.approvalId}/approve`, { method: 'POST' });
+    const third = (await stack.operator('/api/orders', { body: { ...orderBody, customerOrder: 'PO-80' } })).body;
+    await stack.operator(`/api/approvals/${third.approvalId}/cancel`, { body: { reason: 'Wrong wallet' } });
     await stack.operator(`/api/orders/${order.orderId}`, { method: 'DELETE' });
     await stack.operator('/api/orders/unknown');
     await stack.operator('/api/chains');
     await stack.operator('/api/health');
-    const sse = openSse(`${origin}/api/payments/events`, { Authorization: `Bearer ${stack.config.operatorToken}` });
+    const sse = openSse(`${origin}/api/payments/events`, { Authorization: `Bearer ${stack.admin.token}` });
+    // Listening before the change: the stream subscribes before its headers are sent.
+    await eventually(() => sse.status ?? undefined, 'the stream to open');
     await stack.control(`/payments/${payment.transactionId}/outcome`, { status: 'COMPLETED' });
     await sse.waitForEvents(1);
     sse.close();
@@ -318,7 +404,9 @@ describe('proxy: the OpenAPI document', () => {
         const detail = (await stack.operator(`/api/onramp/purchases/${purchaseId}`)).body;
         return detail.order ? detail : undefined;
       });
-      await stack.operator(`/api/orders/${order.orderId}`, { method: 'PUT', body: { orderStatus: 'Cancelled' } });
+      await stack.approved(
+        stack.operator(`/api/orders/${order.orderId}`, { method: 'PUT', body: { orderStatus: 'Cancelled' } }),
+      );
       await customer.until(purchaseToken, 'delayed');
       const purchaseStream = openSse(`${origin}/api/onramp/status/${purchaseToken}/events`, { Origin: SHOP_ORIGIN });
       await purchaseStream.waitForEvents(1);
@@ -330,16 +418,88 @@ describe('proxy: the OpenAPI document', () => {
     await stack.operator('/api/onramp/purchases?state=delayed');
     await stack.operator('/api/onramp/purchases?state=lost');
     await stack.operator('/api/onramp/purchases/pur_00000000000000000000');
-    await stack.operator(`/api/onramp/purchases/${delayed[0]!}/retry-mint`, { body: {} });
+    await stack.approved(stack.operator(`/api/onramp/purchases/${delayed[0]!}/retry-mint`, { body: {} }));
     await stack.operator(`/api/onramp/purchases/${delayed[1]!}/refund`, { body: {} });
-    await stack.operator(`/api/onramp/purchases/${delayed[1]!}/refund`, { body: { note: 'Returned by SEPA' } });
+    await stack.approved(
+      stack.operator(`/api/onramp/purchases/${delayed[1]!}/refund`, { body: { note: 'Returned by SEPA' } }),
+    );
     // Infrastructure, scripts and this document.
     for (const path of ['/livez', '/healthz', '/readyz', '/openapi.json', '/docs', '/docs/redoc.standalone.js'])
       await http(`${origin}${path}`);
     await stack.operator('/metrics');
     await http(`${origin}/metrics`);
+    // Operators as people: device sign-in, who I am, a refusal for a missing permission, signing out.
+    const viewer = await stack.addOperator('viewer');
+    const device = (await http(`${origin}/operator/device/code`, { body: { client_name: 'OpenAPI walk' } })).body;
+    const poll = { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: device.device_code };
+    await http(`${origin}/operator/device/token`, { body: poll });
+    await http(`${origin}/operator/device/code`, { body: { client_name: '' } });
+    await stack.operator('/operator/device/approve', { body: { user_code: 'BBBB-BBBB', approve: true } });
+    await stack.operator('/operator/device/approve', { body: { user_code: device.user_code, approve: true } });
+    await stack.operator('/operator/device/approve', { body: { user_code: device.user_code, approve: true } });
+    const deviceToken = (await http(`${origin}/operator/device/token`, { body: poll })).body.access_token as string;
+    await as(origin, viewer)('/api/operator/me');
+    await as(origin, viewer)('/api/payments/export');
+    await http(`${origin}/api/operator/me`, { headers: { Authorization: 'Bearer kassa_pat_unknown' } });
+    await as(origin, { headers: { Authorization: `Bearer ${deviceToken}` } })('/api/operator/me/credential', {
+      method: 'DELETE',
+    });
+    // The team, one's own tokens, sessions and passkeys, and the audit.
+    await stack.operator('/api/operators');
+    const invited = (
+      await stack.operator('/api/operators', { body: { name: 'Invited', email: 'invited@shop.test', role: 'support' } })
+    ).body;
+    await stack.operator('/api/operators', { body: { name: 'Again', email: 'INVITED@shop.test', role: 'support' } });
+    await stack.operator('/api/operators', { body: { name: 'Bad', email: 'not-an-address', role: 'support' } });
+    await stack.operator(`/api/operators/${invited.operator.operatorId}`, {
+      method: 'PATCH',
+      body: { role: 'viewer' },
+    });
+    await stack.operator('/api/operators/op_0000000000000000000000', { method: 'PATCH', body: { state: 'suspended' } });
+    await stack.operator(`/api/operators/${invited.operator.operatorId}/sessions`);
+    await stack.operator(`/api/operators/op_0000000000000000000000/sessions`);
+    await stack.operator(`/api/operators/${invited.operator.operatorId}`, { method: 'DELETE' });
+    await stack.operator(`/api/operators/${invited.operator.operatorId}`, { method: 'DELETE' });
+    const token = (await stack.operator('/api/operator/tokens', { body: { name: 'walk', role: 'viewer' } })).body;
+    await as(origin, viewer)('/api/operator/tokens', { body: { name: 'up', role: 'admin' } });
+    await stack.operator('/api/operator/tokens');
+    await stack.operator('/api/operator/sessions');
+    // Passkeys are registered by the sign-in page; one stored here stands for it.
+    await stack.proxy.services.store.operators.insertPasskey({
+      credentialId: 'walk-passkey',
+      operatorId: stack.admin.operatorId,
+      publicKey: 'pQECAyYgASFYIA',
+      counter: 0,
+      transports: ['internal'],
+      deviceType: 'multiDevice',
+      backedUp: true,
+      name: 'Laptop',
+      createdAt: Date.now(),
+      lastUsedAt: null,
+    });
+    await stack.operator('/api/operator/passkeys');
+    await stack.operator('/api/operator/passkeys/walk-passkey', { method: 'DELETE' });
+    await stack.operator('/api/operator/passkeys/unknown', { method: 'DELETE' });
+    await as(origin, viewer)(`/api/approvals/${second.approvalId}/approve`, { method: 'POST' });
+    await stack.operator(`/api/credentials/${token.credential.credentialId}`, { method: 'DELETE' });
+    await stack.operator('/api/credentials/cred_0000000000000000000000', { method: 'DELETE' });
+    await stack.operator('/api/audit?limit=5');
+    await stack.operator('/api/audit?cursor=x');
+    await stack.operator('/api/audit/export?format=csv');
+    await stack.operator('/api/audit/export?format=xml');
+    await as(origin, viewer)('/api/audit');
     await http(`${origin}/kassa.js`);
     await http(`${origin}/kassa/not-built.js`);
+    // The operators' sign-in: a link's first passkey, a sign-in, the person's own things, the pages.
+    await signinJourney(stack);
+    // Last, as it takes the emulator's webhook for itself: a proxy with a threshold acts at once below it.
+    const small = await startStack({ reuseSandbox: stack.sandbox, env: { KASSA_APPROVAL_THRESHOLD: '100' } });
+    try {
+      const direct = await small.operator('/api/orders', { body: { ...orderBody, customerOrder: 'PO-78' } });
+      await small.operator(`/api/orders/${direct.body.orderId}`, { method: 'PUT', body: { amount: '30' } });
+    } finally {
+      await small.stop();
+    }
 
     // Every operation but the streams (read above) was answered with a success, each answer as documented.
     const succeeded = new Set(
@@ -361,8 +521,12 @@ describe('proxy: the OpenAPI document', () => {
 
   it('a contract tester runs every operation from the document’s examples alone; each answer is as documented', async () => {
     const origin = stack.proxy.origin;
-    const { requests, missing } = exampleRequests(document, examplesAs(stack));
+    // An admin of its own, whose token the tester signs out (signOut, signOutCredential: sent last).
+    const tester = await stack.addOperator('admin', 'Contract Tester');
+    const { requests, missing } = exampleRequests(document, examplesAs(stack, tester));
     assert.deepEqual(missing, [], 'what the document leaves a contract tester to guess');
+    const last = (request: ExampleRequest) => (['signOut', 'signOutCredential'].includes(request.operationId) ? 1 : 0);
+    requests.sort((a, b) => last(a) - last(b));
     // The resources the examples name, where this proxy can hold them: the example checkout (its
     // webhook secret and return page are this proxy's settings, above).
     const { checkoutId, amount, currencyCode, reference, metadata } = merchantCheckoutExample;
@@ -427,7 +591,8 @@ describe('proxy: the OpenAPI document', () => {
 
   it('every JSON route refuses a body sent as text/plain or as a form: 415, naming application/json', async () => {
     const { requests } = exampleRequests(document, examplesAs(stack));
-    const withBody = requests.filter((request) => request.body !== undefined && !request.path.startsWith('/hooks/'));
+    // The sign-in and device routes (/operator/*) take forms too, as RFC 8628 has the token request sent.
+    const withBody = requests.filter((request) => request.body !== undefined && request.path.startsWith('/api/'));
     assert.ok(withBody.length >= 10, `${withBody.length} JSON routes`);
     for (const request of withBody) {
       for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1']) {
@@ -515,8 +680,8 @@ describe('proxy: the OpenAPI document', () => {
 });
 
 /** The credentials and the Origin a contract tester of this stack holds. */
-const examplesAs = (stack: Stack) => ({
-  credentials: { merchantKey: stack.config.merchantKey, operatorToken: stack.config.operatorToken },
+const examplesAs = (stack: Stack, operator: TestOperator = stack.admin) => ({
+  credentials: { merchantKey: stack.config.merchantKey, operatorToken: operator.token },
   browserOrigin: SHOP_ORIGIN,
   browserTag: 'Browser',
 });

@@ -186,7 +186,7 @@ describe('proxy operations: checkout idempotency, payment search and export', ()
 
   it('the operator stream shows a new payment from its start, PENDING', async () => {
     const stream = openSse(`${stack.proxy.origin}/api/payments/events`, {
-      Authorization: `Bearer ${stack.config.operatorToken}`,
+      Authorization: `Bearer ${stack.admin.token}`,
     });
     await stream.waitForComment();
     const { transactionId } = (await stack.pay(await stack.checkout())).body as { transactionId: string };
@@ -291,7 +291,7 @@ describe('proxy operations: /metrics', () => {
     assert.equal(series('kassa_events_outbox_depth')[0]?.value, '0', 'delivered: nothing waits');
     assert.equal(series('kassa_events_outbox_oldest_seconds')[0]?.value, '0');
     assert.ok(families.has('kassa_process_cpu_seconds_total') && families.has('kassa_nodejs_eventloop_lag_seconds'));
-    assert.ok(!scraped.text.includes(metricsToken) && !scraped.text.includes(stack.config.operatorToken));
+    assert.ok(!scraped.text.includes(metricsToken) && !scraped.text.includes(stack.admin.token));
   });
 });
 

@@ -18,7 +18,7 @@ describe('proxy: operator routes', () => {
   });
   after(() => stack.stop());
 
-  it('every operator route needs the operator token (not the merchant key)', async () => {
+  it('every operator route needs an operator’s credential (not the merchant key)', async () => {
     for (const [method, path] of [
       ['GET', '/api/payments'],
       ['GET', '/api/orders'],
@@ -79,41 +79,42 @@ describe('proxy: operator routes', () => {
     }
   });
 
-  it('orders: create, list, filter, read, update, delete, through the order service', async () => {
-    const created = await stack.operator('/api/orders', {
-      body: {
-        customerName: 'Ada',
-        chainId: 31337,
-        amount: '250.5',
-        mintWallet: WALLET.toLowerCase(),
-        customerOrder: 'op-1',
-        stableCoin: 'eGBR',
-      },
-    });
-    assert.equal(created.status, 201);
-    const { orderId } = created.body;
+  it('orders: create, list, filter, read, update, delete, through the order service (each change approved by a second person)', async () => {
+    const created = await stack.approved(
+      stack.operator('/api/orders', {
+        body: {
+          customerName: 'Ada',
+          chainId: 31337,
+          amount: '250.5',
+          mintWallet: WALLET.toLowerCase(),
+          customerOrder: 'op-1',
+          stableCoin: 'eGBR',
+        },
+      }),
+    );
+    assert.equal(created.body.state, 'executed');
+    const { orderId } = created.body.result;
     const order = (await stack.operator(`/api/orders/${orderId}`)).body;
     assert.equal(order.mintWallet, WALLET);
     assert.equal(order.amount, '250.5');
-    const updated = await stack.operator(`/api/orders/${orderId}`, {
-      method: 'PUT',
-      body: { orderStatus: 'Processing' },
-    });
-    assert.equal(updated.status, 200);
-    assert.equal(updated.body.updatedAttributes.orderStatus, 'Processing');
+    const updated = await stack.approved(
+      stack.operator(`/api/orders/${orderId}`, { method: 'PUT', body: { orderStatus: 'Processing' } }),
+    );
+    assert.equal(updated.body.state, 'executed');
+    assert.equal(updated.body.result.orderStatus, 'Processing');
     const processing = orderListSchema.parse((await stack.operator('/api/orders?filterStatus=Processing')).body);
     assert.deepEqual(
       processing.map((entry) => entry.orderId),
       [orderId],
     );
     assert.deepEqual(orderListSchema.parse((await stack.operator('/api/orders?filterStatus=New')).body), []);
-    await stack.operator(`/api/orders/${orderId}`, { method: 'PUT', body: { orderStatus: 'Failed' } });
+    await stack.approved(stack.operator(`/api/orders/${orderId}`, { method: 'PUT', body: { orderStatus: 'Failed' } }));
     const deleted = await stack.operator(`/api/orders/${orderId}`, { method: 'DELETE' });
     assert.deepEqual(deleted.body, { message: 'Order deleted successfully' });
     assert.equal((await stack.operator('/api/orders')).body.length, 0);
   });
 
-  it("shows the order service's own refusals word for word", async () => {
+  it("shows the order service's own refusals word for word (in the approval that ran the action)", async () => {
     const body = {
       customerName: 'Ada',
       chainId: 31337,
@@ -122,16 +123,21 @@ describe('proxy: operator routes', () => {
       customerOrder: 'dup-1',
       stableCoin: 'eUSD',
     };
-    assert.equal((await stack.operator('/api/orders', { body })).status, 201);
-    const duplicate = await stack.operator('/api/orders', { body });
-    assert.equal(duplicate.status, 400);
-    assert.equal(duplicate.body.error, 'customerOrder already exists: dup-1');
+    assert.equal((await stack.approved(stack.operator('/api/orders', { body }))).body.state, 'executed');
+    const duplicate = await stack.approved(stack.operator('/api/orders', { body }));
+    assert.equal(duplicate.body.state, 'failed');
+    assert.equal(duplicate.body.result.error, 'customerOrder already exists: dup-1');
     const missing = await stack.operator('/api/orders/nope');
     assert.deepEqual([missing.status, missing.body], [400, { error: 'Order not found' }]);
+    // A change of an order the service does not know is refused before anyone is asked to approve it.
+    const unknownChange = await stack.operator('/api/orders/nope', { method: 'PUT', body: { orderStatus: 'Failed' } });
+    assert.deepEqual([unknownChange.status, unknownChange.body], [400, { error: 'Order not found' }]);
     const orderId = (await stack.operator('/api/orders')).body[0].orderId;
-    const jump = await stack.operator(`/api/orders/${orderId}`, { method: 'PUT', body: { orderStatus: 'Completed' } });
-    assert.equal(jump.status, 400);
-    assert.match(jump.body.error, /Invalid orderStatus transition: New -> Completed/);
+    const jump = await stack.approved(
+      stack.operator(`/api/orders/${orderId}`, { method: 'PUT', body: { orderStatus: 'Completed' } }),
+    );
+    assert.equal(jump.body.state, 'failed');
+    assert.match(jump.body.result.error, /Invalid orderStatus transition: New -> Completed/);
   });
 
   it('validates orders before sending them: nothing reaches the service', async () => {

@@ -40,10 +40,10 @@ describe('proxy: checkouts and payments', () => {
       assert.equal(response.body.amount, '12.5');
     });
 
-    it('refuses calls without the merchant key, or with the operator token', async () => {
+    it('refuses calls without the merchant key, or with an operator’s token', async () => {
       const attempts: Array<Record<string, string>> = [
         {},
-        { Authorization: `Bearer ${stack.config.operatorToken}` },
+        { Authorization: `Bearer ${stack.admin.token}` },
         { Authorization: 'Bearer nope' },
         { Authorization: stack.config.merchantKey },
       ];
@@ -67,7 +67,7 @@ describe('proxy: checkouts and payments', () => {
       assert.deepEqual(merchant.body.metadata, { orderId: 7 });
       // The answer with no checker in the way: the test's own assertions are the check here.
       const wrong = await fetch(`${stack.proxy.origin}/api/checkouts/${checkoutId}`, {
-        headers: { Authorization: `Bearer ${stack.config.operatorToken}` },
+        headers: { Authorization: `Bearer ${stack.admin.token}` },
       });
       assert.equal(wrong.status, 401);
       assert.equal(

@@ -88,7 +88,7 @@ async function assertNoneLost(fleet: Fleet, accepted: Array<{ transactionId: str
   const ids = new Set<string>();
   for (let cursor: string | null = ''; cursor !== null;) {
     const page = await http(`${fleet.origin(0)}/api/payments?limit=200${cursor ? `&cursor=${cursor}` : ''}`, {
-      headers: { Authorization: `Bearer ${fleet.config.operatorToken}` },
+      headers: fleet.admin.headers,
     });
     for (const payment of page.body.payments as Array<{ transactionId: string }>) ids.add(payment.transactionId);
     cursor = page.body.nextCursor as string | null;

@@ -260,12 +260,13 @@ describe('proxy: orders and reforge faults', () => {
         customerOrder: 'fault-order-1',
         stableCoin: 'eUSD',
       };
-      const created = await stack.operator('/api/orders', { body: order });
-      assert.equal(created.status, 201, created.text);
+      // Made once a second person approves it (dual control), through the fault.
+      const created = await stack.approved(stack.operator('/api/orders', { body: order }));
+      assert.equal(created.body.state, 'executed', created.text);
       const all = (await stack.operator('/api/orders')).body as Array<{ customerOrder: string; orderId: string }>;
       const mine = all.filter((candidate) => candidate.customerOrder === 'fault-order-1');
       assert.equal(mine.length, 1);
-      assert.equal(mine[0]!.orderId, created.body.orderId, 'the lost answer was recovered, not duplicated');
+      assert.equal(mine[0]!.orderId, created.body.result.orderId, 'the lost answer was recovered, not duplicated');
       await stack.control('/faults', { service: 'orders', kind: '500', times: 10 });
       const down = await stack.operator('/api/orders');
       assert.equal(down.status, 502);

@@ -109,8 +109,17 @@ describe('proxy: trust boundaries', () => {
       doc.paths['/api/payments'].post.parameters.map((p: { name: string }) => p.name),
       ['Idempotency-Key'],
     );
-    assert.deepEqual(doc.paths['/api/payments'].get.security, [{ operatorToken: [] }]);
-    assert.ok(!JSON.stringify(doc).includes('execute'), 'no execute operation');
+    assert.deepEqual(doc.paths['/api/payments'].get.security, [{ operatorToken: [] }, { operatorSession: [] }]);
+    // No route nor operation runs the upstream's execute operations (dual control's `executed` state is
+    // about an approved request, not a route).
+    const routes = Object.entries(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap(
+      ([path, methods]) => [path, ...Object.values(methods).map((operation) => operation.operationId)],
+    );
+    assert.deepEqual(
+      routes.filter((name) => /execute/i.test(name)),
+      [],
+      'no execute operation',
+    );
   });
 
   it('no configured secret and no access token in any response or log line', async () => {
@@ -149,7 +158,8 @@ describe('proxy: trust boundaries', () => {
     await stack.control('/account/unfreeze', {});
     await record(stack.operator('/api/health'));
 
-    const forbidden = [...secretsOf(stack.config), accessToken];
+    // The operator's own personal API token is a secret like the configured ones.
+    const forbidden = [...secretsOf(stack.config), accessToken, stack.admin.token];
     assert.equal(forbidden.length, 6);
     const texts = [
       ...responses.map((response) => `${response.text} ${JSON.stringify([...response.headers])}`),

@@ -252,8 +252,11 @@ describe('proxy: an order service that answers about another order', () => {
         customerOrder,
         stableCoin: 'eUSD',
       });
-      const mine = (await stack.operator('/api/orders', { body: order('mismatch-1') })).body.orderId as string;
-      const other = (await stack.operator('/api/orders', { body: order('mismatch-2') })).body.orderId as string;
+      const create = async (customerOrder: string) =>
+        (await stack.approved(stack.operator('/api/orders', { body: order(customerOrder) }))).body.result
+          .orderId as string;
+      const mine = await create('mismatch-1');
+      const other = await create('mismatch-2');
       fake.misbehave({ path: `/orders/${mine}`, misbehaviour: { kind: 'swap', path: `/orders/${other}` } });
       const read = await stack.operator(`/api/orders/${mine}`);
       assert.equal(read.status, 502, read.text);

@@ -166,7 +166,7 @@ describe('proxy: webhooks and live status', () => {
 
   it('the operator stream sees every change', async () => {
     const stream = openSse(`${stack.proxy.origin}/api/payments/events`, {
-      Authorization: `Bearer ${stack.config.operatorToken}`,
+      Authorization: `Bearer ${stack.admin.token}`,
     });
     await stream.waitForComment();
     const payment = await newPayment();

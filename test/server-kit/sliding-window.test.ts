@@ -8,23 +8,26 @@ import fc from 'fast-check';
 import { SlidingWindowLimiter } from '../../server-kit/sliding-window.ts';
 
 describe('SlidingWindowLimiter', () => {
-  it('decides as the rule does for any sequence of requests, buckets and waits', () => {
+  it('decides as the rule does for any sequence of requests, checks, buckets and waits', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 8 }),
         fc.integer({ min: 1, max: 5_000 }),
-        fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c'), fc.integer({ min: 0, max: 2_000 })), { maxLength: 400 }),
+        fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c'), fc.integer({ min: 0, max: 2_000 }), fc.boolean()), {
+          maxLength: 400,
+        }),
         (limit, windowMs, requests) => {
           let now = 0;
           const limiter = new SlidingWindowLimiter(limit, windowMs, () => now);
           const allowed = new Map<string, number[]>();
-          for (const [bucket, wait] of requests) {
+          for (const [bucket, wait, onlyCheck] of requests) {
             now += wait;
             const recent = (allowed.get(bucket) ?? []).filter((at) => at > now - windowMs);
-            const decision = limiter.take(bucket);
+            // A check answers what a take would, and records nothing.
+            const decision = onlyCheck ? limiter.check(bucket) : limiter.take(bucket);
             if (recent.length < limit) {
               assert.deepEqual(decision, { allowed: true });
-              recent.push(now);
+              if (!onlyCheck) recent.push(now);
             } else {
               assert.equal(decision.allowed, false);
               const expected = Math.max(1, Math.ceil((recent[0]! + windowMs - now) / 1000));

@@ -1,4 +1,6 @@
+import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { http, type HttpResult } from './http.ts';
 
 /** Runs per property; CI and local runs can raise it (KASSA_FUZZ_RUNS). */
 export const FUZZ_RUNS = Number(process.env.KASSA_FUZZ_RUNS ?? 150);
@@ -60,6 +62,36 @@ export const rawBody = (valid: Record<string, unknown>) =>
     fc.constant(''),
     fc.constant(JSON.stringify(valid).slice(0, 12)),
   );
+
+/** A path segment of any text, encoded (never empty). */
+export const segment = fc.string({ maxLength: 80 }).map((value) => encodeURIComponent(value) || 'x');
+
+export interface FuzzInit {
+  method?: string;
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Sends one fuzzed request to the proxy at `origin()` and checks the property every fuzz suite holds:
+ * never a 5xx, and every refusal an `{error}` body.
+ */
+export const checkedSender =
+  (origin: () => string) =>
+  async (path: string, init: FuzzInit): Promise<HttpResult> => {
+    const response = await http(`${origin()}${path}`, {
+      method: init.method ?? 'POST',
+      raw: init.raw,
+      headers: { 'Content-Type': 'application/json', ...init.headers },
+    });
+    assert.ok(
+      response.status < 500,
+      `${init.method ?? 'POST'} ${path} with ${init.raw?.slice(0, 200)} answered ${response.status}: ${response.text.slice(0, 300)}`,
+    );
+    if (response.status >= 400)
+      assert.equal(typeof response.body.error, 'string', `error body: ${response.text.slice(0, 300)}`);
+    return response;
+  };
 
 const octet = fc.integer({ min: 0, max: 255 });
 /** An IPv4 address as four numbers. */

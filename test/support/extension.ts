@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright';
 import { PATIENCE_MS } from './patience.ts';
+import { as, type TestOperator } from './operators.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 export const EXTENSION_DIST = join(root, 'dist', 'extension');
@@ -155,11 +156,10 @@ export async function setExtensionEnabled(extension: LoadedExtension, enabled: b
   }
 }
 
-/** Fills in Settings (proxy URL, and the operator token if given) in an extension page and waits for "Saved.". */
-export async function configure(extension: LoadedExtension, proxyUrl: string, operatorToken?: string): Promise<void> {
+/** Fills in Settings (the proxy URL) in an extension page and waits for "Saved.". */
+export async function configure(extension: LoadedExtension, proxyUrl: string): Promise<void> {
   const page = await extension.openPage('ui/popup.html?tab=settings');
   await page.getByLabel('Proxy URL').fill(proxyUrl);
-  if (operatorToken) await page.getByLabel('Operator token').fill(operatorToken);
   await page.getByRole('button', { name: 'Save' }).click();
   await page
     .getByRole('status')
@@ -173,6 +173,47 @@ export async function configure(extension: LoadedExtension, proxyUrl: string, op
       throw new Error(`settings not saved; the page says: ${JSON.stringify(shown)}`, { cause: error });
     });
   await page.close();
+}
+
+/**
+ * Starts the device sign-in in Settings (_Sign in_, after _Sign out_ when someone is signed in) and
+ * returns the page, showing its code, and the code as the extension shows it.
+ */
+export async function startSignIn(extension: LoadedExtension): Promise<{ page: Page; userCode: string }> {
+  const page = await extension.openPage('ui/popup.html?tab=settings');
+  const signInButton = page.getByRole('button', { name: 'Sign in' });
+  const signOutButton = page.getByRole('button', { name: 'Sign out' });
+  await signInButton.or(signOutButton).waitFor();
+  // Someone else is signed in on this profile: they sign out first.
+  if (await signOutButton.isVisible()) await signOutButton.click();
+  await signInButton.click();
+  const code = page.locator('#user-code');
+  await code.waitFor();
+  return { page, userCode: ((await code.textContent()) ?? '').trim() };
+}
+
+/**
+ * Signs the extension in to `proxyUrl` as `person` by device (RFC 8628), as a person does: the proxy
+ * URL saved, _Sign in_, and the code the extension shows approved with the person's own credential
+ * (`POST /operator/device/approve`, what the proxy's approval page sends); then Settings shows who is
+ * signed in. The extension's next poll (within the proxy's interval, 5 s) gets the device token.
+ */
+export async function signIn(extension: LoadedExtension, proxyUrl: string, person: TestOperator): Promise<void> {
+  await configure(extension, proxyUrl);
+  const { page, userCode } = await startSignIn(extension);
+  const approved = await as(proxyUrl, person)('/operator/device/approve', {
+    body: { user_code: userCode, approve: true },
+  });
+  if (approved.status !== 200) throw new Error(`device approval: ${approved.status} ${approved.text}`);
+  await page.locator('#operator-name').filter({ hasText: person.name }).waitFor();
+  await page.close();
+}
+
+/** The device token the extension's worker keeps, for tests that check it goes nowhere else. */
+export async function deviceTokenOf(extension: LoadedExtension): Promise<string> {
+  const session = (await extension.storage())['kassa.operatorSession'] as { token?: string } | undefined;
+  if (!session?.token) throw new Error('the extension is not signed in');
+  return session.token;
 }
 
 /** Imports a funded key into the vault through the Wallet tab and waits until its address shows. */

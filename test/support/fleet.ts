@@ -11,6 +11,7 @@ import { http } from './http.ts';
 import { startPostgres, type PostgresServer } from './postgres-server.ts';
 import { startRedis, type RedisServer } from './redis-server.ts';
 import { freePort } from './free-port.ts';
+import { addOperator, addOperatorByCommand, type TestOperator } from './operators.ts';
 import { eventually, proxyEnvFor, SHOP_ORIGIN } from './stack.ts';
 
 export interface Instance {
@@ -131,6 +132,7 @@ export async function startFleet(options: {
       ? await spawnInstance(env, logs[index])
       : await startProxy(config, {
           logSink: (line) => logs[index]!.push(line),
+          setupLink: (line) => logs[index]!.push(line),
           tokenRefusalHoldMs: 200,
           followerSweepMs: 1_000,
           ...options.proxy,
@@ -139,7 +141,28 @@ export async function startFleet(options: {
     return instance;
   };
   const instances: Array<Instance | undefined> = [];
-  for (let i = 0; i < options.instances; i++) instances.push(await start(i));
+  const stopAll = async () => {
+    for (const instance of instances) {
+      if (instance) unwatchAnswers(instance.origin);
+      await instance?.stop();
+    }
+    await shared.stop();
+    if (!options.sandbox) await sandbox.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  let admin: TestOperator;
+  try {
+    for (let i = 0; i < options.instances; i++) instances.push(await start(i));
+    // The operator routes' caller: an admin with a personal API token, made as a deployment would.
+    const first = instances[0]!;
+    admin = first.services
+      ? await addOperator({ services: first.services }, 'admin', 'Fleet Admin')
+      : await addOperatorByCommand(env, 'admin', 'Fleet Admin');
+  } catch (error) {
+    // A fleet that could not be made leaves nothing running: its test process ends with its failure.
+    await stopAll();
+    throw error;
+  }
   const webhookUrl = `${instances[0]!.origin}/hooks/payments/${config.webhookSecret}`;
   await http(`${sandbox.control}/keys/${sandbox.keyId}`, { method: 'PATCH', body: { webhookUrl } });
 
@@ -159,6 +182,10 @@ export async function startFleet(options: {
     config,
     logs,
     at,
+    admin,
+    /** As the admin, on one instance. */
+    operator: (index: number, path: string, init: { body?: unknown; method?: string } = {}) =>
+      http(`${at(index).origin}${path}`, { ...init, headers: admin.headers }),
     origin: (index: number) => at(index).origin,
     merchant: (index: number, path: string, body: unknown) =>
       http(`${at(index).origin}${path}`, { body, headers: { Authorization: `Bearer ${config.merchantKey}` } }),
@@ -199,15 +226,7 @@ export async function startFleet(options: {
       if (instances[index]) throw new Error(`instance ${index} is running`);
       instances[index] = await start(index);
     },
-    async stop() {
-      for (const instance of instances) {
-        if (instance) unwatchAnswers(instance.origin);
-        await instance?.stop();
-      }
-      await shared.stop();
-      if (!options.sandbox) await sandbox.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    stop: stopAll,
   };
   return fleet;
 }

@@ -6,8 +6,10 @@ import { loadConfig, type ProxyConfig } from '../../proxy/config.ts';
 import { startProxy, type RunningProxy, type StartProxyOptions } from '../../proxy/server.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server.ts';
 import { unwatchAnswers, watchAnswers } from './api-conformance.ts';
-import { http, type HttpInit } from './http.ts';
+import { http, type HttpInit, type HttpResult } from './http.ts';
+import { addOperator, approveAs, type TestOperator } from './operators.ts';
 import { holdPort } from './port-holder.ts';
+import type { Role } from '../../schemas/operators.ts';
 import { sharedPostgres } from './postgres-server.ts';
 import { startRedis, type RedisServer } from './redis-server.ts';
 import { PATIENCE_MS } from './patience.ts';
@@ -53,7 +55,6 @@ export function proxyEnvFor(sandbox: Sandbox, db: string) {
     KASSA_ORDERS_API_KEY: sandbox.ordersApiKey,
     KASSA_REFORGE_BASE_URL: sandbox.reforge,
     KASSA_MERCHANT_KEY: `mk_${randomBytes(16).toString('hex')}`,
-    KASSA_OPERATOR_TOKEN: `op_${randomBytes(16).toString('hex')}`,
     KASSA_ALLOWED_ORIGINS: SHOP_ORIGIN,
     KASSA_RETURN_URLS: `${SHOP_ORIGIN}/return`,
     KASSA_FLOW_HOSTS: new URL(sandbox.origin).host,
@@ -78,12 +79,24 @@ export async function startStack(options: StackOptions = {}) {
     ...options.env,
   };
   const logs: string[] = [];
+  /** What the proxy prints on standard error outside the log: the first admin's setup link. */
+  const printed: string[] = [];
   let config: ProxyConfig = loadConfig(env);
   let proxy: RunningProxy = await startProxy(config, {
     logSink: (line) => logs.push(line),
+    setupLink: (line) => printed.push(line),
     tokenRefusalHoldMs: 200,
     ...options.proxy,
   });
+  // The operator routes' caller unless a test says otherwise: an admin with a personal API token.
+  const admin: TestOperator = await addOperator(proxy, 'admin', 'Test Admin').catch(async (error: unknown) => {
+    // A stack that could not be made leaves nothing running: its test process ends with its failure.
+    await proxy.stop();
+    if (!options.reuseSandbox) await sandbox.stop();
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  });
+  let approver: TestOperator | undefined;
   // Every answer of this proxy that a test reads through the HTTP helper is checked against its document.
   watchAnswers(proxy.origin);
   const webhookUrl = () => `${proxy.origin}/hooks/payments/${config.webhookSecret}`;
@@ -107,6 +120,7 @@ export async function startStack(options: StackOptions = {}) {
     },
     env,
     logs,
+    printed,
     webhookUrl,
     /**
      * What made the proxy change this payment to `status`, from its log: `webhook` (a read for the
@@ -120,7 +134,19 @@ export async function startStack(options: StackOptions = {}) {
         .find((change) => change.status === status)?.reason;
     },
     merchant: (path: string, init?: Parameters<ReturnType<typeof call>>[1]) => call(config.merchantKey)(path, init),
-    operator: (path: string, init?: Parameters<ReturnType<typeof call>>[1]) => call(config.operatorToken)(path, init),
+    /** An admin (see admin), whom a test needing another role or person replaces with addOperator. */
+    admin,
+    operator: (path: string, init?: Parameters<ReturnType<typeof call>>[1]) => call(admin.token)(path, init),
+    /** Another operator of `role`, with a personal API token (test/support/operators.ts). */
+    addOperator: (role: Role, name?: string) => addOperator(proxy, role, name),
+    /**
+     * A money action as dual control has it: `asked` (the admin's 202) approved by a second admin, made
+     * on first use; the approval's answer, with its state (executed, failed) and result.
+     */
+    async approved(asked: Promise<HttpResult> | HttpResult): Promise<HttpResult> {
+      approver ??= await addOperator(proxy, 'admin', 'Second Admin');
+      return approveAs(proxy.origin, approver, asked);
+    },
     /** As the customer's browser on the shop's page: the shop's Origin, no credentials. */
     browser: (path: string, init: HttpInit = {}) =>
       call(undefined)(path, { ...init, headers: { Origin: SHOP_ORIGIN, ...init.headers } }),
@@ -154,6 +180,7 @@ export async function startStack(options: StackOptions = {}) {
       }
       proxy = await startProxy(config, {
         logSink: (line) => logs.push(line),
+        setupLink: (line) => printed.push(line),
         tokenRefusalHoldMs: 200,
         ...options.proxy,
       });

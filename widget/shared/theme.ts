@@ -1,38 +1,12 @@
 import { css, unsafeCSS, type CSSResult } from 'lit';
+import { DARK_PALETTE, FONT_STACK, LIGHT_PALETTE, RADIUS, SPACING, type Palette } from '../../lib/palette.ts';
 
-/**
- * The colours every Kassa element is drawn with. Each is a public custom property
- * `--kassa-color-<name>` a page may set (for both schemes, or inside its own dark-mode rule); the
- * element reads the private `--_<name>`, which falls back to the light or dark default below.
+/*
+ * The colours every Kassa element is drawn with (lib/palette.ts, shared with the proxy's pages). Each
+ * is a public custom property `--kassa-color-<name>` a page may set (for both schemes, or inside its
+ * own dark-mode rule); the element reads the private `--_<name>`, which falls back to the light or
+ * dark default.
  */
-const LIGHT = {
-  background: '#ffffff',
-  text: '#1d2433',
-  muted: '#596273',
-  border: '#d0d5dd',
-  primary: '#1d4ed8',
-  'on-primary': '#ffffff',
-  success: '#067647',
-  danger: '#b42318',
-  focus: '#1d4ed8',
-  'badge-background': '#fff3c4',
-  'badge-text': '#6b4f00',
-};
-type Palette = typeof LIGHT;
-const DARK: Palette = {
-  background: '#17191e',
-  text: '#e6e8ec',
-  muted: '#a8afbd',
-  border: '#3a3f4b',
-  primary: '#93b4fd',
-  'on-primary': '#0b1220',
-  success: '#75e0a7',
-  danger: '#fda29b',
-  focus: '#93b4fd',
-  'badge-background': '#4a3b00',
-  'badge-text': '#ffe58a',
-};
-
 const palette = (colors: Palette): CSSResult =>
   unsafeCSS(
     Object.entries(colors)
@@ -47,20 +21,20 @@ const palette = (colors: Palette): CSSResult =>
  */
 export const tokens = css`
   :host {
-    ${palette(LIGHT)}
+    ${palette(LIGHT_PALETTE)}
     color-scheme: light;
-    --_font: var(--kassa-font-family, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
+    --_font: var(--kassa-font-family, ${unsafeCSS(FONT_STACK)});
     --_size: var(--kassa-font-size, 1rem);
-    --_radius: var(--kassa-radius, 0.75rem);
-    --_space: var(--kassa-spacing, 1rem);
+    --_radius: var(--kassa-radius, ${unsafeCSS(RADIUS)});
+    --_space: var(--kassa-spacing, ${unsafeCSS(SPACING)});
   }
   :host([theme='dark']) {
-    ${palette(DARK)}
+    ${palette(DARK_PALETTE)}
     color-scheme: dark;
   }
   @media (prefers-color-scheme: dark) {
     :host(:not([theme='light'])) {
-      ${palette(DARK)}
+      ${palette(DARK_PALETTE)}
       color-scheme: dark;
     }
   }

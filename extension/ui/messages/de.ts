@@ -6,6 +6,9 @@ export default {
   tabEvents: 'Ereignisse',
   tabWallet: 'Wallet',
   tabSettings: 'Einstellungen',
+  tabApprovals: 'Freigaben',
+  tabTeam: 'Team',
+  tabAudit: 'Protokoll',
   openSidePanel: 'In der Seitenleiste öffnen',
   loading: 'Wird geladen …',
   connectTitle: 'Mit dieser Website verbinden?',
@@ -72,9 +75,6 @@ export default {
   noActivity: 'Noch keine Übertragungen.',
   settingsTitle: 'Einstellungen',
   proxyUrl: 'Proxy-URL',
-  operatorToken: 'Operator-Token',
-  tokenSaved: 'gespeichert (…{hint}); zum Ersetzen eingeben',
-  tokenPlaceholder: 'KASSA_OPERATOR_TOKEN Ihres Proxys',
   network: 'Netzwerk',
   testChains: 'Test-Chains',
   mainChains: 'Haupt-Chains',
@@ -82,8 +82,6 @@ export default {
   saved: 'Gespeichert.',
   connectedTo:
     'Verbunden: Proxy {version}, {status} (Zahlungen {payments}, Bestellungen {orders}, Übertragungen {transfers}, Ereignisse {events})',
-  tokenNote:
-    'Das Token bleibt im Erweiterungsspeicher dieses Browsers: Keine Webseite und kein Content-Script kann es lesen.',
   createForm: 'Einen Schlüssel erstellen',
   autoLockForm: 'Automatische Sperre',
   orders: 'Bestellungen',
@@ -221,11 +219,7 @@ export default {
   confirmResolve:
     '{reference} ({amount}) als {status} markieren? Das ist endgültig und wird mit Ihrer Notiz festgehalten.',
   resolvedNotice: '{reference} ist jetzt {status}.',
-  tokenBinding:
-    'Nur die Betreiberansichten verwenden das Token (die Wallet braucht nur die Proxy-URL), und nur mit der Proxy-URL, für die es eingegeben wurde: Eine neue URL braucht das Token erneut.',
-  tokenDropped:
-    'Gespeichert. Das Betreiber-Token galt für {previous}: Geben Sie es für diesen Proxy erneut ein, um die Betreiberansichten zu nutzen.',
-  connectedPublic: 'Verbunden: Der Proxy listet {count} Chains. Die Betreiberansichten brauchen sein Operator-Token.',
+  connectedPublic: 'Verbunden: Der Proxy listet {count} Chains. Für die Betreiberansichten müssen Sie sich anmelden.',
   feeHigh:
     'Diese Gebühr ist ungewöhnlich hoch: Kassa würde auf dieser Chain jetzt höchstens {usual} zahlen. Lehnen Sie ab, wenn Sie das nicht erwartet haben.',
   rejectAndBlock: 'Ablehnen und diese Seite sperren',
@@ -282,4 +276,37 @@ export default {
   refundNote: 'Notiz: wie und wann das Geld zurückging',
   problemRefundNote: 'Schreiben Sie eine Notiz von mindestens 3 Zeichen: wie und wann das Geld zurückging.',
   refundedNotice: 'Erfasst: Der Kauf ist jetzt {state}.',
+  accountTitle: 'Ihr Betreiberkonto',
+  signInIntro:
+    'Die Betreiberansichten handeln als Sie, mit Ihrer Rolle. Melden Sie sich mit Ihrem eigenen Konto bei diesem Proxy an: Kassa zeigt einen Code, und Sie bestätigen ihn auf der Seite des Proxys, dort angemeldet.',
+  signIn: 'Anmelden',
+  signInFirstSave: 'Speichern Sie zuerst die Proxy-URL, dann melden Sie sich an.',
+  yourCode: 'Ihr Code',
+  codeLetters: 'Code: {letters}',
+  codeSteps:
+    'Öffnen Sie die Bestätigungsseite, prüfen Sie, dass sie genau diesen Code zeigt, und bestätigen Sie ihn. Der Code gilt bis {time}.',
+  openApprovalPage: 'Bestätigungsseite öffnen',
+  waitingApproval: 'Warten auf die Bestätigung …',
+  signedInAs: 'Angemeldet als',
+  name: 'Name',
+  email: 'E-Mail',
+  role: 'Rolle',
+  signedInUntil: 'Angemeldet bis',
+  endsIfUnused: 'Endet ohne Nutzung am',
+  signOut: 'Abmelden',
+  signedOutDone: 'Abgemeldet.',
+  signedOutAgain: 'Abgemeldet: Bitte melden Sie sich erneut an.',
+  signInToUse: 'Melden Sie sich an, um die Betreiberansichten zu nutzen: Sie handeln als Sie, mit Ihrer Rolle.',
+  noticeRefused:
+    'Der Proxy nimmt dieses Gerät nicht mehr an: Seine Anmeldung wurde widerrufen oder ist abgelaufen, oder Ihr Konto wurde gesperrt.',
+  noticeDenied: 'Die Anmeldung wurde auf der Bestätigungsseite abgelehnt.',
+  noticeCodeExpired: 'Der Code ist abgelaufen, bevor er bestätigt wurde: Melden Sie sich erneut an.',
+  noticeTokenRetired:
+    'Kassa verwendet kein gemeinsames Operator-Token mehr: Das hier gespeicherte wurde entfernt. Melden Sie sich mit Ihrem eigenen Konto an.',
+  noticeProxyChanged: 'Sie wurden von {proxy} abgemeldet: Melden Sie sich für diesen Proxy erneut an.',
+  noticeFailed: 'Die Anmeldung wurde beendet: {detail}',
+  deviceNote:
+    'Kassa bewahrt nur das Token dieses Geräts auf, im Erweiterungsspeicher dieses Browsers, und sendet es nur an den Proxy, der es ausgestellt hat: Keine Webseite und kein Content-Script kann es lesen.',
+  permissionMissing: 'Ihre Rolle erlaubt das nicht: Es braucht die Berechtigung „{permission}“.',
+  sentForApproval: 'Zur Freigabe gesendet: Nichts geschieht, bis eine zweite Person es freigibt.',
 } satisfies ExtensionMessages;

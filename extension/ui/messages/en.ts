@@ -5,6 +5,9 @@ const en = {
   tabEvents: 'Events',
   tabWallet: 'Wallet',
   tabSettings: 'Settings',
+  tabApprovals: 'Approvals',
+  tabTeam: 'Team',
+  tabAudit: 'Audit',
   openSidePanel: 'Open in side panel',
   loading: 'Loading…',
   connectTitle: 'Connect to this site?',
@@ -71,9 +74,6 @@ const en = {
   noActivity: 'No transfers yet.',
   settingsTitle: 'Settings',
   proxyUrl: 'Proxy URL',
-  operatorToken: 'Operator token',
-  tokenSaved: 'saved (…{hint}); type to replace',
-  tokenPlaceholder: 'KASSA_OPERATOR_TOKEN of your proxy',
   network: 'Network',
   testChains: 'Test chains',
   mainChains: 'Main chains',
@@ -81,7 +81,6 @@ const en = {
   saved: 'Saved.',
   connectedTo:
     'Connected: proxy {version}, {status} (payments {payments}, orders {orders}, transfers {transfers}, events {events})',
-  tokenNote: 'The token stays in this browser’s extension storage: no web page and no content script can read it.',
   createForm: 'Create a key',
   autoLockForm: 'Auto-lock',
   orders: 'Orders',
@@ -217,11 +216,7 @@ const en = {
   problemNote: 'Write a note of at least 3 characters: what the bank statement shows.',
   confirmResolve: 'Mark {reference} ({amount}) as {status}? This is final, and recorded with your note.',
   resolvedNotice: '{reference} is now {status}.',
-  tokenBinding:
-    'Only the operator views use the token (the wallet needs only the proxy URL), and only with the proxy URL it was entered for: a new URL needs the token again.',
-  tokenDropped:
-    'Saved. The operator token was for {previous}: enter it again for this proxy to use the operator views.',
-  connectedPublic: 'Connected: the proxy lists {count} chains. The operator views need its operator token.',
+  connectedPublic: 'Connected: the proxy lists {count} chains. The operator views need you to sign in.',
   feeHigh:
     'This fee is unusually high: Kassa would pay at most {usual} on this chain now. Reject unless you expected it.',
   rejectAndBlock: 'Reject and block this site',
@@ -277,6 +272,38 @@ const en = {
   refundNote: 'Note: how and when the money went back',
   problemRefundNote: 'Write a note of at least 3 characters: how and when the money went back.',
   refundedNotice: 'Recorded: the purchase is now {state}.',
+  accountTitle: 'Your operator account',
+  signInIntro:
+    'The operator views act as you, with your role. Sign in with your own account on this proxy: Kassa shows a code, and you approve it on the proxy’s page, signed in there.',
+  signIn: 'Sign in',
+  signInFirstSave: 'Save the proxy URL first, then sign in.',
+  yourCode: 'Your code',
+  codeLetters: 'Code: {letters}',
+  codeSteps: 'Open the approval page, check that it shows this same code, and approve it. The code works until {time}.',
+  openApprovalPage: 'Open the approval page',
+  waitingApproval: 'Waiting for the approval…',
+  signedInAs: 'Signed in as',
+  name: 'Name',
+  email: 'E-mail',
+  role: 'Role',
+  signedInUntil: 'Signed in until',
+  endsIfUnused: 'Ends if unused by',
+  signOut: 'Sign out',
+  signedOutDone: 'Signed out.',
+  signedOutAgain: 'Signed out: sign in again.',
+  signInToUse: 'Sign in to use the operator views: they act as you, with your role.',
+  noticeRefused:
+    'The proxy no longer accepts this device: its sign-in was revoked or has expired, or your account was suspended.',
+  noticeDenied: 'The sign-in was denied on the approval page.',
+  noticeCodeExpired: 'The code expired before it was approved: sign in again.',
+  noticeTokenRetired:
+    'Kassa no longer uses a shared operator token: the one saved here was removed. Sign in with your own account.',
+  noticeProxyChanged: 'You were signed out of {proxy}: sign in again for this proxy.',
+  noticeFailed: 'The sign-in stopped: {detail}',
+  deviceNote:
+    'Kassa keeps only this device’s token, in this browser’s extension storage, and sends it only to the proxy that issued it: no web page and no content script can read it.',
+  permissionMissing: 'Your role does not allow this: it needs the permission “{permission}”.',
+  sentForApproval: 'Sent for approval: nothing happens until a second person approves it.',
 };
 export default en;
 export type ExtensionMessages = typeof en;

@@ -6,6 +6,9 @@ export default {
   tabEvents: 'Eventos',
   tabWallet: 'Monedero',
   tabSettings: 'Ajustes',
+  tabApprovals: 'Aprobaciones',
+  tabTeam: 'Equipo',
+  tabAudit: 'Auditoría',
   openSidePanel: 'Abrir en el panel lateral',
   loading: 'Cargando…',
   connectTitle: '¿Conectar con este sitio?',
@@ -70,9 +73,6 @@ export default {
   noActivity: 'Aún no hay transferencias.',
   settingsTitle: 'Ajustes',
   proxyUrl: 'URL del proxy',
-  operatorToken: 'Token de operador',
-  tokenSaved: 'guardado (…{hint}); escribe para reemplazarlo',
-  tokenPlaceholder: 'KASSA_OPERATOR_TOKEN de tu proxy',
   network: 'Red',
   testChains: 'Cadenas de prueba',
   mainChains: 'Cadenas principales',
@@ -80,8 +80,6 @@ export default {
   saved: 'Guardado.',
   connectedTo:
     'Conectado: proxy {version}, {status} (pagos {payments}, pedidos {orders}, transferencias {transfers}, eventos {events})',
-  tokenNote:
-    'El token se queda en el almacenamiento de la extensión de este navegador: ninguna página web ni script de contenido puede leerlo.',
   createForm: 'Crear una clave',
   autoLockForm: 'Bloqueo automático',
   orders: 'Pedidos',
@@ -217,11 +215,7 @@ export default {
   problemNote: 'Escriba una nota de al menos 3 caracteres: lo que muestra el extracto bancario.',
   confirmResolve: '¿Marcar {reference} ({amount}) como {status}? Es definitivo y queda registrado con su nota.',
   resolvedNotice: '{reference} ahora está {status}.',
-  tokenBinding:
-    'Solo las vistas de operador usan el token (la billetera solo necesita la URL del proxy), y solo con la URL de proxy para la que se introdujo: una URL nueva necesita el token otra vez.',
-  tokenDropped:
-    'Guardado. El token de operador era para {previous}: introdúzcalo de nuevo para este proxy para usar las vistas de operador.',
-  connectedPublic: 'Conectado: el proxy lista {count} cadenas. Las vistas de operador necesitan su token de operador.',
+  connectedPublic: 'Conectado: el proxy lista {count} cadenas. Para las vistas de operador tienes que iniciar sesión.',
   feeHigh:
     'Esta comisión es inusualmente alta: Kassa pagaría como mucho {usual} en esta cadena ahora. Rechácela si no la esperaba.',
   rejectAndBlock: 'Rechazar y bloquear este sitio',
@@ -278,4 +272,36 @@ export default {
   refundNote: 'Nota: cómo y cuándo se devolvió el dinero',
   problemRefundNote: 'Escriba una nota de al menos 3 caracteres: cómo y cuándo se devolvió el dinero.',
   refundedNotice: 'Registrado: la compra está ahora en {state}.',
+  accountTitle: 'Tu cuenta de operador',
+  signInIntro:
+    'Las vistas de operador actúan como tú, con tu rol. Inicia sesión con tu propia cuenta en este proxy: Kassa muestra un código y tú lo apruebas en la página del proxy, con la sesión iniciada allí.',
+  signIn: 'Iniciar sesión',
+  signInFirstSave: 'Guarda primero la URL del proxy y luego inicia sesión.',
+  yourCode: 'Tu código',
+  codeLetters: 'Código: {letters}',
+  codeSteps:
+    'Abre la página de aprobación, comprueba que muestra este mismo código y apruébalo. El código vale hasta {time}.',
+  openApprovalPage: 'Abrir la página de aprobación',
+  waitingApproval: 'Esperando la aprobación…',
+  signedInAs: 'Sesión iniciada como',
+  name: 'Nombre',
+  email: 'Correo electrónico',
+  role: 'Rol',
+  signedInUntil: 'Sesión iniciada hasta',
+  endsIfUnused: 'Termina sin uso el',
+  signOut: 'Cerrar sesión',
+  signedOutDone: 'Sesión cerrada.',
+  signedOutAgain: 'Sesión cerrada: vuelve a iniciar sesión.',
+  signInToUse: 'Inicia sesión para usar las vistas de operador: actúan como tú, con tu rol.',
+  noticeRefused: 'El proxy ya no acepta este dispositivo: su sesión se revocó o caducó, o tu cuenta se suspendió.',
+  noticeDenied: 'El inicio de sesión se rechazó en la página de aprobación.',
+  noticeCodeExpired: 'El código caducó antes de aprobarse: vuelve a iniciar sesión.',
+  noticeTokenRetired:
+    'Kassa ya no usa un token de operador compartido: el que estaba guardado aquí se ha eliminado. Inicia sesión con tu propia cuenta.',
+  noticeProxyChanged: 'Se cerró tu sesión en {proxy}: vuelve a iniciar sesión para este proxy.',
+  noticeFailed: 'El inicio de sesión se detuvo: {detail}',
+  deviceNote:
+    'Kassa guarda solo el token de este dispositivo, en el almacenamiento de la extensión de este navegador, y lo envía solo al proxy que lo emitió: ninguna página web ni script de contenido puede leerlo.',
+  permissionMissing: 'Tu rol no permite esto: necesita el permiso «{permission}».',
+  sentForApproval: 'Enviado para aprobación: no ocurre nada hasta que una segunda persona lo apruebe.',
 } satisfies ExtensionMessages;

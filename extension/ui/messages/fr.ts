@@ -6,6 +6,9 @@ export default {
   tabEvents: 'Événements',
   tabWallet: 'Portefeuille',
   tabSettings: 'Paramètres',
+  tabApprovals: 'Validations',
+  tabTeam: 'Équipe',
+  tabAudit: 'Journal',
   openSidePanel: 'Ouvrir dans le panneau latéral',
   loading: 'Chargement…',
   connectTitle: 'Se connecter à ce site ?',
@@ -71,9 +74,6 @@ export default {
   noActivity: 'Aucun transfert pour l’instant.',
   settingsTitle: 'Paramètres',
   proxyUrl: 'URL du proxy',
-  operatorToken: 'Jeton d’opérateur',
-  tokenSaved: 'enregistré (…{hint}) ; saisissez-en un autre pour le remplacer',
-  tokenPlaceholder: 'KASSA_OPERATOR_TOKEN de votre proxy',
   network: 'Réseau',
   testChains: 'Chaînes de test',
   mainChains: 'Chaînes principales',
@@ -81,8 +81,6 @@ export default {
   saved: 'Enregistré.',
   connectedTo:
     'Connecté : proxy {version}, {status} (paiements {payments}, commandes {orders}, transferts {transfers}, événements {events})',
-  tokenNote:
-    'Le jeton reste dans le stockage de l’extension de ce navigateur : aucune page web ni aucun script de contenu ne peut le lire.',
   createForm: 'Créer une clé',
   autoLockForm: 'Verrouillage automatique',
   orders: 'Commandes',
@@ -219,11 +217,8 @@ export default {
   problemNote: 'Écrivez une note d’au moins 3 caractères : ce que montre le relevé bancaire.',
   confirmResolve: 'Marquer {reference} ({amount}) comme {status} ? C’est définitif et enregistré avec votre note.',
   resolvedNotice: '{reference} est maintenant {status}.',
-  tokenBinding:
-    'Seules les vues d’opérateur utilisent le jeton (le portefeuille n’a besoin que de l’URL du proxy), et seulement avec l’URL de proxy pour laquelle il a été saisi : une nouvelle URL demande à nouveau le jeton.',
-  tokenDropped:
-    'Enregistré. Le jeton d’opérateur était pour {previous} : saisissez-le à nouveau pour ce proxy afin d’utiliser les vues d’opérateur.',
-  connectedPublic: 'Connecté : le proxy liste {count} chaînes. Les vues d’opérateur demandent son jeton d’opérateur.',
+  connectedPublic:
+    'Connecté : le proxy liste {count} chaînes. Les vues d’opérateur demandent que vous vous connectiez.',
   feeHigh:
     'Ces frais sont anormalement élevés : Kassa paierait au plus {usual} sur cette chaîne maintenant. Refusez si vous ne vous y attendiez pas.',
   rejectAndBlock: 'Refuser et bloquer ce site',
@@ -280,4 +275,37 @@ export default {
   refundNote: 'Note : comment et quand l’argent a été rendu',
   problemRefundNote: 'Écrivez une note d’au moins 3 caractères : comment et quand l’argent a été rendu.',
   refundedNotice: 'Enregistré : l’achat est maintenant {state}.',
+  accountTitle: 'Votre compte d’opérateur',
+  signInIntro:
+    'Les vues d’opérateur agissent en votre nom, avec votre rôle. Connectez-vous avec votre propre compte sur ce proxy : Kassa affiche un code, que vous validez sur la page du proxy, en y étant connecté.',
+  signIn: 'Se connecter',
+  signInFirstSave: 'Enregistrez d’abord l’URL du proxy, puis connectez-vous.',
+  yourCode: 'Votre code',
+  codeLetters: 'Code : {letters}',
+  codeSteps:
+    'Ouvrez la page de validation, vérifiez qu’elle affiche ce même code et validez-le. Le code vaut jusqu’à {time}.',
+  openApprovalPage: 'Ouvrir la page de validation',
+  waitingApproval: 'En attente de la validation…',
+  signedInAs: 'Connecté en tant que',
+  name: 'Nom',
+  email: 'E-mail',
+  role: 'Rôle',
+  signedInUntil: 'Connecté jusqu’au',
+  endsIfUnused: 'Prend fin sans usage le',
+  signOut: 'Se déconnecter',
+  signedOutDone: 'Déconnecté.',
+  signedOutAgain: 'Déconnecté : connectez-vous à nouveau.',
+  signInToUse: 'Connectez-vous pour utiliser les vues d’opérateur : elles agissent en votre nom, avec votre rôle.',
+  noticeRefused:
+    'Le proxy n’accepte plus cet appareil : sa connexion a été révoquée ou a expiré, ou votre compte a été suspendu.',
+  noticeDenied: 'La connexion a été refusée sur la page de validation.',
+  noticeCodeExpired: 'Le code a expiré avant d’être validé : connectez-vous à nouveau.',
+  noticeTokenRetired:
+    'Kassa n’utilise plus de jeton d’opérateur partagé : celui enregistré ici a été supprimé. Connectez-vous avec votre propre compte.',
+  noticeProxyChanged: 'Vous avez été déconnecté de {proxy} : connectez-vous à nouveau pour ce proxy.',
+  noticeFailed: 'La connexion s’est arrêtée : {detail}',
+  deviceNote:
+    'Kassa ne garde que le jeton de cet appareil, dans le stockage de l’extension de ce navigateur, et ne l’envoie qu’au proxy qui l’a émis : aucune page web ni aucun script de contenu ne peut le lire.',
+  permissionMissing: 'Votre rôle ne le permet pas : il faut l’autorisation « {permission} ».',
+  sentForApproval: 'Envoyé pour validation : rien ne se passe avant qu’une deuxième personne le valide.',
 } satisfies ExtensionMessages;

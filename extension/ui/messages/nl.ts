@@ -6,6 +6,9 @@ export default {
   tabEvents: 'Gebeurtenissen',
   tabWallet: 'Wallet',
   tabSettings: 'Instellingen',
+  tabApprovals: 'Goedkeuringen',
+  tabTeam: 'Team',
+  tabAudit: 'Audit',
   openSidePanel: 'Openen in zijpaneel',
   loading: 'Laden…',
   connectTitle: 'Verbinden met deze site?',
@@ -71,9 +74,6 @@ export default {
   noActivity: 'Nog geen overboekingen.',
   settingsTitle: 'Instellingen',
   proxyUrl: 'Proxy-URL',
-  operatorToken: 'Operatortoken',
-  tokenSaved: 'opgeslagen (…{hint}); typ om te vervangen',
-  tokenPlaceholder: 'KASSA_OPERATOR_TOKEN van je proxy',
   network: 'Netwerk',
   testChains: 'Testchains',
   mainChains: 'Hoofdchains',
@@ -81,8 +81,6 @@ export default {
   saved: 'Opgeslagen.',
   connectedTo:
     'Verbonden: proxy {version}, {status} (betalingen {payments}, bestellingen {orders}, overboekingen {transfers}, gebeurtenissen {events})',
-  tokenNote:
-    'Het token blijft in de extensieopslag van deze browser: geen webpagina en geen contentscript kan het lezen.',
   createForm: 'Een sleutel maken',
   autoLockForm: 'Automatisch vergrendelen',
   orders: 'Bestellingen',
@@ -219,11 +217,7 @@ export default {
   problemNote: 'Schrijf een notitie van minstens 3 tekens: wat het bankafschrift laat zien.',
   confirmResolve: '{reference} ({amount}) markeren als {status}? Dit is definitief en wordt met uw notitie vastgelegd.',
   resolvedNotice: '{reference} is nu {status}.',
-  tokenBinding:
-    'Alleen de operatorweergaven gebruiken het token (de wallet heeft alleen de proxy-URL nodig), en alleen met de proxy-URL waarvoor het is ingevoerd: een nieuwe URL heeft het token opnieuw nodig.',
-  tokenDropped:
-    'Opgeslagen. Het operatortoken was voor {previous}: voer het opnieuw in voor deze proxy om de operatorweergaven te gebruiken.',
-  connectedPublic: 'Verbonden: de proxy noemt {count} chains. De operatorweergaven hebben zijn operatortoken nodig.',
+  connectedPublic: 'Verbonden: de proxy noemt {count} chains. Voor de operatorweergaven moet je je aanmelden.',
   feeHigh:
     'Deze kosten zijn ongewoon hoog: Kassa zou op deze chain nu hoogstens {usual} betalen. Weiger tenzij u dit verwachtte.',
   rejectAndBlock: 'Weigeren en deze site blokkeren',
@@ -280,4 +274,37 @@ export default {
   refundNote: 'Notitie: hoe en wanneer het geld is teruggegaan',
   problemRefundNote: 'Schrijf een notitie van minstens 3 tekens: hoe en wanneer het geld is teruggegaan.',
   refundedNotice: 'Vastgelegd: de aankoop is nu {state}.',
+  accountTitle: 'Je operatoraccount',
+  signInIntro:
+    'De operatorweergaven handelen als jou, met je rol. Meld je aan met je eigen account op deze proxy: Kassa toont een code, en je keurt die goed op de pagina van de proxy, daar aangemeld.',
+  signIn: 'Aanmelden',
+  signInFirstSave: 'Sla eerst de proxy-URL op en meld je dan aan.',
+  yourCode: 'Je code',
+  codeLetters: 'Code: {letters}',
+  codeSteps:
+    'Open de goedkeuringspagina, controleer dat die precies deze code toont, en keur hem goed. De code geldt tot {time}.',
+  openApprovalPage: 'Goedkeuringspagina openen',
+  waitingApproval: 'Wachten op de goedkeuring…',
+  signedInAs: 'Aangemeld als',
+  name: 'Naam',
+  email: 'E-mail',
+  role: 'Rol',
+  signedInUntil: 'Aangemeld tot',
+  endsIfUnused: 'Stopt zonder gebruik op',
+  signOut: 'Afmelden',
+  signedOutDone: 'Afgemeld.',
+  signedOutAgain: 'Afgemeld: meld je opnieuw aan.',
+  signInToUse: 'Meld je aan om de operatorweergaven te gebruiken: ze handelen als jou, met je rol.',
+  noticeRefused:
+    'De proxy accepteert dit apparaat niet meer: de aanmelding is ingetrokken of verlopen, of je account is geschorst.',
+  noticeDenied: 'De aanmelding is afgewezen op de goedkeuringspagina.',
+  noticeCodeExpired: 'De code is verlopen voordat hij werd goedgekeurd: meld je opnieuw aan.',
+  noticeTokenRetired:
+    'Kassa gebruikt geen gedeeld operatortoken meer: het hier opgeslagen token is verwijderd. Meld je aan met je eigen account.',
+  noticeProxyChanged: 'Je bent afgemeld bij {proxy}: meld je opnieuw aan voor deze proxy.',
+  noticeFailed: 'De aanmelding is gestopt: {detail}',
+  deviceNote:
+    'Kassa bewaart alleen het token van dit apparaat, in de extensieopslag van deze browser, en stuurt het alleen naar de proxy die het uitgaf: geen webpagina en geen contentscript kan het lezen.',
+  permissionMissing: 'Je rol staat dit niet toe: er is de bevoegdheid ‘{permission}’ voor nodig.',
+  sentForApproval: 'Ter goedkeuring verstuurd: er gebeurt niets tot een tweede persoon het goedkeurt.',
 } satisfies ExtensionMessages;

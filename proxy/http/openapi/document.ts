@@ -5,8 +5,11 @@
  */
 import { EVENT_SCHEMAS, type KassaEventType } from '../../../schemas/events.ts';
 import { errorSchema, IDEMPOTENCY_KEY_PATTERN } from '../../../schemas/proxy-api.ts';
+import { permissionRefusalSchema } from '../../../schemas/operators.ts';
+import { describePermission, ROLE_PERMISSIONS, ROLES, allows } from '../../operator/permissions.ts';
 import { EVENT_EXAMPLES } from './examples.ts';
 import type { Access, Answer, ApiOperation, ApiOperations, Audience, ErrorStatus } from './operation.ts';
+import type { RoutePermission } from '../../operator/permissions.ts';
 import { ERROR_HEADERS } from './problems.ts';
 import { SchemaComponents, type JsonSchema } from './schema-components.ts';
 
@@ -26,7 +29,7 @@ const TAGS: Record<Audience | 'events', { name: string; description: string }> =
   operator: {
     name: 'Operator',
     description:
-      'The merchant’s operators (the extension, scripts) with `KASSA_OPERATOR_TOKEN`: payments, events, stablecoin orders, chains and health.',
+      'The merchant’s operators, each a person with a role (docs/operators.md): the extension with its device token, scripts with a personal API token, the sign-in page with its session. Each operation names the permission it needs (`x-kassa-permission`); a role without it gets 403 naming the permission.',
   },
   infrastructure: {
     name: 'Infrastructure',
@@ -44,8 +47,10 @@ const DESCRIPTION = `The server a merchant self-hosts: the only holder of upstre
 
 - **Errors** are \`{"error": "<what is wrong>"}\` with a 4xx or 5xx status; every operation lists the ones it gives.
   A 429 or 503 carries \`Retry-After\` (seconds); a 401 carries \`WWW-Authenticate\` naming the credential.
-- **Credentials** are bearer tokens: \`KASSA_MERCHANT_KEY\` for the merchant's server, \`KASSA_OPERATOR_TOKEN\`
-  for operators. Browser routes take none (see the Browser tag).
+- **Credentials** are bearer tokens: \`KASSA_MERCHANT_KEY\` for the merchant's server; for operators, each
+  person's own credential (a personal API token \`kassa_pat_…\`, the extension's device token \`kassa_dev_…\`, or
+  the sign-in page's session cookie), whose role gives the permission each operator operation names.
+  Browser routes take none (see the Browser tag).
 - **Retries**: \`POST /api/payments\` requires an \`Idempotency-Key\` and \`POST /api/checkouts\` accepts one; a retry
   with the same key gets the first answer.
 - **Events** for the merchant's server are under \`webhooks\` (Standard Webhooks: verify before parsing).`;
@@ -56,7 +61,19 @@ const SECURITY_SCHEMES = {
     scheme: 'bearer',
     description: '`KASSA_MERCHANT_KEY`, from the merchant’s server only: never in a browser.',
   },
-  operatorToken: { type: 'http', scheme: 'bearer', description: '`KASSA_OPERATOR_TOKEN`, the operators’ token.' },
+  operatorToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'An operator’s own credential: a personal API token (`kassa_pat_…`, made with `kassa-proxy operators add --token` or `POST /api/operator/tokens`) or the extension’s device token (`kassa_dev_…`, RFC 8628).',
+  },
+  operatorSession: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: '__Host-kassa_session',
+    description:
+      'The sign-in page’s session (`/operator`); every write with it also sends `X-Kassa-CSRF` from the proxy’s own origin.',
+  },
   metricsToken: {
     type: 'http',
     scheme: 'bearer',
@@ -74,7 +91,7 @@ const SECURITY_SCHEMES = {
 const SECURITY: Record<Access['auth'], unknown[]> = {
   merchantKey: [{ merchantKey: [] }],
   merchantKeyOptional: [{}, { merchantKey: [] }],
-  operatorToken: [{ operatorToken: [] }],
+  operator: [{ operatorToken: [] }, { operatorSession: [] }],
   scraper: [{ metricsToken: [] }, { operatorToken: [] }],
   public: [],
 };
@@ -180,19 +197,28 @@ function operationObject(method: string, path: string, operation: ApiOperation, 
         ]
       : []),
   ];
-  const withBody = method !== 'GET' && (path.startsWith('/api/') || path.startsWith('/hooks/'));
+  const withBody =
+    method !== 'GET' && (path.startsWith('/api/') || path.startsWith('/hooks/') || path.startsWith('/operator/'));
   const errors: Partial<Record<ErrorStatus, string>> = {
     ...(withBody ? { 413: tooLarge(path) } : {}),
+    ...(access.auth === 'operator' ? { 401: OPERATOR_UNAUTHENTICATED } : {}),
     // The payment service's webhook is read as text whatever its type (its content type is not documented).
     ...(withBody && path.startsWith('/api/') ? { 415: NOT_JSON } : {}),
     ...operation.errors,
     500: INTERNAL_ERROR,
   };
+  const permission = access.auth === 'operator' ? access.permission : undefined;
+  const refusal =
+    permission !== undefined && permission !== 'self' ? permissionRefusal(permission, components) : undefined;
   const responses: Record<string, unknown> = {};
   for (const [status, answer] of Object.entries(operation.responses))
     responses[status] = answerObject(answer, components);
   for (const [status, description] of Object.entries(errors)) {
     if (responses[status]) throw new Error(`${method} ${path}: ${status} is both an answer and an error`);
+    if (status === '403' && refusal) {
+      responses[status] = { ...refusal, description: `${refusal.description}; ${description}` };
+      continue;
+    }
     responses[status] = {
       description,
       ...headersObject(ERROR_HEADERS[Number(status) as ErrorStatus]),
@@ -201,6 +227,7 @@ function operationObject(method: string, path: string, operation: ApiOperation, 
       },
     };
   }
+  if (refusal && !responses['403']) responses['403'] = refusal;
   // Node's HTTP server refuses what it cannot read before any route runs; a route that never refuses
   // anything itself (a probe) still has those answers.
   if (!Object.keys(responses).some((status) => status.startsWith('4'))) responses['4XX'] = SERVER_REFUSAL;
@@ -210,9 +237,12 @@ function operationObject(method: string, path: string, operation: ApiOperation, 
     description:
       access.auth === 'public'
         ? `${operation.description}\n\n**No credential:** ${access.because}`
-        : operation.description,
+        : permission !== undefined
+          ? `${operation.description}\n\n**Permission:** ${permissionSentence(permission)}.`
+          : operation.description,
     tags: [operation.audience].flat().map((audience) => TAGS[audience].name),
     security: SECURITY[access.auth],
+    ...(permission !== undefined ? { 'x-kassa-permission': describePermission(permission) } : {}),
     ...(operation.deprecated ? { deprecated: true } : {}),
     ...(parameters.length ? { parameters } : {}),
     ...(operation.request
@@ -232,6 +262,35 @@ function operationObject(method: string, path: string, operation: ApiOperation, 
   };
 }
 
+const OPERATOR_UNAUTHENTICATED =
+  'No operator credential, or one that is unknown, expired, revoked, or whose owner is suspended';
+
+/** The roles a permission is given to, in words: `orders:write` (finance, admin). */
+function permissionSentence(permission: RoutePermission): string {
+  if (permission === 'self') return describePermission(permission);
+  const roles = ROLES.filter((role) => allows(role, permission));
+  return `\`${describePermission(permission)}\` (${roles.join(', ')})`;
+}
+
+/** The 403 of an operator operation whose permission not every role has. */
+function permissionRefusal(permission: Exclude<RoutePermission, 'self'>, components: SchemaComponents) {
+  if (ROLES.every((role) => allows(role, permission))) return undefined;
+  const missing = typeof permission === 'string' ? permission : permission[0];
+  const role = ROLES.find((each) => !ROLE_PERMISSIONS[each].has(missing))!;
+  return {
+    description: `The caller’s role lacks ${describePermission(permission)}`,
+    content: {
+      'application/json': {
+        schema: components.of(permissionRefusalSchema, 'output'),
+        example: {
+          error: `This needs the permission ${missing}; your role ${role} does not have it`,
+          permission: missing,
+        },
+      },
+    },
+  };
+}
+
 function answerObject(answer: Answer, components: SchemaComponents) {
   const content: Record<string, unknown> = {};
   if (answer.json)
@@ -239,10 +298,10 @@ function answerObject(answer: Answer, components: SchemaComponents) {
       schema: components.of(answer.json.schema, 'output'),
       example: answer.json.example,
     };
-  if (answer.text)
-    content[answer.text.contentType] = {
-      schema: { type: 'string', ...(answer.text.description ? { description: answer.text.description } : {}) },
-      ...(answer.text.example === undefined ? {} : { example: answer.text.example }),
+  for (const text of [answer.text ?? []].flat())
+    content[text.contentType] = {
+      schema: { type: 'string', ...(text.description ? { description: text.description } : {}) },
+      ...(text.example === undefined ? {} : { example: text.example }),
     };
   return {
     description: answer.description,

@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import type { HttpProblem } from '../http-problem.ts';
+import type { RoutePermission } from '../../operator/permissions.ts';
 
 /** Who calls an operation: its tag. */
 export type Audience = 'merchant' | 'browser' | 'operator' | 'infrastructure';
@@ -15,7 +16,9 @@ export type Audience = 'merchant' | 'browser' | 'operator' | 'infrastructure';
  * description, so that a reader (and a reviewer of a new route) sees it was meant.
  */
 export type Access =
-  | { auth: 'merchantKey' | 'operatorToken' | 'scraper' }
+  | { auth: 'merchantKey' | 'scraper' }
+  /** An operator's credential (docs/operators.md) whose role gives `permission`; operatorAuth enforces it. */
+  | { auth: 'operator'; permission: RoutePermission }
   /** No credential (the customer's view), or the merchant key (the merchant's view). */
   | { auth: 'merchantKeyOptional' }
   | { auth: 'public'; because: string };
@@ -46,7 +49,8 @@ export interface HeaderDoc {
 export interface Answer {
   description: string;
   json?: JsonBody;
-  text?: TextBody;
+  /** One text format, or several the client chooses between (a query parameter says which). */
+  text?: TextBody | readonly TextBody[];
   headers?: Record<string, HeaderDoc>;
 }
 
@@ -85,7 +89,7 @@ export interface ApiOperation {
 }
 
 /** `'<METHOD> <path>'`, the path as OpenAPI writes it (`{name}` for `:name`). */
-export type OperationKey = `${'GET' | 'POST' | 'PUT' | 'DELETE'} /${string}`;
+export type OperationKey = `${'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} /${string}`;
 export type ApiOperations = Record<OperationKey, ApiOperation>;
 
 /** The query parameters of a zod object schema, each with its description. */

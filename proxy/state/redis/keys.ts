@@ -53,6 +53,34 @@ export function redisKeys(prefix: string) {
     purchasesLayout: () => `${prefix}purchases:layout`,
     purchasesByState: (state: string) => `${prefix}purchases:state:${state}`,
     purchasesByWallet: (wallet: string) => `${prefix}purchases:wallet:${wallet}`,
+    operator: (id: string) => `${prefix}operator:${id}`,
+    operatorByEmail: (email: string) => `${prefix}operator-email:${email}`,
+    operatorBySso: (subject: string) => `${prefix}operator-sso:${subject}`,
+    /** Every operator, lexicographic `<createdAt>:<operatorId>`. */
+    operatorsAll: () => `${prefix}operators:all`,
+    /** Bumped by every change of any account: the last-admin rule reads all of them at one version. */
+    operatorsVersion: () => `${prefix}operators:version`,
+    /** A credential, under the hash of its secret (what each request looks up). */
+    credentialByHash: (hash: string) => `${prefix}credential-hash:${hash}`,
+    /** The hash of a credential's secret, by its id. */
+    credential: (id: string) => `${prefix}credential:${id}`,
+    credentialsOf: (operatorId: string) => `${prefix}operator-credentials:${operatorId}`,
+    invitation: (hash: string) => `${prefix}invitation:${hash}`,
+    invitationsOf: (operatorId: string) => `${prefix}operator-invitations:${operatorId}`,
+    passkey: (credentialId: string) => `${prefix}passkey:${credentialId}`,
+    passkeysOf: (operatorId: string) => `${prefix}operator-passkeys:${operatorId}`,
+    device: (hash: string) => `${prefix}device:${hash}`,
+    deviceByUserCode: (userCode: string) => `${prefix}device-user-code:${userCode}`,
+    approval: (id: string) => `${prefix}approval:${id}`,
+    /** Every approval request, lexicographic `<requestedAt>:<approvalId>`. */
+    approvalsAll: () => `${prefix}approvals:all`,
+    /** Pending approval requests, scored by when they expire. */
+    approvalsPending: () => `${prefix}approvals:pending`,
+    auditRecord: (seq: number) => `${prefix}audit:${seq}`,
+    /** The last audit record's number and hash, kept apart so that a removed last record shows. */
+    auditHead: () => `${prefix}audit-head`,
+    /** A sign-in ceremony under way, by the hash of its key. */
+    signinCeremony: (hash: string) => `${prefix}signin-ceremony:${hash}`,
   };
 }
 

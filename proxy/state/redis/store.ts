@@ -4,6 +4,7 @@ import { Cas, optimistically } from './cas.ts';
 import { guarded } from './faults.ts';
 import { idOfMember, indexMember, parse, redisKeys, type RedisKeys } from './keys.ts';
 import { addEvents, RedisOutbox } from './outbox.ts';
+import { operatorStores, type RedisOperators } from './operators.ts';
 import { RedisPurchases } from './purchases.ts';
 import { LAST_WEBHOOK_KEPT_SECONDS, RedisReconciliation } from './reconciliation.ts';
 import type { PaymentEventRule } from '../outbox.ts';
@@ -59,12 +60,16 @@ export class RedisStore implements Store {
     this.outbox = new RedisOutbox(redis, this.key);
     this.reconciliation = new RedisReconciliation(redis, this.key);
     this.purchases = new RedisPurchases(redis, this.key);
+    ({ operators: this.operators, approvals: this.approvals, audit: this.audit } = operatorStores(redis, this.key));
   }
 
   private readonly key: RedisKeys;
   readonly outbox: RedisOutbox;
   readonly reconciliation: RedisReconciliation;
   readonly purchases: RedisPurchases;
+  readonly operators: RedisOperators;
+  readonly approvals: ReturnType<typeof operatorStores>['approvals'];
+  readonly audit: ReturnType<typeof operatorStores>['audit'];
 
   /** Index members sort like (createdAt, transactionId), the order of the operator's list. */
   private member(payment: Pick<Payment, 'createdAt' | 'transactionId'>): string {

@@ -20,6 +20,82 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // Checkouts found by their attempt (abandoning one), as PostgreSQL's first version had them.
   'CREATE INDEX IF NOT EXISTS checkouts_by_attempt ON checkouts (current_attempt) WHERE current_attempt IS NOT NULL',
+  // Operators as people (issue 37): accounts, their credentials (hashes only), invitations, passkeys
+  // and device sign-ins. Each record is JSON beside the columns its lookups and unique rules need.
+  `
+  CREATE TABLE operators (
+    operator_id TEXT PRIMARY KEY,
+    email       TEXT NOT NULL UNIQUE,
+    sso_subject TEXT UNIQUE,
+    role        TEXT NOT NULL,
+    state       TEXT NOT NULL,
+    created_at  BIGINT NOT NULL,
+    record      TEXT NOT NULL
+  );
+  CREATE TABLE operator_credentials (
+    credential_id TEXT PRIMARY KEY,
+    token_hash    TEXT NOT NULL UNIQUE,
+    operator_id   TEXT NOT NULL,
+    created_at    BIGINT NOT NULL,
+    record        TEXT NOT NULL
+  );
+  CREATE INDEX operator_credentials_by_operator ON operator_credentials (operator_id, created_at DESC);
+  CREATE TABLE operator_invitations (
+    token_hash  TEXT PRIMARY KEY,
+    operator_id TEXT,
+    expires_at  BIGINT NOT NULL,
+    record      TEXT NOT NULL
+  );
+  CREATE INDEX operator_invitations_by_operator ON operator_invitations (operator_id);
+  CREATE TABLE operator_passkeys (
+    credential_id TEXT PRIMARY KEY,
+    operator_id   TEXT NOT NULL,
+    counter       BIGINT NOT NULL,
+    record        TEXT NOT NULL
+  );
+  CREATE INDEX operator_passkeys_by_operator ON operator_passkeys (operator_id);
+  CREATE TABLE device_authorizations (
+    device_code_hash TEXT PRIMARY KEY,
+    user_code        TEXT NOT NULL,
+    expires_at       BIGINT NOT NULL,
+    record           TEXT NOT NULL
+  );
+  CREATE INDEX device_authorizations_by_user_code ON device_authorizations (user_code, expires_at);
+  `,
+  // Dual control's approval requests, and the hash-chained audit trail with its head kept apart (so
+  // that a removed last record shows too).
+  `
+  CREATE TABLE approvals (
+    approval_id  TEXT PRIMARY KEY,
+    state        TEXT NOT NULL,
+    requested_at BIGINT NOT NULL,
+    expires_at   BIGINT NOT NULL,
+    record       TEXT NOT NULL
+  );
+  CREATE INDEX approvals_newest_first ON approvals (requested_at DESC, approval_id DESC);
+  CREATE INDEX approvals_by_state ON approvals (state, expires_at);
+  CREATE TABLE audit_log (
+    seq         BIGINT PRIMARY KEY,
+    at          BIGINT NOT NULL,
+    operator_id TEXT,
+    action      TEXT NOT NULL,
+    target_id   TEXT,
+    record      TEXT NOT NULL
+  );
+  CREATE TABLE audit_head (
+    id   INTEGER PRIMARY KEY CHECK (id = 1),
+    seq  BIGINT NOT NULL,
+    hash TEXT NOT NULL
+  );
+  `,
+  // Passkey and SSO sign-ins under way, taken once by whichever instance the answer reaches.
+  `
+  CREATE TABLE signin_ceremonies (
+    key_hash   TEXT PRIMARY KEY,
+    expires_at BIGINT NOT NULL,
+    record     TEXT NOT NULL
+  );
+  `,
 ];
 
 /** Every version of a database's schema, the first at index 0. */

@@ -3,7 +3,7 @@ import type { EndpointState, EventAttemptRecord, NewEvent, StoredEvent } from '.
 import type { PurchaseAuditRecord } from '../purchases.ts';
 import type { Resolution, Unverifiable } from '../reconciliation.ts';
 import type { Attempt, Checkout, Payment } from '../records.ts';
-import type { Sql } from './database.ts';
+import { fromJson, type Sql } from './database.ts';
 
 export class Columns<T> {
   private readonly fields: Array<keyof T & string>;
@@ -49,23 +49,25 @@ export const RESOLUTION = new Columns<Resolution>('transactionId previousStatus 
 export const PURCHASE_AUDIT = new Columns<PurchaseAuditRecord>('action note at previousState state requestId');
 
 /**
- * A search's rows, newest first (by `created_at`, then the `id` column): those that pass each filter
- * whose value is given (`{ 'status = ?': status }`; not undefined nor empty) and come after the row
- * a cursor names (its `created_at` and id), `limit + 1` of them so that a next page can be told.
+ * A search's rows, newest first (by the `time` column, `created_at` unless named, then the `id`
+ * column): those that pass each filter whose value is given (`{ 'status = ?': status }`; not
+ * undefined nor empty) and come after the row a cursor names (its time and id), `limit + 1` of them
+ * so that a next page can be told.
  */
 export class NewestFirst<T> {
   constructor(
     /** `SELECT … FROM table` */
     private readonly from: string,
     private readonly id: string,
+    private readonly time = 'created_at',
   ) {}
 
   rows(sql: Sql, after: readonly [number, string] | undefined, limit: number, filters: Record<string, unknown>) {
     const given = Object.entries(filters).filter(([, value]) => value !== undefined && value !== '');
     const clauses = given.map(([clause]) => clause);
-    if (after) clauses.push(`(created_at, ${this.id}) < (?, ?)`);
+    if (after) clauses.push(`(${this.time}, ${this.id}) < (?, ?)`);
     return sql.rows<T>(
-      `${this.from} ${clauses.length ? `WHERE ${clauses.join(' AND ')}` : ''} ORDER BY created_at DESC, ${this.id} DESC LIMIT ?`,
+      `${this.from} ${clauses.length ? `WHERE ${clauses.join(' AND ')}` : ''} ORDER BY ${this.time} DESC, ${this.id} DESC LIMIT ?`,
       [...given.map(([, value]) => value), ...(after ?? []), limit + 1],
     );
   }
@@ -89,3 +91,9 @@ export const page = <T>(rows: T[], limit: number, cursorOf: (last: T) => string)
   items: rows.slice(0, limit),
   nextCursor: rows.length > limit ? cursorOf(rows[limit - 1]!) : null,
 });
+
+/** A row of a table that keeps each record whole, as JSON, beside the columns its lookups need. */
+export type RecordRow = { record: string };
+
+export const recordOf = <T>(row: RecordRow | undefined): T | undefined => (row ? fromJson<T>(row.record) : undefined);
+export const recordsOf = <T>(rows: RecordRow[]): T[] => rows.map((row) => fromJson<T>(row.record));

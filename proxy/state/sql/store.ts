@@ -18,7 +18,10 @@ import {
   type PaymentUpdate,
   type Store,
 } from '../store.ts';
+import { SqlApprovals } from './approvals.ts';
+import { SqlAudit } from './audit.ts';
 import type { Database } from './database.ts';
+import { SqlOperators } from './operators.ts';
 import { insertEvents, SqlOutbox } from './outbox.ts';
 import { SqlPurchases } from './purchases.ts';
 import { SqlReconciliation } from './reconciliation.ts';
@@ -41,11 +44,17 @@ export class SqlStore implements Store {
   readonly outbox: SqlOutbox;
   readonly reconciliation: SqlReconciliation;
   readonly purchases: SqlPurchases;
+  readonly operators: SqlOperators;
+  readonly approvals: SqlApprovals;
+  readonly audit: SqlAudit;
 
   constructor(private readonly db: Database) {
     this.outbox = new SqlOutbox(db);
     this.reconciliation = new SqlReconciliation(db);
     this.purchases = new SqlPurchases(db);
+    this.operators = new SqlOperators(db);
+    this.approvals = new SqlApprovals(db);
+    this.audit = new SqlAudit(db);
   }
 
   insertCheckout(checkout: Checkout, key?: CheckoutKey): Promise<CheckoutClaim> {

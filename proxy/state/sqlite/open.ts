@@ -10,15 +10,17 @@ import { lockStoreFile } from './lock.ts';
 /**
  * The embedded store: one SQLite file in WAL mode, migrated at open, used by one process at a time
  * (lock.ts). A file that cannot be opened or migrated (a full disk, a read-only mount, another
- * process holding it) fails with a StoreOpenError that names it.
+ * process holding it) fails with a StoreOpenError that names it. `lock: false` is for
+ * `kassa-proxy operators` and `audit`, which make short transactions on the file beside a running
+ * proxy (whose one-process lock is on `<file>.lock`, not on the file itself).
  */
-export async function openSqlite(path: string): Promise<SqlStore> {
+export async function openSqlite(path: string, options: { lock?: boolean } = {}): Promise<SqlStore> {
   let lock: Database.Database | undefined;
   let file: Database.Database | undefined;
   try {
     if (path !== ':memory:') {
       mkdirSync(dirname(path), { recursive: true });
-      lock = lockStoreFile(path);
+      if (options.lock !== false) lock = lockStoreFile(path);
     }
     file = new Database(path);
     file.pragma('journal_mode = WAL');
