@@ -15,7 +15,7 @@ export interface DestinationDelivererOptions {
   schedule: RetrySchedule;
   pollMs: number;
   timeoutMs: number;
-  /** How long a destination is this instance's alone (30 s), renewed with each batch. */
+  /** How long a destination is this instance's alone (30 s, and twice `timeoutMs` at least), taken again for each batch. */
   leaseMs?: number;
   /** Deliveries taken from the head of the queue at once (20). */
   batch?: number;
@@ -80,18 +80,25 @@ export class DestinationDeliverer {
 
   /** Delivers the head of the queue, in order, until one fails; true when more may be waiting. */
   private async round(): Promise<boolean> {
-    const { destinations, leaseMs = 30_000, batch = 20 } = this.options;
+    const { destinations, timeoutMs, batch = 20 } = this.options;
+    // Room for one attempt at least, whatever the timeout.
+    const leaseMs = Math.max(this.options.leaseMs ?? 30_000, 2 * timeoutMs);
     const id = this.record.destinationId;
     if (Date.now() < this.notBefore) return false;
-    const head = await destinations.claimHead(id, Date.now(), batch, leaseMs);
+    const claimedAt = Date.now();
+    const head = await destinations.claimHead(id, claimedAt, batch, leaseMs);
     if (head.length === 0) return false;
     let blocked = false;
+    let posted = 0;
     for (const delivery of head) {
-      if (!this.loop.running || blocked) break;
+      // An attempt starts only if it ends within the lease: past it, another instance may take the
+      // queue and post the same head again, out of order.
+      if (!this.loop.running || blocked || Date.now() + timeoutMs > claimedAt + leaseMs) break;
       blocked = !(await this.deliver(delivery));
+      posted++;
     }
     await destinations.releaseLease(id);
-    return !blocked && head.length === batch;
+    return !blocked && (posted < head.length || head.length === batch);
   }
 
   /** Posts one delivery and records it; false when it is to be tried again (the queue waits for it until then). */
