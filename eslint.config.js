@@ -61,6 +61,7 @@ const PROXY_FEATURES = {
   operator: ['operator-auth.ts', 'permissions.ts', 'dual-control.ts', 'approvals.ts', 'approval-examples.ts'],
   bridge: ['chain-directory.ts'],
   handoff: [],
+  links: [],
   monitoring: [],
 };
 /** A folder of the proxy, as import patterns (imports inside the proxy are relative). */

@@ -39,7 +39,7 @@ export type ApiError = z.infer<typeof errorSchema>;
 // ---- checkouts (merchant server) ----
 
 /** A checkout's currency, one the payment service settles; a refusal lists them (the upstream's own words do not). */
-const shopCurrencySchema = z
+export const shopCurrencySchema = z
   .string({ error: (iss) => (iss.input === undefined ? 'currencyCode is required' : 'currencyCode must be a string') })
   .refine(isPaymentCurrency, {
     error: (iss) =>

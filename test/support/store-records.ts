@@ -1,5 +1,6 @@
 /** Records as the proxy makes them, fresh each time, for the store suites; `overrides` fix what a test needs. */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { LinkRecord } from '../../proxy/state/links.ts';
 import type { Checkout, Payment } from '../../proxy/state/store.ts';
 
 export const checkout = (overrides: Partial<Checkout> = {}): Checkout => ({
@@ -37,5 +38,33 @@ export const payment = (overrides: Partial<Payment> = {}): Payment => ({
   createdAt: Date.now(),
   lastCheckedAt: Date.now(),
   revision: 1,
+  ...overrides,
+});
+
+/** A link as the proxy makes one: reusable, uncapped, 10.00 EUR, unless `overrides` say otherwise. */
+export const link = (overrides: Partial<LinkRecord> = {}): LinkRecord => ({
+  code: randomBytes(18).toString('base64url'),
+  title: 'Lesson',
+  description: '',
+  currencyCode: 'EUR',
+  amount: '10.00',
+  minAmount: null,
+  maxAmount: null,
+  reference: 'LESSON-{n}',
+  expiresAt: null,
+  maxUses: null,
+  maxTotal: null,
+  language: null,
+  returnUrl: null,
+  state: 'active',
+  createdBy: { kind: 'merchant-key', id: 'environment' },
+  createdAt: Date.now(),
+  updatedAt: Date.now(),
+  counter: 0,
+  paidUses: 0,
+  paidTotal: '0',
+  heldUses: 0,
+  heldTotal: '0',
+  lastPaidAt: null,
   ...overrides,
 });
