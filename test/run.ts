@@ -48,6 +48,7 @@ const STORE_SUITES = [
   'signin-fuzz',
   'merchant-keys',
   'event-destinations',
+  'link-uses',
 ];
 const requested = process.argv.slice(2);
 const started = performance.now();

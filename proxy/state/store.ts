@@ -9,6 +9,7 @@ import type { ApprovalStore } from './approvals.ts';
 import type { AuditStore } from './audit.ts';
 import type { OperatorStore } from './operators.ts';
 import type { DestinationStore } from './destinations.ts';
+import type { LinkStore } from './links.ts';
 import type { MerchantKeyStore } from './merchant-keys.ts';
 import type { Outbox, PaymentEventRule } from './outbox.ts';
 import type { PurchaseStore } from './purchases.ts';
@@ -138,6 +139,8 @@ export interface Store {
   readonly destinations: DestinationStore;
   /** The merchant's API keys (merchant-keys.ts). */
   readonly merchantKeys: MerchantKeyStore;
+  /** Payment links and their uses (links.ts). */
+  readonly links: LinkStore;
   /** Re-reads owed, payments that cannot be verified, and the operator's resolutions. */
   readonly reconciliation: Reconciliation;
   /** The on-ramp's quotes and purchases, beside the checkouts they are paid through. */

@@ -60,3 +60,10 @@ export const STORE_BACKENDS: ReadonlyArray<{ name: string; open(): Promise<Opene
     },
   },
 ];
+
+/** The store `KASSA_TEST_STORE` names (`redis`, `postgres`; SQLite otherwise), for suites run once per store. */
+export const storeUnderTest = (): Promise<OpenedStore> =>
+  STORE_BACKENDS.find(
+    (backend) =>
+      backend.name === ({ redis: 'Redis', postgres: 'PostgreSQL' }[process.env.KASSA_TEST_STORE ?? ''] ?? 'SQLite'),
+  )!.open();

@@ -51,6 +51,16 @@ export function redisKeys(prefix: string) {
     merchantKeyByHash: (tokenHash: string) => `${prefix}merchant-key-hash:${tokenHash}`,
     /** Every merchant key, scored by when it was made. */
     merchantKeys: () => `${prefix}merchant-keys`,
+    /** A payment link, its counters with it (JSON). */
+    link: (code: string) => `${prefix}link:${code}`,
+    /** Every link, lexicographic `<createdAt>:<code>`. */
+    linksAll: () => `${prefix}links:all`,
+    /** A use of a link, by the checkout made for it (JSON). */
+    linkUse: (checkoutId: string) => `${prefix}link-use:${checkoutId}`,
+    /** A link's uses, lexicographic `<createdAt>:<checkoutId>`. */
+    linkUsesOf: (code: string) => `${prefix}link-uses:${code}`,
+    /** Uses still held, lexicographic like a link's: the sweep's work, oldest first. */
+    linkUsesHeld: () => `${prefix}link-uses:held`,
     quote: (id: string) => `${prefix}onramp-quote:${id}`,
     purchase: (id: string) => `${prefix}purchase:${id}`,
     purchaseByToken: (token: string) => `${prefix}purchase-token:${token}`,

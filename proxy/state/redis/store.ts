@@ -4,6 +4,7 @@ import { Cas, optimistically } from './cas.ts';
 import { RedisDestinations } from './destinations.ts';
 import { guarded } from './faults.ts';
 import { idOfMember, indexMember, parse, redisKeys, type RedisKeys } from './keys.ts';
+import { RedisLinks } from './links.ts';
 import { addEvents, RedisOutbox } from './outbox.ts';
 import { operatorStores, type RedisOperators } from './operators.ts';
 import { RedisPurchases } from './purchases.ts';
@@ -62,6 +63,7 @@ export class RedisStore implements Store {
     this.destinations = new RedisDestinations(redis, this.key);
     this.reconciliation = new RedisReconciliation(redis, this.key);
     this.purchases = new RedisPurchases(redis, this.key);
+    this.links = new RedisLinks(redis, this.key);
     Object.assign(this, operatorStores(redis, this.key)); // operators, merchantKeys, approvals, audit
   }
   private readonly key: RedisKeys;
@@ -69,6 +71,7 @@ export class RedisStore implements Store {
   readonly destinations: RedisDestinations;
   readonly reconciliation: RedisReconciliation;
   readonly purchases: RedisPurchases;
+  readonly links: RedisLinks;
   readonly operators!: RedisOperators;
   readonly merchantKeys!: ReturnType<typeof operatorStores>['merchantKeys'];
   readonly approvals!: ReturnType<typeof operatorStores>['approvals'];

@@ -133,6 +133,25 @@ export const MIGRATIONS: readonly string[] = [
     record     TEXT NOT NULL
   );
   `,
+  // Payment links (issue 38): each link's record (its counters with it) and its uses, one per checkout
+  // made for it; a use is held until its checkout is paid or can no longer be.
+  `
+  CREATE TABLE links (
+    code       TEXT PRIMARY KEY,
+    created_at BIGINT NOT NULL,
+    record     TEXT NOT NULL
+  );
+  CREATE INDEX links_newest_first ON links (created_at DESC, code DESC);
+  CREATE TABLE link_uses (
+    checkout_id TEXT PRIMARY KEY,
+    code        TEXT NOT NULL,
+    state       TEXT NOT NULL CHECK (state IN ('held', 'paid', 'released')),
+    created_at  BIGINT NOT NULL,
+    record      TEXT NOT NULL
+  );
+  CREATE INDEX link_uses_by_link ON link_uses (code, created_at DESC, checkout_id DESC);
+  CREATE INDEX link_uses_held ON link_uses (state, created_at, checkout_id);
+  `,
 ];
 
 /** Every version of a database's schema, the first at index 0. */

@@ -22,6 +22,7 @@ import { SqlApprovals } from './approvals.ts';
 import { SqlAudit } from './audit.ts';
 import type { Database } from './database.ts';
 import { SqlDestinations } from './destinations.ts';
+import { SqlLinks } from './links.ts';
 import { SqlMerchantKeys } from './merchant-keys.ts';
 import { SqlOperators } from './operators.ts';
 import { insertEvents, SqlOutbox } from './outbox.ts';
@@ -46,6 +47,7 @@ export class SqlStore implements Store {
   readonly outbox: SqlOutbox;
   readonly destinations: SqlDestinations;
   readonly merchantKeys: SqlMerchantKeys;
+  readonly links: SqlLinks;
   readonly reconciliation: SqlReconciliation;
   readonly purchases: SqlPurchases;
   readonly operators: SqlOperators;
@@ -56,6 +58,7 @@ export class SqlStore implements Store {
     this.outbox = new SqlOutbox(db);
     this.destinations = new SqlDestinations(db);
     this.merchantKeys = new SqlMerchantKeys(db);
+    this.links = new SqlLinks(db);
     this.reconciliation = new SqlReconciliation(db);
     this.purchases = new SqlPurchases(db);
     this.operators = new SqlOperators(db);

@@ -1,0 +1,175 @@
+import type { Redis } from 'ioredis';
+import {
+  decideUse,
+  decodeLinkCursor,
+  encodeLinkCursor,
+  reserved,
+  settled,
+  type LinkPage,
+  type LinkRecord,
+  type LinkState,
+  type LinkStore,
+  type LinkUse,
+  type LinkUsePage,
+  type Reservation,
+  type SettleEffects,
+} from '../links.ts';
+import { Cas, optimistically } from './cas.ts';
+import { guarded } from './faults.ts';
+import { idOfMember, indexMember, parse, type RedisKeys } from './keys.ts';
+import { newestFirst } from './newest-first.ts';
+import { addEvents } from './outbox.ts';
+
+/**
+ * Payment links in Redis: each link a JSON value with its counters, each use one under its checkout,
+ * and lexicographic indexes (every link, each link's uses, the uses held). A step on a link commits
+ * only if the link's value is still the one it read (cas.ts), so reservations racing for its last use
+ * commit one at a time, and the others read again and are refused.
+ */
+export class RedisLinks implements LinkStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly key: RedisKeys,
+  ) {}
+
+  async createLink(link: LinkRecord): Promise<void> {
+    const created = await guarded(() =>
+      new Cas()
+        .expect(this.key.link(link.code), null)
+        .set(this.key.link(link.code), JSON.stringify(link))
+        .zadd(this.key.linksAll(), indexMember(link.createdAt, link.code))
+        .commit(this.redis),
+    );
+    if (!created) throw new Error(`link ${link.code} exists already`);
+  }
+
+  linkByCode(code: string): Promise<LinkRecord | undefined> {
+    return guarded(async () => parse<LinkRecord>(await this.redis.get(this.key.link(code))));
+  }
+
+  async listLinks(query: { limit: number; cursor?: string | undefined }): Promise<LinkPage> {
+    const after = query.cursor ? decodeLinkCursor(query.cursor) : undefined;
+    const { items, more } = await guarded(() =>
+      newestFirst<LinkRecord>(this.redis, {
+        index: this.key.linksAll(),
+        valueKey: this.key.link,
+        after: after && indexMember(after.createdAt, after.id),
+        limit: query.limit,
+        keep: () => true,
+      }),
+    );
+    const last = items[items.length - 1];
+    return { links: items, nextCursor: more && last ? encodeLinkCursor(last.createdAt, last.code) : null };
+  }
+
+  setLinkState(
+    code: string,
+    from: readonly LinkState[],
+    to: LinkState,
+    at: number,
+  ): Promise<{ changed: boolean; link: LinkRecord } | undefined> {
+    return this.onLink<{ changed: boolean; link: LinkRecord }>(code, (link) => {
+      if (!from.includes(link.state)) return { value: { changed: false, link } };
+      const next = { ...link, state: to, updatedAt: at };
+      return { value: { changed: true, link: next }, cas: this.saving(next) };
+    });
+  }
+
+  reserveUse(
+    code: string,
+    use: { checkoutId: string; amount: string; reference: (n: number) => string },
+    now: number,
+  ): Promise<Reservation | undefined> {
+    return this.onLink<Reservation>(code, (link) => {
+      const refusal = decideUse(link, use.amount, now);
+      if (refusal) return { value: { outcome: 'refused', link, reason: refusal } };
+      const next = reserved(link, use, now);
+      const member = indexMember(now, use.checkoutId);
+      const cas = this.saving(next.link)
+        .expect(this.key.linkUse(use.checkoutId), null)
+        .set(this.key.linkUse(use.checkoutId), JSON.stringify(next.use))
+        .zadd(this.key.linkUsesOf(code), member)
+        .zadd(this.key.linkUsesHeld(), member);
+      return { value: { outcome: 'reserved', ...next }, cas };
+    });
+  }
+
+  settleUse(
+    checkoutId: string,
+    to: 'paid' | 'released',
+    at: number,
+    effects: SettleEffects = {},
+  ): Promise<{ link: LinkRecord; use: LinkUse } | undefined> {
+    const useKey = this.key.linkUse(checkoutId);
+    return guarded(() =>
+      optimistically(async () => {
+        const rawUse = await this.redis.get(useKey);
+        const use = parse<LinkUse>(rawUse);
+        if (use?.state !== 'held') return { value: undefined };
+        const rawLink = await this.redis.get(this.key.link(use.code));
+        const link = parse<LinkRecord>(rawLink);
+        if (!link) return { value: undefined };
+        const next = settled(link, use, to, at, effects.transactionId ?? null);
+        const cas = new Cas()
+          .expect(useKey, rawUse)
+          .expect(this.key.link(use.code), rawLink)
+          .set(this.key.link(use.code), JSON.stringify(next.link))
+          .set(useKey, JSON.stringify(next.use))
+          .zrem(this.key.linkUsesHeld(), indexMember(use.createdAt, checkoutId));
+        if (effects.events) await addEvents(cas, this.redis, this.key, effects.events(next.link, next.use));
+        return (await cas.commit(this.redis)) ? { value: next } : undefined;
+      }),
+    );
+  }
+
+  useByCheckout(checkoutId: string): Promise<LinkUse | undefined> {
+    return guarded(async () => parse<LinkUse>(await this.redis.get(this.key.linkUse(checkoutId))));
+  }
+
+  heldUses(limit: number): Promise<LinkUse[]> {
+    return guarded(async () => {
+      const members = await this.redis.zrangebylex(this.key.linkUsesHeld(), '-', '+', 'LIMIT', 0, limit);
+      if (members.length === 0) return [];
+      const values = await this.redis.mget(...members.map((member) => this.key.linkUse(idOfMember(member))));
+      return values.map((value) => parse<LinkUse>(value)).filter((use): use is LinkUse => use?.state === 'held');
+    });
+  }
+
+  async usesOf(code: string, query: { limit: number; cursor?: string | undefined }): Promise<LinkUsePage> {
+    const after = query.cursor ? decodeLinkCursor(query.cursor) : undefined;
+    const { items, more } = await guarded(() =>
+      newestFirst<LinkUse>(this.redis, {
+        index: this.key.linkUsesOf(code),
+        valueKey: this.key.linkUse,
+        after: after && indexMember(after.createdAt, after.id),
+        limit: query.limit,
+        keep: () => true,
+      }),
+    );
+    const last = items[items.length - 1];
+    return { uses: items, nextCursor: more && last ? encodeLinkCursor(last.createdAt, last.checkoutId) : null };
+  }
+
+  /** Writes a link's new value, if it is still the one read (`onLink` expects it). */
+  private saving(link: LinkRecord): Cas {
+    return new Cas().set(this.key.link(link.code), JSON.stringify(link));
+  }
+
+  /**
+   * One step on a link: `step` decides from the link as read, and its writes commit only if the link
+   * is unchanged since (read again otherwise). Undefined when there is no link.
+   */
+  private onLink<T>(code: string, step: (link: LinkRecord) => { value: T; cas?: Cas }): Promise<T | undefined> {
+    const linkKey = this.key.link(code);
+    return guarded(() =>
+      optimistically<T | undefined>(async () => {
+        const raw = await this.redis.get(linkKey);
+        const link = parse<LinkRecord>(raw);
+        if (!link) return { value: undefined };
+        const { value, cas } = step(link);
+        if (!cas) return { value };
+        return (await cas.expect(linkKey, raw).commit(this.redis)) ? { value } : undefined;
+      }),
+    );
+  }
+}
