@@ -55,7 +55,7 @@ const NODE_ONLY = [
  * the wiring at proxy/'s root may import any of them.
  */
 const PROXY_FEATURES = {
-  payments: ['checkouts.ts', 'status-view.ts', 'return-url.ts'],
+  payments: ['checkouts.ts', 'status-view.ts', 'return-url.ts', 'merchant-auth.ts'],
   onramp: [],
   events: ['event-rules.ts'],
   operator: ['operator-auth.ts', 'permissions.ts', 'dual-control.ts', 'approvals.ts', 'approval-examples.ts'],

@@ -38,6 +38,7 @@ export async function startProxy(config: ProxyConfig, options: StartProxyOptions
   services.destinations.start();
   services.outboxSweeper.start();
   services.onramp?.worker.start();
+  services.linkSettler.start();
   logger.info('proxy listening', {
     origin: server.origin,
     ...(options.alsoOn?.length ? { alsoOn: options.alsoOn } : {}),
@@ -64,6 +65,7 @@ export async function startProxy(config: ProxyConfig, options: StartProxyOptions
       services.outboxSweeper.stop();
       await services.destinations.stop();
       await services.onramp?.worker.stop();
+      services.linkSettler.stop();
       await services.coordination.close();
       // A coordination given in the options replaces a fleet backend's, whose connections still close here.
       if (backend.coordination !== services.coordination) await backend.coordination.close();

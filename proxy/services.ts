@@ -6,6 +6,9 @@ import { EventDeliverer } from './events/event-deliverer.ts';
 import { EventDestinations } from './events/event-destinations.ts';
 import { OutboxSweeper } from './events/outbox-sweeper.ts';
 import { paymentEventRule } from './events/event-rules.ts';
+import { linkPaidEvents } from './links/link-events.ts';
+import { LinkSettler } from './links/link-settler.ts';
+import { Links } from './links/links.ts';
 import { EventSigner } from './events/event-signer.ts';
 import { retrySchedule, type RetrySchedule } from './events/retry-schedule.ts';
 import type { Logger } from './logger.ts';
@@ -43,6 +46,9 @@ export interface ProxyServices extends Omit<Backend, 'redisConnections'> {
   checkouts: Checkouts;
   /** KASSA_MERCHANT_KEY and the keys an admin makes, with their scopes. */
   merchantKeys: MerchantKeys;
+  /** Payment links (links/), and what settles their uses as payments end. */
+  links: Links;
+  linkSettler: LinkSettler;
   starter: PaymentStarter;
   refresher: PaymentRefresher;
   watch: PaymentWatch;
@@ -88,6 +94,8 @@ export interface ServiceOverrides extends Partial<Backend> {
   httpMetrics?: boolean;
   /** How often the on-ramp's unfinished purchases are looked over (2 s). */
   onrampSweepMs?: number;
+  /** How often held link uses are looked over (2 s). */
+  linkSweepMs?: number;
   /** How long a purchase's checkout can be paid (30 minutes). */
   onrampPaymentWindowSeconds?: number;
   /** How long an approval request waits for a second person (24 hours). */
@@ -206,6 +214,19 @@ export function createServices(
         paymentWindowSeconds: overrides.onrampPaymentWindowSeconds,
       })
     : null;
+  const links = new Links({
+    links: store.links,
+    checkouts,
+    shop: { openAmount: config.openAmount, returnUrls: config.returnUrls },
+    paidEvents: linkPaidEvents(() => config.publicUrl ?? undefined),
+  });
+  const linkSettler = new LinkSettler({
+    links,
+    bus: coordination.bus,
+    logger,
+    eventsWritten,
+    sweepMs: overrides.linkSweepMs,
+  });
   const operators = createOperatorParts({
     config,
     store,
@@ -228,6 +249,8 @@ export function createServices(
     chains,
     checkouts,
     merchantKeys: new MerchantKeys(store.merchantKeys, config.merchantKey),
+    links,
+    linkSettler,
     starter,
     refresher,
     watch,

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { eventEndpointSchema } from './event-endpoint.ts';
+import { linkSchema } from './links.ts';
 import { operatorPurchaseSchema } from './onramp.ts';
 import { merchantCheckoutSchema, operatorPaymentSchema, pageLimitSchema } from './proxy-api.ts';
 
@@ -17,6 +18,7 @@ export const EVENT_TYPES = [
   'onramp.paid',
   'onramp.delivered',
   'onramp.failed',
+  'link.paid',
 ] as const;
 export type KassaEventType = (typeof EVENT_TYPES)[number];
 
@@ -78,6 +80,12 @@ export const onrampFailedEventSchema = envelope(
   'A stablecoin purchase ended unpaid (its checkout expired with no completed payment): nothing was minted.',
 );
 
+export const linkPaidEventSchema = envelope(
+  'link.paid',
+  z.object({ link: linkSchema, payment: operatorPaymentSchema }),
+  'A payment link was paid: the link (with its count and total) and the payment, which also sends payment.completed and checkout.paid.',
+);
+
 export const EVENT_SCHEMAS = {
   'checkout.paid': checkoutPaidEventSchema,
   'checkout.expired': checkoutExpiredEventSchema,
@@ -86,6 +94,7 @@ export const EVENT_SCHEMAS = {
   'onramp.paid': onrampPaidEventSchema,
   'onramp.delivered': onrampDeliveredEventSchema,
   'onramp.failed': onrampFailedEventSchema,
+  'link.paid': linkPaidEventSchema,
 } as const;
 
 export const kassaEventSchema = z.discriminatedUnion('type', [
@@ -96,6 +105,7 @@ export const kassaEventSchema = z.discriminatedUnion('type', [
   onrampPaidEventSchema,
   onrampDeliveredEventSchema,
   onrampFailedEventSchema,
+  linkPaidEventSchema,
 ]);
 export type KassaEvent = z.infer<typeof kassaEventSchema>;
 export type KassaEventOf<Type extends KassaEventType> = Extract<KassaEvent, { type: Type }>;

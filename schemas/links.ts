@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { REFERENCE_MAX, REFERENCE_PATTERN } from './pay.ts';
-import { moneySchema, shopCurrencySchema } from './proxy-api.ts';
+import { moneySchema, pageLimitSchema, shopCurrencySchema } from './proxy-api.ts';
 
 /** The languages of the link's page: those of the elements. */
 export const LINK_LANGUAGES = ['en', 'de', 'fr', 'es', 'nl'] as const;
@@ -80,3 +80,77 @@ export const newLinkSchema = z
   })
   .meta({ id: 'NewLink' });
 export type NewLink = z.output<typeof newLinkSchema>;
+export type NewLinkRequest = z.input<typeof newLinkSchema>;
+
+export const LINK_STATUSES = ['active', 'paused', 'ended', 'expired', 'used-up', 'total-reached'] as const;
+
+/** A link as the merchant and the operators see it, with what it has taken. */
+export const linkSchema = z
+  .object({
+    code: z.string(),
+    /** The link's page on this proxy, where KASSA_PUBLIC_URL (or a loopback request) tells its address; else null. */
+    url: z.string().nullable(),
+    title: z.string(),
+    description: z.string(),
+    /** The fixed amount; null when the customer types it (`openAmount`). */
+    amount: z.string().nullable(),
+    openAmount: z.object({ min: z.string(), max: z.string() }).nullable(),
+    currencyCode: z.string(),
+    reference: z.string(),
+    expiresAt: z.string().nullable(),
+    maxUses: z.number().int().nullable(),
+    maxTotal: z.string().nullable(),
+    language: z.enum(LINK_LANGUAGES).nullable(),
+    returnUrl: z.string().nullable(),
+    /** As the merchant set it: active, paused or ended. */
+    state: z.enum(['active', 'paused', 'ended']),
+    /** Whether a customer can pay it now, or why not (its state, its expiry, its caps counting payments under way). */
+    status: z.enum(LINK_STATUSES),
+    createdBy: z.object({ kind: z.enum(['operator', 'merchant-key']), id: z.string() }),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    /** Its payments completed: how many, their total, the last one's time. */
+    payments: z.object({ count: z.number().int(), total: z.string(), lastPaidAt: z.string().nullable() }),
+    /** Payments under way (customers at their bank), each holding a use until it ends. */
+    pending: z.object({ count: z.number().int(), total: z.string() }),
+  })
+  .meta({ id: 'Link' });
+export type LinkView = z.infer<typeof linkSchema>;
+
+export const linkListSchema = z
+  .object({ links: z.array(linkSchema), nextCursor: z.string().nullable() })
+  .meta({ id: 'LinkList' });
+export type LinkList = z.infer<typeof linkListSchema>;
+
+/** A page of a list of links or of a link's payments. */
+export const linkPageQuerySchema = z.strictObject({
+  limit: pageLimitSchema,
+  cursor: z.string({ error: 'cursor must be a string' }).max(200, 'cursor is not one this list returned').optional(),
+});
+
+/** One customer's payment of a link: the checkout made for it, and how it ended. */
+export const linkPaymentSchema = z
+  .object({
+    checkoutId: z.string(),
+    /** The use's number, `{n}` of the reference. */
+    number: z.number().int(),
+    reference: z.string(),
+    amount: z.string(),
+    currencyCode: z.string(),
+    /** pending: under way (its use held); paid; released: ended unpaid (its use given back). */
+    state: z.enum(['pending', 'paid', 'released']),
+    createdAt: z.string(),
+    settledAt: z.string().nullable(),
+    transactionId: z.string().nullable(),
+  })
+  .meta({ id: 'LinkPayment' });
+export type LinkPaymentView = z.infer<typeof linkPaymentSchema>;
+
+export const linkPaymentListSchema = z
+  .object({ payments: z.array(linkPaymentSchema), nextCursor: z.string().nullable() })
+  .meta({ id: 'LinkPaymentList' });
+
+/** The customer starts paying a link: the amount they typed, for a link that takes one. */
+export const startLinkPaymentSchema = z
+  .strictObject({ amount: moneySchema.optional() })
+  .meta({ id: 'StartLinkPayment' });

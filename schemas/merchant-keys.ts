@@ -5,8 +5,8 @@
 import { z } from 'zod';
 import { credentialNameSchema } from './operators.ts';
 
-/** What the merchant routes need: creating checkouts, and reading them with the merchant's view. */
-export const MERCHANT_SCOPES = ['checkouts:create', 'checkouts:read'] as const;
+/** What the merchant routes need: creating checkouts, reading them with the merchant's view, and payment links. */
+export const MERCHANT_SCOPES = ['checkouts:create', 'checkouts:read', 'links:manage'] as const;
 export type MerchantScope = (typeof MERCHANT_SCOPES)[number];
 
 export const newMerchantKeySchema = z

@@ -14,6 +14,8 @@ import { bridgeOperations, bridgeRoutes } from '../bridge/bridge-routes.ts';
 import { destinationOperations, destinationRoutes } from '../events/destination-routes.ts';
 import { eventOperations, eventRoutes } from '../events/event-routes.ts';
 import { handoffOperations, handoffRoutes } from '../handoff/handoff-routes.ts';
+import { linkOperations, linkRoutes } from '../links/link-routes.ts';
+import { linkOperatorOperations, linkOperatorRoutes } from '../links/link-operator-routes.ts';
 import { merchantOperations, merchantRoutes } from '../payments/merchant-routes.ts';
 import { merchantKeyOperations, merchantKeyRoutes } from '../payments/merchant-key-routes.ts';
 import { operatorOperations, operatorRoutes } from '../operator/operator-routes.ts';
@@ -80,6 +82,8 @@ export function createApp(services: ProxyServices): ProxyHttp {
   };
   mount(merchantRoutes(services), merchantOperations);
   mount(merchantKeyRoutes(services), merchantKeyOperations);
+  mount(linkRoutes(services), linkOperations);
+  mount(linkOperatorRoutes(services), linkOperatorOperations);
   mount(paymentRoutes(services, { readLimiter }), paymentOperations);
   mount(handoffRoutes(services), handoffOperations);
   mount(bridgeRoutes(services), bridgeOperations);

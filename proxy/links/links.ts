@@ -1,16 +1,17 @@
 import type { NewLink } from '../../schemas/links.ts';
-import { ConflictError, NotFoundError } from '../domain/domain-errors.ts';
+import { ConflictError, InvalidInputError, NotFoundError } from '../domain/domain-errors.ts';
 import { newCheckoutId, type Checkouts } from '../payments/checkouts.ts';
 import type { Checkout, Payment } from '../state/records.ts';
-import type {
-  LinkCreator,
-  LinkPage,
-  LinkRecord,
-  LinkState,
-  LinkStore,
-  LinkUse,
-  LinkUsePage,
-  Reservation,
+import {
+  InvalidLinkCursorError,
+  type LinkCreator,
+  type LinkPage,
+  type LinkRecord,
+  type LinkState,
+  type LinkStore,
+  type LinkUse,
+  type LinkUsePage,
+  type Reservation,
 } from '../state/links.ts';
 import type { NewEvent } from '../state/outbox.ts';
 import { isLinkCode } from './link-codes.ts';
@@ -65,13 +66,13 @@ export class Links {
   }
 
   list(query: { limit: number; cursor?: string | undefined }): Promise<LinkPage> {
-    return this.options.links.listLinks(query);
+    return readable(this.options.links.listLinks(query));
   }
 
   /** The link's uses (its payments and those under way), newest first. */
   async uses(code: string, query: { limit: number; cursor?: string | undefined }): Promise<LinkUsePage> {
     await this.get(code);
-    return this.options.links.usesOf(code, query);
+    return readable(this.options.links.usesOf(code, query));
   }
 
   /** Pauses, resumes or ends a link; a move its state does not allow is a conflict naming the state. */
@@ -148,10 +149,12 @@ export class Links {
     return use;
   }
 
-  /** Settles the uses held of one link (all links' when `code` is undefined), oldest first. */
-  async settleHeld(code?: string, limit = 200): Promise<void> {
-    const held = await this.options.links.heldUses(limit);
-    for (const use of held) if (code === undefined || use.code === code) await this.settle(use);
+  /** Settles the uses held of one link (all links' when `code` is undefined), oldest first; how many were paid. */
+  async settleHeld(code?: string, limit = 200): Promise<number> {
+    let paid = 0;
+    for (const use of await this.options.links.heldUses(limit))
+      if (code === undefined || use.code === code) if ((await this.settle(use))?.state === 'paid') paid++;
+    return paid;
   }
 
   /** The use of a checkout, when a link made it. */
@@ -165,6 +168,16 @@ export class Links {
       { checkoutId, amount, reference: (n) => referenceOf(link.reference, n) },
       now,
     );
+  }
+}
+
+/** A page of a list, or a 400's error for a cursor it never gave. */
+async function readable<T>(page: Promise<T>): Promise<T> {
+  try {
+    return await page;
+  } catch (error) {
+    if (error instanceof InvalidLinkCursorError) throw new InvalidInputError(error.message);
+    throw error;
   }
 }
 

@@ -32,6 +32,22 @@ export const auditContextOf = (c: Context<OperatorEnv>, trustProxy: boolean): Au
 export const audited = (c: Context<OperatorEnv>, parts: EdgeParts, action: string, details: AuditDetails = {}) =>
   parts.audit.record(actorOf(c.var.operator), action, auditContextOf(c, parts.trustProxy), details);
 
+/** Appends what the merchant's server did with one of its keys (its id names it) to the audit trail. */
+export const auditedForKey = (
+  c: Context,
+  parts: EdgeParts,
+  keyId: string,
+  action: string,
+  details: AuditDetails = {},
+) =>
+  parts.audit.record(
+    { operatorId: null, name: `merchant key ${keyId}`, role: null, via: 'api' },
+    action,
+    // The request's id and address, as for an operator's request; no operator is named.
+    auditContextOf(c as Context<OperatorEnv>, parts.trustProxy),
+    details,
+  );
+
 /** An approval request as the API shows it to `viewer`. */
 export function approvalView(approval: ApprovalRecord, viewer: OperatorPrincipal): ApprovalView {
   return {

@@ -9,9 +9,10 @@ export { PERMISSIONS, ROLES, type Permission, type Role };
 
 /** What each role adds to the one before it. */
 const ADDED: Record<Role, readonly Permission[]> = {
-  viewer: ['payments:read', 'orders:read', 'purchases:read', 'events:read'],
+  viewer: ['payments:read', 'orders:read', 'purchases:read', 'events:read', 'links:read'],
   support: ['payments:resolve', 'events:redeliver'],
-  finance: ['orders:write', 'purchases:act', 'payments:export'],
+  // Links ask customers for money, as mint orders do: finance makes and ends them.
+  finance: ['orders:write', 'purchases:act', 'payments:export', 'links:manage'],
   admin: [
     'operators:manage',
     'sessions:manage',

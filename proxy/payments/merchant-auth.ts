@@ -3,6 +3,8 @@ import type { MerchantScope } from '../../schemas/merchant-keys.ts';
 import { NotAllowedError, UnauthenticatedError } from '../domain/domain-errors.ts';
 import type { MerchantCaller, MerchantKeys } from './merchant-keys.ts';
 
+export type { MerchantCaller };
+
 /** What a 401 names in WWW-Authenticate: the setting, or a key an admin made. */
 export const MERCHANT_REALM = 'KASSA_MERCHANT_KEY';
 

@@ -38,6 +38,7 @@ const OPERATION_IDS = [
   'cancelApproval',
   'createCheckout',
   'createEventDestination',
+  'createLink',
   'createMerchantKey',
   'createMyToken',
   'createOnrampPurchase',
@@ -48,7 +49,9 @@ const OPERATION_IDS = [
   'deleteOrder',
   'deviceApprovalPage',
   'enableEventEndpoint',
+  'endLink',
   'exportAudit',
+  'exportLinkPayments',
   'exportPayments',
   'finishLinkPasskey',
   'finishPasskeySignin',
@@ -60,6 +63,7 @@ const OPERATION_IDS = [
   'getEvent',
   'getEventDestination',
   'getHealth',
+  'getLink',
   'getLiveness',
   'getLivenessLegacy',
   'getMetrics',
@@ -83,6 +87,8 @@ const OPERATION_IDS = [
   'listEventDeliveries',
   'listEventDestinations',
   'listEvents',
+  'listLinkPayments',
+  'listLinks',
   'listMerchantKeys',
   'listMyPasskeys',
   'listMySessions',
@@ -94,9 +100,18 @@ const OPERATION_IDS = [
   'listUnverifiablePayments',
   'lookUpSigninLink',
   'openHandoffLink',
+  'operatorCreateLink',
+  'operatorEndLink',
+  'operatorExportLinkPayments',
+  'operatorGetLink',
+  'operatorListLinkPayments',
+  'operatorListLinks',
   'operatorPage',
   'operatorPageScript',
   'operatorPageStyle',
+  'operatorPauseLink',
+  'operatorResumeLink',
+  'pauseLink',
   'pollDeviceToken',
   'prepareBridgeTransfer',
   'receivePaymentWebhook',
@@ -107,6 +122,7 @@ const OPERATION_IDS = [
   'removeMyPasskey',
   'removeOperator',
   'resolvePayment',
+  'resumeLink',
   'retryPurchaseMint',
   'returnFromBank',
   'revokeCredential',
@@ -120,6 +136,7 @@ const OPERATION_IDS = [
   'skipEventDestinationBacklog',
   'startDeviceSignIn',
   'startLinkPasskey',
+  'startLinkPayment',
   'startMyPasskey',
   'startPasskeySignin',
   'streamPaymentChanges',
@@ -241,6 +258,7 @@ describe('proxy: the OpenAPI document', () => {
     assert.deepEqual(Object.keys(document.webhooks as object).sort(), [
       'checkout.expired',
       'checkout.paid',
+      'link.paid',
       'onramp.delivered',
       'onramp.failed',
       'onramp.paid',
@@ -539,6 +557,26 @@ describe('proxy: the OpenAPI document', () => {
     await as(origin, viewer)('/api/audit');
     await http(`${origin}/kassa.js`);
     await http(`${origin}/kassa/not-built.js`);
+    // Payment links, by the merchant's server and by an operator; a customer starts paying one.
+    for (const base of ['/api/links', '/api/operator/links']) {
+      const as = base === '/api/links' ? stack.merchant : stack.operator;
+      const made = await as(base, { body: { title: 'Lesson', amount: '5', currencyCode: 'EUR', reference: 'L-{n}' } });
+      const code = made.body.code as string;
+      await as(base, { body: { title: 'Lesson' } });
+      await as(`${base}?limit=1`);
+      await as(`${base}/${code}`);
+      await as(`${base}/${code}/pause`, { method: 'POST' });
+      await as(`${base}/${code}/pause`, { method: 'POST' });
+      await http(`${origin}/api/links/${code}/checkout`, { body: {} });
+      await as(`${base}/${code}/resume`, { method: 'POST' });
+      await http(`${origin}/api/links/${code}/checkout`, { body: {} });
+      await http(`${origin}/api/links/${code}/checkout`, { body: { amount: '6' } });
+      await as(`${base}/${code}/payments`);
+      await as(`${base}/${code}/payments/export`);
+      await as(`${base}/${code}/end`, { method: 'POST' });
+      await http(`${origin}/api/links/${code}/checkout`, { body: {} });
+      await as(`${base}/AAAAAAAAAAAAAAAAAAAAAAAA`);
+    }
     // The operators' sign-in: a link's first passkey, a sign-in, the person's own things, the pages.
     await signinJourney(stack);
     // Last, as it takes the emulator's webhook for itself: a proxy with a threshold acts at once below it.

@@ -9,9 +9,9 @@ import { startStack, type Stack } from '../support/stack.ts';
  * The role table of issue 37 (docs/operators.md), written out here rather than taken from the code, so
  * that a change to proxy/operator/permissions.ts that breaks it fails this test.
  */
-const VIEWER = ['payments:read', 'orders:read', 'purchases:read', 'events:read'] as const;
+const VIEWER = ['payments:read', 'orders:read', 'purchases:read', 'events:read', 'links:read'] as const;
 const SUPPORT = [...VIEWER, 'payments:resolve', 'events:redeliver'] as const;
-const FINANCE = [...SUPPORT, 'orders:write', 'purchases:act', 'payments:export'] as const;
+const FINANCE = [...SUPPORT, 'orders:write', 'purchases:act', 'payments:export', 'links:manage'] as const;
 const ROLE_TABLE = {
   viewer: VIEWER,
   support: SUPPORT,

@@ -23,6 +23,7 @@ import type {
 import type { ChainEntry } from '../../../schemas/reforge.ts';
 import type { EventEndpointView } from '../../../schemas/event-endpoint.ts';
 import { eventEndpoint } from '../../events/event-endpoint.ts';
+import { linkCheckoutExample, linkExample } from '../../links/link-examples.ts';
 import { ONRAMP_EVENT_EXAMPLES } from '../../onramp/onramp-examples.ts';
 
 /** An example KASSA_WEBHOOK_SECRET (the path token of the payment service's webhook). */
@@ -260,6 +261,20 @@ export const EVENT_EXAMPLES = {
     },
   },
   ...ONRAMP_EVENT_EXAMPLES,
+  'link.paid': {
+    type: 'link.paid',
+    timestamp: '2026-11-23T18:01:00.000Z',
+    sequence: 1,
+    data: {
+      link: linkExample,
+      payment: {
+        ...operatorPaymentExample,
+        checkoutId: linkCheckoutExample.checkoutId,
+        reference: 'LESSON-1',
+        amount: '45.00',
+      },
+    },
+  },
 } satisfies { [Type in KassaEventType]: KassaEventOf<Type> };
 
 export const eventSummaryExample: EventSummary = {

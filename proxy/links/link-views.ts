@@ -1,0 +1,49 @@
+import type { LinkPaymentView, LinkView } from '../../schemas/links.ts';
+import { decideUse, type LinkRecord, type LinkUse } from '../state/links.ts';
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** The path of a link's page on the proxy. */
+export const linkPath = (code: string): string => `/l/${code}`;
+
+/** A link as the API shows it; `origin`: where browsers reach this proxy, when known. */
+export function linkView(link: LinkRecord, origin: string | undefined, now = Date.now()): LinkView {
+  return {
+    code: link.code,
+    url: origin === undefined ? null : origin + linkPath(link.code),
+    title: link.title,
+    description: link.description,
+    amount: link.amount,
+    openAmount: link.amount === null ? { min: link.minAmount!, max: link.maxAmount! } : null,
+    currencyCode: link.currencyCode,
+    reference: link.reference,
+    expiresAt: iso(link.expiresAt),
+    maxUses: link.maxUses,
+    maxTotal: link.maxTotal,
+    language: link.language as LinkView['language'],
+    returnUrl: link.returnUrl,
+    state: link.state,
+    // Whether the smallest payment it takes would be taken now.
+    status: decideUse(link, link.amount ?? link.minAmount!, now) ?? 'active',
+    createdBy: link.createdBy,
+    createdAt: iso(link.createdAt)!,
+    updatedAt: iso(link.updatedAt)!,
+    payments: { count: link.paidUses, total: link.paidTotal, lastPaidAt: iso(link.lastPaidAt) },
+    pending: { count: link.heldUses, total: link.heldTotal },
+  };
+}
+
+/** One use of a link as its payment: a held use is a payment under way. */
+export function linkPaymentView(use: LinkUse, currencyCode: string): LinkPaymentView {
+  return {
+    checkoutId: use.checkoutId,
+    number: use.n,
+    reference: use.reference,
+    amount: use.amount,
+    currencyCode,
+    state: use.state === 'held' ? 'pending' : use.state,
+    createdAt: iso(use.createdAt)!,
+    settledAt: iso(use.settledAt),
+    transactionId: use.transactionId,
+  };
+}

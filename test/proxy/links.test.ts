@@ -1,0 +1,206 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { Webhook } from 'standardwebhooks';
+import { kassaEventSchema, type KassaEventOf } from '../../schemas/events.ts';
+import { http, type HttpInit, type Json } from '../support/http.ts';
+import type { TestOperator } from '../support/operators.ts';
+import { eventually, SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
+
+const LESSON = { title: 'Piano lesson', amount: '45.00', currencyCode: 'EUR', reference: 'LESSON-{n}' };
+
+/** Payment links over loopback HTTP on the store KASSA_TEST_STORE names, paid at the sandbox bank. */
+describe('proxy: payment links', () => {
+  const secret = `whsec_${randomBytes(32).toString('base64')}`;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let stack: Stack;
+
+  before(async () => {
+    receiver = await startReceiver();
+    stack = await startStack({
+      env: { KASSA_EVENTS_URL: receiver.url, KASSA_EVENTS_SECRET: secret, KASSA_OPEN_AMOUNT: '1..500 EUR' },
+      proxy: { eventPollMs: 50, linkSweepMs: 100 },
+    });
+  });
+  after(async () => {
+    await stack.stop();
+    await receiver.close();
+  });
+
+  const as =
+    (token: string) =>
+    (path: string, init: HttpInit = {}) =>
+      http(`${stack.proxy.origin}${path}`, {
+        ...init,
+        headers: { Authorization: `Bearer ${token}`, ...init.headers },
+      });
+  const keyWith = async (scopes: string[]) =>
+    (await stack.operator('/api/merchant-keys', { body: { name: scopes.join(' '), scopes } })).body as {
+      key: { id: string };
+      secret: string;
+    };
+  /** The customer on the link's page starts paying (the shop's origin, no credential). */
+  const start = (code: string, body: Json = {}) => stack.browser(`/api/links/${code}/checkout`, { body });
+  const paid = async (code: string, body: Json = {}) => {
+    const started = await start(code, body);
+    assert.equal(started.status, 201, started.text);
+    const payment = await stack.pay(started.body.checkoutId as string);
+    await stack.control(`/payments/${payment.body.transactionId}/outcome`, { status: 'COMPLETED' });
+    return { checkoutId: started.body.checkoutId as string, transactionId: payment.body.transactionId as string };
+  };
+  const auditOf = async (code: string) =>
+    ((await stack.operator(`/api/audit?targetId=${code}&limit=50`)).body.records as Json[]).map((record) => [
+      record.action,
+      record.actor.name,
+    ]);
+
+  it('the merchant’s server manages links with a key that has links:manage, each change audited under the key', async () => {
+    const key = await keyWith(['links:manage']);
+    const merchant = as(key.secret);
+    const made = await merchant('/api/links', { body: { ...LESSON, maxUses: 3, description: 'Thursdays' } });
+    assert.equal(made.status, 201, made.text);
+    const code = made.body.code as string;
+    assert.match(code, /^[A-Za-z0-9_-]{24}$/);
+    assert.equal(made.body.url, `${stack.proxy.origin}/l/${code}`);
+    assert.deepEqual(made.body.createdBy, { kind: 'merchant-key', id: key.key.id });
+    assert.deepEqual([made.body.state, made.body.status, made.body.payments.count], ['active', 'active', 0]);
+
+    assert.equal((await merchant(`/api/links/${code}/pause`, { method: 'POST' })).body.status, 'paused');
+    const twice = await merchant(`/api/links/${code}/pause`, { method: 'POST' });
+    assert.equal(twice.status, 409);
+    assert.equal((await merchant(`/api/links/${code}/resume`, { method: 'POST' })).body.state, 'active');
+    assert.equal((await merchant(`/api/links/${code}/end`, { method: 'POST' })).body.state, 'ended');
+    assert.equal((await merchant(`/api/links/${code}`)).body.status, 'ended');
+    assert.ok(((await merchant('/api/links')).body.links as Json[]).some((link) => link.code === code));
+
+    const name = `merchant key ${key.key.id}`;
+    assert.deepEqual((await auditOf(code)).reverse(), [
+      ['link.created', name],
+      ['link.paused', name],
+      ['link.resumed', name],
+      ['link.ended', name],
+    ]);
+
+    // Refused: no key (401), a key without the scope (403 naming it), KASSA_MERCHANT_KEY has every scope.
+    assert.equal((await http(`${stack.proxy.origin}/api/links`)).status, 401);
+    const other = await keyWith(['checkouts:create']);
+    const refused = await as(other.secret)('/api/links', { body: LESSON });
+    assert.equal(refused.status, 403);
+    assert.match(refused.body.error as string, /links:manage/);
+    assert.equal((await stack.merchant('/api/links', { body: LESSON })).status, 201);
+  });
+
+  it('operators read links with links:read and change them with links:manage (finance and admin); audited by name', async () => {
+    const viewer: TestOperator = await stack.addOperator('viewer', 'Vera Viewer');
+    const finance: TestOperator = await stack.addOperator('finance', 'Fin Ance');
+    const refused = await as(viewer.token)('/api/operator/links', { body: LESSON });
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body.permission, 'links:manage');
+    const made = await as(finance.token)('/api/operator/links', { body: LESSON });
+    assert.equal(made.status, 201, made.text);
+    const code = made.body.code as string;
+    assert.deepEqual(made.body.createdBy, { kind: 'operator', id: finance.operatorId });
+    assert.equal((await as(viewer.token)(`/api/operator/links/${code}`)).body.code, code);
+    assert.equal((await as(viewer.token)(`/api/operator/links/${code}/pause`, { method: 'POST' })).status, 403);
+    assert.equal((await as(finance.token)(`/api/operator/links/${code}/pause`, { method: 'POST' })).status, 200);
+    assert.deepEqual((await auditOf(code)).reverse(), [
+      ['link.created', 'Fin Ance'],
+      ['link.paused', 'Fin Ance'],
+    ]);
+  });
+
+  it('a paid link sends link.paid with the link and the payment, and counts it once: its payments, total and CSV', async () => {
+    const made = await stack.merchant('/api/links', {
+      body: { ...LESSON, amount: undefined, openAmount: { min: '5' } },
+    });
+    const code = made.body.code as string;
+    const first = await paid(code, { amount: '12.50' });
+    const second = await paid(code, { amount: '30' });
+
+    const linkEvents = await eventually(() => {
+      const found = receiver.received
+        .filter((request) => request.body.includes('"link.paid"'))
+        .map((request) => {
+          const headers = Object.fromEntries(
+            ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => [
+              name,
+              String(request.headers[name]),
+            ]),
+          );
+          return kassaEventSchema.parse(new Webhook(secret).verify(request.body, headers)) as KassaEventOf<'link.paid'>;
+        })
+        .filter((event) => event.data.link.code === code);
+      return found.length === 2 ? found : undefined;
+    }, 'two link.paid events');
+    const byPayment = new Map(linkEvents.map((event) => [event.data.payment.transactionId, event]));
+    const one = byPayment.get(first.transactionId)!;
+    assert.equal(one.data.payment.status, 'COMPLETED');
+    assert.equal(one.data.payment.checkoutId, first.checkoutId);
+    assert.equal(one.data.payment.amount, '12.50');
+    assert.ok(byPayment.has(second.transactionId));
+    assert.deepEqual(linkEvents.map((event) => event.sequence).sort(), [1, 2]);
+
+    const link = (await stack.merchant(`/api/links/${code}`)).body;
+    assert.deepEqual([link.payments.count, link.payments.total, link.pending.count], [2, '42.5', 0]);
+    assert.ok(link.payments.lastPaidAt);
+    const payments = (await stack.merchant(`/api/links/${code}/payments`)).body.payments as Json[];
+    assert.deepEqual(
+      payments.map((payment) => [payment.number, payment.reference, payment.state, payment.transactionId]),
+      [
+        [2, 'LESSON-2', 'paid', second.transactionId],
+        [1, 'LESSON-1', 'paid', first.transactionId],
+      ],
+    );
+    // Every link payment is a normal payment: the operator's search finds it by its reference.
+    const search = await stack.operator('/api/payments?reference=LESSON-1');
+    assert.ok((search.body.payments as Json[]).some((payment) => payment.transactionId === first.transactionId));
+
+    const csv = await stack.merchant(`/api/links/${code}/payments/export`);
+    assert.match(String(csv.headers.get('content-type')), /^text\/csv/);
+    const lines = csv.text.trim().split('\r\n');
+    assert.equal(lines[0], 'number,reference,amount,currencyCode,state,createdAt,settledAt,checkoutId,transactionId');
+    assert.equal(lines.length, 3);
+    assert.ok(lines[2]!.startsWith(`1,LESSON-1,12.50,EUR,paid,`) && lines[2]!.endsWith(first.transactionId));
+  });
+
+  it('two customers racing for a single-use link: one gets a checkout, the other is told it is used up, before any bank', async () => {
+    const made = await stack.merchant('/api/links', { body: { ...LESSON, maxUses: 1 } });
+    const code = made.body.code as string;
+    const answers = await Promise.all([start(code), start(code)]);
+    assert.deepEqual(answers.map((answer) => answer.status).sort(), [201, 422]);
+    const refused = answers.find((answer) => answer.status === 422)!;
+    assert.equal(refused.body.details.reason, 'used-up');
+    assert.equal(refused.headers.get('access-control-allow-origin'), SHOP_ORIGIN);
+    const link = (await stack.merchant(`/api/links/${code}`)).body;
+    assert.deepEqual([link.status, link.pending.count, link.payments.count], ['used-up', 1, 0]);
+  });
+
+  it('refuses an amount out of the link’s bounds, and tells a paused, ended or expired link apart', async () => {
+    const open = (
+      await stack.merchant('/api/links', { body: { ...LESSON, amount: undefined, openAmount: { max: '20' } } })
+    ).body.code as string;
+    const tooMuch = await start(open, { amount: '20.01' });
+    assert.equal(tooMuch.status, 400);
+    assert.deepEqual(tooMuch.body.details, {
+      reason: 'amount-out-of-bounds',
+      min: '1',
+      max: '20',
+      currencyCode: 'EUR',
+    });
+    await stack.merchant(`/api/links/${open}/pause`, { method: 'POST' });
+    assert.deepEqual(
+      [(await start(open, { amount: '5' })).status, (await start(open, { amount: '5' })).body.details],
+      [409, { reason: 'paused' }],
+    );
+    await stack.merchant(`/api/links/${open}/end`, { method: 'POST' });
+    const ended = await start(open, { amount: '5' });
+    assert.deepEqual([ended.status, ended.body.details], [410, { reason: 'ended' }]);
+    assert.equal((await start('AAAAAAAAAAAAAAAAAAAAAAAA')).status, 404);
+    const outOfShopBounds = await stack.merchant('/api/links', {
+      body: { ...LESSON, amount: undefined, openAmount: { max: '501' } },
+    });
+    assert.equal(outOfShopBounds.status, 400);
+    assert.match(outOfShopBounds.body.error as string, /KASSA_OPEN_AMOUNT/);
+  });
+});
