@@ -49,6 +49,8 @@ const STORE_SUITES = [
   'merchant-keys',
   'event-destinations',
   'link-uses',
+  'links',
+  'links-fuzz',
 ];
 const requested = process.argv.slice(2);
 const started = performance.now();
