@@ -201,6 +201,21 @@ export class InvalidLinkCursorError extends Error {
   }
 }
 
+/**
+ * A page of a list read one deeper than asked (or told there is more): its items, and the cursor after
+ * the last of them, from its position (createdAt, id).
+ */
+export function pageAfter<T>(
+  found: T[],
+  limit: number,
+  more: boolean,
+  position: (item: T) => [number, string],
+): { items: T[]; nextCursor: string | null } {
+  const items = found.slice(0, limit);
+  const last = items[items.length - 1];
+  return { items, nextCursor: (more || found.length > limit) && last ? encodeLinkCursor(...position(last)) : null };
+}
+
 /** Cursors of the links' lists: the position (createdAt, id) of the last item seen, opaque to clients. */
 export const encodeLinkCursor = (createdAt: number, id: string): string =>
   Buffer.from(`${createdAt}:${id}`).toString('base64url');

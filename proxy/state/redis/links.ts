@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import {
   decideUse,
   decodeLinkCursor,
-  encodeLinkCursor,
+  pageAfter,
   reserved,
   settled,
   type LinkPage,
@@ -58,8 +58,8 @@ export class RedisLinks implements LinkStore {
         keep: () => true,
       }),
     );
-    const last = items[items.length - 1];
-    return { links: items, nextCursor: more && last ? encodeLinkCursor(last.createdAt, last.code) : null };
+    const page = pageAfter(items, query.limit, more, (link) => [link.createdAt, link.code]);
+    return { links: page.items, nextCursor: page.nextCursor };
   }
 
   setLinkState(
@@ -146,8 +146,8 @@ export class RedisLinks implements LinkStore {
         keep: () => true,
       }),
     );
-    const last = items[items.length - 1];
-    return { uses: items, nextCursor: more && last ? encodeLinkCursor(last.createdAt, last.checkoutId) : null };
+    const page = pageAfter(items, query.limit, more, (use) => [use.createdAt, use.checkoutId]);
+    return { uses: page.items, nextCursor: page.nextCursor };
   }
 
   /** Writes a link's new value, if it is still the one read (`onLink` expects it). */

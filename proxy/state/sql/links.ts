@@ -1,7 +1,7 @@
 import {
   decideUse,
   decodeLinkCursor,
-  encodeLinkCursor,
+  pageAfter,
   reserved,
   settled,
   type LinkPage,
@@ -44,12 +44,8 @@ export class SqlLinks implements LinkStore {
     const found = recordsOf<LinkRecord>(
       await LINKS.rows(this.db, after && [after.createdAt, after.id], query.limit, {}),
     );
-    const links = found.slice(0, query.limit);
-    const last = links[links.length - 1];
-    return {
-      links,
-      nextCursor: found.length > query.limit && last ? encodeLinkCursor(last.createdAt, last.code) : null,
-    };
+    const page = pageAfter(found, query.limit, false, (link) => [link.createdAt, link.code]);
+    return { links: page.items, nextCursor: page.nextCursor };
   }
 
   setLinkState(
@@ -137,12 +133,8 @@ export class SqlLinks implements LinkStore {
     const found = recordsOf<LinkUse>(
       await USES.rows(this.db, after && [after.createdAt, after.id], query.limit, { 'code = ?': code }),
     );
-    const uses = found.slice(0, query.limit);
-    const last = uses[uses.length - 1];
-    return {
-      uses,
-      nextCursor: found.length > query.limit && last ? encodeLinkCursor(last.createdAt, last.checkoutId) : null,
-    };
+    const page = pageAfter(found, query.limit, false, (use) => [use.createdAt, use.checkoutId]);
+    return { uses: page.items, nextCursor: page.nextCursor };
   }
 
   /** A link's record with its row held until the transaction ends. */
