@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { anyValue, checkedSender, FUZZ_RUNS, rawBody, segment } from '../support/arbitraries.ts';
+import { http } from '../support/http.ts';
 import { SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
 
 const VALID_LINK = {
@@ -107,6 +108,20 @@ describe('proxy: fast-check on the link routes', () => {
       { numRuns: FUZZ_RUNS },
     );
     assert.equal(await storedLinks(), before);
+  });
+
+  it('GET /l/{code}: any code, any Accept-Language: a page or a 404, never a 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(segment, fc.string({ maxLength: 100 }), async (code, language) => {
+        // A page, not an {error} body: checked here rather than by the sender.
+        const answer = await http(`${stack.proxy.origin}/l/${code}`, {
+          headers: { Accept: 'text/html', 'Accept-Language': language.replace(/[^\t\x20-\x7e]/g, '') },
+        });
+        assert.equal(answer.status, 404, `${code}: ${answer.status}`);
+        assert.match(answer.text, /^<!doctype html>/);
+      }),
+      { numRuns: FUZZ_RUNS },
+    );
   });
 
   it('GET /api/links: any limit and cursor, no 5xx', async () => {

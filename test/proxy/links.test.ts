@@ -6,6 +6,7 @@ import { kassaEventSchema, type KassaEventOf } from '../../schemas/events.ts';
 import { http, type HttpInit, type Json } from '../support/http.ts';
 import type { TestOperator } from '../support/operators.ts';
 import { eventually, SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
+import { link } from '../support/store-records.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
 const LESSON = { title: 'Piano lesson', amount: '45.00', currencyCode: 'EUR', reference: 'LESSON-{n}' };
@@ -202,5 +203,47 @@ describe('proxy: payment links', () => {
     });
     assert.equal(outOfShopBounds.status, 400);
     assert.match(outOfShopBounds.body.error as string, /KASSA_OPEN_AMOUNT/);
+  });
+
+  it('its page: title and amount in Open Graph tags, in the link’s language, or in words why it takes nothing', async () => {
+    const page = (code: string, language = 'en') =>
+      http(`${stack.proxy.origin}/l/${code}`, { headers: { Accept: 'text/html', 'Accept-Language': language } });
+    const german = (await stack.merchant('/api/links', { body: { ...LESSON, language: 'de', maxUses: 1 } })).body;
+    const shown = await page(german.code as string, 'fr');
+    assert.equal(shown.status, 200);
+    assert.match(String(shown.headers.get('content-security-policy')), /default-src 'none'/);
+    assert.match(shown.text, /<html lang="de">/, 'the link’s language over the browser’s');
+    assert.match(shown.text, /<meta property="og:title" content="Piano lesson" \/>/);
+    assert.match(shown.text, /<meta property="og:description" content="45,00\s€ · Per Bank bezahlen" \/>/);
+    assert.match(shown.text, new RegExp(`<meta property="og:url" content="${stack.proxy.origin}/l/${german.code}" />`));
+
+    const open = (
+      await stack.merchant('/api/links', {
+        body: { ...LESSON, amount: undefined, openAmount: { min: '5', max: '20' } },
+      })
+    ).body.code as string;
+    assert.match((await page(open, 'nl')).text, /U kiest het bedrag: €\s5,00 tot €\s20,00/);
+
+    const said = async (code: string) =>
+      /data-state="([a-z-]+)"[^]*?<h1>([^<]*)<\/h1>/.exec((await page(code)).text)?.slice(1);
+    await start(german.code as string);
+    assert.deepEqual(
+      await said(german.code as string),
+      ['used-up', 'Dieser Link wurde verwendet'],
+      'in the link’s language',
+    );
+    await stack.merchant(`/api/links/${open}/pause`, { method: 'POST' });
+    assert.deepEqual(await said(open), ['paused', 'This link is paused']);
+    await stack.merchant(`/api/links/${open}/end`, { method: 'POST' });
+    assert.deepEqual(await said(open), ['ended', 'This link has ended']);
+    const expired = link({ expiresAt: Date.now() - 1 });
+    await stack.proxy.services.store.links.createLink(expired);
+    assert.deepEqual(await said(expired.code), ['expired', 'This link has expired']);
+
+    const unknown = await page('AAAAAAAAAAAAAAAAAAAAAAAA', 'es');
+    assert.equal(unknown.status, 404);
+    assert.match(unknown.text, /<h1>Este enlace no existe<\/h1>/);
+    const asJson = await http(`${stack.proxy.origin}/l/AAAAAAAAAAAAAAAAAAAAAAAA`);
+    assert.deepEqual([asJson.status, asJson.body], [404, { error: 'Unknown link' }]);
   });
 });

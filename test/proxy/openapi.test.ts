@@ -100,6 +100,7 @@ const OPERATION_IDS = [
   'listUnverifiablePayments',
   'lookUpSigninLink',
   'openHandoffLink',
+  'openLink',
   'operatorCreateLink',
   'operatorEndLink',
   'operatorExportLinkPayments',
@@ -576,7 +577,10 @@ describe('proxy: the OpenAPI document', () => {
       await as(`${base}/${code}/end`, { method: 'POST' });
       await http(`${origin}/api/links/${code}/checkout`, { body: {} });
       await as(`${base}/AAAAAAAAAAAAAAAAAAAAAAAA`);
+      await http(`${origin}/l/${code}`, { headers: { Accept: 'text/html' } });
     }
+    await http(`${origin}/l/AAAAAAAAAAAAAAAAAAAAAAAA`);
+    await http(`${origin}/l/AAAAAAAAAAAAAAAAAAAAAAAA`, { headers: { Accept: 'text/html' } });
     // The operators' sign-in: a link's first passkey, a sign-in, the person's own things, the pages.
     await signinJourney(stack);
     // Last, as it takes the emulator's webhook for itself: a proxy with a threshold acts at once below it.
