@@ -340,6 +340,41 @@ for (const backend of STORE_BACKENDS) {
       assert.equal(await destinations.remove(all.destinationId), false);
     });
 
+    it('without KASSA_EVENTS_URL an event no destination takes is not written, and one they take waits in their queues only', async () => {
+      const { outbox, destinations } = store;
+      const now = Date.now();
+      const expire = async () => {
+        const chk = checkout({ createdAt: now - 60_000, expiresAt: now - 1_000 });
+        await store.insertCheckout(chk);
+        assert.equal(await outbox.expireCheckouts(now, 100, expiryRule('sandbox')), 1);
+        return (await outbox.listEvents({ limit: 200 })).events.filter((event) => event.checkoutId === chk.checkoutId);
+      };
+      const depth = (await outbox.depth()).pending;
+      outbox.routeToEnvironment(false);
+      try {
+        assert.deepEqual(await expire(), [], 'settled, for no one');
+        const destinationId = `dest_${randomUUID()}`;
+        await destinations.create({
+          destinationId,
+          url: 'https://hooks.example/kassa',
+          description: '',
+          enabledEvents: ['*'],
+          secrets: [{ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', expiresAt: null }],
+          createdAt: now,
+          disabledAt: now,
+          disabledReason: 'Disabled by Test Admin',
+        });
+        const [event] = await expire();
+        assert.equal(event?.status, 'delivered', 'the outbox owes it to no one');
+        assert.equal((await outbox.depth()).pending, depth, 'nothing more waits in the outbox');
+        assert.deepEqual(await outbox.claimDue(Date.now(), 100, 30_000), []);
+        assert.equal((await destinations.pendingCounts()).get(destinationId), 1, 'the disabled destination keeps it');
+        await destinations.remove(destinationId);
+      } finally {
+        outbox.routeToEnvironment(true);
+      }
+    });
+
     it('a queued re-read is settled only by a read that began after it was last queued', async () => {
       const [first, second] = [randomUUID(), randomUUID()];
       const { reconciliation } = store;

@@ -1,7 +1,7 @@
 /**
  * The event destinations in the database (the contract: ../destinations.ts): kept in the endpoints'
  * table (a url; KASSA_EVENTS_URL's row has none), each with its queue in `event_deliveries`, fanned
- * out from the event in the transaction that writes it (`insertEvents`).
+ * out from the event in the transaction that writes it (`insertEvents` of outbox.ts).
  */
 import type { DeliveryStatus } from '../../../schemas/event-destinations.ts';
 import {
@@ -36,23 +36,25 @@ const destinationOf = (row: Row): DestinationRecord => ({
 });
 
 /**
- * One delivery per destination that takes the event's type, disabled ones included (they keep their
- * events until enabled or skipped); called inside the transaction that writes the events.
+ * The destinations of the events a transaction writes, disabled ones included (they keep their events
+ * until enabled or skipped): for an event type, the ids of those that take it.
  */
-export async function fanOut(tx: Sql, events: readonly NewEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  const destinations = await tx.rows<{ id: string; enabledEvents: string }>(
+export async function destinationsTaking(tx: Sql): Promise<(type: string) => string[]> {
+  const rows = await tx.rows<{ id: string; enabledEvents: string }>(
     'SELECT endpoint_id AS id, enabled_events AS "enabledEvents" FROM event_endpoints WHERE url IS NOT NULL',
   );
-  for (const destination of destinations) {
-    const enabled = fromJson<string[]>(destination.enabledEvents);
-    for (const event of events.filter((candidate) => takes(enabled, candidate.type)))
-      await tx.run(
-        `INSERT INTO event_deliveries (destination_id, event_id, created_at, status, next_attempt_at)
-           VALUES (?, ?, ?, 'pending', ?)`,
-        [destination.id, event.eventId, event.createdAt, event.createdAt],
-      );
-  }
+  const destinations = rows.map((row) => ({ id: row.id, enabledEvents: fromJson<string[]>(row.enabledEvents) }));
+  return (type) => destinations.filter((destination) => takes(destination.enabledEvents, type)).map(({ id }) => id);
+}
+
+/** A pending delivery of the event to each of the destinations, in the transaction that writes it. */
+export async function insertDeliveries(tx: Sql, event: NewEvent, destinationIds: readonly string[]): Promise<void> {
+  for (const destinationId of destinationIds)
+    await tx.run(
+      `INSERT INTO event_deliveries (destination_id, event_id, created_at, status, next_attempt_at)
+         VALUES (?, ?, ?, 'pending', ?)`,
+      [destinationId, event.eventId, event.createdAt, event.createdAt],
+    );
 }
 
 /** Delivered events are purged only once no destination still waits for them. */
