@@ -13,7 +13,7 @@ import { openSqlite } from '../../proxy/state/sqlite/open.ts';
 import { SQLITE_RELEASED } from '../../proxy/state/sqlite/schema.ts';
 import type { Payment, Store } from '../../proxy/state/store.ts';
 import { startRedis } from '../support/redis-server.ts';
-import { STORE_BACKENDS } from '../support/store-backends.ts';
+import { STORE_BACKENDS, type OpenedStore } from '../support/store-backends.ts';
 import { checkout, payment } from '../support/store-records.ts';
 
 const STALE = 60_000;
@@ -21,10 +21,10 @@ const STALE = 60_000;
 /** One contract, every store: whatever the proxy relies on holds for SQLite, Redis and PostgreSQL alike. */
 for (const backend of STORE_BACKENDS) {
   describe(`store contract: ${backend.name}`, () => {
+    let opened: OpenedStore;
     let store: Store;
-    let close: () => Promise<void>;
-    before(async () => ({ store, close } = await backend.open()));
-    after(() => close());
+    before(async () => ({ store } = opened = await backend.open()));
+    after(() => opened.close());
 
     /** Starts a payment the way the starter does: claim, then record. */
     const started = async (
@@ -375,6 +375,48 @@ for (const backend of STORE_BACKENDS) {
       }
     });
 
+    it('a destination’s lease is one instance’s: another neither takes it nor ends it, even one that took it over once it ran out', async () => {
+      const other = await opened.fleetmate();
+      const [one, two] = [store.destinations, other.store.destinations];
+      const destinationId = `dest_${randomUUID()}`;
+      /** Whether `instance` takes the lease (a non-empty head). */
+      const takes = async (instance: typeof one, leaseMs = 30_000) =>
+        (await instance.claimHead(destinationId, Date.now(), 10, leaseMs)).length > 0;
+      try {
+        const now = Date.now();
+        await one.create({
+          destinationId,
+          url: 'https://hooks.example/kassa',
+          description: '',
+          enabledEvents: ['*'],
+          secrets: [{ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', expiresAt: null }],
+          createdAt: now,
+          disabledAt: null,
+          disabledReason: null,
+        });
+        await other.store.insertCheckout(checkout({ createdAt: now - 60_000, expiresAt: now - 1_000 }));
+        await other.store.outbox.expireCheckouts(now, 100, expiryRule('sandbox'));
+        assert.equal(await takes(one), true);
+        assert.equal(await takes(two), false);
+        await two.releaseLease(destinationId);
+        assert.equal(await takes(two), false, 'still the first one’s');
+        await one.releaseLease(destinationId);
+        // The second takes it for a moment only; once that has run out the first takes it over, and
+        // the second, ending a batch it was too slow for, leaves the first one's lease alone.
+        assert.equal(await takes(two, 100), true);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        assert.equal(await takes(one), true, 'ran out: taken over');
+        await two.releaseLease(destinationId);
+        assert.equal(await takes(two), false, 'the first one’s still');
+        await one.releaseLease(destinationId);
+        assert.equal(await takes(two), true);
+        await two.releaseLease(destinationId);
+        await one.remove(destinationId);
+      } finally {
+        await other.close();
+      }
+    });
+
     it('a queued re-read is settled only by a read that began after it was last queued', async () => {
       const [first, second] = [randomUUID(), randomUUID()];
       const { reconciliation } = store;
@@ -441,41 +483,6 @@ describe('stores written by the previous version', () => {
       await redisConnections.command.set(redisKeys(prefix).payment(made.transactionId), JSON.stringify(stored));
       const store = new RedisStore(redisConnections.command, prefix);
       assert.deepEqual(await store.paymentById(made.transactionId), made);
-    } finally {
-      await redisConnections.close();
-      await server.stop();
-    }
-  });
-});
-
-describe('Redis fleet', () => {
-  it('a destination’s lease is one instance’s: another instance neither takes it nor ends it', async () => {
-    const server = await startRedis();
-    const redisConnections = await connectRedis(server.url);
-    try {
-      const prefix = `fleet-${randomUUID()}:`;
-      const [one, two] = [1, 2].map(() => new RedisStore(redisConnections.command, prefix));
-      const now = Date.now();
-      const destinationId = `dest_${randomUUID()}`;
-      await one!.destinations.create({
-        destinationId,
-        url: 'https://hooks.example/kassa',
-        description: '',
-        enabledEvents: ['*'],
-        secrets: [{ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', expiresAt: null }],
-        createdAt: now,
-        disabledAt: null,
-        disabledReason: null,
-      });
-      await two!.insertCheckout(checkout({ createdAt: now - 60_000, expiresAt: now - 1_000 }));
-      await two!.outbox.expireCheckouts(now, 100, expiryRule('sandbox'));
-      const at = Date.now();
-      assert.equal((await one!.destinations.claimHead(destinationId, at, 10, 30_000)).length, 1);
-      assert.deepEqual(await two!.destinations.claimHead(destinationId, at, 10, 30_000), []);
-      await two!.destinations.releaseLease(destinationId);
-      assert.deepEqual(await two!.destinations.claimHead(destinationId, at, 10, 30_000), [], 'still the first one’s');
-      await one!.destinations.releaseLease(destinationId);
-      assert.equal((await two!.destinations.claimHead(destinationId, at, 10, 30_000)).length, 1);
     } finally {
       await redisConnections.close();
       await server.stop();

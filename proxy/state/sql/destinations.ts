@@ -3,6 +3,7 @@
  * table (a url; KASSA_EVENTS_URL's row has none), each with its queue in `event_deliveries`, fanned
  * out from the event in the transaction that writes it (`insertEvents` of outbox.ts).
  */
+import { randomBytes } from 'node:crypto';
 import type { DeliveryStatus } from '../../../schemas/event-destinations.ts';
 import {
   takes,
@@ -62,6 +63,9 @@ export const NO_DELIVERY_PENDING =
   "NOT EXISTS (SELECT 1 FROM event_deliveries d WHERE d.event_id = events.event_id AND d.status = 'pending')";
 
 export class SqlDestinations implements DestinationStore {
+  /** This instance's name in the leases it takes, so that it ends only its own. */
+  private readonly holder = randomBytes(12).toString('base64url');
+
   constructor(private readonly db: Database) {}
 
   async create(record: DestinationRecord): Promise<void> {
@@ -147,16 +151,20 @@ export class SqlDestinations implements DestinationStore {
       if (head.length === 0) return [];
       // One instance delivers a destination at a time: the lease is taken only where none is held.
       const leased = await tx.run(
-        `UPDATE event_endpoints SET lease_until = ?
+        `UPDATE event_endpoints SET lease_until = ?, lease_holder = ?
            WHERE endpoint_id = ? AND url IS NOT NULL AND disabled_at IS NULL AND lease_until <= ?`,
-        [now + leaseMs, destinationId, now],
+        [now + leaseMs, this.holder, destinationId, now],
       );
       return leased === 0 ? [] : head.map(({ nextAttemptAt: _, ...delivery }) => delivery);
     });
   }
 
   async releaseLease(destinationId: string): Promise<void> {
-    await this.db.run('UPDATE event_endpoints SET lease_until = 0 WHERE endpoint_id = ?', [destinationId]);
+    // Only while this instance holds it: one whose lease ran out may have been taken over meanwhile.
+    await this.db.run('UPDATE event_endpoints SET lease_until = 0 WHERE endpoint_id = ? AND lease_holder = ?', [
+      destinationId,
+      this.holder,
+    ]);
   }
 
   async settle(

@@ -106,6 +106,7 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE event_endpoints ADD COLUMN secrets TEXT NOT NULL DEFAULT '[]';
   ALTER TABLE event_endpoints ADD COLUMN created_at BIGINT NOT NULL DEFAULT 0;
   ALTER TABLE event_endpoints ADD COLUMN lease_until BIGINT NOT NULL DEFAULT 0;
+  ALTER TABLE event_endpoints ADD COLUMN lease_holder TEXT;
   CREATE TABLE event_deliveries (
     destination_id   TEXT NOT NULL,
     event_id         TEXT NOT NULL,
