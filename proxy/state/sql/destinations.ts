@@ -21,7 +21,7 @@ import {
   type EventAttemptRecord,
   type NewEvent,
 } from '../outbox.ts';
-import { fromJson, type Database, type Row, type Sql } from './database.ts';
+import { fromJson, type Database, type Dialect, type Row, type Sql } from './database.ts';
 import { Columns, page } from './rows.ts';
 
 const DESTINATION = new Columns<Row>('url description enabledEvents secrets createdAt disabledAt disabledReason');
@@ -38,11 +38,15 @@ const destinationOf = (row: Row): DestinationRecord => ({
 
 /**
  * The destinations of the events a transaction writes, disabled ones included (they keep their events
- * until enabled or skipped): for an event type, the ids of those that take it.
+ * until enabled or skipped): for an event type, the ids of those that take it. Each is held until the
+ * transaction ends, so that none is removed meanwhile: a removal waits, then takes the new deliveries
+ * with it (ON DELETE CASCADE); one under way already is waited for and the destination passed over.
+ * No delivery is ever left for a destination that is gone.
  */
-export async function destinationsTaking(tx: Sql): Promise<(type: string) => string[]> {
+export async function destinationsTaking(tx: Sql, dialect: Dialect): Promise<(type: string) => string[]> {
   const rows = await tx.rows<{ id: string; enabledEvents: string }>(
-    'SELECT endpoint_id AS id, enabled_events AS "enabledEvents" FROM event_endpoints WHERE url IS NOT NULL',
+    `SELECT endpoint_id AS id, enabled_events AS "enabledEvents" FROM event_endpoints WHERE url IS NOT NULL
+       ORDER BY endpoint_id${dialect.forKeyShare}`,
   );
   const destinations = rows.map((row) => ({ id: row.id, enabledEvents: fromJson<string[]>(row.enabledEvents) }));
   return (type) => destinations.filter((destination) => takes(destination.enabledEvents, type)).map(({ id }) => id);
@@ -119,13 +123,11 @@ export class SqlDestinations implements DestinationStore {
     return this.get(destinationId);
   }
 
-  remove(destinationId: string): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      await tx.run('DELETE FROM event_deliveries WHERE destination_id = ?', [destinationId]);
-      return (
-        (await tx.run('DELETE FROM event_endpoints WHERE endpoint_id = ? AND url IS NOT NULL', [destinationId])) > 0
-      );
-    });
+  async remove(destinationId: string): Promise<boolean> {
+    // Its deliveries go with it (ON DELETE CASCADE), those of an event being written too (destinationsTaking).
+    return (
+      (await this.db.run('DELETE FROM event_endpoints WHERE endpoint_id = ? AND url IS NOT NULL', [destinationId])) > 0
+    );
   }
 
   async pendingCounts(): Promise<Map<string, number>> {

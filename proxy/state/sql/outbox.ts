@@ -15,7 +15,7 @@ import {
   type StoredEvent,
 } from '../outbox.ts';
 import type { Checkout } from '../records.ts';
-import type { Database, Sql } from './database.ts';
+import type { Database, Dialect, Sql } from './database.ts';
 import { destinationsTaking, insertDeliveries, NO_DELIVERY_PENDING } from './destinations.ts';
 import {
   attemptOf,
@@ -37,9 +37,14 @@ const ENDPOINT_BY_ID = `SELECT ${ENDPOINT.select} FROM event_endpoints WHERE end
  * transaction of the change that causes them. Without KASSA_EVENTS_URL an event no destination takes
  * is not written, and one they take owes the outbox nothing (outbox.ts's `EventRouting`).
  */
-export async function insertEvents(tx: Sql, events: readonly NewEvent[], routing: EventRouting): Promise<void> {
+export async function insertEvents(
+  tx: Sql,
+  dialect: Dialect,
+  events: readonly NewEvent[],
+  routing: EventRouting,
+): Promise<void> {
   if (events.length === 0) return;
-  const taking = await destinationsTaking(tx);
+  const taking = await destinationsTaking(tx, dialect);
   for (const event of events) {
     const destinations = taking(event.type);
     if (!routing.environment && destinations.length === 0) continue;
@@ -151,7 +156,7 @@ export class SqlOutbox implements Outbox {
         const decision = rule(checkout, attempt, payment);
         if (!decision.settled) continue;
         await tx.run('UPDATE checkouts SET expiry_settled = TRUE WHERE checkout_id = ?', [checkout.checkoutId]);
-        await insertEvents(tx, decision.events, this.routing);
+        await insertEvents(tx, this.db.dialect, decision.events, this.routing);
         settled++;
       }
       return settled;

@@ -179,7 +179,7 @@ export class SqlPurchases implements PurchaseStore {
           .catch((error: unknown) => {
             throw this.db.dialect.isUniqueViolation(error) ? new TxTaken() : error;
           });
-        if (effects.events) await insertEvents(tx, effects.events(next), this.routing);
+        if (effects.events) await insertEvents(tx, this.db.dialect, effects.events(next), this.routing);
         if (effects.audit)
           await tx.run(
             `INSERT INTO purchase_audit (purchase_id, ${PURCHASE_AUDIT.names}) VALUES (?, ${PURCHASE_AUDIT.marks})`,

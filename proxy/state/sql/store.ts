@@ -192,7 +192,7 @@ export class SqlStore implements Store {
       ]);
       if (rule) {
         const checkout = next.checkoutId ? await checkoutOf(tx, next.checkoutId) : undefined;
-        await insertEvents(tx, rule(previous, next, checkout), this.outbox.routing);
+        await insertEvents(tx, this.db.dialect, rule(previous, next, checkout), this.outbox.routing);
       }
       return next;
     });
