@@ -19,6 +19,7 @@ import { guarded } from './faults.ts';
 import { idOfMember, indexMember, parse, type RedisKeys } from './keys.ts';
 import { newestFirst } from './newest-first.ts';
 import { addEvents } from './outbox.ts';
+import type { EventRouting } from '../outbox.ts';
 
 /**
  * Payment links in Redis: each link a JSON value with its counters, each use one under its checkout,
@@ -30,6 +31,7 @@ export class RedisLinks implements LinkStore {
   constructor(
     private readonly redis: Redis,
     private readonly key: RedisKeys,
+    private readonly routing: EventRouting,
   ) {}
 
   async createLink(link: LinkRecord): Promise<void> {
@@ -116,7 +118,8 @@ export class RedisLinks implements LinkStore {
           .set(this.key.link(use.code), JSON.stringify(next.link))
           .set(useKey, JSON.stringify(next.use))
           .zrem(this.key.linkUsesHeld(), indexMember(use.createdAt, checkoutId));
-        if (effects.events) await addEvents(cas, this.redis, this.key, effects.events(next.link, next.use));
+        if (effects.events)
+          await addEvents(cas, this.redis, this.key, effects.events(next.link, next.use), this.routing);
         return (await cas.commit(this.redis)) ? { value: next } : undefined;
       }),
     );

@@ -14,6 +14,7 @@ import {
 } from '../links.ts';
 import type { Database, Sql } from './database.ts';
 import { insertEvents } from './outbox.ts';
+import type { EventRouting } from '../outbox.ts';
 import { NewestFirst, recordOf, recordsOf, type RecordRow } from './rows.ts';
 
 const LINKS = new NewestFirst<RecordRow>('SELECT record FROM links', 'code');
@@ -25,7 +26,10 @@ const USES = new NewestFirst<RecordRow>('SELECT record FROM link_uses', 'checkou
  * so reservations on one link take turns and its counters move once per use.
  */
 export class SqlLinks implements LinkStore {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly routing: EventRouting,
+  ) {}
 
   async createLink(link: LinkRecord): Promise<void> {
     await this.db.run('INSERT INTO links (code, created_at, record) VALUES (?, ?, ?)', [
@@ -110,7 +114,7 @@ export class SqlLinks implements LinkStore {
         JSON.stringify(next.use),
         checkoutId,
       ]);
-      if (effects.events) await insertEvents(tx, effects.events(next.link, next.use));
+      if (effects.events) await insertEvents(tx, this.db.dialect, effects.events(next.link, next.use), this.routing);
       return next;
     });
   }

@@ -58,9 +58,9 @@ export class SqlStore implements Store {
     this.outbox = new SqlOutbox(db);
     this.destinations = new SqlDestinations(db);
     this.merchantKeys = new SqlMerchantKeys(db);
-    this.links = new SqlLinks(db);
+    this.links = new SqlLinks(db, this.outbox.routing);
     this.reconciliation = new SqlReconciliation(db);
-    this.purchases = new SqlPurchases(db);
+    this.purchases = new SqlPurchases(db, this.outbox.routing);
     this.operators = new SqlOperators(db);
     this.approvals = new SqlApprovals(db);
     this.audit = new SqlAudit(db);
@@ -195,7 +195,7 @@ export class SqlStore implements Store {
       ]);
       if (rule) {
         const checkout = next.checkoutId ? await checkoutOf(tx, next.checkoutId) : undefined;
-        await insertEvents(tx, rule(previous, next, checkout));
+        await insertEvents(tx, this.db.dialect, rule(previous, next, checkout), this.outbox.routing);
       }
       return next;
     });
