@@ -26,8 +26,7 @@ import { proxyAnswer, query } from './proxy-answer.ts';
 import { RefusedRequest, type UiHandlers } from './ui-requests.ts';
 
 const id = (value: string) => encodeURIComponent(value);
-const destination = (destinationId: string, action = '') =>
-  `/api/event-destinations/${id(destinationId)}${action}`;
+const destination = (destinationId: string, action = '') => `/api/event-destinations/${id(destinationId)}${action}`;
 const DELIVERIES_PAGE = 50;
 
 /** A request body as the proxy's schema takes it, or the worker's refusal in that schema's words. */
@@ -38,8 +37,7 @@ function bodyOf<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
 }
 
 export const destinationHandlers = {
-  'destinations.list': async () =>
-    proxyAnswer(destinationListSchema, await operatorCall('/api/event-destinations')),
+  'destinations.list': async () => proxyAnswer(destinationListSchema, await operatorCall('/api/event-destinations')),
   'destinations.create': async ({ url, description, enabledEvents }) =>
     proxyAnswer(
       destinationWithSecretSchema,

@@ -35,7 +35,6 @@ declare global {
 /** The rotation's overlaps offered, in seconds (24 hours first, the proxy's default). */
 const OVERLAPS = [86_400, 3_600, 604_800, 0] as const;
 
-
 /**
  * One event destination: its address, event types, state and backlog; for an admin
  * (`destinations:manage`), _Send test event_ (what the receiver answered), _Disable_ / _Enable_,
@@ -264,9 +263,7 @@ export class KassaDestinationDetail extends LitElement {
     const answered = delivery.lastStatusCode ?? delivery.lastError ?? '—';
     const ok = delivery.lastStatusCode !== null && delivery.lastStatusCode < 300;
     return html`<tr data-delivery=${delivery.eventId} data-status=${delivery.status}>
-      <td>
-        ${breakable(delivery.type)}<br /><span class="mono muted">${delivery.eventId}</span>
-      </td>
+      <td>${breakable(delivery.type)}<br /><span class="mono muted">${delivery.eventId}</span></td>
       <td class="status">
         ${i.deliveryStatuses[delivery.status]}<br /><span class="muted"
           >${fill(i.attempts, { count: String(delivery.attempts) })}</span
@@ -301,7 +298,9 @@ export class KassaDestinationDetail extends LitElement {
             <option value="" ?selected=${!this.status}>${i.allDeliveries}</option>
             ${DELIVERY_STATUSES.map(
               (status) =>
-                html`<option value=${status} ?selected=${this.status === status}>${i.deliveryStatuses[status]}</option>`,
+                html`<option value=${status} ?selected=${this.status === status}>
+                  ${i.deliveryStatuses[status]}
+                </option>`,
             )}
           </select>
         </label>
@@ -343,7 +342,12 @@ export class KassaDestinationDetail extends LitElement {
       ${this.notice ? html`<p role="status" class="ok">${this.notice}</p>` : nothing}
       ${this.error ? html`<p role="alert" class="error" id="destination-error">${this.error}</p>` : nothing}
       <dl>
-        ${destination.description ? html`<dt>${i.description}</dt><dd>${outsideText(destination.description)}</dd>` : nothing}
+        ${
+          destination.description
+            ? html`<dt>${i.description}</dt>
+                <dd>${outsideText(destination.description)}</dd>`
+            : nothing
+        }
         <dt>${i.eventTypes}</dt>
         <dd>${destination.enabledEvents.includes('*') ? i.allTypes : destination.enabledEvents.join(', ')}</dd>
         <dt>${i.state}</dt>
@@ -361,8 +365,7 @@ export class KassaDestinationDetail extends LitElement {
         }
       </dl>
       ${destination.kind === 'environment' ? html`<p class="muted">${i.fromSettings}</p>` : nothing}
-      ${manages ? this.actions(destination) : nothing}
-      ${destination.kind === 'api' ? this.log() : nothing}
+      ${manages ? this.actions(destination) : nothing} ${destination.kind === 'api' ? this.log() : nothing}
     </section>`;
   }
 }

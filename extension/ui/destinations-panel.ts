@@ -116,7 +116,10 @@ export class KassaDestinations extends LitElement {
     const types = destination.enabledEvents.includes('*')
       ? i.all
       : destination.enabledEvents.map((type, index) => html`${index ? html`, ` : nothing}${breakable(type)}`);
-    return html`<tr data-destination=${destination.id} aria-selected=${this.selected === destination.id ? 'true' : 'false'}>
+    return html`<tr
+      data-destination=${destination.id}
+      aria-selected=${this.selected === destination.id ? 'true' : 'false'}
+    >
       <td>
         <button
           aria-label=${fill(i.destinationLabel, { url: destination.url })}

@@ -22,7 +22,6 @@ import { fill, UiLocale } from './ui-locale.ts';
 
 const LIMIT = 50;
 
-
 interface EventFilter {
   status: EventStatus | '';
   type: KassaEventType | '';

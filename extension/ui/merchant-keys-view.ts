@@ -76,7 +76,8 @@ export class KassaMerchantKeysView extends LitElement {
     this.problems = {
       ...(name.trim() ? {} : { name: i.problemName }),
       ...(scopes.length ? {} : { scopes: i.problemScopes }),
-      ...(expiresInDays === undefined || (Number.isInteger(expiresInDays) && expiresInDays >= 1 && expiresInDays <= 3650)
+      ...(expiresInDays === undefined ||
+      (Number.isInteger(expiresInDays) && expiresInDays >= 1 && expiresInDays <= 3650)
         ? {}
         : { days: i.problemDays }),
     };

@@ -16,7 +16,6 @@ import { fill, UiLocale } from './ui-locale.ts';
 
 const LIMIT = 50;
 
-
 declare global {
   interface HTMLElementTagNameMap {
     'kassa-purchases-view': KassaPurchasesView;

@@ -18,7 +18,8 @@ const en = {
   disabled: 'Disabled',
   waiting: '{count} waiting',
   pending: 'Waiting',
-  fromSettings: 'KASSA_EVENTS_URL, set in the proxy’s settings: changed there. Its events and their attempts are in the list of events below.',
+  fromSettings:
+    'KASSA_EVENTS_URL, set in the proxy’s settings: changed there. Its events and their attempts are in the list of events below.',
   previousSecret: 'Previous secret signs until',
   addTitle: 'Add a destination',
   add: 'Add',

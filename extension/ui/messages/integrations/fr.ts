@@ -4,7 +4,8 @@ const fr: IntegrationMessages = {
   destinations: 'Destinations',
   noDestination:
     'Les événements ne vont nulle part : ce proxy n’a aucune destination. Un admin en ajoute une ici, ou KASSA_EVENTS_URL et KASSA_EVENTS_SECRET sont définis sur le proxy.',
-  readOnly: 'Vous pouvez lire les destinations et leurs journaux ; les modifier demande l’autorisation « {permission} ».',
+  readOnly:
+    'Vous pouvez lire les destinations et leurs journaux ; les modifier demande l’autorisation « {permission} ».',
   destinationLabel: 'Destination {url}',
   url: 'URL',
   description: 'Description (facultative)',
@@ -38,7 +39,12 @@ const fr: IntegrationMessages = {
   enabledNotice: '{url} est activée : les événements en attente partent maintenant, les plus anciens d’abord.',
   rotate: 'Renouveler le secret',
   overlap: 'L’ancien secret signe encore pendant',
-  overlapChoices: { 0: 'plus du tout : il prend fin maintenant', 3600: '1 heure', 86400: '24 heures', 604800: '7 jours' },
+  overlapChoices: {
+    0: 'plus du tout : il prend fin maintenant',
+    3600: '1 heure',
+    86400: '24 heures',
+    604800: '7 jours',
+  },
   rotatedOverlap:
     'Nouveau secret pour {url}. L’ancien signe à côté jusqu’au {time} : chaque événement porte les deux signatures d’ici là.',
   rotatedNow: 'Nouveau secret pour {url}. L’ancien ne signe plus.',
@@ -47,7 +53,8 @@ const fr: IntegrationMessages = {
     'Ignorer les {count} événements en attente pour {url} ? Ils n’y seront jamais envoyés. Le journal d’audit enregistre cette action avec votre nom.',
   skipped: 'Ignorés pour {url} : {count} événements.',
   remove: 'Supprimer',
-  confirmRemove: 'Supprimer {url} ? Elle ne reçoit plus rien, et les événements qui l’attendent disparaissent avec elle.',
+  confirmRemove:
+    'Supprimer {url} ? Elle ne reçoit plus rien, et les événements qui l’attendent disparaissent avec elle.',
   removed: '{url} supprimée.',
   deliveryLog: 'Journal des livraisons',
   filterDeliveries: 'Afficher les livraisons',
