@@ -304,7 +304,13 @@ export class KassaDestinationDetail extends LitElement {
             )}
           </select>
         </label>
-        <button class="secondary small" @click=${() => void this.loadLog()}>${m.refresh}</button>
+        <button
+          class="secondary small"
+          aria-label=${`${m.refresh}: ${i.deliveryLog}`}
+          @click=${() => void this.loadLog()}
+        >
+          ${m.refresh}
+        </button>
       </div>
       ${
         !deliveries

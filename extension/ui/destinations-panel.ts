@@ -187,7 +187,13 @@ export class KassaDestinations extends LitElement {
     return html`<section aria-labelledby="destinations-heading">
       <div class="row">
         <h2 id="destinations-heading">${i.destinations}</h2>
-        <button class="secondary small" @click=${() => void this.list.refresh()}>${m.refresh}</button>
+        <button
+          class="secondary small"
+          aria-label=${`${m.refresh}: ${i.destinations}`}
+          @click=${() => void this.list.refresh()}
+        >
+          ${m.refresh}
+        </button>
       </div>
       ${this.notice ? html`<p role="status" class="ok">${this.notice}</p>` : nothing}
       ${

@@ -43,7 +43,7 @@ describe('extension: event destinations and merchant keys', () => {
   /** The pane's delivery log, read again until `done` says what it shows is what the test waits for. */
   const logUntil = (done: (rows: Locator) => Promise<boolean>, what: string) =>
     eventually(async () => {
-      await pane().getByRole('button', { name: 'Refresh' }).click();
+      await pane().getByRole('button', { name: 'Refresh: Delivery log' }).click();
       const rows = pane().getByRole('table', { name: 'Delivery log' }).locator('tbody tr');
       return (await done(rows)) || undefined;
     }, what);
