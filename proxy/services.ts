@@ -101,6 +101,8 @@ export function createServices(
   overrides: ServiceOverrides & Omit<Backend, 'redisConnections'>,
 ): ProxyServices {
   const { store, coordination } = overrides;
+  // Without KASSA_EVENTS_URL no deliverer takes the outbox's own rows: events are written for destinations only.
+  store.outbox.routeToEnvironment(config.events !== null);
   const health = new UpstreamHealth(logger);
   const metrics = new ProxyMetrics({ store, coordination, health, events: config.events !== null });
   for (const redis of overrides.redisConnections ?? []) countCommands(redis, metrics);

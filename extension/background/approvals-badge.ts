@@ -17,14 +17,17 @@ export const BADGE_ALARM = 'kassa.approvals';
 export const decidable = (approvals: readonly ApprovalView[]): number =>
   approvals.filter((approval) => approval.state === 'pending' && approval.canDecide).length;
 
-/** Shows `count` on the toolbar button (nothing for none). */
+/**
+ * Shows `count` on the toolbar button (nothing for none). The count goes last: its colours and its
+ * tooltip are in place by the time it shows, so the badge never names a count its tooltip does not.
+ */
 export async function showCount(count: number): Promise<void> {
-  await chrome.action.setBadgeText({ text: count ? String(Math.min(count, 999)) : '' });
   await chrome.action.setBadgeBackgroundColor({ color: '#b42318' });
   await chrome.action.setBadgeTextColor({ color: '#ffffff' });
   await chrome.action.setTitle({
     title: count ? chrome.i18n.getMessage('approvalsWaiting', [String(count)]) : chrome.i18n.getMessage('extName'),
   });
+  await chrome.action.setBadgeText({ text: count ? String(Math.min(count, 999)) : '' });
 }
 
 /** Counts the pending requests again. A proxy that cannot be asked now leaves the badge as it was. */

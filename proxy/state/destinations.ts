@@ -82,7 +82,7 @@ export interface DestinationStore {
    * delivers a destination at a time. Empty while another instance holds the lease.
    */
   claimHead(destinationId: string, now: number, limit: number, leaseMs: number): Promise<QueuedDelivery[]>;
-  /** Ends this instance's lease on the destination early (its batch is done). */
+  /** Ends this instance's lease on the destination early (its batch is done); one it no longer holds (ran out, taken over) is left alone. */
   releaseLease(destinationId: string): Promise<void>;
   settle(destinationId: string, eventId: string, attempt: EventAttemptRecord, outcome: AttemptOutcome): Promise<void>;
   /** Every pending delivery of the destination becomes `skipped`; returns how many. */

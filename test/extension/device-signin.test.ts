@@ -154,6 +154,7 @@ describe('extension: device sign-in, permissions, dual control, the team and the
       const card = orders.getByRole('region', { name: 'Request: Create a mint order' });
       await card.locator('#waiting').filter({ hasText: 'Waiting for a second person to approve.' }).waitFor();
       await card.getByRole('button', { name: 'Cancel the request' }).waitFor();
+      await card.locator('dd', { hasText: 'Kassa Local Two' }).waitFor();
       assert.match(
         (await card.textContent()) ?? '',
         /250\.5 eEUR.*Kassa Local Two.*0x70997970C51812dc3A010C7d01b50e0d17dc79C8/s,
@@ -171,6 +172,8 @@ describe('extension: device sign-in, permissions, dual control, the team and the
       const row = approvals.locator('tr[data-approval]', { hasText: 'DUAL-1' });
       await row.getByRole('button', { name: 'Create a mint order: DUAL-1' }).click();
       const pane = approvals.getByRole('region', { name: 'Request: Create a mint order' });
+      // The card names the chain once the page's chain listing has come: until then it shows the id.
+      await pane.locator('dd', { hasText: 'Kassa Local Two' }).waitFor();
       assert.match(
         (await pane.textContent()) ?? '',
         /Amount\s*250\.5 eEUR.*Chain\s*Kassa Local Two.*Asked by\s*Ada Finance \(Finance\)/s,

@@ -68,6 +68,36 @@ describe('proxy: events to several destinations, each delivered on its own', () 
       assert.equal((await stack.operator(`/api/event-destinations/${id}`, { method: 'DELETE' })).status, 204);
   };
 
+  it('with no destination and no KASSA_EVENTS_URL nothing is written nor waits; a destination added later gets only the events after it', async () => {
+    const events = async (query = '') =>
+      ((await stack.operator(`/api/events?limit=200${query}`)).body.events as Array<{ transactionId: string }>).map(
+        (event) => event.transactionId,
+      );
+    const completed = async () => {
+      const transactionId = await paid();
+      await eventually(() => stack.changedBy(transactionId, 'COMPLETED'), 'the payment’s change, with its events');
+      return transactionId;
+    };
+    const before = await completed();
+    assert.deepEqual(await events(), [], 'as before there were destinations: no event is written for no one');
+    // The outbox's gauges are KASSA_EVENTS_URL's, as before: none without it (docs/operations.md).
+    assert.doesNotMatch((await stack.operator('/metrics')).text, /kassa_events_outbox_depth/);
+    const target = await receiver();
+    const d = await addDestination({ url: target.url });
+    const later = await completed();
+    const received = await target.waitFor(2);
+    assert.ok(
+      received.every((request) => request.body.includes(later) && !request.body.includes(before)),
+      'only the events after it was added',
+    );
+    await eventually(async () =>
+      (await log(d.destination.id)).deliveries.every((entry) => entry.status === 'delivered') ? true : undefined,
+    );
+    assert.deepEqual(await events('&status=pending'), [], 'none pending for KASSA_EVENTS_URL, which is not set');
+    assert.deepEqual(await events(), [later, later], 'the destination’s events, in the outbox’s list');
+    await removeAll([d.destination.id]);
+  });
+
   it('three receivers, one failing then recovering, one stalled: the healthy one gets every event meanwhile, the others their backlog in order, none lost', async () => {
     let failing = true;
     const healthy = await receiver();

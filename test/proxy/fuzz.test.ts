@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { checkedSender, FUZZ_RUNS, rawBody, segment } from '../support/arbitraries.ts';
+import { checkedSender, FUZZ_RUNS, rawBody, segment, VALID_ORDER } from '../support/arbitraries.ts';
 import { SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
 
 /**
@@ -98,18 +98,10 @@ describe('proxy: fast-check, no input gets a 5xx or crashes the proxy', () => {
 
   it('operator: orders bodies, ids and filters; payment list queries', async () => {
     const auth = { Authorization: `Bearer ${stack.admin.token}` };
-    const order = {
-      customerName: 'Ada',
-      chainId: 31337,
-      amount: '5',
-      mintWallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-      customerOrder: 'fuzz',
-      stableCoin: 'eUSD',
-    };
     let n = 0;
     await fc.assert(
       fc.asyncProperty(
-        rawBody(order),
+        rawBody(VALID_ORDER),
         rawBody({ amount: '2', orderStatus: 'Processing' }),
         segment,
         segment,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { checkedSender, FUZZ_RUNS, rawBody, segment } from '../support/arbitraries.ts';
+import { checkedSender, FUZZ_RUNS, rawBody, segment, VALID_ORDER } from '../support/arbitraries.ts';
 import { http, type HttpResult } from '../support/http.ts';
 import type { TestOperator } from '../support/operators.ts';
 import { startStack, type Stack } from '../support/stack.ts';
@@ -130,18 +130,10 @@ describe('proxy: fast-check on device sign-in and dual control (no 5xx, nothing 
 
   it('money routes: a body refused asks nobody and makes no order', async () => {
     const made = await ordersMade();
-    const valid = {
-      customerName: 'Ada',
-      chainId: 31337,
-      amount: '5',
-      mintWallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-      customerOrder: 'fuzz',
-      stableCoin: 'eUSD',
-    };
     let n = 0;
     await fc.assert(
       fc.asyncProperty(
-        rawBody(valid),
+        rawBody(VALID_ORDER),
         rawBody({ amount: '2', orderStatus: 'Processing' }),
         segment,
         async (create, update, id) => {

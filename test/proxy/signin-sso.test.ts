@@ -59,7 +59,10 @@ describe('proxy: operators sign in with the company’s OpenID Connect provider'
   async function ssoSignin(page: Page, sub: string): Promise<void> {
     idp.signsInNext(sub);
     await page.goto(`${origin}/operator`);
+    // The trip ends at the callback: before it, the page's own URL would already match where it ends.
+    const back = page.waitForResponse((response) => response.url().includes('/operator/sso/callback'));
     await page.getByRole('button', { name: en.signinSso }).click();
+    await back;
     await page.waitForURL((url) => url.origin === origin && url.pathname !== '/operator/sso', { timeout: 15_000 });
     await page.waitForLoadState();
   }
@@ -88,6 +91,8 @@ describe('proxy: operators sign in with the company’s OpenID Connect provider'
       // The company moves her to the admins: the next sign-in makes her an admin.
       idp.people.set('ada', { ...idp.people.get('ada')!, groups: ['kassa-admins'] });
       await page.getByRole('button', { name: en.signOut, exact: true }).click();
+      // Signed out first: a navigation started now would abort the sign-out's own (net::ERR_ABORTED).
+      await page.getByRole('button', { name: en.signinSso }).waitFor();
       await ssoSignin(page, 'ada');
       await page.getByRole('heading', { level: 1, name: 'Signed in as Ada Lovelace' }).waitFor();
       await page.locator('.badge', { hasText: en.roles.admin }).waitFor();

@@ -5,6 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { createLogger } from '../../proxy/logger.ts';
+import { POSTGRES, PostgresDatabase } from '../../proxy/state/postgres/database.ts';
+import { openPostgres } from '../../proxy/state/postgres/open.ts';
+import { insertEvents } from '../../proxy/state/sql/outbox.ts';
 import { connectRedis } from '../../proxy/state/redis/database.ts';
 import { redisKeys } from '../../proxy/state/redis/keys.ts';
 import { RedisStore } from '../../proxy/state/redis/store.ts';
@@ -12,8 +16,9 @@ import { expiryRule } from '../../proxy/events/event-rules.ts';
 import { openSqlite } from '../../proxy/state/sqlite/open.ts';
 import { SQLITE_RELEASED } from '../../proxy/state/sqlite/schema.ts';
 import type { Payment, Store } from '../../proxy/state/store.ts';
+import { sharedPostgres } from '../support/postgres-server.ts';
 import { startRedis } from '../support/redis-server.ts';
-import { STORE_BACKENDS } from '../support/store-backends.ts';
+import { STORE_BACKENDS, type OpenedStore } from '../support/store-backends.ts';
 import { checkout, payment } from '../support/store-records.ts';
 
 const STALE = 60_000;
@@ -21,10 +26,10 @@ const STALE = 60_000;
 /** One contract, every store: whatever the proxy relies on holds for SQLite, Redis and PostgreSQL alike. */
 for (const backend of STORE_BACKENDS) {
   describe(`store contract: ${backend.name}`, () => {
+    let opened: OpenedStore;
     let store: Store;
-    let close: () => Promise<void>;
-    before(async () => ({ store, close } = await backend.open()));
-    after(() => close());
+    before(async () => ({ store } = opened = await backend.open()));
+    after(() => opened.close());
 
     /** Starts a payment the way the starter does: claim, then record. */
     const started = async (
@@ -340,6 +345,83 @@ for (const backend of STORE_BACKENDS) {
       assert.equal(await destinations.remove(all.destinationId), false);
     });
 
+    it('without KASSA_EVENTS_URL an event no destination takes is not written, and one they take waits in their queues only', async () => {
+      const { outbox, destinations } = store;
+      const now = Date.now();
+      const expire = async () => {
+        const chk = checkout({ createdAt: now - 60_000, expiresAt: now - 1_000 });
+        await store.insertCheckout(chk);
+        assert.equal(await outbox.expireCheckouts(now, 100, expiryRule('sandbox')), 1);
+        return (await outbox.listEvents({ limit: 200 })).events.filter((event) => event.checkoutId === chk.checkoutId);
+      };
+      const depth = (await outbox.depth()).pending;
+      outbox.routeToEnvironment(false);
+      try {
+        assert.deepEqual(await expire(), [], 'settled, for no one');
+        const destinationId = `dest_${randomUUID()}`;
+        await destinations.create({
+          destinationId,
+          url: 'https://hooks.example/kassa',
+          description: '',
+          enabledEvents: ['*'],
+          secrets: [{ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', expiresAt: null }],
+          createdAt: now,
+          disabledAt: now,
+          disabledReason: 'Disabled by Test Admin',
+        });
+        const [event] = await expire();
+        assert.equal(event?.status, 'delivered', 'the outbox owes it to no one');
+        assert.equal((await outbox.depth()).pending, depth, 'nothing more waits in the outbox');
+        assert.deepEqual(await outbox.claimDue(Date.now(), 100, 30_000), []);
+        assert.equal((await destinations.pendingCounts()).get(destinationId), 1, 'the disabled destination keeps it');
+        await destinations.remove(destinationId);
+      } finally {
+        outbox.routeToEnvironment(true);
+      }
+    });
+
+    it('a destination’s lease is one instance’s: another neither takes it nor ends it, even one that took it over once it ran out', async () => {
+      const other = await opened.fleetmate();
+      const [one, two] = [store.destinations, other.store.destinations];
+      const destinationId = `dest_${randomUUID()}`;
+      /** Whether `instance` takes the lease (a non-empty head). */
+      const takes = async (instance: typeof one, leaseMs = 30_000) =>
+        (await instance.claimHead(destinationId, Date.now(), 10, leaseMs)).length > 0;
+      try {
+        const now = Date.now();
+        await one.create({
+          destinationId,
+          url: 'https://hooks.example/kassa',
+          description: '',
+          enabledEvents: ['*'],
+          secrets: [{ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', expiresAt: null }],
+          createdAt: now,
+          disabledAt: null,
+          disabledReason: null,
+        });
+        await other.store.insertCheckout(checkout({ createdAt: now - 60_000, expiresAt: now - 1_000 }));
+        await other.store.outbox.expireCheckouts(now, 100, expiryRule('sandbox'));
+        assert.equal(await takes(one), true);
+        assert.equal(await takes(two), false);
+        await two.releaseLease(destinationId);
+        assert.equal(await takes(two), false, 'still the first one’s');
+        await one.releaseLease(destinationId);
+        // The second takes it for a moment only; once that has run out the first takes it over, and
+        // the second, ending a batch it was too slow for, leaves the first one's lease alone.
+        assert.equal(await takes(two, 100), true);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        assert.equal(await takes(one), true, 'ran out: taken over');
+        await two.releaseLease(destinationId);
+        assert.equal(await takes(two), false, 'the first one’s still');
+        await one.releaseLease(destinationId);
+        assert.equal(await takes(two), true);
+        await two.releaseLease(destinationId);
+        await one.remove(destinationId);
+      } finally {
+        await other.close();
+      }
+    });
+
     it('a queued re-read is settled only by a read that began after it was last queued', async () => {
       const [first, second] = [randomUUID(), randomUUID()];
       const { reconciliation } = store;
@@ -413,37 +495,96 @@ describe('stores written by the previous version', () => {
   });
 });
 
-describe('Redis fleet', () => {
-  it('a destination’s lease is one instance’s: another instance neither takes it nor ends it', async () => {
-    const server = await startRedis();
-    const redisConnections = await connectRedis(server.url);
-    try {
-      const prefix = `fleet-${randomUUID()}:`;
-      const [one, two] = [1, 2].map(() => new RedisStore(redisConnections.command, prefix));
-      const now = Date.now();
+describe('PostgreSQL fleet', () => {
+  it('a destination removed while an event is written for it leaves no delivery behind, whichever comes first, and the write does not fail', async () => {
+    const url = await (await sharedPostgres()).createDatabase();
+    const logger = createLogger({ level: 'error', sink: () => undefined, secrets: [] });
+    const { store, coordination } = await openPostgres({ url, poolSize: 4, logger });
+    // Another instance's transactions, held open where the test says.
+    const db = new PostgresDatabase({ url, poolSize: 2, logger });
+    const held = () => {
+      let release!: () => void;
+      let entered!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const inside = new Promise<void>((resolve) => (entered = resolve));
+      return { gate, inside, release, entered };
+    };
+    /** Until `work` has settled, or waits for a row lock of this database (it is held, not raced). */
+    const settledOrWaiting = async <T>(work: Promise<T>) => {
+      let settled = false;
+      void work.finally(() => (settled = true)).catch(() => undefined);
+      for (;;) {
+        const waiting = await db.row<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        );
+        if (settled || waiting!.n > 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    const orphans = async () =>
+      (await db.row<{ n: number }>(
+        `SELECT count(*)::int AS n FROM event_deliveries d
+           WHERE NOT EXISTS (SELECT 1 FROM event_endpoints p WHERE p.endpoint_id = d.destination_id)`,
+      ))!.n;
+    const destination = async () => {
       const destinationId = `dest_${randomUUID()}`;
-      await one!.destinations.create({
+      await store.destinations.create({
         destinationId,
         url: 'https://hooks.example/kassa',
         description: '',
         enabledEvents: ['*'],
         secrets: [{ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', expiresAt: null }],
-        createdAt: now,
+        createdAt: Date.now(),
         disabledAt: null,
         disabledReason: null,
       });
-      await two!.insertCheckout(checkout({ createdAt: now - 60_000, expiresAt: now - 1_000 }));
-      await two!.outbox.expireCheckouts(now, 100, expiryRule('sandbox'));
-      const at = Date.now();
-      assert.equal((await one!.destinations.claimHead(destinationId, at, 10, 30_000)).length, 1);
-      assert.deepEqual(await two!.destinations.claimHead(destinationId, at, 10, 30_000), []);
-      await two!.destinations.releaseLease(destinationId);
-      assert.deepEqual(await two!.destinations.claimHead(destinationId, at, 10, 30_000), [], 'still the first one’s');
-      await one!.destinations.releaseLease(destinationId);
-      assert.equal((await two!.destinations.claimHead(destinationId, at, 10, 30_000)).length, 1);
+      return destinationId;
+    };
+    try {
+      // The event's transaction is open, its delivery written, when the removal comes: it waits, then takes it.
+      const first = await destination();
+      const writer = held();
+      const writing = db.transaction(async (tx) => {
+        const event = {
+          eventId: `evt_${randomUUID()}`,
+          type: 'checkout.expired' as const,
+          transactionId: null,
+          checkoutId: null,
+          sequence: 1,
+          createdAt: Date.now(),
+          payload: '{}',
+        };
+        await insertEvents(tx, POSTGRES, [event], { environment: true });
+        writer.entered();
+        await writer.gate;
+      });
+      await writer.inside;
+      const removal = store.destinations.remove(first);
+      await settledOrWaiting(removal);
+      writer.release();
+      await writing;
+      assert.equal(await removal, true);
+      assert.equal(await orphans(), 0, 'removed with its delivery');
+      // The removal's transaction is open when an event is written: the writer waits, then passes it over.
+      const second = await destination();
+      const remover = held();
+      const removing = db.transaction(async (tx) => {
+        await tx.run('DELETE FROM event_endpoints WHERE endpoint_id = ?', [second]);
+        remover.entered();
+        await remover.gate;
+      });
+      await remover.inside;
+      const now = Date.now();
+      await store.insertCheckout(checkout({ createdAt: now - 60_000, expiresAt: now - 1_000 }));
+      const expiring = store.outbox.expireCheckouts(now, 100, expiryRule('sandbox'));
+      await settledOrWaiting(expiring);
+      remover.release();
+      await removing;
+      assert.equal(await expiring, 1, 'the event is written all the same');
+      assert.equal(await orphans(), 0, 'and no delivery for the destination removed');
     } finally {
-      await redisConnections.close();
-      await server.stop();
+      await db.close();
+      await coordination.close();
     }
   });
 });

@@ -64,6 +64,16 @@ export const rawBody = (valid: Record<string, unknown>) =>
   );
 
 /** A path segment of any text, encoded (never empty). */
+/** A mint order the proxy takes (POST /api/orders): what the fuzz suites mutate. */
+export const VALID_ORDER = {
+  customerName: 'Ada',
+  chainId: 31337,
+  amount: '5',
+  mintWallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  customerOrder: 'fuzz',
+  stableCoin: 'eUSD',
+};
+
 export const segment = fc.string({ maxLength: 80 }).map((value) => encodeURIComponent(value) || 'x');
 
 export interface FuzzInit {

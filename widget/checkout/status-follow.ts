@@ -1,6 +1,6 @@
 import type { PaymentStatusView } from '../../schemas/proxy-api.ts';
 import { emit } from '../shared/kassa-event.ts';
-import { focusStatus } from '../shared/views.ts';
+import { focusStatus } from '../shared/focus-status.ts';
 import type { FlowStep, PaymentFlow } from './flow-steps.ts';
 import { paymentEnd } from './payment-end.ts';
 import { StatusStreamController } from './status-stream-controller.ts';

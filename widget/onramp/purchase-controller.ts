@@ -4,7 +4,7 @@ import { backFromBank, takeReturnedStatusToken } from '../checkout/returned-stat
 import { emit } from '../shared/kassa-event.ts';
 import { ProxyError } from '../shared/proxy-client.ts';
 import { randomKey } from '../shared/random-key.ts';
-import { focusStatus } from '../shared/views.ts';
+import { focusStatus } from '../shared/focus-status.ts';
 import { StateStreamController } from '../shared/state-stream-controller.ts';
 import { tokenAmount } from '../shared/token-amount.ts';
 import type { WalletController } from '../shared/wallet/wallet-controller.ts';

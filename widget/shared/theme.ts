@@ -144,11 +144,6 @@ export const statusStyles = css`
     margin: 0.25em 0;
     min-height: 0;
   }
-  /* Focus moves to the status after the bank (focusStatus) so that Tab goes on from there; a line of
-     text is no control to operate, so it shows no ring (after a mouse's click at the bank, one surprised). */
-  .status:focus {
-    outline: none;
-  }
   .success {
     color: var(--_success);
     font-weight: 600;

@@ -1,4 +1,4 @@
-import { html, nothing, type ReactiveElement, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 
 /**
  * A button of an element: its label, what it does, whether it is busy (then a click does nothing),
@@ -20,20 +20,6 @@ export function statusView(text: string, tone: Tone, busy: boolean): TemplateRes
   return html`<p part="status" class="status ${tone}" role="status" aria-live="polite">
     ${busy ? spinner : nothing}${text}
   </p>`;
-}
-
-/**
- * Back from the bank, nothing has focus: once the element is rendered, keyboard focus goes to its
- * status line, so the keyboard starts at the payment's or the purchase's status rather than at the
- * page's top. Focusable from script only (`tabindex=-1`): a line of text is no control. Focus the
- * customer has put somewhere in the meantime stays there.
- */
-export async function focusStatus(host: Pick<ReactiveElement, 'updateComplete' | 'renderRoot'>): Promise<void> {
-  await host.updateComplete;
-  if (document.activeElement !== document.body) return;
-  const status = host.renderRoot.querySelector<HTMLElement>('[part~="status"]');
-  status?.setAttribute('tabindex', '-1');
-  status?.focus();
 }
 
 /** An element's button; a busy one stays focusable (`aria-disabled`), so focus is not lost while it works. */

@@ -22,32 +22,33 @@ export async function readDestinations(redis: Redis, key: RedisKeys): Promise<De
 }
 
 /**
- * Adds to a transaction one delivery of each event per destination that takes its type, disabled ones
- * included (they keep their events until enabled or skipped). The commit expects the destinations as
- * read: one added or changed meanwhile makes the transaction read again, so none is missed.
+ * Adds to a transaction one delivery of the event per destination that takes its type, disabled ones
+ * included (they keep their events until enabled or skipped); says whether any takes it. The commit
+ * is to expect the destinations as read (`addEvents`): one added or changed meanwhile makes the
+ * transaction read again, so none is missed.
  */
-export function fanOut(cas: Cas, key: RedisKeys, destinations: Destinations, events: readonly NewEvent[]): void {
-  cas.expect(key.eventDestinations(), destinations.raw);
-  for (const { destinationId, enabledEvents } of destinations.configs)
-    for (const event of events.filter((candidate) => takes(enabledEvents, candidate.type))) {
-      const member = indexMember(event.createdAt, event.eventId);
-      const delivery: StoredDelivery = {
-        eventId: event.eventId,
-        type: event.type,
-        status: 'pending',
-        createdAt: event.createdAt,
-        attempts: 0,
-        nextAttemptAt: event.createdAt,
-        deliveredAt: null,
-        lastAttemptAt: null,
-        lastStatusCode: null,
-        lastDurationMs: null,
-        lastError: null,
-        payload: event.payload,
-      };
-      cas
-        .set(key.destinationDelivery(destinationId, event.eventId), JSON.stringify(delivery))
-        .zadd(key.destinationQueue(destinationId), member)
-        .zadd(key.destinationLog(destinationId), member);
-    }
+export function fanOut(cas: Cas, key: RedisKeys, destinations: Destinations, event: NewEvent): boolean {
+  const taking = destinations.configs.filter(({ enabledEvents }) => takes(enabledEvents, event.type));
+  for (const { destinationId } of taking) {
+    const member = indexMember(event.createdAt, event.eventId);
+    const delivery: StoredDelivery = {
+      eventId: event.eventId,
+      type: event.type,
+      status: 'pending',
+      createdAt: event.createdAt,
+      attempts: 0,
+      nextAttemptAt: event.createdAt,
+      deliveredAt: null,
+      lastAttemptAt: null,
+      lastStatusCode: null,
+      lastDurationMs: null,
+      lastError: null,
+      payload: event.payload,
+    };
+    cas
+      .set(key.destinationDelivery(destinationId, event.eventId), JSON.stringify(delivery))
+      .zadd(key.destinationQueue(destinationId), member)
+      .zadd(key.destinationLog(destinationId), member);
+  }
+  return taking.length > 0;
 }

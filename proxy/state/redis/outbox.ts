@@ -13,6 +13,7 @@ import {
   type EndpointState,
   type EventAttemptRecord,
   type EventPage,
+  type EventRouting,
   type ExpiryRule,
   type GoneRule,
   type NewEvent,
@@ -57,34 +58,51 @@ function toEndpointState(endpointId: string, hash: Record<string, string>): Endp
 
 /**
  * Adds new events to a transaction: the outbox rows of the change that transaction commits, and a
- * delivery of each to every destination that takes it (destination-fan-out.ts).
+ * delivery of each to every destination that takes it (destination-fan-out.ts). Without
+ * KASSA_EVENTS_URL an event no destination takes is not written, and one they take owes the outbox
+ * nothing (outbox.ts's `EventRouting`).
  */
-export async function addEvents(cas: Cas, redis: Redis, key: RedisKeys, events: readonly NewEvent[]): Promise<void> {
+export async function addEvents(
+  cas: Cas,
+  redis: Redis,
+  key: RedisKeys,
+  events: readonly NewEvent[],
+  routing: EventRouting,
+): Promise<void> {
   if (events.length === 0) return;
+  const destinations = await readDestinations(redis, key);
+  cas.expect(key.eventDestinations(), destinations.raw);
   for (const event of events) {
+    if (!fanOut(cas, key, destinations, event) && !routing.environment) continue;
     const stored: StoredEvent = {
       ...event,
-      status: 'pending',
+      status: routing.environment ? 'pending' : 'delivered',
       attempts: 0,
-      nextAttemptAt: event.createdAt,
+      nextAttemptAt: routing.environment ? event.createdAt : null,
       deliveredAt: null,
       lastError: null,
     };
-    cas
-      .expect(key.event(event.eventId), null)
-      .set(key.event(event.eventId), JSON.stringify(stored))
-      .zaddScored(key.eventsDue(), event.eventId, event.createdAt)
-      .zadd(key.eventsAll(), indexMember(event.createdAt, event.eventId));
+    const eventKey = key.event(event.eventId);
+    cas.expect(eventKey, null).zadd(key.eventsAll(), indexMember(event.createdAt, event.eventId));
+    if (routing.environment)
+      cas.set(eventKey, JSON.stringify(stored)).zaddScored(key.eventsDue(), event.eventId, event.createdAt);
+    else cas.setExpiring(eventKey, JSON.stringify(stored), DELIVERED_KEPT_MS);
   }
-  fanOut(cas, key, await readDestinations(redis, key), events);
 }
 
 /** The outbox for a fleet: events as JSON values, with sorted sets for what is due, the list and failures. */
 export class RedisOutbox implements Outbox {
+  /** Shared with the store's other parts that write events. */
+  readonly routing: EventRouting = { environment: true };
+
   constructor(
     private readonly redis: Redis,
     private readonly key: RedisKeys,
   ) {}
+
+  routeToEnvironment(takes: boolean): void {
+    this.routing.environment = takes;
+  }
 
   claimDue(now: number, limit: number, leaseMs: number): Promise<StoredEvent[]> {
     return guarded(async () => {
@@ -221,7 +239,7 @@ export class RedisOutbox implements Outbox {
           .zrem(this.key.expiring(), checkoutId);
         if (attemptKey) cas.expect(attemptKey, attemptRaw);
         if (paymentKey) cas.expect(paymentKey, paymentRaw);
-        await addEvents(cas, this.redis, this.key, decision.events);
+        await addEvents(cas, this.redis, this.key, decision.events, this.routing);
         return (await cas.commit(this.redis)) ? { value: true } : undefined;
       }),
     );

@@ -61,7 +61,7 @@ export class RedisStore implements Store {
     this.outbox = new RedisOutbox(redis, this.key);
     this.destinations = new RedisDestinations(redis, this.key);
     this.reconciliation = new RedisReconciliation(redis, this.key);
-    this.purchases = new RedisPurchases(redis, this.key);
+    this.purchases = new RedisPurchases(redis, this.key, this.outbox.routing);
     Object.assign(this, operatorStores(redis, this.key)); // operators, merchantKeys, approvals, audit
   }
   private readonly key: RedisKeys;
@@ -247,7 +247,13 @@ export class RedisStore implements Store {
           const checkout = next.checkoutId
             ? parse<Checkout>(await this.redis.get(this.key.checkout(next.checkoutId)))
             : undefined;
-          await addEvents(cas, this.redis, this.key, rule({ ...current, lastCheckedAt: null }, next, checkout));
+          await addEvents(
+            cas,
+            this.redis,
+            this.key,
+            rule({ ...current, lastCheckedAt: null }, next, checkout),
+            this.outbox.routing,
+          );
         }
         if (next.status !== current.status)
           cas.zrem(this.key.status(current.status), member).zadd(this.key.status(next.status), member);

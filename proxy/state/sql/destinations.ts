@@ -1,8 +1,9 @@
 /**
  * The event destinations in the database (the contract: ../destinations.ts): kept in the endpoints'
  * table (a url; KASSA_EVENTS_URL's row has none), each with its queue in `event_deliveries`, fanned
- * out from the event in the transaction that writes it (`insertEvents`).
+ * out from the event in the transaction that writes it (`insertEvents` of outbox.ts).
  */
+import { randomBytes } from 'node:crypto';
 import type { DeliveryStatus } from '../../../schemas/event-destinations.ts';
 import {
   takes,
@@ -20,7 +21,7 @@ import {
   type EventAttemptRecord,
   type NewEvent,
 } from '../outbox.ts';
-import { fromJson, type Database, type Row, type Sql } from './database.ts';
+import { fromJson, type Database, type Dialect, type Row, type Sql } from './database.ts';
 import { Columns, page } from './rows.ts';
 
 const DESTINATION = new Columns<Row>('url description enabledEvents secrets createdAt disabledAt disabledReason');
@@ -36,23 +37,29 @@ const destinationOf = (row: Row): DestinationRecord => ({
 });
 
 /**
- * One delivery per destination that takes the event's type, disabled ones included (they keep their
- * events until enabled or skipped); called inside the transaction that writes the events.
+ * The destinations of the events a transaction writes, disabled ones included (they keep their events
+ * until enabled or skipped): for an event type, the ids of those that take it. Each is held until the
+ * transaction ends, so that none is removed meanwhile: a removal waits, then takes the new deliveries
+ * with it (ON DELETE CASCADE); one under way already is waited for and the destination passed over.
+ * No delivery is ever left for a destination that is gone.
  */
-export async function fanOut(tx: Sql, events: readonly NewEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  const destinations = await tx.rows<{ id: string; enabledEvents: string }>(
-    'SELECT endpoint_id AS id, enabled_events AS "enabledEvents" FROM event_endpoints WHERE url IS NOT NULL',
+export async function destinationsTaking(tx: Sql, dialect: Dialect): Promise<(type: string) => string[]> {
+  const rows = await tx.rows<{ id: string; enabledEvents: string }>(
+    `SELECT endpoint_id AS id, enabled_events AS "enabledEvents" FROM event_endpoints WHERE url IS NOT NULL
+       ORDER BY endpoint_id${dialect.forKeyShare}`,
   );
-  for (const destination of destinations) {
-    const enabled = fromJson<string[]>(destination.enabledEvents);
-    for (const event of events.filter((candidate) => takes(enabled, candidate.type)))
-      await tx.run(
-        `INSERT INTO event_deliveries (destination_id, event_id, created_at, status, next_attempt_at)
-           VALUES (?, ?, ?, 'pending', ?)`,
-        [destination.id, event.eventId, event.createdAt, event.createdAt],
-      );
-  }
+  const destinations = rows.map((row) => ({ id: row.id, enabledEvents: fromJson<string[]>(row.enabledEvents) }));
+  return (type) => destinations.filter((destination) => takes(destination.enabledEvents, type)).map(({ id }) => id);
+}
+
+/** A pending delivery of the event to each of the destinations, in the transaction that writes it. */
+export async function insertDeliveries(tx: Sql, event: NewEvent, destinationIds: readonly string[]): Promise<void> {
+  for (const destinationId of destinationIds)
+    await tx.run(
+      `INSERT INTO event_deliveries (destination_id, event_id, created_at, status, next_attempt_at)
+         VALUES (?, ?, ?, 'pending', ?)`,
+      [destinationId, event.eventId, event.createdAt, event.createdAt],
+    );
 }
 
 /** Delivered events are purged only once no destination still waits for them. */
@@ -60,6 +67,9 @@ export const NO_DELIVERY_PENDING =
   "NOT EXISTS (SELECT 1 FROM event_deliveries d WHERE d.event_id = events.event_id AND d.status = 'pending')";
 
 export class SqlDestinations implements DestinationStore {
+  /** This instance's name in the leases it takes, so that it ends only its own. */
+  private readonly holder = randomBytes(12).toString('base64url');
+
   constructor(private readonly db: Database) {}
 
   async create(record: DestinationRecord): Promise<void> {
@@ -113,13 +123,11 @@ export class SqlDestinations implements DestinationStore {
     return this.get(destinationId);
   }
 
-  remove(destinationId: string): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      await tx.run('DELETE FROM event_deliveries WHERE destination_id = ?', [destinationId]);
-      return (
-        (await tx.run('DELETE FROM event_endpoints WHERE endpoint_id = ? AND url IS NOT NULL', [destinationId])) > 0
-      );
-    });
+  async remove(destinationId: string): Promise<boolean> {
+    // Its deliveries go with it (ON DELETE CASCADE), those of an event being written too (destinationsTaking).
+    return (
+      (await this.db.run('DELETE FROM event_endpoints WHERE endpoint_id = ? AND url IS NOT NULL', [destinationId])) > 0
+    );
   }
 
   async pendingCounts(): Promise<Map<string, number>> {
@@ -145,16 +153,20 @@ export class SqlDestinations implements DestinationStore {
       if (head.length === 0) return [];
       // One instance delivers a destination at a time: the lease is taken only where none is held.
       const leased = await tx.run(
-        `UPDATE event_endpoints SET lease_until = ?
+        `UPDATE event_endpoints SET lease_until = ?, lease_holder = ?
            WHERE endpoint_id = ? AND url IS NOT NULL AND disabled_at IS NULL AND lease_until <= ?`,
-        [now + leaseMs, destinationId, now],
+        [now + leaseMs, this.holder, destinationId, now],
       );
       return leased === 0 ? [] : head.map(({ nextAttemptAt: _, ...delivery }) => delivery);
     });
   }
 
   async releaseLease(destinationId: string): Promise<void> {
-    await this.db.run('UPDATE event_endpoints SET lease_until = 0 WHERE endpoint_id = ?', [destinationId]);
+    // Only while this instance holds it: one whose lease ran out may have been taken over meanwhile.
+    await this.db.run('UPDATE event_endpoints SET lease_until = 0 WHERE endpoint_id = ? AND lease_holder = ?', [
+      destinationId,
+      this.holder,
+    ]);
   }
 
   async settle(

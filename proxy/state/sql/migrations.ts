@@ -98,7 +98,8 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // Event destinations (issue 39): the endpoints' table holds the ones added through the API too (a
   // url; KASSA_EVENTS_URL's row has none), and each destination's queue of deliveries, fanned out
-  // from the event in the transaction that writes it.
+  // from the event in the transaction that writes it and removed with the destination (a removal
+  // waits for the events being written to it: sql/destinations.ts's destinationsTaking).
   `
   ALTER TABLE event_endpoints ADD COLUMN url TEXT;
   ALTER TABLE event_endpoints ADD COLUMN description TEXT NOT NULL DEFAULT '';
@@ -106,8 +107,9 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE event_endpoints ADD COLUMN secrets TEXT NOT NULL DEFAULT '[]';
   ALTER TABLE event_endpoints ADD COLUMN created_at BIGINT NOT NULL DEFAULT 0;
   ALTER TABLE event_endpoints ADD COLUMN lease_until BIGINT NOT NULL DEFAULT 0;
+  ALTER TABLE event_endpoints ADD COLUMN lease_holder TEXT;
   CREATE TABLE event_deliveries (
-    destination_id   TEXT NOT NULL,
+    destination_id   TEXT NOT NULL REFERENCES event_endpoints (endpoint_id) ON DELETE CASCADE,
     event_id         TEXT NOT NULL,
     created_at       BIGINT NOT NULL,
     status           TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed', 'skipped')),

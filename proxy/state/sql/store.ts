@@ -57,7 +57,7 @@ export class SqlStore implements Store {
     this.destinations = new SqlDestinations(db);
     this.merchantKeys = new SqlMerchantKeys(db);
     this.reconciliation = new SqlReconciliation(db);
-    this.purchases = new SqlPurchases(db);
+    this.purchases = new SqlPurchases(db, this.outbox.routing);
     this.operators = new SqlOperators(db);
     this.approvals = new SqlApprovals(db);
     this.audit = new SqlAudit(db);
@@ -192,7 +192,7 @@ export class SqlStore implements Store {
       ]);
       if (rule) {
         const checkout = next.checkoutId ? await checkoutOf(tx, next.checkoutId) : undefined;
-        await insertEvents(tx, rule(previous, next, checkout));
+        await insertEvents(tx, this.db.dialect, rule(previous, next, checkout), this.outbox.routing);
       }
       return next;
     });
