@@ -29,22 +29,29 @@ const id = (value: string) => encodeURIComponent(value);
 const destination = (destinationId: string, action = '') => `/api/event-destinations/${id(destinationId)}${action}`;
 const DELIVERIES_PAGE = 50;
 
-/** A request body as the proxy's schema takes it, or the worker's refusal in that schema's words. */
-function bodyOf<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const parsed = schema.safeParse(value);
+/**
+ * Makes something at `path` (a destination, a key) from a body checked first with the proxy's own
+ * schema for it (its words are the page's error); the answer, with the secret, as `answer` says.
+ */
+async function make<S extends z.ZodType, T>(
+  path: string,
+  request: S,
+  body: z.input<S>,
+  answer: Parameters<typeof proxyAnswer<T>>[0],
+): Promise<T> {
+  const parsed = request.safeParse(body);
   if (!parsed.success) throw new RefusedRequest(describeZodError(parsed.error));
-  return parsed.data;
+  return proxyAnswer(answer, await operatorCall(path, { method: 'POST', body: parsed.data }));
 }
 
 export const destinationHandlers = {
   'destinations.list': async () => proxyAnswer(destinationListSchema, await operatorCall('/api/event-destinations')),
-  'destinations.create': async ({ url, description, enabledEvents }) =>
-    proxyAnswer(
+  'destinations.create': ({ url, description, enabledEvents }) =>
+    make(
+      '/api/event-destinations',
+      newDestinationSchema,
+      { url, description, enabledEvents },
       destinationWithSecretSchema,
-      await operatorCall('/api/event-destinations', {
-        method: 'POST',
-        body: bodyOf(newDestinationSchema, { url, description, enabledEvents }),
-      }),
     ),
   'destinations.setEnabled': async (request) =>
     proxyAnswer(
@@ -76,14 +83,8 @@ export const destinationHandlers = {
 
 export const merchantKeyHandlers = {
   'merchantKeys.list': async () => proxyAnswer(merchantKeyListSchema, await operatorCall('/api/merchant-keys')),
-  'merchantKeys.create': async ({ name, scopes, expiresInDays }) =>
-    proxyAnswer(
-      merchantKeyWithSecretSchema,
-      await operatorCall('/api/merchant-keys', {
-        method: 'POST',
-        body: bodyOf(newMerchantKeySchema, { name, scopes, expiresInDays }),
-      }),
-    ),
+  'merchantKeys.create': ({ name, scopes, expiresInDays }) =>
+    make('/api/merchant-keys', newMerchantKeySchema, { name, scopes, expiresInDays }, merchantKeyWithSecretSchema),
   'merchantKeys.roll': async (request) =>
     proxyAnswer(
       merchantKeyWithSecretSchema,

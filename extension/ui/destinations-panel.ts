@@ -13,7 +13,7 @@ import { outsideText } from './outside-text.ts';
 import { refusalText } from './refusal.ts';
 import { SessionController } from './session-controller.ts';
 import './shown-once.ts';
-import { fittedTable, pageStyles, rowLinks } from './styles.ts';
+import { choiceGroup, fittedTable, pageStyles, rowLinks } from './styles.ts';
 import { fill, UiLocale } from './ui-locale.ts';
 
 declare global {
@@ -34,23 +34,13 @@ export class KassaDestinations extends LitElement {
     ...pageStyles,
     fittedTable,
     rowLinks,
+    choiceGroup,
     css`
       th:nth-child(2) {
         inline-size: 30%;
       }
       th:nth-child(3) {
         inline-size: 26%;
-      }
-      fieldset {
-        display: grid;
-        gap: 0.25rem;
-        border: 1px solid var(--_border);
-        border-radius: calc(var(--_radius) * 0.5);
-        margin: 0;
-      }
-      legend {
-        font-weight: 600;
-        font-size: 0.8rem;
       }
     `,
   ];

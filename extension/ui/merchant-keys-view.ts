@@ -7,7 +7,7 @@ import { ListController } from './list-controller.ts';
 import { outsideText } from './outside-text.ts';
 import { refusalText } from './refusal.ts';
 import './shown-once.ts';
-import { fittedTable, pageStyles } from './styles.ts';
+import { choiceGroup, fittedTable, pageStyles } from './styles.ts';
 import { fill, UiLocale } from './ui-locale.ts';
 
 declare global {
@@ -30,23 +30,13 @@ export class KassaMerchantKeysView extends LitElement {
   static override styles = [
     ...pageStyles,
     fittedTable,
+    choiceGroup,
     css`
       th:nth-child(2) {
         inline-size: 30%;
       }
       th:nth-child(3) {
         inline-size: 30%;
-      }
-      fieldset {
-        display: grid;
-        gap: 0.25rem;
-        border: 1px solid var(--_border);
-        border-radius: calc(var(--_radius) * 0.5);
-        margin: 0;
-      }
-      legend {
-        font-weight: 600;
-        font-size: 0.8rem;
       }
     `,
   ];
