@@ -35,7 +35,8 @@ export async function startProxy(config: ProxyConfig, options: StartProxyOptions
   const { app, preempt } = createApp(services);
   const server = await listen(app.fetch, { port: config.port, hostname: config.host, alsoOn: options.alsoOn, preempt });
   services.follower.start();
-  services.events?.start();
+  services.destinations.start();
+  services.outboxSweeper.start();
   services.onramp?.worker.start();
   logger.info('proxy listening', {
     origin: server.origin,
@@ -60,7 +61,8 @@ export async function startProxy(config: ProxyConfig, options: StartProxyOptions
       services.refresher.stop();
       await server.close();
       await services.follower.stop();
-      await services.events?.stop();
+      services.outboxSweeper.stop();
+      await services.destinations.stop();
       await services.onramp?.worker.stop();
       await services.coordination.close();
       // A coordination given in the options replaces a fleet backend's, whose connections still close here.

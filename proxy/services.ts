@@ -3,11 +3,14 @@ import ky from 'ky';
 import { ChainDirectory } from './bridge/chain-directory.ts';
 import type { ProxyConfig } from './config.ts';
 import { EventDeliverer } from './events/event-deliverer.ts';
+import { EventDestinations } from './events/event-destinations.ts';
+import { OutboxSweeper } from './events/outbox-sweeper.ts';
 import { paymentEventRule } from './events/event-rules.ts';
 import { EventSigner } from './events/event-signer.ts';
 import { retrySchedule, type RetrySchedule } from './events/retry-schedule.ts';
 import type { Logger } from './logger.ts';
 import { Checkouts } from './payments/checkouts.ts';
+import { MerchantKeys } from './payments/merchant-keys.ts';
 import { PaymentFollower } from './payments/payment-follower.ts';
 import { PaymentRefresher } from './payments/payment-refresher.ts';
 import { PaymentStarter } from './payments/payment-starter.ts';
@@ -38,6 +41,8 @@ export interface ProxyServices extends Omit<Backend, 'redisConnections'> {
   orders: OrdersClient;
   chains: ChainDirectory;
   checkouts: Checkouts;
+  /** KASSA_MERCHANT_KEY and the keys an admin makes, with their scopes. */
+  merchantKeys: MerchantKeys;
   starter: PaymentStarter;
   refresher: PaymentRefresher;
   watch: PaymentWatch;
@@ -45,8 +50,12 @@ export interface ProxyServices extends Omit<Backend, 'redisConnections'> {
   statusCache: StatusCache;
   /** Comment lines on open SSE streams, so that proxies in between do not close them (15 s). */
   sseHeartbeatMs: number;
-  /** Delivers the merchant's events; null when KASSA_EVENTS_URL is not set. */
+  /** Delivers the merchant's events to KASSA_EVENTS_URL; null when it is not set. */
   events: EventDeliverer | null;
+  /** Every destination of the merchant's events, KASSA_EVENTS_URL's first, each delivered on its own. */
+  destinations: EventDestinations;
+  /** Settles expired checkouts and purges old events. */
+  outboxSweeper: OutboxSweeper;
   metrics: ProxyMetrics;
   httpMetrics: boolean;
   /** Stablecoins bought by bank; null when KASSA_ONRAMP_COINS is not set. */
@@ -92,6 +101,8 @@ export function createServices(
   overrides: ServiceOverrides & Omit<Backend, 'redisConnections'>,
 ): ProxyServices {
   const { store, coordination } = overrides;
+  // Without KASSA_EVENTS_URL no deliverer takes the outbox's own rows: events are written for destinations only.
+  store.outbox.routeToEnvironment(config.events !== null);
   const health = new UpstreamHealth(logger);
   const metrics = new ProxyMetrics({ store, coordination, health, events: config.events !== null });
   for (const redis of overrides.redisConnections ?? []) countCommands(redis, metrics);
@@ -140,26 +151,42 @@ export function createServices(
     openAmount: config.openAmount,
     staleAttemptMs: overrides.staleAttemptMs,
   });
+  const schedule = overrides.eventRetrySchedule ?? retrySchedule(overrides.eventRetryScale);
   const events = config.events
     ? new EventDeliverer({
         outbox: store.outbox,
         url: config.events.url,
         signer: new EventSigner(config.events.secrets),
         logger,
-        environment: () => tokens.environment(),
-        schedule: overrides.eventRetrySchedule ?? retrySchedule(overrides.eventRetryScale),
+        schedule,
         pollMs: overrides.eventPollMs,
-        sweepMs: overrides.eventSweepMs,
         timeoutMs: overrides.eventTimeoutMs,
       })
     : null;
+  const destinations = new EventDestinations({
+    store: store.destinations,
+    outbox: store.outbox,
+    environment: events && config.events ? { deliverer: events, secrets: config.events.secrets } : null,
+    logger,
+    schedule,
+    pollMs: overrides.eventPollMs,
+    timeoutMs: overrides.eventTimeoutMs,
+  });
+  const eventsWritten = () => destinations.wake();
+  const outboxSweeper = new OutboxSweeper({
+    outbox: store.outbox,
+    environment: () => tokens.environment(),
+    logger,
+    written: eventsWritten,
+    sweepMs: overrides.eventSweepMs,
+  });
   const refresher = new PaymentRefresher({
     store,
     pay,
     bus: coordination.bus,
     gate: coordination.readGate,
     logger,
-    events: events ? { rule: paymentEventRule(), written: () => events.wake() } : undefined,
+    events: { rule: paymentEventRule(), written: eventsWritten },
   });
   const watch = new PaymentWatch(store, refresher);
   const follower = new PaymentFollower({ store, refresher, logger, sweepMs: overrides.followerSweepMs });
@@ -175,7 +202,7 @@ export function createServices(
         tokens,
         logger,
         rpcTimeoutMs: config.upstreamTimeoutMs,
-        eventsWritten: events ? () => events.wake() : undefined,
+        eventsWritten,
         registry: metrics.registry,
         sweepMs: overrides.onrampSweepMs,
         paymentWindowSeconds: overrides.onrampPaymentWindowSeconds,
@@ -202,6 +229,7 @@ export function createServices(
     orders,
     chains,
     checkouts,
+    merchantKeys: new MerchantKeys(store.merchantKeys, config.merchantKey),
     starter,
     refresher,
     watch,
@@ -209,6 +237,8 @@ export function createServices(
     statusCache,
     sseHeartbeatMs: overrides.sseHeartbeatMs ?? 15_000,
     events,
+    destinations,
+    outboxSweeper,
     metrics,
     httpMetrics: overrides.httpMetrics ?? true,
     onramp,

@@ -24,6 +24,8 @@ export const PERMISSIONS = [
   'sessions:manage',
   'settings:manage',
   'audit:read',
+  'destinations:manage',
+  'merchant_keys:manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -311,14 +313,17 @@ export const credentialListSchema = z
   .object({ credentials: z.array(credentialViewSchema) })
   .meta({ id: 'CredentialList' });
 
+/** What a person calls a token or a key: up to 100 characters, no control characters. */
+export const credentialNameSchema = z
+  .string({ error: 'name is required' })
+  .trim()
+  .min(1, 'name must not be empty')
+  .max(100, 'name must be at most 100 characters')
+  .refine(noControls, 'name must not contain control characters');
+
 export const createTokenRequestSchema = z
   .strictObject({
-    name: z
-      .string({ error: 'name is required' })
-      .trim()
-      .min(1, 'name must not be empty')
-      .max(100, 'name must be at most 100 characters')
-      .refine(noControls, 'name must not contain control characters'),
+    name: credentialNameSchema,
     /** At most one's own role; one's own by default. */
     role: roleSchema.optional(),
     expiresInDays: z

@@ -46,6 +46,8 @@ const STORE_SUITES = [
   'roles',
   'signin',
   'signin-fuzz',
+  'merchant-keys',
+  'event-destinations',
 ];
 const requested = process.argv.slice(2);
 const started = performance.now();

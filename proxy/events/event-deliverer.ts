@@ -1,13 +1,11 @@
 import type { EventEndpointView } from '../../schemas/event-endpoint.ts';
-import type { Environment } from '../../schemas/pay.ts';
 import type { Logger } from '../logger.ts';
 import type { AttemptOutcome, EndpointState, EventAttemptRecord, Outbox, StoredEvent } from '../state/outbox.ts';
-import { KASSA_VERSION } from '../version.ts';
 import { endpointView, eventEndpoint, type EventEndpoint } from './event-endpoint.ts';
 import type { EventSigner } from './event-signer.ts';
-import { expiryRule } from './event-rules.ts';
-import { retryAfterMs } from './retry-after.ts';
-import { retrySchedule, type RetrySchedule } from './retry-schedule.ts';
+import { postEvent } from './event-post.ts';
+import { PollLoop } from './poll-loop.ts';
+import { afterFailure, retrySchedule, type RetrySchedule } from './retry-schedule.ts';
 
 export interface EventDelivererOptions {
   outbox: Outbox;
@@ -15,13 +13,9 @@ export interface EventDelivererOptions {
   url: string;
   signer: EventSigner;
   logger: Logger;
-  /** The payment environment, for checkout events that have no payment. */
-  environment: () => Promise<Environment>;
   schedule?: RetrySchedule;
   /** How often the outbox is looked at when nothing wakes the deliverer (1 s). */
   pollMs?: number;
-  /** How often checkouts past their expiry are settled (5 s). */
-  sweepMs?: number;
   /** How long the receiver has to answer (15 s, within Standard Webhooks' 15 to 30 s). */
   timeoutMs?: number;
   /** How long a claimed event is this instance's alone (30 s: longer than any attempt). */
@@ -30,14 +24,9 @@ export interface EventDelivererOptions {
   concurrency?: number;
 }
 
-const defaults = { pollMs: 1_000, sweepMs: 5_000, timeoutMs: 15_000, leaseMs: 30_000, concurrency: 16 };
+const defaults = { pollMs: 1_000, timeoutMs: 15_000, leaseMs: 30_000, concurrency: 16 };
 /** 410 Gone answers in a row after which an endpoint is disabled: its receiver wants no more events. */
-const GONE_BEFORE_DISABLED = 3;
-/** The longest wait a receiver's Retry-After (429, 503) is followed for: the schedule's horizon still holds. */
-const RETRY_AFTER_CAP_MS = 3_600_000;
-/** Delivered events are kept this long for the operator, then purged. */
-const DELIVERED_KEPT_MS = 30 * 24 * 3_600_000;
-const PURGE_EVERY_MS = 3_600_000;
+export const GONE_BEFORE_DISABLED = 3;
 
 /**
  * Delivers the outbox to the merchant's endpoint, at least once: claims due events (a lease, so on a
@@ -50,12 +39,7 @@ const PURGE_EVERY_MS = 3_600_000;
 export class EventDeliverer {
   private readonly settings: typeof defaults & EventDelivererOptions & { schedule: RetrySchedule };
   private readonly inFlight = new Set<Promise<void>>();
-  private running = false;
-  private ticking = false;
-  private again = false;
-  private pollTimer: NodeJS.Timeout | undefined;
-  private sweepTimer: NodeJS.Timeout | undefined;
-  private lastPurge = 0;
+  private readonly loop: PollLoop;
   private readonly endpoint: EventEndpoint;
   /** The endpoint's state as last read or written, and when it was read (read again after pollMs). */
   private state: { value: EndpointState; readAt: number } | undefined;
@@ -65,6 +49,11 @@ export class EventDeliverer {
     const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
     this.settings = { ...defaults, ...(given as EventDelivererOptions), schedule: options.schedule ?? retrySchedule() };
     this.endpoint = eventEndpoint(options.url);
+    this.loop = new PollLoop({
+      round: () => this.round(),
+      pollMs: this.settings.pollMs,
+      failed: (error) => this.settings.logger.warn('event outbox unavailable', { error }),
+    });
   }
 
   /** Where events go, each with whether they go there now (read from the store, for the operator). */
@@ -83,102 +72,45 @@ export class EventDeliverer {
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.sweepTimer = setInterval(() => void this.sweep(), this.settings.sweepMs);
-    this.sweepTimer.unref();
-    void this.sweep();
-    this.wake();
+    this.loop.start();
   }
 
   /** Something was written to the outbox: look now rather than at the next poll. */
   wake(): void {
-    if (!this.running) return;
-    if (this.ticking) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.pollTimer);
-    void this.tick();
+    this.loop.wake();
   }
 
   /** Stops claiming and waits for the attempts under way (each ends within the timeout). */
   async stop(): Promise<void> {
-    this.running = false;
-    clearTimeout(this.pollTimer);
-    clearInterval(this.sweepTimer);
+    await this.loop.stop();
     await Promise.allSettled([...this.inFlight]);
   }
 
-  private async tick(): Promise<void> {
-    this.ticking = true;
-    try {
-      do {
-        this.again = false;
-        const capacity = this.settings.concurrency - this.inFlight.size;
-        if (capacity <= 0 || !(await this.endpointOpen())) break;
-        const events = await this.settings.outbox.claimDue(Date.now(), capacity, this.settings.leaseMs);
-        for (const event of events) {
-          const delivery: Promise<void> = this.deliver(event).finally(() => {
-            this.inFlight.delete(delivery);
-            this.wake();
-          });
-          this.inFlight.add(delivery);
-        }
-        if (events.length === capacity) this.again = true;
-      } while (this.again && this.running);
-    } catch (error) {
-      this.settings.logger.warn('event outbox unavailable', { error });
-    } finally {
-      this.ticking = false;
-      if (this.running) {
-        clearTimeout(this.pollTimer);
-        this.pollTimer = setTimeout(() => this.wake(), this.settings.pollMs);
-        this.pollTimer.unref();
-      }
+  /** Claims as many due events as there is room for and starts their deliveries; true when more may be due. */
+  private async round(): Promise<boolean> {
+    const capacity = this.settings.concurrency - this.inFlight.size;
+    if (capacity <= 0 || !(await this.endpointOpen())) return false;
+    const events = await this.settings.outbox.claimDue(Date.now(), capacity, this.settings.leaseMs);
+    for (const event of events) {
+      const delivery: Promise<void> = this.deliver(event).finally(() => {
+        this.inFlight.delete(delivery);
+        this.wake();
+      });
+      this.inFlight.add(delivery);
     }
+    return events.length === capacity;
   }
 
   private async deliver(event: StoredEvent): Promise<void> {
     const { url, signer, timeoutMs, logger } = this.settings;
-    const at = Date.now();
-    const started = performance.now();
-    let statusCode: number | null = null;
-    let error: string | null = null;
-    let retryAfter: number | undefined;
-    try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': `Kassa/${KASSA_VERSION}`,
-          ...signer.sign(event.eventId, event.payload),
-        },
-        body: event.payload,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      statusCode = response.status;
-      await response.body?.cancel();
-      if (statusCode >= 300 && statusCode < 400) error = `HTTP ${statusCode}: redirects are not followed`;
-      if (statusCode === 410) error = 'HTTP 410 Gone: the receiver wants no more events; not retried';
-      if (statusCode === 429 || statusCode === 503)
-        retryAfter = retryAfterMs(response.headers.get('retry-after'), Date.now());
-    } catch (cause) {
-      error = describeFailure(cause, timeoutMs);
-    }
-    const attempt: EventAttemptRecord = {
-      at,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-      statusCode,
-      error,
-    };
-    const delivered = statusCode !== null && statusCode >= 200 && statusCode < 300;
+    const posted = await postEvent(url, signer.sign(event.eventId, event.payload), event.payload, timeoutMs);
+    const { statusCode, error, delivered } = posted;
+    const attempt: EventAttemptRecord = { at: posted.at, durationMs: posted.durationMs, statusCode, error };
     const outcome: AttemptOutcome = delivered
       ? { status: 'delivered' }
       : statusCode === 410
         ? { status: 'failed' }
-        : this.next(event, Date.now(), retryAfter);
+        : afterFailure(this.settings.schedule, event.attempts + 1, event.createdAt, Date.now(), posted.retryAfterMs);
     const fields = { eventId: event.eventId, type: event.type, attempt: event.attempts + 1, statusCode, error };
     if (delivered) logger.info('event delivered', { ...fields, ms: attempt.durationMs });
     else if (outcome.status === 'failed') logger.error('event given up', fields);
@@ -220,36 +152,4 @@ export class EventDeliverer {
     if (state.disabledAt === at)
       logger.error('event endpoint disabled; its events wait until an operator enables it', { endpoint: id, reason });
   }
-
-  private next(event: StoredEvent, now: number, retryAfter: number | undefined): AttemptOutcome {
-    const { schedule } = this.settings;
-    // A receiver's Retry-After is followed (up to an hour) when it asks for longer than the schedule.
-    const delay = Math.max(schedule.delay(event.attempts + 1), Math.min(retryAfter ?? 0, RETRY_AFTER_CAP_MS));
-    const retryAt = now + delay;
-    return retryAt - event.createdAt > schedule.giveUpAfterMs ? { status: 'failed' } : { status: 'pending', retryAt };
-  }
-
-  private async sweep(): Promise<void> {
-    const { outbox, logger } = this.settings;
-    try {
-      const now = Date.now();
-      const settled = await outbox.expireCheckouts(now, 100, expiryRule(await this.settings.environment()));
-      if (settled > 0) this.wake();
-      if (now - this.lastPurge > PURGE_EVERY_MS) {
-        this.lastPurge = now;
-        await outbox.purgeDelivered(now - DELIVERED_KEPT_MS);
-      }
-    } catch (error) {
-      logger.warn('checkout expiry sweep failed', { error });
-    }
-  }
-}
-
-/** A failed attempt in words, for the operator: no answer in time, or why no connection was made. */
-function describeFailure(cause: unknown, timeoutMs: number): string {
-  if (cause instanceof Error && (cause.name === 'TimeoutError' || cause.name === 'AbortError'))
-    return `no answer within ${timeoutMs / 1000} s`;
-  const inner = cause instanceof Error ? (cause.cause as { code?: string; message?: string } | undefined) : undefined;
-  const reason = inner?.code ?? inner?.message ?? (cause instanceof Error ? cause.message : String(cause));
-  return `could not deliver: ${reason}`;
 }

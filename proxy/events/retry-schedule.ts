@@ -11,6 +11,9 @@ export const LATE_RETRY_MS = 43_200_000;
 export const GIVE_UP_AFTER_MS = 3 * 24 * 3_600_000;
 const JITTER = 0.2;
 
+/** The longest wait a receiver's Retry-After (429, 503) is followed for: the schedule's horizon still holds. */
+const RETRY_AFTER_CAP_MS = 3_600_000;
+
 export interface RetrySchedule {
   /** The delay before attempt `attempts + 1`, given `attempts` failed attempts so far. */
   delay(attempts: number): number;
@@ -26,4 +29,21 @@ export function retrySchedule(scale = 1, random: () => number = Math.random): Re
     },
     giveUpAfterMs: GIVE_UP_AFTER_MS * scale,
   };
+}
+
+/**
+ * What follows a failed attempt (`attempts` failed so far, this one included) of an event created at
+ * `createdAt`: due again after the schedule's delay, or a receiver's longer Retry-After (up to an
+ * hour), or given up past the horizon.
+ */
+export function afterFailure(
+  schedule: RetrySchedule,
+  attempts: number,
+  createdAt: number,
+  now: number,
+  retryAfter: number | undefined,
+): { status: 'pending'; retryAt: number } | { status: 'failed' } {
+  const delay = Math.max(schedule.delay(attempts), Math.min(retryAfter ?? 0, RETRY_AFTER_CAP_MS));
+  const retryAt = now + delay;
+  return retryAt - createdAt > schedule.giveUpAfterMs ? { status: 'failed' } : { status: 'pending', retryAt };
 }

@@ -11,9 +11,11 @@ import { openApiDocument } from './openapi/document.ts';
 import type { ApiOperations } from './openapi/operation.ts';
 import { apiDocsRoutes, apiReferenceOperations, openApiOperations } from './openapi/api-docs-routes.ts';
 import { bridgeOperations, bridgeRoutes } from '../bridge/bridge-routes.ts';
+import { destinationOperations, destinationRoutes } from '../events/destination-routes.ts';
 import { eventOperations, eventRoutes } from '../events/event-routes.ts';
 import { handoffOperations, handoffRoutes } from '../handoff/handoff-routes.ts';
 import { merchantOperations, merchantRoutes } from '../payments/merchant-routes.ts';
+import { merchantKeyOperations, merchantKeyRoutes } from '../payments/merchant-key-routes.ts';
 import { operatorOperations, operatorRoutes } from '../operator/operator-routes.ts';
 import { operatorAccountOperations, operatorAccountRoutes } from '../operator/operator-account-routes.ts';
 import { deviceOperations, deviceRoutes } from '../operator/device-routes.ts';
@@ -77,6 +79,7 @@ export function createApp(services: ProxyServices): ProxyHttp {
     operations.push(described);
   };
   mount(merchantRoutes(services), merchantOperations);
+  mount(merchantKeyRoutes(services), merchantKeyOperations);
   mount(paymentRoutes(services, { readLimiter }), paymentOperations);
   mount(handoffRoutes(services), handoffOperations);
   mount(bridgeRoutes(services), bridgeOperations);
@@ -99,6 +102,7 @@ export function createApp(services: ProxyServices): ProxyHttp {
   // Signing in with the company's provider exists only when one is set up (KASSA_OIDC_ISSUER).
   if (services.signin.sso) mount(ssoRoutes(services), ssoOperations);
   mount(eventRoutes(services), eventOperations);
+  mount(destinationRoutes(services), destinationOperations);
   mount(webhookRoutes(services), webhookOperations);
   mount(widgetRoutes(services), widgetOperations);
   mount(probeRoutes(services), probeOperations);

@@ -12,7 +12,14 @@ const ADDED: Record<Role, readonly Permission[]> = {
   viewer: ['payments:read', 'orders:read', 'purchases:read', 'events:read'],
   support: ['payments:resolve', 'events:redeliver'],
   finance: ['orders:write', 'purchases:act', 'payments:export'],
-  admin: ['operators:manage', 'sessions:manage', 'settings:manage', 'audit:read'],
+  admin: [
+    'operators:manage',
+    'sessions:manage',
+    'settings:manage',
+    'audit:read',
+    'destinations:manage',
+    'merchant_keys:manage',
+  ],
 };
 
 const cumulative = (role: Role): ReadonlySet<Permission> =>

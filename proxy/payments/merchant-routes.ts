@@ -10,15 +10,15 @@ import { createCheckoutExample, merchantCheckoutExample } from '../http/openapi/
 import type { ApiOperations } from '../http/openapi/operation.ts';
 import { BAD_BODY, STORE_DOWN } from '../http/openapi/problems.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
-import { requireBearer } from '../http/middleware/require-bearer.ts';
+import { merchantAuth } from './merchant-auth.ts';
 import type { ProxyServices } from '../services.ts';
 
 /** The merchant's server creates checkouts: what the customer will pay is decided here, not in the browser. */
-export function merchantRoutes({ config, checkouts, tokens, logger }: ProxyServices): Hono {
+export function merchantRoutes({ merchantKeys, checkouts, tokens, logger }: ProxyServices): Hono {
   const app = new Hono();
   app.post(
     '/api/checkouts',
-    requireBearer({ token: config.merchantKey, realm: 'KASSA_MERCHANT_KEY' }),
+    merchantAuth({ keys: merchantKeys, scope: 'checkouts:create' }),
     refusePrivateKeys({ freeText: ['metadata'] }),
     async (c) => {
       const parsed = await parseJsonBody(c, createCheckoutRequestSchema);
@@ -59,7 +59,8 @@ export const merchantOperations: ApiOperations = {
     },
     errors: {
       400: `${BAD_BODY}; or the Idempotency-Key is malformed`,
-      401: 'Send Authorization: Bearer <KASSA_MERCHANT_KEY>',
+      401: 'Send Authorization: Bearer <KASSA_MERCHANT_KEY or a merchant key>',
+      403: 'The merchant key lacks the scope checkouts:create',
       409: 'The checkout of this Idempotency-Key is being created; try again shortly',
       422: 'This Idempotency-Key was already used for a different checkout',
       503: STORE_DOWN,

@@ -22,7 +22,7 @@ import { NotFoundError } from '../domain/domain-errors.ts';
 import { browserOrigins } from '../http/middleware/browser-origins.ts';
 import { clientRateLimit } from '../http/middleware/client-rate-limit.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
-import { bearerCheck } from '../http/middleware/require-bearer.ts';
+import { merchantAuth } from './merchant-auth.ts';
 import {
   checkoutExample,
   createdPaymentExample,
@@ -61,7 +61,7 @@ export function paymentRoutes(services: ProxyServices, options: { readLimiter: S
     logger,
   } = services;
   const app = new Hono();
-  const isMerchant = bearerCheck(config.merchantKey);
+  const merchantReads = merchantAuth({ keys: services.merchantKeys, scope: 'checkouts:read', optional: true });
   const browser = browserOrigins({
     origins: config.allowedOrigins,
     methods: ['GET', 'POST'],
@@ -145,13 +145,9 @@ export function paymentRoutes(services: ProxyServices, options: { readLimiter: S
   });
 
   app.options('/api/checkouts/:checkoutId', browser);
-  app.get('/api/checkouts/:checkoutId', browser, reads, async (c) => {
+  // The merchant's server reads the same URL with its key and gets its own view; a wrong key is refused.
+  app.get('/api/checkouts/:checkoutId', browser, reads, merchantReads, async (c) => {
     const authorization = c.req.header('Authorization');
-    // The merchant's server reads the same URL with its key and gets its own view; a wrong key is refused.
-    if (authorization !== undefined && !isMerchant(authorization))
-      throw new HttpProblem(401, 'Send Authorization: Bearer <KASSA_MERCHANT_KEY>, or no Authorization at all', {
-        'WWW-Authenticate': 'Bearer realm="KASSA_MERCHANT_KEY"',
-      });
     const checkout = await checkouts.get(c.req.param('checkoutId'));
     if (!checkout) throw new NotFoundError('Unknown checkout');
     // The merchant's own view is for its server, which has no page to keep.
@@ -225,7 +221,8 @@ export const paymentOperations: ApiOperations = {
     },
     errors: {
       ...BROWSER_ERRORS,
-      401: 'Send Authorization: Bearer <KASSA_MERCHANT_KEY>, or no Authorization at all',
+      401: 'Send Authorization: Bearer <KASSA_MERCHANT_KEY or a merchant key>, or no Authorization at all',
+      403: `${BROWSER_ERRORS[403]}; or the merchant key lacks the scope checkouts:read`,
       404: 'Unknown checkout',
     },
   },

@@ -77,12 +77,24 @@ export interface GoneRule {
   reason: string;
 }
 
+/**
+ * Whether KASSA_EVENTS_URL takes the events written: its queue is the outbox's own rows (`pending`
+ * until delivered). Without it an event is written only when a destination takes it, and then owes
+ * the outbox nothing (`delivered` there at once, its deliveries in each destination's queue); one no
+ * destination takes is not written at all, as before there were destinations (docs/events.md).
+ */
+export interface EventRouting {
+  environment: boolean;
+}
+
 export interface EventPage {
   events: StoredEvent[];
   nextCursor: string | null;
 }
 
 export interface Outbox {
+  /** Says whether KASSA_EVENTS_URL takes the events written from now on (the proxy, at start); until told, it does. */
+  routeToEnvironment(takes: boolean): void;
   /**
    * Leases up to `limit` due events until `now + leaseMs`, atomically, so that on a fleet each attempt
    * is made by exactly one instance. An instance that dies mid-attempt leaves the event due again when

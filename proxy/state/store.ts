@@ -8,6 +8,8 @@ import { isTerminalStatus } from '../../schemas/pay.ts';
 import type { ApprovalStore } from './approvals.ts';
 import type { AuditStore } from './audit.ts';
 import type { OperatorStore } from './operators.ts';
+import type { DestinationStore } from './destinations.ts';
+import type { MerchantKeyStore } from './merchant-keys.ts';
 import type { Outbox, PaymentEventRule } from './outbox.ts';
 import type { PurchaseStore } from './purchases.ts';
 import type { Reconciliation } from './reconciliation.ts';
@@ -132,6 +134,10 @@ export interface Store {
 
   /** The merchant's events, in the same store as the changes that cause them. */
   readonly outbox: Outbox;
+  /** The event destinations added through the API, each with its queue (destinations.ts). */
+  readonly destinations: DestinationStore;
+  /** The merchant's API keys (merchant-keys.ts). */
+  readonly merchantKeys: MerchantKeyStore;
   /** Re-reads owed, payments that cannot be verified, and the operator's resolutions. */
   readonly reconciliation: Reconciliation;
   /** The on-ramp's quotes and purchases, beside the checkouts they are paid through. */

@@ -16,7 +16,15 @@ const ROLE_TABLE = {
   viewer: VIEWER,
   support: SUPPORT,
   finance: FINANCE,
-  admin: [...FINANCE, 'operators:manage', 'sessions:manage', 'settings:manage', 'audit:read'],
+  admin: [
+    ...FINANCE,
+    'operators:manage',
+    'sessions:manage',
+    'settings:manage',
+    'audit:read',
+    'destinations:manage',
+    'merchant_keys:manage',
+  ],
 } as const;
 type Role = keyof typeof ROLE_TABLE;
 

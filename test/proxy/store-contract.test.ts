@@ -5,6 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { createLogger } from '../../proxy/logger.ts';
+import { POSTGRES, PostgresDatabase } from '../../proxy/state/postgres/database.ts';
+import { openPostgres } from '../../proxy/state/postgres/open.ts';
+import { insertEvents } from '../../proxy/state/sql/outbox.ts';
 import { connectRedis } from '../../proxy/state/redis/database.ts';
 import { redisKeys } from '../../proxy/state/redis/keys.ts';
 import { RedisStore } from '../../proxy/state/redis/store.ts';
@@ -12,19 +16,20 @@ import { expiryRule } from '../../proxy/events/event-rules.ts';
 import { openSqlite } from '../../proxy/state/sqlite/open.ts';
 import { SQLITE_RELEASED } from '../../proxy/state/sqlite/schema.ts';
 import type { Payment, Store } from '../../proxy/state/store.ts';
+import { sharedPostgres } from '../support/postgres-server.ts';
 import { startRedis } from '../support/redis-server.ts';
-import { STORE_BACKENDS } from '../support/store-backends.ts';
-import { checkout, payment } from '../support/store-records.ts';
+import { STORE_BACKENDS, type OpenedStore } from '../support/store-backends.ts';
+import { checkout, destinationRecord, payment } from '../support/store-records.ts';
 
 const STALE = 60_000;
 
 /** One contract, every store: whatever the proxy relies on holds for SQLite, Redis and PostgreSQL alike. */
 for (const backend of STORE_BACKENDS) {
   describe(`store contract: ${backend.name}`, () => {
+    let opened: OpenedStore;
     let store: Store;
-    let close: () => Promise<void>;
-    before(async () => ({ store, close } = await backend.open()));
-    after(() => close());
+    before(async () => ({ store } = opened = await backend.open()));
+    after(() => opened.close());
 
     /** Starts a payment the way the starter does: claim, then record. */
     const started = async (
@@ -256,6 +261,147 @@ for (const backend of STORE_BACKENDS) {
       assert.deepEqual(await outbox.endpointState(id), fresh);
     });
 
+    it('event destinations: an event fans out to each one that takes it, each queue is delivered in order by one instance at a time', async () => {
+      const { destinations } = store;
+      const now = Date.now();
+      const destination = (enabledEvents: string[], disabledAt: number | null = null) =>
+        destinationRecord({
+          enabledEvents,
+          createdAt: now,
+          disabledAt,
+          disabledReason: disabledAt === null ? null : 'Disabled by Test Admin',
+        });
+      const [all, other, paused] = [destination(['*']), destination(['payment.failed']), destination(['*'], now)];
+      for (const record of [all, other, paused]) await destinations.create(record);
+      assert.deepEqual(await destinations.get(paused.destinationId), paused);
+      const expired = [1, 2].map((i) => checkout({ createdAt: now - 60_000, expiresAt: now - 1_000 - i }));
+      for (const chk of expired) await store.insertCheckout(chk);
+      await store.outbox.expireCheckouts(now, 100, expiryRule('sandbox'));
+      const written = (await store.outbox.listEvents({ limit: 200 })).events
+        .filter((event) => expired.some((chk) => chk.checkoutId === event.checkoutId))
+        .sort((a, b) => a.createdAt - b.createdAt || a.eventId.localeCompare(b.eventId))
+        .map((event) => event.eventId);
+      assert.equal(written.length, 2);
+      const at = Date.now();
+      const pending = await destinations.pendingCounts();
+      assert.equal(pending.get(all.destinationId), 2);
+      assert.equal(pending.get(other.destinationId) ?? 0, 0, 'a type it does not take');
+      assert.equal(pending.get(paused.destinationId), 2, 'a disabled one keeps its events');
+      assert.deepEqual(await destinations.claimHead(paused.destinationId, at, 10, 30_000), [], 'nor is it delivered');
+      // The lease: while one instance delivers the queue, no other gets it.
+      const head = await destinations.claimHead(all.destinationId, at, 10, 30_000);
+      assert.deepEqual(
+        head.map((delivery) => delivery.eventId),
+        written,
+      );
+      assert.deepEqual(await destinations.claimHead(all.destinationId, at, 10, 30_000), [], 'leased');
+      const attempt = { at, durationMs: 12, statusCode: 503, error: null };
+      await destinations.settle(all.destinationId, written[0]!, attempt, { status: 'pending', retryAt: at + 60_000 });
+      await destinations.releaseLease(all.destinationId);
+      assert.deepEqual(
+        await destinations.claimHead(all.destinationId, at, 10, 30_000),
+        [],
+        'the head waits, and all behind it',
+      );
+      const retried = await destinations.claimHead(all.destinationId, at + 60_000, 10, 30_000);
+      assert.deepEqual(
+        retried.map((delivery) => [delivery.eventId, delivery.attempts]),
+        [
+          [written[0], 1],
+          [written[1], 0],
+        ],
+      );
+      for (const eventId of written)
+        await destinations.settle(all.destinationId, eventId, { ...attempt, statusCode: 200 }, { status: 'delivered' });
+      await destinations.releaseLease(all.destinationId);
+      const log = await destinations.deliveries(all.destinationId, { limit: 10 });
+      assert.deepEqual(
+        log.deliveries.map((delivery) => [
+          delivery.eventId,
+          delivery.status,
+          delivery.attempts,
+          delivery.lastStatusCode,
+        ]),
+        [
+          [written[1], 'delivered', 1, 200],
+          [written[0], 'delivered', 2, 200],
+        ],
+        'newest first',
+      );
+      assert.equal((await destinations.pendingCounts()).get(all.destinationId) ?? 0, 0);
+      // Skipping the disabled one's backlog; enabling it then sends nothing of it.
+      assert.equal(await destinations.skipPending(paused.destinationId), 2);
+      const enabled = await destinations.update(paused.destinationId, { disabledAt: null, disabledReason: null });
+      assert.equal(enabled?.disabledAt, null);
+      assert.deepEqual(await destinations.claimHead(paused.destinationId, at, 10, 30_000), []);
+      const skipped = await destinations.deliveries(paused.destinationId, { status: 'skipped', limit: 10 });
+      assert.equal(skipped.deliveries.length, 2);
+      for (const record of [all, other, paused]) assert.equal(await destinations.remove(record.destinationId), true);
+      assert.equal(await destinations.get(all.destinationId), undefined);
+      assert.deepEqual((await destinations.deliveries(all.destinationId, { limit: 10 })).deliveries, []);
+      assert.equal(await destinations.remove(all.destinationId), false);
+    });
+
+    it('without KASSA_EVENTS_URL an event no destination takes is not written, and one they take waits in their queues only', async () => {
+      const { outbox, destinations } = store;
+      const now = Date.now();
+      const expire = async () => {
+        const chk = checkout({ createdAt: now - 60_000, expiresAt: now - 1_000 });
+        await store.insertCheckout(chk);
+        assert.equal(await outbox.expireCheckouts(now, 100, expiryRule('sandbox')), 1);
+        return (await outbox.listEvents({ limit: 200 })).events.filter((event) => event.checkoutId === chk.checkoutId);
+      };
+      const depth = (await outbox.depth()).pending;
+      outbox.routeToEnvironment(false);
+      try {
+        assert.deepEqual(await expire(), [], 'settled, for no one');
+        const { destinationId } = destinationRecord();
+        await destinations.create(
+          destinationRecord({ destinationId, disabledAt: now, disabledReason: 'Disabled by Test Admin' }),
+        );
+        const [event] = await expire();
+        assert.equal(event?.status, 'delivered', 'the outbox owes it to no one');
+        assert.equal((await outbox.depth()).pending, depth, 'nothing more waits in the outbox');
+        assert.equal((await destinations.pendingCounts()).get(destinationId), 1, 'the disabled destination keeps it');
+        await destinations.remove(destinationId);
+      } finally {
+        outbox.routeToEnvironment(true);
+      }
+    });
+
+    it('a destination’s lease is one instance’s: another neither takes it nor ends it, even one that took it over once it ran out', async () => {
+      const other = await opened.fleetmate();
+      const [one, two] = [store.destinations, other.store.destinations];
+      const destinationId = `dest_${randomUUID()}`;
+      /** Whether `instance` takes the lease (a non-empty head). */
+      const takes = async (instance: typeof one, leaseMs = 30_000) =>
+        (await instance.claimHead(destinationId, Date.now(), 10, leaseMs)).length > 0;
+      try {
+        const now = Date.now();
+        await one.create(destinationRecord({ destinationId }));
+        await other.store.insertCheckout(checkout({ createdAt: now - 60_000, expiresAt: now - 1_000 }));
+        await other.store.outbox.expireCheckouts(now, 100, expiryRule('sandbox'));
+        assert.equal(await takes(one), true);
+        assert.equal(await takes(two), false);
+        await two.releaseLease(destinationId);
+        assert.equal(await takes(two), false, 'still the first one’s');
+        await one.releaseLease(destinationId);
+        // The second takes it for a moment only; once that has run out the first takes it over, and
+        // the second, ending a batch it was too slow for, leaves the first one's lease alone.
+        assert.equal(await takes(two, 100), true);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        assert.equal(await takes(one), true, 'ran out: taken over');
+        await two.releaseLease(destinationId);
+        assert.equal(await takes(two), false, 'the first one’s still');
+        await one.releaseLease(destinationId);
+        assert.equal(await takes(two), true);
+        await two.releaseLease(destinationId);
+        await one.remove(destinationId);
+      } finally {
+        await other.close();
+      }
+    });
+
     it('a queued re-read is settled only by a read that began after it was last queued', async () => {
       const [first, second] = [randomUUID(), randomUUID()];
       const { reconciliation } = store;
@@ -325,6 +471,91 @@ describe('stores written by the previous version', () => {
     } finally {
       await redisConnections.close();
       await server.stop();
+    }
+  });
+});
+
+describe('PostgreSQL fleet', () => {
+  it('a destination removed while an event is written for it leaves no delivery behind, whichever comes first, and the write does not fail', async () => {
+    const url = await (await sharedPostgres()).createDatabase();
+    const logger = createLogger({ level: 'error', sink: () => undefined, secrets: [] });
+    const { store, coordination } = await openPostgres({ url, poolSize: 4, logger });
+    // Another instance's transactions, held open where the test says.
+    const db = new PostgresDatabase({ url, poolSize: 2, logger });
+    const held = () => {
+      let release!: () => void;
+      let entered!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const inside = new Promise<void>((resolve) => (entered = resolve));
+      return { gate, inside, release, entered };
+    };
+    /** Until `work` has settled, or waits for a row lock of this database (it is held, not raced). */
+    const settledOrWaiting = async <T>(work: Promise<T>) => {
+      let settled = false;
+      void work.finally(() => (settled = true)).catch(() => undefined);
+      for (;;) {
+        const waiting = await db.row<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        );
+        if (settled || waiting!.n > 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    const orphans = async () =>
+      (await db.row<{ n: number }>(
+        `SELECT count(*)::int AS n FROM event_deliveries d
+           WHERE NOT EXISTS (SELECT 1 FROM event_endpoints p WHERE p.endpoint_id = d.destination_id)`,
+      ))!.n;
+    const destination = async () => {
+      const record = destinationRecord();
+      await store.destinations.create(record);
+      return record.destinationId;
+    };
+    try {
+      // The event's transaction is open, its delivery written, when the removal comes: it waits, then takes it.
+      const first = await destination();
+      const writer = held();
+      const writing = db.transaction(async (tx) => {
+        const event = {
+          eventId: `evt_${randomUUID()}`,
+          type: 'checkout.expired' as const,
+          transactionId: null,
+          checkoutId: null,
+          sequence: 1,
+          createdAt: Date.now(),
+          payload: '{}',
+        };
+        await insertEvents(tx, POSTGRES, [event], { environment: true });
+        writer.entered();
+        await writer.gate;
+      });
+      await writer.inside;
+      const removal = store.destinations.remove(first);
+      await settledOrWaiting(removal);
+      writer.release();
+      await writing;
+      assert.equal(await removal, true);
+      assert.equal(await orphans(), 0, 'removed with its delivery');
+      // The removal's transaction is open when an event is written: the writer waits, then passes it over.
+      const second = await destination();
+      const remover = held();
+      const removing = db.transaction(async (tx) => {
+        await tx.run('DELETE FROM event_endpoints WHERE endpoint_id = ?', [second]);
+        remover.entered();
+        await remover.gate;
+      });
+      await remover.inside;
+      const now = Date.now();
+      await store.insertCheckout(checkout({ createdAt: now - 60_000, expiresAt: now - 1_000 }));
+      const expiring = store.outbox.expireCheckouts(now, 100, expiryRule('sandbox'));
+      await settledOrWaiting(expiring);
+      remover.release();
+      await removing;
+      assert.equal(await expiring, 1, 'the event is written all the same');
+      assert.equal(await orphans(), 0, 'and no delivery for the destination removed');
+    } finally {
+      await db.close();
+      await coordination.close();
     }
   });
 });

@@ -1,5 +1,6 @@
 /** Records as the proxy makes them, fresh each time, for the store suites; `overrides` fix what a test needs. */
 import { randomUUID } from 'node:crypto';
+import type { DestinationRecord } from '../../proxy/state/destinations.ts';
 import type { Checkout, Payment } from '../../proxy/state/store.ts';
 
 export const checkout = (overrides: Partial<Checkout> = {}): Checkout => ({
@@ -37,5 +38,18 @@ export const payment = (overrides: Partial<Payment> = {}): Payment => ({
   createdAt: Date.now(),
   lastCheckedAt: Date.now(),
   revision: 1,
+  ...overrides,
+});
+
+/** An event destination as an admin adds it: enabled, taking every event type, with one secret. */
+export const destinationRecord = (overrides: Partial<DestinationRecord> = {}): DestinationRecord => ({
+  destinationId: `dest_${randomUUID()}`,
+  url: 'https://hooks.example/kassa',
+  description: '',
+  enabledEvents: ['*'],
+  secrets: [{ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', expiresAt: null }],
+  createdAt: Date.now(),
+  disabledAt: null,
+  disabledReason: null,
   ...overrides,
 });

@@ -26,6 +26,8 @@ export async function startReceiver(
     answers?: number[];
     delayMs?: number;
     respond?: (request: ReceivedRequest) => number | ScriptedAnswer;
+    /** Holds each answer until it resolves (a receiver stalled until the test lets it go). */
+    gate?: () => Promise<void>;
   } = {},
 ) {
   const answers = [...(options.answers ?? [])];
@@ -45,13 +47,16 @@ export async function startReceiver(
       waiters.splice(0).forEach((wake) => wake());
       const scripted = answers.shift() ?? options.respond?.(request) ?? 200;
       const answer = typeof scripted === 'number' ? { status: scripted } : scripted;
-      setTimeout(
-        () => {
-          res.writeHead(answer.status, answer.headers);
-          res.end('ok');
-        },
-        answer.delayMs ?? options.delayMs ?? 0,
-      );
+      const send = () =>
+        setTimeout(
+          () => {
+            res.writeHead(answer.status, answer.headers);
+            res.end('ok');
+          },
+          answer.delayMs ?? options.delayMs ?? 0,
+        );
+      if (options.gate) void options.gate().then(send);
+      else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

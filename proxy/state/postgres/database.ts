@@ -12,6 +12,7 @@ export const CLOSE_WAIT_MS = 2_000;
 export const POSTGRES: Dialect = {
   forUpdate: ' FOR UPDATE',
   skipLocked: ' FOR UPDATE SKIP LOCKED',
+  forKeyShare: ' FOR KEY SHARE',
   rowId: (column) => column,
   released: POSTGRES_RELEASED,
   // Held until the transaction ends; `kassa:` keys, one space for every schema of the database.

@@ -52,6 +52,8 @@ export class Cas {
   /** A sorted set ordered by score (when an event is due), not lexicographically. */
   zaddScored = (key: string, member: string, score: number) => this.op('ZADD', key, score, member);
   zrem = (key: string, member: string) => this.op('ZREM', key, member);
+  /** Sets fields of a hash: `field, value, field, value, …`. */
+  hset = (key: string, ...fieldsAndValues: string[]) => this.op('HSET', key, ...fieldsAndValues);
   /** Sets a value that Redis forgets after `ms`. */
   setExpiring = (key: string, value: string, ms: number) => this.op('SET', key, value, 'PX', ms);
   expire = (key: string, ms: number) => this.op('PEXPIRE', key, ms);

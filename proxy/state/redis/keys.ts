@@ -31,8 +31,26 @@ export function redisKeys(prefix: string) {
     eventsFailed: () => `${prefix}events:failed`,
     /** A hash of where events go: `gone` (410s in a row), `disabledAt`, `disabledReason`. */
     eventEndpoint: (id: string) => `${prefix}event-endpoint:${id}`,
+    /**
+     * The event destinations added through the API, as one JSON array (all but whether each is
+     * disabled, which is its `eventEndpoint` hash): what each event's fan-out reads and expects unchanged.
+     */
+    eventDestinations: () => `${prefix}event-destinations`,
+    /** A destination's pending deliveries, lexicographic `<createdAt>:<eventId>`: its queue, in order. */
+    destinationQueue: (id: string) => `${prefix}event-destination-queue:${id}`,
+    /** Every delivery of a destination, lexicographic like its queue: its log. */
+    destinationLog: (id: string) => `${prefix}event-destination-log:${id}`,
+    /** One delivery of an event to a destination (the event's body with it while pending). */
+    destinationDelivery: (id: string, eventId: string) => `${prefix}event-delivery:${id}:${eventId}`,
+    /** Which instance delivers a destination now (its token), until the lease ends. */
+    destinationLease: (id: string) => `${prefix}event-destination-lease:${id}`,
     /** What readiness probes write, so that a Redis refusing writes (a replica, out of memory) is not ready. */
     heartbeat: () => `${prefix}heartbeat`,
+    /** A merchant key: its fixed fields as `record`, and `expiresAt`, `revokedAt`, `lastUsedAt`. */
+    merchantKey: (keyId: string) => `${prefix}merchant-key:${keyId}`,
+    merchantKeyByHash: (tokenHash: string) => `${prefix}merchant-key-hash:${tokenHash}`,
+    /** Every merchant key, scored by when it was made. */
+    merchantKeys: () => `${prefix}merchant-keys`,
     quote: (id: string) => `${prefix}onramp-quote:${id}`,
     purchase: (id: string) => `${prefix}purchase:${id}`,
     purchaseByToken: (token: string) => `${prefix}purchase-token:${token}`,

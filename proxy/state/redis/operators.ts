@@ -18,6 +18,7 @@ import {
 } from '../operators.ts';
 import { RedisApprovals } from './approvals.ts';
 import { RedisAudit } from './audit.ts';
+import { RedisMerchantKeys } from './merchant-keys.ts';
 import { Cas, optimistically } from './cas.ts';
 import { guarded } from './faults.ts';
 import { idOfMember, indexMember, type RedisKeys } from './keys.ts';
@@ -377,9 +378,10 @@ export class RedisOperators implements OperatorStore {
   }
 }
 
-/** The stores of operators as people, dual control and the audit, on one connection and prefix. */
+/** The stores of what admins manage (operators, dual control, the audit, merchant keys), on one connection and prefix. */
 export const operatorStores = (redis: Redis, key: RedisKeys) => ({
   operators: new RedisOperators(redis, key),
   approvals: new RedisApprovals(redis, key),
   audit: new RedisAudit(redis, key),
+  merchantKeys: new RedisMerchantKeys(redis, key),
 });

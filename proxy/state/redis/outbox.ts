@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
 import { Cas, optimistically } from './cas.ts';
+import { fanOut, readDestinations } from './destination-fan-out.ts';
 import { guarded } from './faults.ts';
+import { newestFirst } from './newest-first.ts';
 import { idOfMember, indexMember, parse, type RedisKeys } from './keys.ts';
 import {
   ATTEMPTS_KEPT,
@@ -11,6 +13,7 @@ import {
   type EndpointState,
   type EventAttemptRecord,
   type EventPage,
+  type EventRouting,
   type ExpiryRule,
   type GoneRule,
   type NewEvent,
@@ -23,8 +26,6 @@ import type { Attempt, Checkout, Payment } from '../store.ts';
 export const DELIVERED_KEPT_MS = 30 * 24 * 3600_000;
 /** How long the mark of a settled expiry outlives the settling: far longer than any sweep takes. */
 const EXPIRY_MARK_MS = 24 * 3600_000;
-/** At most this many index entries are read to fill one page of a filtered list. */
-const LIST_SCAN_MAX = 5_000;
 
 /**
  * Leases due events in one step: each due id is pushed past the lease before any instance can see it
@@ -55,31 +56,53 @@ function toEndpointState(endpointId: string, hash: Record<string, string>): Endp
   };
 }
 
-/** Adds new events to a transaction: the outbox rows of the change that transaction commits. */
-export function addEvents(cas: Cas, key: RedisKeys, events: readonly NewEvent[]): void {
+/**
+ * Adds new events to a transaction: the outbox rows of the change that transaction commits, and a
+ * delivery of each to every destination that takes it (destination-fan-out.ts). Without
+ * KASSA_EVENTS_URL an event no destination takes is not written, and one they take owes the outbox
+ * nothing (outbox.ts's `EventRouting`).
+ */
+export async function addEvents(
+  cas: Cas,
+  redis: Redis,
+  key: RedisKeys,
+  events: readonly NewEvent[],
+  routing: EventRouting,
+): Promise<void> {
+  if (events.length === 0) return;
+  const destinations = await readDestinations(redis, key);
+  cas.expect(key.eventDestinations(), destinations.raw);
   for (const event of events) {
+    if (!fanOut(cas, key, destinations, event) && !routing.environment) continue;
     const stored: StoredEvent = {
       ...event,
-      status: 'pending',
+      status: routing.environment ? 'pending' : 'delivered',
       attempts: 0,
-      nextAttemptAt: event.createdAt,
+      nextAttemptAt: routing.environment ? event.createdAt : null,
       deliveredAt: null,
       lastError: null,
     };
-    cas
-      .expect(key.event(event.eventId), null)
-      .set(key.event(event.eventId), JSON.stringify(stored))
-      .zaddScored(key.eventsDue(), event.eventId, event.createdAt)
-      .zadd(key.eventsAll(), indexMember(event.createdAt, event.eventId));
+    const eventKey = key.event(event.eventId);
+    cas.expect(eventKey, null).zadd(key.eventsAll(), indexMember(event.createdAt, event.eventId));
+    if (routing.environment)
+      cas.set(eventKey, JSON.stringify(stored)).zaddScored(key.eventsDue(), event.eventId, event.createdAt);
+    else cas.setExpiring(eventKey, JSON.stringify(stored), DELIVERED_KEPT_MS);
   }
 }
 
 /** The outbox for a fleet: events as JSON values, with sorted sets for what is due, the list and failures. */
 export class RedisOutbox implements Outbox {
+  /** Shared with the store's other parts that write events. */
+  readonly routing: EventRouting = { environment: true };
+
   constructor(
     private readonly redis: Redis,
     private readonly key: RedisKeys,
   ) {}
+
+  routeToEnvironment(takes: boolean): void {
+    this.routing.environment = takes;
+  }
 
   claimDue(now: number, limit: number, leaseMs: number): Promise<StoredEvent[]> {
     return guarded(async () => {
@@ -131,35 +154,13 @@ export class RedisOutbox implements Outbox {
   listEvents(query: Parameters<Outbox['listEvents']>[0]): Promise<EventPage> {
     const after = query.cursor ? decodeEventCursor(query.cursor) : undefined;
     return guarded(async () => {
-      const events: StoredEvent[] = [];
-      let max = after ? `(${indexMember(after.createdAt, after.eventId)}` : '+';
-      let scanned = 0;
-      let more = false;
-      while (scanned < LIST_SCAN_MAX) {
-        const batch = Math.min(500, Math.max(50, (query.limit + 1) * 2));
-        const members = await this.redis.zrevrangebylex(this.key.eventsAll(), max, '-', 'LIMIT', 0, batch);
-        if (members.length === 0) break;
-        scanned += members.length;
-        const values = await this.redis.mget(...members.map((member) => this.key.event(idOfMember(member))));
-        const gone: string[] = [];
-        for (const [index, member] of members.entries()) {
-          const event = parse<StoredEvent>(values[index]);
-          if (!event) {
-            gone.push(member);
-            continue;
-          }
-          if ((query.status && event.status !== query.status) || (query.type && event.type !== query.type)) continue;
-          if (events.length === query.limit) {
-            more = true;
-            break;
-          }
-          events.push(event);
-        }
-        // Delivered events Redis has forgotten leave their index entry behind: tidied as they are met.
-        if (gone.length) await this.redis.zrem(this.key.eventsAll(), ...gone);
-        if (more || members.length < batch) break;
-        max = `(${members[members.length - 1]!}`;
-      }
+      const { items: events, more } = await newestFirst<StoredEvent>(this.redis, {
+        index: this.key.eventsAll(),
+        valueKey: this.key.event,
+        after: after && indexMember(after.createdAt, after.eventId),
+        limit: query.limit,
+        keep: (event) => (!query.status || event.status === query.status) && (!query.type || event.type === query.type),
+      });
       const last = events[events.length - 1];
       return { events, nextCursor: more && last ? encodeEventCursor(last) : null };
     });
@@ -238,7 +239,7 @@ export class RedisOutbox implements Outbox {
           .zrem(this.key.expiring(), checkoutId);
         if (attemptKey) cas.expect(attemptKey, attemptRaw);
         if (paymentKey) cas.expect(paymentKey, paymentRaw);
-        addEvents(cas, this.key, decision.events);
+        await addEvents(cas, this.redis, this.key, decision.events, this.routing);
         return (await cas.commit(this.redis)) ? { value: true } : undefined;
       }),
     );

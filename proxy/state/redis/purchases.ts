@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { PurchaseState } from '../../../schemas/onramp.ts';
-import type { NewEvent } from '../outbox.ts';
+import type { EventRouting, NewEvent } from '../outbox.ts';
 import {
   COUNTS_AGAINST_LIMIT,
   decodePurchaseCursor,
@@ -57,6 +57,8 @@ export class RedisPurchases implements PurchaseStore {
   constructor(
     private readonly redis: Redis,
     private readonly key: RedisKeys,
+    /** Who takes the events a purchase's step writes (the outbox's). */
+    private readonly routing: EventRouting,
   ) {}
 
   private upgraded: Promise<void> | undefined;
@@ -268,7 +270,7 @@ export class RedisPurchases implements PurchaseStore {
         const due = dueAt(next);
         if (due === null) cas.zrem(this.key.purchasesDue(), member);
         else cas.zaddScored(this.key.purchasesDue(), member, due);
-        if (effects.events) addEvents(cas, this.key, effects.events(next));
+        if (effects.events) await addEvents(cas, this.redis, this.key, effects.events(next), this.routing);
         if (effects.audit)
           cas.rpushCapped(this.key.purchaseAudit(purchaseId), JSON.stringify(effects.audit), AUDIT_KEPT);
         return (await cas.commit(this.redis)) ? { value: { outcome: 'updated', purchase: next } } : undefined;

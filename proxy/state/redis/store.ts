@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { isTerminalStatus, PAYMENT_STATUSES } from '../../../schemas/pay.ts';
 import { Cas, optimistically } from './cas.ts';
+import { RedisDestinations } from './destinations.ts';
 import { guarded } from './faults.ts';
 import { idOfMember, indexMember, parse, redisKeys, type RedisKeys } from './keys.ts';
 import { addEvents, RedisOutbox } from './outbox.ts';
@@ -58,18 +59,20 @@ export class RedisStore implements Store {
   ) {
     this.key = redisKeys(prefix);
     this.outbox = new RedisOutbox(redis, this.key);
+    this.destinations = new RedisDestinations(redis, this.key);
     this.reconciliation = new RedisReconciliation(redis, this.key);
-    this.purchases = new RedisPurchases(redis, this.key);
-    ({ operators: this.operators, approvals: this.approvals, audit: this.audit } = operatorStores(redis, this.key));
+    this.purchases = new RedisPurchases(redis, this.key, this.outbox.routing);
+    Object.assign(this, operatorStores(redis, this.key)); // operators, merchantKeys, approvals, audit
   }
-
   private readonly key: RedisKeys;
   readonly outbox: RedisOutbox;
+  readonly destinations: RedisDestinations;
   readonly reconciliation: RedisReconciliation;
   readonly purchases: RedisPurchases;
-  readonly operators: RedisOperators;
-  readonly approvals: ReturnType<typeof operatorStores>['approvals'];
-  readonly audit: ReturnType<typeof operatorStores>['audit'];
+  readonly operators!: RedisOperators;
+  readonly merchantKeys!: ReturnType<typeof operatorStores>['merchantKeys'];
+  readonly approvals!: ReturnType<typeof operatorStores>['approvals'];
+  readonly audit!: ReturnType<typeof operatorStores>['audit'];
 
   /** Index members sort like (createdAt, transactionId), the order of the operator's list. */
   private member(payment: Pick<Payment, 'createdAt' | 'transactionId'>): string {
@@ -244,7 +247,13 @@ export class RedisStore implements Store {
           const checkout = next.checkoutId
             ? parse<Checkout>(await this.redis.get(this.key.checkout(next.checkoutId)))
             : undefined;
-          addEvents(cas, this.key, rule({ ...current, lastCheckedAt: null }, next, checkout));
+          await addEvents(
+            cas,
+            this.redis,
+            this.key,
+            rule({ ...current, lastCheckedAt: null }, next, checkout),
+            this.outbox.routing,
+          );
         }
         if (next.status !== current.status)
           cas.zrem(this.key.status(current.status), member).zadd(this.key.status(next.status), member);

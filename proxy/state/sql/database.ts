@@ -33,6 +33,11 @@ export interface Dialect {
   readonly forUpdate: string;
   /** The same, passing over rows another transaction holds: each instance takes rows of its own. */
   readonly skipLocked: string;
+  /**
+   * Ends a SELECT of rows that must not be deleted before the transaction ends (new rows elsewhere
+   * refer to them): a lock only a delete (or a change of key) waits for on PostgreSQL; nothing on SQLite.
+   */
+  readonly forKeyShare: string;
   /** The order rows were written in: SQLite's own rowid, an identity column (`column`) on PostgreSQL. */
   rowId(column: string): string;
   /** Serialises the transactions on one key until they end (an advisory lock); SQLite's are serial already. */

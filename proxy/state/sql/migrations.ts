@@ -96,6 +96,45 @@ export const MIGRATIONS: readonly string[] = [
     record     TEXT NOT NULL
   );
   `,
+  // Event destinations (issue 39): the endpoints' table holds the ones added through the API too (a
+  // url; KASSA_EVENTS_URL's row has none), and each destination's queue of deliveries, fanned out
+  // from the event in the transaction that writes it and removed with the destination (a removal
+  // waits for the events being written to it: sql/destinations.ts's destinationsTaking).
+  `
+  ALTER TABLE event_endpoints ADD COLUMN url TEXT;
+  ALTER TABLE event_endpoints ADD COLUMN description TEXT NOT NULL DEFAULT '';
+  ALTER TABLE event_endpoints ADD COLUMN enabled_events TEXT NOT NULL DEFAULT '["*"]';
+  ALTER TABLE event_endpoints ADD COLUMN secrets TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE event_endpoints ADD COLUMN created_at BIGINT NOT NULL DEFAULT 0;
+  ALTER TABLE event_endpoints ADD COLUMN lease_until BIGINT NOT NULL DEFAULT 0;
+  ALTER TABLE event_endpoints ADD COLUMN lease_holder TEXT;
+  CREATE TABLE event_deliveries (
+    destination_id   TEXT NOT NULL REFERENCES event_endpoints (endpoint_id) ON DELETE CASCADE,
+    event_id         TEXT NOT NULL,
+    created_at       BIGINT NOT NULL,
+    status           TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed', 'skipped')),
+    attempts         BIGINT NOT NULL DEFAULT 0,
+    next_attempt_at  BIGINT,
+    delivered_at     BIGINT,
+    last_attempt_at  BIGINT,
+    last_status_code BIGINT,
+    last_duration_ms DOUBLE PRECISION,
+    last_error       TEXT,
+    PRIMARY KEY (destination_id, event_id)
+  );
+  CREATE INDEX event_deliveries_queue ON event_deliveries (destination_id, status, created_at, event_id);
+  CREATE INDEX event_deliveries_newest_first ON event_deliveries (destination_id, created_at DESC, event_id DESC);
+  CREATE INDEX event_deliveries_by_event ON event_deliveries (event_id, status);
+  `,
+  // The merchant's API keys (issue 39): hashes only, each record JSON beside its lookups' columns.
+  `
+  CREATE TABLE merchant_keys (
+    key_id     TEXT PRIMARY KEY,
+    token_hash TEXT NOT NULL UNIQUE,
+    created_at BIGINT NOT NULL,
+    record     TEXT NOT NULL
+  );
+  `,
 ];
 
 /** Every version of a database's schema, the first at index 0. */

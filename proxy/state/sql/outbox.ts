@@ -7,6 +7,7 @@ import {
   type EndpointState,
   type EventAttemptRecord,
   type EventPage,
+  type EventRouting,
   type ExpiryRule,
   type GoneRule,
   type NewEvent,
@@ -14,7 +15,8 @@ import {
   type StoredEvent,
 } from '../outbox.ts';
 import type { Checkout } from '../records.ts';
-import type { Database, Sql } from './database.ts';
+import type { Database, Dialect, Sql } from './database.ts';
+import { destinationsTaking, insertDeliveries, NO_DELIVERY_PENDING } from './destinations.ts';
 import {
   attemptOf,
   CHECKOUT,
@@ -30,18 +32,40 @@ import {
 const EVENTS = new NewestFirst<StoredEvent>(`SELECT ${EVENT.select} FROM events`, 'event_id');
 const ENDPOINT_BY_ID = `SELECT ${ENDPOINT.select} FROM event_endpoints WHERE endpoint_id = ?`;
 
-/** Writes new events; called inside the transaction of the change that causes them. */
-export async function insertEvents(tx: Sql, events: readonly NewEvent[]): Promise<void> {
-  for (const event of events)
-    await tx.run(
-      `INSERT INTO events (${NEW_EVENT.names}, status, next_attempt_at) VALUES (${NEW_EVENT.marks}, 'pending', ?)`,
-      [...NEW_EVENT.values(event), event.createdAt],
-    );
+/**
+ * Writes new events, and a delivery of each to every destination that takes it; called inside the
+ * transaction of the change that causes them. Without KASSA_EVENTS_URL an event no destination takes
+ * is not written, and one they take owes the outbox nothing (outbox.ts's `EventRouting`).
+ */
+export async function insertEvents(
+  tx: Sql,
+  dialect: Dialect,
+  events: readonly NewEvent[],
+  routing: EventRouting,
+): Promise<void> {
+  if (events.length === 0) return;
+  const taking = await destinationsTaking(tx, dialect);
+  for (const event of events) {
+    const destinations = taking(event.type);
+    if (!routing.environment && destinations.length === 0) continue;
+    await tx.run(`INSERT INTO events (${NEW_EVENT.names}, status, next_attempt_at) VALUES (${NEW_EVENT.marks}, ?, ?)`, [
+      ...NEW_EVENT.values(event),
+      ...(routing.environment ? ['pending', event.createdAt] : ['delivered', null]),
+    ]);
+    await insertDeliveries(tx, event, destinations);
+  }
 }
 
 /** The outbox in the database, beside the payments whose changes write to it. */
 export class SqlOutbox implements Outbox {
+  /** Shared with the store's other parts that write events. */
+  readonly routing: EventRouting = { environment: true };
+
   constructor(private readonly db: Database) {}
+
+  routeToEnvironment(takes: boolean): void {
+    this.routing.environment = takes;
+  }
 
   claimDue(now: number, limit: number, leaseMs: number): Promise<StoredEvent[]> {
     // Rows another instance is claiming are skipped, not waited for: each attempt is made by one instance.
@@ -132,7 +156,7 @@ export class SqlOutbox implements Outbox {
         const decision = rule(checkout, attempt, payment);
         if (!decision.settled) continue;
         await tx.run('UPDATE checkouts SET expiry_settled = TRUE WHERE checkout_id = ?', [checkout.checkoutId]);
-        await insertEvents(tx, decision.events);
+        await insertEvents(tx, this.db.dialect, decision.events, this.routing);
         settled++;
       }
       return settled;
@@ -146,7 +170,15 @@ export class SqlOutbox implements Outbox {
   }
 
   purgeDelivered(before: number): Promise<number> {
-    return this.db.run("DELETE FROM events WHERE status = 'delivered' AND created_at < ?", [before]);
+    return this.db.transaction(async (tx) => {
+      const purged = await tx.rows<{ eventId: string }>(
+        `DELETE FROM events WHERE status = 'delivered' AND created_at < ? AND ${NO_DELIVERY_PENDING}
+           RETURNING event_id AS "eventId"`,
+        [before],
+      );
+      for (const { eventId } of purged) await tx.run('DELETE FROM event_deliveries WHERE event_id = ?', [eventId]);
+      return purged.length;
+    });
   }
 
   async endpointState(endpointId: string): Promise<EndpointState> {

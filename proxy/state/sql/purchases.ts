@@ -1,5 +1,5 @@
 import type { PurchaseState } from '../../../schemas/onramp.ts';
-import type { NewEvent } from '../outbox.ts';
+import type { EventRouting, NewEvent } from '../outbox.ts';
 import {
   COUNTS_AGAINST_LIMIT,
   decodePurchaseCursor,
@@ -39,7 +39,11 @@ const records = (rows: Array<{ record: unknown }>) => rows.map((row) => fromJson
  * purchases on several instances cannot together pass its limit.
  */
 export class SqlPurchases implements PurchaseStore {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    /** Who takes the events a purchase's step writes (the outbox's). */
+    private readonly routing: EventRouting,
+  ) {}
 
   async saveQuote(quote: QuoteRecord): Promise<void> {
     await this.db.run('INSERT INTO onramp_quotes (quote_id, expires_at, record) VALUES (?, ?, ?)', [
@@ -175,7 +179,7 @@ export class SqlPurchases implements PurchaseStore {
           .catch((error: unknown) => {
             throw this.db.dialect.isUniqueViolation(error) ? new TxTaken() : error;
           });
-        if (effects.events) await insertEvents(tx, effects.events(next));
+        if (effects.events) await insertEvents(tx, this.db.dialect, effects.events(next), this.routing);
         if (effects.audit)
           await tx.run(
             `INSERT INTO purchase_audit (purchase_id, ${PURCHASE_AUDIT.names}) VALUES (?, ${PURCHASE_AUDIT.marks})`,

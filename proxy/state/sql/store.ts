@@ -21,6 +21,8 @@ import {
 import { SqlApprovals } from './approvals.ts';
 import { SqlAudit } from './audit.ts';
 import type { Database } from './database.ts';
+import { SqlDestinations } from './destinations.ts';
+import { SqlMerchantKeys } from './merchant-keys.ts';
 import { SqlOperators } from './operators.ts';
 import { insertEvents, SqlOutbox } from './outbox.ts';
 import { SqlPurchases } from './purchases.ts';
@@ -42,6 +44,8 @@ const CHANGED = new Columns<Payment>(`status networkStatus networkPaymentId paym
  */
 export class SqlStore implements Store {
   readonly outbox: SqlOutbox;
+  readonly destinations: SqlDestinations;
+  readonly merchantKeys: SqlMerchantKeys;
   readonly reconciliation: SqlReconciliation;
   readonly purchases: SqlPurchases;
   readonly operators: SqlOperators;
@@ -50,8 +54,10 @@ export class SqlStore implements Store {
 
   constructor(private readonly db: Database) {
     this.outbox = new SqlOutbox(db);
+    this.destinations = new SqlDestinations(db);
+    this.merchantKeys = new SqlMerchantKeys(db);
     this.reconciliation = new SqlReconciliation(db);
-    this.purchases = new SqlPurchases(db);
+    this.purchases = new SqlPurchases(db, this.outbox.routing);
     this.operators = new SqlOperators(db);
     this.approvals = new SqlApprovals(db);
     this.audit = new SqlAudit(db);
@@ -186,7 +192,7 @@ export class SqlStore implements Store {
       ]);
       if (rule) {
         const checkout = next.checkoutId ? await checkoutOf(tx, next.checkoutId) : undefined;
-        await insertEvents(tx, rule(previous, next, checkout));
+        await insertEvents(tx, this.db.dialect, rule(previous, next, checkout), this.outbox.routing);
       }
       return next;
     });

@@ -6,6 +6,7 @@ import { SQLITE_RELEASED } from './schema.ts';
 const SQLITE: Dialect = {
   forUpdate: '',
   skipLocked: '',
+  forKeyShare: '',
   rowId: () => 'rowid',
   released: SQLITE_RELEASED,
   lock: async () => undefined,

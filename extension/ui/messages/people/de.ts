@@ -17,6 +17,8 @@ const de: PeopleMessages = {
     'sessions:manage': 'die Sitzungen aller verwalten',
     'settings:manage': 'Einstellungen ändern',
     'audit:read': 'das Protokoll lesen',
+    'destinations:manage': 'Ereignisziele verwalten',
+    'merchant_keys:manage': 'Händlerschlüssel verwalten',
   },
   approvalKinds: {
     'order.create': 'Mint-Bestellung anlegen',

@@ -18,6 +18,8 @@ const en = {
     'sessions:manage': 'manage everyone’s sessions',
     'settings:manage': 'change settings',
     'audit:read': 'read the audit trail',
+    'destinations:manage': 'manage event destinations',
+    'merchant_keys:manage': 'manage merchant keys',
   },
   approvalKinds: {
     'order.create': 'Create a mint order',

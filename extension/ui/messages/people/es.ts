@@ -17,6 +17,8 @@ const es: PeopleMessages = {
     'sessions:manage': 'gestionar las sesiones de todos',
     'settings:manage': 'cambiar los ajustes',
     'audit:read': 'leer la auditoría',
+    'destinations:manage': 'gestionar los destinos de eventos',
+    'merchant_keys:manage': 'gestionar las claves de comercio',
   },
   approvalKinds: {
     'order.create': 'Crear un pedido de acuñación',

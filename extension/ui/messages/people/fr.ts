@@ -17,6 +17,8 @@ const fr: PeopleMessages = {
     'sessions:manage': 'gérer les sessions de tous',
     'settings:manage': 'modifier les paramètres',
     'audit:read': 'lire le journal d’audit',
+    'destinations:manage': 'gérer les destinations d’événements',
+    'merchant_keys:manage': 'gérer les clés marchand',
   },
   approvalKinds: {
     'order.create': 'Créer une commande de frappe',

@@ -17,6 +17,8 @@ const nl: PeopleMessages = {
     'sessions:manage': 'ieders sessies beheren',
     'settings:manage': 'instellingen wijzigen',
     'audit:read': 'het auditlogboek lezen',
+    'destinations:manage': 'gebeurtenisbestemmingen beheren',
+    'merchant_keys:manage': 'handelaarssleutels beheren',
   },
   approvalKinds: {
     'order.create': 'Een mintbestelling aanmaken',
