@@ -28,6 +28,7 @@ import type { EventEndpointView } from '../schemas/event-endpoint.ts';
 import type { Health, PaymentList, resolvedPaymentSchema, unverifiableListSchema } from '../schemas/proxy-api.ts';
 import type { ChainEntry } from '../schemas/reforge.ts';
 import { ACCOUNT_REQUESTS, isoMoment, type AccountAnswers } from './account-messages.ts';
+import { INTEGRATION_ACTIONS, INTEGRATION_REQUESTS, type IntegrationAnswers } from './integration-messages.ts';
 import type { MoneyAnswer } from './operator-messages.ts';
 import {
   AUTO_LOCK_MINUTES,
@@ -143,6 +144,7 @@ export const uiRequestSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('chains.list') }),
   ...ACCOUNT_REQUESTS,
+  ...INTEGRATION_REQUESTS,
   z.object({ kind: z.literal('vault.status') }),
   z.object({ kind: z.literal('vault.create'), password }),
   z.object({
@@ -184,7 +186,7 @@ export type UiRequestOf<K extends UiKind> = Extract<UiRequest, { kind: K }>;
  * and the worker say to each other. The worker's handler table (background/ui-requests.ts) and the
  * pages' `ask` (ui/client.ts) are both typed by it.
  */
-export interface UiAnswers extends AccountAnswers {
+export interface UiAnswers extends AccountAnswers, IntegrationAnswers {
   'settings.get': SettingsView;
   'settings.save': SettingsView;
   'settings.test': ConnectionTest;
@@ -269,6 +271,7 @@ export const USER_ACTIONS: ReadonlySet<UiKind> = new Set<UiKind>([
   'team.remove',
   'team.revoke',
   'audit.export',
+  ...INTEGRATION_ACTIONS,
 ]);
 
 /** Every answer of the service worker to a page. */

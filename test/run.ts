@@ -204,24 +204,29 @@ const selected = requested.length ? requested.map((file) => join(root, file)) : 
 const componentTests = selected.filter(inside(componentDir));
 let nodeTests = selected.filter((file) => !inside(componentDir)(file));
 
-if (!requested.length) {
-  await runStep({
-    step: 'type-check',
-    command: process.execPath,
-    args: [join(root, 'node_modules', 'tsc7', 'bin', 'tsc'), '-b'],
-  });
-  await runStep({ step: 'lint (ESLint)', command: bin('eslint'), args: ['--max-warnings', '0', '.'] });
-  await runStep({
-    step: 'format check (Prettier)',
-    command: bin('prettier'),
-    args: ['--check', '--log-level', 'warn', '.'],
-  });
-  await runStep({
-    step: 'import circles (madge)',
-    command: bin('madge'),
-    args: ['--circular', '--no-spinner', '--no-color', '.'],
-  });
-}
+// The checks read the sources and write nothing: side by side.
+if (!requested.length)
+  await runSteps([
+    {
+      tag: 'types',
+      step: 'type-check',
+      command: process.execPath,
+      args: [join(root, 'node_modules', 'tsc7', 'bin', 'tsc'), '-b'],
+    },
+    { tag: 'eslint', step: 'lint (ESLint)', command: bin('eslint'), args: ['--max-warnings', '0', '.'] },
+    {
+      tag: 'prettier',
+      step: 'format check (Prettier)',
+      command: bin('prettier'),
+      args: ['--check', '--log-level', 'warn', '.'],
+    },
+    {
+      tag: 'madge',
+      step: 'import circles (madge)',
+      command: bin('madge'),
+      args: ['--circular', '--no-spinner', '--no-color', '.'],
+    },
+  ]);
 
 /** Takes out the suites that load what a build that failed was to make, and says so in the summary. */
 function withoutSuitesOf(dir: string, what: string, build: string): void {

@@ -19,6 +19,7 @@ import {
   paymentHandlers,
   purchaseHandlers,
 } from './operator-handlers.ts';
+import { destinationHandlers, merchantKeyHandlers } from './integration-handlers.ts';
 import { announceAccounts } from './provider.ts';
 import { acceptProviderPort } from './provider-port.ts';
 import { acceptSessionPort } from './session-ports.ts';
@@ -48,6 +49,8 @@ const handlers: UiHandlers = {
   ...eventHandlers,
   ...purchaseHandlers,
   ...accountHandlers,
+  ...destinationHandlers,
+  ...merchantKeyHandlers,
   ...walletHandlers,
   ...approvalHandlers,
 };

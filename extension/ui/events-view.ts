@@ -8,7 +8,9 @@ import {
   type KassaEventType,
 } from '../../schemas/events.ts';
 import type { EventEndpointView } from '../../schemas/event-endpoint.ts';
+import { breakable } from './breakable.ts';
 import { ask } from './client.ts';
+import './destinations-panel.ts';
 import './event-detail.ts';
 import type { FilterChangeDetail } from './filter-bar.ts';
 import './filter-bar.ts';
@@ -19,9 +21,6 @@ import { SessionController } from './session-controller.ts';
 import { fill, UiLocale } from './ui-locale.ts';
 
 const LIMIT = 50;
-
-/** An event type that may wrap after a dot ("payment.<wbr>completed") in a narrow column. */
-const breakable = (type: string) => type.split('.').map((part, index) => (index ? html`.<wbr />${part}` : part));
 
 interface EventFilter {
   status: EventStatus | '';
@@ -41,10 +40,11 @@ function dayAgo(): string {
 }
 
 /**
- * The events the proxy sends to the merchant's server, newest first: filtered by status and type,
- * one event's attempts and payload in a detail pane, Redeliver per event and for every failed event
- * since a moment. Says so when the proxy sends no events (no KASSA_EVENTS_URL), and when an endpoint
- * is disabled (its receiver answered 410 Gone again and again), with the action that enables it.
+ * Where the merchant's events go (destinations-panel.ts: each destination, its delivery log, and for
+ * admins what changes them), then the events the proxy sends, newest first: filtered by status and
+ * type, one event's attempts and payload in a detail pane, Redeliver per event and for every failed
+ * event since a moment. Says when KASSA_EVENTS_URL is disabled (its receiver answered 410 Gone again
+ * and again), with the action that enables it.
  */
 @customElement('kassa-events-view')
 export class KassaEventsView extends LitElement {
@@ -80,7 +80,7 @@ export class KassaEventsView extends LitElement {
       return list.events;
     },
   });
-  /** Where the proxy sends events; null when it sends none, undefined until the list is read. */
+  /** KASSA_EVENTS_URL; null when it is not set, undefined until the list is read. */
   @state() private endpoint?: string | null;
   /** Where the proxy sends events, with whether they go there now. */
   @state() private endpoints: EventEndpointView[] = [];
@@ -184,6 +184,8 @@ export class KassaEventsView extends LitElement {
     const { status, type } = this.list.filter;
     const { m } = this.locale;
     return html`
+      <kassa-destinations></kassa-destinations>
+      <h2>${m.events}</h2>
       <kassa-filter-bar
         label=${m.status}
         filter-label=${m.filterBy}
@@ -202,13 +204,7 @@ export class KassaEventsView extends LitElement {
         @kassa-filter-change=${(event: CustomEvent<FilterChangeDetail>) =>
           this.setFilter({ type: event.detail.value as KassaEventType | '' })}
       ></kassa-filter-bar>
-      ${
-        this.endpoint === null
-          ? html`<p role="note" class="card" id="not-configured">${m.eventsNotConfigured}</p>`
-          : this.endpoint
-            ? html`<p class="muted">${m.sentTo} <span class="mono">${this.endpoint}</span></p>`
-            : nothing
-      }
+      ${this.endpoint ? html`<p class="muted">${m.sentTo} <span class="mono">${this.endpoint}</span></p>` : nothing}
       ${this.endpoints.filter((endpoint) => !endpoint.enabled).map((endpoint) => this.disabled(endpoint))}
       ${this.notice ? html`<p role="status" class="ok">${this.notice}</p>` : nothing}
       ${this.list.render({

@@ -19,6 +19,7 @@ const TABS: ReadonlyArray<{
     | 'tabEvents'
     | 'tabTeam'
     | 'tabAudit'
+    | 'tabKeys'
     | 'tabWallet'
     | 'tabSettings';
   load(): Promise<unknown>;
@@ -32,6 +33,13 @@ const TABS: ReadonlyArray<{
   { id: 'events', label: 'tabEvents', load: () => import('./events-view.ts'), operator: true },
   { id: 'team', label: 'tabTeam', load: () => import('./team-view.ts'), operator: true, needs: 'operators:manage' },
   { id: 'audit', label: 'tabAudit', load: () => import('./audit-view.ts'), operator: true, needs: 'audit:read' },
+  {
+    id: 'keys',
+    label: 'tabKeys',
+    load: () => import('./merchant-keys-view.ts'),
+    operator: true,
+    needs: 'merchant_keys:manage',
+  },
   { id: 'wallet', label: 'tabWallet', load: () => import('./wallet-view.ts') },
   { id: 'settings', label: 'tabSettings', load: () => import('./settings-view.ts') },
 ];
@@ -45,7 +53,7 @@ declare global {
 
 /**
  * The popup and the side panel: Payments, Purchases (the on-ramp's), Orders, Approvals, Events, for
- * admins Team and Audit, then Wallet and Settings. The shell renders at once; each view's code (and
+ * admins Team, Audit and Keys (merchant keys), then Wallet and Settings. The shell renders at once; each view's code (and
  * the schemas and ethers that orders and the wallet need) loads when it is opened. It opens on
  * Settings until the person is signed in. Signed out (a revocation, an expiry), the operator views
  * give way at once to "Signed out: sign in again".
@@ -78,7 +86,7 @@ export class KassaExtensionApp extends LitElement {
         margin: 0;
         font-size: 1rem;
       }
-      /* Up to nine tabs share 360 px; where a language's names do not fit in one line, the row wraps. */
+      /* Up to ten tabs share 360 px; where a language's names do not fit in one line, the row wraps. */
       [role='tablist'] {
         display: flex;
         flex-wrap: wrap;
@@ -203,6 +211,8 @@ export class KassaExtensionApp extends LitElement {
         return html`<kassa-team-view></kassa-team-view>`;
       case 'audit':
         return html`<kassa-audit-view></kassa-audit-view>`;
+      case 'keys':
+        return html`<kassa-merchant-keys-view></kassa-merchant-keys-view>`;
       case 'wallet':
         return html`<kassa-wallet-view></kassa-wallet-view>`;
       case 'settings':

@@ -2,6 +2,7 @@ import { css, html, LitElement, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { PURCHASE_STATES, type OperatorPurchase, type PurchaseList, type PurchaseState } from '../../schemas/onramp.ts';
 import { formatMoney } from '../../widget/ui.ts';
+import { breakable } from './breakable.ts';
 import { ask, messageOf, UiError } from './client.ts';
 import type { FilterChangeDetail } from './filter-bar.ts';
 import './filter-bar.ts';
@@ -14,9 +15,6 @@ import { fittedTable, pageStyles, rowLinks } from './styles.ts';
 import { fill, UiLocale } from './ui-locale.ts';
 
 const LIMIT = 50;
-
-/** A state that may wrap after its underscore ("awaiting_<wbr>payment") in a narrow column. */
-const breakable = (state: string) => state.split('_').map((part, index) => (index ? html`_<wbr />${part}` : part));
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -124,7 +122,7 @@ export class KassaPurchasesView extends LitElement {
         ${purchase.txHash ? html`<br />${chainTransaction(purchase, m, true)}` : nothing}
       </td>
       <td>
-        <span class="status">${breakable(purchase.state)}</span><br /><span class="muted"
+        <span class="status">${breakable(purchase.state, '_')}</span><br /><span class="muted"
           >${relativeTime(Date.parse(purchase.createdAt) - this.readAt, language, 'short')}</span
         >
       </td>

@@ -200,3 +200,18 @@ export const fittedTable = css`
     background: color-mix(in srgb, var(--_primary) 10%, transparent);
   }
 `;
+
+/** A group of checkboxes under its legend (a destination's event types, a key's scopes). */
+export const choiceGroup = css`
+  fieldset {
+    display: grid;
+    gap: 0.25rem;
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) * 0.5);
+    margin: 0;
+  }
+  legend {
+    font-weight: 600;
+    font-size: 0.8rem;
+  }
+`;

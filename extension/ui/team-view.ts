@@ -1,12 +1,13 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { ROLES, type OperatorView, type Role } from '../../schemas/operators.ts';
-import { ask, messageOf } from './client.ts';
+import { ask } from './client.ts';
 import { formValues } from './form-values.ts';
 import { ListController } from './list-controller.ts';
 import { outsideText } from './outside-text.ts';
 import { refusalText } from './refusal.ts';
 import { SessionController } from './session-controller.ts';
+import './shown-once.ts';
 import { fittedTable, pageStyles, rowLinks } from './styles.ts';
 import './team-member.ts';
 import type { TeamChangedDetail } from './team-member.ts';
@@ -50,7 +51,6 @@ export class KassaTeamView extends LitElement {
   @state() private invitation?: Invitation;
   @state() private problems: { name?: string; email?: string } = {};
   @state() private formError?: string;
-  @state() private notice?: string;
   @state() private removed?: string;
   private readonly locale = new UiLocale(this);
   private readonly session = new SessionController(this);
@@ -65,7 +65,7 @@ export class KassaTeamView extends LitElement {
     const formElement = event.target as HTMLFormElement;
     const { name, email, role } = formValues(formElement, ['name', 'email', 'role']);
     const { people } = this.locale;
-    this.formError = this.invitation = this.notice = undefined;
+    this.formError = this.invitation = undefined;
     this.problems = {
       ...(name.trim() ? {} : { name: people.problemPersonName }),
       ...(EMAIL.test(email.trim()) ? {} : { email: people.problemEmail }),
@@ -100,30 +100,20 @@ export class KassaTeamView extends LitElement {
     void this.list.refresh();
   };
 
-  private async copy(url: string): Promise<void> {
-    try {
-      await navigator.clipboard.writeText(url);
-      this.notice = this.locale.people.linkCopied;
-    } catch (error) {
-      this.notice = messageOf(error);
-    }
-  }
-
   /** The invitation link, shown this once. */
   private invitationCard(invitation: Invitation) {
     const { people, language } = this.locale;
-    const label = fill(people.invitationFor, { name: invitation.name });
-    return html`<section class="card stack" aria-label=${label} id="invitation">
-      <p>
-        ${fill(people.invitationOnce, {
-          name: invitation.name,
-          time: new Date(invitation.expiresAt).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' }),
-        })}
-      </p>
-      <input class="mono" readonly aria-label=${label} .value=${invitation.url} />
-      <button class="small" @click=${() => void this.copy(invitation.url)}>${people.copyLink}</button>
-      ${this.notice ? html`<p role="status" class="ok">${this.notice}</p>` : nothing}
-    </section>`;
+    return html`<kassa-shown-once
+      id="invitation"
+      label=${fill(people.invitationFor, { name: invitation.name })}
+      text=${fill(people.invitationOnce, {
+        name: invitation.name,
+        time: new Date(invitation.expiresAt).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' }),
+      })}
+      .value=${invitation.url}
+      copy-label=${people.copyLink}
+      copied-label=${people.linkCopied}
+    ></kassa-shown-once>`;
   }
 
   private field(name: 'name' | 'email', label: string, type: string) {

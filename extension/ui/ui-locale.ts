@@ -7,6 +7,11 @@ import en, { type ExtensionMessages } from './messages/en.ts';
 import es from './messages/es.ts';
 import fr from './messages/fr.ts';
 import nl from './messages/nl.ts';
+import integrationsDe from './messages/integrations/de.ts';
+import integrationsEn, { type IntegrationMessages } from './messages/integrations/en.ts';
+import integrationsEs from './messages/integrations/es.ts';
+import integrationsFr from './messages/integrations/fr.ts';
+import integrationsNl from './messages/integrations/nl.ts';
 import peopleDe from './messages/people/de.ts';
 import peopleEn, { type PeopleMessages } from './messages/people/en.ts';
 import peopleEs from './messages/people/es.ts';
@@ -14,7 +19,7 @@ import peopleFr from './messages/people/fr.ts';
 import peopleNl from './messages/people/nl.ts';
 
 export { fill };
-export type { ExtensionMessages, PeopleMessages };
+export type { ExtensionMessages, IntegrationMessages, PeopleMessages };
 
 const CATALOGS: Record<UiLanguage, ExtensionMessages> = { en, de, fr, es, nl };
 const PEOPLE: Record<UiLanguage, PeopleMessages> = {
@@ -23,6 +28,13 @@ const PEOPLE: Record<UiLanguage, PeopleMessages> = {
   fr: peopleFr,
   es: peopleEs,
   nl: peopleNl,
+};
+const INTEGRATIONS: Record<UiLanguage, IntegrationMessages> = {
+  en: integrationsEn,
+  de: integrationsDe,
+  fr: integrationsFr,
+  es: integrationsEs,
+  nl: integrationsNl,
 };
 /** Each language in its own words, for the language setting. */
 export const LANGUAGE_NAMES: Record<UiLanguage, string> = {
@@ -76,6 +88,11 @@ export class UiLocale implements ReactiveController {
   /** The words of the views about people (roles, approval requests, the team, the audit) in the same language. */
   get people(): PeopleMessages {
     return PEOPLE[this.language];
+  }
+
+  /** The words of the views of the merchant's integration (event destinations, merchant keys) in the same language. */
+  get integrations(): IntegrationMessages {
+    return INTEGRATIONS[this.language];
   }
 
   /** The wallet panel's words (the transfer preview, the transfer states) in the same language. */

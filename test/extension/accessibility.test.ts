@@ -5,7 +5,8 @@
  * delete; the payments detail pane; the language setting; the events and an event's detail pane; the
  * on-ramp's purchases and a delayed one's detail with its refund form; Settings while signing in and
  * signed in; an approval request open and its rejection; the team with a person open; the audit with
- * a record open, these at 360 px without sideways scrolling), and the approval window
+ * a record open; an event destination open with its delivery log and the form that adds one; the
+ * merchant keys with the form that makes one, these at 360 px without sideways scrolling), and the approval window
  * (connect while locked, a transfer, a purchase's ownership proof), in each of the five languages and
  * in light and dark (prefers-color-scheme). No rule is switched off.
  */
@@ -59,6 +60,7 @@ describe('extension: axe in every view, five languages, light and dark', () => {
   let processingOrder: string;
   let delayedPurchase: string;
   let colleague: TestOperator;
+  let destinationId: string;
   /** What axe found in the states only `before` passes through, by state. */
   const walletProblems: string[] = [];
   const approvalProblems: string[] = [];
@@ -138,6 +140,21 @@ describe('extension: axe in every view, five languages, light and dark', () => {
       walletProblems,
     );
     await importVaultKey(extension, ACCOUNT, PASSWORD);
+
+    // A destination besides KASSA_EVENTS_URL, whose delivery log the payment below fills, and a merchant key.
+    const destination = await stack.operator('/api/event-destinations', {
+      body: {
+        url: `${origin}/kassa/analytics`,
+        description: 'Analytics',
+        enabledEvents: ['checkout.paid', 'payment.completed'],
+      },
+    });
+    assert.equal(destination.status, 201, destination.text);
+    destinationId = destination.body.destination.id as string;
+    const key = await stack.operator('/api/merchant-keys', {
+      body: { name: 'Shop backend', scopes: ['checkouts:create', 'checkouts:read'], expiresInDays: 365 },
+    });
+    assert.equal(key.status, 201, key.text);
 
     // A completed payment for the detail pane and the events, and a Processing order, whose delete
     // the service refuses.
@@ -343,6 +360,27 @@ describe('extension: axe in every view, five languages, light and dark', () => {
         await page.locator('kassa-event-detail dl').waitFor();
         await page.locator('kassa-event-detail table').waitFor();
         problems.push(...(await axeViolations(page, what('event detail'))));
+        await page.close();
+
+        // Event destinations: one open with its delivery log, the form that adds one open.
+        page = await ready(await open('ui/sidepanel.html?tab=events', theme, 360));
+        await page.locator(`kassa-destinations tr[data-destination="${destinationId}"] button`).click();
+        await page.locator('kassa-destination-detail tr[data-status=delivered]').first().waitFor();
+        await page.locator('kassa-destinations details summary').click();
+        problems.push(
+          ...(await axeViolations(page, what('destinations'))),
+          ...fits(await overflowing(page), what('destinations')),
+        );
+        await page.close();
+
+        // Merchant keys: a key with its roll and revoke, the form that makes one open.
+        page = await ready(await open('ui/sidepanel.html?tab=keys', theme, 360));
+        await page.locator('kassa-merchant-keys-view tr[data-key] form').waitFor();
+        await page.locator('kassa-merchant-keys-view details summary').click();
+        problems.push(
+          ...(await axeViolations(page, what('merchant keys'))),
+          ...fits(await overflowing(page), what('merchant keys')),
+        );
         await page.close();
 
         // Purchases, and a delayed one's detail with its refund form, its note missing.

@@ -134,7 +134,7 @@ describe('extension: the Events view', () => {
     assert.equal(event.type, 'checkout.paid');
     await page.getByLabel('Filter by status').selectOption('delivered');
     await eventually(async () => {
-      await page.getByRole('button', { name: 'Refresh' }).click();
+      await page.getByRole('button', { name: 'Refresh', exact: true }).click();
       return (await rows.filter({ hasText: 'checkout.paid' }).count()) ? true : undefined;
     }, 'the event delivered');
     await detail.getByRole('table', { name: 'Attempts' }).locator('tbody tr', { hasText: '204' }).first().waitFor();

@@ -197,7 +197,7 @@ describe('extension: the payments view', () => {
     const page = await extension.openPage('ui/sidepanel.html?tab=events');
     await page.setViewportSize({ width: 360, height: 800 });
     await page.getByRole('tab', { name: 'Ereignisse', selected: true }).waitFor();
-    await page.locator('#not-configured').filter({ hasText: 'Ereignisse sind nicht eingerichtet' }).waitFor();
+    await page.locator('#not-configured').filter({ hasText: 'Dieser Proxy hat kein Ziel' }).waitFor();
     await page.getByText('Keine Ereignisse.').waitFor();
     await page.getByLabel('Nach Typ filtern').selectOption('checkout.paid');
     await page.getByText('Keine Ereignisse vom Typ checkout.paid.').waitFor();

@@ -9,6 +9,7 @@ export default {
   tabApprovals: 'Freigaben',
   tabTeam: 'Team',
   tabAudit: 'Protokoll',
+  tabKeys: 'Schlüssel',
   openSidePanel: 'In der Seitenleiste öffnen',
   loading: 'Wird geladen …',
   connectTitle: 'Mit dieser Website verbinden?',
@@ -138,8 +139,6 @@ export default {
   pickSince: 'Wählen Sie Datum und Uhrzeit, ab denen erneut zugestellt werden soll',
   redeliveredOne: '1 fehlgeschlagenes Ereignis wird erneut zugestellt.',
   redeliveredMany: '{count} fehlgeschlagene Ereignisse werden erneut zugestellt.',
-  eventsNotConfigured:
-    'Ereignisse sind nicht eingerichtet: Dieser Proxy sendet keine. Setzen Sie KASSA_EVENTS_URL und KASSA_EVENTS_SECRET am Proxy, damit der Server des Händlers signierte Ereignisse erhält.',
   sentTo: 'Gesendet an',
   endpointDisabled:
     'Seit {since} werden keine Ereignisse an {url} gesendet: {reason}. Sie warten, bis Sie sie wieder senden.',

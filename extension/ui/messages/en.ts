@@ -8,6 +8,7 @@ const en = {
   tabApprovals: 'Approvals',
   tabTeam: 'Team',
   tabAudit: 'Audit',
+  tabKeys: 'Keys',
   openSidePanel: 'Open in side panel',
   loading: 'Loading…',
   connectTitle: 'Connect to this site?',
@@ -137,8 +138,6 @@ const en = {
   pickSince: 'Pick the date and time to redeliver from',
   redeliveredOne: '1 failed event queued for delivery again.',
   redeliveredMany: '{count} failed events queued for delivery again.',
-  eventsNotConfigured:
-    'Events are not configured: this proxy sends none. Set KASSA_EVENTS_URL and KASSA_EVENTS_SECRET on the proxy for the merchant’s server to receive signed events.',
   sentTo: 'Sent to',
   endpointDisabled: 'Events are not sent to {url} since {since}: {reason}. They wait until you send them again.',
   enableEndpoint: 'Send events again',

@@ -9,6 +9,7 @@ export default {
   tabApprovals: 'Aprobaciones',
   tabTeam: 'Equipo',
   tabAudit: 'Auditoría',
+  tabKeys: 'Claves',
   openSidePanel: 'Abrir en el panel lateral',
   loading: 'Cargando…',
   connectTitle: '¿Conectar con este sitio?',
@@ -136,8 +137,6 @@ export default {
   pickSince: 'Elija la fecha y la hora desde las que reenviar',
   redeliveredOne: '1 evento fallido vuelve a la cola de envío.',
   redeliveredMany: '{count} eventos fallidos vuelven a la cola de envío.',
-  eventsNotConfigured:
-    'Los eventos no están configurados: este proxy no envía ninguno. Defina KASSA_EVENTS_URL y KASSA_EVENTS_SECRET en el proxy para que el servidor del comercio reciba eventos firmados.',
   sentTo: 'Enviados a',
   endpointDisabled: 'Desde {since} no se envían eventos a {url}: {reason}. Esperan hasta que vuelva a enviarlos.',
   enableEndpoint: 'Volver a enviar eventos',

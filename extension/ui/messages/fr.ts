@@ -9,6 +9,7 @@ export default {
   tabApprovals: 'Validations',
   tabTeam: 'Équipe',
   tabAudit: 'Journal',
+  tabKeys: 'Clés',
   openSidePanel: 'Ouvrir dans le panneau latéral',
   loading: 'Chargement…',
   connectTitle: 'Se connecter à ce site ?',
@@ -137,8 +138,6 @@ export default {
   pickSince: 'Choisissez la date et l’heure à partir desquelles renvoyer',
   redeliveredOne: '1 événement en échec remis en file d’envoi.',
   redeliveredMany: '{count} événements en échec remis en file d’envoi.',
-  eventsNotConfigured:
-    'Les événements ne sont pas configurés : ce proxy n’en envoie aucun. Définissez KASSA_EVENTS_URL et KASSA_EVENTS_SECRET sur le proxy pour que le serveur du marchand reçoive des événements signés.',
   sentTo: 'Envoyés à',
   endpointDisabled:
     'Depuis {since}, aucun événement n’est envoyé à {url} : {reason}. Ils attendent que vous les envoyiez à nouveau.',

@@ -9,6 +9,7 @@ export default {
   tabApprovals: 'Goedkeuringen',
   tabTeam: 'Team',
   tabAudit: 'Audit',
+  tabKeys: 'Sleutels',
   openSidePanel: 'Openen in zijpaneel',
   loading: 'Laden…',
   connectTitle: 'Verbinden met deze site?',
@@ -137,8 +138,6 @@ export default {
   pickSince: 'Kies de datum en tijd vanaf wanneer opnieuw bezorgd wordt',
   redeliveredOne: '1 mislukte gebeurtenis opnieuw in de wachtrij voor bezorging.',
   redeliveredMany: '{count} mislukte gebeurtenissen opnieuw in de wachtrij voor bezorging.',
-  eventsNotConfigured:
-    'Gebeurtenissen zijn niet ingesteld: deze proxy verstuurt er geen. Stel KASSA_EVENTS_URL en KASSA_EVENTS_SECRET in op de proxy zodat de server van de handelaar ondertekende gebeurtenissen ontvangt.',
   sentTo: 'Verstuurd naar',
   endpointDisabled:
     'Sinds {since} worden er geen gebeurtenissen naar {url} verstuurd: {reason}. Ze wachten tot u ze weer verstuurt.',
