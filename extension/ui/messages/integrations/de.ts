@@ -66,7 +66,11 @@ const de: IntegrationMessages = {
   keyLabel: 'Schlüssel {name}',
   name: 'Name',
   scopes: 'Befugnisse',
-  scopeNames: { 'checkouts:create': 'Checkouts anlegen', 'checkouts:read': 'Checkouts lesen' },
+  scopeNames: {
+    'checkouts:create': 'Checkouts anlegen',
+    'checkouts:read': 'Checkouts lesen',
+    'links:manage': 'Zahlungslinks verwalten',
+  },
   expiresInDays: 'Läuft ab nach (Tagen; leer: nie)',
   newKey: 'Schlüssel erstellen',
   make: 'Erstellen',

@@ -68,7 +68,11 @@ const en = {
   keyLabel: 'Key {name}',
   name: 'Name',
   scopes: 'Scopes',
-  scopeNames: { 'checkouts:create': 'create checkouts', 'checkouts:read': 'read checkouts' },
+  scopeNames: {
+    'checkouts:create': 'create checkouts',
+    'checkouts:read': 'read checkouts',
+    'links:manage': 'manage payment links',
+  },
   expiresInDays: 'Expires after (days; empty: never)',
   newKey: 'Make a key',
   make: 'Make key',

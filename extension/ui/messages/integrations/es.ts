@@ -66,7 +66,11 @@ const es: IntegrationMessages = {
   keyLabel: 'Clave {name}',
   name: 'Nombre',
   scopes: 'Alcances',
-  scopeNames: { 'checkouts:create': 'crear cobros', 'checkouts:read': 'leer cobros' },
+  scopeNames: {
+    'checkouts:create': 'crear cobros',
+    'checkouts:read': 'leer cobros',
+    'links:manage': 'gestionar enlaces de pago',
+  },
   expiresInDays: 'Caduca tras (días; vacío: nunca)',
   newKey: 'Crear una clave',
   make: 'Crear clave',

@@ -73,7 +73,11 @@ const fr: IntegrationMessages = {
   keyLabel: 'Clé {name}',
   name: 'Nom',
   scopes: 'Portées',
-  scopeNames: { 'checkouts:create': 'créer des paiements', 'checkouts:read': 'lire les paiements' },
+  scopeNames: {
+    'checkouts:create': 'créer des paiements',
+    'checkouts:read': 'lire les paiements',
+    'links:manage': 'gérer les liens de paiement',
+  },
   expiresInDays: 'Expire après (jours ; vide : jamais)',
   newKey: 'Créer une clé',
   make: 'Créer la clé',

@@ -66,7 +66,11 @@ const nl: IntegrationMessages = {
   keyLabel: 'Sleutel {name}',
   name: 'Naam',
   scopes: 'Bevoegdheden',
-  scopeNames: { 'checkouts:create': 'betalingen aanmaken', 'checkouts:read': 'betalingen lezen' },
+  scopeNames: {
+    'checkouts:create': 'betalingen aanmaken',
+    'checkouts:read': 'betalingen lezen',
+    'links:manage': 'betaallinks beheren',
+  },
   expiresInDays: 'Verloopt na (dagen; leeg: nooit)',
   newKey: 'Een sleutel maken',
   make: 'Sleutel maken',
