@@ -264,6 +264,18 @@ export default tseslint.config(
       ),
     },
   },
+  // A payment link's page's script, which the proxy serves: browser code, with the page's data's type only.
+  {
+    files: ['link-page/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      ...browserGlobals,
+      ...restrict(serverCode, nodeOnly, typesOnly, {
+        group: [...PART.widget, ...PART.extension],
+        message: 'The link’s page is its own script: it uses <kassa-checkout> as any page does, through kassa.js.',
+      }),
+    },
+  },
   {
     files: ['extension/**/*.ts'],
     ignores: BUILD_CONFIGS,

@@ -90,6 +90,8 @@ export const linkSchema = z
     code: z.string(),
     /** The link's page on this proxy, where KASSA_PUBLIC_URL (or a loopback request) tells its address; else null. */
     url: z.string().nullable(),
+    /** The link's QR code, to print or send: an SVG and a PNG image of its url; null where url is. */
+    qr: z.object({ svg: z.string(), png: z.string() }).nullable(),
     title: z.string(),
     description: z.string(),
     /** The fixed amount; null when the customer types it (`openAmount`). */
@@ -154,3 +156,24 @@ export const linkPaymentListSchema = z
 export const startLinkPaymentSchema = z
   .strictObject({ amount: moneySchema.optional() })
   .meta({ id: 'StartLinkPayment' });
+
+/** Why a link takes no payment now, as its page says it: a title and a line. */
+export type LinkRefusalReason = Exclude<(typeof LINK_STATUSES)[number], 'active'>;
+
+/** What a link's page tells its script (link-page/), in a JSON block the server writes. */
+export interface LinkPageData {
+  code: string;
+  /** The customer types the amount, in the page's form. */
+  open: boolean;
+  /** Where the bank sends the customer back (the link's return URL); null: this page, with the receipt. */
+  returnUrl: string | null;
+  /** Back from the bank: the checkout whose payment (and receipt) the page shows; null otherwise. */
+  receiptOf: string | null;
+  words: {
+    /** An amount the link does not take: "Enter an amount from 5,00 € to 20,00 €". */
+    outOfBounds: string;
+    /** Why the payment could not be started (the proxy unreachable, refused or busy). */
+    failed: string;
+    refusals: Record<LinkRefusalReason, [title: string, text: string]>;
+  };
+}

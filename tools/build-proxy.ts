@@ -8,7 +8,8 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'no
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { VIEWER_FILE, viewerScript } from '../proxy/http/openapi/api-docs-routes.ts';
-import { PAGE_SCRIPT_BUILD, PAGE_SCRIPT_FILE } from '../proxy/operator/signin/page-assets.ts';
+import { LINK_PAGE_SCRIPT } from '../proxy/links/link-page-assets.ts';
+import { OPERATOR_PAGE_SCRIPT } from '../proxy/operator/signin/page-assets.ts';
 
 const root = join(import.meta.dirname, '..');
 const outfile = join(root, 'dist', 'proxy', 'server.js');
@@ -34,15 +35,17 @@ const built = await build({
 const viewer = viewerScript();
 if (!viewer) throw new Error('The Redoc viewer is missing from node_modules/@redocly/cli: run npm ci');
 const viewerBytes = readFileSync(viewer.path);
-// The operators' sign-in page's script (operator-page/, with @simplewebauthn/browser), served by the proxy.
-const pageScript = await build({
-  ...PAGE_SCRIPT_BUILD,
-  outfile: join(dirname(outfile), PAGE_SCRIPT_FILE),
-  write: false,
-});
+// The scripts of the proxy's own pages: the operators' (operator-page/, with @simplewebauthn/browser)
+// and a payment link's (link-page/).
+const pageScripts = await Promise.all(
+  [OPERATOR_PAGE_SCRIPT, LINK_PAGE_SCRIPT].map((script) =>
+    build({ ...script.build, outfile: join(dirname(outfile), script.file), write: false }),
+  ),
+);
 const files = [
-  ...built.outputFiles.map((file) => ({ path: file.path, contents: file.contents })),
-  ...pageScript.outputFiles.map((file) => ({ path: file.path, contents: file.contents })),
+  ...[built, ...pageScripts].flatMap((output) =>
+    output.outputFiles.map((file) => ({ path: file.path, contents: file.contents })),
+  ),
   {
     path: join(dirname(outfile), `${VIEWER_FILE}.gz`),
     contents: viewer.gzipped ? viewerBytes : gzipSync(viewerBytes, { level: 9 }),

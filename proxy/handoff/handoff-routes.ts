@@ -11,6 +11,7 @@ import { clientRateLimit } from '../http/middleware/client-rate-limit.ts';
 import { createdPaymentExample, handoffExample } from '../http/openapi/examples.ts';
 import type { ApiOperations } from '../http/openapi/operation.ts';
 import { BROWSER_ERRORS, RATE_LIMITED, STORE_DOWN } from '../http/openapi/problems.ts';
+import { linkReceiptPath } from '../links/link-views.ts';
 import { returnPath, shopReturnUrl } from '../payments/return-url.ts';
 import type { ProxyServices } from '../services.ts';
 import type { Payment } from '../state/store.ts';
@@ -51,7 +52,7 @@ export function handoffOutcome(
  * not valid), never the bank. Back from the bank at the payment's return address (`/r/<statusToken>`),
  * that phone is shown the same page, while every other browser goes on to the shop's page.
  */
-export function handoffRoutes({ config, store, refresher }: ProxyServices): Hono {
+export function handoffRoutes({ config, store, refresher, links }: ProxyServices): Hono {
   const app = new Hono();
   const codes = new HandoffCodes(config.webhookSecret);
   const browser = browserOrigins({ origins: config.allowedOrigins, methods: ['GET'], headers: [] });
@@ -92,6 +93,16 @@ export function handoffRoutes({ config, store, refresher }: ProxyServices): Hono
     return c.redirect(payment!.flowUrl, 303);
   });
 
+  /**
+   * Where a computer goes on to: for a link's payment, the link's return URL, or the link's own page
+   * with the receipt when it has none; else the shop's page the payment was started for.
+   */
+  const onward = async (payment: Payment): Promise<string> => {
+    const link = payment.checkoutId === null ? undefined : await links.linkOf(payment.checkoutId);
+    if (link && link.returnUrl === null) return linkReceiptPath(link.code, payment.statusToken);
+    return shopReturnUrl(link ? link.returnUrl : payment.returnUrl, config.returnUrls, payment.statusToken);
+  };
+
   // The payment's return address, where the bank sends the customer back: on to the shop's page, as
   // the payment was started with, unless this browser is the phone a computer handed the payment to.
   app.get('/r/:statusToken', reads, async (c) => {
@@ -101,8 +112,7 @@ export function handoffRoutes({ config, store, refresher }: ProxyServices): Hono
     // Nothing to show for a payment this proxy does not know: the shop's page, afresh.
     if (!payment) return c.redirect(config.returnUrls[0]!, 303);
     const code = getCookie(c, PHONE_COOKIE);
-    if (code === undefined || codes.read(code) !== payment.transactionId)
-      return c.redirect(shopReturnUrl(payment.returnUrl, config.returnUrls, payment.statusToken), 303);
+    if (code === undefined || codes.read(code) !== payment.transactionId) return c.redirect(await onward(payment), 303);
     const outcome = returnOutcome(payment);
     // The phone waits for the payment service's word: ask it now if it is due (webhooks usually come first).
     if (outcome === 'pending') void refresher.refreshIfDue(payment, 'watch');
@@ -182,7 +192,7 @@ export const handoffOperations: ApiOperations = {
     operationId: 'returnFromBank',
     summary: 'Come back from the bank',
     description:
-      'The payment’s return address, where the bank sends the customer: on to the shop’s page (with `kassa_status`), or, for the phone the payment was handed to, a page saying how it ended.',
+      'The payment’s return address, where the bank sends the customer: on to the shop’s page (with `kassa_status`), or for a payment link with no return URL to the link’s page with the receipt; or, for the phone the payment was handed to, a page saying how it ended.',
     audience: 'browser',
     access: { auth: 'public', because: 'the bank sends the customer’s browser here, with nothing but the path.' },
     params: {
@@ -190,7 +200,7 @@ export const handoffOperations: ApiOperations = {
     },
     responses: {
       200: { description: PAGE, text: { contentType: 'text/html' } },
-      303: { description: 'To the shop’s return page', headers: REDIRECT },
+      303: { description: 'To the shop’s return page, or a payment link’s receipt page', headers: REDIRECT },
     },
     errors: { 429: RATE_LIMITED, 503: STORE_DOWN },
   },

@@ -15,6 +15,10 @@ export const newLinkExample: NewLinkRequest = {
 export const linkExample: LinkView = {
   code: 'Ym9va2luZy1saW5rLWNvZGU5',
   url: 'https://pay.shop.example/l/Ym9va2luZy1saW5rLWNvZGU5',
+  qr: {
+    svg: 'https://pay.shop.example/l/Ym9va2luZy1saW5rLWNvZGU5/qr.svg',
+    png: 'https://pay.shop.example/l/Ym9va2luZy1saW5rLWNvZGU5/qr.png',
+  },
   title: 'Piano lesson',
   description: 'One hour, Thursdays at 17:00',
   amount: '45.00',

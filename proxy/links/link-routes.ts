@@ -1,20 +1,28 @@
 import { Hono, type Context } from 'hono';
+import { z } from 'zod';
 import { startLinkPaymentSchema } from '../../schemas/links.ts';
 import { checkoutSchema, errorSchema } from '../../schemas/proxy-api.ts';
 import { jsonRequest } from '../http/json-request.ts';
 import { browserOrigins } from '../http/middleware/browser-origins.ts';
 import { clientRateLimit } from '../http/middleware/client-rate-limit.ts';
-import type { ApiOperations } from '../http/openapi/operation.ts';
+import type { ApiOperation, ApiOperations } from '../http/openapi/operation.ts';
 import { BAD_BODY, BROWSER_ERRORS, RATE_LIMITED, STORE_DOWN } from '../http/openapi/problems.ts';
-import { NotFoundError } from '../domain/domain-errors.ts';
+import { STATUS_QUERY_PARAM, isStatusToken } from '../../lib/status-token.ts';
+import { MisconfiguredError, NotFoundError } from '../domain/domain-errors.ts';
 import { auditedForKey } from '../operator/dual-control.ts';
 import { merchantAuth, type MerchantCaller } from '../payments/merchant-auth.ts';
-import { publicOrigin } from '../payments/return-url.ts';
+import { ownOrigin, publicOrigin } from '../payments/return-url.ts';
 import type { ProxyServices } from '../services.ts';
 import { linkCheckoutExample, linkExample } from './link-examples.ts';
 import { linkManagementOperations, mountLinkManagement } from './link-manage-routes.ts';
 import { LINK_PAGE_CSP, linkPage, linkPageLanguage } from './link-page.ts';
-import { linkView } from './link-views.ts';
+import { linkPageScript } from './link-page-assets.ts';
+import { qrPng, qrSvg } from './link-qr.ts';
+import { LINK_QR, linkView } from './link-views.ts';
+
+/** A link's QR code holds its address, which does not change: a day in any cache. */
+const QR_CACHE = 'public, max-age=86400';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 const callerOf = (c: Context) => (c as Context<{ Variables: { merchant: MerchantCaller } }>).var.merchant;
 
@@ -24,7 +32,7 @@ const callerOf = (c: Context) => (c as Context<{ Variables: { merchant: Merchant
  * checkout that the page then pays like any other.
  */
 export function linkRoutes(services: ProxyServices): Hono {
-  const { config, links, merchantKeys, checkouts, tokens, operators } = services;
+  const { config, links, merchantKeys, checkouts, tokens, operators, store } = services;
   const app = new Hono();
   const manage = merchantAuth({ keys: merchantKeys, scope: 'links:manage' });
   mountLinkManagement(app, services, links, {
@@ -34,7 +42,13 @@ export function linkRoutes(services: ProxyServices): Hono {
     audit: (c, action, details) => auditedForKey(c, operators, callerOf(c).keyId, action, details),
   });
 
-  const browser = browserOrigins({ origins: config.allowedOrigins, methods: ['POST'], headers: ['Content-Type'] });
+  // The link's own page on this proxy calls it, as may a page of the shop's.
+  const browser = browserOrigins({
+    origins: config.allowedOrigins,
+    methods: ['POST'],
+    headers: ['Content-Type'],
+    ownOrigin: ownOrigin(config.publicUrl),
+  });
   const creates = clientRateLimit({ name: 'creates', limit: config.createRateLimit, trustProxy: config.trustProxy });
   app.options('/api/links/:code/checkout', browser);
   app.post('/api/links/:code/checkout', browser, creates, async (c) => {
@@ -44,18 +58,59 @@ export function linkRoutes(services: ProxyServices): Hono {
   });
 
   const reads = clientRateLimit({ name: 'reads', limit: config.rateLimit, trustProxy: config.trustProxy });
+  /** Back from the bank (`?kassa_status=`): the checkout of this link that the payment paid, if it is one. */
+  const receiptOf = async (code: string, statusToken: string | undefined) => {
+    const payment = statusToken && isStatusToken(statusToken) ? await store.paymentByToken(statusToken) : undefined;
+    if (!payment?.checkoutId) return undefined;
+    return (await links.useOf(payment.checkoutId))?.code === code ? payment.checkoutId : undefined;
+  };
   app.get('/l/:code', reads, async (c) => {
-    const link = await links.get(c.req.param('code')).catch((error: unknown) => {
+    const code = c.req.param('code');
+    const link = await links.get(code).catch((error: unknown) => {
       // A browser gets a page saying so; anything else the proxy's usual error body.
       if (error instanceof NotFoundError && c.req.header('Accept')?.includes('text/html')) return undefined;
       throw error;
     });
     const view = link && linkView(link, publicOrigin(config.publicUrl, c.req.url));
+    const options = {
+      script: (await linkPageScript()).path,
+      receiptOf: link && (await receiptOf(code, c.req.query(STATUS_QUERY_PARAM))),
+    };
     c.header('Content-Security-Policy', LINK_PAGE_CSP);
     c.header('Vary', 'Accept-Language');
     c.header('Cache-Control', 'no-store');
-    return c.html(linkPage(view, linkPageLanguage(view, c.req.header('Accept-Language'))), view ? 200 : 404);
+    // The receipt's address holds the payment's status token: it is sent on to no one.
+    c.header('Referrer-Policy', 'no-referrer');
+    return c.html(linkPage(view, linkPageLanguage(view, c.req.header('Accept-Language')), options), view ? 200 : 404);
   });
+
+  app.get('/l/assets/:file', async (c) => {
+    const script = await linkPageScript();
+    if (script.path !== c.req.path)
+      throw new NotFoundError('No such file: the page that asked for it is older than this proxy');
+    c.header('Content-Type', 'text/javascript; charset=utf-8');
+    c.header('Cache-Control', IMMUTABLE);
+    return c.body(script.body);
+  });
+
+  /** The link's address, for its QR code: only where this proxy knows where browsers reach it. */
+  const addressOf = async (c: Context, code: string) => {
+    const view = linkView(await links.get(code), publicOrigin(config.publicUrl, c.req.url));
+    if (view.url === null)
+      throw new MisconfiguredError('Set KASSA_PUBLIC_URL: a link’s QR code holds its address on this proxy');
+    return view.url;
+  };
+  for (const [file, type, image] of [
+    [LINK_QR.svg, 'image/svg+xml', (url: string) => new TextEncoder().encode(qrSvg(url))],
+    [LINK_QR.png, 'image/png', (url: string) => new Uint8Array(qrPng(url))],
+  ] as const)
+    app.get(`/l/:code/${file}`, reads, async (c) => {
+      const code = c.req.param('code');
+      const body = image(await addressOf(c, code));
+      c.header('Cache-Control', QR_CACHE);
+      c.header('Content-Disposition', `inline; filename="link-${code}-${file}"`);
+      return c.body(body, 200, { 'Content-Type': type });
+    });
   return app;
 }
 
@@ -97,10 +152,17 @@ export const linkOperations: ApiOperations = {
     operationId: 'openLink',
     summary: 'Open a link’s page',
     description:
-      'The link’s page, in its language or the browser’s (en, de, fr, es, nl): its title, description and amount, with Open Graph tags (title and amount) for a link shared in a chat; or why it takes no payment (paused, ended, expired, used up, total reached), in words.',
+      'The link’s page, in its language or the browser’s (en, de, fr, es, nl): its title, description and amount, with Open Graph tags (title and amount) for a link shared in a chat, and `<kassa-checkout>` (from kassa.js) for a checkout its script makes with startLinkPayment, after the amount field of an open link; or why it takes no payment (paused, ended, expired, used up, total reached), in words. Back from the bank (`?kassa_status=`, for a link with no return URL) it shows the payment and its receipt.',
     audience: 'browser',
     access: { auth: 'public', because: 'whoever has a link may open it: its code is the capability.' },
     params: { code: { description: 'The link’s code, from its URL', example: linkExample.code } },
+    query: {
+      kassa_status: {
+        description:
+          'Back from the bank: the payment’s statusToken, whose receipt the page shows when the payment is one of this link’s',
+        schema: z.string().optional(),
+      },
+    },
     responses: {
       200: { description: LINK_PAGE, text: { contentType: 'text/html' } },
       404: {
@@ -114,4 +176,34 @@ export const linkOperations: ApiOperations = {
     },
     errors: { 429: RATE_LIMITED, 503: STORE_DOWN },
   },
+  'GET /l/{code}/qr.svg': qrOperation('linkQrSvg', 'SVG', 'image/svg+xml'),
+  'GET /l/{code}/qr.png': qrOperation('linkQrPng', 'PNG', 'image/png'),
+  'GET /l/assets/{file}': {
+    operationId: 'linkPageScript',
+    summary: 'The link page’s script',
+    description: 'Named after its content’s hash, so cached for a year.',
+    audience: 'browser',
+    access: { auth: 'public', because: 'it is the page’s own script, the same for everyone.' },
+    // The name changes with every build: the example is one such name (an older page's file is a 404).
+    params: { file: { description: 'The file, as the page names it', example: 'link-3f9a1c2e7b4d5a60.js' } },
+    responses: { 200: { description: 'The script', text: { contentType: 'text/javascript' } } },
+    errors: { 404: 'No such file' },
+  },
 };
+
+function qrOperation(operationId: string, format: string, contentType: string): ApiOperation {
+  return {
+    operationId,
+    summary: `A link’s QR code (${format})`,
+    description: `The link’s address as a QR code, a ${format} image to print or send (in the link’s \`qr\`). Needs KASSA_PUBLIC_URL (or a loopback request), since it holds the address browsers reach.`,
+    audience: 'browser',
+    access: { auth: 'public', because: 'it holds the link’s address, which whoever has the code has.' },
+    params: { code: { description: 'The link’s code, from its URL', example: linkExample.code } },
+    responses: { 200: { description: `The QR code (${format})`, text: { contentType } } },
+    errors: {
+      404: 'Unknown link',
+      429: RATE_LIMITED,
+      503: STORE_DOWN,
+    },
+  };
+}

@@ -1,3 +1,4 @@
+import { STATUS_QUERY_PARAM } from '../../lib/status-token.ts';
 import type { LinkPaymentView, LinkView } from '../../schemas/links.ts';
 import { decideUse, type LinkRecord, type LinkUse } from '../state/links.ts';
 
@@ -6,11 +7,20 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 /** The path of a link's page on the proxy. */
 export const linkPath = (code: string): string => `/l/${code}`;
 
+/** The files of a link's QR code, under its page's path. */
+export const LINK_QR = { svg: 'qr.svg', png: 'qr.png' } as const;
+
+/** The link's page showing a payment's receipt: where the bank's return leads a link with no return URL. */
+export const linkReceiptPath = (code: string, statusToken: string): string =>
+  `${linkPath(code)}?${new URLSearchParams({ [STATUS_QUERY_PARAM]: statusToken }).toString()}`;
+
 /** A link as the API shows it; `origin`: where browsers reach this proxy, when known. */
 export function linkView(link: LinkRecord, origin: string | undefined, now = Date.now()): LinkView {
+  const url = origin === undefined ? null : origin + linkPath(link.code);
   return {
     code: link.code,
-    url: origin === undefined ? null : origin + linkPath(link.code),
+    url,
+    qr: url === null ? null : { svg: `${url}/${LINK_QR.svg}`, png: `${url}/${LINK_QR.png}` },
     title: link.title,
     description: link.description,
     amount: link.amount,

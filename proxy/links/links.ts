@@ -157,6 +157,12 @@ export class Links {
     return paid;
   }
 
+  /** The link that made a checkout, if one did. */
+  async linkOf(checkoutId: string): Promise<LinkRecord | undefined> {
+    const use = await this.useOf(checkoutId);
+    return use && this.options.links.linkByCode(use.code);
+  }
+
   /** The use of a checkout, when a link made it. */
   useOf(checkoutId: string): Promise<LinkUse | undefined> {
     return this.options.links.useByCheckout(checkoutId);

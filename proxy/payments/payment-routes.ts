@@ -33,7 +33,7 @@ import {
 import type { ApiOperations } from '../http/openapi/operation.ts';
 import { BAD_BODY, BROWSER_ERRORS, FOREIGN_ORIGIN, RATE_LIMITED, STORE_DOWN } from '../http/openapi/problems.ts';
 import type { PaymentRequest } from './payment-starter.ts';
-import { publicOrigin } from './return-url.ts';
+import { ownOrigin, publicOrigin } from './return-url.ts';
 import { statusView } from './status-view.ts';
 import type { ProxyServices } from '../services.ts';
 import type { Payment } from '../state/store.ts';
@@ -67,6 +67,13 @@ export function paymentRoutes(services: ProxyServices, options: { readLimiter: S
     methods: ['GET', 'POST'],
     headers: ['Content-Type', 'Idempotency-Key'],
   });
+  // A link's page on this proxy (/l/<code>) pays the checkout it made: its origin may start payments too.
+  const paying = browserOrigins({
+    origins: config.allowedOrigins,
+    methods: ['POST'],
+    headers: ['Content-Type', 'Idempotency-Key'],
+    ownOrigin: ownOrigin(config.publicUrl),
+  });
   const reads = clientRateLimit({
     name: 'reads',
     limit: config.rateLimit,
@@ -84,8 +91,8 @@ export function paymentRoutes(services: ProxyServices, options: { readLimiter: S
   const viewOf = async (payment: Payment): Promise<PaymentStatusView> =>
     statusView(payment, payment.checkoutId ? await store.getCheckout(payment.checkoutId) : undefined);
 
-  app.options('/api/payments', browser);
-  app.post('/api/payments', browser, creates, refusePrivateKeys({ freeText: ['returnUrl'] }), async (c) => {
+  app.options('/api/payments', paying);
+  app.post('/api/payments', paying, creates, refusePrivateKeys({ freeText: ['returnUrl'] }), async (c) => {
     const key = c.req.header('Idempotency-Key');
     if (!key || !IDEMPOTENCY_KEY_PATTERN.test(key)) {
       throw new HttpProblem(

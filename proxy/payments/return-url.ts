@@ -1,3 +1,4 @@
+import type { Context } from 'hono';
 import { STATUS_QUERY_PARAM } from '../../lib/status-token.ts';
 import { isLoopbackHost } from '../../lib/url-rules.ts';
 import { URL_MAX } from '../../schemas/pay.ts';
@@ -76,3 +77,9 @@ export function publicOrigin(configured: string | null, requestUrl: string): str
   const url = new URL(requestUrl);
   return url.protocol === 'http:' && isLoopbackHost(url.hostname) ? url.origin : undefined;
 }
+
+/** The proxy's own origin as a request tells it (publicOrigin): its pages' origin, for browserOrigins' ownOrigin. */
+export const ownOrigin =
+  (configured: string | null) =>
+  (c: Context): string | undefined =>
+    publicOrigin(configured, c.req.url);

@@ -205,6 +205,100 @@ describe('proxy: payment links', () => {
     assert.match(outOfShopBounds.body.error as string, /KASSA_OPEN_AMOUNT/);
   });
 
+  it('the link’s own page may start paying it and pay its checkout: the proxy’s origin for those two routes, no other origin', async () => {
+    const code = (await stack.merchant('/api/links', { body: LESSON })).body.code as string;
+    const own = stack.proxy.origin;
+    const from = (origin: string, path: string, init: HttpInit = {}) =>
+      http(`${own}${path}`, { ...init, headers: { Origin: origin, ...init.headers } });
+    const payment = (origin: string, checkoutId: string) =>
+      from(origin, '/api/payments', {
+        body: { checkoutId },
+        headers: { 'Idempotency-Key': `key-${randomBytes(8).toString('hex')}` },
+      });
+    const started = await from(own, `/api/links/${code}/checkout`, { body: {} });
+    assert.equal(started.status, 201, started.text);
+    assert.equal(started.headers.get('access-control-allow-origin'), own);
+    const paying = await payment(own, started.body.checkoutId as string);
+    assert.equal(paying.status, 201, paying.text);
+
+    // Any other origin is refused as before, before anything is held or started.
+    const foreign = 'http://127.0.0.1:1';
+    const refused = await from(foreign, `/api/links/${code}/checkout`, { body: {} });
+    assert.equal(refused.status, 403);
+    const preflight = await from(foreign, '/api/payments', {
+      method: 'OPTIONS',
+      headers: { 'Access-Control-Request-Method': 'POST' },
+    });
+    assert.equal(preflight.status, 403);
+    assert.equal((await payment(foreign, started.body.checkoutId as string)).status, 403);
+    assert.equal((await stack.merchant(`/api/links/${code}`)).body.pending.count, 1, 'nothing held for the refused');
+    // The proxy's origin is no shop's elsewhere: a browser route its page never calls with an Origin.
+    assert.equal((await from(own, '/api/config')).status, 403);
+    // The shop's own page still may.
+    assert.equal((await start(code)).status, 201);
+  });
+
+  it('back from the bank, a link with no return URL shows its receipt on its page; one with a return URL goes there', async () => {
+    const linkFor = async (body: Json) => (await stack.merchant('/api/links', { body: { ...LESSON, ...body } })).body;
+    const returnOf = async (code: string) => {
+      const started = await start(code);
+      const payment = await stack.pay(started.body.checkoutId as string);
+      assert.equal(payment.status, 201, payment.text);
+      const back = await http(`${stack.proxy.origin}/r/${payment.body.statusToken}`);
+      assert.equal(back.status, 303);
+      return {
+        checkoutId: started.body.checkoutId as string,
+        statusToken: payment.body.statusToken as string,
+        location: back.headers.get('location')!,
+      };
+    };
+    const own = await linkFor({});
+    const back = await returnOf(own.code as string);
+    assert.equal(back.location, `/l/${own.code}?kassa_status=${back.statusToken}`);
+    const page = await http(`${stack.proxy.origin}${back.location}`, { headers: { Accept: 'text/html' } });
+    assert.equal(page.status, 200);
+    assert.match(page.text, /<main data-state="receipt">/);
+    assert.match(page.text, new RegExp(`"receiptOf":"${back.checkoutId}"`));
+    assert.equal(page.headers.get('referrer-policy'), 'no-referrer');
+    // Another link's payment is no receipt of this one: the page offers to pay.
+    const other = await linkFor({});
+    const elsewhere = await http(`${stack.proxy.origin}/l/${other.code}?kassa_status=${back.statusToken}`, {
+      headers: { Accept: 'text/html' },
+    });
+    assert.match(elsewhere.text, /<main data-state="active">/);
+    assert.match(elsewhere.text, /"receiptOf":null/);
+
+    const shops = await linkFor({ returnUrl: `${SHOP_ORIGIN}/return?order=7` });
+    const toShop = await returnOf(shops.code as string);
+    const location = new URL(toShop.location);
+    assert.equal(`${location.origin}${location.pathname}`, `${SHOP_ORIGIN}/return`);
+    assert.deepEqual(
+      [location.searchParams.get('order'), location.searchParams.get('kassa_status')],
+      ['7', toShop.statusToken],
+    );
+  });
+
+  it('its QR code, as SVG and PNG, from the link’s answer', async () => {
+    const made = (await stack.merchant('/api/links', { body: LESSON })).body;
+    assert.deepEqual(made.qr, { svg: `${made.url}/qr.svg`, png: `${made.url}/qr.png` });
+    const svg = await http(made.qr.svg as string);
+    assert.equal(svg.status, 200);
+    assert.equal(svg.headers.get('content-type'), 'image/svg+xml');
+    assert.match(
+      svg.text,
+      /^<\?xml[^>]*\?><svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]*><rect[^>]*fill="#fff"[^>]*><\/rect><path d="M[^"]+" fill="#000"/,
+    );
+    const png = await fetch(made.qr.png as string);
+    assert.equal(png.headers.get('content-type'), 'image/png');
+    const bytes = Buffer.from(await png.arrayBuffer());
+    assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    // Its side: the code's modules with a quiet zone of four on each side, eight pixels each.
+    const side = bytes.readUInt32BE(16);
+    assert.equal(side % 8, 0);
+    assert.match(svg.text, new RegExp(`width="${side}" height="${side}"`));
+    assert.equal((await http(`${stack.proxy.origin}/l/AAAAAAAAAAAAAAAAAAAAAAAA/qr.png`)).status, 404);
+  });
+
   it('its page: title and amount in Open Graph tags, in the link’s language, or in words why it takes nothing', async () => {
     const page = (code: string, language = 'en') =>
       http(`${stack.proxy.origin}/l/${code}`, { headers: { Accept: 'text/html', 'Accept-Language': language } });

@@ -1,3 +1,4 @@
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { HttpProblem } from '../http-problem.ts';
 
@@ -10,6 +11,12 @@ export interface BrowserOriginsOptions {
   headers?: readonly string[];
   /** How long a browser may cache the preflight answer, in seconds. */
   maxAge?: number;
+  /**
+   * Where the proxy's own pages are served (a link's page, `/l/<code>`), for the routes those pages
+   * call: that origin is taken beside the merchant's. Undefined (the default, or when not known): the
+   * merchant's origins only.
+   */
+  ownOrigin?: (c: Context) => string | undefined;
 }
 
 const defaults = { methods: ['GET', 'POST'], headers: ['Content-Type', 'Idempotency-Key'], maxAge: 600 };
@@ -38,10 +45,12 @@ export function originHeaders(
  * the answer, not from causing the request.
  */
 export const browserOrigins = (options: BrowserOriginsOptions) => {
-  const { origins, methods, headers, maxAge } = { ...defaults, ...options };
+  const { origins, methods, headers, maxAge, ownOrigin } = { ...defaults, ...options };
   const allowed = new Set(origins);
   return createMiddleware(async function browserOrigins(c, next) {
-    const cors = originHeaders(allowed, c.req.header('Origin'));
+    const origin = c.req.header('Origin');
+    const own = origin !== undefined && !allowed.has(origin) && ownOrigin?.(c) === origin;
+    const cors = originHeaders(own ? new Set([origin]) : allowed, origin);
     if (!cors) throw new HttpProblem(403, 'This origin may not use this shop’s payment routes');
     for (const [name, value] of cors) c.header(name, value, { append: name === 'Vary' });
     if (c.req.method === 'OPTIONS') {

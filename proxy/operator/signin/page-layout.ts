@@ -5,6 +5,7 @@
  * the SSO form.
  */
 import { html, raw } from 'hono/html';
+import { scriptJson } from '../../http/script-json.ts';
 import { PAGE_LANGUAGES, WORDS, type PageLanguage, type Words } from './words/index.ts';
 import type { PageAssets } from './page-assets.ts';
 
@@ -42,10 +43,6 @@ export function pageCsp(providerOrigin: string | null): string {
     'trusted-types',
   ].join('; ');
 }
-
-/** JSON for a `<script type="application/json">` block: nothing in it can end the element. */
-const scriptJson = (value: unknown) =>
-  JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
 
 function languageLinks(frame: PageFrame): Html {
   return html`<nav aria-label="${frame.words.language}">

@@ -1,0 +1,124 @@
+/**
+ * A payment link's page (`/l/<code>`, served by the proxy under a strict CSP): starts paying the link
+ * (POST /api/links/{code}/checkout, with the amount typed for an open link) and shows
+ * `<kassa-checkout>` for the checkout that makes, which kassa.js (loaded beside this script) pays as
+ * on any shop's page. Back from the bank, the element shows the payment and its receipt. The
+ * checkout is kept for this tab (sessionStorage), so a reload shows it again instead of holding
+ * another of the link's uses. Nothing here writes HTML.
+ */
+import type { LinkPageData, LinkRefusalReason } from '../schemas/links.ts';
+
+const data = JSON.parse(document.getElementById('kassa-link')!.textContent!) as LinkPageData;
+const status = document.getElementById('kassa-link-status')!;
+const slot = document.getElementById('kassa-pay')!;
+const form = document.querySelector<HTMLFormElement>('#kassa-amount');
+const input = document.querySelector<HTMLInputElement>('#kassa-amount-input');
+const KEPT = `kassa-link ${data.code}`;
+
+/** Says `text` in the page's status line (a live region), as news or as a problem. */
+function say(text: string, problem = false): void {
+  status.textContent = text;
+  status.classList.toggle('danger', problem);
+}
+
+/** Session storage, which a browser may refuse: then nothing is kept. */
+function keep(checkoutId: string | null): void {
+  try {
+    if (checkoutId === null) sessionStorage.removeItem(KEPT);
+    else sessionStorage.setItem(KEPT, checkoutId);
+  } catch {
+    // not kept: a reload starts afresh
+  }
+}
+
+function kept(): string | null {
+  try {
+    return sessionStorage.getItem(KEPT);
+  } catch {
+    return null;
+  }
+}
+
+/** The checkout element for `checkoutId`, in place of the amount's field. */
+function show(checkoutId: string): void {
+  keep(checkoutId);
+  const checkout = document.createElement('kassa-checkout');
+  checkout.setAttribute('checkout', checkoutId);
+  if (data.returnUrl !== null) checkout.setAttribute('return-url', data.returnUrl);
+  if (form) form.hidden = true;
+  say('');
+  slot.replaceChildren(checkout);
+}
+
+/** The link takes no payment now: the page says why, as it would have had it known when it was made. */
+function refused(reason: LinkRefusalReason): void {
+  const [title, text] = data.words.refusals[reason];
+  document.querySelector('main')!.dataset.state = reason;
+  document.querySelector('h1')!.textContent = title;
+  form?.remove();
+  slot.remove();
+  say(text);
+}
+
+const isRefusal = (reason: string | undefined): reason is LinkRefusalReason =>
+  reason !== undefined && Object.hasOwn(data.words.refusals, reason);
+
+/** Starts paying the link: a checkout for this customer, or the reason there is none. */
+async function start(amount?: string): Promise<void> {
+  let answer: Response;
+  try {
+    answer = await fetch(`/api/links/${encodeURIComponent(data.code)}/checkout`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(amount === undefined ? {} : { amount }),
+    });
+  } catch {
+    return say(data.words.failed, true);
+  }
+  const body = (await answer.json().catch(() => ({}))) as { checkoutId?: string; details?: { reason?: string } };
+  const reason = body.details?.reason;
+  if (answer.status === 201 && body.checkoutId) return show(body.checkoutId);
+  if (isRefusal(reason)) return refused(reason);
+  // An open link's amount refused (out of its bounds, or not an amount): the bounds, by the field.
+  if (input && answer.status === 400) {
+    input.setAttribute('aria-invalid', 'true');
+    input.focus();
+    return say(data.words.outOfBounds, true);
+  }
+  say(data.words.failed, true);
+}
+
+/** This tab's checkout of the link, shown again while it can be paid or shows its payment. */
+async function resumed(): Promise<boolean> {
+  const checkoutId = kept();
+  if (checkoutId === null) return false;
+  try {
+    const answer = await fetch(`/api/checkouts/${encodeURIComponent(checkoutId)}`);
+    const checkout = answer.ok ? ((await answer.json()) as { state?: string }) : undefined;
+    if (checkout?.state === 'open' || checkout?.state === 'paid') {
+      show(checkoutId);
+      return true;
+    }
+  } catch {
+    // unreachable now: a new checkout is asked for, which says so if the proxy still is
+  }
+  keep(null);
+  return false;
+}
+
+/** What the customer typed, as the proxy reads amounts: `12,50` is `12.50`. */
+const typedAmount = (text: string) => text.replace(/\s/g, '').replace(/^(\d+),(\d{1,2})$/, '$1.$2');
+
+if (data.receiptOf !== null) show(data.receiptOf);
+else if (!(await resumed())) {
+  if (!data.open) await start();
+  else
+    form?.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const button = form.querySelector('button')!;
+      if (button.disabled) return;
+      button.disabled = true;
+      input!.removeAttribute('aria-invalid');
+      void start(typedAmount(input!.value)).finally(() => (button.disabled = false));
+    });
+}
