@@ -5,8 +5,7 @@ const SIZE = 400;
 
 /**
  * Reads the QR code an element shows (the checkout's, unless `selector` says which), as a phone's
- * camera would: the SVG drawn onto a canvas in a blank page of the same browser, and the pixels
- * decoded by jsQR here in the test.
+ * camera would (decodeQrImage).
  */
 export async function scanQr(
   page: Page,
@@ -14,14 +13,25 @@ export async function scanQr(
   selector = 'kassa-checkout [part~="qr"]',
 ): Promise<string> {
   const svg = await page.locator(selector).evaluate((element) => element.outerHTML);
+  return decodeQrImage(
+    context,
+    `data:image/svg+xml,${encodeURIComponent(
+      svg.replace('<svg', `<svg xmlns="http://www.w3.org/2000/svg" width="${SIZE}" height="${SIZE}"`),
+    )}`,
+  );
+}
+
+/**
+ * Reads the QR code of an image (`src`, a data: URL), as a phone's camera would: drawn onto a canvas
+ * in a blank page of the same browser, and the pixels decoded by jsQR here in the test.
+ */
+export async function decodeQrImage(context: BrowserContext, src: string): Promise<string> {
   const raster = await context.newPage();
   try {
     const pixels = await raster.evaluate(
-      async ([markup, size]) => {
+      async ([source, size]) => {
         const image = new Image(size, size);
-        image.src = `data:image/svg+xml,${encodeURIComponent(
-          markup.replace('<svg', `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}"`),
-        )}`;
+        image.src = source;
         await image.decode();
         const canvas = document.createElement('canvas');
         canvas.width = canvas.height = size;
@@ -36,7 +46,7 @@ export async function scanQr(
           binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
         return btoa(binary);
       },
-      [svg, SIZE] as const,
+      [src, SIZE] as const,
     );
     const decoded = jsQR(new Uint8ClampedArray(Buffer.from(pixels, 'base64')), SIZE, SIZE);
     if (!decoded) throw new Error('the QR code could not be decoded');
