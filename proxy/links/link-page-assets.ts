@@ -6,5 +6,5 @@ import { pageScript, servedPageScript } from '../http/page-script.ts';
 
 export const LINK_PAGE_SCRIPT = pageScript('link-page.js', new URL('../../link-page/main.ts', import.meta.url));
 
-/** The script, read or built once per process: `/l/assets/link-<hash>.js`. */
-export const linkPageScript = servedPageScript(LINK_PAGE_SCRIPT, (hash) => `/l/assets/link-${hash}.js`);
+/** The script, read or built once per process: `/links/scripts/link-<hash>.js`. */
+export const linkPageScript = servedPageScript(LINK_PAGE_SCRIPT, (hash) => `/links/scripts/link-${hash}.js`);

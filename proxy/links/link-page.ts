@@ -174,7 +174,7 @@ export const LINK_PAGE_CSP = [
 
 /** What a payable page needs beside the link: its script's path, and the checkout of a receipt to show. */
 export interface LinkPageOptions {
-  /** The page's script (`/l/assets/link-<hash>.js`). */
+  /** The page's script (`/links/scripts/link-<hash>.js`). */
   script: string;
   /** Back from the bank: the checkout of this link whose payment the page shows; undefined otherwise. */
   receiptOf?: string | undefined;

@@ -84,7 +84,7 @@ export function linkRoutes(services: ProxyServices): Hono {
     return c.html(linkPage(view, linkPageLanguage(view, c.req.header('Accept-Language')), options), view ? 200 : 404);
   });
 
-  app.get('/l/assets/:file', async (c) => {
+  app.get('/links/scripts/:file', async (c) => {
     const script = await linkPageScript();
     if (script.path !== c.req.path)
       throw new NotFoundError('No such file: the page that asked for it is older than this proxy');
@@ -178,7 +178,7 @@ export const linkOperations: ApiOperations = {
   },
   'GET /l/{code}/qr.svg': qrOperation('linkQrSvg', 'SVG', 'image/svg+xml'),
   'GET /l/{code}/qr.png': qrOperation('linkQrPng', 'PNG', 'image/png'),
-  'GET /l/assets/{file}': {
+  'GET /links/scripts/{file}': {
     operationId: 'linkPageScript',
     summary: 'The link page’s script',
     description: 'Named after its content’s hash, so cached for a year.',

@@ -80,6 +80,9 @@ const OPERATION_IDS = [
   'getWidgetScript',
   'invitationPage',
   'inviteOperator',
+  'linkPageScript',
+  'linkQrPng',
+  'linkQrSvg',
   'listApprovals',
   'listAudit',
   'listBridgeChains',
@@ -570,6 +573,9 @@ describe('proxy: the OpenAPI document', () => {
       await as(`${base}/${code}/pause`, { method: 'POST' });
       await http(`${origin}/api/links/${code}/checkout`, { body: {} });
       await as(`${base}/${code}/resume`, { method: 'POST' });
+      // The page a customer can pay on, and its script.
+      const page = await http(`${origin}/l/${code}`, { headers: { Accept: 'text/html' } });
+      await http(`${origin}${/src="(\/links\/scripts\/[^"]+)"/.exec(page.text)?.[1]}`);
       await http(`${origin}/api/links/${code}/checkout`, { body: {} });
       await http(`${origin}/api/links/${code}/checkout`, { body: { amount: '6' } });
       await as(`${base}/${code}/payments`);
@@ -578,9 +584,13 @@ describe('proxy: the OpenAPI document', () => {
       await http(`${origin}/api/links/${code}/checkout`, { body: {} });
       await as(`${base}/AAAAAAAAAAAAAAAAAAAAAAAA`);
       await http(`${origin}/l/${code}`, { headers: { Accept: 'text/html' } });
+      await http(`${origin}/l/${code}/qr.svg`);
+      await http(`${origin}/l/${code}/qr.png`);
     }
     await http(`${origin}/l/AAAAAAAAAAAAAAAAAAAAAAAA`);
     await http(`${origin}/l/AAAAAAAAAAAAAAAAAAAAAAAA`, { headers: { Accept: 'text/html' } });
+    await http(`${origin}/l/AAAAAAAAAAAAAAAAAAAAAAAA/qr.svg`);
+    await http(`${origin}/links/scripts/link-0000000000000000.js`);
     // The operators' sign-in: a link's first passkey, a sign-in, the person's own things, the pages.
     await signinJourney(stack);
     // Last, as it takes the emulator's webhook for itself: a proxy with a threshold acts at once below it.
