@@ -74,7 +74,11 @@ export const VALID_ORDER = {
   stableCoin: 'eUSD',
 };
 
-export const segment = fc.string({ maxLength: 80 }).map((value) => encodeURIComponent(value) || 'x');
+/** Any one path segment, encoded; but `.` and `..`, which a URL resolves away (`/l/.` is `/l/`, `%2E` too). */
+export const segment = fc
+  .string({ maxLength: 80 })
+  .filter((value) => value !== '.' && value !== '..')
+  .map((value) => encodeURIComponent(value) || 'x');
 
 export interface FuzzInit {
   method?: string;
