@@ -55,9 +55,10 @@ function refused(reason: LinkRefusalReason): void {
   const [title, text] = data.words.refusals[reason];
   document.querySelector('main')!.dataset.state = reason;
   document.querySelector('h1')!.textContent = title;
+  document.querySelector('.amount')?.remove();
   form?.remove();
   slot.remove();
-  say(text);
+  (document.getElementById('kassa-link-says') ?? status).textContent = text;
 }
 
 const isRefusal = (reason: string | undefined): reason is LinkRefusalReason =>
@@ -88,14 +89,19 @@ async function start(amount?: string): Promise<void> {
   say(data.words.failed, true);
 }
 
-/** This tab's checkout of the link, shown again while it can be paid or shows its payment. */
+/**
+ * This tab's checkout of the link, shown again while it can be paid or shows its payment: also on a
+ * page saying the link takes no more, when the use it took is this customer's own (its last use, paid
+ * or about to be).
+ */
 async function resumed(): Promise<boolean> {
   const checkoutId = kept();
   if (checkoutId === null) return false;
   try {
     const answer = await fetch(`/api/checkouts/${encodeURIComponent(checkoutId)}`);
-    const checkout = answer.ok ? ((await answer.json()) as { state?: string }) : undefined;
-    if (checkout?.state === 'open' || checkout?.state === 'paid') {
+    const state = answer.ok ? ((await answer.json()) as { state?: string }).state : undefined;
+    if (state === 'open' || state === 'paid') {
+      if (!data.payable) ownUse(state === 'paid');
       show(checkoutId);
       return true;
     }
@@ -106,11 +112,19 @@ async function resumed(): Promise<boolean> {
   return false;
 }
 
+/** The page said the link takes no more, counting this customer's own use: their payment instead. */
+function ownUse(paid: boolean): void {
+  document.querySelector('main')!.dataset.state = paid ? 'receipt' : 'active';
+  document.querySelector('h1')!.textContent = data.title;
+  const says = document.getElementById('kassa-link-says');
+  if (says) says.textContent = paid ? data.words.keep : '';
+}
+
 /** What the customer typed, as the proxy reads amounts: `12,50` is `12.50`. */
 const typedAmount = (text: string) => text.replace(/\s/g, '').replace(/^(\d+),(\d{1,2})$/, '$1.$2');
 
 if (data.receiptOf !== null) show(data.receiptOf);
-else if (!(await resumed())) {
+else if (!(await resumed()) && data.payable) {
   if (!data.open) await start();
   else
     form?.addEventListener('submit', (event) => {

@@ -163,6 +163,9 @@ export type LinkRefusalReason = Exclude<(typeof LINK_STATUSES)[number], 'active'
 /** What a link's page tells its script (link-page/), in a JSON block the server writes. */
 export interface LinkPageData {
   code: string;
+  title: string;
+  /** A customer may start paying it; false: it takes no more, and the page shows only this tab's own checkout. */
+  payable: boolean;
   /** The customer types the amount, in the page's form. */
   open: boolean;
   /** Where the bank sends the customer back (the link's return URL); null: this page, with the receipt. */
@@ -174,6 +177,8 @@ export interface LinkPageData {
     outOfBounds: string;
     /** Why the payment could not be started (the proxy unreachable, refused or busy). */
     failed: string;
+    /** Under a receipt: keep it. */
+    keep: string;
     refusals: Record<LinkRefusalReason, [title: string, text: string]>;
   };
 }

@@ -195,6 +195,8 @@ export function linkPage(
   const receipt = link && options.receiptOf !== undefined;
   const state: LinkPageState | 'active' | 'receipt' = receipt ? 'receipt' : link ? link.status : 'unknown';
   const payable = state === 'active' || state === 'receipt';
+  // A customer who paid a link's last use may reload its page: the script shows the receipt this tab kept.
+  const scripted = payable || state === 'used-up' || state === 'total-reached';
   const [title, text] = payable ? [link!.title, receipt ? words.keep : link!.description] : words.states[state];
   const amount = link && state === 'active' ? amountWords(link, language) : undefined;
   const summary = amount ? `${amount} · ${words.byBank}` : text;
@@ -215,7 +217,7 @@ export function linkPage(
         <title>${amount ? `${title} · ${amount}` : title}</title>
         ${raw(`<style>${STYLE}</style>`)}
         ${
-          payable
+          scripted
             ? html`<script type="module" src="/kassa.js"></script>
                 <script type="module" src="${options.script}"></script>`
             : ''
@@ -224,14 +226,14 @@ export function linkPage(
       <body>
         <main data-state="${state}">
           <h1>${title}</h1>
-          ${amount ? html`<p class="amount">${amount}</p>` : ''} ${text ? html`<p>${text}</p>` : ''}
-          ${open ? amountForm(link!, words) : ''}
+          ${amount ? html`<p class="amount">${amount}</p>` : ''}
+          ${text ? html`<p id="kassa-link-says">${text}</p>` : ''} ${open ? amountForm(link!, words) : ''}
           ${
-            payable
+            scripted
               ? html`<p id="kassa-link-status" role="status"></p>
-                  <div id="kassa-pay" ${open ? '' : raw('data-held')}></div>
+                  <div id="kassa-pay" ${payable && !open ? raw('data-held') : ''}></div>
                   <script type="application/json" id="kassa-link">
-                    ${raw(scriptJson(pageData(link!, language, options.receiptOf)))}
+                    ${raw(scriptJson(pageData(link!, language, payable, options.receiptOf)))}
                   </script>`
               : ''
           }
@@ -257,16 +259,19 @@ function amountForm(link: LinkView, words: Words) {
 }
 
 /** What the page's script needs: the link, the receipt to show, and the words it may have to say. */
-function pageData(link: LinkView, language: Language, receiptOf: string | undefined): LinkPageData {
+function pageData(link: LinkView, language: Language, payable: boolean, receiptOf: string | undefined): LinkPageData {
   const words = WORDS[language];
   return {
     code: link.code,
+    title: link.title,
+    payable,
     open: link.amount === null,
     returnUrl: link.returnUrl,
     receiptOf: receiptOf ?? null,
     words: {
       outOfBounds: link.openAmount ? withBounds(words.outOfBounds, link, language) : words.failed,
       failed: words.failed,
+      keep: words.keep,
       refusals: {
         paused: words.states.paused,
         ended: words.states.ended,

@@ -171,6 +171,12 @@ describe('e2e: payment links', () => {
     }, 'the single use paid');
     assert.equal(now.status, 'used-up');
     assert.deepEqual([payer.atBank.length, told.atBank.length], [1, 0], 'only the payer reached the bank');
+    // The link is used up now, by the payer: whose reload still shows their receipt.
+    await payer.page.reload();
+    await waitForPhase(payer.page, 'completed');
+    assert.equal(await heading(payer.page), 'Piano lesson');
+    assert.equal(await payer.page.locator('main').getAttribute('data-state'), 'receipt');
+    await payer.page.locator('kassa-checkout [part~="receipt"]').waitFor();
     assert.deepEqual([...payer.problems, ...told.problems], []);
     await Promise.all([first.context.close(), second.context.close()]);
   });

@@ -326,8 +326,13 @@ describe('proxy: payment links', () => {
       ['used-up', 'Dieser Link wurde verwendet'],
       'in the link’s language',
     );
+    // Its last use may be the reader's own: the page brings the script that shows this tab's checkout.
+    const usedUp = (await page(german.code as string)).text;
+    assert.match(usedUp, /<script type="module" src="\/kassa\.js"><\/script>/);
+    assert.match(usedUp, /"payable":false/);
     await stack.merchant(`/api/links/${open}/pause`, { method: 'POST' });
     assert.deepEqual(await said(open), ['paused', 'This link is paused']);
+    assert.doesNotMatch((await page(open)).text, /<script/, 'a paused link’s page has nothing to run');
     await stack.merchant(`/api/links/${open}/end`, { method: 'POST' });
     assert.deepEqual(await said(open), ['ended', 'This link has ended']);
     const expired = link({ expiresAt: Date.now() - 1 });
