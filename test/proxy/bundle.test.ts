@@ -79,6 +79,15 @@ describe('proxy: the self-contained bundle', () => {
           headers: { Authorization: `Bearer ${settings.KASSA_MERCHANT_KEY}` },
         });
         assert.equal(checkout.status, 201);
+        // A payment link's page, and its script as built beside the bundle (which builds nothing as it runs).
+        const link = await http(`${origin}/api/links`, {
+          body: { title: 'Bundle', amount: '3.00', currencyCode: 'EUR', reference: 'BUNDLE-{n}' },
+          headers: { Authorization: `Bearer ${settings.KASSA_MERCHANT_KEY}` },
+        });
+        const page = await http(`${origin}/l/${link.body.code}`, { headers: { Accept: 'text/html' } });
+        const script = await http(`${origin}${/src="(\/links\/scripts\/[^"]+)"/.exec(page.text)?.[1]}`);
+        assert.equal(script.status, 200);
+        assert.equal(script.text, readFileSync(join(root, 'dist', 'proxy', 'link-page.js'), 'utf8'));
         // The reference page's viewer, vendored at build time beside the bundle, is served as built.
         const viewer = await rawGet(`${origin}/docs/redoc.standalone.js`, { 'Accept-Encoding': 'gzip' });
         assert.equal(viewer.headers['content-encoding'], 'gzip');
