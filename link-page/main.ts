@@ -8,7 +8,7 @@
  */
 import type { LinkPageData, LinkRefusalReason } from '../schemas/links.ts';
 
-const data = JSON.parse(document.getElementById('kassa-link')!.textContent!) as LinkPageData;
+const data = JSON.parse(document.getElementById('kassa-link')!.textContent ?? '{}') as LinkPageData;
 const status = document.getElementById('kassa-link-status')!;
 const slot = document.getElementById('kassa-pay')!;
 const form = document.querySelector<HTMLFormElement>('#kassa-amount');

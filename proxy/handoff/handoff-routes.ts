@@ -11,7 +11,6 @@ import { clientRateLimit } from '../http/middleware/client-rate-limit.ts';
 import { createdPaymentExample, handoffExample } from '../http/openapi/examples.ts';
 import type { ApiOperations } from '../http/openapi/operation.ts';
 import { BROWSER_ERRORS, RATE_LIMITED, STORE_DOWN } from '../http/openapi/problems.ts';
-import { linkReceiptPath } from '../links/link-views.ts';
 import { returnPath, shopReturnUrl } from '../payments/return-url.ts';
 import type { ProxyServices } from '../services.ts';
 import type { Payment } from '../state/store.ts';
@@ -98,9 +97,10 @@ export function handoffRoutes({ config, store, refresher, links }: ProxyServices
    * with the receipt when it has none; else the shop's page the payment was started for.
    */
   const onward = async (payment: Payment): Promise<string> => {
-    const link = payment.checkoutId === null ? undefined : await links.linkOf(payment.checkoutId);
-    if (link && link.returnUrl === null) return linkReceiptPath(link.code, payment.statusToken);
-    return shopReturnUrl(link ? link.returnUrl : payment.returnUrl, config.returnUrls, payment.statusToken);
+    const { checkoutId, statusToken } = payment;
+    const link = checkoutId === null ? undefined : await links.afterBank(checkoutId, statusToken);
+    if (link && 'page' in link) return link.page;
+    return shopReturnUrl(link ? link.shop : payment.returnUrl, config.returnUrls, statusToken);
   };
 
   // The payment's return address, where the bank sends the customer back: on to the shop's page, as

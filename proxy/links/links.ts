@@ -16,6 +16,7 @@ import {
 import type { NewEvent } from '../state/outbox.ts';
 import { isLinkCode } from './link-codes.ts';
 import { linkRefusalError } from './link-errors.ts';
+import { linkReceiptPath } from './link-views.ts';
 import { amountToPay, linkRecord, referenceOf, type ShopTerms } from './link-terms.ts';
 
 /**
@@ -157,10 +158,15 @@ export class Links {
     return paid;
   }
 
-  /** The link that made a checkout, if one did. */
-  async linkOf(checkoutId: string): Promise<LinkRecord | undefined> {
+  /**
+   * Where the bank's return leads a payment of a checkout a link made (undefined: no link made it):
+   * the shop's page the link names, or, when it names none, the link's own page with the receipt.
+   */
+  async afterBank(checkoutId: string, statusToken: string): Promise<{ shop: string } | { page: string } | undefined> {
     const use = await this.useOf(checkoutId);
-    return use && this.options.links.linkByCode(use.code);
+    const link = use && (await this.options.links.linkByCode(use.code));
+    if (!link) return undefined;
+    return link.returnUrl === null ? { page: linkReceiptPath(link.code, statusToken) } : { shop: link.returnUrl };
   }
 
   /** The use of a checkout, when a link made it. */
