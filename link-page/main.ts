@@ -101,7 +101,7 @@ async function resumed(): Promise<boolean> {
     const answer = await fetch(`/api/checkouts/${encodeURIComponent(checkoutId)}`);
     const state = answer.ok ? ((await answer.json()) as { state?: string }).state : undefined;
     if (state === 'open' || state === 'paid') {
-      if (!data.payable) ownUse(state === 'paid');
+      if (state === 'paid' || !data.payable) ownUse(state === 'paid');
       show(checkoutId);
       return true;
     }
@@ -112,10 +112,14 @@ async function resumed(): Promise<boolean> {
   return false;
 }
 
-/** The page said the link takes no more, counting this customer's own use: their payment instead. */
+/**
+ * This customer's own checkout, on a page that said the link takes no more (counting their use), or
+ * that offered to pay: their payment, or its receipt, under the link's title, as back from the bank.
+ */
 function ownUse(paid: boolean): void {
   document.querySelector('main')!.dataset.state = paid ? 'receipt' : 'active';
   document.querySelector('h1')!.textContent = data.title;
+  if (paid) document.querySelector('.amount')?.remove();
   const says = document.getElementById('kassa-link-says');
   if (says) says.textContent = paid ? data.words.keep : '';
 }

@@ -227,7 +227,7 @@ export function linkPage(
         <main data-state="${state}">
           <h1>${title}</h1>
           ${amount ? html`<p class="amount">${amount}</p>` : ''}
-          ${text ? html`<p id="kassa-link-says">${text}</p>` : ''} ${open ? amountForm(link!, words) : ''}
+          ${text || scripted ? html`<p id="kassa-link-says">${text}</p>` : ''} ${open ? amountForm(link!, words) : ''}
           ${
             scripted
               ? html`<p id="kassa-link-status" role="status"></p>

@@ -97,6 +97,7 @@ describe('e2e: payment links', () => {
     assert.equal(counted.pending.count, 0);
     await page.reload();
     await waitForPhase(page, 'completed');
+    assert.equal(await page.locator('main').getAttribute('data-state'), 'receipt');
     assert.equal((await linkNow(link.code)).pending.count, 0);
     assert.deepEqual(problems, []);
     await context.close();
