@@ -72,8 +72,9 @@ export function linkRoutes(services: ProxyServices): Hono {
       throw error;
     });
     const view = link && linkView(link, publicOrigin(config.publicUrl, c.req.url));
+    // No link, no script: the page saying so runs nothing.
     const options = {
-      script: (await linkPageScript()).path,
+      script: link ? (await linkPageScript()).path : '',
       receiptOf: link && (await receiptOf(code, c.req.query(STATUS_QUERY_PARAM))),
     };
     c.header('Content-Security-Policy', LINK_PAGE_CSP);
