@@ -124,6 +124,30 @@ describe('proxy: fast-check on the link routes', () => {
     );
   });
 
+  it('GET /l/{code}?kassa_status=…: any status token on a link’s page is no receipt, and never a 5xx', async () => {
+    const made = await send('/api/links', { raw: JSON.stringify(VALID_LINK), headers: merchant() });
+    const code = made.body.code as string;
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 120 }), async (token) => {
+        const query = new URLSearchParams({ kassa_status: token }).toString();
+        const answer = await http(`${stack.proxy.origin}/l/${code}?${query}`, { headers: { Accept: 'text/html' } });
+        assert.equal(answer.status, 200, `${query}: ${answer.status}`);
+        assert.match(answer.text, /<main data-state="active">/);
+      }),
+      { numRuns: FUZZ_RUNS },
+    );
+  });
+
+  it('GET /l/{code}/qr.svg and qr.png: any code, a 404, never a 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(segment, fc.constantFrom('qr.svg', 'qr.png'), async (code, file) => {
+        const answer = await send(`/l/${code}/${file}`, { method: 'GET' });
+        assert.equal(answer.status, 404, `${code}/${file}: ${answer.status} ${answer.text}`);
+      }),
+      { numRuns: FUZZ_RUNS },
+    );
+  });
+
   it('GET /api/links: any limit and cursor, no 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ maxLength: 40 }), fc.string({ maxLength: 300 }), async (limit, cursor) => {
