@@ -144,7 +144,7 @@ const STYLE = `:root{color-scheme:light dark;--bg:#f2f4f7;--surface:#fff;--text:
 body{font:16px/1.5 system-ui,sans-serif;margin:0;padding:0 1rem;background:var(--bg);color:var(--text)}
 main{max-width:26rem;margin:3rem auto;background:var(--surface);border-radius:12px;padding:2rem}
 h1{font-size:1.4rem;margin:0 0 .5rem}p{color:var(--muted);margin:0 0 .5rem}.amount{font-size:1.6rem;color:var(--text)}
-form{display:flex;flex-wrap:wrap;gap:.5rem;margin:1rem 0 0}label{flex-basis:100%;font-weight:600}
+form{display:flex;flex-wrap:wrap;gap:.5rem;margin:1rem 0 0}[hidden]{display:none}label{flex-basis:100%;font-weight:600}
 input,button{font:inherit;border-radius:8px;padding:.6rem .8rem}
 input{flex:1 1 8rem;min-width:0;border:1px solid var(--border);background:var(--surface);color:var(--text)}
 button{border:0;font-weight:600;background:var(--primary);color:var(--on-primary);cursor:pointer}

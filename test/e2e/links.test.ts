@@ -42,7 +42,7 @@ describe('e2e: payment links', () => {
     const context = await browser.newContext({ locale: language });
     const page = await context.newPage();
     const problems = watchProblems(page);
-    /** Every bank page this customer reached. */
+    /** Every navigation to the bank's pages (its page, the answer posted there). */
     const atBank: string[] = [];
     page.on('request', (request) => {
       if (request.isNavigationRequest() && /\/pay\/flow\//.test(request.url())) atBank.push(request.url());
@@ -173,7 +173,8 @@ describe('e2e: payment links', () => {
       return read.payments.count === 1 ? read : undefined;
     }, 'the single use paid');
     assert.equal(now.status, 'used-up');
-    assert.deepEqual([payer.atBank.length, told.atBank.length], [1, 0], 'only the payer reached the bank');
+    assert.ok(payer.atBank.length > 0, 'the payer reached the bank');
+    assert.deepEqual(told.atBank, [], 'the other never did');
     // The link is used up now, by the payer: whose reload still shows their receipt.
     await payer.page.reload();
     await waitForPhase(payer.page, 'completed');
