@@ -245,9 +245,9 @@ export default tseslint.config(
       message: 'The widget never imports the extension.',
     }),
   },
-  // The operators' page's script, which the proxy serves: browser code, with the page's words' type only.
+  // The scripts of the proxy's own pages (the operators', a payment link's): browser code, with types only.
   {
-    files: ['operator-page/**/*.ts'],
+    files: ['operator-page/**/*.ts', 'link-page/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
       ...browserGlobals,
@@ -260,20 +260,11 @@ export default tseslint.config(
           message: 'The page takes only the type of its words: the server writes them into the page.',
           allowTypeImports: true,
         },
-        { group: [...PART.widget, ...PART.extension], message: 'The operators’ page is its own script.' },
+        {
+          group: [...PART.widget, ...PART.extension],
+          message: 'A page’s script is its own (a link’s page uses <kassa-checkout> through kassa.js).',
+        },
       ),
-    },
-  },
-  // A payment link's page's script, which the proxy serves: browser code, with the page's data's type only.
-  {
-    files: ['link-page/**/*.ts'],
-    languageOptions: { globals: { ...globals.browser } },
-    rules: {
-      ...browserGlobals,
-      ...restrict(serverCode, nodeOnly, typesOnly, {
-        group: [...PART.widget, ...PART.extension],
-        message: 'The link’s page is its own script: it uses <kassa-checkout> as any page does, through kassa.js.',
-      }),
     },
   },
   {
