@@ -6,6 +6,7 @@
  * checkout is kept for this tab (sessionStorage), so a reload shows it again instead of holding
  * another of the link's uses. Nothing here writes HTML.
  */
+import { formatMoney } from '../lib/format-money.ts';
 import type { LinkPageData, LinkRefusalReason } from '../schemas/links.ts';
 
 const data = JSON.parse(document.getElementById('kassa-link')!.textContent ?? '{}') as LinkPageData;
@@ -14,6 +15,8 @@ const slot = document.getElementById('kassa-pay')!;
 const form = document.querySelector<HTMLFormElement>('#kassa-amount');
 const input = document.querySelector<HTMLInputElement>('#kassa-amount-input');
 const KEPT = `kassa-link ${data.code}`;
+/** An amount as the page's own lines show it. */
+const money = (amount: string) => formatMoney(amount, data.currencyCode, data.language);
 
 /** Says `text` in the page's status line (a live region), as news or as a problem. */
 function say(text: string, problem = false): void {
@@ -76,15 +79,20 @@ async function start(amount?: string): Promise<void> {
   } catch {
     return say(data.words.failed, true);
   }
-  const body = (await answer.json().catch(() => ({}))) as { checkoutId?: string; details?: { reason?: string } };
+  const body = (await answer.json().catch(() => ({}))) as {
+    checkoutId?: string;
+    details?: { reason?: string; min?: string; max?: string };
+  };
   const reason = body.details?.reason;
   if (answer.status === 201 && body.checkoutId) return show(body.checkoutId);
   if (isRefusal(reason)) return refused(reason);
-  // An open link's amount refused (out of its bounds, or not an amount): the bounds, by the field.
-  if (input && answer.status === 400) {
+  // An open link's amount refused (out of its bounds, or not an amount): the bounds, by the field, as
+  // the proxy gives them (lower than the page's once others' payments took most of a capped total).
+  if (input && data.openAmount && answer.status === 400) {
+    const { min, max } = reason === 'amount-out-of-bounds' ? { ...data.openAmount, ...body.details } : data.openAmount;
     input.setAttribute('aria-invalid', 'true');
     input.focus();
-    return say(data.words.outOfBounds, true);
+    return say(data.words.outOfBounds.replace('{min}', money(min)).replace('{max}', money(max)), true);
   }
   say(data.words.failed, true);
 }
@@ -129,7 +137,7 @@ const typedAmount = (text: string) => text.replace(/\s/g, '').replace(/^(\d+),(\
 
 if (data.receiptOf !== null) show(data.receiptOf);
 else if (!(await resumed()) && data.payable) {
-  if (!data.open) await start();
+  if (!data.openAmount) await start();
   else
     form?.addEventListener('submit', (event) => {
       event.preventDefault();

@@ -166,14 +166,17 @@ export interface LinkPageData {
   title: string;
   /** A customer may start paying it; false: it takes no more, and the page shows only this tab's own checkout. */
   payable: boolean;
-  /** The customer types the amount, in the page's form. */
-  open: boolean;
+  /** The page's language and the link's currency, in which the script formats amounts. */
+  language: string;
+  currencyCode: string;
+  /** The customer types the amount, in the page's form, within these bounds (as they are now); null: fixed. */
+  openAmount: { min: string; max: string } | null;
   /** Where the bank sends the customer back (the link's return URL); null: this page, with the receipt. */
   returnUrl: string | null;
   /** Back from the bank: the checkout whose payment (and receipt) the page shows; null otherwise. */
   receiptOf: string | null;
   words: {
-    /** An amount the link does not take: "Enter an amount from 5,00 € to 20,00 €". */
+    /** An amount the link does not take: "Enter an amount from {min} to {max}." */
     outOfBounds: string;
     /** Why the payment could not be started (the proxy unreachable, refused or busy). */
     failed: string;

@@ -6,7 +6,7 @@ import type { CheckoutErrorDetail, CheckoutPhase, PaymentCreatedDetail } from '.
 import type { CheckoutMessages } from './checkout/messages/en.ts';
 import type { OnrampErrorDetail } from './onramp/events.ts';
 import { summaryStyles } from './checkout/styles.ts';
-import { formatMoney } from './shared/format.ts';
+import { formatMoney } from '../lib/format-money.ts';
 import { fill } from './shared/i18n.ts';
 import { LocaleController } from './shared/locale-controller.ts';
 import { SCRIPT_ORIGIN } from './shared/proxy-client.ts';

@@ -4,7 +4,7 @@
  * one module outside the widget may import; the widget's internals can move freely behind it.
  */
 export { controls, tokens } from './shared/theme.ts';
-export { formatMoney } from './shared/format.ts';
+export { formatMoney } from '../lib/format-money.ts';
 export { previewStyles } from './bridge/styles.ts';
 export { previewView } from './bridge/views.ts';
 export { significant } from './bridge/history-views.ts';

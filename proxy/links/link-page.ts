@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import { acceptedLanguage } from '../../lib/accept-language.ts';
+import { formatMoney } from '../../lib/format-money.ts';
 import { LINK_LANGUAGES, type LinkPageData, type LinkView } from '../../schemas/links.ts';
 import { scriptJson } from '../http/script-json.ts';
 
@@ -116,26 +117,15 @@ const WORDS: Record<Language, Words> = {
 export const linkPageLanguage = (link: Pick<LinkView, 'language'> | undefined, acceptLanguage: string | undefined) =>
   link?.language ?? acceptedLanguage(acceptLanguage, LINK_LANGUAGES);
 
-/** `42,50 €` in German: Intl formats the decimal string exactly (no float); an unknown code shows as it is. */
-function money(amount: string, currencyCode: string, language: Language): string {
-  try {
-    return new Intl.NumberFormat(language, { style: 'currency', currency: currencyCode }).format(
-      amount as Intl.StringNumericLiteral,
-    );
-  } catch {
-    return `${amount} ${currencyCode}`;
-  }
-}
-
 /** A line of words with the open amount's bounds, formatted, where `{min}` and `{max}` stand. */
 const withBounds = (line: string, link: LinkView, language: Language) =>
   line
-    .replace('{min}', money(link.openAmount!.min, link.currencyCode, language))
-    .replace('{max}', money(link.openAmount!.max, link.currencyCode, language));
+    .replace('{min}', formatMoney(link.openAmount!.min, link.currencyCode, language))
+    .replace('{max}', formatMoney(link.openAmount!.max, link.currencyCode, language));
 
 /** What the link asks, in words: its amount, or the bounds of the amount the customer chooses. */
 export function amountWords(link: LinkView, language: Language): string {
-  if (link.amount !== null) return money(link.amount, link.currencyCode, language);
+  if (link.amount !== null) return formatMoney(link.amount, link.currencyCode, language);
   return withBounds(WORDS[language].between, link, language);
 }
 
@@ -264,12 +254,14 @@ function pageData(link: LinkView, language: Language, payable: boolean, receiptO
   return {
     code: link.code,
     title: link.title,
+    language,
+    currencyCode: link.currencyCode,
+    openAmount: link.openAmount,
     payable,
-    open: link.amount === null,
     returnUrl: link.returnUrl,
     receiptOf: receiptOf ?? null,
     words: {
-      outOfBounds: link.openAmount ? withBounds(words.outOfBounds, link, language) : words.failed,
+      outOfBounds: words.outOfBounds,
       failed: words.failed,
       keep: words.keep,
       refusals: {

@@ -18,6 +18,7 @@ import { linkManagementOperations, mountLinkManagement } from './link-manage-rou
 import { LINK_PAGE_CSP, linkPage, linkPageLanguage } from './link-page.ts';
 import { linkPageScript } from './link-page-assets.ts';
 import { qrPng, qrSvg } from './link-qr.ts';
+import { payableNow } from './link-terms.ts';
 import { LINK_QR, linkView } from './link-views.ts';
 
 /** A link's QR code holds its address, which does not change: a day in any cache. */
@@ -71,7 +72,8 @@ export function linkRoutes(services: ProxyServices): Hono {
       if (error instanceof NotFoundError && c.req.header('Accept')?.includes('text/html')) return undefined;
       throw error;
     });
-    const view = link && linkView(link, publicOrigin(config.publicUrl, c.req.url));
+    // An open link's bounds as it takes amounts now (within what its total cap has left).
+    const view = link && linkView(payableNow(link), publicOrigin(config.publicUrl, c.req.url));
     // No link, no script: the page saying so runs nothing.
     const options = {
       script: link ? (await linkPageScript()).path : '',

@@ -2,7 +2,7 @@ import { compareDecimals } from '../../lib/money.ts';
 import { LINK_COUNTER, type NewLink } from '../../schemas/links.ts';
 import { InvalidInputError, NotAllowedError } from '../domain/domain-errors.ts';
 import { returnUrlFor } from '../payments/return-url.ts';
-import type { LinkCreator, LinkRecord } from '../state/links.ts';
+import { minusAmount, plusAmount, type LinkCreator, type LinkRecord } from '../state/links.ts';
 import { newLinkCode } from './link-codes.ts';
 
 /** The shop's settings a link must keep within. */
@@ -71,14 +71,28 @@ function openBounds(asked: NonNullable<NewLink['openAmount']>, currencyCode: str
   return { min, max };
 }
 
-/** What a customer pays: the link's amount, or the one they typed, within the link's bounds. */
+/**
+ * An open link as a customer may pay it now: its upper bound lowered to what its cap on the total has
+ * left (paid and held uses counted), while that still takes the smallest amount; when it does not,
+ * the link is complete and `decideUse` says so.
+ */
+export function payableNow(link: LinkRecord): LinkRecord {
+  if (link.maxAmount === null || link.maxTotal === null) return link;
+  const taken = plusAmount(link.paidTotal, link.heldTotal);
+  if (compareDecimals(taken, link.maxTotal) >= 0) return link;
+  const left = minusAmount(link.maxTotal, taken);
+  const narrower = compareDecimals(left, link.maxAmount) < 0 && compareDecimals(left, link.minAmount!) >= 0;
+  return narrower ? { ...link, maxAmount: left } : link;
+}
+
+/** What a customer pays: the link's amount, or the one they typed, within the bounds it takes now. */
 export function amountToPay(link: LinkRecord, typed: string | undefined): string {
   if (link.amount !== null) {
     if (typed !== undefined && compareDecimals(typed, link.amount) !== 0)
       throw new InvalidInputError(`This link's amount is fixed: ${link.amount} ${link.currencyCode}`);
     return link.amount;
   }
-  const [min, max] = [link.minAmount!, link.maxAmount!];
+  const { minAmount: min, maxAmount: max } = payableNow(link) as { minAmount: string; maxAmount: string };
   if (typed === undefined) throw new InvalidInputError('amount is required: this link takes the amount you type');
   if (compareDecimals(typed, min) < 0 || compareDecimals(typed, max) > 0)
     throw new InvalidInputError(`amount must be from ${min} to ${max} ${link.currencyCode}`, {

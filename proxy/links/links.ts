@@ -105,7 +105,11 @@ export class Links {
       reservation = await this.reserve(link, checkoutId, amount, now);
     }
     if (!reservation) throw new NotFoundError('Unknown link');
-    if (reservation.outcome === 'refused') throw linkRefusalError(reservation.reason);
+    if (reservation.outcome === 'refused') {
+      // Others' uses took more of an open link's total since it was read: the amount out of what is left.
+      if (reservation.reason === 'total-reached') amountToPay(reservation.link, typed);
+      throw linkRefusalError(reservation.reason);
+    }
     const { use } = reservation;
     try {
       const { checkout } = await this.options.checkouts.create({

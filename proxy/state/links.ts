@@ -135,8 +135,10 @@ export interface LinkStore {
 }
 
 const SCALE = AMOUNT_LIMITS.fractionDigits;
-const plus = (a: string, b: string) => fromUnits(toUnits(a, SCALE) + toUnits(b, SCALE), SCALE);
-const minus = (a: string, b: string) => fromUnits(toUnits(a, SCALE) - toUnits(b, SCALE), SCALE);
+/** `a + b`, amounts at the payment service's scale. */
+export const plusAmount = (a: string, b: string) => fromUnits(toUnits(a, SCALE) + toUnits(b, SCALE), SCALE);
+/** `a - b`, amounts at the payment service's scale. */
+export const minusAmount = (a: string, b: string) => fromUnits(toUnits(a, SCALE) - toUnits(b, SCALE), SCALE);
 
 /**
  * Whether a link may take one more use of `amount` now: active, not expired, and within its caps
@@ -148,7 +150,7 @@ export function decideUse(link: LinkRecord, amount: string, now: number): LinkRe
   if (link.maxUses !== null && link.paidUses + link.heldUses >= link.maxUses) return 'used-up';
   if (
     link.maxTotal !== null &&
-    toUnits(plus(plus(link.paidTotal, link.heldTotal), amount), SCALE) > toUnits(link.maxTotal, SCALE)
+    toUnits(plusAmount(plusAmount(link.paidTotal, link.heldTotal), amount), SCALE) > toUnits(link.maxTotal, SCALE)
   )
     return 'total-reached';
   return undefined;
@@ -162,7 +164,7 @@ export function reserved(
 ): { link: LinkRecord; use: LinkUse } {
   const n = link.counter + 1;
   return {
-    link: { ...link, counter: n, heldUses: link.heldUses + 1, heldTotal: plus(link.heldTotal, use.amount) },
+    link: { ...link, counter: n, heldUses: link.heldUses + 1, heldTotal: plusAmount(link.heldTotal, use.amount) },
     use: {
       checkoutId: use.checkoutId,
       code: link.code,
@@ -185,11 +187,11 @@ export function settled(
   at: number,
   transactionId: string | null,
 ): { link: LinkRecord; use: LinkUse } {
-  const released = { ...link, heldUses: link.heldUses - 1, heldTotal: minus(link.heldTotal, use.amount) };
+  const released = { ...link, heldUses: link.heldUses - 1, heldTotal: minusAmount(link.heldTotal, use.amount) };
   return {
     link:
       to === 'paid'
-        ? { ...released, paidUses: link.paidUses + 1, paidTotal: plus(link.paidTotal, use.amount), lastPaidAt: at }
+        ? { ...released, paidUses: link.paidUses + 1, paidTotal: plusAmount(link.paidTotal, use.amount), lastPaidAt: at }
         : released,
     use: { ...use, state: to, settledAt: at, transactionId: transactionId ?? use.transactionId },
   };

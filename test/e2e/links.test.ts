@@ -1,8 +1,8 @@
 /**
  * Payment links in Chromium: the customer opens a link's page on the proxy (`/l/<code>`, under its
  * strict CSP), pays with the same kassa.js a shop uses, at the emulator's bank, and comes back to the
- * link's receipt; an open link's amount field; two customers racing for a single-use link; a paused
- * link's page.
+ * link's receipt; an open link's amount field; two customers racing for a single-use link; a link
+ * with a cap on its total paid by customers in turn; an expired and a paused link's page.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -183,6 +183,69 @@ describe('e2e: payment links', () => {
     await payer.page.locator('kassa-checkout [part~="receipt"]').waitFor();
     assert.deepEqual([...payer.problems, ...told.problems], []);
     await Promise.all([first.context.close(), second.context.close()]);
+  });
+
+  it('a reusable link with a cap on its total: each customer within what is left, the last told it is complete', async () => {
+    const link = await makeLink({ amount: undefined, openAmount: { min: '5', max: '50' }, maxTotal: '60' });
+    /** A customer types an amount on the page and presses Continue. */
+    const typeAmount = async (page: Page, amount: string) => {
+      await page.getByRole('textbox', { name: 'Amount (EUR)' }).fill(amount);
+      await page.getByRole('button', { name: 'Continue' }).click();
+    };
+    const pay = async (page: Page) => {
+      await waitForPhase(page, 'ready');
+      await page.getByRole('button', { name: 'Pay by bank' }).click();
+      await answerAtBank(page, 'Authorise payment');
+      await waitForPhase(page, 'completed');
+    };
+    // The second customer opens the page first, while all 60 are left.
+    const [first, second] = [await customer(), await customer()];
+    await second.page.goto(link.url);
+    await second.page.getByText('You choose the amount: €5.00 to €50.00').waitFor();
+    await first.page.goto(link.url);
+    await typeAmount(first.page, '45');
+    await pay(first.page);
+    await eventually(async () => ((await linkNow(link.code)).payments.count === 1 ? true : undefined), 'the first');
+
+    // 15 left: the second customer's 30 is refused with the bounds as they are now, then 15 is paid.
+    await typeAmount(second.page, '30');
+    const status = second.page.locator('#kassa-link-status');
+    await status.filter({ hasText: 'Enter an amount' }).waitFor();
+    assert.equal(await status.textContent(), 'Enter an amount from €5.00 to €15.00.');
+    await typeAmount(second.page, '15');
+    await pay(second.page);
+    const complete = await eventually(async () => {
+      const now = await linkNow(link.code);
+      return now.payments.count === 2 ? now : undefined;
+    }, 'the second');
+    assert.deepEqual([complete.status, complete.payments.total], ['total-reached', '60']);
+
+    const third = await customer('nl-NL');
+    await third.page.goto(link.url);
+    assert.equal(await heading(third.page), 'Deze link is vol');
+    await third.page.getByText('Hij heeft alles ontvangen wat hij mag ontvangen.').waitFor();
+    assert.equal(await third.page.locator('main').getAttribute('data-state'), 'total-reached');
+    assert.equal(await third.page.locator('kassa-checkout').count(), 0);
+    assert.deepEqual(await axeViolations(third.page, 'a complete link’s page'), []);
+    assert.deepEqual([...first.problems, ...second.problems, ...third.problems], []);
+    await Promise.all([first.context.close(), second.context.close(), third.context.close()]);
+  });
+
+  it('an expired link’s page says so, and offers nothing to pay', async () => {
+    const link = await makeLink({ expiresAt: new Date(Date.now() + 5_000).toISOString() });
+    await eventually(async () => ((await linkNow(link.code)).status === 'expired' ? true : undefined), 'the expiry');
+    const { context, page, problems } = await customer('es-ES');
+    await page.goto(link.url);
+    assert.equal(await heading(page), 'Este enlace ha caducado');
+    await page.getByText('Ya no acepta pagos. Pida un enlace nuevo al vendedor.').waitFor();
+    assert.equal(await page.locator('main').getAttribute('data-state'), 'expired');
+    assert.equal(await page.locator('kassa-checkout').count(), 0);
+    assert.equal((await env.stack.browser(`/api/links/${link.code}/checkout`, { body: {} })).status, 410);
+    assert.equal((await linkNow(link.code)).pending.count, 0);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    assert.deepEqual(await axeViolations(page, 'an expired link’s page, dark'), []);
+    assert.deepEqual(problems, []);
+    await context.close();
   });
 
   it('a paused link’s page says so, and offers nothing to pay', async () => {

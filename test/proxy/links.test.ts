@@ -205,6 +205,28 @@ describe('proxy: payment links', () => {
     assert.match(outOfShopBounds.body.error as string, /KASSA_OPEN_AMOUNT/);
   });
 
+  it('an open link with a cap on its total takes at most what is left: the bounds narrowed, then complete', async () => {
+    const made = await stack.merchant('/api/links', {
+      body: { ...LESSON, amount: undefined, openAmount: { min: '5', max: '100' }, maxTotal: '60' },
+    });
+    const code = made.body.code as string;
+    assert.equal((await start(code, { amount: '40' })).status, 201, 'a use of 40 held');
+    // 20 left: more is out of the bounds as they are now, not "complete"; the page says the same.
+    const tooMuch = await start(code, { amount: '30' });
+    assert.deepEqual([tooMuch.status, tooMuch.body.details], [
+      400,
+      { reason: 'amount-out-of-bounds', min: '5', max: '20', currencyCode: 'EUR' },
+    ]);
+    const page = await http(`${stack.proxy.origin}/l/${code}`, { headers: { Accept: 'text/html' } });
+    assert.match(page.text, /You choose the amount: €5\.00 to €20\.00/);
+    assert.equal((await start(code, { amount: '20' })).status, 201, 'what is left');
+    // Nothing left for the smallest amount: complete, whatever is typed.
+    const complete = await start(code, { amount: '5' });
+    assert.deepEqual([complete.status, complete.body.details], [422, { reason: 'total-reached' }]);
+    const held = (await stack.merchant(`/api/links/${code}`)).body;
+    assert.deepEqual([held.status, held.pending], ['total-reached', { count: 2, total: '60' }]);
+  });
+
   it('the link’s own page may start paying it and pay its checkout: the proxy’s origin for those two routes, no other origin', async () => {
     const code = (await stack.merchant('/api/links', { body: LESSON })).body.code as string;
     const own = stack.proxy.origin;

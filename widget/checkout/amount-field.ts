@@ -7,7 +7,7 @@
 import { css, html, type LitElement, type TemplateResult } from 'lit';
 import { addStyles } from '../shared/add-styles.ts';
 import { compareDecimals } from '../../lib/money.ts';
-import { formatMoney } from '../shared/format.ts';
+import { formatMoney } from '../../lib/format-money.ts';
 import { fill, languageOf, type Language } from '../shared/i18n.ts';
 
 export interface AmountMessages {

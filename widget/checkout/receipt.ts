@@ -6,7 +6,7 @@
 import { css, html, nothing, type LitElement, type TemplateResult } from 'lit';
 import type { PaymentStatusView } from '../../schemas/proxy-api.ts';
 import { addStyles } from '../shared/add-styles.ts';
-import { formatMoney } from '../shared/format.ts';
+import { formatMoney } from '../../lib/format-money.ts';
 import { languageOf, type Language } from '../shared/i18n.ts';
 
 interface ReceiptMessages {

@@ -4,7 +4,7 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { fromUnits } from '../../lib/money.ts';
-import { formatMoney } from '../shared/format.ts';
+import { formatMoney } from '../../lib/format-money.ts';
 import { fill } from '../shared/i18n.ts';
 import { stepsView, type StepState } from '../shared/steps-view.ts';
 import { exampleAmount, tokenAmount } from '../shared/token-amount.ts';
