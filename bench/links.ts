@@ -34,7 +34,13 @@ export default async function benchLinks(): Promise<void> {
   const browser = await launchChromium();
   try {
     const made = await env.stack.merchant('/api/links', {
-      body: { title: 'Piano lesson', description: 'One hour, Thursdays at 17:00', amount: '45.00', currencyCode: 'EUR' },
+      body: {
+        title: 'Piano lesson',
+        description: 'One hour, Thursdays at 17:00',
+        amount: '45.00',
+        currencyCode: 'EUR',
+        reference: 'LESSON-{n}',
+      },
     });
     if (made.status !== 201) throw new Error(`making the link: ${made.status} ${made.text}`);
     const { url } = made.body as { url: string };

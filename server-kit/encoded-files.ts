@@ -54,6 +54,12 @@ function encodedFile(body: Buffer, br: Buffer, gzip: Buffer): EncodedFile {
   };
 }
 
+/** `body` in every coding, compressed here (a script built in memory, once per process). */
+export async function encodeBody(body: Buffer): Promise<EncodedFile> {
+  const [br, gzip] = await Promise.all([compress('br', body), compress('gzip', body)]);
+  return encodedFile(body, br, gzip);
+}
+
 /** The compressed coding the build wrote beside `path`, if it decodes to `body` exactly. */
 async function prebuilt(path: string, coding: keyof typeof compressors, body: Buffer): Promise<Buffer | undefined> {
   const stored = await readFile(path + CODING_SUFFIX[coding]).catch(() => undefined);

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { encodeBody, type EncodedFile } from '../../server-kit/encoded-files.ts';
 
 export interface PageScript {
   /** The built file's name beside the proxy's bundle (`operator-page.js`). */
@@ -57,6 +58,8 @@ export interface ServedScript {
   /** Where the page loads it: `path(contentHash)`, so that it may be cached for a year. */
   path: string;
   body: string;
+  /** The body in every coding, for `sendEncoded`. */
+  encoded: EncodedFile;
 }
 
 /** The script as served, read or built once per process (and again after a failure). */
@@ -64,7 +67,7 @@ export function servedPageScript(script: PageScript, path: (hash: string) => str
   let loading: Promise<ServedScript> | undefined;
   return () =>
     (loading ??= pageScriptSource(script).then(
-      (body) => ({ path: path(contentHash(body)), body }),
+      async (body) => ({ path: path(contentHash(body)), body, encoded: await encodeBody(Buffer.from(body)) }),
       (error: unknown) => {
         loading = undefined;
         throw error;

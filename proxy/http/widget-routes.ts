@@ -39,7 +39,8 @@ export function widgetRoutes({ config }: ProxyServices): Hono {
   return app;
 }
 
-const script = (description: string): ApiOperation['responses'] => ({
+/** A script sent by `sendEncoded`: in the coding the request accepts best, revalidated with its ETag. */
+export const encodedScript = (description: string): ApiOperation['responses'] => ({
   200: {
     description,
     text: { contentType: 'text/javascript' },
@@ -54,6 +55,9 @@ const script = (description: string): ApiOperation['responses'] => ({
     description: 'The request accepts none of br, gzip and identity (`identity;q=0` with nothing else)',
     json: { schema: errorSchema, example: { error: 'Send an Accept-Encoding that allows br, gzip or identity' } },
   },
+});
+const script = (description: string): ApiOperation['responses'] => ({
+  ...encodedScript(description),
   404: {
     description: 'No such file (or the widget is not built)',
     json: { schema: errorSchema, example: { error: 'Not found' } },

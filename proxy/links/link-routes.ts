@@ -2,7 +2,9 @@ import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { startLinkPaymentSchema } from '../../schemas/links.ts';
 import { checkoutSchema, errorSchema } from '../../schemas/proxy-api.ts';
+import { compressPages, sendEncoded } from '../../server-kit/encoded-files.ts';
 import { jsonRequest } from '../http/json-request.ts';
+import { encodedScript } from '../http/widget-routes.ts';
 import { browserOrigins } from '../http/middleware/browser-origins.ts';
 import { clientRateLimit } from '../http/middleware/client-rate-limit.ts';
 import type { ApiOperation, ApiOperations } from '../http/openapi/operation.ts';
@@ -65,7 +67,7 @@ export function linkRoutes(services: ProxyServices): Hono {
     if (!payment?.checkoutId) return undefined;
     return (await links.useOf(payment.checkoutId))?.code === code ? payment.checkoutId : undefined;
   };
-  app.get('/l/:code', reads, async (c) => {
+  app.get('/l/:code', reads, compressPages(), async (c) => {
     const code = c.req.param('code');
     const link = await links.get(code).catch((error: unknown) => {
       // A browser gets a page saying so; anything else the proxy's usual error body.
@@ -91,9 +93,7 @@ export function linkRoutes(services: ProxyServices): Hono {
     const script = await linkPageScript();
     if (script.path !== c.req.path)
       throw new NotFoundError('No such file: the page that asked for it is older than this proxy');
-    c.header('Content-Type', 'text/javascript; charset=utf-8');
-    c.header('Cache-Control', IMMUTABLE);
-    return c.body(script.body);
+    return sendEncoded(c, script.encoded, { type: 'text/javascript; charset=utf-8', cacheControl: IMMUTABLE });
   });
 
   /** The link's address, for its QR code: only where this proxy knows where browsers reach it. */
@@ -189,7 +189,7 @@ export const linkOperations: ApiOperations = {
     access: { auth: 'public', because: 'it is the page’s own script, the same for everyone.' },
     // The name changes with every build: the example is one such name (an older page's file is a 404).
     params: { file: { description: 'The file, as the page names it', example: 'link-3f9a1c2e7b4d5a60.js' } },
-    responses: { 200: { description: 'The script', text: { contentType: 'text/javascript' } } },
+    responses: encodedScript('The script'),
     errors: { 404: 'No such file' },
   },
 };

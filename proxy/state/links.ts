@@ -191,7 +191,12 @@ export function settled(
   return {
     link:
       to === 'paid'
-        ? { ...released, paidUses: link.paidUses + 1, paidTotal: plusAmount(link.paidTotal, use.amount), lastPaidAt: at }
+        ? {
+            ...released,
+            paidUses: link.paidUses + 1,
+            paidTotal: plusAmount(link.paidTotal, use.amount),
+            lastPaidAt: at,
+          }
         : released,
     use: { ...use, state: to, settledAt: at, transactionId: transactionId ?? use.transactionId },
   };

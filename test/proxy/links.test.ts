@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { brotliDecompressSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { kassaEventSchema, type KassaEventOf } from '../../schemas/events.ts';
-import { http, type HttpInit, type Json } from '../support/http.ts';
+import { http, rawGet, type HttpInit, type Json } from '../support/http.ts';
 import type { TestOperator } from '../support/operators.ts';
 import { eventually, SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
 import { link } from '../support/store-records.ts';
@@ -213,10 +214,10 @@ describe('proxy: payment links', () => {
     assert.equal((await start(code, { amount: '40' })).status, 201, 'a use of 40 held');
     // 20 left: more is out of the bounds as they are now, not "complete"; the page says the same.
     const tooMuch = await start(code, { amount: '30' });
-    assert.deepEqual([tooMuch.status, tooMuch.body.details], [
-      400,
-      { reason: 'amount-out-of-bounds', min: '5', max: '20', currencyCode: 'EUR' },
-    ]);
+    assert.deepEqual(
+      [tooMuch.status, tooMuch.body.details],
+      [400, { reason: 'amount-out-of-bounds', min: '5', max: '20', currencyCode: 'EUR' }],
+    );
     const page = await http(`${stack.proxy.origin}/l/${code}`, { headers: { Accept: 'text/html' } });
     assert.match(page.text, /You choose the amount: €5\.00 to €20\.00/);
     assert.equal((await start(code, { amount: '20' })).status, 201, 'what is left');
@@ -298,6 +299,24 @@ describe('proxy: payment links', () => {
       [location.searchParams.get('order'), location.searchParams.get('kassa_status')],
       ['7', toShop.statusToken],
     );
+  });
+
+  it('its page and its script go out compressed as the browser accepts, the script revalidated by its ETag', async () => {
+    const { code } = (await stack.merchant('/api/links', { body: LESSON })).body as { code: string };
+    const page = await rawGet(`${stack.proxy.origin}/l/${code}`, { Accept: 'text/html', 'Accept-Encoding': 'br' });
+    assert.deepEqual([page.status, page.headers['content-encoding']], [200, 'br']);
+    const html = brotliDecompressSync(page.body).toString();
+    assert.match(html, /<h1>Piano lesson<\/h1>/);
+    const script = /<script type="module" src="(\/links\/scripts\/link-[0-9a-f]{16}\.js)">/.exec(html)![1]!;
+    const sent = await rawGet(stack.proxy.origin + script, { 'Accept-Encoding': 'gzip, br' });
+    assert.deepEqual([sent.status, sent.headers['content-encoding']], [200, 'br']);
+    const plain = await rawGet(stack.proxy.origin + script);
+    assert.deepEqual(brotliDecompressSync(sent.body), plain.body, 'the same script');
+    const again = await rawGet(stack.proxy.origin + script, {
+      'Accept-Encoding': 'br',
+      'If-None-Match': String(sent.headers.etag),
+    });
+    assert.equal(again.status, 304);
   });
 
   it('its QR code, as SVG and PNG, from the link’s answer', async () => {
