@@ -90,7 +90,8 @@ describe('e2e: when things go wrong', () => {
     // How long the element waited after each answer before polling again: 5 s after news, half as
     // long again after an answer that is the one before it. The proxy may still learn of the visit to
     // the bank after the first polls (a webhook late on a loaded machine), so the answers decide which
-    // wait is due. Timers are never early, so these are lower bounds on any machine.
+    // wait is due. Timers are never early, so these are lower bounds on any machine, less a margin: the
+    // browser times an answer's end and the next request's start on different clocks (55 ms apart seen).
     const waits = () =>
       polls.slice(0, -1).map((poll, index) => ({
         wait: polls[index + 1]!.sentAt - poll.answeredAt,
@@ -103,7 +104,7 @@ describe('e2e: when things go wrong', () => {
     );
     const firstRepeat = seen.findIndex(({ repeat }) => repeat);
     assert.ok(
-      seen.every(({ wait }, index) => wait >= (index === firstRepeat ? 7_450 : 4_950)),
+      seen.every(({ wait }, index) => wait >= (index === firstRepeat ? 7_250 : 4_750)),
       `waits after each answer: ${seen.map(({ wait, repeat }) => `${wait} (${repeat ? 'same' : 'news'})`).join(', ')} ms`,
     );
   });
@@ -119,6 +120,26 @@ describe('e2e: when things go wrong', () => {
         "We can't reach the payment service. Check your connection and try again.",
       );
     });
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.waitForURL(/\/pay\/flow\//);
+  });
+
+  it('the chunk that starts payments cannot be fetched: said as the proxy out of reach, and Try again goes on once it can', async () => {
+    const page = await (await browser.newContext()).newPage();
+    // Blocked from the first load: fetched ahead once the checkout is ready, it would otherwise be there.
+    let blocked = true;
+    await page.route(/\/payment-start-[\w-]+\.js$/, (route) =>
+      blocked ? route.abort('connectionrefused') : route.continue(),
+    );
+    await page.goto(`${env.shop.origin}/`);
+    await waitForPhase(page, 'ready');
+    await page.getByRole('button', { name: 'Pay by bank' }).click();
+    await waitForPhase(page, 'error');
+    assert.equal(
+      await partText(page, 'status'),
+      "We can't reach the payment service. Check your connection and try again.",
+    );
+    blocked = false;
     await page.getByRole('button', { name: 'Try again' }).click();
     await page.waitForURL(/\/pay\/flow\//);
   });

@@ -26,6 +26,7 @@ import {
   importVaultKey,
   launchExtension,
   overflowing,
+  press,
   providerCall as call,
   startSignIn,
   type LoadedExtension,
@@ -253,7 +254,7 @@ describe('extension: axe in every view, five languages, light and dark', () => {
     approval = await opening;
     await approval.locator('[data-field=burn]').waitFor();
     await checkEveryLanguage(approval.url(), 'approval (transfer)', '[data-field=burn]', approvalProblems);
-    await approval.getByRole('button', { name: 'Approve' }).click();
+    await press(approval, 'Approve');
     assert.match(String((await sent).result), /^0x[0-9a-f]{64}$/);
 
     // A purchase's ownership proof, as the page's quote asks for it.
@@ -267,7 +268,7 @@ describe('extension: axe in every view, five languages, light and dark', () => {
     approval = await opening;
     await approval.locator('[data-field=fee]').waitFor();
     await checkEveryLanguage(approval.url(), 'approval (purchase proof)', '[data-field=purchase]', approvalProblems);
-    await approval.getByRole('button', { name: 'Approve' }).click();
+    await press(approval, 'Approve');
     assert.match(String((await signed).result), /^0x[0-9a-f]{130}$/);
     await dapp.close();
 

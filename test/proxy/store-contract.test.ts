@@ -279,7 +279,9 @@ for (const backend of STORE_BACKENDS) {
       await store.outbox.expireCheckouts(now, 100, expiryRule('sandbox'));
       const written = (await store.outbox.listEvents({ limit: 200 })).events
         .filter((event) => expired.some((chk) => chk.checkoutId === event.checkoutId))
-        .sort((a, b) => a.createdAt - b.createdAt || a.eventId.localeCompare(b.eventId))
+        // Ids of one millisecond in the stores' order: bytewise (SQLite, Redis, PostgreSQL's COLLATE "C"),
+        // not localeCompare's, which puts 'evt_a…' before 'evt_X…'.
+        .sort((a, b) => a.createdAt - b.createdAt || (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0))
         .map((event) => event.eventId);
       assert.equal(written.length, 2);
       const at = Date.now();

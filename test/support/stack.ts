@@ -173,11 +173,12 @@ export async function startStack(options: StackOptions = {}) {
       // Back on the same port: held while down, so that no server of a test running beside this one
       // is given it meanwhile. Every connection is dropped, as a stopped proxy's would fail.
       const holder = config.port === port ? await holdPort(port) : undefined;
-      try {
-        await whileDown?.();
-      } finally {
-        await holder?.close();
-      }
+      // Started again whatever whileDown did: a failure there is its test's alone, not the next tests'.
+      const failed = await whileDown?.().then(
+        () => undefined,
+        (error: unknown) => ({ error }),
+      );
+      await holder?.close();
       proxy = await startProxy(config, {
         logSink: (line) => logs.push(line),
         setupLink: (line) => printed.push(line),
@@ -186,6 +187,7 @@ export async function startStack(options: StackOptions = {}) {
       });
       watchAnswers(proxy.origin);
       await http(`${sandbox.control}/keys/${sandbox.keyId}`, { method: 'PATCH', body: { webhookUrl: webhookUrl() } });
+      if (failed) throw failed.error;
     },
     /**
      * Moves the proxy to a new sandbox key (created, approved, its secret configured, the proxy
