@@ -10,7 +10,7 @@ import { startStack, type Stack } from '../support/stack.ts';
  * that a change to proxy/operator/permissions.ts that breaks it fails this test.
  */
 const VIEWER = ['payments:read', 'orders:read', 'purchases:read', 'events:read', 'links:read'] as const;
-const SUPPORT = [...VIEWER, 'payments:resolve', 'events:redeliver'] as const;
+const SUPPORT = [...VIEWER, 'payments:resolve', 'events:redeliver', 'counter:take'] as const;
 const FINANCE = [...SUPPORT, 'orders:write', 'purchases:act', 'payments:export', 'links:manage'] as const;
 const ROLE_TABLE = {
   viewer: VIEWER,

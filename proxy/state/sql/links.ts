@@ -4,6 +4,7 @@ import {
   pageAfter,
   reserved,
   settled,
+  type LinkListQuery,
   type LinkPage,
   type LinkRecord,
   type LinkStore,
@@ -32,8 +33,9 @@ export class SqlLinks implements LinkStore {
   ) {}
 
   async createLink(link: LinkRecord): Promise<void> {
-    await this.db.run('INSERT INTO links (code, created_at, record) VALUES (?, ?, ?)', [
+    await this.db.run('INSERT INTO links (code, kind, created_at, record) VALUES (?, ?, ?, ?)', [
       link.code,
+      link.kind,
       link.createdAt,
       JSON.stringify(link),
     ]);
@@ -43,10 +45,10 @@ export class SqlLinks implements LinkStore {
     return recordOf(await this.db.row<RecordRow>('SELECT record FROM links WHERE code = ?', [code]));
   }
 
-  async listLinks(query: { limit: number; cursor?: string | undefined }): Promise<LinkPage> {
+  async listLinks(query: LinkListQuery): Promise<LinkPage> {
     const after = query.cursor ? decodeLinkCursor(query.cursor) : undefined;
     const found = recordsOf<LinkRecord>(
-      await LINKS.rows(this.db, after && [after.createdAt, after.id], query.limit, {}),
+      await LINKS.rows(this.db, after && [after.createdAt, after.id], query.limit, { 'kind = ?': query.kind }),
     );
     const page = pageAfter(found, query.limit, false, (link) => [link.createdAt, link.code]);
     return { links: page.items, nextCursor: page.nextCursor };
