@@ -24,7 +24,11 @@ export const shownAmount = (language: string, currencyCode: string, amount: stri
 /** The QR code's size in CSS pixels: fixed, so that nothing moves as it loads. */
 const QR_SIZE = 320;
 
-/** The counter itself, for a signed-in operator whose role may take counter payments. */
+/**
+ * The counter itself, for a signed-in operator whose role may take counter payments. Who is signed in
+ * comes above what changes, and the QR code's stage and the state's line keep their size, so that
+ * nothing moves as the payment's state does.
+ */
 export function counterView(view: ViewContext, terms: CounterTerms, operatorName: string): Html {
   const { words, language } = view;
   const bounds = {
@@ -39,6 +43,10 @@ export function counterView(view: ViewContext, terms: CounterTerms, operatorName
     data-currency="${terms.currencyCode}"
   >
     <h1 id="counter-heading">${words.counterHeading}</h1>
+    <p class="hint counter-who">
+      ${fill(words.signedInAs, { name: operatorName })} ·
+      <button type="button" class="small secondary" data-action="signout">${words.signOut}</button>
+    </p>
     <form class="counter-form" data-form="counter" novalidate>
       <p class="muted">${words.counterIntro}</p>
       <div class="field">
@@ -83,10 +91,6 @@ export function counterView(view: ViewContext, terms: CounterTerms, operatorName
       </div>
       <p class="status" role="alert" data-status="counter-payment"></p>
     </div>
-    <p class="hint counter-who">
-      ${fill(words.signedInAs, { name: operatorName })} ·
-      <button type="button" class="small secondary" data-action="signout">${words.signOut}</button>
-    </p>
   </section>`;
 }
 

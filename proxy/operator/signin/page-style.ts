@@ -63,6 +63,6 @@ button.large{min-height:3.5rem;font-size:1.25rem;padding:.6em 1.6em}
 [data-state=paid] .counter-mark,[data-state=failed] .counter-mark{display:block}
 .counter-state{font-size:1.25rem;font-weight:600;min-height:3.75rem;margin:0}
 .counter-actions{justify-content:center;min-height:3.5rem}
-.counter-who{margin-top:1rem}
+.counter-who{margin:0 0 .75rem}
 [hidden]{display:none!important}
 .visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}`;
