@@ -73,7 +73,9 @@ export function wireCounter(): void {
     stopFollowing();
     const source = new EventSource(`/api/operator/counter/${encodeURIComponent(code)}/events`);
     stream = source;
-    source.addEventListener('counter', (event) => render(JSON.parse((event as MessageEvent<string>).data)));
+    source.addEventListener('counter', (event) =>
+      render(JSON.parse((event as MessageEvent<string>).data) as CounterPaymentView),
+    );
     source.addEventListener('unauthorized', () => location.reload());
     // The browser reconnects by itself; meanwhile the state is read once, so that nothing is missed.
     source.addEventListener('error', () => {
@@ -148,6 +150,7 @@ export function wireCounter(): void {
     stopFollowing();
     current = undefined;
     panel.hidden = true;
+    panel.dataset.state = 'waiting';
     qr.removeAttribute('src');
     form.reset();
     say('counter', '');

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createApp } from '../../proxy/http/app.ts';
+import { safeReturnPath } from '../../proxy/operator/signin/sso-signin.ts';
 import { http, type Json } from '../support/http.ts';
 import { as, type TestOperator } from '../support/operators.ts';
 import { asBrowser, operatorWithPasskey } from '../support/signin.ts';
@@ -180,7 +181,10 @@ describe('proxy: counter mode', () => {
     const signin = await http(`${origin}/operator/counter`);
     assert.equal(signin.status, 200);
     assert.match(signin.text, /data-view="signin"/);
-    assert.match(signin.text, /name="return_to" value="\/operator\/counter"|data-action="signin"/);
+    assert.match(signin.text, /data-action="signin"/);
+    // The company's sign-in (SSO) comes back to the counter too; other addresses stay refused.
+    assert.equal(safeReturnPath('/operator/counter'), '/operator/counter');
+    assert.equal(safeReturnPath('/operator/counter/../x'), '/operator');
 
     const authenticator = new SoftAuthenticator(origin);
     const support = await operatorWithPasskey(stack.proxy, authenticator, 'support');
