@@ -12,11 +12,10 @@ import { launchChromium } from '../test/support/browser.ts';
 import { browserWithPasskeys } from '../test/support/passkey-browser.ts';
 import { startShopStack } from '../test/support/shop-stack.ts';
 import { invite } from '../test/support/signin.ts';
+import { authoriseAtBank } from './bank-authorisation.ts';
 import { median, ms, percentile } from './stats.ts';
 
 const PAYMENTS = Number(process.env.KASSA_BENCH_COUNTER_PAYMENTS ?? 10);
-/** What the customer takes to read the bank page, at the least. */
-const READING_MS = 1_000;
 const en = WORDS.en;
 
 export default async function benchCounter(): Promise<void> {
@@ -61,14 +60,7 @@ export default async function benchCounter(): Promise<void> {
       await mobile.goto(origin + src.replace(/\/qr\.svg$/, ''));
       await mobile.getByRole('button', { name: 'Pay by bank' }).click();
       await mobile.waitForURL(/\/pay\/flow\//);
-      await mobile.getByLabel('XYZ Bank').check();
-      await mobile.waitForTimeout(READING_MS);
-      // Authorised when the bank page sends the authorisation, by the browser's own clock.
-      const authorisation = mobile.waitForRequest((request) => request.method() === 'POST');
-      await mobile.getByRole('button', { name: 'Authorise payment' }).click({ noWaitAfter: true });
-      const sent = await authorisation;
-      await sent.response();
-      const authorisedAt = sent.timing().startTime;
+      const authorisedAt = await authoriseAtBank(mobile);
       await page.locator('[data-counter-payment][data-state="paid"]').waitFor();
       const paidAt = await page.evaluate(() => (window as unknown as { paidAt: number }).paidAt);
       latencies.push(Math.round(paidAt - authorisedAt));

@@ -12,7 +12,7 @@ import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
 import type { ApiOperations } from '../http/openapi/operation.ts';
 import { BAD_BODY, OPERATOR_ERRORS } from '../http/openapi/problems.ts';
 import { audited } from '../operator/dual-control.ts';
-import { operatorGuards, watchCredential, type OperatorEnv } from '../operator/operator-auth.ts';
+import { operatorGuards, operatorStream, type OperatorEnv } from '../operator/operator-auth.ts';
 import { publicOrigin } from '../payments/return-url.ts';
 import type { ProxyServices } from '../services.ts';
 import type { LinkRecord } from '../state/links.ts';
@@ -50,7 +50,7 @@ export function counterView(
 const viewKey = (view: CounterPaymentView) => `${view.state}.${view.transactionId ?? ''}`;
 
 export function counterRoutes(services: ProxyServices): Hono<OperatorEnv> {
-  const { config, links, checkouts, operators, coordination, logger, metrics, sseHeartbeatMs } = services;
+  const { config, links, checkouts, operators, coordination, logger } = services;
   const counter = new Counter({ links, checkouts, terms: config.counterAmount });
   const app = new Hono<OperatorEnv>();
   const guard = operatorGuards(counterOperations, operators.access);
@@ -127,11 +127,7 @@ export function counterRoutes(services: ProxyServices): Hono<OperatorEnv> {
       current: read,
       key: viewKey,
       final: (view) => FINAL_COUNTER_STATES.includes(view.state),
-      heartbeatMs: sseHeartbeatMs,
-      open: metrics.sseConnections,
-      logger,
-      watch: (end) =>
-        watchCredential(c, operators.credentials, (error) => end({ event: 'unauthorized', data: { error } })),
+      ...operatorStream(c, services),
     });
   });
 

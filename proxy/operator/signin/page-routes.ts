@@ -89,13 +89,16 @@ export function pageRoutes(services: ProxyServices): Hono<OperatorEnv> {
   const reads = [limit, onLocalhost] as const;
   const sso = signin.sso !== null;
 
+  /** Signing in first, coming back to `returnTo`. */
+  const signinFirst = (c: Context, returnTo: string) =>
+    render(c, 'signin', (words, language) => ({
+      heading: words.signinHeading,
+      content: signinView({ words, language }, { sso, returnTo }),
+    }));
+
   app.get('/operator', ...reads, async (c) => {
     const session = await signin.sessions.current(c);
-    if (!session)
-      return render(c, 'signin', (words, language) => ({
-        heading: words.signinHeading,
-        content: signinView({ words, language }, { sso, returnTo: '/operator' }),
-      }));
+    if (!session) return signinFirst(c, '/operator');
     const { principal } = session;
     const [own, passkeys] = await Promise.all([
       ownCredentials(store.operators, principal),
@@ -147,11 +150,7 @@ export function pageRoutes(services: ProxyServices): Hono<OperatorEnv> {
 
   app.get('/operator/counter', ...reads, async (c) => {
     const session = await signin.sessions.current(c);
-    if (!session)
-      return render(c, 'signin', (words, language) => ({
-        heading: words.signinHeading,
-        content: signinView({ words, language }, { sso, returnTo: '/operator/counter' }),
-      }));
+    if (!session) return signinFirst(c, '/operator/counter');
     const { principal } = session;
     const terms = config.counterAmount;
     const why = !terms ? 'off' : can(principal.role, 'counter:take') ? undefined : 'role';
