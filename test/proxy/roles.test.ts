@@ -82,6 +82,7 @@ describe('proxy: every operator route, as the role table says (walked from the O
     assert.equal(byId.exportPayments, 'payments:export');
     assert.equal(byId.resolvePayment, 'payments:resolve');
     assert.equal(byId.redeliverEvent, 'events:redeliver');
+    assert.equal(byId.createCounterPayment, 'counter:take');
     assert.equal(byId.createOrder, 'orders:write');
     assert.equal(byId.retryPurchaseMint, 'purchases:act');
     assert.equal(byId.inviteOperator, 'operators:manage');
