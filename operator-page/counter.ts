@@ -103,7 +103,8 @@ export function wireCounter(): void {
     const answer = await call<Refusable>('POST', '/api/operator/counter', { amount, note });
     if (signedOut(answer)) return;
     if (answer.status === 201) return show(answer.body);
-    if (answer.status === 400 && form!.hidden === false) {
+    // The amount refused (out of bounds, or not an amount): the bounds, by the field.
+    if (answer.status === 400 && form!.hidden === false && answer.body.error?.startsWith('amount')) {
       amountField.setAttribute('aria-invalid', 'true');
       amountField.focus();
       const status = form!.querySelector<HTMLElement>('[data-status="counter"]')!;
