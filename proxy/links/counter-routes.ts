@@ -13,6 +13,7 @@ import type { ApiOperations } from '../http/openapi/operation.ts';
 import { BAD_BODY, OPERATOR_ERRORS } from '../http/openapi/problems.ts';
 import { audited } from '../operator/dual-control.ts';
 import { operatorGuards, operatorStream, type OperatorEnv } from '../operator/operator-auth.ts';
+import { MisconfiguredError } from '../domain/domain-errors.ts';
 import { publicOrigin } from '../payments/return-url.ts';
 import type { ProxyServices } from '../services.ts';
 import type { LinkRecord } from '../state/links.ts';
@@ -67,6 +68,11 @@ export function counterRoutes(services: ProxyServices): Hono<OperatorEnv> {
     refusePrivateKeys({ freeText: ['note'] }),
     async (c) => {
       const asked = await jsonRequest(c, newCounterPaymentSchema);
+      // Refused before anything is made: a counter payment the customer cannot scan is none.
+      if (origin(c) === undefined)
+        throw new MisconfiguredError(
+          'Set KASSA_PUBLIC_URL: the counter’s QR code holds the link’s address on this proxy',
+        );
       const link = await counter.ask(asked, c.var.operator.operatorId);
       const view = counterView(link, { state: 'waiting', transactionId: null }, origin(c));
       await audited(c, operators, 'counter.requested', {
@@ -179,6 +185,7 @@ export const counterOperations: ApiOperations = {
       ...REFUSED,
       400: `${BAD_BODY}; or an amount outside KASSA_COUNTER (details.reason amount-out-of-bounds, with min, max and currencyCode)`,
       403: 'The role lacks counter:take; or counter mode is off (KASSA_COUNTER)',
+      500: 'KASSA_PUBLIC_URL is not set (and the request is not on loopback): the QR code could not hold the link’s address',
     },
   },
   'GET /api/operator/counter/{code}': {

@@ -174,6 +174,17 @@ describe('proxy: counter mode', () => {
     });
     assert.equal(off.status, 403);
     assert.match(((await off.json()) as { error: string }).error, /KASSA_COUNTER/);
+
+    // No address for the QR code to hold (no KASSA_PUBLIC_URL, a request not on loopback): said, and nothing made.
+    const { app: unaddressed } = createApp({ ...stack.proxy.services, config: { ...stack.config, publicUrl: null } });
+    const nowhere = await unaddressed.request('http://kassa.internal/api/operator/counter', {
+      method: 'POST',
+      headers: { ...clerk.headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ amount: '5', note: 'x' }),
+    });
+    assert.equal(nowhere.status, 500);
+    assert.match(((await nowhere.json()) as { error: string }).error, /KASSA_PUBLIC_URL/);
+    assert.deepEqual(await countersListed(), before, 'nothing was made');
   });
 
   it('the counter page: the sign-in first, then the amount field for a role with counter:take, in words otherwise', async () => {
