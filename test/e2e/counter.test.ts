@@ -2,8 +2,9 @@
  * Counter mode in Chromium: a till's tablet (a browser profile with a passkey) signs in on the
  * counter, the clerk types an amount and a note, and the counter shows the QR code; a phone (a second
  * browser context) reads the code, opens the link and pays at the sandbox bank; the counter follows
- * it (opened, at the bank, paid) and the next customer gets the amount field back. Both themes
- * axe-clean, no layout shift while it changes.
+ * it (opened, at the bank, paid) and the next customer gets the amount field back; a payment cancelled
+ * at the bank shows as not paid, and is asked for again. Both themes axe-clean, no layout shift while
+ * it changes.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -139,10 +140,25 @@ describe('e2e: counter mode', () => {
     assert.equal(await amount.evaluate((field) => field === document.activeElement), true);
     assert.equal(await page.locator('[data-counter-payment]').isHidden(), true);
 
-    // The next customer changes their mind: cancelled, nothing to pay, the amount field again.
+    // The next customer cancels at their bank: not paid, in red; "Try again" asks anew (a new code, the
+    // same amount and note), which the clerk then cancels: nothing to pay, the amount field again.
     await amount.fill('3');
     await page.getByRole('button', { name: en.counterShow }).click();
     await stateIs(page, 'waiting');
+    assert.equal(await page.locator('[data-shown="note"]').textContent(), en.counterDefaultNote);
+    const firstCode = await qr.getAttribute('src');
+    const second = await phone.newPage();
+    await second.goto(origin + firstCode!.replace(/\/qr\.svg$/, ''));
+    await second.getByRole('button', { name: 'Pay by bank' }).click();
+    await answerAtBank(second, 'Cancel');
+    await stateIs(page, 'failed');
+    assert.equal(await page.locator('[data-shown="mark"]').textContent(), `✗\n${en.counterFailed}`);
+    assert.deepEqual(await axeViolations(page, 'the counter, failed'), []);
+    await page.getByRole('button', { name: en.counterRetry }).click();
+    await page.locator(`[data-shown="qr"]:not([src="${firstCode}"])`).waitFor();
+    await stateIs(page, 'waiting');
+    assert.equal(await page.locator('[data-shown="amount"]').textContent(), '€3.00');
+    assert.equal(await page.locator('[data-shown="note"]').textContent(), en.counterDefaultNote);
     await page.getByRole('button', { name: en.counterCancel }).click();
     await stateIs(page, 'cancelled');
     assert.equal(await page.locator('[data-shown="state"]').textContent(), en.counterStates.cancelled);
