@@ -177,14 +177,13 @@ async function signinJourney(stack: Stack): Promise<void> {
   await browser('/api/operator/passkeys');
   await browser(`/api/operator/passkeys/${added.body.credentialId}`, { method: 'DELETE' });
   // The pages on localhost, where browsers allow passkeys; on 127.0.0.1 they redirect there.
-  for (const path of ['/operator', '/operator/device', '/operator/invite', '/operator/setup'])
+  for (const path of ['/operator', '/operator/device', '/operator/invite', '/operator/setup', '/operator/counter'])
     await http(`${origin}${path}`);
   const onLocalhost = asBrowser({ ...session!, origin: origin.replace('127.0.0.1', 'localhost') });
   const page = await onLocalhost('/operator');
   for (const asset of page.text.match(/\/operator\/(scripts|styles)\/[\w.-]+/g) ?? []) await http(`${origin}${asset}`);
   await onLocalhost('/operator/device');
   await onLocalhost('/operator/counter');
-  await http(`${origin.replace('127.0.0.1', 'localhost')}/operator/counter`);
   await onLocalhost('/operator/invite');
   await onLocalhost('/operator/setup');
   await browser('/operator/signout', { method: 'POST' });
