@@ -27,20 +27,34 @@ const en = WORDS.en;
  */
 async function recordCounter(page: Page): Promise<void> {
   await page.evaluate(() => {
-    const record = { states: [] as string[], shift: 0 };
+    /** Each state shown; each shift, with what moved (the node, and when it moved after the page's start). */
+    const record = { states: [] as string[], shifts: [] as string[] };
     (window as unknown as { counterRecord: typeof record }).counterRecord = record;
     const panel = document.querySelector<HTMLElement>('[data-counter-payment]')!;
     new MutationObserver(() => {
       if (!panel.hidden && record.states.at(-1) !== panel.dataset.state) record.states.push(panel.dataset.state!);
     }).observe(panel, { attributes: true, attributeFilter: ['data-state', 'hidden'] });
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>)
-        if (!entry.hadRecentInput) record.shift += entry.value;
+      type Shift = PerformanceEntry & {
+        value: number;
+        hadRecentInput: boolean;
+        sources: Array<{ node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }>;
+      };
+      for (const entry of list.getEntries() as Shift[])
+        if (!entry.hadRecentInput)
+          record.shifts.push(
+            `${entry.value.toFixed(4)} in ${panel.dataset.state}: ${entry.sources
+              .map(
+                ({ node, previousRect: from, currentRect: to }) =>
+                  `${node instanceof Element ? `${node.tagName}.${node.className}` : node?.nodeName} ${from.x},${from.y} ${from.width}x${from.height} -> ${to.x},${to.y} ${to.width}x${to.height}`,
+              )
+              .join('; ')}`,
+          );
     }).observe({ type: 'layout-shift' });
   });
 }
 const recorded = (page: Page) =>
-  page.evaluate(() => (window as unknown as { counterRecord: { states: string[]; shift: number } }).counterRecord);
+  page.evaluate(() => (window as unknown as { counterRecord: { states: string[]; shifts: string[] } }).counterRecord);
 
 /** The counter's state, once it says `state`. */
 const stateIs = (page: Page, state: string) =>
@@ -124,7 +138,7 @@ describe('e2e: counter mode', () => {
     assert.equal(await page.locator('[data-shown="state"]').textContent(), en.counterStates.paid);
     const next = page.getByRole('button', { name: en.counterNext });
     assert.equal(await next.evaluate((button) => button === document.activeElement), true, 'ready for the next');
-    assert.deepEqual(await recorded(page), { states: ['waiting', 'opened', 'authorising', 'paid'], shift: 0 });
+    assert.deepEqual(await recorded(page), { states: ['waiting', 'opened', 'authorising', 'paid'], shifts: [] });
     assert.deepEqual(await axeViolations(page, 'the counter, paid'), []);
     await page.emulateMedia({ colorScheme: 'dark' });
     assert.deepEqual(await axeViolations(page, 'the counter, paid, dark'), []);
@@ -146,7 +160,7 @@ describe('e2e: counter mode', () => {
     await page.getByRole('button', { name: en.counterShow }).click();
     await stateIs(page, 'waiting');
     assert.equal(await page.locator('[data-shown="note"]').textContent(), en.counterDefaultNote);
-    const firstCode = await qr.getAttribute('src');
+    const firstCode = await page.locator('[data-shown="qr"]').getAttribute('src');
     const second = await phone.newPage();
     await second.goto(origin + firstCode!.replace(/\/qr\.svg$/, ''));
     await second.getByRole('button', { name: 'Pay by bank' }).click();

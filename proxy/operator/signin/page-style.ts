@@ -50,10 +50,10 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0 0
 button.large{min-height:3.5rem;font-size:1.25rem;padding:.6em 1.6em}
 .counter-form{display:grid;gap:.75rem}
 .counter-amount-field{font-size:2rem;min-height:3.5rem;font-variant-numeric:tabular-nums}
-.counter-payment{display:grid;justify-items:center;gap:.5rem;text-align:center}
+.counter-payment{display:grid;gap:.5rem;text-align:center}
 .counter-amount{font-size:clamp(2rem,8vw,3.5rem);font-weight:700;line-height:1.2;margin:0;font-variant-numeric:tabular-nums}
 .counter-note{font-size:1.25rem;min-height:1.9rem;margin:0;overflow-wrap:anywhere}
-.counter-stage{width:min(100%,20rem);aspect-ratio:1;display:grid;place-items:center;border:2px solid transparent;border-radius:var(--_radius)}
+.counter-stage{justify-self:center;width:min(100%,20rem);aspect-ratio:1;display:grid;place-items:center;border:2px solid transparent;border-radius:var(--_radius)}
 .counter-stage img{display:block;width:100%;height:100%}
 .counter-mark{display:none;margin:0;padding:.5rem;font-size:clamp(2.5rem,10vw,4.5rem);font-weight:800;line-height:1.1;white-space:pre-line;overflow-wrap:anywhere}
 [data-state=paid] .counter-stage{background:var(--_success);color:var(--_background)}
