@@ -220,7 +220,10 @@ describe('proxy: counter mode', () => {
     });
     await stream.waitForEvents(1);
     assert.equal(stream.data()[0]!.state, 'waiting');
-    stream.close();
+    // Signed out (on this tablet or anywhere else), the counter hears it on its stream.
+    assert.equal((await asBrowser(support.session)('/operator/signout', { method: 'POST' })).status, 204);
+    await stream.waitForClose();
+    assert.equal(stream.events.at(-1)?.event, 'unauthorized');
 
     const viewer = await operatorWithPasskey(stack.proxy, new SoftAuthenticator(origin), 'viewer');
     const refused = await asBrowser(viewer.session)('/operator/counter?lang=en');
