@@ -170,25 +170,24 @@ describe('proxy: counter mode', () => {
     assert.equal((await till(`/api/operator/counter/${shared.body.code}`)).status, 404);
     assert.equal((await till(`/api/operator/counter/${shared.body.code}/cancel`, { method: 'POST' })).status, 404);
 
+    /** The clerk asks a proxy of these settings, at `origin`: its status and error. */
+    const askOf = async (settings: Partial<typeof stack.config>, origin: string) => {
+      const { app } = createApp({ ...stack.proxy.services, config: { ...stack.config, ...settings } });
+      const answer = await app.request(`${origin}/api/operator/counter`, {
+        method: 'POST',
+        headers: { ...clerk.headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ amount: '5', note: 'x' }),
+      });
+      return { status: answer.status, error: ((await answer.json()) as { error: string }).error };
+    };
     // Counter mode off: refused, saying which setting turns it on.
-    const { app } = createApp({ ...stack.proxy.services, config: { ...stack.config, counterAmount: null } });
-    const off = await app.request('http://127.0.0.1/api/operator/counter', {
-      method: 'POST',
-      headers: { ...clerk.headers, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ amount: '5', note: 'x' }),
-    });
+    const off = await askOf({ counterAmount: null }, 'http://127.0.0.1');
     assert.equal(off.status, 403);
-    assert.match(((await off.json()) as { error: string }).error, /KASSA_COUNTER/);
-
+    assert.match(off.error, /KASSA_COUNTER/);
     // No address for the QR code to hold (no KASSA_PUBLIC_URL, a request not on loopback): said, and nothing made.
-    const { app: unaddressed } = createApp({ ...stack.proxy.services, config: { ...stack.config, publicUrl: null } });
-    const nowhere = await unaddressed.request('http://kassa.internal/api/operator/counter', {
-      method: 'POST',
-      headers: { ...clerk.headers, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ amount: '5', note: 'x' }),
-    });
+    const nowhere = await askOf({ publicUrl: null }, 'http://kassa.internal');
     assert.equal(nowhere.status, 500);
-    assert.match(((await nowhere.json()) as { error: string }).error, /KASSA_PUBLIC_URL/);
+    assert.match(nowhere.error, /KASSA_PUBLIC_URL/);
     assert.deepEqual(await countersListed(), before, 'nothing was made');
   });
 
