@@ -11,12 +11,11 @@ import { devices } from 'playwright';
 import { ensureWidgetBuilt, WIDGET_BUNDLE } from '../demo/widget-build.ts';
 import { launchChromium } from '../test/support/browser.ts';
 import { startShopStack } from '../test/support/shop-stack.ts';
+import { authoriseAtBank } from './bank-authorisation.ts';
 import { ms, percentile } from './stats.ts';
 import { kb, wireBytes } from './wire.ts';
 
 const PAYMENTS = Number(process.env.KASSA_BENCH_PAYMENTS ?? 50);
-/** What the customer takes to read the bank page, at the least. */
-const READING_MS = 1_000;
 
 /** A chunk and the chunks it imports, as the proxy at `origin` sends them with Brotli, in bytes. */
 async function chunkWeight(origin: string, dir: string, name: string, seen = new Set<string>()): Promise<number> {
@@ -62,18 +61,7 @@ export default async function benchPhone(): Promise<void> {
       const phone = await browser.newContext({ ...devices['Pixel 7'] });
       const mobile = await phone.newPage();
       await mobile.goto(url);
-      await mobile.getByLabel('XYZ Bank').check();
-      // A customer reads the bank page before authorising; pressing the button while the two pages
-      // are still loading measured this 2-core machine's page loads (p95 200 to 300 ms), not Kassa.
-      await mobile.waitForTimeout(READING_MS);
-      // Authorised when the bank page sends the authorisation, by the browser's own clock: what the
-      // automation takes to find and press the button is not the customer's wait.
-      const authorisation = mobile.waitForRequest((request) => request.method() === 'POST');
-      await mobile.getByRole('button', { name: 'Authorise payment' }).click({ noWaitAfter: true });
-      const sent = await authorisation;
-      // The timing is filled in once the bank page has its answer.
-      await sent.response();
-      const authorisedAt = sent.timing().startTime;
+      const authorisedAt = await authoriseAtBank(mobile);
       await element.locator('[part~="receipt"]').waitFor();
       const receiptAt = await page.evaluate(() => (window as unknown as { receiptAt: number }).receiptAt);
       latencies.push(Math.round(receiptAt - authorisedAt));

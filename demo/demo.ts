@@ -90,6 +90,8 @@ export async function startDemo(options: DemoOptions) {
       // Plain http on the network, against this sandbox only (docs/proxy.md, "Plain http on a private network").
       ...(proxyOnLan ? { KASSA_PUBLIC_URL: proxyOnLan, KASSA_ALLOW_PRIVATE_HTTP: '1' } : {}),
       KASSA_OPEN_AMOUNT: '1..500 EUR',
+      // Counter mode at /operator/counter: a till asks for 0.50 to 1,000 EUR a customer.
+      KASSA_COUNTER: '0.50..1000 EUR',
       // The on-ramp of /buy: EUR buys eEUR and GBP eGBR, 1 to 500 tokens a purchase, 1,000 a wallet a day.
       KASSA_ONRAMP_COINS: 'EUR:eEUR,GBP:eGBR',
       KASSA_ONRAMP_LIMITS: '1..500',

@@ -61,3 +61,6 @@ function fractionDigits(value: string): number {
   const dot = value.indexOf('.');
   return dot === -1 ? 0 : value.length - dot - 1;
 }
+
+/** An amount as a person typed it, as the proxy reads amounts: `12,50` is `12.50`, spaces dropped. */
+export const typedAmount = (text: string): string => text.replace(/\s/g, '').replace(/^(\d+),(\d{1,2})$/, '$1.$2');

@@ -7,6 +7,7 @@
  * another of the link's uses. Nothing here writes HTML.
  */
 import { formatMoney } from '../lib/format-money.ts';
+import { typedAmount } from '../lib/money.ts';
 import type { LinkPageData, LinkRefusalReason } from '../schemas/links.ts';
 
 const data = JSON.parse(document.getElementById('kassa-link')!.textContent ?? '{}') as LinkPageData;
@@ -131,9 +132,6 @@ function ownUse(paid: boolean): void {
   const says = document.getElementById('kassa-link-says');
   if (says) says.textContent = paid ? data.words.keep : '';
 }
-
-/** What the customer typed, as the proxy reads amounts: `12,50` is `12.50`. */
-const typedAmount = (text: string) => text.replace(/\s/g, '').replace(/^(\d+),(\d{1,2})$/, '$1.$2');
 
 if (data.receiptOf !== null) show(data.receiptOf);
 else if (!(await resumed()) && data.payable) {

@@ -4,16 +4,16 @@ import { busy, call, problemText, say, words } from './page.ts';
 
 const reload = () => location.reload();
 
-/** Signs this browser out and shows the sign-in again. */
-async function signOut(): Promise<void> {
+/** Signs this browser out and shows the sign-in again (of the page at `then`). */
+export async function signOut(then = '/operator'): Promise<void> {
   const answer = await call('POST', '/operator/signout');
-  if (answer.status === 204 || answer.status === 401) location.assign('/operator');
+  if (answer.status === 204 || answer.status === 401) location.assign(then);
   else say('account', problemText(answer), 'danger');
 }
 
 export function wireAccount(): void {
   document.querySelector('[data-action="signout"]')?.addEventListener('click', (event) => {
-    void busy(event.currentTarget as HTMLElement, signOut);
+    void busy(event.currentTarget as HTMLElement, () => signOut());
   });
 
   for (const button of document.querySelectorAll<HTMLButtonElement>('[data-action="revoke"]'))

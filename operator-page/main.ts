@@ -3,6 +3,7 @@
  * writes of the view the server rendered (`body[data-view]`). Nothing here writes HTML.
  */
 import { wireAccount } from './account.ts';
+import { wireCounter } from './counter.ts';
 import { wireDevice } from './device.ts';
 import { wireLink } from './link.ts';
 import { signInWithPasskey } from './passkey-prompts.ts';
@@ -27,4 +28,5 @@ const view = document.body.dataset.view;
 if (view === 'signin') wireSignin();
 else if (view === 'account') wireAccount();
 else if (view === 'device') wireDevice();
+else if (view === 'counter') wireCounter();
 else if (view === 'invite' || view === 'setup') void wireLink(view);

@@ -220,6 +220,7 @@ export function createServices(
     links: store.links,
     checkouts,
     shop: { openAmount: config.openAmount, returnUrls: config.returnUrls },
+    changes: coordination.linkChanges,
     paidEvents: linkPaidEvents(() => config.publicUrl ?? undefined),
   });
   const linkSettler = new LinkSettler({

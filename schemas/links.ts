@@ -7,6 +7,9 @@ import { z } from 'zod';
 import { REFERENCE_MAX, REFERENCE_PATTERN } from './pay.ts';
 import { moneySchema, pageLimitSchema, shopCurrencySchema } from './proxy-api.ts';
 
+/** A link made to share, or one an operator made at a till for one customer (counter mode). */
+export const LINK_KINDS = ['link', 'counter'] as const;
+
 /** The languages of the link's page: those of the elements. */
 export const LINK_LANGUAGES = ['en', 'de', 'fr', 'es', 'nl'] as const;
 
@@ -88,6 +91,8 @@ export const LINK_STATUSES = ['active', 'paused', 'ended', 'expired', 'used-up',
 export const linkSchema = z
   .object({
     code: z.string(),
+    /** `link`: made to share; `counter`: made by an operator at a till for one customer (docs/links.md, counter mode). */
+    kind: z.enum(LINK_KINDS),
     /** The link's page on this proxy, where KASSA_PUBLIC_URL (or a loopback request) tells its address; else null. */
     url: z.string().nullable(),
     /** The link's QR code, to print or send: an SVG and a PNG image of its url; null where url is. */
@@ -128,6 +133,11 @@ export type LinkList = z.infer<typeof linkListSchema>;
 export const linkPageQuerySchema = z.strictObject({
   limit: pageLimitSchema,
   cursor: z.string({ error: 'cursor must be a string' }).max(200, 'cursor is not one this list returned').optional(),
+});
+
+/** A page of the list of links, of one kind when `kind` is given. */
+export const linkListQuerySchema = linkPageQuerySchema.extend({
+  kind: z.enum(LINK_KINDS, { error: `kind must be one of ${LINK_KINDS.join(', ')}` }).optional(),
 });
 
 /** One customer's payment of a link: the checkout made for it, and how it ended. */

@@ -18,6 +18,7 @@ export const PERMISSIONS = [
   'links:read',
   'payments:resolve',
   'events:redeliver',
+  'counter:take',
   'orders:write',
   'purchases:act',
   'payments:export',

@@ -16,6 +16,7 @@ import { eventOperations, eventRoutes } from '../events/event-routes.ts';
 import { handoffOperations, handoffRoutes } from '../handoff/handoff-routes.ts';
 import { linkOperations, linkRoutes } from '../links/link-routes.ts';
 import { linkOperatorOperations, linkOperatorRoutes } from '../links/link-operator-routes.ts';
+import { counterOperations, counterRoutes } from '../links/counter-routes.ts';
 import { merchantOperations, merchantRoutes } from '../payments/merchant-routes.ts';
 import { merchantKeyOperations, merchantKeyRoutes } from '../payments/merchant-key-routes.ts';
 import { operatorOperations, operatorRoutes } from '../operator/operator-routes.ts';
@@ -84,6 +85,7 @@ export function createApp(services: ProxyServices): ProxyHttp {
   mount(merchantKeyRoutes(services), merchantKeyOperations);
   mount(linkRoutes(services), linkOperations);
   mount(linkOperatorRoutes(services), linkOperatorOperations);
+  mount(counterRoutes(services), counterOperations);
   mount(paymentRoutes(services, { readLimiter }), paymentOperations);
   mount(handoffRoutes(services), handoffOperations);
   mount(bridgeRoutes(services), bridgeOperations);

@@ -14,6 +14,7 @@ export const newLinkExample: NewLinkRequest = {
 
 export const linkExample: LinkView = {
   code: 'Ym9va2luZy1saW5rLWNvZGU5',
+  kind: 'link',
   url: 'https://pay.shop.example/l/Ym9va2luZy1saW5rLWNvZGU5',
   qr: {
     svg: 'https://pay.shop.example/l/Ym9va2luZy1saW5rLWNvZGU5/qr.svg',

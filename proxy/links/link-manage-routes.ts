@@ -5,9 +5,11 @@
  * two never drift; each audience brings its guard and who the audit names.
  */
 import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { z } from 'zod';
 import { csvLine } from '../../lib/csv.ts';
 import { describeZodError } from '../../lib/zod-message.ts';
 import {
+  linkListQuerySchema,
   linkListSchema,
   linkPageQuerySchema,
   linkPaymentListSchema,
@@ -64,11 +66,12 @@ export function mountLinkManagement(app: Hono, services: ProxyServices, links: L
   const origin = (c: Context) => publicOrigin(services.config.publicUrl, c.req.url);
   const view = (c: Context, link: LinkRecord) => linkView(link, origin(c));
   const target = (code: string) => ({ type: 'link', id: code });
-  const page = (c: Context) => {
-    const query = linkPageQuerySchema.safeParse(c.req.query());
+  const parsedQuery = <T>(c: Context, schema: { safeParse(value: unknown): z.ZodSafeParseResult<T> }) => {
+    const query = schema.safeParse(c.req.query());
     if (!query.success) throw new HttpProblem(400, describeZodError(query.error));
     return query.data;
   };
+  const page = (c: Context) => parsedQuery(c, linkPageQuerySchema);
 
   app.post(base, guard(`POST ${base}`), refusePrivateKeys({ freeText: ['title', 'description'] }), async (c) => {
     const made = await links.create(await jsonRequest(c, newLinkSchema), who.creator(c));
@@ -78,7 +81,7 @@ export function mountLinkManagement(app: Hono, services: ProxyServices, links: L
   });
 
   app.get(base, guard(`GET ${base}`), async (c) => {
-    const found = await links.list(page(c));
+    const found = await links.list(parsedQuery(c, linkListQuerySchema));
     return c.json({ links: found.links.map((link) => view(c, link)), nextCursor: found.nextCursor });
   });
 
@@ -148,10 +151,11 @@ export function linkManagementOperations(
   const id = (name: string) =>
     audience.idPrefix ? `${audience.idPrefix}${name[0]!.toUpperCase()}${name.slice(1)}` : name;
   const code = { code: { description: 'The link’s code, from createLink or listLinks', example: linkExample.code } };
-  const page = queryOf(linkPageQuerySchema.shape, {
+  const pageQuery = {
     limit: 'How many per page (1 to 200, 50 by default)',
     cursor: 'Start after this nextCursor of the previous page',
-  });
+  };
+  const page = queryOf(linkPageQuerySchema.shape, pageQuery);
   const errorsFor = (access: Access) => ({
     401: audience.errors[401],
     403: audience.errors[403](access.auth === 'operator' ? String(access.permission) : 'links:manage'),
@@ -212,8 +216,12 @@ export function linkManagementOperations(
       ...read,
       operationId: id('listLinks'),
       summary: 'List payment links',
-      description: 'Newest first, a page at a time, each with its count and total of payments and those under way.',
-      query: page,
+      description:
+        'Newest first, a page at a time, each with its count and total of payments and those under way; `kind=counter` lists only the counter payments operators asked for at a till, `kind=link` only the links to share.',
+      query: queryOf(linkListQuerySchema.shape, {
+        ...pageQuery,
+        kind: 'Only links of this kind: `link` (to share) or `counter` (counter payments)',
+      }),
       responses: { 200: { description: 'The links', json: { schema: linkListSchema, example: linkListExample } } },
       errors: { ...errorsFor(audience.read), 400: 'limit or cursor is malformed' },
     },

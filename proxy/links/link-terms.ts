@@ -2,7 +2,7 @@ import { compareDecimals } from '../../lib/money.ts';
 import { LINK_COUNTER, type NewLink } from '../../schemas/links.ts';
 import { InvalidInputError, NotAllowedError } from '../domain/domain-errors.ts';
 import { returnUrlFor } from '../payments/return-url.ts';
-import { minusAmount, plusAmount, type LinkCreator, type LinkRecord } from '../state/links.ts';
+import { minusAmount, plusAmount, type LinkCreator, type LinkKind, type LinkRecord } from '../state/links.ts';
 import { newLinkCode } from './link-codes.ts';
 
 /** The shop's settings a link must keep within. */
@@ -18,7 +18,13 @@ export interface ShopTerms {
  * shop enabled open amounts, within its bounds and in its currency; a return URL the shop allows; a
  * cap on the total that at least one payment fits; an expiry still ahead.
  */
-export function linkRecord(input: NewLink, shop: ShopTerms, createdBy: LinkCreator, now: number): LinkRecord {
+export function linkRecord(
+  input: NewLink,
+  shop: ShopTerms,
+  createdBy: LinkCreator,
+  now: number,
+  kind: LinkKind = 'link',
+): LinkRecord {
   const bounds = input.openAmount ? openBounds(input.openAmount, input.currencyCode, shop) : undefined;
   const smallest = input.amount ?? bounds!.min;
   if (input.maxTotal !== undefined && compareDecimals(input.maxTotal, smallest) < 0)
@@ -29,6 +35,7 @@ export function linkRecord(input: NewLink, shop: ShopTerms, createdBy: LinkCreat
   if (input.returnUrl !== undefined) returnUrlFor(input.returnUrl, shop.returnUrls, 'x'.repeat(43));
   return {
     code: newLinkCode(),
+    kind,
     title: input.title,
     description: input.description,
     currencyCode: input.currencyCode,

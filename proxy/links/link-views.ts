@@ -19,6 +19,7 @@ export function linkView(link: LinkRecord, origin: string | undefined, now = Dat
   const url = origin === undefined ? null : origin + linkPath(link.code);
   return {
     code: link.code,
+    kind: link.kind,
     url,
     qr: url === null ? null : { svg: `${url}/${LINK_QR.svg}`, png: `${url}/${LINK_QR.png}` },
     title: link.title,

@@ -1,10 +1,13 @@
 import type { NewLink } from '../../schemas/links.ts';
 import { ConflictError, InvalidInputError, NotFoundError } from '../domain/domain-errors.ts';
 import { newCheckoutId, type Checkouts } from '../payments/checkouts.ts';
+import type { ChangeSignal } from '../state/coordination.ts';
 import type { Checkout, Payment } from '../state/records.ts';
 import {
   InvalidLinkCursorError,
   type LinkCreator,
+  type LinkKind,
+  type LinkListQuery,
   type LinkPage,
   type LinkRecord,
   type LinkState,
@@ -32,6 +35,8 @@ export interface LinksOptions {
   links: LinkStore;
   checkouts: Checkouts;
   shop: ShopTerms;
+  /** Told each link whose uses or state changed (a customer started paying, it was ended): counters follow it. */
+  changes?: ChangeSignal;
   /** The merchant's events of a paid use (`link.paid`), written in the step that counts it. */
   paidEvents?: (link: LinkRecord, use: LinkUse, payment: Payment, checkout: Checkout) => NewEvent[];
 }
@@ -54,8 +59,8 @@ export type LinkMove = keyof typeof MOVES;
 export class Links {
   constructor(private readonly options: LinksOptions) {}
 
-  async create(input: NewLink, createdBy: LinkCreator, now = Date.now()): Promise<LinkRecord> {
-    const link = linkRecord(input, this.options.shop, createdBy, now);
+  async create(input: NewLink, createdBy: LinkCreator, kind: LinkKind = 'link', now = Date.now()): Promise<LinkRecord> {
+    const link = linkRecord(input, this.options.shop, createdBy, now, kind);
     await this.options.links.createLink(link);
     return link;
   }
@@ -66,7 +71,7 @@ export class Links {
     return link;
   }
 
-  list(query: { limit: number; cursor?: string | undefined }): Promise<LinkPage> {
+  list(query: LinkListQuery): Promise<LinkPage> {
     return readable(this.options.links.listLinks(query));
   }
 
@@ -82,6 +87,7 @@ export class Links {
     const moved = isLinkCode(code) ? await this.options.links.setLinkState(code, from, to, now) : undefined;
     if (!moved) throw new NotFoundError('Unknown link');
     if (!moved.changed) throw new ConflictError(`The link is ${moved.link.state}: it cannot be ${MOVED_WORD[move]}`);
+    this.changed(code);
     return moved.link;
   }
 
@@ -118,8 +124,9 @@ export class Links {
         currencyCode: link.currencyCode,
         reference: use.reference,
         metadata: { link: code },
-        ttlSeconds: LINK_CHECKOUT_TTL_SECONDS,
+        ttlSeconds: checkoutTtlSeconds(link, now),
       });
+      this.changed(code);
       return { link: reservation.link, use, checkout };
     } catch (error) {
       await this.options.links.settleUse(checkoutId, 'released', Date.now());
@@ -178,6 +185,11 @@ export class Links {
     return this.options.links.useByCheckout(checkoutId);
   }
 
+  /** Says that the link changed, to whoever follows it; a signal lost only delays them (they look again). */
+  private changed(code: string): void {
+    void this.options.changes?.publish(code).catch(() => undefined);
+  }
+
   private reserve(link: LinkRecord, checkoutId: string, amount: string, now: number): Promise<Reservation | undefined> {
     return this.options.links.reserveUse(
       link.code,
@@ -198,5 +210,14 @@ async function readable<T>(page: Promise<T>): Promise<T> {
 }
 
 const MOVED_WORD: Record<LinkMove, string> = { pause: 'paused', resume: 'resumed', end: 'ended' };
+
+/**
+ * How long a link's checkout may be paid: 30 minutes; a counter payment's only until the link expires
+ * (a minute at least), so that a customer who opened it cannot start paying long after the till moved on.
+ */
+function checkoutTtlSeconds(link: LinkRecord, now: number): number {
+  if (link.kind !== 'counter' || link.expiresAt === null) return LINK_CHECKOUT_TTL_SECONDS;
+  return Math.min(LINK_CHECKOUT_TTL_SECONDS, Math.max(60, Math.ceil((link.expiresAt - now) / 1000)));
+}
 
 const isCapped = (reason: string) => reason === 'used-up' || reason === 'total-reached';

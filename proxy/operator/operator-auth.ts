@@ -4,6 +4,7 @@ import { getCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import { NotAllowedError, UnauthenticatedError } from '../domain/domain-errors.ts';
 import type { ProxyEnv } from '../http/middleware/request-id.ts';
+import type { Logger } from '../logger.ts';
 import type { ApiOperations, OperationKey } from '../http/openapi/operation.ts';
 import type { CredentialKind } from '../../schemas/operators.ts';
 import { CredentialRefusedError, type Credentials, type OperatorPrincipal } from './credentials.ts';
@@ -77,6 +78,29 @@ export function watchCredential(
   }, everyMs);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/** What an operator's event stream takes of the proxy's services. */
+export interface OperatorStreamParts {
+  sseHeartbeatMs: number;
+  metrics: { sseConnections: { inc(): void; dec(): void } };
+  logger: Logger;
+  operators: { credentials: Credentials };
+}
+
+/**
+ * The options every operator's event stream shares (http/sse.ts): its heartbeats, the open streams'
+ * metric, the log, and its credential watched, so that a revoked device (anywhere in a fleet) hears
+ * it at once with a last `unauthorized` event, not at its next request.
+ */
+export function operatorStream(c: Context, parts: OperatorStreamParts) {
+  return {
+    heartbeatMs: parts.sseHeartbeatMs,
+    open: parts.metrics.sseConnections,
+    logger: parts.logger,
+    watch: (end: (last: { event: string; data: object }) => void) =>
+      watchCredential(c, parts.operators.credentials, (error) => end({ event: 'unauthorized', data: { error } })),
+  };
 }
 
 const unauthenticated = (message: string) => new UnauthenticatedError(message, OPERATOR_REALM);

@@ -23,7 +23,7 @@ import { callUpstream } from '../domain/domain-errors.ts';
 import { refusePrivateKeys } from '../http/middleware/refuse-private-keys.ts';
 import { compareDecimals } from '../../lib/money.ts';
 import { audited, requestOrAct } from './dual-control.ts';
-import { operatorGuards, watchCredential, type OperatorEnv } from './operator-auth.ts';
+import { operatorGuards, operatorStream, type OperatorEnv } from './operator-auth.ts';
 import { approvalExample } from './approval-examples.ts';
 import { approvalSchema } from '../../schemas/operators.ts';
 import { newOrderSummary, orderChangeSummary } from './order-actions.ts';
@@ -53,7 +53,7 @@ const changeKey = (view: PaymentStatusView) =>
  * changing orders asks a second person first (dual control).
  */
 export function operatorRoutes(services: ProxyServices): Hono<OperatorEnv> {
-  const { store, orders, chains, coordination, health, sseHeartbeatMs, logger, metrics, operators } = services;
+  const { store, orders, chains, coordination, health, operators } = services;
   const app = new Hono<OperatorEnv>();
   const guard = operatorGuards(operatorOperations, operators.access);
 
@@ -63,12 +63,7 @@ export function operatorRoutes(services: ProxyServices): Hono<OperatorEnv> {
       listen: (send) => coordination.bus.subscribeAll(send),
       current: async () => undefined,
       key: changeKey,
-      heartbeatMs: sseHeartbeatMs,
-      open: metrics.sseConnections,
-      logger,
-      // A revoked device (anywhere in a fleet) hears it at once, not at its next request.
-      watch: (end) =>
-        watchCredential(c, operators.credentials, (error) => end({ event: 'unauthorized', data: { error } })),
+      ...operatorStream(c, services),
     }),
   );
 

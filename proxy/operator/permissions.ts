@@ -10,7 +10,8 @@ export { PERMISSIONS, ROLES, type Permission, type Role };
 /** What each role adds to the one before it. */
 const ADDED: Record<Role, readonly Permission[]> = {
   viewer: ['payments:read', 'orders:read', 'purchases:read', 'events:read', 'links:read'],
-  support: ['payments:resolve', 'events:redeliver'],
+  // A till clerk takes counter payments (single-use links of their own amount), and is not finance.
+  support: ['payments:resolve', 'events:redeliver', 'counter:take'],
   // Links ask customers for money, as mint orders do: finance makes and ends them.
   finance: ['orders:write', 'purchases:act', 'payments:export', 'links:manage'],
   admin: [

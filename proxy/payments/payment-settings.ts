@@ -21,6 +21,8 @@ export interface PaymentSettings {
   returnUrls: string[];
   flowHosts: string[];
   openAmount: OpenAmount | null;
+  /** KASSA_COUNTER: the bounds and currency of amounts operators ask for at a till (counter mode); null: off. */
+  counterAmount: OpenAmount | null;
   /**
    * KASSA_ALLOW_PRIVATE_HTTP: plain http to a private-network IPv4 address (RFC 1918) is taken, besides
    * https and loopback, in KASSA_PUBLIC_URL, KASSA_RETURN_URLS, the redirectUrl sent upstream and a
@@ -99,14 +101,18 @@ export function parsePaymentSettings(source: SettingsSource): PaymentSettings {
   const flowHosts = each('KASSA_FLOW_HOSTS', list(source.KASSA_FLOW_HOSTS), parseHost);
   if (flowHosts.length === 0)
     throw new ConfigError('KASSA_FLOW_HOSTS', 'is required: the hosts the payment service sends customers to');
-  let openAmount: OpenAmount | null = null;
-  const open = source.KASSA_OPEN_AMOUNT?.trim();
-  if (open && open !== 'off') {
-    try {
-      openAmount = parseOpenAmount(open);
-    } catch (error) {
-      throw new ConfigError('KASSA_OPEN_AMOUNT', (error as Error).message);
-    }
+  const openAmount = amountBounds(source, 'KASSA_OPEN_AMOUNT');
+  const counterAmount = amountBounds(source, 'KASSA_COUNTER');
+  return { returnUrls, flowHosts, openAmount, counterAmount, allowPrivateHttp };
+}
+
+/** A setting of amount bounds (`min..max CUR`); null when absent or `off`. */
+function amountBounds(source: SettingsSource, name: 'KASSA_OPEN_AMOUNT' | 'KASSA_COUNTER'): OpenAmount | null {
+  const value = source[name]?.trim();
+  if (!value || value === 'off') return null;
+  try {
+    return parseOpenAmount(value);
+  } catch (error) {
+    throw new ConfigError(name, (error as Error).message);
   }
-  return { returnUrls, flowHosts, openAmount, allowPrivateHttp };
 }

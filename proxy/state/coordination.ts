@@ -87,5 +87,7 @@ export interface Coordination {
   bus: StatusBus;
   /** Purchases of the on-ramp that changed: their customers' streams read them again. */
   purchaseChanges: ChangeSignal;
+  /** Payment links whose uses or state changed (by code): counters following one read it again. */
+  linkChanges: ChangeSignal;
   close(): Promise<void>;
 }

@@ -6,11 +6,22 @@
  * decided by the rules below, which every store calls rather than restates.
  */
 import { fromUnits, toUnits } from '../../lib/money.ts';
+import type { LINK_KINDS } from '../../schemas/links.ts';
 import { AMOUNT_LIMITS } from '../../schemas/pay.ts';
 import type { NewEvent } from './outbox.ts';
 
 export const LINK_STATES = ['active', 'paused', 'ended'] as const;
 export type LinkState = (typeof LINK_STATES)[number];
+
+/** A link made to share (`link`), or by an operator at a till for one customer's payment (`counter`). */
+export type LinkKind = (typeof LINK_KINDS)[number];
+
+/** A page of a list of links: newest first, of one kind when `kind` is given. */
+export interface LinkListQuery {
+  limit: number;
+  cursor?: string | undefined;
+  kind?: LinkKind | undefined;
+}
 
 /** Who made a link: an operator (by account id) or the merchant's server (by key id). */
 export interface LinkCreator {
@@ -21,6 +32,7 @@ export interface LinkCreator {
 export interface LinkRecord {
   /** The link's name in its URL: 144 random bits, base64url; no personal data. */
   code: string;
+  kind: LinkKind;
   title: string;
   description: string;
   currencyCode: string;
@@ -96,8 +108,8 @@ export interface LinkStore {
   /** Stores a new link; a code already taken is refused (it never is: codes are random). */
   createLink(link: LinkRecord): Promise<void>;
   linkByCode(code: string): Promise<LinkRecord | undefined>;
-  /** Newest first. */
-  listLinks(query: { limit: number; cursor?: string | undefined }): Promise<LinkPage>;
+  /** Newest first; of one kind when the query names it. */
+  listLinks(query: LinkListQuery): Promise<LinkPage>;
   /**
    * Moves a link to `to` if it is in one of `from` now, in one step; the link as it is after (moved
    * or not), undefined when there is none.

@@ -175,6 +175,7 @@ export function localCoordination(paymentsPerMinute = 100): Coordination & { bus
     readGate: new LocalReadGate(),
     bus: new LocalStatusBus(),
     purchaseChanges: new LocalChangeSignal(),
+    linkChanges: new LocalChangeSignal(),
     close: async () => undefined,
   };
 }

@@ -88,6 +88,7 @@ describe('proxy configuration', () => {
     failsOn({ ...valid(), KASSA_WEBHOOK_SECRET: 'guessable' }, 'KASSA_WEBHOOK_SECRET', /32 to 128/);
     failsOn({ ...valid(), KASSA_OPEN_AMOUNT: '5..1 EUR' }, 'KASSA_OPEN_AMOUNT', /min is greater than max/);
     failsOn({ ...valid(), KASSA_OPEN_AMOUNT: '1..5 USD' }, 'KASSA_OPEN_AMOUNT', /USD/);
+    failsOn({ ...valid(), KASSA_COUNTER: '5..1 EUR' }, 'KASSA_COUNTER', /min is greater than max/);
     failsOn({ ...valid(), KASSA_LOG_LEVEL: 'loud' }, 'KASSA_LOG_LEVEL');
     failsOn({ ...valid(), KASSA_PUBLIC_URL: 'http://pay.shop.example' }, 'KASSA_PUBLIC_URL', /https/);
     failsOn({ ...valid(), KASSA_PUBLIC_URL: 'https://pay.shop.example/kassa' }, 'KASSA_PUBLIC_URL', /no path/);
@@ -129,6 +130,12 @@ describe('proxy configuration', () => {
     assert.deepEqual(parseOpenAmount('1..500 EUR'), { min: '1', max: '500', currencyCode: 'EUR' });
     assert.deepEqual(parseOpenAmount(' 0.50 .. 99.99 GBP '), { min: '0.50', max: '99.99', currencyCode: 'GBP' });
     assert.deepEqual(loadConfig({ ...valid(), KASSA_OPEN_AMOUNT: 'off' }).openAmount, null);
+    assert.deepEqual(loadConfig(valid()).counterAmount, null, 'counter mode is off unless set');
+    assert.deepEqual(loadConfig({ ...valid(), KASSA_COUNTER: '0.50..1000 EUR' }).counterAmount, {
+      min: '0.50',
+      max: '1000',
+      currencyCode: 'EUR',
+    });
     for (const bad of ['1-5 EUR', '1..5', '0..5 EUR', '1.001..5 EUR', '1..2000000 EUR'])
       assert.throws(() => parseOpenAmount(bad), bad);
   });
@@ -190,6 +197,7 @@ describe('proxy configuration', () => {
     const settings = Object.keys(valid()).concat([
       'PORT',
       'KASSA_OPEN_AMOUNT',
+      'KASSA_COUNTER',
       'KASSA_CHECKOUT_TTL_SECONDS',
       'KASSA_RATE_LIMIT',
       'KASSA_PAY_CLIENT_SECRET_NEXT',

@@ -59,6 +59,43 @@ for (const backend of STORE_BACKENDS) {
       assert.deepEqual(ours, [third.code, second.code, first.code]);
     });
 
+    it('lists the links of one kind (counter payments apart from links to share), newest first in pages', async () => {
+      const shared = await made({ createdAt: 4_000 });
+      const tills = [
+        await made({ kind: 'counter', createdAt: 5_000 }),
+        await made({ kind: 'counter', createdAt: 6_000 }),
+      ];
+      assert.equal((await store.links.linkByCode(tills[0]!.code))?.kind, 'counter');
+      const listed = async (kind: 'link' | 'counter') => {
+        const codes: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await store.links.listLinks({ limit: 1, cursor, kind });
+          assert.ok(
+            page.links.every((each) => each.kind === kind),
+            `only ${kind}s`,
+          );
+          codes.push(...page.links.map((each) => each.code));
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor);
+        return codes;
+      };
+      const counters = await listed('counter');
+      assert.deepEqual(
+        counters.filter((code) => tills.some((till) => till.code === code)),
+        [tills[1]!.code, tills[0]!.code],
+      );
+      assert.ok(!counters.includes(shared.code), 'a link to share is not a counter payment');
+      const links = await listed('link');
+      assert.ok(links.includes(shared.code));
+      assert.ok(!tills.some((till) => links.includes(till.code)), 'counter payments are not links to share');
+      const all = (await store.links.listLinks({ limit: 200 })).links.map((each) => each.code);
+      assert.ok(
+        [shared, ...tills].every((each) => all.includes(each.code)),
+        'with no kind, every link',
+      );
+    });
+
     it('moves a link between states only from those allowed', async () => {
       const record = await made();
       const paused = await store.links.setLinkState(record.code, ['active'], 'paused', 5);

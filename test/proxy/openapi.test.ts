@@ -36,7 +36,10 @@ const OPERATION_IDS = [
   'approveApproval',
   'approveDevice',
   'cancelApproval',
+  'cancelCounterPayment',
+  'counterPage',
   'createCheckout',
+  'createCounterPayment',
   'createEventDestination',
   'createLink',
   'createMerchantKey',
@@ -55,11 +58,13 @@ const OPERATION_IDS = [
   'exportPayments',
   'finishLinkPasskey',
   'finishPasskeySignin',
+  'followCounterPayment',
   'getApiReference',
   'getApiReferenceViewer',
   'getApproval',
   'getCheckout',
   'getConfig',
+  'getCounterPayment',
   'getEvent',
   'getEventDestination',
   'getHealth',
@@ -172,12 +177,13 @@ async function signinJourney(stack: Stack): Promise<void> {
   await browser('/api/operator/passkeys');
   await browser(`/api/operator/passkeys/${added.body.credentialId}`, { method: 'DELETE' });
   // The pages on localhost, where browsers allow passkeys; on 127.0.0.1 they redirect there.
-  for (const path of ['/operator', '/operator/device', '/operator/invite', '/operator/setup'])
+  for (const path of ['/operator', '/operator/device', '/operator/invite', '/operator/setup', '/operator/counter'])
     await http(`${origin}${path}`);
   const onLocalhost = asBrowser({ ...session!, origin: origin.replace('127.0.0.1', 'localhost') });
   const page = await onLocalhost('/operator');
   for (const asset of page.text.match(/\/operator\/(scripts|styles)\/[\w.-]+/g) ?? []) await http(`${origin}${asset}`);
   await onLocalhost('/operator/device');
+  await onLocalhost('/operator/counter');
   await onLocalhost('/operator/invite');
   await onLocalhost('/operator/setup');
   await browser('/operator/signout', { method: 'POST' });
@@ -198,6 +204,7 @@ describe('proxy: the OpenAPI document', () => {
         KASSA_EVENTS_URL: 'http://127.0.0.1:9/events',
         KASSA_EVENTS_SECRET: EVENTS_SECRET,
         ...ONRAMP_ENV,
+        KASSA_COUNTER: '0.50..1000 EUR',
         // The payment service's webhook and the return page, as the document's examples name them.
         KASSA_WEBHOOK_SECRET: webhookSecretExample,
         KASSA_RETURN_URLS: `${SHOP_ORIGIN}/return,${new URL(createPaymentExample.returnUrl!).origin}/thanks`,
@@ -587,6 +594,24 @@ describe('proxy: the OpenAPI document', () => {
       await http(`${origin}/l/${code}/qr.svg`);
       await http(`${origin}/l/${code}/qr.png`);
     }
+    // Counter mode: asked for at the till, read, followed (the stream's head), cancelled; refused ones.
+    const asked = await stack.operator('/api/operator/counter', { body: { amount: '12.50', note: 'Table 4' } });
+    const counterCode = asked.body.code as string;
+    await stack.operator(`/api/operator/counter/${counterCode}`);
+    const counterStream = openSse(`${origin}/api/operator/counter/${counterCode}/events`, {
+      Authorization: `Bearer ${stack.admin.token}`,
+    });
+    await counterStream.waitForEvents(1);
+    await stack.operator(`/api/operator/counter/${counterCode}/cancel`, { method: 'POST' });
+    await counterStream.waitForClose();
+    await stack.operator(`/api/operator/counter/${counterCode}/cancel`, { method: 'POST' });
+    await stack.operator('/api/operator/counter', { body: { amount: '100000', note: 'Too much' } });
+    await stack.operator('/api/operator/counter', { body: { amount: '1' } });
+    await stack.operator('/api/operator/counter/AAAAAAAAAAAAAAAAAAAAAAAA');
+    await stack.operator('/api/operator/counter/AAAAAAAAAAAAAAAAAAAAAAAA/events');
+    await as(origin, viewer)('/api/operator/counter', { body: { amount: '1', note: 'No' } });
+    await stack.operator('/api/operator/links?kind=counter');
+    await stack.operator('/api/operator/links?kind=other');
     await http(`${origin}/l/AAAAAAAAAAAAAAAAAAAAAAAA`);
     await http(`${origin}/l/AAAAAAAAAAAAAAAAAAAAAAAA`, { headers: { Accept: 'text/html' } });
     await http(`${origin}/l/AAAAAAAAAAAAAAAAAAAAAAAA/qr.svg`);
@@ -611,6 +636,7 @@ describe('proxy: the OpenAPI document', () => {
       'streamPaymentStatus',
       'streamPaymentChanges',
       'streamPurchaseStatus',
+      'followCounterPayment',
       'getWidgetScript',
       'getWidgetChunk',
     ];

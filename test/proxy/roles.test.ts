@@ -10,7 +10,7 @@ import { startStack, type Stack } from '../support/stack.ts';
  * that a change to proxy/operator/permissions.ts that breaks it fails this test.
  */
 const VIEWER = ['payments:read', 'orders:read', 'purchases:read', 'events:read', 'links:read'] as const;
-const SUPPORT = [...VIEWER, 'payments:resolve', 'events:redeliver'] as const;
+const SUPPORT = [...VIEWER, 'payments:resolve', 'events:redeliver', 'counter:take'] as const;
 const FINANCE = [...SUPPORT, 'orders:write', 'purchases:act', 'payments:export', 'links:manage'] as const;
 const ROLE_TABLE = {
   viewer: VIEWER,
@@ -82,6 +82,7 @@ describe('proxy: every operator route, as the role table says (walked from the O
     assert.equal(byId.exportPayments, 'payments:export');
     assert.equal(byId.resolvePayment, 'payments:resolve');
     assert.equal(byId.redeliverEvent, 'events:redeliver');
+    assert.equal(byId.createCounterPayment, 'counter:take');
     assert.equal(byId.createOrder, 'orders:write');
     assert.equal(byId.retryPurchaseMint, 'purchases:act');
     assert.equal(byId.inviteOperator, 'operators:manage');

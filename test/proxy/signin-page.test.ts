@@ -9,10 +9,11 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright';
+import type { Browser, BrowserContext, Page } from 'playwright';
 import { WORDS, fill, PAGE_LANGUAGES } from '../../proxy/operator/signin/words/index.ts';
 import { axeViolations } from '../support/axe.ts';
-import { launchChromium, watchProblems } from '../support/browser.ts';
+import { launchChromium } from '../support/browser.ts';
+import { browserWithPasskeys } from '../support/passkey-browser.ts';
 import { http } from '../support/http.ts';
 import { as } from '../support/operators.ts';
 import { invite } from '../support/signin.ts';
@@ -20,43 +21,6 @@ import { startStack, type Stack } from '../support/stack.ts';
 
 const en = WORDS.en;
 const GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
-
-interface VirtualCredential {
-  credentialId: string;
-  isResidentCredential: boolean;
-  rpId: string;
-  privateKey: string;
-  userHandle: string;
-  signCount: number;
-}
-
-/** A browser profile with a platform authenticator that holds resident keys and verifies its user. */
-async function browserWithPasskeys(browser: Browser, locale = 'en-US') {
-  const context: BrowserContext = await browser.newContext({ locale });
-  const page = await context.newPage();
-  const problems = watchProblems(page);
-  const cdp: CDPSession = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  const credentials = async () =>
-    ((await cdp.send('WebAuthn.getCredentials', { authenticatorId })) as { credentials: VirtualCredential[] })
-      .credentials;
-  /** Replaces a credential the authenticator holds by `change` of it (another key, an older counter). */
-  const replace = async (credential: VirtualCredential, change: Partial<VirtualCredential>) => {
-    await cdp.send('WebAuthn.removeCredential', { authenticatorId, credentialId: credential.credentialId });
-    await cdp.send('WebAuthn.addCredential', { authenticatorId, credential: { ...credential, ...change } });
-  };
-  return { context, page, problems, credentials, replace, cdp, authenticatorId };
-}
 
 /** A P-256 private key as the DevTools Protocol takes it (PKCS#8, base64). */
 const anotherKey = () =>

@@ -58,6 +58,7 @@ export const destinationRecord = (overrides: Partial<DestinationRecord> = {}): D
 /** A link as the proxy makes one: reusable, uncapped, 10.00 EUR, unless `overrides` say otherwise. */
 export const link = (overrides: Partial<LinkRecord> = {}): LinkRecord => ({
   code: randomBytes(18).toString('base64url'),
+  kind: 'link',
   title: 'Lesson',
   description: '',
   currencyCode: 'EUR',

@@ -12,7 +12,7 @@ import type { PageAssets } from './page-assets.ts';
 export type Html = ReturnType<typeof html>;
 
 /** What a page is: the view the script wires up (`body[data-view]`). */
-export type PageView = 'signin' | 'account' | 'invite' | 'setup' | 'device';
+export type PageView = 'signin' | 'account' | 'invite' | 'setup' | 'device' | 'counter';
 
 export interface PageFrame {
   language: PageLanguage;

@@ -1,7 +1,8 @@
 /**
  * The pages the proxy serves its operators: `/operator` (signing in, then the person's sessions,
  * passkeys and tokens), `/operator/invite#…` and `/operator/setup#…` (a link's first passkey),
- * `/operator/device?user_code=…` (approving the extension), in the language the browser prefers or
+ * `/operator/device?user_code=…` (approving the extension), `/operator/counter` (counter mode, a till's
+ * tablet or phone), in the language the browser prefers or
  * the one chosen, light or dark as the system is; and their script and stylesheet.
  */
 import { Hono, type Context } from 'hono';
@@ -15,6 +16,8 @@ import { RATE_LIMITED, STORE_DOWN } from '../../http/openapi/problems.ts';
 import type { ProxyServices } from '../../services.ts';
 import type { OperatorEnv } from '../operator-auth.ts';
 import { displayUserCode } from '../device-grant.ts';
+import { can } from '../permissions.ts';
+import { counterUnavailableView, counterView } from './counter-view.ts';
 import { ownCredentials } from './own-credentials.ts';
 import { pageAssets } from './page-assets.ts';
 import { page, pageCsp, type Html, type PageView } from './page-layout.ts';
@@ -86,13 +89,16 @@ export function pageRoutes(services: ProxyServices): Hono<OperatorEnv> {
   const reads = [limit, onLocalhost] as const;
   const sso = signin.sso !== null;
 
+  /** Signing in first, coming back to `returnTo`. */
+  const signinFirst = (c: Context, returnTo: string) =>
+    render(c, 'signin', (words, language) => ({
+      heading: words.signinHeading,
+      content: signinView({ words, language }, { sso, returnTo }),
+    }));
+
   app.get('/operator', ...reads, async (c) => {
     const session = await signin.sessions.current(c);
-    if (!session)
-      return render(c, 'signin', (words, language) => ({
-        heading: words.signinHeading,
-        content: signinView({ words, language }, { sso, returnTo: '/operator' }),
-      }));
+    if (!session) return signinFirst(c, '/operator');
     const { principal } = session;
     const [own, passkeys] = await Promise.all([
       ownCredentials(store.operators, principal),
@@ -139,6 +145,26 @@ export function pageRoutes(services: ProxyServices): Hono<OperatorEnv> {
         content: deviceView({ words, language }, { userCode, device }),
       }),
       { csrfToken: session.csrfToken, status: userCode && !device ? 404 : 200 },
+    );
+  });
+
+  app.get('/operator/counter', ...reads, async (c) => {
+    const session = await signin.sessions.current(c);
+    if (!session) return signinFirst(c, '/operator/counter');
+    const { principal } = session;
+    const terms = config.counterAmount;
+    const why = !terms ? 'off' : can(principal.role, 'counter:take') ? undefined : 'role';
+    return render(
+      c,
+      'counter',
+      (words, language) => ({
+        heading: words.counterHeading,
+        content:
+          terms && !why
+            ? counterView({ words, language }, terms, principal.name)
+            : counterUnavailableView({ words, language }, why ?? 'off'),
+      }),
+      { csrfToken: session.csrfToken, status: why === 'role' ? 403 : why === 'off' ? 404 : 200 },
     );
   });
 
@@ -217,6 +243,19 @@ export const pageOperations: ApiOperations = {
       200: PAGE,
       307: TO_LOCALHOST,
       404: { description: 'Signed in, and no device sign-in waits with this code', text: { contentType: 'text/html' } },
+    },
+  },
+  'GET /operator/counter': {
+    ...pageOperation(
+      'counterPage',
+      'The counter',
+      'Counter mode, for a till’s tablet or phone: signed in (as on the operators’ page) with counter:take, the operator types an amount (within KASSA_COUNTER) and a note, and the page shows the QR code the customer pays with on their phone (createCounterPayment), following the payment live (followCounterPayment) until it is paid, then is ready for the next customer. `?lang=` as on the operators’ page.',
+    ),
+    responses: {
+      200: PAGE,
+      307: TO_LOCALHOST,
+      403: { description: 'Signed in, with a role that lacks counter:take', text: { contentType: 'text/html' } },
+      404: { description: 'Signed in, and counter mode is off (KASSA_COUNTER)', text: { contentType: 'text/html' } },
     },
   },
   'GET /operator/scripts/{file}': asset(

@@ -47,5 +47,22 @@ th{font-weight:600;color:var(--_muted)}
 .status:empty{min-height:0;margin:0}
 .danger{color:var(--_danger)}.success{color:var(--_success);font-weight:600}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0 0 1rem}dt{color:var(--_muted)}dd{margin:0;overflow-wrap:anywhere}
+button.large{min-height:3.5rem;font-size:1.25rem;padding:.6em 1.6em}
+.counter-form{display:grid;gap:.75rem}
+.counter-amount-field{font-size:2rem;min-height:3.5rem;font-variant-numeric:tabular-nums}
+.counter-payment{display:grid;gap:.5rem;text-align:center}
+.counter-amount{font-size:clamp(2rem,8vw,3.5rem);font-weight:700;line-height:1.2;margin:0;font-variant-numeric:tabular-nums}
+.counter-note{font-size:1.25rem;min-height:1.9rem;margin:0;overflow-wrap:anywhere}
+.counter-stage{justify-self:center;width:min(100%,20rem);aspect-ratio:1;display:grid;place-items:center;border:2px solid transparent;border-radius:var(--_radius)}
+.counter-stage img{display:block;width:100%;height:100%}
+.counter-mark{display:none;margin:0;padding:.5rem;font-size:clamp(2.5rem,10vw,4.5rem);font-weight:800;line-height:1.1;white-space:pre-line;overflow-wrap:anywhere}
+[data-state=paid] .counter-stage{background:var(--_success);color:var(--_background)}
+[data-state=failed] .counter-stage{background:var(--_danger);color:var(--_background)}
+[data-state=cancelled] .counter-stage,[data-state=expired] .counter-stage{border:2px dashed var(--_border)}
+[data-state=paid] img,[data-state=failed] img,[data-state=cancelled] img,[data-state=expired] img{display:none}
+[data-state=paid] .counter-mark,[data-state=failed] .counter-mark{display:block}
+.counter-state{font-size:1.25rem;font-weight:600;min-height:3.75rem;margin:0}
+.counter-actions{justify-content:center;min-height:3.5rem}
+.counter-who{margin:0 0 .75rem}
 [hidden]{display:none!important}
 .visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}`;

@@ -6,7 +6,7 @@
 import { html, raw } from 'hono/html';
 import { ROLES, type CredentialView, type Role } from '../../../schemas/operators.ts';
 import type { DeviceAuthorizationRecord, PasskeyRecord } from '../../state/operators.ts';
-import { roleAtMost } from '../permissions.ts';
+import { can, roleAtMost } from '../permissions.ts';
 import type { OperatorPrincipal } from '../credentials.ts';
 import { displayUserCode } from '../device-grant.ts';
 import type { Html } from './page-layout.ts';
@@ -155,6 +155,7 @@ export function accountView(view: ViewContext, me: OperatorPrincipal, lists: Acc
       <h1 id="me-heading">${fill(words.signedInAs, { name: me.name })}</h1>
       <p class="muted">${me.email} · <span class="badge">${words.roles[me.role]}</span></p>
       <div class="actions">
+        ${can(me.role, 'counter:take') ? html`<a href="/operator/counter">${words.counterLink}</a>` : ''}
         <button type="button" class="secondary" data-action="signout">${words.signOut}</button>
       </div>
       ${status('account')}

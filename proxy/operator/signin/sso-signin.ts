@@ -27,7 +27,8 @@ export const CALLBACK_PATH = '/operator/sso/callback';
 
 /** Where a person may be sent back to after signing in: the sign-in pages of this proxy, nothing else. */
 export function safeReturnPath(value: string | undefined): string {
-  return value !== undefined && /^\/operator(?:\/device)?(?:\?user_code=[A-Za-z0-9-]{1,16})?$/.test(value)
+  return value !== undefined &&
+    (/^\/operator(?:\/device)?(?:\?user_code=[A-Za-z0-9-]{1,16})?$/.test(value) || value === '/operator/counter')
     ? value
     : '/operator';
 }

@@ -142,5 +142,6 @@ export function postgresCoordination(sql: Sql, listener: Listener, channelPrefix
     readGate: new PostgresReadGate(sql),
     bus: new FleetStatusBus(notifyChannel(sql, `${channelPrefix}status`, listener)),
     purchaseChanges: new FleetChangeSignal(notifyChannel(sql, `${channelPrefix}purchase-changes`, listener)),
+    linkChanges: new FleetChangeSignal(notifyChannel(sql, `${channelPrefix}link-changes`, listener)),
   };
 }

@@ -171,6 +171,7 @@ export function redisCoordination(connections: RedisConnections, prefix: string,
     readGate: new RedisReadGate(command, `${prefix}read-gate:`),
     bus: new FleetStatusBus(pubSubChannel(connections, `${prefix}status`, logger)),
     purchaseChanges: new FleetChangeSignal(pubSubChannel(connections, `${prefix}purchase-changes`, logger)),
+    linkChanges: new FleetChangeSignal(pubSubChannel(connections, `${prefix}link-changes`, logger)),
     close: () => connections.close(),
   };
 }

@@ -1,3 +1,5 @@
+import type { LinkKind } from '../links.ts';
+
 /** Every Redis key the store and its outbox use, under the configured prefix. */
 export function redisKeys(prefix: string) {
   return {
@@ -55,6 +57,8 @@ export function redisKeys(prefix: string) {
     link: (code: string) => `${prefix}link:${code}`,
     /** Every link, lexicographic `<createdAt>:<code>`. */
     linksAll: () => `${prefix}links:all`,
+    /** The links of one kind (`link`, `counter`), lexicographic like every link's. */
+    linksOfKind: (kind: LinkKind) => `${prefix}links:kind:${kind}`,
     /** A use of a link, by the checkout made for it (JSON). */
     linkUse: (checkoutId: string) => `${prefix}link-use:${checkoutId}`,
     /** A link's uses, lexicographic `<createdAt>:<checkoutId>`. */

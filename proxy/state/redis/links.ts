@@ -5,6 +5,7 @@ import {
   pageAfter,
   reserved,
   settled,
+  type LinkListQuery,
   type LinkPage,
   type LinkRecord,
   type LinkState,
@@ -23,7 +24,7 @@ import type { EventRouting } from '../outbox.ts';
 
 /**
  * Payment links in Redis: each link a JSON value with its counters, each use one under its checkout,
- * and lexicographic indexes (every link, each link's uses, the uses held). A step on a link commits
+ * and lexicographic indexes (every link, the links of each kind, each link's uses, the uses held). A step on a link commits
  * only if the link's value is still the one it read (cas.ts), so reservations racing for its last use
  * commit one at a time, and the others read again and are refused.
  */
@@ -40,6 +41,7 @@ export class RedisLinks implements LinkStore {
         .expect(this.key.link(link.code), null)
         .set(this.key.link(link.code), JSON.stringify(link))
         .zadd(this.key.linksAll(), indexMember(link.createdAt, link.code))
+        .zadd(this.key.linksOfKind(link.kind), indexMember(link.createdAt, link.code))
         .commit(this.redis),
     );
     if (!created) throw new Error(`link ${link.code} exists already`);
@@ -49,11 +51,11 @@ export class RedisLinks implements LinkStore {
     return guarded(async () => parse<LinkRecord>(await this.redis.get(this.key.link(code))));
   }
 
-  async listLinks(query: { limit: number; cursor?: string | undefined }): Promise<LinkPage> {
+  async listLinks(query: LinkListQuery): Promise<LinkPage> {
     const after = query.cursor ? decodeLinkCursor(query.cursor) : undefined;
     const { items, more } = await guarded(() =>
       newestFirst<LinkRecord>(this.redis, {
-        index: this.key.linksAll(),
+        index: query.kind ? this.key.linksOfKind(query.kind) : this.key.linksAll(),
         valueKey: this.key.link,
         after: after && indexMember(after.createdAt, after.id),
         limit: query.limit,

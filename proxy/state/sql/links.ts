@@ -4,6 +4,8 @@ import {
   pageAfter,
   reserved,
   settled,
+  type LinkKind,
+  type LinkListQuery,
   type LinkPage,
   type LinkRecord,
   type LinkStore,
@@ -12,12 +14,17 @@ import {
   type Reservation,
   type SettleEffects,
 } from '../links.ts';
-import type { Database, Sql } from './database.ts';
+import { fromJson, type Database, type Sql } from './database.ts';
 import { insertEvents } from './outbox.ts';
 import type { EventRouting } from '../outbox.ts';
 import { NewestFirst, recordOf, recordsOf, type RecordRow } from './rows.ts';
 
-const LINKS = new NewestFirst<RecordRow>('SELECT record FROM links', 'code');
+const LINKS = new NewestFirst<LinkRow>('SELECT record, kind FROM links', 'code');
+
+/** A link's row: its record, and its kind from the column (links made before kinds have none in their JSON). */
+type LinkRow = RecordRow & { kind: LinkKind };
+const linkOf = (row: LinkRow | undefined): LinkRecord | undefined =>
+  row && { ...fromJson<LinkRecord>(row.record), kind: row.kind };
 const USES = new NewestFirst<RecordRow>('SELECT record FROM link_uses', 'checkout_id');
 
 /**
@@ -32,22 +39,24 @@ export class SqlLinks implements LinkStore {
   ) {}
 
   async createLink(link: LinkRecord): Promise<void> {
-    await this.db.run('INSERT INTO links (code, created_at, record) VALUES (?, ?, ?)', [
+    await this.db.run('INSERT INTO links (code, kind, created_at, record) VALUES (?, ?, ?, ?)', [
       link.code,
+      link.kind,
       link.createdAt,
       JSON.stringify(link),
     ]);
   }
 
   async linkByCode(code: string): Promise<LinkRecord | undefined> {
-    return recordOf(await this.db.row<RecordRow>('SELECT record FROM links WHERE code = ?', [code]));
+    return linkOf(await this.db.row<LinkRow>('SELECT record, kind FROM links WHERE code = ?', [code]));
   }
 
-  async listLinks(query: { limit: number; cursor?: string | undefined }): Promise<LinkPage> {
+  async listLinks(query: LinkListQuery): Promise<LinkPage> {
     const after = query.cursor ? decodeLinkCursor(query.cursor) : undefined;
-    const found = recordsOf<LinkRecord>(
-      await LINKS.rows(this.db, after && [after.createdAt, after.id], query.limit, {}),
-    );
+    const rows = await LINKS.rows(this.db, after && [after.createdAt, after.id], query.limit, {
+      'kind = ?': query.kind,
+    });
+    const found = rows.map((row) => linkOf(row)!);
     const page = pageAfter(found, query.limit, false, (link) => [link.createdAt, link.code]);
     return { links: page.items, nextCursor: page.nextCursor };
   }
@@ -143,8 +152,8 @@ export class SqlLinks implements LinkStore {
 
   /** A link's record with its row held until the transaction ends. */
   private async held(tx: Sql, code: string): Promise<LinkRecord | undefined> {
-    return recordOf(
-      await tx.row<RecordRow>(`SELECT record FROM links WHERE code = ?${this.db.dialect.forUpdate}`, [code]),
+    return linkOf(
+      await tx.row<LinkRow>(`SELECT record, kind FROM links WHERE code = ?${this.db.dialect.forUpdate}`, [code]),
     );
   }
 

@@ -154,6 +154,11 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX link_uses_by_link ON link_uses (code, created_at DESC, checkout_id DESC);
   CREATE INDEX link_uses_held ON link_uses (state, created_at, checkout_id);
   `,
+  // Counter payments (issue 38): a link's kind, so that the operators' list can show one kind.
+  `
+  ALTER TABLE links ADD COLUMN kind TEXT NOT NULL DEFAULT 'link';
+  CREATE INDEX links_of_kind ON links (kind, created_at DESC, code DESC);
+  `,
 ];
 
 /** Every version of a database's schema, the first at index 0. */

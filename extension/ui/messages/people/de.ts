@@ -11,6 +11,7 @@ const de: PeopleMessages = {
     'links:read': 'Zahlungslinks ansehen',
     'payments:resolve': 'unprüfbare Zahlungen klären',
     'events:redeliver': 'Ereignisse erneut zustellen',
+    'counter:take': 'Zahlungen an der Kasse annehmen',
     'orders:write': 'Mint-Bestellungen anlegen und ändern',
     'purchases:act': 'Mints wiederholen und Erstattungen erfassen',
     'payments:export': 'Zahlungen exportieren',

@@ -12,6 +12,7 @@ const en = {
     'links:read': 'read payment links',
     'payments:resolve': 'resolve unverifiable payments',
     'events:redeliver': 'redeliver events',
+    'counter:take': 'take counter payments',
     'orders:write': 'create and change mint orders',
     'purchases:act': 'retry mints and mark refunds',
     'payments:export': 'export payments',

@@ -11,6 +11,7 @@ const es: PeopleMessages = {
     'links:read': 'ver los enlaces de pago',
     'payments:resolve': 'resolver pagos no verificables',
     'events:redeliver': 'reenviar eventos',
+    'counter:take': 'cobrar en el mostrador',
     'orders:write': 'crear y cambiar pedidos de acuñación',
     'purchases:act': 'reintentar acuñaciones y marcar reembolsos',
     'payments:export': 'exportar pagos',

@@ -11,6 +11,7 @@ const fr: PeopleMessages = {
     'links:read': 'consulter les liens de paiement',
     'payments:resolve': 'régler les paiements invérifiables',
     'events:redeliver': 'renvoyer les événements',
+    'counter:take': 'encaisser au comptoir',
     'orders:write': 'créer et modifier les commandes de frappe',
     'purchases:act': 'relancer les frappes et noter les remboursements',
     'payments:export': 'exporter les paiements',

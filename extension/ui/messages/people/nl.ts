@@ -11,6 +11,7 @@ const nl: PeopleMessages = {
     'links:read': 'betaallinks bekijken',
     'payments:resolve': 'onverifieerbare betalingen afhandelen',
     'events:redeliver': 'gebeurtenissen opnieuw bezorgen',
+    'counter:take': 'betalingen aan de kassa ontvangen',
     'orders:write': 'mintbestellingen aanmaken en wijzigen',
     'purchases:act': 'mints opnieuw proberen en terugbetalingen vastleggen',
     'payments:export': 'betalingen exporteren',
