@@ -158,6 +158,8 @@ export function createServices(
     allowPrivateHttp: config.allowPrivateHttp,
     openAmount: config.openAmount,
     staleAttemptMs: overrides.staleAttemptMs,
+    // Links are made below, before any request: a link ended stops its checkouts' new payments.
+    admit: (checkout) => links.admitPayment(checkout),
   });
   const schedule = overrides.eventRetrySchedule ?? retrySchedule(overrides.eventRetryScale);
   const events = config.events

@@ -180,6 +180,17 @@ export class Links {
     return link.returnUrl === null ? { page: linkReceiptPath(link.code, statusToken) } : { shop: link.returnUrl };
   }
 
+  /**
+   * Whether a checkout a link made may start a payment now: not once the link was ended (a counter
+   * payment cancelled, a link ended while a customer's page was open), so nothing is paid for what
+   * the merchant called off. Other checkouts pass.
+   */
+  async admitPayment(checkout: Checkout): Promise<void> {
+    const code = linkOf(checkout);
+    const link = code === undefined ? undefined : await this.options.links.linkByCode(code);
+    if (link?.state === 'ended') throw linkRefusalError('ended');
+  }
+
   /** The use of a checkout, when a link made it. */
   useOf(checkoutId: string): Promise<LinkUse | undefined> {
     return this.options.links.useByCheckout(checkoutId);
@@ -221,3 +232,10 @@ function checkoutTtlSeconds(link: LinkRecord, now: number): number {
 }
 
 const isCapped = (reason: string) => reason === 'used-up' || reason === 'total-reached';
+
+/** The link a checkout was made for (its metadata), if any. */
+function linkOf(checkout: Checkout): string | undefined {
+  if (checkout.metadata === null) return undefined;
+  const metadata = JSON.parse(checkout.metadata) as { link?: unknown } | null;
+  return typeof metadata?.link === 'string' ? metadata.link : undefined;
+}

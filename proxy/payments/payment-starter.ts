@@ -16,7 +16,7 @@ import {
 } from '../domain/domain-errors.ts';
 import type { Logger } from '../logger.ts';
 import type { StatusBus } from '../state/coordination.ts';
-import type { Attempt, Payment, Store } from '../state/store.ts';
+import type { Attempt, Checkout, Payment, Store } from '../state/store.ts';
 import type { PayClient } from '../upstream/pay-client.ts';
 import type { Checkouts } from './checkouts.ts';
 import { isAllowedFlowUrl } from './flow-hosts.ts';
@@ -45,6 +45,8 @@ export interface PaymentStarterOptions {
   /** KASSA_ALLOW_PRIVATE_HTTP: a payment page may be plain http on a private-network address. */
   allowPrivateHttp?: boolean;
   openAmount: OpenAmount | null;
+  /** Refuses (throws) a checkout's new payment that another feature has called off (a link ended). */
+  admit?: ((checkout: Checkout) => Promise<void>) | undefined;
   /** An attempt still pending after this long belonged to a process that died during initiate (60 s). */
   staleAttemptMs?: number | undefined;
 }
@@ -108,6 +110,11 @@ export class PaymentStarter {
         await this.options.store.abandonAttempt(idempotencyKey);
         throw new GoneError('This checkout has expired');
       }
+      if (what.checkout)
+        await this.options.admit?.(what.checkout).catch(async (error: unknown) => {
+          await this.options.store.abandonAttempt(idempotencyKey);
+          throw error;
+        });
       const payment = await this.initiate(idempotencyKey, statusToken, { redirectUrl, returnUrl }, what);
       if (what.previousAttempt) await this.announceSuperseded(what.previousAttempt);
       return { status: 201, body: this.created(payment) };
@@ -127,6 +134,7 @@ export class PaymentStarter {
         merchant: checkout.metadata ? (JSON.parse(checkout.metadata) as unknown) : null,
       });
       return {
+        checkout: checkout as Checkout | undefined,
         checkoutId: checkout.checkoutId as string | null,
         previousAttempt: checkout.currentAttempt,
         expiresAt: checkout.expiresAt,
@@ -144,6 +152,7 @@ export class PaymentStarter {
       throw new InvalidInputError(`amount must be from ${open.min} to ${open.max} ${open.currencyCode}`);
     }
     return {
+      checkout: undefined,
       checkoutId: null,
       previousAttempt: null,
       expiresAt: Infinity,

@@ -206,6 +206,21 @@ describe('proxy: payment links', () => {
     assert.match(outOfShopBounds.body.error as string, /KASSA_OPEN_AMOUNT/);
   });
 
+  it('a link ended while a customer’s page is open: their checkout starts no payment, nothing reaches the bank', async () => {
+    const { code } = (await stack.merchant('/api/links', { body: LESSON })).body as { code: string };
+    const started = await start(code);
+    assert.equal(started.status, 201, started.text);
+    await stack.merchant(`/api/links/${code}/end`, { method: 'POST' });
+    const paying = await stack.pay(started.body.checkoutId as string);
+    assert.deepEqual([paying.status, paying.body.details], [410, { reason: 'ended' }]);
+    const payments = await stack.merchant(`/api/links/${code}/payments`);
+    assert.deepEqual(
+      (payments.body.payments as Json[]).map((payment) => [payment.state, payment.transactionId]),
+      [['pending', null]],
+      'the use is held, with no payment',
+    );
+  });
+
   it('an open link with a cap on its total takes at most what is left: the bounds narrowed, then complete', async () => {
     const made = await stack.merchant('/api/links', {
       body: { ...LESSON, amount: undefined, openAmount: { min: '5', max: '100' }, maxTotal: '60' },
