@@ -5,7 +5,13 @@
  * (links:read, links:manage) and audits every change.
  */
 import { describeZodError } from '../../lib/zod-message.ts';
-import { linkListSchema, linkPaymentListSchema, linkSchema, newLinkSchema, type LinkView } from '../../schemas/links.ts';
+import {
+  linkListSchema,
+  linkPaymentListSchema,
+  linkSchema,
+  newLinkSchema,
+  type LinkView,
+} from '../../schemas/links.ts';
 import { operatorCall, operatorFile } from './operator-api.ts';
 import { proxyAnswer, query } from './proxy-answer.ts';
 import { RefusedRequest, type UiHandlers } from './ui-requests.ts';

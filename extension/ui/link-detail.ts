@@ -141,7 +141,9 @@ export class KassaLinkDetail extends LitElement {
       return html`<div class="card stack" role="group" aria-label=${fill(w.endOf, { title: link.title })}>
         <p>${fill(w.confirmEnd, { title: link.title })}</p>
         <div class="row">
-          <button class="danger small" ?disabled=${this.busy} @click=${() => void this.move('end')}>${w.confirm}</button>
+          <button class="danger small" ?disabled=${this.busy} @click=${() => void this.move('end')}>
+            ${w.confirm}
+          </button>
           <button class="secondary small" @click=${() => (this.confirming = false)}>${w.cancel}</button>
         </div>
       </div>`;
@@ -158,7 +160,9 @@ export class KassaLinkDetail extends LitElement {
     const { links: w } = this.locale;
     const money = (amount: string) => formatMoney(amount, link.currencyCode, this.locale.language);
     const caps = [
-      ...(link.maxUses === null ? [] : [link.maxUses === 1 ? w.singleUse : fill(w.capUses, { max: String(link.maxUses) })]),
+      ...(link.maxUses === null
+        ? []
+        : [link.maxUses === 1 ? w.singleUse : fill(w.capUses, { max: String(link.maxUses) })]),
       ...(link.maxTotal === null ? [] : [fill(w.capTotal, { total: money(link.maxTotal) })]),
     ];
     return html`<dl>

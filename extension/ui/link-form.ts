@@ -213,7 +213,13 @@ export class KassaLinkForm extends LitElement {
           'description',
           w.description,
           (invalid, described) =>
-            html`<textarea name="description" maxlength="500" rows="2" aria-invalid=${invalid} aria-describedby=${described}></textarea>`,
+            html`<textarea
+              name="description"
+              maxlength="500"
+              rows="2"
+              aria-invalid=${invalid}
+              aria-describedby=${described}
+            ></textarea>`,
         )}
         ${this.choice('kind', w.amountKind, [
           ['fixed', w.fixed, !this.open],

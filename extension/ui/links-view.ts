@@ -87,7 +87,11 @@ export class KassaLinksView extends LitElement {
   private row(link: LinkView) {
     const { links: w } = this.locale;
     const last = link.payments.lastPaidAt;
-    return html`<tr data-link=${link.code} data-status=${link.status} aria-selected=${this.selected === link.code ? 'true' : 'false'}>
+    return html`<tr
+      data-link=${link.code}
+      data-status=${link.status}
+      aria-selected=${this.selected === link.code ? 'true' : 'false'}
+    >
       <td>
         <button
           class="secondary small"

@@ -2,14 +2,21 @@
  * The merchant's look on a link's page (link-settings.ts): the name or logo above the title, and the
  * accent colour on the buttons (the page's and `<kassa-checkout>`'s), the focus ring and a strip atop
  * the card. Text on the accent is black or white, whichever contrasts more (at least 4.58:1 for any
- * colour, above WCAG AA's 4.5); the focus ring keeps the accent only where it stands out 3:1 from the
- * card in that theme, else it is the text's colour.
+ * colour, above WCAG AA's 4.5); the focus ring keeps the accent only where it stands out 3:1 from
+ * what it is drawn on in that theme (the card, the checkout's surface), else it is the text's colour.
  */
 import { html } from 'hono/html';
+import { DARK_PALETTE, LIGHT_PALETTE } from '../../lib/palette.ts';
 import type { MerchantBrand } from './link-settings.ts';
 
-/** The card's colour in each theme, as the page's style has it (`--surface`), and its text's (`--text`). */
-const CARD = { light: '#ffffff', dark: '#1b2130' } as const;
+/**
+ * What a focus ring is drawn on in each theme: the page's card (`--surface` in its style) and the
+ * checkout's own surface; and the page's text colour (`--text`).
+ */
+export const FOCUS_GROUNDS = {
+  light: ['#ffffff', LIGHT_PALETTE.background],
+  dark: ['#1b2130', DARK_PALETTE.background],
+} as const;
 const TEXT = { light: '#1d2433', dark: '#e6e9ef' } as const;
 
 /** WCAG 2's relative luminance of `#rrggbb`. */
@@ -28,9 +35,9 @@ export function contrast(one: string, other: string): number {
 }
 
 /** The accent's colours in one theme: the button's, its text's, the focus ring's. */
-export function accentColours(accent: string, theme: keyof typeof CARD) {
+export function accentColours(accent: string, theme: keyof typeof TEXT) {
   const onAccent = contrast(accent, '#ffffff') >= contrast(accent, '#000000') ? '#ffffff' : '#000000';
-  const focus = contrast(accent, CARD[theme]) >= 3 ? accent : TEXT[theme];
+  const focus = FOCUS_GROUNDS[theme].every((ground) => contrast(accent, ground) >= 3) ? accent : TEXT[theme];
   return { primary: accent, onPrimary: onAccent, focus };
 }
 
@@ -59,6 +66,8 @@ export function brandStyle(brand: MerchantBrand): string {
 export function brandHeader(brand: MerchantBrand) {
   if (!brand.name) return '';
   if (brand.logo)
-    return html`<p class="merchant"><img class="logo" src="${brand.logo}" alt="${brand.name}" width="192" height="48" /></p>`;
+    return html`<p class="merchant">
+      <img class="logo" src="${brand.logo}" alt="${brand.name}" width="192" height="48" />
+    </p>`;
   return html`<p class="merchant">${brand.name}</p>`;
 }

@@ -28,11 +28,13 @@ const IMAGE_TYPES: ReadonlyArray<{ type: string; is: (bytes: Buffer) => boolean 
   { type: 'image/gif', is: (bytes) => /^GIF8[79]a/.test(bytes.subarray(0, 6).toString('latin1')) },
   {
     type: 'image/webp',
-    is: (bytes) => bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP',
+    is: (bytes) =>
+      bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP',
   },
   {
     type: 'image/svg+xml',
-    is: (bytes) => /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE[^>]*>\s*)?<svg[\s>]/i.test(bytes.toString('utf8')),
+    is: (bytes) =>
+      /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE[^>]*>\s*)?<svg[\s>]/i.test(bytes.toString('utf8')),
   },
 ];
 
@@ -40,7 +42,10 @@ const IMAGE_TYPES: ReadonlyArray<{ type: string; is: (bytes: Buffer) => boolean 
 export function parseAccent(value: string): string {
   const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(value.trim())?.[1];
   if (!hex)
-    throw new ConfigError('KASSA_MERCHANT_COLOR', `must be a colour as #rrggbb or #rgb (such as #1f4fd1), not "${value}"`);
+    throw new ConfigError(
+      'KASSA_MERCHANT_COLOR',
+      `must be a colour as #rrggbb or #rgb (such as #1f4fd1), not "${value}"`,
+    );
   const full = hex.length === 3 ? [...hex].map((digit) => digit + digit).join('') : hex;
   return `#${full.toLowerCase()}`;
 }

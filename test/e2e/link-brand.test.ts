@@ -22,7 +22,10 @@ const LOGO = `<svg xmlns="http://www.w3.org/2000/svg" width="160" height="40" vi
 
 /** `rgb(255, 204, 0)` as `#ffcc00`. */
 const hexOf = (rgb: string) =>
-  `#${(rgb.match(/\d+/g) ?? []).slice(0, 3).map((n) => Number(n).toString(16).padStart(2, '0')).join('')}`;
+  `#${(rgb.match(/\d+/g) ?? [])
+    .slice(0, 3)
+    .map((n) => Number(n).toString(16).padStart(2, '0'))
+    .join('')}`;
 
 /** Records every layout shift from the first paint (a buffered observer, before the page's own scripts). */
 function recordShifts(): void {

@@ -117,14 +117,11 @@ describe('extension: the Links view', () => {
     await row('Piano lesson').filter({ hasText: 'Active: takes payments' }).waitFor();
     assert.equal((await linkNow(code)).state, 'active');
     const trail = (await stack.operator(`/api/audit?targetId=${code}&limit=50`)).body.records as Json[];
-    assert.deepEqual(
-      trail.map((record) => [record.action, record.actor.name]).reverse(),
-      [
-        ['link.created', stack.admin.name],
-        ['link.paused', stack.admin.name],
-        ['link.resumed', stack.admin.name],
-      ],
-    );
+    assert.deepEqual(trail.map((record) => [record.action, record.actor.name]).reverse(), [
+      ['link.created', stack.admin.name],
+      ['link.paused', stack.admin.name],
+      ['link.resumed', stack.admin.name],
+    ]);
   });
 
   it('a payment of the link: counted, listed and in the CSV; then the link ended after a confirmation', async () => {
@@ -138,7 +135,9 @@ describe('extension: the Links view', () => {
     await row('Piano lesson').filter({ hasText: '1 of 10 payments' }).filter({ hasText: '€45.00 last' }).waitFor();
     // The pane is read again when opened again.
     await pane('Piano lesson').getByRole('button', { name: 'Close' }).click();
-    await row('Piano lesson').getByRole('button', { name: /Details of Piano lesson/ }).click();
+    await row('Piano lesson')
+      .getByRole('button', { name: /Details of Piano lesson/ })
+      .click();
     const open = pane('Piano lesson');
     const paid = open.locator(`tr[data-payment="${started.body.checkoutId as string}"]`);
     await paid.waitFor();
@@ -150,7 +149,7 @@ describe('extension: the Links view', () => {
       open.getByRole('button', { name: 'Download CSV' }).click(),
     ]);
     assert.equal(download.suggestedFilename(), `kassa-link-${code}.csv`);
-    const csv = (await readFile((await download.path())!, 'utf8')).trim().split(/\r?\n/);
+    const csv = (await readFile(await download.path(), 'utf8')).trim().split(/\r?\n/);
     assert.equal(csv.length, 2);
     assert.match(csv[1]!, new RegExp(`^1,LESSON-1,45\\.00,EUR,paid,.*,${payment.body.transactionId as string}$`));
 
@@ -195,7 +194,8 @@ describe('extension: the Links view', () => {
   it('axe: the list, a link’s pane and the form with a problem, in every language, light and dark, at 360 px', async () => {
     const setLanguage = async (language: LanguageChoice) =>
       page.evaluate(
-        ([channel, choice]) => chrome.runtime.sendMessage({ channel, request: { kind: 'language.set', language: choice } }),
+        ([channel, choice]) =>
+          chrome.runtime.sendMessage({ channel, request: { kind: 'language.set', language: choice } }),
         [UI_CHANNEL, language] as const,
       );
     const problems: string[] = [];
