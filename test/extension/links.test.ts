@@ -2,7 +2,8 @@
  * The Links view of the built extension, in real Chromium against a real proxy and emulator: a person
  * who manages links (an admin) makes one in the view, told of each problem under its field (the
  * view's own checks, and the proxy's refusal under the field it names), sees it listed, opens it (its
- * address copied, its QR code drawn), pauses and resumes it (filtered by status), sees its payment
+ * address copied, its QR code drawn), pauses and resumes it from the keyboard (the list filtered by
+ * status), sees its payment
  * counted with the CSV of its payments, and ends it after a confirmation; a viewer reads links and
  * their payments but is offered no control; axe finds nothing in the view, its form and a link's pane,
  * in the five languages, light and dark, at 360 px without sideways scrolling.
@@ -69,8 +70,9 @@ describe('extension: the Links view', () => {
     assert.equal(await page.locator('#title-problem').count(), 0, 'the earlier problems are gone');
     assert.deepEqual((await stack.operator('/api/operator/links')).body.links, [], 'nothing made');
 
+    // Sent from the keyboard, as any form: Enter in a field.
     await form.getByLabel('At most this total (optional)').fill('');
-    await form.getByRole('button', { name: 'Make link' }).click();
+    await form.getByLabel('At most this total (optional)').press('Enter');
     await page.getByRole('status').filter({ hasText: 'Link made: Piano lesson.' }).waitFor();
     const listed = row('Piano lesson');
     await listed.waitFor();
@@ -99,7 +101,7 @@ describe('extension: the Links view', () => {
 
   it('pauses and resumes the link, the list filtered by status', async () => {
     const open = pane('Piano lesson');
-    await open.getByRole('button', { name: 'Pause' }).click();
+    await open.getByRole('button', { name: 'Pause' }).press('Enter');
     await open.getByRole('status').filter({ hasText: 'Piano lesson is paused.' }).waitFor();
     await open.locator('#link-status').filter({ hasText: 'Paused' }).waitFor();
     await row('Piano lesson').filter({ hasText: 'Paused' }).waitFor();
@@ -112,7 +114,7 @@ describe('extension: the Links view', () => {
     await row('Piano lesson').waitFor();
     await filter.selectOption({ label: 'All' });
 
-    await pane('Piano lesson').getByRole('button', { name: 'Resume' }).click();
+    await pane('Piano lesson').getByRole('button', { name: 'Resume' }).press(' ');
     await pane('Piano lesson').getByRole('status').filter({ hasText: 'Piano lesson takes payments again.' }).waitFor();
     await row('Piano lesson').filter({ hasText: 'Active: takes payments' }).waitFor();
     assert.equal((await linkNow(code)).state, 'active');
