@@ -3,10 +3,9 @@
  * who manages links (an admin) makes one in the view, told of each problem under its field (the
  * view's own checks, and the proxy's refusal under the field it names), sees it listed, opens it (its
  * address copied, its QR code drawn), pauses and resumes it from the keyboard (the list filtered by
- * status), sees its payment
- * counted with the CSV of its payments, and ends it after a confirmation; a viewer reads links and
- * their payments but is offered no control; axe finds nothing in the view, its form and a link's pane,
- * in the five languages, light and dark, at 360 px without sideways scrolling.
+ * status), sees its payment counted with the CSV of its payments, and ends it after a confirmation; a
+ * viewer reads links and their payments but is offered no control; axe finds nothing in the view, its
+ * form and a link's pane, in the five languages, light and dark, at 360 px without sideways scrolling.
  */
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
