@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { brotliCompressSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright';
 import { contrast } from '../../proxy/links/link-brand.ts';
 import { axeViolations } from '../support/axe.ts';
@@ -26,6 +27,9 @@ const hexOf = (rgb: string) =>
     .slice(0, 3)
     .map((n) => Number(n).toString(16).padStart(2, '0'))
     .join('')}`;
+
+/** The issue's budget for everything a link's page loads, Brotli-coded: its HTML, styles, scripts and the logo. */
+const PAGE_BUDGET = 25 * 1024;
 
 /** Records every layout shift from the first paint (a buffered observer, before the page's own scripts). */
 function recordShifts(): void {
@@ -114,6 +118,27 @@ describe('e2e: the merchant’s name, logo and colour on a link’s page', () =>
       assert.deepEqual(problems, []);
       await context.close();
     });
+
+  it(`the branded page, everything it loads, weighs at most ${PAGE_BUDGET / 1024} KB coded with Brotli`, async (t) => {
+    const page = await browser.newPage();
+    const loaded: Array<Promise<[string, number]>> = [];
+    page.on('response', (response) =>
+      loaded.push(
+        response.body().then((body) => [response.url(), brotliCompressSync(body).length] as [string, number]),
+      ),
+    );
+    await page.goto(url);
+    await waitForPhase(page, 'ready');
+    const sizes = await Promise.all(loaded);
+    const total = sizes.reduce((sum, [, size]) => sum + size, 0);
+    t.diagnostic(`link page on the wire (Brotli): ${total} bytes in ${sizes.length} answers`);
+    assert.ok(
+      sizes.some(([loadedUrl]) => loadedUrl.endsWith('/kassa.js')),
+      'kassa.js counted',
+    );
+    assert.ok(total <= PAGE_BUDGET, `${total} bytes: ${JSON.stringify(sizes)}`);
+    await page.close();
+  });
 
   it('a page that takes no payment carries the name and colour too (a paused link)', async () => {
     const code = url.split('/').pop()!;
