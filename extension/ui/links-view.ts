@@ -48,6 +48,8 @@ export class KassaLinksView extends LitElement {
 
   @state() private selected?: string;
   @state() private notice?: string;
+  /** Why the next page could not be read. */
+  @state() private failure?: string;
   @state() private nextCursor: string | null = null;
   private readonly locale = new UiLocale(this);
   private readonly session = new SessionController(this);
@@ -63,13 +65,14 @@ export class KassaLinksView extends LitElement {
 
   private async more(): Promise<void> {
     const status = this.list.filter;
+    this.failure = undefined;
     try {
       const page = await ask({ kind: 'links.list', status: status || undefined, cursor: this.nextCursor ?? undefined });
       if (status !== this.list.filter) return;
       this.list.items = [...this.list.items, ...page.links];
       this.nextCursor = page.nextCursor;
     } catch (error) {
-      this.notice = refusalText(error, this.locale);
+      this.failure = refusalText(error, this.locale);
     }
   }
 
@@ -143,6 +146,7 @@ export class KassaLinksView extends LitElement {
         row: (link) => this.row(link),
         empty: (status) => (status ? fill(w.noLinksWith, { status: w.statuses[status] }) : w.noLinks),
       })}
+      ${this.failure ? html`<p role="alert" class="error">${this.failure}</p>` : nothing}
       ${this.nextCursor ? html`<button class="secondary small" @click=${() => void this.more()}>${w.more}</button>` : nothing}
       ${
         open
