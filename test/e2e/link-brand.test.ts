@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { brotliCompressSync } from 'node:zlib';
-import type { Browser, Page } from 'playwright';
+import type { Browser, Page, Response } from 'playwright';
 import { contrast } from '../../proxy/links/link-brand.ts';
 import { axeViolations } from '../support/axe.ts';
 import { launchChromium, waitForPhase, watchProblems } from '../support/browser.ts';
@@ -121,15 +121,18 @@ describe('e2e: the merchant’s name, logo and colour on a link’s page', () =>
 
   it(`the branded page, everything it loads, weighs at most ${PAGE_BUDGET / 1024} KB coded with Brotli`, async (t) => {
     const page = await browser.newPage();
-    const loaded: Array<Promise<[string, number]>> = [];
-    page.on('response', (response) =>
-      loaded.push(
-        response.body().then((body) => [response.url(), brotliCompressSync(body).length] as [string, number]),
-      ),
-    );
+    // Every answer until the page is ready and the network quiet; each body read once the page is done
+    // loading (read while it loads, an answer coming late would be read after the page closed).
+    const loaded: Response[] = [];
+    const record = (response: Response) => void loaded.push(response);
+    page.on('response', record);
     await page.goto(url);
     await waitForPhase(page, 'ready');
-    const sizes = await Promise.all(loaded);
+    await page.waitForLoadState('networkidle');
+    page.off('response', record);
+    const sizes = await Promise.all(
+      loaded.map(async (response) => [response.url(), brotliCompressSync(await response.body()).length] as const),
+    );
     const total = sizes.reduce((sum, [, size]) => sum + size, 0);
     t.diagnostic(`link page on the wire (Brotli): ${total} bytes in ${sizes.length} answers`);
     assert.ok(
