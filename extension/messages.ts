@@ -29,6 +29,7 @@ import type { Health, PaymentList, resolvedPaymentSchema, unverifiableListSchema
 import type { ChainEntry } from '../schemas/reforge.ts';
 import { ACCOUNT_REQUESTS, isoMoment, type AccountAnswers } from './account-messages.ts';
 import { INTEGRATION_ACTIONS, INTEGRATION_REQUESTS, type IntegrationAnswers } from './integration-messages.ts';
+import { LINK_ACTIONS, LINK_REQUESTS, type LinkAnswers } from './link-messages.ts';
 import type { MoneyAnswer } from './operator-messages.ts';
 import {
   AUTO_LOCK_MINUTES,
@@ -145,6 +146,7 @@ export const uiRequestSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('chains.list') }),
   ...ACCOUNT_REQUESTS,
   ...INTEGRATION_REQUESTS,
+  ...LINK_REQUESTS,
   z.object({ kind: z.literal('vault.status') }),
   z.object({ kind: z.literal('vault.create'), password }),
   z.object({
@@ -186,7 +188,7 @@ export type UiRequestOf<K extends UiKind> = Extract<UiRequest, { kind: K }>;
  * and the worker say to each other. The worker's handler table (background/ui-requests.ts) and the
  * pages' `ask` (ui/client.ts) are both typed by it.
  */
-export interface UiAnswers extends AccountAnswers, IntegrationAnswers {
+export interface UiAnswers extends AccountAnswers, IntegrationAnswers, LinkAnswers {
   'settings.get': SettingsView;
   'settings.save': SettingsView;
   'settings.test': ConnectionTest;
@@ -272,6 +274,7 @@ export const USER_ACTIONS: ReadonlySet<UiKind> = new Set<UiKind>([
   'team.revoke',
   'audit.export',
   ...INTEGRATION_ACTIONS,
+  ...LINK_ACTIONS,
 ]);
 
 /** Every answer of the service worker to a page. */

@@ -20,6 +20,7 @@ import {
   type SettingsSource,
 } from './config-readers.ts';
 import { parseEvents, type MerchantEvents } from './events/event-settings.ts';
+import { parseMerchantBrand, type MerchantBrand } from './links/link-settings.ts';
 import { OnrampSettingError, parseOnrampSettings, type OnrampSettings } from './onramp/onramp-settings.ts';
 import { parseOperatorSettings, type OperatorSettings } from './operator/operator-settings.ts';
 import { parsePaymentSettings, plainHttpRule, type PaymentSettings } from './payments/payment-settings.ts';
@@ -57,6 +58,8 @@ export interface ProxyConfig extends PaymentSettings, StoreSettings, OperatorSet
   onramp: OnrampSettings | null;
   /** Serve the API's reference page at /docs (KASSA_API_DOCS=1). */
   apiDocs: boolean;
+  /** The merchant's name, logo and colour on link pages (KASSA_MERCHANT_*); each null: Kassa's own look. */
+  merchant: MerchantBrand;
 }
 
 function parseOrigin(value: string): string {
@@ -136,6 +139,7 @@ export function loadConfig(env: SettingsSource = process.env): ProxyConfig {
     publicUrl: source.KASSA_PUBLIC_URL ? parsePublicUrl(source.KASSA_PUBLIC_URL, payments.allowPrivateHttp) : null,
     onramp,
     apiDocs: isOn(source.KASSA_API_DOCS),
+    merchant: parseMerchantBrand(source),
   };
 }
 

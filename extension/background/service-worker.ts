@@ -20,6 +20,7 @@ import {
   purchaseHandlers,
 } from './operator-handlers.ts';
 import { destinationHandlers, merchantKeyHandlers } from './integration-handlers.ts';
+import { linkHandlers } from './link-handlers.ts';
 import { announceAccounts } from './provider.ts';
 import { acceptProviderPort } from './provider-port.ts';
 import { acceptSessionPort } from './session-ports.ts';
@@ -51,6 +52,7 @@ const handlers: UiHandlers = {
   ...accountHandlers,
   ...destinationHandlers,
   ...merchantKeyHandlers,
+  ...linkHandlers,
   ...walletHandlers,
   ...approvalHandlers,
 };

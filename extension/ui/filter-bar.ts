@@ -46,6 +46,8 @@ export class KassaFilterBar extends LitElement {
   private readonly locale = new UiLocale(this);
   /** The values to choose from, besides "All". */
   @property({ attribute: false }) choices: readonly string[] = [];
+  /** Each value in words, where it has any (a status as the person reads it); else the value itself. */
+  @property({ attribute: false }) labels: Readonly<Record<string, string>> = {};
   /** The value chosen; '' for all. */
   @property() value = '';
   /** Leaves the Refresh button out (for a second bar above the same list). */
@@ -67,7 +69,7 @@ export class KassaFilterBar extends LitElement {
         >${this.label || m.status}
         <select part="select" aria-label=${this.filterLabel || m.filterBy} @change=${this.onChange}>
           <option value="" ?selected=${!this.value}>${m.all}</option>
-          ${this.choices.map((choice) => html`<option value=${choice} ?selected=${choice === this.value}>${choice}</option>`)}
+          ${this.choices.map((choice) => html`<option value=${choice} ?selected=${choice === this.value}>${this.labels[choice] ?? choice}</option>`)}
         </select>
       </label>
       ${

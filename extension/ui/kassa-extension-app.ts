@@ -17,6 +17,7 @@ const TABS: ReadonlyArray<{
     | 'tabOrders'
     | 'tabApprovals'
     | 'tabEvents'
+    | 'tabLinks'
     | 'tabTeam'
     | 'tabAudit'
     | 'tabKeys'
@@ -31,6 +32,7 @@ const TABS: ReadonlyArray<{
   { id: 'orders', label: 'tabOrders', load: () => import('./orders-view.ts'), operator: true },
   { id: 'approvals', label: 'tabApprovals', load: () => import('./approvals-view.ts'), operator: true },
   { id: 'events', label: 'tabEvents', load: () => import('./events-view.ts'), operator: true },
+  { id: 'links', label: 'tabLinks', load: () => import('./links-view.ts'), operator: true, needs: 'links:read' },
   { id: 'team', label: 'tabTeam', load: () => import('./team-view.ts'), operator: true, needs: 'operators:manage' },
   { id: 'audit', label: 'tabAudit', load: () => import('./audit-view.ts'), operator: true, needs: 'audit:read' },
   {
@@ -52,7 +54,7 @@ declare global {
 }
 
 /**
- * The popup and the side panel: Payments, Purchases (the on-ramp's), Orders, Approvals, Events, for
+ * The popup and the side panel: Payments, Purchases (the on-ramp's), Orders, Approvals, Events, Links, for
  * admins Team, Audit and Keys (merchant keys), then Wallet and Settings. The shell renders at once; each view's code (and
  * the schemas and ethers that orders and the wallet need) loads when it is opened. It opens on
  * Settings until the person is signed in. Signed out (a revocation, an expiry), the operator views
@@ -86,7 +88,7 @@ export class KassaExtensionApp extends LitElement {
         margin: 0;
         font-size: 1rem;
       }
-      /* Up to ten tabs share 360 px; where a language's names do not fit in one line, the row wraps. */
+      /* Up to eleven tabs share 360 px; where a language's names do not fit in one line, the row wraps. */
       [role='tablist'] {
         display: flex;
         flex-wrap: wrap;
@@ -207,6 +209,8 @@ export class KassaExtensionApp extends LitElement {
         return html`<kassa-approvals-view></kassa-approvals-view>`;
       case 'events':
         return html`<kassa-events-view></kassa-events-view>`;
+      case 'links':
+        return html`<kassa-links-view></kassa-links-view>`;
       case 'team':
         return html`<kassa-team-view></kassa-team-view>`;
       case 'audit':

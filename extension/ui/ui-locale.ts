@@ -12,6 +12,11 @@ import integrationsEn, { type IntegrationMessages } from './messages/integration
 import integrationsEs from './messages/integrations/es.ts';
 import integrationsFr from './messages/integrations/fr.ts';
 import integrationsNl from './messages/integrations/nl.ts';
+import linksDe from './messages/links/de.ts';
+import linksEn, { type LinkMessages } from './messages/links/en.ts';
+import linksEs from './messages/links/es.ts';
+import linksFr from './messages/links/fr.ts';
+import linksNl from './messages/links/nl.ts';
 import peopleDe from './messages/people/de.ts';
 import peopleEn, { type PeopleMessages } from './messages/people/en.ts';
 import peopleEs from './messages/people/es.ts';
@@ -19,7 +24,7 @@ import peopleFr from './messages/people/fr.ts';
 import peopleNl from './messages/people/nl.ts';
 
 export { fill };
-export type { ExtensionMessages, IntegrationMessages, PeopleMessages };
+export type { ExtensionMessages, IntegrationMessages, LinkMessages, PeopleMessages };
 
 const CATALOGS: Record<UiLanguage, ExtensionMessages> = { en, de, fr, es, nl };
 const PEOPLE: Record<UiLanguage, PeopleMessages> = {
@@ -36,6 +41,7 @@ const INTEGRATIONS: Record<UiLanguage, IntegrationMessages> = {
   es: integrationsEs,
   nl: integrationsNl,
 };
+const LINKS: Record<UiLanguage, LinkMessages> = { en: linksEn, de: linksDe, fr: linksFr, es: linksEs, nl: linksNl };
 /** Each language in its own words, for the language setting. */
 export const LANGUAGE_NAMES: Record<UiLanguage, string> = {
   en: 'English',
@@ -93,6 +99,11 @@ export class UiLocale implements ReactiveController {
   /** The words of the views of the merchant's integration (event destinations, merchant keys) in the same language. */
   get integrations(): IntegrationMessages {
     return INTEGRATIONS[this.language];
+  }
+
+  /** The words of the Links view (payment links) in the same language. */
+  get links(): LinkMessages {
+    return LINKS[this.language];
   }
 
   /** The wallet panel's words (the transfer preview, the transfer states) in the same language. */

@@ -5,6 +5,8 @@ import { acceptedLanguage } from '../../lib/accept-language.ts';
 import { formatMoney } from '../../lib/format-money.ts';
 import { LINK_LANGUAGES, type LinkPageData, type LinkView } from '../../schemas/links.ts';
 import { scriptJson } from '../http/script-json.ts';
+import { brandHeader, brandStyle } from './link-brand.ts';
+import type { MerchantBrand } from './link-settings.ts';
 
 type Language = (typeof LINK_LANGUAGES)[number];
 /** What the page can say instead of offering to pay: the link's status, or that there is no such link. */
@@ -144,26 +146,39 @@ button{border:0;font-weight:600;background:var(--primary);color:var(--on-primary
 @media print{body{background:#fff;color:#000;padding:0}main{margin:0;padding:0}form,#kassa-link-status{display:none}
 kassa-checkout::part(button),kassa-checkout::part(secondary){display:none}}`;
 
+/** The page's style and Content-Security-Policy with the merchant's look, made once at start. */
+export interface LinkPageLook {
+  brand: MerchantBrand;
+  style: string;
+  csp: string;
+}
+
 /**
- * The page's Content-Security-Policy: its one style block by hash; kassa.js, its chunks and the
- * page's script from this proxy, which they alone call; Trusted Types, which Lit's templates use
- * through their own policy; nothing else.
+ * The page's look: Kassa's style with the merchant's (link-brand.ts) after it, and the page's
+ * Content-Security-Policy: its one style block by hash; kassa.js, its chunks and the page's script
+ * from this proxy, which they alone call; images from itself or inline (the merchant's logo, a
+ * `data:` URL); Trusted Types, which Lit's templates use through their own policy; nothing else.
  */
-export const LINK_PAGE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "form-action 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "require-trusted-types-for 'script'",
-  'trusted-types lit-html',
-].join('; ');
+export function linkPageLook(brand: MerchantBrand): LinkPageLook {
+  const style = [STYLE, brandStyle(brand)].filter(Boolean).join('\n');
+  const csp = [
+    "default-src 'none'",
+    "script-src 'self'",
+    `style-src 'sha256-${createHash('sha256').update(style).digest('base64')}'`,
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "form-action 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "require-trusted-types-for 'script'",
+    'trusted-types lit-html',
+  ].join('; ');
+  return { brand, style, csp };
+}
 
 /** What a payable page needs beside the link: its script's path, and the checkout of a receipt to show. */
 export interface LinkPageOptions {
+  look: LinkPageLook;
   /** The page's script (`/links/scripts/link-<hash>.js`). */
   script: string;
   /** Back from the bank: the checkout of this link whose payment the page shows; undefined otherwise. */
@@ -174,7 +189,8 @@ export interface LinkPageOptions {
  * A link's page: its title, description and amount, with Open Graph tags (title and amount) so that a
  * link pasted into a chat shows them, and the checkout element (or, for an open amount, the field
  * first) that its script brings; back from the bank, the payment and its receipt. When it takes no
- * payment, why, in plain words. In the link's language or the browser's, light or dark.
+ * payment, why, in plain words. In the link's language or the browser's, light or dark, under the
+ * merchant's name or logo and in their colour when the settings give them.
  */
 export function linkPage(
   link: LinkView | undefined,
@@ -191,6 +207,7 @@ export function linkPage(
   const amount = link && state === 'active' ? amountWords(link, language) : undefined;
   const summary = amount ? `${amount} · ${words.byBank}` : text;
   const open = state === 'active' && link!.amount === null;
+  const { brand } = options.look;
   return html`<!doctype html>
     <html lang="${language}">
       <head>
@@ -203,9 +220,10 @@ export function linkPage(
         <meta property="og:title" content="${title}" />
         <meta property="og:description" content="${summary}" />
         ${link?.url ? html`<meta property="og:url" content="${link.url}" />` : ''}
+        ${brand.name ? html`<meta property="og:site_name" content="${brand.name}" />` : ''}
         <link rel="icon" href="data:," />
         <title>${amount ? `${title} · ${amount}` : title}</title>
-        ${raw(`<style>${STYLE}</style>`)}
+        ${raw(`<style>${options.look.style}</style>`)}
         ${
           scripted
             ? html`<script type="module" src="/kassa.js"></script>
@@ -215,6 +233,7 @@ export function linkPage(
       </head>
       <body>
         <main data-state="${state}">
+          ${brandHeader(brand)}
           <h1>${title}</h1>
           ${amount ? html`<p class="amount">${amount}</p>` : ''}
           ${text || scripted ? html`<p id="kassa-link-says">${text}</p>` : ''} ${open ? amountForm(link!, words) : ''}

@@ -17,7 +17,7 @@ import { ownOrigin, publicOrigin } from '../payments/return-url.ts';
 import type { ProxyServices } from '../services.ts';
 import { linkCheckoutExample, linkExample } from './link-examples.ts';
 import { linkManagementOperations, mountLinkManagement } from './link-manage-routes.ts';
-import { LINK_PAGE_CSP, linkPage, linkPageLanguage } from './link-page.ts';
+import { linkPage, linkPageLanguage, linkPageLook } from './link-page.ts';
 import { linkPageScript } from './link-page-assets.ts';
 import { qrPng, qrSvg } from './link-qr.ts';
 import { payableNow } from './link-terms.ts';
@@ -61,6 +61,7 @@ export function linkRoutes(services: ProxyServices): Hono {
   });
 
   const reads = clientRateLimit({ name: 'reads', limit: config.rateLimit, trustProxy: config.trustProxy });
+  const look = linkPageLook(config.merchant);
   /** Back from the bank (`?kassa_status=`): the checkout of this link that the payment paid, if it is one. */
   const receiptOf = async (code: string, statusToken: string | undefined) => {
     const payment = statusToken && isStatusToken(statusToken) ? await store.paymentByToken(statusToken) : undefined;
@@ -78,10 +79,11 @@ export function linkRoutes(services: ProxyServices): Hono {
     const view = link && linkView(payableNow(link), publicOrigin(config.publicUrl, c.req.url));
     // No link, no script: the page saying so runs nothing.
     const options = {
+      look,
       script: link ? (await linkPageScript()).path : '',
       receiptOf: link && (await receiptOf(code, c.req.query(STATUS_QUERY_PARAM))),
     };
-    c.header('Content-Security-Policy', LINK_PAGE_CSP);
+    c.header('Content-Security-Policy', look.csp);
     c.header('Vary', 'Accept-Language');
     c.header('Cache-Control', 'no-store');
     // The receipt's address holds the payment's status token: it is sent on to no one.

@@ -269,7 +269,7 @@ describe('extension: device sign-in, permissions, dual control, the team and the
         .getByRole('tab')
         .allTextContents()
         .then((tabs) => tabs.map((tab) => tab.trim())),
-      ['Payments', 'Purchases', 'Orders', 'Approvals', 'Events', 'Wallet', 'Settings'],
+      ['Payments', 'Purchases', 'Orders', 'Approvals', 'Events', 'Links', 'Wallet', 'Settings'],
     );
     await page.getByRole('tab', { name: 'Orders' }).click();
     await page.getByRole('table', { name: 'Orders' }).waitFor();

@@ -4,6 +4,7 @@ export default {
   tabPayments: 'Zahlungen',
   tabOrders: 'Bestellungen',
   tabEvents: 'Ereignisse',
+  tabLinks: 'Links',
   tabWallet: 'Wallet',
   tabSettings: 'Einstellungen',
   tabApprovals: 'Freigaben',

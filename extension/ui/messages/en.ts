@@ -3,6 +3,7 @@ const en = {
   tabPayments: 'Payments',
   tabOrders: 'Orders',
   tabEvents: 'Events',
+  tabLinks: 'Links',
   tabWallet: 'Wallet',
   tabSettings: 'Settings',
   tabApprovals: 'Approvals',

@@ -4,6 +4,7 @@ export default {
   tabPayments: 'Pagos',
   tabOrders: 'Pedidos',
   tabEvents: 'Eventos',
+  tabLinks: 'Enlaces',
   tabWallet: 'Monedero',
   tabSettings: 'Ajustes',
   tabApprovals: 'Aprobaciones',

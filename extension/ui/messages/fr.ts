@@ -4,6 +4,7 @@ export default {
   tabPayments: 'Paiements',
   tabOrders: 'Commandes',
   tabEvents: 'Événements',
+  tabLinks: 'Liens',
   tabWallet: 'Portefeuille',
   tabSettings: 'Paramètres',
   tabApprovals: 'Validations',

@@ -4,6 +4,7 @@ export default {
   tabPayments: 'Betalingen',
   tabOrders: 'Bestellingen',
   tabEvents: 'Gebeurtenissen',
+  tabLinks: 'Links',
   tabWallet: 'Wallet',
   tabSettings: 'Instellingen',
   tabApprovals: 'Goedkeuringen',
