@@ -81,15 +81,21 @@ describe('link uses', () => {
   it('counts a paid use once, with the payment that paid it, however often it is settled', async () => {
     const link = await create({ openAmount: {}, maxTotal: '100' });
     const { checkout, use } = await links.startPaying(link.code, '60');
-    await assert.rejects(links.startPaying(link.code, '41'), LinkTotalReachedError);
+    // 40 left: more is out of the bounds as they are now (the link is not complete while 40 fits).
+    const outOfWhatIsLeft = {
+      name: 'InvalidInputError',
+      details: { reason: 'amount-out-of-bounds', min: '1', max: '40', currencyCode: 'EUR' },
+    };
+    await assert.rejects(links.startPaying(link.code, '41'), outOfWhatIsLeft);
     const paid = await pay(checkout.checkoutId, 'COMPLETED');
     const settled = await Promise.all([links.settle(use), links.settle(use), links.settle(use)]);
     assert.ok(settled.some((each) => each?.state === 'paid'));
     const now = await links.get(link.code);
     assert.deepEqual([now.paidUses, now.paidTotal, now.heldUses], [1, '60', 0]);
     assert.equal((await links.useOf(checkout.checkoutId))?.transactionId, paid.transactionId);
-    await assert.rejects(links.startPaying(link.code, '40.01'), LinkTotalReachedError);
+    await assert.rejects(links.startPaying(link.code, '40.01'), outOfWhatIsLeft);
     await links.startPaying(link.code, '40');
+    await assert.rejects(links.startPaying(link.code, '1'), LinkTotalReachedError);
   });
 
   it('keeps a use while its checkout may still be paid, and gives it back once it cannot', async () => {
