@@ -47,7 +47,13 @@ describe('proxy: operators as people (credentials, permissions, device sign-in)'
     assert.equal(me.status, 200);
     assert.equal(me.body.operatorId, viewer.operatorId);
     assert.equal(me.body.role, 'viewer');
-    assert.deepEqual(me.body.permissions, ['payments:read', 'orders:read', 'purchases:read', 'events:read']);
+    assert.deepEqual(me.body.permissions, [
+      'payments:read',
+      'orders:read',
+      'purchases:read',
+      'events:read',
+      'links:read',
+    ]);
     assert.equal(me.body.credential.kind, 'api');
     assert.equal(me.body.csrfToken, null);
     assert.ok(Date.parse(me.body.credential.expiresAt) > Date.now() + 80 * 86_400_000, 'API tokens last 90 days');
