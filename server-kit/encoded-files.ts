@@ -27,11 +27,18 @@ export interface Encoded {
 }
 export type EncodedFile = Record<Coding, Encoded>;
 
+/**
+ * Brotli's quality: files kept in memory are compressed once, at the best; pages made for each request
+ * at 5, which costs about a fortieth of the best's time (0.4 ms against 13 for 12 KB) for some 10 %
+ * more bytes, as servers compressing on the fly do.
+ */
+const BROTLI_QUALITY = { once: constants.BROTLI_MAX_QUALITY, eachRequest: 5 };
+
 const compressors = {
-  br: (body: Uint8Array) =>
+  br: (body: Uint8Array, quality = BROTLI_QUALITY.once) =>
     promisify(brotliCompress)(body, {
       params: {
-        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_QUALITY]: quality,
         [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
         [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
       },
@@ -143,7 +150,8 @@ export const compressPages = () =>
     res.headers.append('Vary', 'Accept-Encoding');
     const coding = chooseEncoding(c.req.header('Accept-Encoding'), CODINGS);
     if (coding !== 'br' && coding !== 'gzip') return;
-    const body = await compress(coding, new Uint8Array(await res.arrayBuffer()));
+    const page = new Uint8Array(await res.arrayBuffer());
+    const body = await (coding === 'br' ? compressors.br(page, BROTLI_QUALITY.eachRequest) : compress(coding, page));
     c.res = new Response(body as Uint8Array<ArrayBuffer>, res);
     c.res.headers.delete('Content-Length');
     c.res.headers.set('Content-Encoding', coding);
