@@ -107,10 +107,13 @@ export class RedisLinks implements LinkStore {
     const useKey = this.key.linkUse(checkoutId);
     return guarded(() =>
       optimistically(async () => {
-        const rawUse = await this.redis.get(useKey);
+        const code = parse<LinkUse>(await this.redis.get(useKey))?.code;
+        if (code === undefined) return { value: undefined };
+        // The use and its link in one read: read apart, another settle committing between the two
+        // gave a held use beside a link that no longer holds it (a negative total held).
+        const [rawUse = null, rawLink = null] = await this.redis.mget(useKey, this.key.link(code));
         const use = parse<LinkUse>(rawUse);
         if (use?.state !== 'held') return { value: undefined };
-        const rawLink = await this.redis.get(this.key.link(use.code));
         const link = parse<LinkRecord>(rawLink);
         if (!link) return { value: undefined };
         const next = settled(link, use, to, at, effects.transactionId ?? null);
