@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 
 /**
@@ -80,17 +79,4 @@ export class Cas {
     this.keys.push(key);
     return this.keys.length;
   }
-}
-
-/**
- * Runs an optimistic transaction until it commits: `attempt` returns `undefined` when its commit lost
- * a race and must read again. Contention on one payment or checkout is brief, so a few rounds do.
- */
-export async function optimistically<T>(attempt: () => Promise<{ value: T } | undefined>, rounds = 50): Promise<T> {
-  for (let round = 0; round < rounds; round++) {
-    const done = await attempt();
-    if (done) return done.value;
-    await sleep(Math.random() * Math.min(50, 2 ** round));
-  }
-  throw new Error('too much contention on one record');
 }

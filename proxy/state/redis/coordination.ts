@@ -5,7 +5,7 @@ import type { CachedToken, Coordination, RateBudget, GateClaim, ReadGate, TokenS
 import { FleetChangeSignal, FleetStatusBus, underLease } from '../fleet-coordination.ts';
 import { BUDGET_WINDOW_MS } from '../local-coordination.ts';
 import type { RedisConnections } from './database.ts';
-import { guarded } from './faults.ts';
+import { parse } from './keys.ts';
 import { pubSubChannel, sayWhenBack } from './notifications.ts';
 
 /** Redis's own clock, so that every instance counts the same window whatever its own clock says. */
@@ -46,30 +46,26 @@ class RedisBudget implements RateBudget {
     readonly limit: number,
   ) {}
 
-  tryTake(reserve = 0): Promise<{ ok: true } | { ok: false; retryInMs: number }> {
-    return guarded(async () => {
-      const [ok, retryInMs] = (await this.redis.eval(
-        TAKE,
-        2,
-        this.key,
-        `${this.key}:paused`,
-        BUDGET_WINDOW_MS,
-        this.limit,
-        reserve,
-        randomUUID(),
-      )) as [number, number];
-      return ok === 1 ? { ok: true } : { ok: false, retryInMs };
-    });
+  async tryTake(reserve = 0): Promise<{ ok: true } | { ok: false; retryInMs: number }> {
+    const [ok, retryInMs] = (await this.redis.eval(
+      TAKE,
+      2,
+      this.key,
+      `${this.key}:paused`,
+      BUDGET_WINDOW_MS,
+      this.limit,
+      reserve,
+      randomUUID(),
+    )) as [number, number];
+    return ok === 1 ? { ok: true } : { ok: false, retryInMs };
   }
 
-  pause(ms: number): Promise<void> {
-    return guarded(async () => {
-      await this.redis.eval(PAUSE, 1, `${this.key}:paused`, Math.max(1, Math.round(ms)));
-    });
+  async pause(ms: number): Promise<void> {
+    await this.redis.eval(PAUSE, 1, `${this.key}:paused`, Math.max(1, Math.round(ms)));
   }
 
-  used(): Promise<number> {
-    return guarded(async () => Number(await this.redis.eval(USED, 1, this.key, BUDGET_WINDOW_MS)));
+  async used(): Promise<number> {
+    return Number(await this.redis.eval(USED, 1, this.key, BUDGET_WINDOW_MS));
   }
 }
 
@@ -86,25 +82,17 @@ class RedisTokenStore implements TokenStore {
     private readonly key: string,
   ) {}
 
-  get(): Promise<CachedToken | undefined> {
-    return guarded(async () => {
-      const raw = await this.redis.get(this.key);
-      return raw === null ? undefined : (JSON.parse(raw) as CachedToken);
-    });
+  async get(): Promise<CachedToken | undefined> {
+    return parse(await this.redis.get(this.key));
   }
 
-  set(token: CachedToken): Promise<void> {
-    return guarded(async () => {
-      await this.redis.set(this.key, JSON.stringify(token), 'PX', Math.max(1, token.refreshAt - Date.now()));
-    });
+  async set(token: CachedToken): Promise<void> {
+    await this.redis.set(this.key, JSON.stringify(token), 'PX', Math.max(1, token.refreshAt - Date.now()));
   }
 
-  clear(accessToken: string): Promise<void> {
-    return guarded(async () => {
-      const raw = await this.redis.get(this.key);
-      if (raw !== null && (JSON.parse(raw) as CachedToken).accessToken === accessToken)
-        await this.redis.eval(DELETE_IF, 1, this.key, raw);
-    });
+  async clear(accessToken: string): Promise<void> {
+    const raw = await this.redis.get(this.key);
+    if (parse<CachedToken>(raw)?.accessToken === accessToken) await this.redis.eval(DELETE_IF, 1, this.key, raw!);
   }
 
   exclusive<T>(exchange: () => Promise<T>): Promise<T> {
@@ -113,8 +101,8 @@ class RedisTokenStore implements TokenStore {
     // Within this instance, callers share one turn; across the fleet, turns take the lock.
     this.inFlight ??= underLease(
       {
-        take: async (ms) => (await guarded(() => this.redis.set(lock, owner, 'PX', ms, 'NX'))) === 'OK',
-        release: () => guarded(() => this.redis.eval(DELETE_IF, 1, lock, owner)),
+        take: async (ms) => (await this.redis.set(lock, owner, 'PX', ms, 'NX')) === 'OK',
+        release: () => this.redis.eval(DELETE_IF, 1, lock, owner),
       },
       exchange,
     ).finally(() => {
@@ -140,23 +128,19 @@ class RedisReadGate implements ReadGate {
     private readonly prefix: string,
   ) {}
 
-  tryClaim(
+  async tryClaim(
     transactionId: string,
     intervalMs: number,
     claim: GateClaim = 'routine',
   ): Promise<{ ok: true } | { ok: false; retryInMs: number }> {
-    return guarded(async () => {
-      const left = Number(
-        await this.redis.eval(CLAIM, 1, `${this.prefix}${transactionId}`, Math.max(1, Math.round(intervalMs)), claim),
-      );
-      return left < 0 ? { ok: true } : { ok: false, retryInMs: Math.max(1, left) };
-    });
+    const left = Number(
+      await this.redis.eval(CLAIM, 1, `${this.prefix}${transactionId}`, Math.max(1, Math.round(intervalMs)), claim),
+    );
+    return left < 0 ? { ok: true } : { ok: false, retryInMs: Math.max(1, left) };
   }
 
-  release(transactionId: string): Promise<void> {
-    return guarded(async () => {
-      await this.redis.del(`${this.prefix}${transactionId}`);
-    });
+  async release(transactionId: string): Promise<void> {
+    await this.redis.del(`${this.prefix}${transactionId}`);
   }
 }
 

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { StoreOpenError } from '../store-open-error.ts';
+import { failAsUnavailable } from './faults.ts';
 
 export interface RedisConnections {
   /** Commands and scripts. */
@@ -28,6 +29,7 @@ export async function connectRedis(url: string): Promise<RedisConnections> {
   };
   const command = new Redis(url, options);
   answerWithin(command, REDIS_COMMAND_TIMEOUT_MS);
+  failAsUnavailable(command);
   // The subscriber may queue its SUBSCRIBE until connected: ioredis resubscribes after reconnects. It
   // serves no request, so it waits for its answers.
   const subscriber = new Redis(url, { ...options, enableOfflineQueue: true });

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import type { DeliveryStatus } from '../../../schemas/event-destinations.ts';
 import type {
   DeliveryPage,
@@ -10,12 +9,12 @@ import type {
   QueuedDelivery,
 } from '../destinations.ts';
 import { decodeEventCursor, encodeEventCursor, type AttemptOutcome, type EventAttemptRecord } from '../outbox.ts';
-import { Cas, optimistically } from './cas.ts';
+import { Cas } from './cas.ts';
 import { readDestinations, type DestinationConfig, type StoredDelivery } from './destination-fan-out.ts';
-import { guarded } from './faults.ts';
-import { idOfMember, indexMember, parse, type RedisKeys } from './keys.ts';
+import { idOfMember, indexMember, parse } from './keys.ts';
 import { newestFirst } from './newest-first.ts';
 import { DELIVERED_KEPT_MS } from './outbox.ts';
+import { RedisRecords, unchanged } from './records.ts';
 
 /** Deliveries skipped in one transaction. */
 const SKIP_CHUNK = 500;
@@ -40,14 +39,9 @@ const logged = ({ payload: _, ...delivery }: StoredDelivery): DeliveryRecord => 
  * outbox counts its 410 Gone answers too. Each destination has its queue (pending deliveries, in
  * order), its log, a value per delivery, and a lease that one instance at a time holds.
  */
-export class RedisDestinations implements DestinationStore {
+export class RedisDestinations extends RedisRecords implements DestinationStore {
   /** This instance's name in the leases it takes, so that it ends only its own. */
   private readonly token = randomBytes(12).toString('base64url');
-
-  constructor(
-    private readonly redis: Redis,
-    private readonly key: RedisKeys,
-  ) {}
 
   create(record: DestinationRecord): Promise<void> {
     const { disabledAt, disabledReason, ...config } = record;
@@ -58,8 +52,8 @@ export class RedisDestinations implements DestinationStore {
     }).then(() => undefined);
   }
 
-  list(): Promise<DestinationRecord[]> {
-    return guarded(async () => this.withState((await readDestinations(this.redis, this.key)).configs));
+  async list(): Promise<DestinationRecord[]> {
+    return this.withState((await readDestinations(this.redis, this.key)).configs);
   }
 
   async get(destinationId: string): Promise<DestinationRecord | undefined> {
@@ -88,138 +82,122 @@ export class RedisDestinations implements DestinationStore {
     });
     if (!removed) return false;
     // No fan-out adds to it any more (each expects the destinations as they were): its deliveries go.
-    await guarded(async () => {
-      const log = this.key.destinationLog(destinationId);
-      for (;;) {
-        const members = await this.redis.zrange(log, 0, SKIP_CHUNK - 1);
-        if (members.length === 0) break;
-        await this.redis.del(
-          ...members.map((member) => this.key.destinationDelivery(destinationId, idOfMember(member))),
-        );
-        await this.redis.zrem(log, ...members);
-      }
-      await this.redis.del(this.key.destinationQueue(destinationId));
-    });
+    const log = this.key.destinationLog(destinationId);
+    for (;;) {
+      const members = await this.redis.zrange(log, 0, SKIP_CHUNK - 1);
+      if (members.length === 0) break;
+      await this.redis.del(...this.deliveryKeys(destinationId, members));
+      await this.redis.zrem(log, ...members);
+    }
+    await this.redis.del(this.key.destinationQueue(destinationId));
     return true;
   }
 
-  pendingCounts(): Promise<Map<string, number>> {
-    return guarded(async () => {
-      const { configs } = await readDestinations(this.redis, this.key);
-      const pipeline = this.redis.pipeline();
-      for (const config of configs) pipeline.zcard(this.key.destinationQueue(config.destinationId));
-      const counts = (await pipeline.exec()) ?? [];
-      return new Map(configs.map((config, index) => [config.destinationId, Number(counts[index]?.[1] ?? 0)]));
-    });
+  async pendingCounts(): Promise<Map<string, number>> {
+    const { configs } = await readDestinations(this.redis, this.key);
+    const pipeline = this.redis.pipeline();
+    for (const config of configs) pipeline.zcard(this.key.destinationQueue(config.destinationId));
+    const counts = (await pipeline.exec()) ?? [];
+    return new Map(configs.map((config, index) => [config.destinationId, Number(counts[index]?.[1] ?? 0)]));
   }
 
-  claimHead(destinationId: string, now: number, limit: number, leaseMs: number): Promise<QueuedDelivery[]> {
-    return guarded(async () => {
-      // Read first: a destination whose head is not due (failing, waiting for its retry) costs no write.
-      const queue = this.key.destinationQueue(destinationId);
-      const members = await this.redis.zrange(queue, 0, limit - 1);
-      const deliveries = await this.load(destinationId, members);
-      const due = deliveries.findIndex((delivery) => delivery.status !== 'pending' || delivery.nextAttemptAt! > now);
-      const head = due === -1 ? deliveries : deliveries.slice(0, due);
-      if (head.length === 0) return [];
-      const keys = [this.key.eventEndpoint(destinationId), queue, this.key.destinationLease(destinationId)];
-      if ((await this.redis.eval(LEASE, keys.length, ...keys, this.token, leaseMs)) !== 1) return [];
-      return head.map(({ eventId, type, payload, createdAt, attempts }) => ({
-        eventId,
-        type,
-        payload: payload!,
-        createdAt,
-        attempts,
-      }));
-    });
+  async claimHead(destinationId: string, now: number, limit: number, leaseMs: number): Promise<QueuedDelivery[]> {
+    // Read first: a destination whose head is not due (failing, waiting for its retry) costs no write.
+    const queue = this.key.destinationQueue(destinationId);
+    const members = await this.redis.zrange(queue, 0, limit - 1);
+    const deliveries = await this.readAll<StoredDelivery>(this.deliveryKeys(destinationId, members));
+    const due = deliveries.findIndex((delivery) => delivery.status !== 'pending' || delivery.nextAttemptAt! > now);
+    const head = due === -1 ? deliveries : deliveries.slice(0, due);
+    if (head.length === 0) return [];
+    const keys = [this.key.eventEndpoint(destinationId), queue, this.key.destinationLease(destinationId)];
+    if ((await this.redis.eval(LEASE, keys.length, ...keys, this.token, leaseMs)) !== 1) return [];
+    return head.map(({ eventId, type, payload, createdAt, attempts }) => ({
+      eventId,
+      type,
+      payload: payload!,
+      createdAt,
+      attempts,
+    }));
   }
 
   async releaseLease(destinationId: string): Promise<void> {
     const lease = this.key.destinationLease(destinationId);
-    await guarded(() => new Cas().expect(lease, this.token).del(lease).commit(this.redis));
+    await new Cas().expect(lease, this.token).del(lease).commit(this.redis);
   }
 
   settle(destinationId: string, eventId: string, attempt: EventAttemptRecord, outcome: AttemptOutcome): Promise<void> {
     const deliveryKey = this.key.destinationDelivery(destinationId, eventId);
-    return guarded(() =>
-      optimistically(async () => {
-        const raw = await this.redis.get(deliveryKey);
-        const delivery = parse<StoredDelivery>(raw);
-        // Skipped or removed meanwhile: the attempt changes nothing.
-        if (delivery?.status !== 'pending') return { value: undefined };
-        const next: StoredDelivery = {
-          ...delivery,
-          status: outcome.status,
-          attempts: delivery.attempts + 1,
-          nextAttemptAt: outcome.status === 'pending' ? outcome.retryAt : null,
-          deliveredAt: outcome.status === 'delivered' ? attempt.at : null,
-          lastAttemptAt: attempt.at,
-          lastStatusCode: attempt.statusCode,
-          lastDurationMs: attempt.durationMs,
-          lastError: attempt.error,
-        };
-        const cas = new Cas().expect(deliveryKey, raw);
-        if (outcome.status === 'pending') cas.set(deliveryKey, JSON.stringify(next));
-        else {
-          const member = indexMember(delivery.createdAt, eventId);
-          cas.zrem(this.key.destinationQueue(destinationId), member);
-          // Delivered ones are forgotten as the outbox forgets its delivered events; failed ones stay.
-          if (outcome.status === 'delivered')
-            cas.setExpiring(deliveryKey, JSON.stringify(logged(next)), DELIVERED_KEPT_MS);
-          else cas.set(deliveryKey, JSON.stringify(logged(next)));
-        }
-        return (await cas.commit(this.redis)) ? { value: undefined } : undefined;
-      }),
-    );
+    return this.transact(async (cas) => {
+      const raw = await this.redis.get(deliveryKey);
+      const delivery = parse<StoredDelivery>(raw);
+      // Skipped or removed meanwhile: the attempt changes nothing.
+      if (delivery?.status !== 'pending') return unchanged(undefined);
+      const next: StoredDelivery = {
+        ...delivery,
+        status: outcome.status,
+        attempts: delivery.attempts + 1,
+        nextAttemptAt: outcome.status === 'pending' ? outcome.retryAt : null,
+        deliveredAt: outcome.status === 'delivered' ? attempt.at : null,
+        lastAttemptAt: attempt.at,
+        lastStatusCode: attempt.statusCode,
+        lastDurationMs: attempt.durationMs,
+        lastError: attempt.error,
+      };
+      cas.expect(deliveryKey, raw);
+      if (outcome.status === 'pending') cas.set(deliveryKey, JSON.stringify(next));
+      else {
+        const member = indexMember(delivery.createdAt, eventId);
+        cas.zrem(this.key.destinationQueue(destinationId), member);
+        // Delivered ones are forgotten as the outbox forgets its delivered events; failed ones stay.
+        if (outcome.status === 'delivered')
+          cas.setExpiring(deliveryKey, JSON.stringify(logged(next)), DELIVERED_KEPT_MS);
+        else cas.set(deliveryKey, JSON.stringify(logged(next)));
+      }
+    });
   }
 
   /** Skips what is in the queue now, a chunk per transaction (deliveries fanned out meanwhile stay). */
   async skipPending(destinationId: string): Promise<number> {
     const queue = this.key.destinationQueue(destinationId);
-    const [last] = await guarded(() => this.redis.zrange(queue, -1, -1));
+    const [last] = await this.redis.zrange(queue, -1, -1);
     if (last === undefined) return 0;
     let skipped = 0;
     for (;;) {
-      const count = await guarded(() =>
-        optimistically(async () => {
-          const members = await this.redis.zrangebylex(queue, '-', `[${last}`, 'LIMIT', 0, SKIP_CHUNK);
-          if (members.length === 0) return { value: 0 };
-          const keys = members.map((member) => this.key.destinationDelivery(destinationId, idOfMember(member)));
-          const raws = await this.redis.mget(...keys);
-          const cas = new Cas();
-          let count = 0;
-          members.forEach((member, index) => {
-            const delivery = parse<StoredDelivery>(raws[index]);
-            cas.expect(keys[index]!, raws[index] ?? null).zrem(queue, member);
-            if (delivery?.status !== 'pending') return;
-            const next = logged({ ...delivery, status: 'skipped', nextAttemptAt: null });
-            cas.setExpiring(keys[index]!, JSON.stringify(next), DELIVERED_KEPT_MS);
-            count++;
-          });
-          return (await cas.commit(this.redis)) ? { value: count } : undefined;
-        }),
-      );
-      if (count === 0 && !(await this.pendingUpTo(queue, last))) return skipped;
+      const count = await this.transact(async (cas) => {
+        const members = await this.redis.zrangebylex(queue, '-', `[${last}`, 'LIMIT', 0, SKIP_CHUNK);
+        if (members.length === 0) return unchanged(0);
+        const keys = this.deliveryKeys(destinationId, members);
+        const raws = await this.redis.mget(...keys);
+        let count = 0;
+        members.forEach((member, index) => {
+          const delivery = parse<StoredDelivery>(raws[index]);
+          cas.expect(keys[index]!, raws[index] ?? null).zrem(queue, member);
+          if (delivery?.status !== 'pending') return;
+          const next = logged({ ...delivery, status: 'skipped', nextAttemptAt: null });
+          cas.setExpiring(keys[index]!, JSON.stringify(next), DELIVERED_KEPT_MS);
+          count++;
+        });
+        return count;
+      });
+      if (count === 0 && (await this.redis.zlexcount(queue, '-', `[${last}`)) === 0) return skipped;
       skipped += count;
     }
   }
 
-  deliveries(
+  async deliveries(
     destinationId: string,
     query: { status?: DeliveryStatus | undefined; limit: number; cursor?: string | undefined },
   ): Promise<DeliveryPage> {
     const after = query.cursor ? decodeEventCursor(query.cursor) : undefined;
-    return guarded(async () => {
-      const { items, more } = await newestFirst<StoredDelivery>(this.redis, {
-        index: this.key.destinationLog(destinationId),
-        valueKey: (eventId) => this.key.destinationDelivery(destinationId, eventId),
-        after: after && indexMember(after.createdAt, after.eventId),
-        limit: query.limit,
-        keep: (delivery) => !query.status || delivery.status === query.status,
-      });
-      const last = items[items.length - 1];
-      return { deliveries: items.map(logged), nextCursor: more && last ? encodeEventCursor(last) : null };
+    const { items, more } = await newestFirst<StoredDelivery>(this.redis, {
+      index: this.key.destinationLog(destinationId),
+      valueKey: (eventId) => this.key.destinationDelivery(destinationId, eventId),
+      after: after && indexMember(after.createdAt, after.eventId),
+      limit: query.limit,
+      keep: (delivery) => !query.status || delivery.status === query.status,
     });
+    const last = items[items.length - 1];
+    return { deliveries: items.map(logged), nextCursor: more && last ? encodeEventCursor(last) : null };
   }
 
   /**
@@ -229,16 +207,13 @@ export class RedisDestinations implements DestinationStore {
   private changeConfigs(
     change: (configs: DestinationConfig[], cas: Cas) => DestinationConfig[] | undefined,
   ): Promise<boolean> {
-    return guarded(() =>
-      optimistically(async () => {
-        const { raw, configs } = await readDestinations(this.redis, this.key);
-        const cas = new Cas().expect(this.key.eventDestinations(), raw);
-        const next = change(configs, cas);
-        if (!next) return { value: false };
-        cas.set(this.key.eventDestinations(), JSON.stringify(next));
-        return (await cas.commit(this.redis)) ? { value: true } : undefined;
-      }),
-    );
+    return this.transact(async (cas) => {
+      const { raw, configs } = await readDestinations(this.redis, this.key);
+      const next = change(configs, cas.expect(this.key.eventDestinations(), raw));
+      if (!next) return unchanged(false);
+      cas.set(this.key.eventDestinations(), JSON.stringify(next));
+      return true;
+    });
   }
 
   /** The destinations with whether each is disabled (its endpoint hash). */
@@ -256,16 +231,9 @@ export class RedisDestinations implements DestinationStore {
     });
   }
 
-  private async load(destinationId: string, members: string[]): Promise<StoredDelivery[]> {
-    if (members.length === 0) return [];
-    const values = await this.redis.mget(
-      ...members.map((member) => this.key.destinationDelivery(destinationId, idOfMember(member))),
-    );
-    return values.flatMap((raw) => parse<StoredDelivery>(raw) ?? []);
-  }
-
-  private async pendingUpTo(queue: string, last: string): Promise<boolean> {
-    return (await guarded(() => this.redis.zlexcount(queue, '-', `[${last}`))) > 0;
+  /** The keys of a destination's deliveries, from their members of its queue or log. */
+  private deliveryKeys(destinationId: string, members: string[]): string[] {
+    return members.map((member) => this.key.destinationDelivery(destinationId, idOfMember(member)));
   }
 }
 

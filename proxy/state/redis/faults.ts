@@ -1,11 +1,23 @@
+import type { Redis } from 'ioredis';
 import { StoreUnavailableError } from '../store.ts';
 
-/** Runs a Redis call; anything Redis throws means the store is unavailable (503), not a bug (500). */
-export async function guarded<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof StoreUnavailableError) throw error;
-    throw new StoreUnavailableError(error);
-  }
+/**
+ * Anything Redis fails a command with (refused, timed out, disconnected, an error reply) means the
+ * store is unavailable (503), not a bug (500). Set on the connection: every command, alone, in a
+ * pipeline or MULTI, or a script's, is sent through `sendCommand` and failed through its `reject`.
+ */
+export function failAsUnavailable(redis: Redis): void {
+  const send = redis.sendCommand.bind(redis);
+  redis.sendCommand = (...args: Parameters<Redis['sendCommand']>) => {
+    const [command] = args;
+    const reject = command.reject;
+    command.reject = (error) =>
+      // ioredis answers NOSCRIPT itself: it sends the script and runs it again.
+      reject(
+        error instanceof StoreUnavailableError || error.message.startsWith('NOSCRIPT')
+          ? error
+          : new StoreUnavailableError(error),
+      );
+    return send(...args);
+  };
 }

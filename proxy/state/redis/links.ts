@@ -15,11 +15,11 @@ import {
   type Reservation,
   type SettleEffects,
 } from '../links.ts';
-import { Cas, optimistically } from './cas.ts';
-import { guarded } from './faults.ts';
+import { Cas } from './cas.ts';
 import { idOfMember, indexMember, parse, type RedisKeys } from './keys.ts';
 import { newestFirst } from './newest-first.ts';
 import { addEvents } from './outbox.ts';
+import { RedisRecords, unchanged, type Unchanged } from './records.ts';
 import type { EventRouting } from '../outbox.ts';
 
 /**
@@ -28,40 +28,38 @@ import type { EventRouting } from '../outbox.ts';
  * only if the link's value is still the one it read (cas.ts), so reservations racing for its last use
  * commit one at a time, and the others read again and are refused.
  */
-export class RedisLinks implements LinkStore {
+export class RedisLinks extends RedisRecords implements LinkStore {
   constructor(
-    private readonly redis: Redis,
-    private readonly key: RedisKeys,
+    redis: Redis,
+    key: RedisKeys,
     private readonly routing: EventRouting,
-  ) {}
+  ) {
+    super(redis, key);
+  }
 
   async createLink(link: LinkRecord): Promise<void> {
-    const created = await guarded(() =>
-      new Cas()
-        .expect(this.key.link(link.code), null)
-        .set(this.key.link(link.code), JSON.stringify(link))
-        .zadd(this.key.linksAll(), indexMember(link.createdAt, link.code))
-        .zadd(this.key.linksOfKind(link.kind), indexMember(link.createdAt, link.code))
-        .commit(this.redis),
-    );
+    const created = await new Cas()
+      .expect(this.key.link(link.code), null)
+      .set(this.key.link(link.code), JSON.stringify(link))
+      .zadd(this.key.linksAll(), indexMember(link.createdAt, link.code))
+      .zadd(this.key.linksOfKind(link.kind), indexMember(link.createdAt, link.code))
+      .commit(this.redis);
     if (!created) throw new Error(`link ${link.code} exists already`);
   }
 
   linkByCode(code: string): Promise<LinkRecord | undefined> {
-    return guarded(async () => parse<LinkRecord>(await this.redis.get(this.key.link(code))));
+    return this.read(this.key.link(code));
   }
 
   async listLinks(query: LinkListQuery): Promise<LinkPage> {
     const after = query.cursor ? decodeLinkCursor(query.cursor) : undefined;
-    const { items, more } = await guarded(() =>
-      newestFirst<LinkRecord>(this.redis, {
-        index: query.kind ? this.key.linksOfKind(query.kind) : this.key.linksAll(),
-        valueKey: this.key.link,
-        after: after && indexMember(after.createdAt, after.id),
-        limit: query.limit,
-        keep: () => true,
-      }),
-    );
+    const { items, more } = await newestFirst<LinkRecord>(this.redis, {
+      index: query.kind ? this.key.linksOfKind(query.kind) : this.key.linksAll(),
+      valueKey: this.key.link,
+      after: after && indexMember(after.createdAt, after.id),
+      limit: query.limit,
+      keep: () => true,
+    });
     const page = pageAfter(items, query.limit, more, (link) => [link.createdAt, link.code]);
     return { links: page.items, nextCursor: page.nextCursor };
   }
@@ -72,10 +70,11 @@ export class RedisLinks implements LinkStore {
     to: LinkState,
     at: number,
   ): Promise<{ changed: boolean; link: LinkRecord } | undefined> {
-    return this.onLink<{ changed: boolean; link: LinkRecord }>(code, (link) => {
-      if (!from.includes(link.state)) return { value: { changed: false, link } };
+    return this.onLink<{ changed: boolean; link: LinkRecord }>(code, (link, cas) => {
+      if (!from.includes(link.state)) return unchanged({ changed: false, link });
       const next = { ...link, state: to, updatedAt: at };
-      return { value: { changed: true, link: next }, cas: this.saving(next) };
+      cas.set(this.key.link(code), JSON.stringify(next));
+      return { changed: true, link: next };
     });
   }
 
@@ -84,17 +83,18 @@ export class RedisLinks implements LinkStore {
     use: { checkoutId: string; amount: string; reference: (n: number) => string },
     now: number,
   ): Promise<Reservation | undefined> {
-    return this.onLink<Reservation>(code, (link) => {
+    return this.onLink<Reservation>(code, (link, cas) => {
       const refusal = decideUse(link, use.amount, now);
-      if (refusal) return { value: { outcome: 'refused', link, reason: refusal } };
+      if (refusal) return unchanged({ outcome: 'refused', link, reason: refusal });
       const next = reserved(link, use, now);
       const member = indexMember(now, use.checkoutId);
-      const cas = this.saving(next.link)
+      cas
+        .set(this.key.link(code), JSON.stringify(next.link))
         .expect(this.key.linkUse(use.checkoutId), null)
         .set(this.key.linkUse(use.checkoutId), JSON.stringify(next.use))
         .zadd(this.key.linkUsesOf(code), member)
         .zadd(this.key.linkUsesHeld(), member);
-      return { value: { outcome: 'reserved', ...next }, cas };
+      return { outcome: 'reserved', ...next };
     });
   }
 
@@ -105,79 +105,61 @@ export class RedisLinks implements LinkStore {
     effects: SettleEffects = {},
   ): Promise<{ link: LinkRecord; use: LinkUse } | undefined> {
     const useKey = this.key.linkUse(checkoutId);
-    return guarded(() =>
-      optimistically(async () => {
-        const code = parse<LinkUse>(await this.redis.get(useKey))?.code;
-        if (code === undefined) return { value: undefined };
-        // The use and its link in one read: read apart, another settle committing between the two
-        // gave a held use beside a link that no longer holds it (a negative total held).
-        const [rawUse = null, rawLink = null] = await this.redis.mget(useKey, this.key.link(code));
-        const use = parse<LinkUse>(rawUse);
-        if (use?.state !== 'held') return { value: undefined };
-        const link = parse<LinkRecord>(rawLink);
-        if (!link) return { value: undefined };
-        const next = settled(link, use, to, at, effects.transactionId ?? null);
-        const cas = new Cas()
-          .expect(useKey, rawUse)
-          .expect(this.key.link(use.code), rawLink)
-          .set(this.key.link(use.code), JSON.stringify(next.link))
-          .set(useKey, JSON.stringify(next.use))
-          .zrem(this.key.linkUsesHeld(), indexMember(use.createdAt, checkoutId));
-        if (effects.events)
-          await addEvents(cas, this.redis, this.key, effects.events(next.link, next.use), this.routing);
-        return (await cas.commit(this.redis)) ? { value: next } : undefined;
-      }),
-    );
+    return this.transact(async (cas) => {
+      const code = (await this.read<LinkUse>(useKey))?.code;
+      if (code === undefined) return unchanged(undefined);
+      // The use and its link in one read: read apart, another settle committing between the two
+      // gave a held use beside a link that no longer holds it (a negative total held).
+      const [rawUse = null, rawLink = null] = await this.redis.mget(useKey, this.key.link(code));
+      const use = parse<LinkUse>(rawUse);
+      if (use?.state !== 'held') return unchanged(undefined);
+      const link = parse<LinkRecord>(rawLink);
+      if (!link) return unchanged(undefined);
+      const next = settled(link, use, to, at, effects.transactionId ?? null);
+      cas
+        .expect(useKey, rawUse)
+        .expect(this.key.link(use.code), rawLink)
+        .set(this.key.link(use.code), JSON.stringify(next.link))
+        .set(useKey, JSON.stringify(next.use))
+        .zrem(this.key.linkUsesHeld(), indexMember(use.createdAt, checkoutId));
+      if (effects.events) await addEvents(cas, this.redis, this.key, effects.events(next.link, next.use), this.routing);
+      return next;
+    });
   }
 
   useByCheckout(checkoutId: string): Promise<LinkUse | undefined> {
-    return guarded(async () => parse<LinkUse>(await this.redis.get(this.key.linkUse(checkoutId))));
+    return this.read(this.key.linkUse(checkoutId));
   }
 
-  heldUses(limit: number): Promise<LinkUse[]> {
-    return guarded(async () => {
-      const members = await this.redis.zrangebylex(this.key.linkUsesHeld(), '-', '+', 'LIMIT', 0, limit);
-      if (members.length === 0) return [];
-      const values = await this.redis.mget(...members.map((member) => this.key.linkUse(idOfMember(member))));
-      return values.map((value) => parse<LinkUse>(value)).filter((use): use is LinkUse => use?.state === 'held');
-    });
+  async heldUses(limit: number): Promise<LinkUse[]> {
+    const members = await this.redis.zrangebylex(this.key.linkUsesHeld(), '-', '+', 'LIMIT', 0, limit);
+    const uses = await this.readAll<LinkUse>(members.map((member) => this.key.linkUse(idOfMember(member))));
+    return uses.filter((use) => use.state === 'held');
   }
 
   async usesOf(code: string, query: { limit: number; cursor?: string | undefined }): Promise<LinkUsePage> {
     const after = query.cursor ? decodeLinkCursor(query.cursor) : undefined;
-    const { items, more } = await guarded(() =>
-      newestFirst<LinkUse>(this.redis, {
-        index: this.key.linkUsesOf(code),
-        valueKey: this.key.linkUse,
-        after: after && indexMember(after.createdAt, after.id),
-        limit: query.limit,
-        keep: () => true,
-      }),
-    );
+    const { items, more } = await newestFirst<LinkUse>(this.redis, {
+      index: this.key.linkUsesOf(code),
+      valueKey: this.key.linkUse,
+      after: after && indexMember(after.createdAt, after.id),
+      limit: query.limit,
+      keep: () => true,
+    });
     const page = pageAfter(items, query.limit, more, (use) => [use.createdAt, use.checkoutId]);
     return { uses: page.items, nextCursor: page.nextCursor };
-  }
-
-  /** Writes a link's new value, if it is still the one read (`onLink` expects it). */
-  private saving(link: LinkRecord): Cas {
-    return new Cas().set(this.key.link(link.code), JSON.stringify(link));
   }
 
   /**
    * One step on a link: `step` decides from the link as read, and its writes commit only if the link
    * is unchanged since (read again otherwise). Undefined when there is no link.
    */
-  private onLink<T>(code: string, step: (link: LinkRecord) => { value: T; cas?: Cas }): Promise<T | undefined> {
+  private onLink<T>(code: string, step: (link: LinkRecord, cas: Cas) => T | Unchanged<T>): Promise<T | undefined> {
     const linkKey = this.key.link(code);
-    return guarded(() =>
-      optimistically<T | undefined>(async () => {
-        const raw = await this.redis.get(linkKey);
-        const link = parse<LinkRecord>(raw);
-        if (!link) return { value: undefined };
-        const { value, cas } = step(link);
-        if (!cas) return { value };
-        return (await cas.expect(linkKey, raw).commit(this.redis)) ? { value } : undefined;
-      }),
-    );
+    return this.transact<T | undefined>(async (cas) => {
+      const raw = await this.redis.get(linkKey);
+      const link = parse<LinkRecord>(raw);
+      return link ? step(link, cas.expect(linkKey, raw)) : unchanged(undefined);
+    });
   }
 }

@@ -1,7 +1,6 @@
 import type { Logger } from '../../logger.ts';
 import type { FleetChannel } from '../fleet-coordination.ts';
 import type { RedisConnections } from './database.ts';
-import { guarded } from './faults.ts';
 
 /**
  * A channel through Redis pub/sub: every instance subscribes once and hands what comes to its own
@@ -11,10 +10,9 @@ import { guarded } from './faults.ts';
 export function pubSubChannel(connections: RedisConnections, channel: string, logger: Logger): FleetChannel {
   const { command, subscriber } = connections;
   return {
-    publish: (message) =>
-      guarded(async () => {
-        await command.publish(channel, message);
-      }),
+    async publish(message) {
+      await command.publish(channel, message);
+    },
     listen(handlers) {
       let connectedBefore = false;
       subscriber.on('message', (from: string, text: string) => {

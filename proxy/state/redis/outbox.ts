@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis';
-import { Cas, optimistically } from './cas.ts';
+import type { Cas } from './cas.ts';
 import { fanOut, readDestinations } from './destination-fan-out.ts';
-import { guarded } from './faults.ts';
 import { newestFirst } from './newest-first.ts';
 import { idOfMember, indexMember, parse, type RedisKeys } from './keys.ts';
+import { RedisRecords, unchanged } from './records.ts';
 import {
   ATTEMPTS_KEPT,
   decodeEventCursor,
@@ -91,119 +91,101 @@ export async function addEvents(
 }
 
 /** The outbox for a fleet: events as JSON values, with sorted sets for what is due, the list and failures. */
-export class RedisOutbox implements Outbox {
+export class RedisOutbox extends RedisRecords implements Outbox {
   /** Shared with the store's other parts that write events. */
   readonly routing: EventRouting = { environment: true };
-
-  constructor(
-    private readonly redis: Redis,
-    private readonly key: RedisKeys,
-  ) {}
 
   routeToEnvironment(takes: boolean): void {
     this.routing.environment = takes;
   }
 
-  claimDue(now: number, limit: number, leaseMs: number): Promise<StoredEvent[]> {
-    return guarded(async () => {
-      const ids = (await this.redis.eval(CLAIM_DUE, 1, this.key.eventsDue(), now, now + leaseMs, limit)) as string[];
-      if (ids.length === 0) return [];
-      const values = await this.redis.mget(...ids.map((id) => this.key.event(id)));
-      return values.flatMap((raw) => parse<StoredEvent>(raw) ?? []).filter((event) => event.status === 'pending');
-    });
+  async claimDue(now: number, limit: number, leaseMs: number): Promise<StoredEvent[]> {
+    const ids = (await this.redis.eval(CLAIM_DUE, 1, this.key.eventsDue(), now, now + leaseMs, limit)) as string[];
+    const events = await this.readAll<StoredEvent>(ids.map(this.key.event));
+    return events.filter((event) => event.status === 'pending');
   }
 
   settle(eventId: string, attempt: EventAttemptRecord, outcome: AttemptOutcome): Promise<void> {
     const eventKey = this.key.event(eventId);
-    return guarded(() =>
-      optimistically(async () => {
-        const raw = await this.redis.get(eventKey);
-        const event = parse<StoredEvent>(raw);
-        if (!event) return { value: undefined };
-        const next: StoredEvent = {
-          ...event,
-          status: outcome.status,
-          attempts: event.attempts + 1,
-          nextAttemptAt: outcome.status === 'pending' ? outcome.retryAt : null,
-          deliveredAt: outcome.status === 'delivered' ? attempt.at : null,
-          lastError:
-            outcome.status === 'delivered'
-              ? event.lastError
-              : (attempt.error ?? (attempt.statusCode === null ? null : `HTTP ${attempt.statusCode}`)),
-        };
-        const attemptsKey = this.key.eventAttempts(eventId);
-        const cas = new Cas().expect(eventKey, raw).rpushCapped(attemptsKey, JSON.stringify(attempt), ATTEMPTS_KEPT);
-        if (outcome.status === 'delivered') {
-          cas
-            .setExpiring(eventKey, JSON.stringify(next), DELIVERED_KEPT_MS)
-            .expire(attemptsKey, DELIVERED_KEPT_MS)
-            .zrem(this.key.eventsDue(), eventId);
-        } else if (outcome.status === 'pending') {
-          cas.set(eventKey, JSON.stringify(next)).zaddScored(this.key.eventsDue(), eventId, outcome.retryAt);
-        } else {
-          cas
-            .set(eventKey, JSON.stringify(next))
-            .zrem(this.key.eventsDue(), eventId)
-            .zaddScored(this.key.eventsFailed(), eventId, event.createdAt);
-        }
-        return (await cas.commit(this.redis)) ? { value: undefined } : undefined;
-      }),
-    );
-  }
-
-  listEvents(query: Parameters<Outbox['listEvents']>[0]): Promise<EventPage> {
-    const after = query.cursor ? decodeEventCursor(query.cursor) : undefined;
-    return guarded(async () => {
-      const { items: events, more } = await newestFirst<StoredEvent>(this.redis, {
-        index: this.key.eventsAll(),
-        valueKey: this.key.event,
-        after: after && indexMember(after.createdAt, after.eventId),
-        limit: query.limit,
-        keep: (event) => (!query.status || event.status === query.status) && (!query.type || event.type === query.type),
-      });
-      const last = events[events.length - 1];
-      return { events, nextCursor: more && last ? encodeEventCursor(last) : null };
-    });
-  }
-
-  getEvent(eventId: string): Promise<{ event: StoredEvent; attempts: EventAttemptRecord[] } | undefined> {
-    return guarded(async () => {
-      const [raw, attempts] = await Promise.all([
-        this.redis.get(this.key.event(eventId)),
-        this.redis.lrange(this.key.eventAttempts(eventId), 0, -1),
-      ]);
+    return this.transact(async (cas) => {
+      const raw = await this.redis.get(eventKey);
       const event = parse<StoredEvent>(raw);
-      return event && { event, attempts: attempts.map((entry) => JSON.parse(entry) as EventAttemptRecord) };
+      if (!event) return unchanged(undefined);
+      const next: StoredEvent = {
+        ...event,
+        status: outcome.status,
+        attempts: event.attempts + 1,
+        nextAttemptAt: outcome.status === 'pending' ? outcome.retryAt : null,
+        deliveredAt: outcome.status === 'delivered' ? attempt.at : null,
+        lastError:
+          outcome.status === 'delivered'
+            ? event.lastError
+            : (attempt.error ?? (attempt.statusCode === null ? null : `HTTP ${attempt.statusCode}`)),
+      };
+      const attemptsKey = this.key.eventAttempts(eventId);
+      cas.expect(eventKey, raw).rpushCapped(attemptsKey, JSON.stringify(attempt), ATTEMPTS_KEPT);
+      if (outcome.status === 'delivered') {
+        cas
+          .setExpiring(eventKey, JSON.stringify(next), DELIVERED_KEPT_MS)
+          .expire(attemptsKey, DELIVERED_KEPT_MS)
+          .zrem(this.key.eventsDue(), eventId);
+      } else if (outcome.status === 'pending') {
+        cas.set(eventKey, JSON.stringify(next)).zaddScored(this.key.eventsDue(), eventId, outcome.retryAt);
+      } else {
+        cas
+          .set(eventKey, JSON.stringify(next))
+          .zrem(this.key.eventsDue(), eventId)
+          .zaddScored(this.key.eventsFailed(), eventId, event.createdAt);
+      }
     });
+  }
+
+  async listEvents(query: Parameters<Outbox['listEvents']>[0]): Promise<EventPage> {
+    const after = query.cursor ? decodeEventCursor(query.cursor) : undefined;
+    const { items: events, more } = await newestFirst<StoredEvent>(this.redis, {
+      index: this.key.eventsAll(),
+      valueKey: this.key.event,
+      after: after && indexMember(after.createdAt, after.eventId),
+      limit: query.limit,
+      keep: (event) => (!query.status || event.status === query.status) && (!query.type || event.type === query.type),
+    });
+    const last = events[events.length - 1];
+    return { events, nextCursor: more && last ? encodeEventCursor(last) : null };
+  }
+
+  async getEvent(eventId: string): Promise<{ event: StoredEvent; attempts: EventAttemptRecord[] } | undefined> {
+    const [event, attempts] = await Promise.all([
+      this.read<StoredEvent>(this.key.event(eventId)),
+      this.readList<EventAttemptRecord>(this.key.eventAttempts(eventId)),
+    ]);
+    return event && { event, attempts };
   }
 
   redeliver(eventId: string, now: number): Promise<StoredEvent | undefined> {
     const eventKey = this.key.event(eventId);
-    return guarded(() =>
-      optimistically<StoredEvent | undefined>(async () => {
-        const raw = await this.redis.get(eventKey);
-        const event = parse<StoredEvent>(raw);
-        if (!event) return { value: undefined };
-        const next: StoredEvent = { ...event, status: 'pending', nextAttemptAt: now };
-        const cas = new Cas()
-          .expect(eventKey, raw)
-          .set(eventKey, JSON.stringify(next))
-          .zaddScored(this.key.eventsDue(), eventId, now)
-          .zrem(this.key.eventsFailed(), eventId);
-        return (await cas.commit(this.redis)) ? { value: next } : undefined;
-      }),
-    );
+    return this.transact<StoredEvent | undefined>(async (cas) => {
+      const raw = await this.redis.get(eventKey);
+      const event = parse<StoredEvent>(raw);
+      if (!event) return unchanged(undefined);
+      const next: StoredEvent = { ...event, status: 'pending', nextAttemptAt: now };
+      cas
+        .expect(eventKey, raw)
+        .set(eventKey, JSON.stringify(next))
+        .zaddScored(this.key.eventsDue(), eventId, now)
+        .zrem(this.key.eventsFailed(), eventId);
+      return next;
+    });
   }
 
   async redeliverFailed(since: number, now: number): Promise<number> {
-    const ids = await guarded(() => this.redis.zrangebyscore(this.key.eventsFailed(), since, '+inf'));
+    const ids = await this.redis.zrangebyscore(this.key.eventsFailed(), since, '+inf');
     let count = 0;
     for (const id of ids) if (await this.redeliver(id, now)) count++;
     return count;
   }
 
   async expireCheckouts(now: number, limit: number, rule: ExpiryRule): Promise<number> {
-    const ids = await guarded(() => this.redis.zrangebyscore(this.key.expiring(), '-inf', now, 'LIMIT', 0, limit));
+    const ids = await this.redis.zrangebyscore(this.key.expiring(), '-inf', now, 'LIMIT', 0, limit);
     let settled = 0;
     for (const checkoutId of ids) if (await this.expireOne(checkoutId, rule)) settled++;
     return settled;
@@ -211,95 +193,77 @@ export class RedisOutbox implements Outbox {
 
   private expireOne(checkoutId: string, rule: ExpiryRule): Promise<boolean> {
     const checkoutKey = this.key.checkout(checkoutId);
-    return guarded(() =>
-      optimistically(async () => {
-        // Settled by another sweep (of this instance or another) since this one listed it.
-        if ((await this.redis.zscore(this.key.expiring(), checkoutId)) === null) return { value: false };
-        const checkoutRaw = await this.redis.get(checkoutKey);
-        const checkout = parse<Checkout>(checkoutRaw);
-        if (!checkout) {
-          await this.redis.zrem(this.key.expiring(), checkoutId);
-          return { value: false };
-        }
-        const attemptKey = checkout.currentAttempt ? this.key.attempt(checkout.currentAttempt) : undefined;
-        const attemptRaw = attemptKey ? await this.redis.get(attemptKey) : null;
-        const attempt = parse<Attempt>(attemptRaw);
-        const paymentKey = attempt?.transactionId ? this.key.payment(attempt.transactionId) : undefined;
-        const paymentRaw = paymentKey ? await this.redis.get(paymentKey) : null;
-        const stored = parse<Omit<Payment, 'lastCheckedAt'>>(paymentRaw);
-        const payment = stored && { ...stored, revision: stored.revision ?? 1, lastCheckedAt: null };
-        const decision = rule(checkout, attempt, payment);
-        if (!decision.settled) return { value: false };
-        // Settling changes no value the commit expects, so the mark is what makes a racing sweep's commit fail.
-        const mark = this.key.expirySettled(checkoutId);
-        const cas = new Cas()
-          .expect(checkoutKey, checkoutRaw)
-          .expect(mark, null)
-          .setExpiring(mark, '1', EXPIRY_MARK_MS)
-          .zrem(this.key.expiring(), checkoutId);
-        if (attemptKey) cas.expect(attemptKey, attemptRaw);
-        if (paymentKey) cas.expect(paymentKey, paymentRaw);
-        await addEvents(cas, this.redis, this.key, decision.events, this.routing);
-        return (await cas.commit(this.redis)) ? { value: true } : undefined;
-      }),
-    );
-  }
-
-  depth(): Promise<{ pending: number; oldestCreatedAt: number | null }> {
-    return guarded(async () => {
-      const [pending, [first]] = await Promise.all([
-        this.redis.zcard(this.key.eventsDue()),
-        this.redis.zrange(this.key.eventsDue(), 0, 0),
-      ]);
-      // The set is ordered by when events are due; the one due first is as old as any that matters.
-      const oldest = first ? parse<StoredEvent>(await this.redis.get(this.key.event(first))) : undefined;
-      return { pending, oldestCreatedAt: oldest?.createdAt ?? null };
+    return this.transact(async (cas) => {
+      // Settled by another sweep (of this instance or another) since this one listed it.
+      if ((await this.redis.zscore(this.key.expiring(), checkoutId)) === null) return unchanged(false);
+      const checkoutRaw = await this.redis.get(checkoutKey);
+      const checkout = parse<Checkout>(checkoutRaw);
+      if (!checkout) {
+        await this.redis.zrem(this.key.expiring(), checkoutId);
+        return unchanged(false);
+      }
+      const attemptKey = checkout.currentAttempt ? this.key.attempt(checkout.currentAttempt) : undefined;
+      const attemptRaw = attemptKey ? await this.redis.get(attemptKey) : null;
+      const attempt = parse<Attempt>(attemptRaw);
+      const paymentKey = attempt?.transactionId ? this.key.payment(attempt.transactionId) : undefined;
+      const paymentRaw = paymentKey ? await this.redis.get(paymentKey) : null;
+      const stored = parse<Omit<Payment, 'lastCheckedAt'>>(paymentRaw);
+      const payment = stored && { ...stored, revision: stored.revision ?? 1, lastCheckedAt: null };
+      const decision = rule(checkout, attempt, payment);
+      if (!decision.settled) return unchanged(false);
+      // Settling changes no value the commit expects, so the mark is what makes a racing sweep's commit fail.
+      const mark = this.key.expirySettled(checkoutId);
+      cas
+        .expect(checkoutKey, checkoutRaw)
+        .expect(mark, null)
+        .setExpiring(mark, '1', EXPIRY_MARK_MS)
+        .zrem(this.key.expiring(), checkoutId);
+      if (attemptKey) cas.expect(attemptKey, attemptRaw);
+      if (paymentKey) cas.expect(paymentKey, paymentRaw);
+      await addEvents(cas, this.redis, this.key, decision.events, this.routing);
+      return true;
     });
   }
 
-  endpointState(endpointId: string): Promise<EndpointState> {
-    return guarded(async () => {
-      const hash = await this.redis.hgetall(this.key.eventEndpoint(endpointId));
-      return Object.keys(hash).length ? toEndpointState(endpointId, hash) : freshEndpoint(endpointId);
-    });
+  async depth(): Promise<{ pending: number; oldestCreatedAt: number | null }> {
+    const [pending, [first]] = await Promise.all([
+      this.redis.zcard(this.key.eventsDue()),
+      this.redis.zrange(this.key.eventsDue(), 0, 0),
+    ]);
+    // The set is ordered by when events are due; the one due first is as old as any that matters.
+    const oldest = first ? await this.read<StoredEvent>(this.key.event(first)) : undefined;
+    return { pending, oldestCreatedAt: oldest?.createdAt ?? null };
   }
 
-  countGone(endpointId: string, rule: GoneRule): Promise<EndpointState> {
-    return guarded(async () => {
-      const flat = (await this.redis.eval(
-        COUNT_GONE,
-        1,
-        this.key.eventEndpoint(endpointId),
-        rule.after,
-        rule.at,
-        rule.reason,
-      )) as string[];
-      const hash: Record<string, string> = {};
-      for (let i = 0; i < flat.length; i += 2) hash[flat[i]!] = flat[i + 1]!;
-      return toEndpointState(endpointId, hash);
-    });
+  async endpointState(endpointId: string): Promise<EndpointState> {
+    const hash = await this.redis.hgetall(this.key.eventEndpoint(endpointId));
+    return Object.keys(hash).length ? toEndpointState(endpointId, hash) : freshEndpoint(endpointId);
+  }
+
+  async countGone(endpointId: string, rule: GoneRule): Promise<EndpointState> {
+    const endpoint = this.key.eventEndpoint(endpointId);
+    const flat = (await this.redis.eval(COUNT_GONE, 1, endpoint, rule.after, rule.at, rule.reason)) as string[];
+    const hash: Record<string, string> = {};
+    for (let i = 0; i < flat.length; i += 2) hash[flat[i]!] = flat[i + 1]!;
+    return toEndpointState(endpointId, hash);
   }
 
   async clearGone(endpointId: string): Promise<void> {
-    await guarded(() => this.redis.hset(this.key.eventEndpoint(endpointId), 'gone', 0));
+    await this.redis.hset(this.key.eventEndpoint(endpointId), 'gone', 0);
   }
 
-  enableEndpoint(endpointId: string): Promise<EndpointState> {
-    return guarded(async () => {
-      await this.redis.del(this.key.eventEndpoint(endpointId));
-      return freshEndpoint(endpointId);
-    });
+  async enableEndpoint(endpointId: string): Promise<EndpointState> {
+    await this.redis.del(this.key.eventEndpoint(endpointId));
+    return freshEndpoint(endpointId);
   }
 
   /** Redis forgets delivered events by itself (DELIVERED_KEPT_MS); this tidies the list's index. */
-  purgeDelivered(before: number): Promise<number> {
-    return guarded(async () => {
-      const members = await this.redis.zrangebylex(this.key.eventsAll(), '-', `(${indexMember(before, '')}`);
-      if (members.length === 0) return 0;
-      const values = await this.redis.mget(...members.map((member) => this.key.event(idOfMember(member))));
-      const gone = members.filter((_, index) => values[index] === null);
-      if (gone.length) await this.redis.zrem(this.key.eventsAll(), ...gone);
-      return gone.length;
-    });
+  async purgeDelivered(before: number): Promise<number> {
+    const members = await this.redis.zrangebylex(this.key.eventsAll(), '-', `(${indexMember(before, '')}`);
+    if (members.length === 0) return 0;
+    const values = await this.redis.mget(...members.map((member) => this.key.event(idOfMember(member))));
+    const gone = members.filter((_, index) => values[index] === null);
+    if (gone.length) await this.redis.zrem(this.key.eventsAll(), ...gone);
+    return gone.length;
   }
 }

@@ -18,10 +18,10 @@ import {
   type PurchaseUpdateOutcome,
   type QuoteRecord,
 } from '../purchases.ts';
-import { Cas, optimistically } from './cas.ts';
-import { guarded } from './faults.ts';
+import { Cas } from './cas.ts';
 import { idOfMember, indexMember, parse, type RedisKeys } from './keys.ts';
 import { addEvents } from './outbox.ts';
+import { RedisRecords, unchanged } from './records.ts';
 
 /** A quote is kept a day past its expiry: long enough for a late retry to be told it expired. */
 const QUOTE_KEPT_MS = 24 * 3_600_000;
@@ -33,15 +33,14 @@ const LIST_SCAN_MAX = 20_000;
  * A purchase as this version reads it: one kept by the previous version has its current order only
  * (each earlier one was stopped before its retry was allowed, so it cannot mint) and no look planned.
  */
+const thisVersion = (stored: PurchaseRecord): PurchaseRecord => ({
+  ...stored,
+  orderIds: stored.orderIds ?? (stored.orderId ? [stored.orderId] : []),
+  nextLookAt: stored.nextLookAt ?? null,
+});
 const purchaseOf = (raw: string | null): PurchaseRecord | undefined => {
   const stored = parse<PurchaseRecord>(raw);
-  return (
-    stored && {
-      ...stored,
-      orderIds: stored.orderIds ?? (stored.orderId ? [stored.orderId] : []),
-      nextLookAt: stored.nextLookAt ?? null,
-    }
-  );
+  return stored && thisVersion(stored);
 };
 /** The purchases' layout version (see `upgrade`). */
 const LAYOUT = '2';
@@ -53,25 +52,25 @@ const LAYOUT = '2';
  * commit one at a time through a version key, so racing purchases on several instances cannot
  * together pass its limit.
  */
-export class RedisPurchases implements PurchaseStore {
+export class RedisPurchases extends RedisRecords implements PurchaseStore {
   constructor(
-    private readonly redis: Redis,
-    private readonly key: RedisKeys,
+    redis: Redis,
+    key: RedisKeys,
     /** Who takes the events a purchase's step writes (the outbox's). */
     private readonly routing: EventRouting,
-  ) {}
+  ) {
+    super(redis, key);
+  }
 
   private upgraded: Promise<void> | undefined;
 
-  saveQuote(quote: QuoteRecord): Promise<void> {
-    return guarded(async () => {
-      const keep = Math.max(1, quote.expiresAt - Date.now()) + QUOTE_KEPT_MS;
-      await this.redis.set(this.key.quote(quote.quoteId), JSON.stringify(quote), 'PX', keep);
-    });
+  async saveQuote(quote: QuoteRecord): Promise<void> {
+    const keep = Math.max(1, quote.expiresAt - Date.now()) + QUOTE_KEPT_MS;
+    await this.redis.set(this.key.quote(quote.quoteId), JSON.stringify(quote), 'PX', keep);
   }
 
   getQuote(quoteId: string): Promise<QuoteRecord | undefined> {
-    return guarded(async () => parse<QuoteRecord>(await this.redis.get(this.key.quote(quoteId))));
+    return this.read(this.key.quote(quoteId));
   }
 
   /** Redis forgets quotes by itself (QUOTE_KEPT_MS). */
@@ -86,47 +85,40 @@ export class RedisPurchases implements PurchaseStore {
     const { purchase } = input;
     const quoteKey = this.key.purchaseByQuote(purchase.quoteId);
     const versionKey = this.key.walletVersion(purchase.wallet, purchase.symbol);
-    return guarded(() =>
-      optimistically<CreatePurchaseOutcome>(async () => {
-        const [usedRaw, version] = await Promise.all([this.redis.get(quoteKey), this.redis.get(versionKey)]);
-        const used = parse<{ purchaseId: string; idempotencyKey: string | null }>(usedRaw);
-        if (used) {
-          const earlier = await this.byId(used.purchaseId);
-          return {
-            value:
-              earlier && input.idempotencyKey !== null && used.idempotencyKey === input.idempotencyKey
-                ? { outcome: 'replay', purchase: earlier }
-                : { outcome: 'quote-used' },
-          };
-        }
-        if (input.limitCents !== null) {
-          const usedCents = await this.walletTotal(purchase.wallet, purchase.symbol, input.windowStart);
-          if (usedCents + purchase.tokensCents > input.limitCents) return { value: { outcome: 'limit', usedCents } };
-        }
-        const member = indexMember(purchase.createdAt, purchase.purchaseId);
-        const cas = new Cas()
-          .expect(quoteKey, null)
-          .expect(versionKey, version)
-          .set(versionKey, String(Number(version ?? 0) + 1))
-          .set(quoteKey, JSON.stringify({ purchaseId: purchase.purchaseId, idempotencyKey: input.idempotencyKey }))
-          .set(this.key.purchase(purchase.purchaseId), JSON.stringify(purchase))
-          .set(this.key.purchaseByToken(purchase.purchaseToken), purchase.purchaseId)
-          .set(this.key.purchaseByCheckout(purchase.checkoutId), purchase.purchaseId)
-          .zadd(this.key.purchasesAll(), member)
-          .zadd(this.key.purchasesByState(purchase.state), member)
-          .zadd(this.key.purchasesByWallet(purchase.wallet), member);
-        const due = dueAt(purchase);
-        if (due !== null) cas.zaddScored(this.key.purchasesDue(), member, due);
-        return (await cas.commit(this.redis)) ? { value: { outcome: 'created' } } : undefined;
-      }),
-    );
+    return this.transact<CreatePurchaseOutcome>(async (cas) => {
+      const [usedRaw, version] = await Promise.all([this.redis.get(quoteKey), this.redis.get(versionKey)]);
+      const used = parse<{ purchaseId: string; idempotencyKey: string | null }>(usedRaw);
+      if (used) {
+        const earlier = await this.byId(used.purchaseId);
+        return unchanged(
+          earlier && input.idempotencyKey !== null && used.idempotencyKey === input.idempotencyKey
+            ? { outcome: 'replay', purchase: earlier }
+            : { outcome: 'quote-used' },
+        );
+      }
+      if (input.limitCents !== null) {
+        const usedCents = await this.usedByWallet(purchase.wallet, purchase.symbol, input.windowStart);
+        if (usedCents + purchase.tokensCents > input.limitCents) return unchanged({ outcome: 'limit', usedCents });
+      }
+      const member = indexMember(purchase.createdAt, purchase.purchaseId);
+      cas
+        .expect(quoteKey, null)
+        .expect(versionKey, version)
+        .set(versionKey, String(Number(version ?? 0) + 1))
+        .set(quoteKey, JSON.stringify({ purchaseId: purchase.purchaseId, idempotencyKey: input.idempotencyKey }))
+        .set(this.key.purchase(purchase.purchaseId), JSON.stringify(purchase))
+        .set(this.key.purchaseByToken(purchase.purchaseToken), purchase.purchaseId)
+        .set(this.key.purchaseByCheckout(purchase.checkoutId), purchase.purchaseId)
+        .zadd(this.key.purchasesAll(), member)
+        .zadd(this.key.purchasesByState(purchase.state), member)
+        .zadd(this.key.purchasesByWallet(purchase.wallet), member);
+      const due = dueAt(purchase);
+      if (due !== null) cas.zaddScored(this.key.purchasesDue(), member, due);
+      return { outcome: 'created' };
+    });
   }
 
-  usedByWallet(wallet: string, symbol: string, since: number): Promise<number> {
-    return guarded(() => this.walletTotal(wallet, symbol, since));
-  }
-
-  private async walletTotal(wallet: string, symbol: string, since: number): Promise<number> {
+  async usedByWallet(wallet: string, symbol: string, since: number): Promise<number> {
     const members = await this.redis.zrangebylex(
       this.key.purchasesByWallet(wallet),
       `(${indexMember(since, '~')}`,
@@ -142,8 +134,8 @@ export class RedisPurchases implements PurchaseStore {
     );
   }
 
-  byId(purchaseId: string): Promise<PurchaseRecord | undefined> {
-    return guarded(async () => purchaseOf(await this.redis.get(this.key.purchase(purchaseId))));
+  async byId(purchaseId: string): Promise<PurchaseRecord | undefined> {
+    return purchaseOf(await this.redis.get(this.key.purchase(purchaseId)));
   }
 
   byToken(purchaseToken: string): Promise<PurchaseRecord | undefined> {
@@ -154,11 +146,9 @@ export class RedisPurchases implements PurchaseStore {
     return this.byPointer(this.key.purchaseByCheckout(checkoutId));
   }
 
-  private byPointer(pointer: string): Promise<PurchaseRecord | undefined> {
-    return guarded(async () => {
-      const id = await this.redis.get(pointer);
-      return id === null ? undefined : this.byId(id);
-    });
+  private async byPointer(pointer: string): Promise<PurchaseRecord | undefined> {
+    const id = await this.redis.get(pointer);
+    return id === null ? undefined : this.byId(id);
   }
 
   async list(query: {
@@ -169,43 +159,37 @@ export class RedisPurchases implements PurchaseStore {
   }): Promise<PurchasePage> {
     // A bad cursor is the caller's mistake, decoded before Redis is asked (not a store fault).
     const cursor = query.cursor ? decodePurchaseCursor(query.cursor) : undefined;
-    return guarded(async () => {
-      const index = query.wallet
-        ? this.key.purchasesByWallet(query.wallet)
-        : query.state
-          ? this.key.purchasesByState(query.state)
-          : this.key.purchasesAll();
-      let upper = cursor ? `(${indexMember(cursor.createdAt, cursor.purchaseId)}` : '+';
-      const purchases: PurchaseRecord[] = [];
-      let scanned = 0;
-      while (purchases.length <= query.limit && scanned < LIST_SCAN_MAX) {
-        const batch = await this.redis.zrevrangebylex(index, upper, '-', 'LIMIT', 0, 200);
-        if (batch.length === 0) break;
-        scanned += batch.length;
-        upper = `(${batch[batch.length - 1]!}`;
-        for (const purchase of await this.many(batch.map(idOfMember)))
-          if (!query.state || purchase.state === query.state) purchases.push(purchase);
-      }
-      return purchasePage(purchases, query.limit);
-    });
+    const index = query.wallet
+      ? this.key.purchasesByWallet(query.wallet)
+      : query.state
+        ? this.key.purchasesByState(query.state)
+        : this.key.purchasesAll();
+    let upper = cursor ? `(${indexMember(cursor.createdAt, cursor.purchaseId)}` : '+';
+    const purchases: PurchaseRecord[] = [];
+    let scanned = 0;
+    while (purchases.length <= query.limit && scanned < LIST_SCAN_MAX) {
+      const batch = await this.redis.zrevrangebylex(index, upper, '-', 'LIMIT', 0, 200);
+      if (batch.length === 0) break;
+      scanned += batch.length;
+      upper = `(${batch[batch.length - 1]!}`;
+      for (const purchase of await this.many(batch.map(idOfMember)))
+        if (!query.state || purchase.state === query.state) purchases.push(purchase);
+    }
+    return purchasePage(purchases, query.limit);
   }
 
-  unsettled(states: readonly PurchaseState[], limit: number): Promise<PurchaseRecord[]> {
-    return guarded(async () => {
-      // Each state's index is oldest first; their members sort like (createdAt, id) across indexes too.
-      const members = await Promise.all(
-        states.map((state) => this.redis.zrangebylex(this.key.purchasesByState(state), '-', '+', 'LIMIT', 0, limit)),
-      );
-      return this.many(members.flat().sort().slice(0, limit).map(idOfMember));
-    });
+  async unsettled(states: readonly PurchaseState[], limit: number): Promise<PurchaseRecord[]> {
+    // Each state's index is oldest first; their members sort like (createdAt, id) across indexes too.
+    const members = await Promise.all(
+      states.map((state) => this.redis.zrangebylex(this.key.purchasesByState(state), '-', '+', 'LIMIT', 0, limit)),
+    );
+    return this.many(members.flat().sort().slice(0, limit).map(idOfMember));
   }
 
-  due(now: number, limit: number): Promise<PurchaseRecord[]> {
-    return guarded(async () => {
-      await this.upgrade();
-      const members = await this.redis.zrangebyscore(this.key.purchasesDue(), '-inf', now, 'LIMIT', 0, limit);
-      return this.many(members.map(idOfMember));
-    });
+  async due(now: number, limit: number): Promise<PurchaseRecord[]> {
+    await this.upgrade();
+    const members = await this.redis.zrangebyscore(this.key.purchasesDue(), '-inf', now, 'LIMIT', 0, limit);
+    return this.many(members.map(idOfMember));
   }
 
   /**
@@ -219,12 +203,11 @@ export class RedisPurchases implements PurchaseStore {
       for (const state of WORK_STATES)
         for (const member of await this.redis.zrange(this.key.purchasesByState(state), 0, -1)) {
           const purchaseKey = this.key.purchase(idOfMember(member));
-          await optimistically(async () => {
+          await this.transact(async (cas) => {
             const raw = await this.redis.get(purchaseKey);
             const due = raw === null ? null : dueAt(purchaseOf(raw)!);
-            if (due === null) return { value: undefined };
-            const cas = new Cas().expect(purchaseKey, raw).zaddScored(this.key.purchasesDue(), member, due);
-            return (await cas.commit(this.redis)) ? { value: undefined } : undefined;
+            if (due === null) return unchanged(undefined);
+            cas.expect(purchaseKey, raw).zaddScored(this.key.purchasesDue(), member, due);
           });
         }
       await this.redis.del(this.key.purchasesOpen());
@@ -237,9 +220,7 @@ export class RedisPurchases implements PurchaseStore {
   }
 
   private async many(ids: string[]): Promise<PurchaseRecord[]> {
-    if (ids.length === 0) return [];
-    const values = await this.redis.mget(...ids.map((id) => this.key.purchase(id)));
-    return values.flatMap((raw) => (raw === null ? [] : [purchaseOf(raw)!]));
+    return (await this.readAll<PurchaseRecord>(ids.map(this.key.purchase))).map(thisVersion);
   }
 
   update(
@@ -249,61 +230,48 @@ export class RedisPurchases implements PurchaseStore {
     effects: { events?: (next: PurchaseRecord) => NewEvent[]; audit?: PurchaseAuditRecord } = {},
   ): Promise<PurchaseUpdateOutcome> {
     const purchaseKey = this.key.purchase(purchaseId);
-    return guarded(() =>
-      optimistically<PurchaseUpdateOutcome>(async () => {
-        const raw = await this.redis.get(purchaseKey);
-        const current = purchaseOf(raw);
-        if (!current || !meetsExpectation(current, expected)) return { value: { outcome: 'moved', purchase: current } };
-        const next: PurchaseRecord = { ...current, ...change, revision: current.revision + 1 };
-        const cas = new Cas().expect(purchaseKey, raw).set(purchaseKey, JSON.stringify(next));
-        if (next.txHash && next.txHash !== current.txHash) {
-          const txKey = this.key.purchaseByTx(next.txHash);
-          const holder = await this.redis.get(txKey);
-          if (holder !== null && holder !== purchaseId) return { value: { outcome: 'tx-taken' } };
-          cas.expect(txKey, holder).set(txKey, purchaseId);
-        }
-        const member = indexMember(current.createdAt, purchaseId);
-        if (next.state !== current.state)
-          cas
-            .zrem(this.key.purchasesByState(current.state), member)
-            .zadd(this.key.purchasesByState(next.state), member);
-        const due = dueAt(next);
-        if (due === null) cas.zrem(this.key.purchasesDue(), member);
-        else cas.zaddScored(this.key.purchasesDue(), member, due);
-        if (effects.events) await addEvents(cas, this.redis, this.key, effects.events(next), this.routing);
-        if (effects.audit)
-          cas.rpushCapped(this.key.purchaseAudit(purchaseId), JSON.stringify(effects.audit), AUDIT_KEPT);
-        return (await cas.commit(this.redis)) ? { value: { outcome: 'updated', purchase: next } } : undefined;
-      }),
-    );
-  }
-
-  lease(purchaseId: string, holder: string, now: number, leaseMs: number): Promise<boolean> {
-    const leaseKey = this.key.purchaseLease(purchaseId);
-    return guarded(async () => {
-      if ((await this.redis.set(leaseKey, holder, 'PX', leaseMs, 'NX')) === 'OK') return true;
-      // Held already: by this holder, it is extended.
-      return new Cas().expect(leaseKey, holder).setExpiring(leaseKey, holder, leaseMs).commit(this.redis);
+    return this.transact<PurchaseUpdateOutcome>(async (cas) => {
+      const raw = await this.redis.get(purchaseKey);
+      const current = purchaseOf(raw);
+      if (!current || !meetsExpectation(current, expected)) return unchanged({ outcome: 'moved', purchase: current });
+      const next: PurchaseRecord = { ...current, ...change, revision: current.revision + 1 };
+      cas.expect(purchaseKey, raw).set(purchaseKey, JSON.stringify(next));
+      if (next.txHash && next.txHash !== current.txHash) {
+        const txKey = this.key.purchaseByTx(next.txHash);
+        const holder = await this.redis.get(txKey);
+        if (holder !== null && holder !== purchaseId) return unchanged({ outcome: 'tx-taken' });
+        cas.expect(txKey, holder).set(txKey, purchaseId);
+      }
+      const member = indexMember(current.createdAt, purchaseId);
+      if (next.state !== current.state)
+        cas.zrem(this.key.purchasesByState(current.state), member).zadd(this.key.purchasesByState(next.state), member);
+      const due = dueAt(next);
+      if (due === null) cas.zrem(this.key.purchasesDue(), member);
+      else cas.zaddScored(this.key.purchasesDue(), member, due);
+      if (effects.events) await addEvents(cas, this.redis, this.key, effects.events(next), this.routing);
+      if (effects.audit) cas.rpushCapped(this.key.purchaseAudit(purchaseId), JSON.stringify(effects.audit), AUDIT_KEPT);
+      return { outcome: 'updated', purchase: next };
     });
   }
 
-  unlease(purchaseId: string, holder: string): Promise<void> {
+  async lease(purchaseId: string, holder: string, now: number, leaseMs: number): Promise<boolean> {
     const leaseKey = this.key.purchaseLease(purchaseId);
-    return guarded(async () => {
-      await new Cas().expect(leaseKey, holder).del(leaseKey).commit(this.redis);
-    });
+    if ((await this.redis.set(leaseKey, holder, 'PX', leaseMs, 'NX')) === 'OK') return true;
+    // Held already: by this holder, it is extended.
+    return new Cas().expect(leaseKey, holder).setExpiring(leaseKey, holder, leaseMs).commit(this.redis);
+  }
+
+  async unlease(purchaseId: string, holder: string): Promise<void> {
+    const leaseKey = this.key.purchaseLease(purchaseId);
+    await new Cas().expect(leaseKey, holder).del(leaseKey).commit(this.redis);
   }
 
   /** Redis forgets a lease when it runs out (`PX`), so what is there is held now. */
   leaseHolder(purchaseId: string): Promise<string | null> {
-    return guarded(() => this.redis.get(this.key.purchaseLease(purchaseId)));
+    return this.redis.get(this.key.purchaseLease(purchaseId));
   }
 
   audit(purchaseId: string): Promise<PurchaseAuditRecord[]> {
-    return guarded(async () =>
-      (await this.redis.lrange(this.key.purchaseAudit(purchaseId), 0, -1)).map(
-        (entry) => JSON.parse(entry) as PurchaseAuditRecord,
-      ),
-    );
+    return this.readList(this.key.purchaseAudit(purchaseId));
   }
 }

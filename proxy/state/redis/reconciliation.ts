@@ -1,6 +1,5 @@
-import type { Redis } from 'ioredis';
-import { guarded } from './faults.ts';
-import type { RedisKeys } from './keys.ts';
+import { parse } from './keys.ts';
+import { RedisRecords } from './records.ts';
 import type { Reconciliation, Resolution, Unverifiable } from '../reconciliation.ts';
 
 /** How long the last webhook of a payment is kept, as the SQL store keeps its webhook rows. */
@@ -15,78 +14,50 @@ return 0`;
  * Reconciliation records on Redis: the re-read queue as a sorted set by when it was queued, the
  * unverifiable payments as a hash, resolutions as a list per payment.
  */
-export class RedisReconciliation implements Reconciliation {
-  constructor(
-    private readonly redis: Redis,
-    private readonly key: RedisKeys,
-  ) {}
-
-  queueReread(transactionId: string, at: number): Promise<void> {
-    return guarded(async () => {
-      await this.redis.zadd(this.key.rereads(), 'GT', at, transactionId);
-    });
+export class RedisReconciliation extends RedisRecords implements Reconciliation {
+  async queueReread(transactionId: string, at: number): Promise<void> {
+    await this.redis.zadd(this.key.rereads(), 'GT', at, transactionId);
   }
 
-  dequeueReread(transactionId: string, readAt?: number): Promise<void> {
-    return guarded(async () => {
-      if (readAt === undefined) await this.redis.zrem(this.key.rereads(), transactionId);
-      else await this.redis.eval(DEQUEUE_IF_OLDER, 1, this.key.rereads(), transactionId, readAt);
-    });
+  async dequeueReread(transactionId: string, readAt?: number): Promise<void> {
+    if (readAt === undefined) await this.redis.zrem(this.key.rereads(), transactionId);
+    else await this.redis.eval(DEQUEUE_IF_OLDER, 1, this.key.rereads(), transactionId, readAt);
   }
 
   queuedRereads(limit: number): Promise<string[]> {
-    return guarded(() => this.redis.zrange(this.key.rereads(), 0, limit - 1));
+    return this.redis.zrange(this.key.rereads(), 0, limit - 1);
   }
 
-  markUnverifiable(entry: Unverifiable): Promise<void> {
-    return guarded(async () => {
-      const current = await this.unverifiableOf(entry.transactionId);
-      await this.redis.hset(
-        this.key.unverifiable(),
-        entry.transactionId,
-        JSON.stringify({ ...entry, since: current?.since ?? entry.since }),
-      );
-    });
+  async markUnverifiable(entry: Unverifiable): Promise<void> {
+    const current = await this.unverifiableOf(entry.transactionId);
+    const since = current?.since ?? entry.since;
+    await this.redis.hset(this.key.unverifiable(), entry.transactionId, JSON.stringify({ ...entry, since }));
   }
 
-  clearUnverifiable(transactionId: string): Promise<void> {
-    return guarded(async () => {
-      await this.redis.hdel(this.key.unverifiable(), transactionId);
-    });
+  async clearUnverifiable(transactionId: string): Promise<void> {
+    await this.redis.hdel(this.key.unverifiable(), transactionId);
   }
 
-  unverifiable(limit: number): Promise<Unverifiable[]> {
-    return guarded(async () => {
-      const all = Object.values(await this.redis.hgetall(this.key.unverifiable())).map(
-        (raw) => JSON.parse(raw) as Unverifiable,
-      );
-      return all.sort((a, b) => a.since - b.since).slice(0, limit);
-    });
+  async unverifiable(limit: number): Promise<Unverifiable[]> {
+    const all = Object.values(await this.redis.hgetall(this.key.unverifiable())).map(
+      (raw) => JSON.parse(raw) as Unverifiable,
+    );
+    return all.sort((a, b) => a.since - b.since).slice(0, limit);
   }
 
-  unverifiableOf(transactionId: string): Promise<Unverifiable | undefined> {
-    return guarded(async () => {
-      const raw = await this.redis.hget(this.key.unverifiable(), transactionId);
-      return raw === null ? undefined : (JSON.parse(raw) as Unverifiable);
-    });
+  async unverifiableOf(transactionId: string): Promise<Unverifiable | undefined> {
+    return parse(await this.redis.hget(this.key.unverifiable(), transactionId));
   }
 
   lastWebhook(transactionId: string): Promise<{ receivedAt: number; body: string } | undefined> {
-    return guarded(async () => {
-      const raw = await this.redis.get(this.key.lastWebhook(transactionId));
-      return raw === null ? undefined : (JSON.parse(raw) as { receivedAt: number; body: string });
-    });
+    return this.read(this.key.lastWebhook(transactionId));
   }
 
-  recordResolution(resolution: Resolution): Promise<void> {
-    return guarded(async () => {
-      await this.redis.rpush(this.key.resolutions(resolution.transactionId), JSON.stringify(resolution));
-    });
+  async recordResolution(resolution: Resolution): Promise<void> {
+    await this.redis.rpush(this.key.resolutions(resolution.transactionId), JSON.stringify(resolution));
   }
 
   resolutions(transactionId: string): Promise<Resolution[]> {
-    return guarded(async () =>
-      (await this.redis.lrange(this.key.resolutions(transactionId), 0, -1)).map((raw) => JSON.parse(raw) as Resolution),
-    );
+    return this.readList(this.key.resolutions(transactionId));
   }
 }

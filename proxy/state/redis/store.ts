@@ -1,14 +1,14 @@
 import type { Redis } from 'ioredis';
 import { isTerminalStatus, PAYMENT_STATUSES } from '../../../schemas/pay.ts';
-import { Cas, optimistically } from './cas.ts';
+import { Cas } from './cas.ts';
 import { RedisDestinations } from './destinations.ts';
-import { guarded } from './faults.ts';
-import { idOfMember, indexMember, parse, redisKeys, type RedisKeys } from './keys.ts';
+import { idOfMember, indexMember, parse, redisKeys } from './keys.ts';
 import { RedisLinks } from './links.ts';
 import { addEvents, RedisOutbox } from './outbox.ts';
 import { operatorStores, type RedisOperators } from './operators.ts';
 import { RedisPurchases } from './purchases.ts';
 import { LAST_WEBHOOK_KEPT_SECONDS, RedisReconciliation } from './reconciliation.ts';
+import { RedisRecords, unchanged } from './records.ts';
 import type { PaymentEventRule } from '../outbox.ts';
 import {
   decideAttempt,
@@ -29,6 +29,7 @@ import {
   type PaymentStats,
   type PaymentUpdate,
   type Store,
+  StoreUnavailableError,
 } from '../store.ts';
 
 const WEBHOOK_MEMORY_SECONDS = 30 * 24 * 3600;
@@ -53,12 +54,9 @@ const revised = (payment: StoredPayment): StoredPayment => ({
  * was last read upstream is kept apart from the payment: it changes on every read, and would
  * otherwise make every transaction on the payment retry.
  */
-export class RedisStore implements Store {
-  constructor(
-    private readonly redis: Redis,
-    prefix: string,
-  ) {
-    this.key = redisKeys(prefix);
+export class RedisStore extends RedisRecords implements Store {
+  constructor(redis: Redis, prefix: string) {
+    super(redis, redisKeys(prefix));
     this.outbox = new RedisOutbox(redis, this.key);
     this.destinations = new RedisDestinations(redis, this.key);
     this.reconciliation = new RedisReconciliation(redis, this.key);
@@ -66,7 +64,6 @@ export class RedisStore implements Store {
     this.links = new RedisLinks(redis, this.key, this.outbox.routing);
     Object.assign(this, operatorStores(redis, this.key)); // operators, merchantKeys, approvals, audit
   }
-  private readonly key: RedisKeys;
   readonly outbox: RedisOutbox;
   readonly destinations: RedisDestinations;
   readonly reconciliation: RedisReconciliation;
@@ -85,140 +82,125 @@ export class RedisStore implements Store {
   async insertCheckout(checkout: Checkout, key?: CheckoutKey): Promise<CheckoutClaim> {
     const checkoutKey = this.key.checkout(checkout.checkoutId);
     const idempotencyKey = key && this.key.checkoutIdempotency(key.idempotencyKey);
-    return guarded(async () => {
-      const cas = new Cas()
-        .expect(checkoutKey, null)
-        .set(checkoutKey, JSON.stringify(checkout))
-        .zaddScored(this.key.expiring(), checkout.checkoutId, checkout.expiresAt);
-      if (key && idempotencyKey)
-        cas
-          .expect(idempotencyKey, null)
-          .setExpiring(
-            idempotencyKey,
-            JSON.stringify({ checkoutId: checkout.checkoutId, fingerprint: key.fingerprint }),
-            CHECKOUT_KEY_KEPT_MS,
-          );
-      if (await cas.commit(this.redis)) return { created: true } as const;
-      const seen = idempotencyKey
-        ? parse<{ checkoutId: string; fingerprint: string }>(await this.redis.get(idempotencyKey))
-        : undefined;
-      if (!seen) throw new Error(`checkout ${checkout.checkoutId} exists`);
-      return { created: false, ...seen } as const;
-    });
+    const cas = new Cas()
+      .expect(checkoutKey, null)
+      .set(checkoutKey, JSON.stringify(checkout))
+      .zaddScored(this.key.expiring(), checkout.checkoutId, checkout.expiresAt);
+    if (key && idempotencyKey)
+      cas
+        .expect(idempotencyKey, null)
+        .setExpiring(
+          idempotencyKey,
+          JSON.stringify({ checkoutId: checkout.checkoutId, fingerprint: key.fingerprint }),
+          CHECKOUT_KEY_KEPT_MS,
+        );
+    if (await cas.commit(this.redis)) return { created: true };
+    const seen = idempotencyKey
+      ? await this.read<{ checkoutId: string; fingerprint: string }>(idempotencyKey)
+      : undefined;
+    // The key expired between the commit and the read (a retry makes the checkout), or the id is taken.
+    if (!seen) throw new StoreUnavailableError(new Error(`checkout ${checkout.checkoutId} exists`));
+    return { created: false, ...seen };
   }
 
   getCheckout(checkoutId: string): Promise<Checkout | undefined> {
-    return guarded(async () => parse<Checkout>(await this.redis.get(this.key.checkout(checkoutId))));
+    return this.read(this.key.checkout(checkoutId));
   }
 
   beginAttempt(input: Parameters<Store['beginAttempt']>[0]): Promise<BeginAttempt> {
     const attemptKey = this.key.attempt(input.idempotencyKey);
-    return guarded(() =>
-      optimistically<BeginAttempt>(async () => {
-        const [existingRaw = null, checkoutRaw = null] = input.checkoutId
-          ? await this.redis.mget(attemptKey, this.key.checkout(input.checkoutId))
-          : [await this.redis.get(attemptKey)];
-        const checkout = parse<Checkout>(checkoutRaw);
-        const currentKey = checkout?.currentAttempt ? this.key.attempt(checkout.currentAttempt) : undefined;
-        const currentRaw = currentKey ? await this.redis.get(currentKey) : null;
-        const current = parse<Attempt>(currentRaw);
-        const paymentKey = current?.transactionId ? this.key.payment(current.transactionId) : undefined;
-        const paymentRaw = paymentKey ? await this.redis.get(paymentKey) : null;
-        const decision = decideAttempt({
-          existing: parse<Attempt>(existingRaw),
-          current,
-          currentStatus: parse<StoredPayment>(paymentRaw)?.status,
-          now: input.now,
-          staleAfterMs: input.staleAfterMs,
-        });
-        if (decision.outcome !== 'started') return { value: decision };
-        const attempt: Attempt = {
-          idempotencyKey: input.idempotencyKey,
-          fingerprint: input.fingerprint,
-          checkoutId: input.checkoutId,
-          statusToken: input.statusToken,
-          state: 'pending',
-          transactionId: null,
-          createdAt: input.now,
-        };
-        const cas = new Cas()
-          .expect(attemptKey, decision.discardExisting ? existingRaw : null)
-          .set(attemptKey, JSON.stringify(attempt));
-        if (checkout) {
-          const checkoutKey = this.key.checkout(checkout.checkoutId);
-          cas
-            .expect(checkoutKey, checkoutRaw)
-            .set(checkoutKey, JSON.stringify({ ...checkout, currentAttempt: input.idempotencyKey }));
-          if (currentKey) cas.expect(currentKey, currentRaw);
-          if (paymentKey) cas.expect(paymentKey, paymentRaw);
-          // The stale attempt may be this very key's, just replaced above: not deleted then.
-          if (decision.discardCurrent && currentKey && currentKey !== attemptKey) cas.del(currentKey);
-        }
-        return (await cas.commit(this.redis)) ? { value: { outcome: 'started' } } : undefined;
-      }),
-    );
+    return this.transact<BeginAttempt>(async (cas) => {
+      const [existingRaw = null, checkoutRaw = null] = input.checkoutId
+        ? await this.redis.mget(attemptKey, this.key.checkout(input.checkoutId))
+        : [await this.redis.get(attemptKey)];
+      const checkout = parse<Checkout>(checkoutRaw);
+      const currentKey = checkout?.currentAttempt ? this.key.attempt(checkout.currentAttempt) : undefined;
+      const currentRaw = currentKey ? await this.redis.get(currentKey) : null;
+      const current = parse<Attempt>(currentRaw);
+      const paymentKey = current?.transactionId ? this.key.payment(current.transactionId) : undefined;
+      const paymentRaw = paymentKey ? await this.redis.get(paymentKey) : null;
+      const decision = decideAttempt({
+        existing: parse<Attempt>(existingRaw),
+        current,
+        currentStatus: parse<StoredPayment>(paymentRaw)?.status,
+        now: input.now,
+        staleAfterMs: input.staleAfterMs,
+      });
+      if (decision.outcome !== 'started') return unchanged(decision);
+      const attempt: Attempt = {
+        idempotencyKey: input.idempotencyKey,
+        fingerprint: input.fingerprint,
+        checkoutId: input.checkoutId,
+        statusToken: input.statusToken,
+        state: 'pending',
+        transactionId: null,
+        createdAt: input.now,
+      };
+      cas.expect(attemptKey, decision.discardExisting ? existingRaw : null).set(attemptKey, JSON.stringify(attempt));
+      if (checkout) {
+        const checkoutKey = this.key.checkout(checkout.checkoutId);
+        cas
+          .expect(checkoutKey, checkoutRaw)
+          .set(checkoutKey, JSON.stringify({ ...checkout, currentAttempt: input.idempotencyKey }));
+        if (currentKey) cas.expect(currentKey, currentRaw);
+        if (paymentKey) cas.expect(paymentKey, paymentRaw);
+        // The stale attempt may be this very key's, just replaced above: not deleted then.
+        if (decision.discardCurrent && currentKey && currentKey !== attemptKey) cas.del(currentKey);
+      }
+      return { outcome: 'started' };
+    });
   }
 
   getAttempt(idempotencyKey: string): Promise<Attempt | undefined> {
-    return guarded(async () => parse<Attempt>(await this.redis.get(this.key.attempt(idempotencyKey))));
+    return this.read(this.key.attempt(idempotencyKey));
   }
 
   abandonAttempt(idempotencyKey: string): Promise<void> {
     const attemptKey = this.key.attempt(idempotencyKey);
-    return guarded(() =>
-      optimistically(async () => {
-        const attemptRaw = await this.redis.get(attemptKey);
-        const attempt = parse<Attempt>(attemptRaw);
-        if (attempt?.state !== 'pending') return { value: undefined };
-        const cas = new Cas().expect(attemptKey, attemptRaw).del(attemptKey);
-        if (attempt.checkoutId) {
-          const checkoutKey = this.key.checkout(attempt.checkoutId);
-          const checkoutRaw = await this.redis.get(checkoutKey);
-          const checkout = parse<Checkout>(checkoutRaw);
-          if (checkout?.currentAttempt === idempotencyKey)
-            cas
-              .expect(checkoutKey, checkoutRaw)
-              .set(checkoutKey, JSON.stringify({ ...checkout, currentAttempt: null }));
-        }
-        return (await cas.commit(this.redis)) ? { value: undefined } : undefined;
-      }),
-    );
+    return this.transact(async (cas) => {
+      const attemptRaw = await this.redis.get(attemptKey);
+      const attempt = parse<Attempt>(attemptRaw);
+      if (attempt?.state !== 'pending') return unchanged(undefined);
+      cas.expect(attemptKey, attemptRaw).del(attemptKey);
+      if (attempt.checkoutId) {
+        const checkoutKey = this.key.checkout(attempt.checkoutId);
+        const checkoutRaw = await this.redis.get(checkoutKey);
+        const checkout = parse<Checkout>(checkoutRaw);
+        if (checkout?.currentAttempt === idempotencyKey)
+          cas.expect(checkoutKey, checkoutRaw).set(checkoutKey, JSON.stringify({ ...checkout, currentAttempt: null }));
+      }
+    });
   }
 
   recordPayment(payment: Payment): Promise<void> {
     const attemptKey = this.key.attempt(payment.idempotencyKey);
     const { lastCheckedAt, ...stored } = payment;
-    return guarded(() =>
-      optimistically(async () => {
-        const attemptRaw = await this.redis.get(attemptKey);
-        const attempt = parse<Attempt>(attemptRaw);
-        const member = this.member(payment);
-        const cas = new Cas()
-          .expect(attemptKey, attemptRaw)
-          .set(this.key.payment(payment.transactionId), JSON.stringify(stored))
-          .set(this.key.token(payment.statusToken), payment.transactionId)
-          .zadd(this.key.all(), member)
-          .zadd(this.key.status(payment.status), member)
-          .zadd(this.key.byReference(payment.reference), member);
-        if (payment.checkoutId) cas.zadd(this.key.byCheckout(payment.checkoutId), member);
-        if (lastCheckedAt !== null) cas.set(this.key.checked(payment.transactionId), String(lastCheckedAt));
-        if (!isTerminalStatus(payment.status)) cas.zadd(this.key.open(), member);
-        if (attempt)
-          cas.set(attemptKey, JSON.stringify({ ...attempt, state: 'succeeded', transactionId: payment.transactionId }));
-        return (await cas.commit(this.redis)) ? { value: undefined } : undefined;
-      }),
-    );
-  }
-
-  paymentByToken(statusToken: string): Promise<Payment | undefined> {
-    return guarded(async () => {
-      const transactionId = await this.redis.get(this.key.token(statusToken));
-      return transactionId === null ? undefined : (await this.load([transactionId]))[0];
+    return this.transact(async (cas) => {
+      const attemptRaw = await this.redis.get(attemptKey);
+      const attempt = parse<Attempt>(attemptRaw);
+      const member = this.member(payment);
+      cas
+        .expect(attemptKey, attemptRaw)
+        .set(this.key.payment(payment.transactionId), JSON.stringify(stored))
+        .set(this.key.token(payment.statusToken), payment.transactionId)
+        .zadd(this.key.all(), member)
+        .zadd(this.key.status(payment.status), member)
+        .zadd(this.key.byReference(payment.reference), member);
+      if (payment.checkoutId) cas.zadd(this.key.byCheckout(payment.checkoutId), member);
+      if (lastCheckedAt !== null) cas.set(this.key.checked(payment.transactionId), String(lastCheckedAt));
+      if (!isTerminalStatus(payment.status)) cas.zadd(this.key.open(), member);
+      if (attempt)
+        cas.set(attemptKey, JSON.stringify({ ...attempt, state: 'succeeded', transactionId: payment.transactionId }));
     });
   }
 
-  paymentById(transactionId: string): Promise<Payment | undefined> {
-    return guarded(async () => (await this.load([transactionId]))[0]);
+  async paymentByToken(statusToken: string): Promise<Payment | undefined> {
+    const transactionId = await this.redis.get(this.key.token(statusToken));
+    return transactionId === null ? undefined : this.paymentById(transactionId);
+  }
+
+  async paymentById(transactionId: string): Promise<Payment | undefined> {
+    return (await this.load([transactionId]))[0];
   }
 
   applyUpdate(
@@ -228,51 +210,45 @@ export class RedisStore implements Store {
     rule?: PaymentEventRule,
   ): Promise<Payment | undefined> {
     const paymentKey = this.key.payment(transactionId);
-    return guarded(() =>
-      optimistically(async () => {
-        const raw = await this.redis.get(paymentKey);
-        const stored = parse<StoredPayment>(raw);
-        if (!stored) return { value: undefined };
-        const current = revised(stored);
-        const next = mergeUpdate({ ...current, lastCheckedAt: null }, update);
-        const checked = String(checkedAt);
-        if (!next) {
-          await this.redis.set(this.key.checked(transactionId), checked);
-          return { value: undefined };
-        }
-        const { lastCheckedAt: _, ...changed } = next;
-        const member = this.member(current);
-        const cas = new Cas()
-          .expect(paymentKey, raw)
-          .set(paymentKey, JSON.stringify(changed))
-          .set(this.key.checked(transactionId), checked);
-        if (rule) {
-          const checkout = next.checkoutId
-            ? parse<Checkout>(await this.redis.get(this.key.checkout(next.checkoutId)))
-            : undefined;
-          await addEvents(
-            cas,
-            this.redis,
-            this.key,
-            rule({ ...current, lastCheckedAt: null }, next, checkout),
-            this.outbox.routing,
-          );
-        }
-        if (next.status !== current.status)
-          cas.zrem(this.key.status(current.status), member).zadd(this.key.status(next.status), member);
-        if (isTerminalStatus(next.status)) cas.zrem(this.key.open(), member);
-        return (await cas.commit(this.redis)) ? { value: { ...next, lastCheckedAt: checkedAt } } : undefined;
-      }),
-    );
-  }
-
-  markChecked(transactionId: string, checkedAt: number): Promise<void> {
-    return guarded(async () => {
-      await this.redis.set(this.key.checked(transactionId), String(checkedAt));
+    return this.transact(async (cas) => {
+      const raw = await this.redis.get(paymentKey);
+      const stored = parse<StoredPayment>(raw);
+      if (!stored) return unchanged(undefined);
+      const current = revised(stored);
+      const next = mergeUpdate({ ...current, lastCheckedAt: null }, update);
+      const checked = String(checkedAt);
+      if (!next) {
+        await this.redis.set(this.key.checked(transactionId), checked);
+        return unchanged(undefined);
+      }
+      const { lastCheckedAt: _, ...changed } = next;
+      const member = this.member(current);
+      cas
+        .expect(paymentKey, raw)
+        .set(paymentKey, JSON.stringify(changed))
+        .set(this.key.checked(transactionId), checked);
+      if (rule) {
+        const checkout = next.checkoutId ? await this.getCheckout(next.checkoutId) : undefined;
+        await addEvents(
+          cas,
+          this.redis,
+          this.key,
+          rule({ ...current, lastCheckedAt: null }, next, checkout),
+          this.outbox.routing,
+        );
+      }
+      if (next.status !== current.status)
+        cas.zrem(this.key.status(current.status), member).zadd(this.key.status(next.status), member);
+      if (isTerminalStatus(next.status)) cas.zrem(this.key.open(), member);
+      return { ...next, lastCheckedAt: checkedAt };
     });
   }
 
-  listPayments(query: PaymentSearch): Promise<PaymentPage> {
+  async markChecked(transactionId: string, checkedAt: number): Promise<void> {
+    await this.redis.set(this.key.checked(transactionId), String(checkedAt));
+  }
+
+  async listPayments(query: PaymentSearch): Promise<PaymentPage> {
     const after = query.cursor ? decodeCursor(query.cursor) : undefined;
     // The narrowest index that holds every match; time bounds are ranges of its members.
     const index = query.checkoutId
@@ -284,100 +260,90 @@ export class RedisStore implements Store {
           : this.key.all();
     const min = query.from === undefined ? '-' : `[${indexMember(query.from, '')}`;
     let max = after ? `(${this.member(after)}` : query.to === undefined ? '+' : `(${indexMember(query.to, '')}`;
-    return guarded(async () => {
-      const payments: Payment[] = [];
-      let scanned = 0;
-      let more = false;
-      let lastSeen: string | undefined;
-      // The index and the records are read one after the other: a payment that changed in between
-      // is checked against the search as it is now. The cursor is an index position.
-      while (!more && scanned < SEARCH_SCAN_MAX) {
-        const batch = Math.min(1_000, Math.max(query.limit + 1, 100));
-        const members = await this.redis.zrevrangebylex(index, max, min, 'LIMIT', 0, batch);
-        if (members.length === 0) break;
-        scanned += members.length;
-        const loaded = new Map((await this.load(members.map(idOfMember))).map((p) => [p.transactionId, p]));
-        for (const member of members) {
-          const payment = loaded.get(idOfMember(member));
-          if (!payment || !matchesSearch(payment, query)) {
-            lastSeen = member;
-            continue;
-          }
-          if (payments.length === query.limit) {
-            more = true;
-            break;
-          }
-          payments.push(payment);
+    const payments: Payment[] = [];
+    let scanned = 0;
+    let more = false;
+    let lastSeen: string | undefined;
+    // The index and the records are read one after the other: a payment that changed in between
+    // is checked against the search as it is now. The cursor is an index position.
+    while (!more && scanned < SEARCH_SCAN_MAX) {
+      const batch = Math.min(1_000, Math.max(query.limit + 1, 100));
+      const members = await this.redis.zrevrangebylex(index, max, min, 'LIMIT', 0, batch);
+      if (members.length === 0) break;
+      scanned += members.length;
+      const loaded = new Map((await this.load(members.map(idOfMember))).map((p) => [p.transactionId, p]));
+      for (const member of members) {
+        const payment = loaded.get(idOfMember(member));
+        if (!payment || !matchesSearch(payment, query)) {
           lastSeen = member;
+          continue;
         }
-        if (members.length < batch) break;
-        max = `(${members[members.length - 1]!}`;
+        if (payments.length === query.limit) {
+          more = true;
+          break;
+        }
+        payments.push(payment);
+        lastSeen = member;
       }
-      // A page cut short by the scan limit still offers the rest, from where the scan stopped.
-      const resumeAt = more ? payments[payments.length - 1] : scanned >= SEARCH_SCAN_MAX ? lastSeen : undefined;
-      return {
-        payments,
-        nextCursor:
-          resumeAt === undefined
-            ? null
-            : typeof resumeAt === 'string'
-              ? encodeCursor({ createdAt: Number(resumeAt.slice(0, 16)), transactionId: idOfMember(resumeAt) })
-              : encodeCursor(resumeAt),
-      };
-    });
+      if (members.length < batch) break;
+      max = `(${members[members.length - 1]!}`;
+    }
+    // A page cut short by the scan limit still offers the rest, from where the scan stopped.
+    const resumeAt = more ? payments[payments.length - 1] : scanned >= SEARCH_SCAN_MAX ? lastSeen : undefined;
+    return {
+      payments,
+      nextCursor:
+        resumeAt === undefined
+          ? null
+          : typeof resumeAt === 'string'
+            ? encodeCursor({ createdAt: Number(resumeAt.slice(0, 16)), transactionId: idOfMember(resumeAt) })
+            : encodeCursor(resumeAt),
+    };
   }
 
-  paymentStats(now: number): Promise<PaymentStats> {
-    return guarded(async () => {
-      const counts = await Promise.all(PAYMENT_STATUSES.map((status) => this.redis.zcard(this.key.status(status))));
-      const byStatus = Object.fromEntries(PAYMENT_STATUSES.map((status, index) => [status, counts[index] ?? 0]));
-      const pendingByAge = {} as PaymentStats['pendingByAge'];
-      let lower = 0;
-      // The open index's members begin with their creation time: each bucket is one range count.
-      for (const { label, below } of PENDING_AGE_BUCKETS) {
-        const min = below === Infinity ? '-' : `(${indexMember(now - below, '~')}`;
-        const max = `[${indexMember(now - lower, '~')}`;
-        pendingByAge[label] = await this.redis.zlexcount(this.key.open(), min, max);
-        lower = below;
-      }
-      return { byStatus, pendingByAge };
-    });
+  async paymentStats(now: number): Promise<PaymentStats> {
+    const counts = await Promise.all(PAYMENT_STATUSES.map((status) => this.redis.zcard(this.key.status(status))));
+    const byStatus = Object.fromEntries(PAYMENT_STATUSES.map((status, index) => [status, counts[index] ?? 0]));
+    const pendingByAge = {} as PaymentStats['pendingByAge'];
+    let lower = 0;
+    // The open index's members begin with their creation time: each bucket is one range count.
+    for (const { label, below } of PENDING_AGE_BUCKETS) {
+      const min = below === Infinity ? '-' : `(${indexMember(now - below, '~')}`;
+      const max = `[${indexMember(now - lower, '~')}`;
+      pendingByAge[label] = await this.redis.zlexcount(this.key.open(), min, max);
+      lower = below;
+    }
+    return { byStatus, pendingByAge };
   }
 
-  pendingPayments(limit: number): Promise<Payment[]> {
-    return guarded(async () => {
-      const members = await this.redis.zrangebylex(this.key.open(), '-', '+', 'LIMIT', 0, limit);
-      return (await this.load(members.map(idOfMember))).filter((payment) => !isTerminalStatus(payment.status));
-    });
+  async pendingPayments(limit: number): Promise<Payment[]> {
+    const members = await this.redis.zrangebylex(this.key.open(), '-', '+', 'LIMIT', 0, limit);
+    return (await this.load(members.map(idOfMember))).filter((payment) => !isTerminalStatus(payment.status));
   }
 
-  recordWebhook(event: Parameters<Store['recordWebhook']>[0]): Promise<boolean> {
-    return guarded(async () => {
-      const fresh =
-        (await this.redis.set(
-          this.key.webhook(event.dedupeKey),
-          JSON.stringify(event),
-          'EX',
-          WEBHOOK_MEMORY_SECONDS,
-          'NX',
-        )) === 'OK';
-      // The payment's last webhook, for the operator of a payment that cannot be verified.
-      if (fresh && event.transactionId)
-        await this.redis.set(
-          this.key.lastWebhook(event.transactionId),
-          JSON.stringify({ receivedAt: event.receivedAt, body: event.body }),
-          'EX',
-          LAST_WEBHOOK_KEPT_SECONDS,
-        );
-      return fresh;
-    });
+  async recordWebhook(event: Parameters<Store['recordWebhook']>[0]): Promise<boolean> {
+    const fresh =
+      (await this.redis.set(
+        this.key.webhook(event.dedupeKey),
+        JSON.stringify(event),
+        'EX',
+        WEBHOOK_MEMORY_SECONDS,
+        'NX',
+      )) === 'OK';
+    // The payment's last webhook, for the operator of a payment that cannot be verified.
+    if (fresh && event.transactionId)
+      await this.redis.set(
+        this.key.lastWebhook(event.transactionId),
+        JSON.stringify({ receivedAt: event.receivedAt, body: event.body }),
+        'EX',
+        LAST_WEBHOOK_KEPT_SECONDS,
+      );
+    return fresh;
   }
 
   /** A write, as payments need: a read-only replica or a Redis out of memory would still answer PING. */
-  ping(): Promise<void> {
-    return guarded(async () => {
-      await this.redis.set(this.key.heartbeat(), String(Date.now()), 'PX', 60_000);
-    });
+  async ping(): Promise<void> {
+    await this.redis.set(this.key.heartbeat(), String(Date.now()), 'PX', 60_000);
   }
 
   /** The connection belongs to the backend (open-backend.ts): Redis's coordination closes it. */
