@@ -8,7 +8,8 @@ import {
   type ApprovalStore,
 } from '../approvals.ts';
 import { Cas } from './cas.ts';
-import { idOfMember, indexMember, parse } from './keys.ts';
+import { indexMember } from './keys.ts';
+import { newestFirst } from './newest-first.ts';
 import { RedisRecords } from './records.ts';
 
 /** At most this many index entries are read to fill one page of a filtered list. */
@@ -34,26 +35,24 @@ export class RedisApprovals extends RedisRecords implements ApprovalStore {
 
   async list(query: ApprovalQuery): Promise<ApprovalPage> {
     const cursor = query.cursor ? decodeApprovalCursor(query.cursor) : undefined;
-    const found: ApprovalRecord[] = [];
-    let max = cursor ? `(${indexMember(cursor.requestedAt, cursor.approvalId)}` : '+';
-    for (let read = 0; found.length <= query.limit && read < LIST_SCAN_MAX; read += 200) {
-      const members = await this.redis.zrevrangebylex(this.key.approvalsAll(), max, '-', 'LIMIT', 0, 200);
-      if (!members.length) break;
-      for (const approval of await this.readAll<ApprovalRecord>(members.map(idOfMember).map(this.key.approval)))
-        if (!query.state || approval.state === query.state) found.push(approval);
-      max = `(${members[members.length - 1]!}`;
-      if (members.length < 200) break;
-    }
+    const found = await newestFirst<ApprovalRecord>(this.redis, {
+      index: this.key.approvalsAll(),
+      valueKey: this.key.approval,
+      after: cursor && indexMember(cursor.requestedAt, cursor.approvalId),
+      limit: query.limit,
+      keep: (approval) => !query.state || approval.state === query.state,
+      scanMax: LIST_SCAN_MAX,
+    });
     return approvalPage(found, query.limit);
   }
 
   async move(approvalId: string, revision: number, change: ApprovalChange): Promise<ApprovalRecord | undefined> {
     const approvalKey = this.key.approval(approvalId);
-    const raw = await this.redis.get(approvalKey);
-    const approval = parse<ApprovalRecord>(raw);
+    const cas = new Cas();
+    const approval = await this.watch<ApprovalRecord>(cas, approvalKey);
     if (!approval || approval.revision !== revision) return undefined;
     const next: ApprovalRecord = { ...approval, ...change, revision: revision + 1 };
-    const cas = new Cas().expect(approvalKey, raw).set(approvalKey, JSON.stringify(next));
+    cas.set(approvalKey, JSON.stringify(next));
     if (next.state !== 'pending') cas.zrem(this.key.approvalsPending(), approvalId);
     return (await cas.commit(this.redis)) ? next : undefined;
   }

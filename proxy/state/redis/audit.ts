@@ -21,10 +21,8 @@ export class RedisAudit extends RedisRecords implements AuditStore {
   append(entry: AuditEntry): Promise<AuditRecord> {
     const headKey = this.key.auditHead();
     return this.transact(async (cas) => {
-      const raw = await this.redis.get(headKey);
-      const record = sealAuditRecord(entry, raw === null ? undefined : (JSON.parse(raw) as AuditHead));
+      const record = sealAuditRecord(entry, await this.watch<AuditHead>(cas, headKey));
       cas
-        .expect(headKey, raw)
         .set(headKey, JSON.stringify({ seq: record.seq, hash: record.hash }))
         .expect(this.key.auditRecord(record.seq), null)
         .set(this.key.auditRecord(record.seq), JSON.stringify(record));

@@ -47,16 +47,9 @@ class RedisBudget implements RateBudget {
   ) {}
 
   async tryTake(reserve = 0): Promise<{ ok: true } | { ok: false; retryInMs: number }> {
-    const [ok, retryInMs] = (await this.redis.eval(
-      TAKE,
-      2,
-      this.key,
-      `${this.key}:paused`,
-      BUDGET_WINDOW_MS,
-      this.limit,
-      reserve,
-      randomUUID(),
-    )) as [number, number];
+    const args = [BUDGET_WINDOW_MS, this.limit, reserve, randomUUID()];
+    const answer = await this.redis.eval(TAKE, 2, this.key, `${this.key}:paused`, ...args);
+    const [ok, retryInMs] = answer as [number, number];
     return ok === 1 ? { ok: true } : { ok: false, retryInMs };
   }
 

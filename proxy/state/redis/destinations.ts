@@ -13,8 +13,7 @@ import { Cas } from './cas.ts';
 import { readDestinations, type DestinationConfig, type StoredDelivery } from './destination-fan-out.ts';
 import { idOfMember, indexMember, parse } from './keys.ts';
 import { newestFirst } from './newest-first.ts';
-import { DELIVERED_KEPT_MS } from './outbox.ts';
-import { RedisRecords, unchanged } from './records.ts';
+import { DELIVERED_KEPT_MS, RedisRecords, unchanged } from './records.ts';
 
 /** Deliveries skipped in one transaction. */
 const SKIP_CHUNK = 500;
@@ -128,8 +127,7 @@ export class RedisDestinations extends RedisRecords implements DestinationStore 
   settle(destinationId: string, eventId: string, attempt: EventAttemptRecord, outcome: AttemptOutcome): Promise<void> {
     const deliveryKey = this.key.destinationDelivery(destinationId, eventId);
     return this.transact(async (cas) => {
-      const raw = await this.redis.get(deliveryKey);
-      const delivery = parse<StoredDelivery>(raw);
+      const delivery = await this.watch<StoredDelivery>(cas, deliveryKey);
       // Skipped or removed meanwhile: the attempt changes nothing.
       if (delivery?.status !== 'pending') return unchanged(undefined);
       const next: StoredDelivery = {
@@ -143,7 +141,6 @@ export class RedisDestinations extends RedisRecords implements DestinationStore 
         lastDurationMs: attempt.durationMs,
         lastError: attempt.error,
       };
-      cas.expect(deliveryKey, raw);
       if (outcome.status === 'pending') cas.set(deliveryKey, JSON.stringify(next));
       else {
         const member = indexMember(delivery.createdAt, eventId);
@@ -189,15 +186,17 @@ export class RedisDestinations extends RedisRecords implements DestinationStore 
     query: { status?: DeliveryStatus | undefined; limit: number; cursor?: string | undefined },
   ): Promise<DeliveryPage> {
     const after = query.cursor ? decodeEventCursor(query.cursor) : undefined;
-    const { items, more } = await newestFirst<StoredDelivery>(this.redis, {
+    const found = await newestFirst<StoredDelivery>(this.redis, {
       index: this.key.destinationLog(destinationId),
       valueKey: (eventId) => this.key.destinationDelivery(destinationId, eventId),
       after: after && indexMember(after.createdAt, after.eventId),
       limit: query.limit,
       keep: (delivery) => !query.status || delivery.status === query.status,
     });
-    const last = items[items.length - 1];
-    return { deliveries: items.map(logged), nextCursor: more && last ? encodeEventCursor(last) : null };
+    const deliveries = found.slice(0, query.limit);
+    const last = deliveries[deliveries.length - 1];
+    const nextCursor = found.length > query.limit && last ? encodeEventCursor(last) : null;
+    return { deliveries: deliveries.map(logged), nextCursor };
   }
 
   /**

@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import {
   decideUse,
   decodeLinkCursor,
@@ -16,11 +15,9 @@ import {
   type SettleEffects,
 } from '../links.ts';
 import { Cas } from './cas.ts';
-import { idOfMember, indexMember, parse, type RedisKeys } from './keys.ts';
+import { idOfMember, indexMember, parse } from './keys.ts';
 import { newestFirst } from './newest-first.ts';
-import { addEvents } from './outbox.ts';
 import { RedisRecords, unchanged, type Unchanged } from './records.ts';
-import type { EventRouting } from '../outbox.ts';
 
 /**
  * Payment links in Redis: each link a JSON value with its counters, each use one under its checkout,
@@ -29,14 +26,6 @@ import type { EventRouting } from '../outbox.ts';
  * commit one at a time, and the others read again and are refused.
  */
 export class RedisLinks extends RedisRecords implements LinkStore {
-  constructor(
-    redis: Redis,
-    key: RedisKeys,
-    private readonly routing: EventRouting,
-  ) {
-    super(redis, key);
-  }
-
   async createLink(link: LinkRecord): Promise<void> {
     const created = await new Cas()
       .expect(this.key.link(link.code), null)
@@ -53,14 +42,13 @@ export class RedisLinks extends RedisRecords implements LinkStore {
 
   async listLinks(query: LinkListQuery): Promise<LinkPage> {
     const after = query.cursor ? decodeLinkCursor(query.cursor) : undefined;
-    const { items, more } = await newestFirst<LinkRecord>(this.redis, {
+    const found = await newestFirst<LinkRecord>(this.redis, {
       index: query.kind ? this.key.linksOfKind(query.kind) : this.key.linksAll(),
       valueKey: this.key.link,
       after: after && indexMember(after.createdAt, after.id),
       limit: query.limit,
-      keep: () => true,
     });
-    const page = pageAfter(items, query.limit, more, (link) => [link.createdAt, link.code]);
+    const page = pageAfter(found, query.limit, false, (link) => [link.createdAt, link.code]);
     return { links: page.items, nextCursor: page.nextCursor };
   }
 
@@ -122,7 +110,7 @@ export class RedisLinks extends RedisRecords implements LinkStore {
         .set(this.key.link(use.code), JSON.stringify(next.link))
         .set(useKey, JSON.stringify(next.use))
         .zrem(this.key.linkUsesHeld(), indexMember(use.createdAt, checkoutId));
-      if (effects.events) await addEvents(cas, this.redis, this.key, effects.events(next.link, next.use), this.routing);
+      if (effects.events) await this.addEvents(cas, effects.events(next.link, next.use));
       return next;
     });
   }
@@ -139,14 +127,13 @@ export class RedisLinks extends RedisRecords implements LinkStore {
 
   async usesOf(code: string, query: { limit: number; cursor?: string | undefined }): Promise<LinkUsePage> {
     const after = query.cursor ? decodeLinkCursor(query.cursor) : undefined;
-    const { items, more } = await newestFirst<LinkUse>(this.redis, {
+    const found = await newestFirst<LinkUse>(this.redis, {
       index: this.key.linkUsesOf(code),
       valueKey: this.key.linkUse,
       after: after && indexMember(after.createdAt, after.id),
       limit: query.limit,
-      keep: () => true,
     });
-    const page = pageAfter(items, query.limit, more, (use) => [use.createdAt, use.checkoutId]);
+    const page = pageAfter(found, query.limit, false, (use) => [use.createdAt, use.checkoutId]);
     return { uses: page.items, nextCursor: page.nextCursor };
   }
 
@@ -155,11 +142,9 @@ export class RedisLinks extends RedisRecords implements LinkStore {
    * is unchanged since (read again otherwise). Undefined when there is no link.
    */
   private onLink<T>(code: string, step: (link: LinkRecord, cas: Cas) => T | Unchanged<T>): Promise<T | undefined> {
-    const linkKey = this.key.link(code);
     return this.transact<T | undefined>(async (cas) => {
-      const raw = await this.redis.get(linkKey);
-      const link = parse<LinkRecord>(raw);
-      return link ? step(link, cas.expect(linkKey, raw)) : unchanged(undefined);
+      const link = await this.watch<LinkRecord>(cas, this.key.link(code));
+      return link ? step(link, cas) : unchanged(undefined);
     });
   }
 }

@@ -1,14 +1,11 @@
 import type { Redis } from 'ioredis';
 import { idOfMember, parse } from './keys.ts';
 
-/** At most this many index entries are read to fill one page of a filtered list. */
-const SCAN_MAX = 5_000;
-
 /**
  * A page of a list newest first, from a lexicographic index (`indexMember`) whose members name
- * values: from `after` (the member a cursor names) on, `limit` of those `keep` takes, and whether
- * there are more. Values Redis has forgotten (delivered ones expire) leave their index entry behind:
- * tidied as they are met.
+ * values: from `after` (the member a cursor names) on, up to `limit` + 1 of those `keep` takes (one
+ * past the page says there are more), reading at most `scanMax` index entries. Values Redis has
+ * forgotten (delivered ones expire) leave their index entry behind: tidied as they are met.
  */
 export async function newestFirst<T>(
   redis: Redis,
@@ -17,15 +14,15 @@ export async function newestFirst<T>(
     valueKey: (id: string) => string;
     after: string | undefined;
     limit: number;
-    keep: (value: T) => boolean;
+    keep?: (value: T) => boolean;
+    scanMax?: number;
   },
-): Promise<{ items: T[]; more: boolean }> {
-  const items: T[] = [];
+): Promise<T[]> {
+  const { limit, keep = () => true, scanMax = 5_000 } = query;
+  const found: T[] = [];
   let max = query.after ? `(${query.after}` : '+';
-  let scanned = 0;
-  let more = false;
-  while (scanned < SCAN_MAX) {
-    const batch = Math.min(500, Math.max(50, (query.limit + 1) * 2));
+  for (let scanned = 0; found.length <= limit && scanned < scanMax;) {
+    const batch = Math.min(500, Math.max(50, (limit + 1) * 2), scanMax - scanned);
     const members = await redis.zrevrangebylex(query.index, max, '-', 'LIMIT', 0, batch);
     if (members.length === 0) break;
     scanned += members.length;
@@ -34,15 +31,12 @@ export async function newestFirst<T>(
     for (const [index, member] of members.entries()) {
       const value = parse<T>(values[index]);
       if (!value) gone.push(member);
-      else if (!query.keep(value)) continue;
-      else if (items.length === query.limit) {
-        more = true;
-        break;
-      } else items.push(value);
+      else if (keep(value)) found.push(value);
+      if (found.length > limit) break;
     }
     if (gone.length) await redis.zrem(query.index, ...gone);
-    if (more || members.length < batch) break;
+    if (members.length < batch) break;
     max = `(${members[members.length - 1]!}`;
   }
-  return { items, more };
+  return found;
 }

@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import {
   changedOperator,
   DEVICE_KEPT_MS,
@@ -16,11 +15,8 @@ import {
   type PasskeyRecord,
   type RemoveOperatorOutcome,
 } from '../operators.ts';
-import { RedisApprovals } from './approvals.ts';
-import { RedisAudit } from './audit.ts';
-import { RedisMerchantKeys } from './merchant-keys.ts';
 import { Cas } from './cas.ts';
-import { idOfMember, indexMember, parse, type RedisKeys } from './keys.ts';
+import { idOfMember, indexMember, parse } from './keys.ts';
 import { RedisRecords, unchanged } from './records.ts';
 import { RedisSigninCeremonies } from './signin-ceremonies.ts';
 
@@ -216,24 +212,17 @@ export class RedisOperators extends RedisRecords implements OperatorStore {
 
   async usePasskey(credentialId: string, expected: number, counter: number, at: number): Promise<boolean> {
     const passkeyKey = this.key.passkey(credentialId);
-    const raw = await this.redis.get(passkeyKey);
-    const passkey = parse<PasskeyRecord>(raw);
+    const cas = new Cas();
+    const passkey = await this.watch<PasskeyRecord>(cas, passkeyKey);
     if (!passkey || passkey.counter !== expected) return false;
-    return new Cas()
-      .expect(passkeyKey, raw)
-      .set(passkeyKey, JSON.stringify({ ...passkey, counter, lastUsedAt: at }))
-      .commit(this.redis);
+    return cas.set(passkeyKey, JSON.stringify({ ...passkey, counter, lastUsedAt: at })).commit(this.redis);
   }
 
   async deletePasskey(operatorId: string, credentialId: string): Promise<boolean> {
     const passkeyKey = this.key.passkey(credentialId);
-    const raw = await this.redis.get(passkeyKey);
-    if (parse<PasskeyRecord>(raw)?.operatorId !== operatorId) return false;
-    return new Cas()
-      .expect(passkeyKey, raw)
-      .del(passkeyKey)
-      .zrem(this.key.passkeysOf(operatorId), credentialId)
-      .commit(this.redis);
+    const cas = new Cas();
+    if ((await this.watch<PasskeyRecord>(cas, passkeyKey))?.operatorId !== operatorId) return false;
+    return cas.del(passkeyKey).zrem(this.key.passkeysOf(operatorId), credentialId).commit(this.redis);
   }
 
   async insertDevice(device: DeviceAuthorizationRecord): Promise<boolean> {
@@ -268,15 +257,12 @@ export class RedisOperators extends RedisRecords implements OperatorStore {
     change: DeviceChange,
   ): Promise<DeviceAuthorizationRecord | undefined> {
     const deviceKey = this.key.device(deviceCodeHash);
-    const raw = await this.redis.get(deviceKey);
-    const device = parse<DeviceAuthorizationRecord>(raw);
+    const cas = new Cas();
+    const device = await this.watch<DeviceAuthorizationRecord>(cas, deviceKey);
     if (!device || device.revision !== revision) return undefined;
     const next = { ...device, ...change, revision: revision + 1 };
-    const committed = await new Cas()
-      .expect(deviceKey, raw)
-      .setExpiring(deviceKey, JSON.stringify(next), keptUntil(device.expiresAt + DEVICE_KEPT_MS))
-      .commit(this.redis);
-    return committed ? next : undefined;
+    cas.setExpiring(deviceKey, JSON.stringify(next), keptUntil(device.expiresAt + DEVICE_KEPT_MS));
+    return (await cas.commit(this.redis)) ? next : undefined;
   }
 
   /** Commits only if the operators' version is still `version`, and moves it on. */
@@ -312,11 +298,3 @@ export class RedisOperators extends RedisRecords implements OperatorStore {
 /** A record that expires, while it has not. */
 const unexpired = <T extends { expiresAt: number }>(record: T | undefined, now: number): T | undefined =>
   record && record.expiresAt > now ? record : undefined;
-
-/** The stores of what admins manage (operators, dual control, the audit, merchant keys), on one connection and prefix. */
-export const operatorStores = (redis: Redis, key: RedisKeys) => ({
-  operators: new RedisOperators(redis, key),
-  approvals: new RedisApprovals(redis, key),
-  audit: new RedisAudit(redis, key),
-  merchantKeys: new RedisMerchantKeys(redis, key),
-});

@@ -1,9 +1,6 @@
-import type { Redis } from 'ioredis';
-import type { Cas } from './cas.ts';
-import { fanOut, readDestinations } from './destination-fan-out.ts';
 import { newestFirst } from './newest-first.ts';
-import { idOfMember, indexMember, parse, type RedisKeys } from './keys.ts';
-import { RedisRecords, unchanged } from './records.ts';
+import { idOfMember, indexMember } from './keys.ts';
+import { DELIVERED_KEPT_MS, RedisRecords, unchanged } from './records.ts';
 import {
   ATTEMPTS_KEPT,
   decodeEventCursor,
@@ -13,17 +10,13 @@ import {
   type EndpointState,
   type EventAttemptRecord,
   type EventPage,
-  type EventRouting,
   type ExpiryRule,
   type GoneRule,
-  type NewEvent,
   type Outbox,
   type StoredEvent,
 } from '../outbox.ts';
 import type { Attempt, Checkout, Payment } from '../store.ts';
 
-/** How long Redis keeps a delivered event and its attempts (the SQL outbox purges at the same age). */
-export const DELIVERED_KEPT_MS = 30 * 24 * 3600_000;
 /** How long the mark of a settled expiry outlives the settling: far longer than any sweep takes. */
 const EXPIRY_MARK_MS = 24 * 3600_000;
 
@@ -56,45 +49,8 @@ function toEndpointState(endpointId: string, hash: Record<string, string>): Endp
   };
 }
 
-/**
- * Adds new events to a transaction: the outbox rows of the change that transaction commits, and a
- * delivery of each to every destination that takes it (destination-fan-out.ts). Without
- * KASSA_EVENTS_URL an event no destination takes is not written, and one they take owes the outbox
- * nothing (outbox.ts's `EventRouting`).
- */
-export async function addEvents(
-  cas: Cas,
-  redis: Redis,
-  key: RedisKeys,
-  events: readonly NewEvent[],
-  routing: EventRouting,
-): Promise<void> {
-  if (events.length === 0) return;
-  const destinations = await readDestinations(redis, key);
-  cas.expect(key.eventDestinations(), destinations.raw);
-  for (const event of events) {
-    if (!fanOut(cas, key, destinations, event) && !routing.environment) continue;
-    const stored: StoredEvent = {
-      ...event,
-      status: routing.environment ? 'pending' : 'delivered',
-      attempts: 0,
-      nextAttemptAt: routing.environment ? event.createdAt : null,
-      deliveredAt: null,
-      lastError: null,
-    };
-    const eventKey = key.event(event.eventId);
-    cas.expect(eventKey, null).zadd(key.eventsAll(), indexMember(event.createdAt, event.eventId));
-    if (routing.environment)
-      cas.set(eventKey, JSON.stringify(stored)).zaddScored(key.eventsDue(), event.eventId, event.createdAt);
-    else cas.setExpiring(eventKey, JSON.stringify(stored), DELIVERED_KEPT_MS);
-  }
-}
-
 /** The outbox for a fleet: events as JSON values, with sorted sets for what is due, the list and failures. */
 export class RedisOutbox extends RedisRecords implements Outbox {
-  /** Shared with the store's other parts that write events. */
-  readonly routing: EventRouting = { environment: true };
-
   routeToEnvironment(takes: boolean): void {
     this.routing.environment = takes;
   }
@@ -108,8 +64,7 @@ export class RedisOutbox extends RedisRecords implements Outbox {
   settle(eventId: string, attempt: EventAttemptRecord, outcome: AttemptOutcome): Promise<void> {
     const eventKey = this.key.event(eventId);
     return this.transact(async (cas) => {
-      const raw = await this.redis.get(eventKey);
-      const event = parse<StoredEvent>(raw);
+      const event = await this.watch<StoredEvent>(cas, eventKey);
       if (!event) return unchanged(undefined);
       const next: StoredEvent = {
         ...event,
@@ -123,7 +78,7 @@ export class RedisOutbox extends RedisRecords implements Outbox {
             : (attempt.error ?? (attempt.statusCode === null ? null : `HTTP ${attempt.statusCode}`)),
       };
       const attemptsKey = this.key.eventAttempts(eventId);
-      cas.expect(eventKey, raw).rpushCapped(attemptsKey, JSON.stringify(attempt), ATTEMPTS_KEPT);
+      cas.rpushCapped(attemptsKey, JSON.stringify(attempt), ATTEMPTS_KEPT);
       if (outcome.status === 'delivered') {
         cas
           .setExpiring(eventKey, JSON.stringify(next), DELIVERED_KEPT_MS)
@@ -142,15 +97,16 @@ export class RedisOutbox extends RedisRecords implements Outbox {
 
   async listEvents(query: Parameters<Outbox['listEvents']>[0]): Promise<EventPage> {
     const after = query.cursor ? decodeEventCursor(query.cursor) : undefined;
-    const { items: events, more } = await newestFirst<StoredEvent>(this.redis, {
+    const found = await newestFirst<StoredEvent>(this.redis, {
       index: this.key.eventsAll(),
       valueKey: this.key.event,
       after: after && indexMember(after.createdAt, after.eventId),
       limit: query.limit,
       keep: (event) => (!query.status || event.status === query.status) && (!query.type || event.type === query.type),
     });
+    const events = found.slice(0, query.limit);
     const last = events[events.length - 1];
-    return { events, nextCursor: more && last ? encodeEventCursor(last) : null };
+    return { events, nextCursor: found.length > query.limit && last ? encodeEventCursor(last) : null };
   }
 
   async getEvent(eventId: string): Promise<{ event: StoredEvent; attempts: EventAttemptRecord[] } | undefined> {
@@ -164,12 +120,10 @@ export class RedisOutbox extends RedisRecords implements Outbox {
   redeliver(eventId: string, now: number): Promise<StoredEvent | undefined> {
     const eventKey = this.key.event(eventId);
     return this.transact<StoredEvent | undefined>(async (cas) => {
-      const raw = await this.redis.get(eventKey);
-      const event = parse<StoredEvent>(raw);
+      const event = await this.watch<StoredEvent>(cas, eventKey);
       if (!event) return unchanged(undefined);
       const next: StoredEvent = { ...event, status: 'pending', nextAttemptAt: now };
       cas
-        .expect(eventKey, raw)
         .set(eventKey, JSON.stringify(next))
         .zaddScored(this.key.eventsDue(), eventId, now)
         .zrem(this.key.eventsFailed(), eventId);
@@ -192,35 +146,27 @@ export class RedisOutbox extends RedisRecords implements Outbox {
   }
 
   private expireOne(checkoutId: string, rule: ExpiryRule): Promise<boolean> {
-    const checkoutKey = this.key.checkout(checkoutId);
     return this.transact(async (cas) => {
       // Settled by another sweep (of this instance or another) since this one listed it.
       if ((await this.redis.zscore(this.key.expiring(), checkoutId)) === null) return unchanged(false);
-      const checkoutRaw = await this.redis.get(checkoutKey);
-      const checkout = parse<Checkout>(checkoutRaw);
+      const checkout = await this.watch<Checkout>(cas, this.key.checkout(checkoutId));
       if (!checkout) {
         await this.redis.zrem(this.key.expiring(), checkoutId);
         return unchanged(false);
       }
-      const attemptKey = checkout.currentAttempt ? this.key.attempt(checkout.currentAttempt) : undefined;
-      const attemptRaw = attemptKey ? await this.redis.get(attemptKey) : null;
-      const attempt = parse<Attempt>(attemptRaw);
-      const paymentKey = attempt?.transactionId ? this.key.payment(attempt.transactionId) : undefined;
-      const paymentRaw = paymentKey ? await this.redis.get(paymentKey) : null;
-      const stored = parse<Omit<Payment, 'lastCheckedAt'>>(paymentRaw);
+      const attempt = checkout.currentAttempt
+        ? await this.watch<Attempt>(cas, this.key.attempt(checkout.currentAttempt))
+        : undefined;
+      const stored = attempt?.transactionId
+        ? await this.watch<Omit<Payment, 'lastCheckedAt'>>(cas, this.key.payment(attempt.transactionId))
+        : undefined;
       const payment = stored && { ...stored, revision: stored.revision ?? 1, lastCheckedAt: null };
       const decision = rule(checkout, attempt, payment);
       if (!decision.settled) return unchanged(false);
       // Settling changes no value the commit expects, so the mark is what makes a racing sweep's commit fail.
       const mark = this.key.expirySettled(checkoutId);
-      cas
-        .expect(checkoutKey, checkoutRaw)
-        .expect(mark, null)
-        .setExpiring(mark, '1', EXPIRY_MARK_MS)
-        .zrem(this.key.expiring(), checkoutId);
-      if (attemptKey) cas.expect(attemptKey, attemptRaw);
-      if (paymentKey) cas.expect(paymentKey, paymentRaw);
-      await addEvents(cas, this.redis, this.key, decision.events, this.routing);
+      cas.expect(mark, null).setExpiring(mark, '1', EXPIRY_MARK_MS).zrem(this.key.expiring(), checkoutId);
+      await this.addEvents(cas, decision.events);
       return true;
     });
   }

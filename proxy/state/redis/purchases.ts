@@ -1,6 +1,5 @@
-import type { Redis } from 'ioredis';
 import type { PurchaseState } from '../../../schemas/onramp.ts';
-import type { EventRouting, NewEvent } from '../outbox.ts';
+import type { NewEvent } from '../outbox.ts';
 import {
   COUNTS_AGAINST_LIMIT,
   decodePurchaseCursor,
@@ -19,8 +18,8 @@ import {
   type QuoteRecord,
 } from '../purchases.ts';
 import { Cas } from './cas.ts';
-import { idOfMember, indexMember, parse, type RedisKeys } from './keys.ts';
-import { addEvents } from './outbox.ts';
+import { idOfMember, indexMember, parse } from './keys.ts';
+import { newestFirst } from './newest-first.ts';
 import { RedisRecords, unchanged } from './records.ts';
 
 /** A quote is kept a day past its expiry: long enough for a late retry to be told it expired. */
@@ -38,10 +37,6 @@ const thisVersion = (stored: PurchaseRecord): PurchaseRecord => ({
   orderIds: stored.orderIds ?? (stored.orderId ? [stored.orderId] : []),
   nextLookAt: stored.nextLookAt ?? null,
 });
-const purchaseOf = (raw: string | null): PurchaseRecord | undefined => {
-  const stored = parse<PurchaseRecord>(raw);
-  return stored && thisVersion(stored);
-};
 /** The purchases' layout version (see `upgrade`). */
 const LAYOUT = '2';
 
@@ -53,15 +48,6 @@ const LAYOUT = '2';
  * together pass its limit.
  */
 export class RedisPurchases extends RedisRecords implements PurchaseStore {
-  constructor(
-    redis: Redis,
-    key: RedisKeys,
-    /** Who takes the events a purchase's step writes (the outbox's). */
-    private readonly routing: EventRouting,
-  ) {
-    super(redis, key);
-  }
-
   private upgraded: Promise<void> | undefined;
 
   async saveQuote(quote: QuoteRecord): Promise<void> {
@@ -135,7 +121,8 @@ export class RedisPurchases extends RedisRecords implements PurchaseStore {
   }
 
   async byId(purchaseId: string): Promise<PurchaseRecord | undefined> {
-    return purchaseOf(await this.redis.get(this.key.purchase(purchaseId)));
+    const stored = await this.read<PurchaseRecord>(this.key.purchase(purchaseId));
+    return stored && thisVersion(stored);
   }
 
   byToken(purchaseToken: string): Promise<PurchaseRecord | undefined> {
@@ -159,23 +146,19 @@ export class RedisPurchases extends RedisRecords implements PurchaseStore {
   }): Promise<PurchasePage> {
     // A bad cursor is the caller's mistake, decoded before Redis is asked (not a store fault).
     const cursor = query.cursor ? decodePurchaseCursor(query.cursor) : undefined;
-    const index = query.wallet
-      ? this.key.purchasesByWallet(query.wallet)
-      : query.state
-        ? this.key.purchasesByState(query.state)
-        : this.key.purchasesAll();
-    let upper = cursor ? `(${indexMember(cursor.createdAt, cursor.purchaseId)}` : '+';
-    const purchases: PurchaseRecord[] = [];
-    let scanned = 0;
-    while (purchases.length <= query.limit && scanned < LIST_SCAN_MAX) {
-      const batch = await this.redis.zrevrangebylex(index, upper, '-', 'LIMIT', 0, 200);
-      if (batch.length === 0) break;
-      scanned += batch.length;
-      upper = `(${batch[batch.length - 1]!}`;
-      for (const purchase of await this.many(batch.map(idOfMember)))
-        if (!query.state || purchase.state === query.state) purchases.push(purchase);
-    }
-    return purchasePage(purchases, query.limit);
+    const found = await newestFirst<PurchaseRecord>(this.redis, {
+      index: query.wallet
+        ? this.key.purchasesByWallet(query.wallet)
+        : query.state
+          ? this.key.purchasesByState(query.state)
+          : this.key.purchasesAll(),
+      valueKey: this.key.purchase,
+      after: cursor && indexMember(cursor.createdAt, cursor.purchaseId),
+      limit: query.limit,
+      keep: (purchase) => !query.state || purchase.state === query.state,
+      scanMax: LIST_SCAN_MAX,
+    });
+    return purchasePage(found.map(thisVersion), query.limit);
   }
 
   async unsettled(states: readonly PurchaseState[], limit: number): Promise<PurchaseRecord[]> {
@@ -204,10 +187,10 @@ export class RedisPurchases extends RedisRecords implements PurchaseStore {
         for (const member of await this.redis.zrange(this.key.purchasesByState(state), 0, -1)) {
           const purchaseKey = this.key.purchase(idOfMember(member));
           await this.transact(async (cas) => {
-            const raw = await this.redis.get(purchaseKey);
-            const due = raw === null ? null : dueAt(purchaseOf(raw)!);
+            const purchase = await this.watch<PurchaseRecord>(cas, purchaseKey);
+            const due = purchase ? dueAt(thisVersion(purchase)) : null;
             if (due === null) return unchanged(undefined);
-            cas.expect(purchaseKey, raw).zaddScored(this.key.purchasesDue(), member, due);
+            cas.zaddScored(this.key.purchasesDue(), member, due);
           });
         }
       await this.redis.del(this.key.purchasesOpen());
@@ -231,11 +214,11 @@ export class RedisPurchases extends RedisRecords implements PurchaseStore {
   ): Promise<PurchaseUpdateOutcome> {
     const purchaseKey = this.key.purchase(purchaseId);
     return this.transact<PurchaseUpdateOutcome>(async (cas) => {
-      const raw = await this.redis.get(purchaseKey);
-      const current = purchaseOf(raw);
+      const stored = await this.watch<PurchaseRecord>(cas, purchaseKey);
+      const current = stored && thisVersion(stored);
       if (!current || !meetsExpectation(current, expected)) return unchanged({ outcome: 'moved', purchase: current });
       const next: PurchaseRecord = { ...current, ...change, revision: current.revision + 1 };
-      cas.expect(purchaseKey, raw).set(purchaseKey, JSON.stringify(next));
+      cas.set(purchaseKey, JSON.stringify(next));
       if (next.txHash && next.txHash !== current.txHash) {
         const txKey = this.key.purchaseByTx(next.txHash);
         const holder = await this.redis.get(txKey);
@@ -248,7 +231,7 @@ export class RedisPurchases extends RedisRecords implements PurchaseStore {
       const due = dueAt(next);
       if (due === null) cas.zrem(this.key.purchasesDue(), member);
       else cas.zaddScored(this.key.purchasesDue(), member, due);
-      if (effects.events) await addEvents(cas, this.redis, this.key, effects.events(next), this.routing);
+      if (effects.events) await this.addEvents(cas, effects.events(next));
       if (effects.audit) cas.rpushCapped(this.key.purchaseAudit(purchaseId), JSON.stringify(effects.audit), AUDIT_KEPT);
       return { outcome: 'updated', purchase: next };
     });

@@ -4,8 +4,11 @@ import { Cas } from './cas.ts';
 import { RedisDestinations } from './destinations.ts';
 import { idOfMember, indexMember, parse, redisKeys } from './keys.ts';
 import { RedisLinks } from './links.ts';
-import { addEvents, RedisOutbox } from './outbox.ts';
-import { operatorStores, type RedisOperators } from './operators.ts';
+import { RedisOutbox } from './outbox.ts';
+import { RedisApprovals } from './approvals.ts';
+import { RedisAudit } from './audit.ts';
+import { RedisMerchantKeys } from './merchant-keys.ts';
+import { RedisOperators } from './operators.ts';
 import { RedisPurchases } from './purchases.ts';
 import { LAST_WEBHOOK_KEPT_SECONDS, RedisReconciliation } from './reconciliation.ts';
 import { RedisRecords, unchanged } from './records.ts';
@@ -55,24 +58,19 @@ const revised = (payment: StoredPayment): StoredPayment => ({
  * otherwise make every transaction on the payment retry.
  */
 export class RedisStore extends RedisRecords implements Store {
+  readonly outbox = new RedisOutbox(this.redis, this.key, this.routing);
+  readonly destinations = new RedisDestinations(this.redis, this.key);
+  readonly reconciliation = new RedisReconciliation(this.redis, this.key);
+  readonly purchases = new RedisPurchases(this.redis, this.key, this.routing);
+  readonly links = new RedisLinks(this.redis, this.key, this.routing);
+  readonly operators = new RedisOperators(this.redis, this.key);
+  readonly merchantKeys = new RedisMerchantKeys(this.redis, this.key);
+  readonly approvals = new RedisApprovals(this.redis, this.key);
+  readonly audit = new RedisAudit(this.redis, this.key);
+
   constructor(redis: Redis, prefix: string) {
     super(redis, redisKeys(prefix));
-    this.outbox = new RedisOutbox(redis, this.key);
-    this.destinations = new RedisDestinations(redis, this.key);
-    this.reconciliation = new RedisReconciliation(redis, this.key);
-    this.purchases = new RedisPurchases(redis, this.key, this.outbox.routing);
-    this.links = new RedisLinks(redis, this.key, this.outbox.routing);
-    Object.assign(this, operatorStores(redis, this.key)); // operators, merchantKeys, approvals, audit
   }
-  readonly outbox: RedisOutbox;
-  readonly destinations: RedisDestinations;
-  readonly reconciliation: RedisReconciliation;
-  readonly purchases: RedisPurchases;
-  readonly links: RedisLinks;
-  readonly operators!: RedisOperators;
-  readonly merchantKeys!: ReturnType<typeof operatorStores>['merchantKeys'];
-  readonly approvals!: ReturnType<typeof operatorStores>['approvals'];
-  readonly audit!: ReturnType<typeof operatorStores>['audit'];
 
   /** Index members sort like (createdAt, transactionId), the order of the operator's list. */
   private member(payment: Pick<Payment, 'createdAt' | 'transactionId'>): string {
@@ -114,15 +112,16 @@ export class RedisStore extends RedisRecords implements Store {
         ? await this.redis.mget(attemptKey, this.key.checkout(input.checkoutId))
         : [await this.redis.get(attemptKey)];
       const checkout = parse<Checkout>(checkoutRaw);
+      // The current attempt and its payment decide; the commit expects both unchanged.
       const currentKey = checkout?.currentAttempt ? this.key.attempt(checkout.currentAttempt) : undefined;
-      const currentRaw = currentKey ? await this.redis.get(currentKey) : null;
-      const current = parse<Attempt>(currentRaw);
-      const paymentKey = current?.transactionId ? this.key.payment(current.transactionId) : undefined;
-      const paymentRaw = paymentKey ? await this.redis.get(paymentKey) : null;
+      const current = currentKey ? await this.watch<Attempt>(cas, currentKey) : undefined;
+      const payment = current?.transactionId
+        ? await this.watch<StoredPayment>(cas, this.key.payment(current.transactionId))
+        : undefined;
       const decision = decideAttempt({
         existing: parse<Attempt>(existingRaw),
         current,
-        currentStatus: parse<StoredPayment>(paymentRaw)?.status,
+        currentStatus: payment?.status,
         now: input.now,
         staleAfterMs: input.staleAfterMs,
       });
@@ -142,8 +141,6 @@ export class RedisStore extends RedisRecords implements Store {
         cas
           .expect(checkoutKey, checkoutRaw)
           .set(checkoutKey, JSON.stringify({ ...checkout, currentAttempt: input.idempotencyKey }));
-        if (currentKey) cas.expect(currentKey, currentRaw);
-        if (paymentKey) cas.expect(paymentKey, paymentRaw);
         // The stale attempt may be this very key's, just replaced above: not deleted then.
         if (decision.discardCurrent && currentKey && currentKey !== attemptKey) cas.del(currentKey);
       }
@@ -158,10 +155,9 @@ export class RedisStore extends RedisRecords implements Store {
   abandonAttempt(idempotencyKey: string): Promise<void> {
     const attemptKey = this.key.attempt(idempotencyKey);
     return this.transact(async (cas) => {
-      const attemptRaw = await this.redis.get(attemptKey);
-      const attempt = parse<Attempt>(attemptRaw);
+      const attempt = await this.watch<Attempt>(cas, attemptKey);
       if (attempt?.state !== 'pending') return unchanged(undefined);
-      cas.expect(attemptKey, attemptRaw).del(attemptKey);
+      cas.del(attemptKey);
       if (attempt.checkoutId) {
         const checkoutKey = this.key.checkout(attempt.checkoutId);
         const checkoutRaw = await this.redis.get(checkoutKey);
@@ -176,11 +172,9 @@ export class RedisStore extends RedisRecords implements Store {
     const attemptKey = this.key.attempt(payment.idempotencyKey);
     const { lastCheckedAt, ...stored } = payment;
     return this.transact(async (cas) => {
-      const attemptRaw = await this.redis.get(attemptKey);
-      const attempt = parse<Attempt>(attemptRaw);
+      const attempt = await this.watch<Attempt>(cas, attemptKey);
       const member = this.member(payment);
       cas
-        .expect(attemptKey, attemptRaw)
         .set(this.key.payment(payment.transactionId), JSON.stringify(stored))
         .set(this.key.token(payment.statusToken), payment.transactionId)
         .zadd(this.key.all(), member)
@@ -211,8 +205,7 @@ export class RedisStore extends RedisRecords implements Store {
   ): Promise<Payment | undefined> {
     const paymentKey = this.key.payment(transactionId);
     return this.transact(async (cas) => {
-      const raw = await this.redis.get(paymentKey);
-      const stored = parse<StoredPayment>(raw);
+      const stored = await this.watch<StoredPayment>(cas, paymentKey);
       if (!stored) return unchanged(undefined);
       const current = revised(stored);
       const next = mergeUpdate({ ...current, lastCheckedAt: null }, update);
@@ -223,19 +216,10 @@ export class RedisStore extends RedisRecords implements Store {
       }
       const { lastCheckedAt: _, ...changed } = next;
       const member = this.member(current);
-      cas
-        .expect(paymentKey, raw)
-        .set(paymentKey, JSON.stringify(changed))
-        .set(this.key.checked(transactionId), checked);
+      cas.set(paymentKey, JSON.stringify(changed)).set(this.key.checked(transactionId), checked);
       if (rule) {
         const checkout = next.checkoutId ? await this.getCheckout(next.checkoutId) : undefined;
-        await addEvents(
-          cas,
-          this.redis,
-          this.key,
-          rule({ ...current, lastCheckedAt: null }, next, checkout),
-          this.outbox.routing,
-        );
+        await this.addEvents(cas, rule({ ...current, lastCheckedAt: null }, next, checkout));
       }
       if (next.status !== current.status)
         cas.zrem(this.key.status(current.status), member).zadd(this.key.status(next.status), member);
