@@ -35,7 +35,7 @@ export class RedisAudit extends RedisRecords implements AuditStore {
   }
 
   range(fromSeq: number, limit: number): Promise<AuditRecord[]> {
-    return this.records(Array.from({ length: limit }, (_, index) => fromSeq + index));
+    return this.readAll(Array.from({ length: limit }, (_, index) => this.key.auditRecord(fromSeq + index)));
   }
 
   async list(query: AuditQuery): Promise<AuditRecord[]> {
@@ -44,15 +44,10 @@ export class RedisAudit extends RedisRecords implements AuditStore {
     const found: AuditRecord[] = [];
     for (let read = 0; found.length < query.limit && below > 1 && read < AUDIT_SCAN_MAX; read += BATCH) {
       const seqs = Array.from({ length: Math.min(BATCH, below - 1) }, (_, index) => below - 1 - index);
-      const page = await this.records(seqs);
+      const page = await this.readAll<AuditRecord>(seqs.map(this.key.auditRecord));
       found.push(...page.filter((record) => matchesAudit(record, query)));
       below = seqs[seqs.length - 1]!;
     }
     return found.slice(0, query.limit);
-  }
-
-  /** The records of these numbers that exist, in the order asked. */
-  private records(seqs: number[]): Promise<AuditRecord[]> {
-    return this.readAll(seqs.map(this.key.auditRecord));
   }
 }

@@ -56,6 +56,8 @@ export class Cas {
   /** Sets a value that Redis forgets after `ms`. */
   setExpiring = (key: string, value: string, ms: number) => this.op('SET', key, value, 'PX', ms);
   expire = (key: string, ms: number) => this.op('PEXPIRE', key, ms);
+  /** Commits only if the version at `key` is still `version` (null: none yet), and moves it on. */
+  bump = (key: string, version: string | null) => this.expect(key, version).set(key, String(Number(version ?? 0) + 1));
   /** Appends to a list that keeps only its last `cap` entries. */
   rpushCapped = (key: string, value: string, cap: number) => this.op('RPUSH', key, value).op('LTRIM', key, -cap, -1);
 

@@ -45,7 +45,8 @@ export class RedisOperators extends RedisRecords implements OperatorStore {
       );
       if (emailHolder) return unchanged('email-taken');
       if (ssoHolder) return unchanged('sso-taken');
-      this.bump(cas, version)
+      cas
+        .bump(this.key.operatorsVersion(), version)
         .expect(emailKey, null)
         .set(this.key.operator(operator.operatorId), JSON.stringify(operator))
         .set(emailKey, operator.operatorId)
@@ -80,7 +81,7 @@ export class RedisOperators extends RedisRecords implements OperatorStore {
       if (!before || before.revision !== revision) return unchanged({ outcome: 'moved' });
       const after = changedOperator(before, change);
       if (leavesNoAdmin(before, after, await this.activeAdmins())) return unchanged({ outcome: 'last-admin' });
-      this.bump(cas, version).expect(operatorKey, raw).set(operatorKey, JSON.stringify(after));
+      cas.bump(this.key.operatorsVersion(), version).expect(operatorKey, raw).set(operatorKey, JSON.stringify(after));
       if (after.ssoSubject !== before.ssoSubject) {
         if (before.ssoSubject) cas.del(this.key.operatorBySso(before.ssoSubject));
         if (after.ssoSubject) {
@@ -102,28 +103,26 @@ export class RedisOperators extends RedisRecords implements OperatorStore {
       const before = parse<OperatorRecord>(raw);
       if (!before) return unchanged('missing');
       if (leavesNoAdmin(before, undefined, await this.activeAdmins())) return unchanged('last-admin');
-      this.bump(cas, version)
+      cas
+        .bump(this.key.operatorsVersion(), version)
         .expect(operatorKey, raw)
         .del(operatorKey)
         .del(this.key.operatorByEmail(before.email))
         .zrem(this.key.operatorsAll(), indexMember(before.createdAt, operatorId));
       if (before.ssoSubject) cas.del(this.key.operatorBySso(before.ssoSubject));
-      const [credentials, invitations, passkeys] = await Promise.all(
-        [this.key.credentialsOf, this.key.invitationsOf, this.key.passkeysOf].map((list) =>
-          this.redis.zrange(list(operatorId), 0, -1),
-        ),
+      // What the account holds goes with it: its credentials, invitations and passkeys, and their lists.
+      const lists = [this.key.credentialsOf, this.key.invitationsOf, this.key.passkeysOf].map((list) =>
+        list(operatorId),
       );
-      const hashes = credentials!.length
-        ? await this.redis.mget(credentials!.map((member) => this.key.credential(idOfMember(member))))
-        : [];
-      for (const [index, member] of credentials!.entries()) {
-        cas.del(this.key.credential(idOfMember(member)));
-        if (hashes[index]) cas.del(this.key.credentialByHash(hashes[index]));
-      }
-      for (const hash of invitations!) cas.del(this.key.invitation(hash));
-      for (const id of passkeys!) cas.del(this.key.passkey(id));
-      for (const list of [this.key.credentialsOf, this.key.invitationsOf, this.key.passkeysOf])
-        cas.del(list(operatorId));
+      const [credentials = [], invitations = [], passkeys = []] = await Promise.all(
+        lists.map((list) => this.redis.zrange(list, 0, -1)),
+      );
+      const credentialKeys = credentials.map((member) => this.key.credential(idOfMember(member)));
+      const hashes = credentialKeys.length ? await this.redis.mget(credentialKeys) : [];
+      for (const hash of hashes) if (hash) cas.del(this.key.credentialByHash(hash));
+      for (const key of [...credentialKeys, ...lists]) cas.del(key);
+      for (const hash of invitations) cas.del(this.key.invitation(hash));
+      for (const id of passkeys) cas.del(this.key.passkey(id));
       return 'removed';
     });
   }
@@ -263,13 +262,6 @@ export class RedisOperators extends RedisRecords implements OperatorStore {
     const next = { ...device, ...change, revision: revision + 1 };
     cas.setExpiring(deviceKey, JSON.stringify(next), keptUntil(device.expiresAt + DEVICE_KEPT_MS));
     return (await cas.commit(this.redis)) ? next : undefined;
-  }
-
-  /** Commits only if the operators' version is still `version`, and moves it on. */
-  private bump(cas: Cas, version: string | null): Cas {
-    return cas
-      .expect(this.key.operatorsVersion(), version)
-      .set(this.key.operatorsVersion(), String(Number(version ?? 0) + 1));
   }
 
   private async operatorAt(pointer: string): Promise<OperatorRecord | undefined> {

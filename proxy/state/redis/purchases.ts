@@ -89,8 +89,7 @@ export class RedisPurchases extends RedisRecords implements PurchaseStore {
       const member = indexMember(purchase.createdAt, purchase.purchaseId);
       cas
         .expect(quoteKey, null)
-        .expect(versionKey, version)
-        .set(versionKey, String(Number(version ?? 0) + 1))
+        .bump(versionKey, version)
         .set(quoteKey, JSON.stringify({ purchaseId: purchase.purchaseId, idempotencyKey: input.idempotencyKey }))
         .set(this.key.purchase(purchase.purchaseId), JSON.stringify(purchase))
         .set(this.key.purchaseByToken(purchase.purchaseToken), purchase.purchaseId)
@@ -105,19 +104,13 @@ export class RedisPurchases extends RedisRecords implements PurchaseStore {
   }
 
   async usedByWallet(wallet: string, symbol: string, since: number): Promise<number> {
-    const members = await this.redis.zrangebylex(
-      this.key.purchasesByWallet(wallet),
-      `(${indexMember(since, '~')}`,
-      '+',
-    );
+    const after = `(${indexMember(since, '~')}`;
+    const members = await this.redis.zrangebylex(this.key.purchasesByWallet(wallet), after, '+');
     const purchases = await this.many(members.map(idOfMember));
-    return purchases.reduce(
-      (sum, purchase) =>
-        purchase.symbol === symbol && purchase.createdAt > since && COUNTS_AGAINST_LIMIT(purchase.state)
-          ? sum + purchase.tokensCents
-          : sum,
-      0,
+    const counted = purchases.filter(
+      (purchase) => purchase.symbol === symbol && purchase.createdAt > since && COUNTS_AGAINST_LIMIT(purchase.state),
     );
+    return counted.reduce((sum, purchase) => sum + purchase.tokensCents, 0);
   }
 
   async byId(purchaseId: string): Promise<PurchaseRecord | undefined> {
@@ -144,7 +137,6 @@ export class RedisPurchases extends RedisRecords implements PurchaseStore {
     limit: number;
     cursor?: string | undefined;
   }): Promise<PurchasePage> {
-    // A bad cursor is the caller's mistake, decoded before Redis is asked (not a store fault).
     const cursor = query.cursor ? decodePurchaseCursor(query.cursor) : undefined;
     const found = await newestFirst<PurchaseRecord>(this.redis, {
       index: query.wallet

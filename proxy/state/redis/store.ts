@@ -72,11 +72,6 @@ export class RedisStore extends RedisRecords implements Store {
     super(redis, redisKeys(prefix));
   }
 
-  /** Index members sort like (createdAt, transactionId), the order of the operator's list. */
-  private member(payment: Pick<Payment, 'createdAt' | 'transactionId'>): string {
-    return indexMember(payment.createdAt, payment.transactionId);
-  }
-
   async insertCheckout(checkout: Checkout, key?: CheckoutKey): Promise<CheckoutClaim> {
     const checkoutKey = this.key.checkout(checkout.checkoutId);
     const idempotencyKey = key && this.key.checkoutIdempotency(key.idempotencyKey);
@@ -112,7 +107,6 @@ export class RedisStore extends RedisRecords implements Store {
         ? await this.redis.mget(attemptKey, this.key.checkout(input.checkoutId))
         : [await this.redis.get(attemptKey)];
       const checkout = parse<Checkout>(checkoutRaw);
-      // The current attempt and its payment decide; the commit expects both unchanged.
       const currentKey = checkout?.currentAttempt ? this.key.attempt(checkout.currentAttempt) : undefined;
       const current = currentKey ? await this.watch<Attempt>(cas, currentKey) : undefined;
       const payment = current?.transactionId
@@ -173,7 +167,7 @@ export class RedisStore extends RedisRecords implements Store {
     const { lastCheckedAt, ...stored } = payment;
     return this.transact(async (cas) => {
       const attempt = await this.watch<Attempt>(cas, attemptKey);
-      const member = this.member(payment);
+      const member = indexMember(payment.createdAt, payment.transactionId);
       cas
         .set(this.key.payment(payment.transactionId), JSON.stringify(stored))
         .set(this.key.token(payment.statusToken), payment.transactionId)
@@ -215,7 +209,7 @@ export class RedisStore extends RedisRecords implements Store {
         return unchanged(undefined);
       }
       const { lastCheckedAt: _, ...changed } = next;
-      const member = this.member(current);
+      const member = indexMember(current.createdAt, transactionId);
       cas.set(paymentKey, JSON.stringify(changed)).set(this.key.checked(transactionId), checked);
       if (rule) {
         const checkout = next.checkoutId ? await this.getCheckout(next.checkoutId) : undefined;
@@ -243,7 +237,11 @@ export class RedisStore extends RedisRecords implements Store {
           ? this.key.status(query.status)
           : this.key.all();
     const min = query.from === undefined ? '-' : `[${indexMember(query.from, '')}`;
-    let max = after ? `(${this.member(after)}` : query.to === undefined ? '+' : `(${indexMember(query.to, '')}`;
+    let max = after
+      ? `(${indexMember(after.createdAt, after.transactionId)}`
+      : query.to === undefined
+        ? '+'
+        : `(${indexMember(query.to, '')}`;
     const payments: Payment[] = [];
     let scanned = 0;
     let more = false;
