@@ -62,12 +62,8 @@ export class Cas {
   rpushCapped = (key: string, value: string, cap: number) => this.op('RPUSH', key, value).op('LTRIM', key, -cap, -1);
 
   async commit(redis: Redis): Promise<boolean> {
-    const result = await compareAndSet(redis)(
-      this.keys.length,
-      ...this.keys,
-      JSON.stringify({ checks: this.checks, ops: this.ops }),
-    );
-    return result === 1;
+    const spec = JSON.stringify({ checks: this.checks, ops: this.ops });
+    return (await compareAndSet(redis)(this.keys.length, ...this.keys, spec)) === 1;
   }
 
   private op(command: string, key: string, ...args: Array<string | number>): this {

@@ -126,9 +126,8 @@ class RedisReadGate implements ReadGate {
     intervalMs: number,
     claim: GateClaim = 'routine',
   ): Promise<{ ok: true } | { ok: false; retryInMs: number }> {
-    const left = Number(
-      await this.redis.eval(CLAIM, 1, `${this.prefix}${transactionId}`, Math.max(1, Math.round(intervalMs)), claim),
-    );
+    const interval = Math.max(1, Math.round(intervalMs));
+    const left = Number(await this.redis.eval(CLAIM, 1, `${this.prefix}${transactionId}`, interval, claim));
     return left < 0 ? { ok: true } : { ok: false, retryInMs: Math.max(1, left) };
   }
 

@@ -11,13 +11,11 @@ export function failAsUnavailable(redis: Redis): void {
   redis.sendCommand = (...args: Parameters<Redis['sendCommand']>) => {
     const [command] = args;
     const reject = command.reject;
-    command.reject = (error) =>
-      // ioredis answers NOSCRIPT itself: it sends the script and runs it again.
-      reject(
-        error instanceof StoreUnavailableError || error.message.startsWith('NOSCRIPT')
-          ? error
-          : new StoreUnavailableError(error),
-      );
+    command.reject = (error) => {
+      // ioredis answers NOSCRIPT itself (it sends the script and runs it again): that one stays as it is.
+      const kept = error instanceof StoreUnavailableError || error.message.startsWith('NOSCRIPT');
+      reject(kept ? error : new StoreUnavailableError(error));
+    };
     return send(...args);
   };
 }

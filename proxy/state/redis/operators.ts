@@ -175,11 +175,8 @@ export class RedisOperators extends RedisRecords implements OperatorStore {
   }
 
   async insertInvitation(invitation: InvitationRecord): Promise<void> {
-    const cas = new Cas().setExpiring(
-      this.key.invitation(invitation.tokenHash),
-      JSON.stringify(invitation),
-      keptUntil(invitation.expiresAt),
-    );
+    const kept = keptUntil(invitation.expiresAt);
+    const cas = new Cas().setExpiring(this.key.invitation(invitation.tokenHash), JSON.stringify(invitation), kept);
     if (invitation.operatorId) cas.zadd(this.key.invitationsOf(invitation.operatorId), invitation.tokenHash);
     await cas.commit(this.redis);
   }
@@ -230,14 +227,11 @@ export class RedisOperators extends RedisRecords implements OperatorStore {
     const holder = await this.redis.get(codeKey);
     const held = holder === null ? undefined : await this.deviceByCodeHash(holder);
     if (held && held.expiresAt > device.createdAt) return false;
+    const kept = keptUntil(device.expiresAt + DEVICE_KEPT_MS);
     return new Cas()
       .expect(codeKey, holder)
       .setExpiring(codeKey, device.deviceCodeHash, keptUntil(device.expiresAt))
-      .setExpiring(
-        this.key.device(device.deviceCodeHash),
-        JSON.stringify(device),
-        keptUntil(device.expiresAt + DEVICE_KEPT_MS),
-      )
+      .setExpiring(this.key.device(device.deviceCodeHash), JSON.stringify(device), kept)
       .commit(this.redis);
   }
 

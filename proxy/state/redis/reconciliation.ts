@@ -39,9 +39,8 @@ export class RedisReconciliation extends RedisRecords implements Reconciliation 
   }
 
   async unverifiable(limit: number): Promise<Unverifiable[]> {
-    const all = Object.values(await this.redis.hgetall(this.key.unverifiable())).map(
-      (raw) => JSON.parse(raw) as Unverifiable,
-    );
+    const hash = await this.redis.hgetall(this.key.unverifiable());
+    const all = Object.values(hash).map((raw) => JSON.parse(raw) as Unverifiable);
     return all.sort((a, b) => a.since - b.since).slice(0, limit);
   }
 

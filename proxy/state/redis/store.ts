@@ -79,18 +79,12 @@ export class RedisStore extends RedisRecords implements Store {
       .expect(checkoutKey, null)
       .set(checkoutKey, JSON.stringify(checkout))
       .zaddScored(this.key.expiring(), checkout.checkoutId, checkout.expiresAt);
-    if (key && idempotencyKey)
-      cas
-        .expect(idempotencyKey, null)
-        .setExpiring(
-          idempotencyKey,
-          JSON.stringify({ checkoutId: checkout.checkoutId, fingerprint: key.fingerprint }),
-          CHECKOUT_KEY_KEPT_MS,
-        );
+    if (key && idempotencyKey) {
+      const claim = JSON.stringify({ checkoutId: checkout.checkoutId, fingerprint: key.fingerprint });
+      cas.expect(idempotencyKey, null).setExpiring(idempotencyKey, claim, CHECKOUT_KEY_KEPT_MS);
+    }
     if (await cas.commit(this.redis)) return { created: true };
-    const seen = idempotencyKey
-      ? await this.read<{ checkoutId: string; fingerprint: string }>(idempotencyKey)
-      : undefined;
+    const seen = idempotencyKey && (await this.read<{ checkoutId: string; fingerprint: string }>(idempotencyKey));
     // The key expired between the commit and the read (a retry makes the checkout), or the id is taken.
     if (!seen) throw new StoreUnavailableError(new Error(`checkout ${checkout.checkoutId} exists`));
     return { created: false, ...seen };
@@ -256,15 +250,13 @@ export class RedisStore extends RedisRecords implements Store {
       const loaded = new Map((await this.load(members.map(idOfMember))).map((p) => [p.transactionId, p]));
       for (const member of members) {
         const payment = loaded.get(idOfMember(member));
-        if (!payment || !matchesSearch(payment, query)) {
-          lastSeen = member;
-          continue;
+        if (payment && matchesSearch(payment, query)) {
+          if (payments.length === query.limit) {
+            more = true;
+            break;
+          }
+          payments.push(payment);
         }
-        if (payments.length === query.limit) {
-          more = true;
-          break;
-        }
-        payments.push(payment);
         lastSeen = member;
       }
       if (members.length < batch) break;
@@ -304,22 +296,14 @@ export class RedisStore extends RedisRecords implements Store {
   }
 
   async recordWebhook(event: Parameters<Store['recordWebhook']>[0]): Promise<boolean> {
+    const webhookKey = this.key.webhook(event.dedupeKey);
     const fresh =
-      (await this.redis.set(
-        this.key.webhook(event.dedupeKey),
-        JSON.stringify(event),
-        'EX',
-        WEBHOOK_MEMORY_SECONDS,
-        'NX',
-      )) === 'OK';
+      (await this.redis.set(webhookKey, JSON.stringify(event), 'EX', WEBHOOK_MEMORY_SECONDS, 'NX')) === 'OK';
     // The payment's last webhook, for the operator of a payment that cannot be verified.
-    if (fresh && event.transactionId)
-      await this.redis.set(
-        this.key.lastWebhook(event.transactionId),
-        JSON.stringify({ receivedAt: event.receivedAt, body: event.body }),
-        'EX',
-        LAST_WEBHOOK_KEPT_SECONDS,
-      );
+    if (fresh && event.transactionId) {
+      const last = JSON.stringify({ receivedAt: event.receivedAt, body: event.body });
+      await this.redis.set(this.key.lastWebhook(event.transactionId), last, 'EX', LAST_WEBHOOK_KEPT_SECONDS);
+    }
     return fresh;
   }
 
@@ -333,9 +317,7 @@ export class RedisStore extends RedisRecords implements Store {
 
   private async load(transactionIds: string[]): Promise<Payment[]> {
     if (transactionIds.length === 0) return [];
-    const values = await this.redis.mget(
-      ...transactionIds.flatMap((id) => [this.key.payment(id), this.key.checked(id)]),
-    );
+    const values = await this.redis.mget(transactionIds.flatMap((id) => [this.key.payment(id), this.key.checked(id)]));
     const payments: Payment[] = [];
     for (let i = 0; i < transactionIds.length; i++) {
       const stored = parse<StoredPayment>(values[2 * i] ?? null);
