@@ -13,6 +13,7 @@ import { Cas } from './cas.ts';
 import { readDestinations, type DestinationConfig, type StoredDelivery } from './destination-fan-out.ts';
 import { idOfMember, indexMember, parse } from './keys.ts';
 import { newestFirst } from './newest-first.ts';
+import { attempted } from './outbox.ts';
 import { DELIVERED_KEPT_MS, RedisRecords, unchanged } from './records.ts';
 
 /** Deliveries skipped in one transaction. */
@@ -132,10 +133,7 @@ export class RedisDestinations extends RedisRecords implements DestinationStore 
       if (delivery?.status !== 'pending') return unchanged(undefined);
       const next: StoredDelivery = {
         ...delivery,
-        status: outcome.status,
-        attempts: delivery.attempts + 1,
-        nextAttemptAt: outcome.status === 'pending' ? outcome.retryAt : null,
-        deliveredAt: outcome.status === 'delivered' ? attempt.at : null,
+        ...attempted(delivery, attempt, outcome),
         lastAttemptAt: attempt.at,
         lastStatusCode: attempt.statusCode,
         lastDurationMs: attempt.durationMs,

@@ -49,6 +49,14 @@ function toEndpointState(endpointId: string, hash: Record<string, string>): Endp
   };
 }
 
+/** What an attempt makes of an event or of its delivery to a destination: its state, count and times. */
+export const attempted = (record: { attempts: number }, attempt: EventAttemptRecord, outcome: AttemptOutcome) => ({
+  status: outcome.status,
+  attempts: record.attempts + 1,
+  nextAttemptAt: outcome.status === 'pending' ? outcome.retryAt : null,
+  deliveredAt: outcome.status === 'delivered' ? attempt.at : null,
+});
+
 /** The outbox for a fleet: events as JSON values, with sorted sets for what is due, the list and failures. */
 export class RedisOutbox extends RedisRecords implements Outbox {
   routeToEnvironment(takes: boolean): void {
@@ -68,10 +76,7 @@ export class RedisOutbox extends RedisRecords implements Outbox {
       if (!event) return unchanged(undefined);
       const next: StoredEvent = {
         ...event,
-        status: outcome.status,
-        attempts: event.attempts + 1,
-        nextAttemptAt: outcome.status === 'pending' ? outcome.retryAt : null,
-        deliveredAt: outcome.status === 'delivered' ? attempt.at : null,
+        ...attempted(event, attempt, outcome),
         lastError:
           outcome.status === 'delivered'
             ? event.lastError
