@@ -149,7 +149,7 @@ export class RedisOperators extends RedisRecords implements OperatorStore {
   }
 
   async credentialById(credentialId: string): Promise<CredentialRecord | undefined> {
-    return (await this.credentialWithRaw(credentialId))?.credential;
+    return this.credential(credentialId);
   }
 
   async credentialsOf(operatorId: string): Promise<CredentialRecord[]> {
@@ -161,16 +161,17 @@ export class RedisOperators extends RedisRecords implements OperatorStore {
 
   async touchCredential(credentialId: string, lastUsedAt: number, idleExpiresAt: number | null): Promise<void> {
     // Best effort: a use recorded a moment late is harmless, and a revocation that came first wins.
-    const found = await this.credentialWithRaw(credentialId);
-    if (found) await this.rewrite(found, { ...found.credential, lastUsedAt, idleExpiresAt }).commit(this.redis);
+    const cas = new Cas();
+    const found = await this.credential(credentialId, cas);
+    if (found) await this.rewrite(cas, { ...found, lastUsedAt, idleExpiresAt }).commit(this.redis);
   }
 
   revokeCredential(credentialId: string, at: number): Promise<CredentialRecord | undefined> {
     return this.transact<CredentialRecord | undefined>(async (cas) => {
-      const found = await this.credentialWithRaw(credentialId);
-      if (!found || found.credential.revokedAt !== null) return unchanged(undefined);
-      this.rewrite(found, { ...found.credential, revokedAt: at }, cas);
-      return found.credential;
+      const found = await this.credential(credentialId, cas);
+      if (!found || found.revokedAt !== null) return unchanged(undefined);
+      this.rewrite(cas, { ...found, revokedAt: at });
+      return found;
     });
   }
 
@@ -263,21 +264,16 @@ export class RedisOperators extends RedisRecords implements OperatorStore {
     return id === null ? undefined : this.operatorById(id);
   }
 
-  private async credentialWithRaw(
-    credentialId: string,
-  ): Promise<{ credential: CredentialRecord; raw: string } | undefined> {
+  /** A credential by its id, which the commit of `cas` (if one is to follow) expects as read. */
+  private async credential(credentialId: string, cas = new Cas()): Promise<CredentialRecord | undefined> {
     const hash = await this.redis.get(this.key.credential(credentialId));
-    const raw = hash === null ? null : await this.redis.get(this.key.credentialByHash(hash));
-    const credential = parse<CredentialRecord>(raw);
-    return credential && raw ? { credential, raw } : undefined;
+    return hash === null ? undefined : this.watch<CredentialRecord>(cas, this.key.credentialByHash(hash));
   }
 
-  /** Writes a credential anew if it is still as read, keeping when Redis forgets it. */
-  private rewrite(found: { credential: CredentialRecord; raw: string }, next: CredentialRecord, cas = new Cas()): Cas {
-    const key = this.key.credentialByHash(found.credential.tokenHash);
-    return cas
-      .expect(key, found.raw)
-      .setExpiring(key, JSON.stringify(next), keptUntil(next.expiresAt + CREDENTIAL_KEPT_MS));
+  /** Writes a credential anew (if it is still as read), keeping when Redis forgets it. */
+  private rewrite(cas: Cas, next: CredentialRecord): Cas {
+    const kept = keptUntil(next.expiresAt + CREDENTIAL_KEPT_MS);
+    return cas.setExpiring(this.key.credentialByHash(next.tokenHash), JSON.stringify(next), kept);
   }
 }
 
