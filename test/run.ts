@@ -306,8 +306,9 @@ const nodeRun = (step: string, files: string[], report: string, env: NodeJS.Proc
 if (nodeTests.length) await runStep(nodeRun(`node tests (${nodeTests.length} files)`, nodeTests, 'node.tap'));
 
 // The proxy's suites once more with its state on Redis, and once more on PostgreSQL: every store must
-// pass the same tests. The two passes share nothing (each starts its own servers on ports of their
-// own), so they run side by side; the component tests then.
+// pass the same tests. The two passes and the component tests share nothing (each starts its own
+// servers on ports of their own), so the three run side by side: the store passes spend much of their
+// time waiting (on back-offs, on their databases), which Chromium fills.
 const storeSuites = nodeTests.filter((file) =>
   STORE_SUITES.some((name) => file.endsWith(`/test/proxy/${name}.test.ts`)),
 );
@@ -322,23 +323,26 @@ const storePasses: Array<Step & { tag: string }> = (['redis', 'postgres'] as con
       { KASSA_TEST_STORE: store },
     ),
   }));
-if (storePasses.length) await runSteps(storePasses);
-if (componentTests.length) {
-  const report = join(reports, 'components.json');
-  await runStep({
-    step: `component tests in Chromium (${componentTests.length} files)`,
-    // Through tsx: the config and its stack plugin are TypeScript that imports the proxy and the sandbox.
-    command: bin('tsx'),
-    args: [
-      join(root, 'node_modules', '@web', 'test-runner', 'dist', 'bin.js'),
-      '--config',
-      'test/components/web-test-runner.config.ts',
-      ...componentTests.map((file) => relative(root, file)),
-    ],
-    env: { KASSA_CHROMIUM: chromium, KASSA_TEST_COUNTS: report },
-    counts: readCounts(report, (text) => JSON.parse(text) as ComponentCounts),
-  });
-}
+const componentReport = join(reports, 'components.json');
+const componentPass: Array<Step & { tag: string }> = componentTests.length
+  ? [
+      {
+        tag: 'chromium',
+        step: `component tests in Chromium (${componentTests.length} files)`,
+        // Through tsx: the config and its stack plugin are TypeScript that imports the proxy and the sandbox.
+        command: bin('tsx'),
+        args: [
+          join(root, 'node_modules', '@web', 'test-runner', 'dist', 'bin.js'),
+          '--config',
+          'test/components/web-test-runner.config.ts',
+          ...componentTests.map((file) => relative(root, file)),
+        ],
+        env: { KASSA_CHROMIUM: chromium, KASSA_TEST_COUNTS: componentReport },
+        counts: readCounts(componentReport, (text) => JSON.parse(text) as ComponentCounts),
+      },
+    ]
+  : [];
+if (storePasses.length || componentPass.length) await runSteps([...storePasses, ...componentPass]);
 rmSync(reports, { recursive: true, force: true });
 
 const minutes = (performance.now() - started) / 60_000;
