@@ -11,6 +11,7 @@
  */
 import type { DeliveryStatus } from '../../schemas/event-destinations.ts';
 import type { KassaEventType } from '../../schemas/events.ts';
+import type { Page } from './cursors.ts';
 import type { AttemptOutcome, EventAttemptRecord } from './outbox.ts';
 
 export interface DestinationSecret {
@@ -60,10 +61,7 @@ export interface DeliveryRecord {
   lastError: string | null;
 }
 
-export interface DeliveryPage {
-  deliveries: DeliveryRecord[];
-  nextCursor: string | null;
-}
+export type DeliveryPage = Page<'deliveries', DeliveryRecord>;
 
 export interface DestinationStore {
   create(record: DestinationRecord): Promise<void>;

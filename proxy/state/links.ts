@@ -8,6 +8,7 @@
 import { fromUnits, toUnits } from '../../lib/money.ts';
 import type { LINK_KINDS } from '../../schemas/links.ts';
 import { AMOUNT_LIMITS } from '../../schemas/pay.ts';
+import { decodePosition, InvalidCursorError, pageAfter, type Page } from './cursors.ts';
 import type { NewEvent } from './outbox.ts';
 
 export const LINK_STATES = ['active', 'paused', 'ended'] as const;
@@ -88,15 +89,8 @@ export type Reservation =
   | { outcome: 'reserved'; link: LinkRecord; use: LinkUse }
   | { outcome: 'refused'; link: LinkRecord; reason: LinkRefusal };
 
-export interface LinkPage {
-  links: LinkRecord[];
-  nextCursor: string | null;
-}
-
-export interface LinkUsePage {
-  uses: LinkUse[];
-  nextCursor: string | null;
-}
+export type LinkPage = Page<'links', LinkRecord>;
+export type LinkUsePage = Page<'uses', LinkUse>;
 
 /** What settling a use carries: the payment that paid it, and the merchant's events written with it. */
 export interface SettleEffects {
@@ -214,33 +208,12 @@ export function settled(
   };
 }
 
-export class InvalidLinkCursorError extends Error {
-  constructor() {
-    super('cursor is not one this list returned');
-  }
-}
+export class InvalidLinkCursorError extends InvalidCursorError {}
 
-/**
- * A page of a list read one deeper than asked (or told there is more): its items, and the cursor after
- * the last of them, from its position (createdAt, id).
- */
-export function pageAfter<T>(
-  found: T[],
-  limit: number,
-  more: boolean,
-  position: (item: T) => [number, string],
-): { items: T[]; nextCursor: string | null } {
-  const items = found.slice(0, limit);
-  const last = items[items.length - 1];
-  return { items, nextCursor: (more || found.length > limit) && last ? encodeLinkCursor(...position(last)) : null };
-}
+export { pageAfter };
 
-/** Cursors of the links' lists: the position (createdAt, id) of the last item seen, opaque to clients. */
-export const encodeLinkCursor = (createdAt: number, id: string): string =>
-  Buffer.from(`${createdAt}:${id}`).toString('base64url');
-
+/** Cursors of the links' lists: the position (createdAt, id) of the last item seen. */
 export function decodeLinkCursor(cursor: string): { createdAt: number; id: string } {
-  const match = /^(\d{1,16}):([A-Za-z0-9_-]{1,100})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw new InvalidLinkCursorError();
-  return { createdAt: Number(match[1]), id: match[2]! };
+  const [createdAt, id] = decodePosition(cursor, '[A-Za-z0-9_-]{1,100}', InvalidLinkCursorError);
+  return { createdAt, id };
 }

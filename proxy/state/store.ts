@@ -7,6 +7,7 @@ import { compareDecimals } from '../../lib/money.ts';
 import { isTerminalStatus } from '../../schemas/pay.ts';
 import type { ApprovalStore } from './approvals.ts';
 import type { AuditStore } from './audit.ts';
+import { decodePosition, encodePosition, InvalidCursorError, type Page } from './cursors.ts';
 import type { OperatorStore } from './operators.ts';
 import type { DestinationStore } from './destinations.ts';
 import type { LinkStore } from './links.ts';
@@ -73,10 +74,7 @@ export interface PaymentStats {
   pendingByAge: Record<(typeof PENDING_AGE_BUCKETS)[number]['label'], number>;
 }
 
-export interface PaymentPage {
-  payments: Payment[];
-  nextCursor: string | null;
-}
+export type PaymentPage = Page<'payments', Payment>;
 
 export interface Store {
   /**
@@ -196,21 +194,15 @@ export class StoreUnavailableError extends Error {
   }
 }
 
-export class InvalidCursorError extends Error {
-  constructor() {
-    super('cursor is not one this list returned');
-  }
-}
+export { InvalidCursorError };
 
-/** Cursors are opaque to clients: the position (createdAt, transactionId) of the last item seen. */
-export function encodeCursor(payment: Pick<Payment, 'createdAt' | 'transactionId'>): string {
-  return Buffer.from(`${payment.createdAt}:${payment.transactionId}`).toString('base64url');
-}
+/** Cursors of the payments: the position (createdAt, transactionId) of the last item seen. */
+export const encodeCursor = (payment: Pick<Payment, 'createdAt' | 'transactionId'>): string =>
+  encodePosition(payment.createdAt, payment.transactionId);
 
 export function decodeCursor(cursor: string): { createdAt: number; transactionId: string } {
-  const match = /^(\d{1,16}):([A-Za-z0-9-]{1,100})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw new InvalidCursorError();
-  return { createdAt: Number(match[1]), transactionId: match[2]! };
+  const [createdAt, transactionId] = decodePosition(cursor, '[A-Za-z0-9-]{1,100}');
+  return { createdAt, transactionId };
 }
 
 /**
