@@ -82,6 +82,9 @@ export interface LinkUse {
   transactionId: string | null;
 }
 
+/** A use asked for: its checkout, its amount, and its reference from the use's number. */
+export type UseRequest = Pick<LinkUse, 'checkoutId' | 'amount'> & { reference: (n: number) => string };
+
 /** Why a link takes no new payment now. */
 export type LinkRefusal = 'paused' | 'ended' | 'expired' | 'used-up' | 'total-reached';
 
@@ -118,11 +121,7 @@ export interface LinkStore {
    * Holds a use of the link for a checkout about to be made, numbered by the link's counter, in one
    * step with the check of its state, expiry and caps (`decideUse`); undefined when there is no link.
    */
-  reserveUse(
-    code: string,
-    use: { checkoutId: string; amount: string; reference: (n: number) => string },
-    now: number,
-  ): Promise<Reservation | undefined>;
+  reserveUse(code: string, use: UseRequest, now: number): Promise<Reservation | undefined>;
   /**
    * Settles a held use once: paid (counted, with `events` written in the same step) or released
    * (its hold given back). Undefined when the use is not held (settled before, or none).
@@ -163,11 +162,7 @@ export function decideUse(link: LinkRecord, amount: string, now: number): LinkRe
 }
 
 /** The link and its new use once `decideUse` allowed it. */
-export function reserved(
-  link: LinkRecord,
-  use: { checkoutId: string; amount: string; reference: (n: number) => string },
-  now: number,
-): { link: LinkRecord; use: LinkUse } {
+export function reserved(link: LinkRecord, use: UseRequest, now: number): { link: LinkRecord; use: LinkUse } {
   const n = link.counter + 1;
   return {
     link: { ...link, counter: n, heldUses: link.heldUses + 1, heldTotal: plusAmount(link.heldTotal, use.amount) },

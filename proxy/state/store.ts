@@ -88,14 +88,12 @@ export interface Store {
    * Claims an idempotency key and, for a checkout, the checkout itself, in one atomic step. An attempt
    * still pending after `staleAfterMs` belonged to a process that died mid-request and is discarded.
    */
-  beginAttempt(input: {
-    idempotencyKey: string;
-    fingerprint: string;
-    checkoutId: string | null;
-    statusToken: string;
-    now: number;
-    staleAfterMs: number;
-  }): Promise<BeginAttempt>;
+  beginAttempt(
+    input: Pick<Attempt, 'idempotencyKey' | 'fingerprint' | 'checkoutId' | 'statusToken'> & {
+      now: number;
+      staleAfterMs: number;
+    },
+  ): Promise<BeginAttempt>;
   getAttempt(idempotencyKey: string): Promise<Attempt | undefined>;
   /** Forgets a pending attempt that produced no payment, freeing its key and its checkout. */
   abandonAttempt(idempotencyKey: string): Promise<void>;

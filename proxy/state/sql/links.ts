@@ -13,6 +13,7 @@ import {
   type LinkUsePage,
   type Reservation,
   type SettleEffects,
+  type UseRequest,
 } from '../links.ts';
 import { fromJson, type Database } from './database.ts';
 import { insertEvents } from './outbox.ts';
@@ -74,11 +75,7 @@ export class SqlLinks implements LinkStore {
     });
   }
 
-  reserveUse(
-    code: string,
-    use: { checkoutId: string; amount: string; reference: (n: number) => string },
-    now: number,
-  ): Promise<Reservation | undefined> {
+  reserveUse(code: string, use: UseRequest, now: number): Promise<Reservation | undefined> {
     return this.db.transaction(async (tx): Promise<Reservation | undefined> => {
       const link = await LINKS.get(tx, code, this.db.dialect.forUpdate);
       if (!link) return undefined;
