@@ -34,9 +34,7 @@ export interface DestinationRecord {
   disabledReason: string | null;
 }
 
-export type DestinationPatch = Partial<
-  Pick<DestinationRecord, 'url' | 'description' | 'enabledEvents' | 'secrets' | 'disabledAt' | 'disabledReason'>
->;
+export type DestinationPatch = Partial<Omit<DestinationRecord, 'destinationId' | 'createdAt'>>;
 
 /** A delivery as its destination's queue gives it: the event's signed body with it. */
 export interface QueuedDelivery {

@@ -8,7 +8,7 @@
 import { fromUnits, toUnits } from '../../lib/money.ts';
 import type { LINK_KINDS } from '../../schemas/links.ts';
 import { AMOUNT_LIMITS } from '../../schemas/pay.ts';
-import { decodePosition, InvalidCursorError, pageAfter, type Page } from './cursors.ts';
+import { decodePosition, InvalidCursorError, type Page } from './cursors.ts';
 import type { NewEvent } from './outbox.ts';
 
 export const LINK_STATES = ['active', 'paused', 'ended'] as const;
@@ -205,7 +205,8 @@ export function settled(
 
 export class InvalidLinkCursorError extends InvalidCursorError {}
 
-export { pageAfter };
+// The links' lists page as every list does (Redis's store takes it from here).
+export { pageAfter } from './cursors.ts';
 
 /** Cursors of the links' lists: the position (createdAt, id) of the last item seen. */
 export function decodeLinkCursor(cursor: string): { createdAt: number; id: string } {

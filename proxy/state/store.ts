@@ -7,7 +7,7 @@ import { compareDecimals } from '../../lib/money.ts';
 import { isTerminalStatus } from '../../schemas/pay.ts';
 import type { ApprovalStore } from './approvals.ts';
 import type { AuditStore } from './audit.ts';
-import { decodePosition, encodePosition, InvalidCursorError, type Page } from './cursors.ts';
+import { decodePosition, encodePosition, type Page } from './cursors.ts';
 import type { OperatorStore } from './operators.ts';
 import type { DestinationStore } from './destinations.ts';
 import type { LinkStore } from './links.ts';
@@ -192,7 +192,7 @@ export class StoreUnavailableError extends Error {
   }
 }
 
-export { InvalidCursorError };
+export { InvalidCursorError } from './cursors.ts';
 
 /** Cursors of the payments: the position (createdAt, transactionId) of the last item seen. */
 export const encodeCursor = (payment: Pick<Payment, 'createdAt' | 'transactionId'>): string =>

@@ -25,7 +25,7 @@ const LINKS = new RecordTable<LinkRecord>(
   'links',
   'code kind createdAt',
   (row) => ({ ...fromJson<LinkRecord>(row.record), kind: row.kind as LinkKind }),
-  ', kind',
+  'record, kind',
 );
 const USES = new RecordTable<LinkUse>('link_uses', 'checkoutId code state createdAt');
 const NEWEST_LINKS = LINKS.newestFirst('code');

@@ -105,20 +105,20 @@ export class RecordTable<T> {
   private readonly saveText: string;
   /** `key_column = ?` */
   private readonly keyIs: string;
-  /** `SELECT record FROM table`, and what else `read` needs. */
+  /** `SELECT record FROM table` */
   readonly from: string;
 
   constructor(
     table: string,
     fields: string,
-    /** The record of a row of `from`: its JSON, unless a column says more. */
+    /** The record of a row of `from`: its JSON, unless a column read beside it (`selected`) says more. */
     readonly read: (row: Row) => T = (row) => fromJson<T>(row.record),
-    also = '',
+    selected = 'record',
   ) {
     this.columns = new Columns<Row>(fields);
     const [key, ...rest] = this.columns.names.split(', ');
     this.keyIs = `${key} = ?`;
-    this.from = `SELECT record${also} FROM ${table}`;
+    this.from = `SELECT ${selected} FROM ${table}`;
     this.insertText = `INSERT INTO ${table} (${this.columns.names}, record) VALUES (${this.columns.marks}, ?)`;
     this.saveText = `UPDATE ${table} SET ${rest.map((column) => `${column} = ?, `).join('')}record = ? WHERE ${this.keyIs}`;
   }
