@@ -4,6 +4,7 @@
  * approval, and one execution. Every backend implements `ApprovalStore` alike.
  */
 import type { ApprovalKind, ApprovalState, Permission, Role } from '../../schemas/operators.ts';
+import { decodePosition, InvalidCursorError, pageAfter, type Page } from './cursors.ts';
 
 export type { ApprovalKind, ApprovalState };
 
@@ -48,10 +49,7 @@ export interface ApprovalQuery {
   cursor?: string | undefined;
 }
 
-export interface ApprovalPage {
-  approvals: ApprovalRecord[];
-  nextCursor: string | null;
-}
+export type ApprovalPage = Page<'approvals', ApprovalRecord>;
 
 export interface ApprovalStore {
   insert(approval: ApprovalRecord): Promise<void>;
@@ -66,27 +64,15 @@ export interface ApprovalStore {
   pendingCount(now: number): Promise<number>;
 }
 
-export class InvalidApprovalCursorError extends Error {
-  constructor() {
-    super('cursor is not one this list returned');
-  }
-}
-
-/** Approval cursors are opaque: the position (requestedAt, approvalId) of the last request seen. */
-export const encodeApprovalCursor = (approval: Pick<ApprovalRecord, 'requestedAt' | 'approvalId'>): string =>
-  Buffer.from(`${approval.requestedAt}:${approval.approvalId}`).toString('base64url');
+export class InvalidApprovalCursorError extends InvalidCursorError {}
 
 export function decodeApprovalCursor(cursor: string): { requestedAt: number; approvalId: string } {
-  const match = /^(\d{1,16}):(apr_[A-Za-z0-9_-]{1,64})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw new InvalidApprovalCursorError();
-  return { requestedAt: Number(match[1]), approvalId: match[2]! };
+  const [requestedAt, approvalId] = decodePosition(cursor, 'apr_[A-Za-z0-9_-]{1,64}', InvalidApprovalCursorError);
+  return { requestedAt, approvalId };
 }
 
-/** A page of a list read `limit + 1` deep. */
+/** A page of a list read `limit + 1` deep; its cursor, the position (requestedAt, approvalId) of the last request. */
 export function approvalPage(found: ApprovalRecord[], limit: number): ApprovalPage {
-  const approvals = found.slice(0, limit);
-  return {
-    approvals,
-    nextCursor: found.length > limit ? encodeApprovalCursor(approvals[approvals.length - 1]!) : null,
-  };
+  const { items, nextCursor } = pageAfter(found, limit, false, (last) => [last.requestedAt, last.approvalId]);
+  return { approvals: items, nextCursor };
 }

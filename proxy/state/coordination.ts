@@ -6,6 +6,9 @@
  */
 import type { PaymentStatusView } from '../../schemas/proxy-api.ts';
 
+/** Granted now, or refused with how long until asking again may succeed. */
+export type Grant = { ok: true } | { ok: false; retryInMs: number };
+
 /** A per-minute request budget for one upstream endpoint group. */
 export interface RateBudget {
   readonly limit: number;
@@ -13,7 +16,7 @@ export interface RateBudget {
    * Takes a slot when fewer than `limit - reserve` were taken in the window; otherwise says how long
    * until one frees. `reserve` keeps slots back for more urgent callers.
    */
-  tryTake(reserve?: number): Promise<{ ok: true } | { ok: false; retryInMs: number }>;
+  tryTake(reserve?: number): Promise<Grant>;
   /** The upstream answered 429: take nothing until `ms` from now. */
   pause(ms: number): Promise<void>;
   used(): Promise<number>;
@@ -49,11 +52,7 @@ export type GateClaim = 'routine' | 'owed' | 'webhook';
  * webhook says the status has changed since, and the customer waits for it.
  */
 export interface ReadGate {
-  tryClaim(
-    transactionId: string,
-    intervalMs: number,
-    claim?: GateClaim,
-  ): Promise<{ ok: true } | { ok: false; retryInMs: number }>;
+  tryClaim(transactionId: string, intervalMs: number, claim?: GateClaim): Promise<Grant>;
   /** Opens the gate again: the claim made no read (the budget had no room). */
   release(transactionId: string): Promise<void>;
 }

@@ -11,6 +11,7 @@
  */
 import type { DeliveryStatus } from '../../schemas/event-destinations.ts';
 import type { KassaEventType } from '../../schemas/events.ts';
+import type { Page } from './cursors.ts';
 import type { AttemptOutcome, EventAttemptRecord } from './outbox.ts';
 
 export interface DestinationSecret {
@@ -33,9 +34,7 @@ export interface DestinationRecord {
   disabledReason: string | null;
 }
 
-export type DestinationPatch = Partial<
-  Pick<DestinationRecord, 'url' | 'description' | 'enabledEvents' | 'secrets' | 'disabledAt' | 'disabledReason'>
->;
+export type DestinationPatch = Partial<Omit<DestinationRecord, 'destinationId' | 'createdAt'>>;
 
 /** A delivery as its destination's queue gives it: the event's signed body with it. */
 export interface QueuedDelivery {
@@ -60,10 +59,7 @@ export interface DeliveryRecord {
   lastError: string | null;
 }
 
-export interface DeliveryPage {
-  deliveries: DeliveryRecord[];
-  nextCursor: string | null;
-}
+export type DeliveryPage = Page<'deliveries', DeliveryRecord>;
 
 export interface DestinationStore {
   create(record: DestinationRecord): Promise<void>;

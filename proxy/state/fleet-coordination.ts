@@ -5,7 +5,6 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PaymentStatusView } from '../../schemas/proxy-api.ts';
-import type { ChangeSignal, StatusBus, StatusListener } from './coordination.ts';
 import { LocalChangeSignal, LocalStatusBus } from './local-coordination.ts';
 
 /** Messages between instances; `resync` is called when some may have been missed (a reconnect). */
@@ -15,51 +14,38 @@ export interface FleetChannel {
 }
 
 /** Status changes to whichever instance holds each subscriber; each instance writes to its own streams. */
-export class FleetStatusBus implements StatusBus {
-  private readonly local = new LocalStatusBus();
+export class FleetStatusBus extends LocalStatusBus {
   private readonly resync = new Set<() => void>();
 
   constructor(private readonly channel: FleetChannel) {
+    super();
     channel.listen({
-      message: (text) => this.local.deliver(JSON.parse(text) as PaymentStatusView),
+      message: (text) => this.deliver(JSON.parse(text) as PaymentStatusView),
       resync: () => {
         for (const listener of this.resync) listener();
       },
     });
   }
 
-  publish(view: PaymentStatusView): Promise<void> {
+  override publish(view: PaymentStatusView): Promise<void> {
     return this.channel.publish(JSON.stringify(view));
   }
 
-  subscribe(transactionId: string, listener: StatusListener): () => void {
-    return this.local.subscribe(transactionId, listener);
-  }
-
-  subscribeAll(listener: StatusListener): () => void {
-    return this.local.subscribeAll(listener);
-  }
-
-  onResync(listener: () => void): () => void {
+  override onResync(listener: () => void): () => void {
     this.resync.add(listener);
     return () => this.resync.delete(listener);
   }
 }
 
 /** Record changes on a channel of their own; after a resync every listener looks again. */
-export class FleetChangeSignal implements ChangeSignal {
-  private readonly local = new LocalChangeSignal();
-
+export class FleetChangeSignal extends LocalChangeSignal {
   constructor(private readonly channel: FleetChannel) {
-    channel.listen({ message: (id) => this.local.deliver(id), resync: () => this.local.deliverAll() });
+    super();
+    channel.listen({ message: (id) => this.deliver(id), resync: () => this.deliverAll() });
   }
 
-  publish(id: string): Promise<void> {
+  override publish(id: string): Promise<void> {
     return this.channel.publish(id);
-  }
-
-  subscribe(id: string, listener: () => void): () => void {
-    return this.local.subscribe(id, listener);
   }
 }
 

@@ -8,6 +8,7 @@
 import { fromUnits, toUnits } from '../../lib/money.ts';
 import type { LINK_KINDS } from '../../schemas/links.ts';
 import { AMOUNT_LIMITS } from '../../schemas/pay.ts';
+import { decodePosition, InvalidCursorError, type Page } from './cursors.ts';
 import type { NewEvent } from './outbox.ts';
 
 export const LINK_STATES = ['active', 'paused', 'ended'] as const;
@@ -81,6 +82,9 @@ export interface LinkUse {
   transactionId: string | null;
 }
 
+/** A use asked for: its checkout, its amount, and its reference from the use's number. */
+export type UseRequest = Pick<LinkUse, 'checkoutId' | 'amount'> & { reference: (n: number) => string };
+
 /** Why a link takes no new payment now. */
 export type LinkRefusal = 'paused' | 'ended' | 'expired' | 'used-up' | 'total-reached';
 
@@ -88,15 +92,8 @@ export type Reservation =
   | { outcome: 'reserved'; link: LinkRecord; use: LinkUse }
   | { outcome: 'refused'; link: LinkRecord; reason: LinkRefusal };
 
-export interface LinkPage {
-  links: LinkRecord[];
-  nextCursor: string | null;
-}
-
-export interface LinkUsePage {
-  uses: LinkUse[];
-  nextCursor: string | null;
-}
+export type LinkPage = Page<'links', LinkRecord>;
+export type LinkUsePage = Page<'uses', LinkUse>;
 
 /** What settling a use carries: the payment that paid it, and the merchant's events written with it. */
 export interface SettleEffects {
@@ -124,11 +121,7 @@ export interface LinkStore {
    * Holds a use of the link for a checkout about to be made, numbered by the link's counter, in one
    * step with the check of its state, expiry and caps (`decideUse`); undefined when there is no link.
    */
-  reserveUse(
-    code: string,
-    use: { checkoutId: string; amount: string; reference: (n: number) => string },
-    now: number,
-  ): Promise<Reservation | undefined>;
+  reserveUse(code: string, use: UseRequest, now: number): Promise<Reservation | undefined>;
   /**
    * Settles a held use once: paid (counted, with `events` written in the same step) or released
    * (its hold given back). Undefined when the use is not held (settled before, or none).
@@ -169,11 +162,7 @@ export function decideUse(link: LinkRecord, amount: string, now: number): LinkRe
 }
 
 /** The link and its new use once `decideUse` allowed it. */
-export function reserved(
-  link: LinkRecord,
-  use: { checkoutId: string; amount: string; reference: (n: number) => string },
-  now: number,
-): { link: LinkRecord; use: LinkUse } {
+export function reserved(link: LinkRecord, use: UseRequest, now: number): { link: LinkRecord; use: LinkUse } {
   const n = link.counter + 1;
   return {
     link: { ...link, counter: n, heldUses: link.heldUses + 1, heldTotal: plusAmount(link.heldTotal, use.amount) },
@@ -214,33 +203,13 @@ export function settled(
   };
 }
 
-export class InvalidLinkCursorError extends Error {
-  constructor() {
-    super('cursor is not one this list returned');
-  }
-}
+export class InvalidLinkCursorError extends InvalidCursorError {}
 
-/**
- * A page of a list read one deeper than asked (or told there is more): its items, and the cursor after
- * the last of them, from its position (createdAt, id).
- */
-export function pageAfter<T>(
-  found: T[],
-  limit: number,
-  more: boolean,
-  position: (item: T) => [number, string],
-): { items: T[]; nextCursor: string | null } {
-  const items = found.slice(0, limit);
-  const last = items[items.length - 1];
-  return { items, nextCursor: (more || found.length > limit) && last ? encodeLinkCursor(...position(last)) : null };
-}
+// The links' lists page as every list does (Redis's store takes it from here).
+export { pageAfter } from './cursors.ts';
 
-/** Cursors of the links' lists: the position (createdAt, id) of the last item seen, opaque to clients. */
-export const encodeLinkCursor = (createdAt: number, id: string): string =>
-  Buffer.from(`${createdAt}:${id}`).toString('base64url');
-
+/** Cursors of the links' lists: the position (createdAt, id) of the last item seen. */
 export function decodeLinkCursor(cursor: string): { createdAt: number; id: string } {
-  const match = /^(\d{1,16}):([A-Za-z0-9_-]{1,100})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw new InvalidLinkCursorError();
-  return { createdAt: Number(match[1]), id: match[2]! };
+  const [createdAt, id] = decodePosition(cursor, '[A-Za-z0-9_-]{1,100}', InvalidLinkCursorError);
+  return { createdAt, id };
 }

@@ -4,6 +4,7 @@ import type {
   CachedToken,
   RateBudget,
   GateClaim,
+  Grant,
   ReadGate,
   StatusBus,
   StatusListener,
@@ -19,11 +20,10 @@ export class LocalBudget implements RateBudget {
   constructor(
     readonly limit: number,
     private readonly windowMs: number,
-    private readonly now: () => number = Date.now,
   ) {}
 
-  async tryTake(reserve = 0): Promise<{ ok: true } | { ok: false; retryInMs: number }> {
-    const now = this.now();
+  async tryTake(reserve = 0): Promise<Grant> {
+    const now = Date.now();
     if (now < this.pausedUntil) return { ok: false, retryInMs: this.pausedUntil - now };
     this.taken = this.taken.filter((at) => at > now - this.windowMs);
     const allowed = Math.max(0, this.limit - reserve);
@@ -36,11 +36,11 @@ export class LocalBudget implements RateBudget {
   }
 
   async pause(ms: number): Promise<void> {
-    this.pausedUntil = Math.max(this.pausedUntil, this.now() + ms);
+    this.pausedUntil = Math.max(this.pausedUntil, Date.now() + ms);
   }
 
   async used(): Promise<number> {
-    const now = this.now();
+    const now = Date.now();
     return this.taken.filter((at) => at > now - this.windowMs).length;
   }
 }
@@ -73,11 +73,7 @@ export class LocalTokenStore implements TokenStore {
 export class LocalReadGate implements ReadGate {
   private readonly lastRead = new Map<string, { at: number; owed: boolean }>();
 
-  async tryClaim(
-    transactionId: string,
-    intervalMs: number,
-    claim: GateClaim = 'routine',
-  ): Promise<{ ok: true } | { ok: false; retryInMs: number }> {
+  async tryClaim(transactionId: string, intervalMs: number, claim: GateClaim = 'routine'): Promise<Grant> {
     const now = Date.now();
     const last = this.lastRead.get(transactionId);
     if (last !== undefined && now - last.at < intervalMs && !(claim === 'webhook' && !last.owed))
@@ -96,8 +92,32 @@ export class LocalReadGate implements ReadGate {
   }
 }
 
+/** Listeners by id, within this process. */
+class Listeners<Args extends unknown[]> {
+  private readonly byId = new Map<string, Set<(...args: Args) => void>>();
+
+  deliver(id: string, ...args: Args): void {
+    for (const listener of this.byId.get(id) ?? []) listener(...args);
+  }
+
+  /** Every listener: changes may have been missed (a bus that reconnected). */
+  deliverAll(...args: Args): void {
+    for (const listeners of this.byId.values()) for (const listener of listeners) listener(...args);
+  }
+
+  subscribe(id: string, listener: (...args: Args) => void): () => void {
+    let listeners = this.byId.get(id);
+    if (!listeners) this.byId.set(id, (listeners = new Set()));
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0) this.byId.delete(id);
+    };
+  }
+}
+
 export class LocalStatusBus implements StatusBus {
-  private readonly byPayment = new Map<string, Set<StatusListener>>();
+  private readonly byPayment = new Listeners<[PaymentStatusView]>();
   private readonly everything = new Set<StatusListener>();
 
   async publish(view: PaymentStatusView): Promise<void> {
@@ -106,18 +126,12 @@ export class LocalStatusBus implements StatusBus {
 
   /** Hands a change to this process's listeners (also used by buses that receive from elsewhere). */
   deliver(view: PaymentStatusView): void {
-    for (const listener of this.byPayment.get(view.transactionId) ?? []) listener(view);
+    this.byPayment.deliver(view.transactionId, view);
     for (const listener of this.everything) listener(view);
   }
 
   subscribe(transactionId: string, listener: StatusListener): () => void {
-    let listeners = this.byPayment.get(transactionId);
-    if (!listeners) this.byPayment.set(transactionId, (listeners = new Set()));
-    listeners.add(listener);
-    return () => {
-      listeners.delete(listener);
-      if (listeners.size === 0) this.byPayment.delete(transactionId);
-    };
+    return this.byPayment.subscribe(transactionId, listener);
   }
 
   subscribeAll(listener: StatusListener): () => void {
@@ -126,40 +140,15 @@ export class LocalStatusBus implements StatusBus {
   }
 
   /** Nothing is ever missed within one process. */
-  onResync(): () => void {
+  onResync(_listener: () => void): () => void {
     return () => undefined;
-  }
-
-  listening(transactionId: string): boolean {
-    return (this.byPayment.get(transactionId)?.size ?? 0) > 0;
   }
 }
 
 /** Changes within one process: listeners by id. */
-export class LocalChangeSignal implements ChangeSignal {
-  private readonly listeners = new Map<string, Set<() => void>>();
-
+export class LocalChangeSignal extends Listeners<[]> implements ChangeSignal {
   async publish(id: string): Promise<void> {
     this.deliver(id);
-  }
-
-  deliver(id: string): void {
-    for (const listener of this.listeners.get(id) ?? []) listener();
-  }
-
-  /** Every listener: changes may have been missed (a bus that reconnected). */
-  deliverAll(): void {
-    for (const listeners of this.listeners.values()) for (const listener of listeners) listener();
-  }
-
-  subscribe(id: string, listener: () => void): () => void {
-    let listeners = this.listeners.get(id);
-    if (!listeners) this.listeners.set(id, (listeners = new Set()));
-    listeners.add(listener);
-    return () => {
-      listeners.delete(listener);
-      if (listeners.size === 0) this.listeners.delete(id);
-    };
   }
 }
 

@@ -5,6 +5,7 @@
  * leases due events, posts them, and records each attempt here. Every store implements it alike.
  */
 import type { EventStatus, KassaEventType } from '../../schemas/events.ts';
+import { decodePosition, encodePosition, InvalidCursorError, type Page } from './cursors.ts';
 import type { Attempt, Checkout, Payment } from './records.ts';
 
 /** An event as written with the change that causes it. `payload` is the signed body, as sent. */
@@ -87,10 +88,7 @@ export interface EventRouting {
   environment: boolean;
 }
 
-export interface EventPage {
-  events: StoredEvent[];
-  nextCursor: string | null;
-}
+export type EventPage = Page<'events', StoredEvent>;
 
 export interface Outbox {
   /** Says whether KASSA_EVENTS_URL takes the events written from now on (the proxy, at start); until told, it does. */
@@ -139,18 +137,13 @@ export interface Outbox {
 /** How many attempts of one event are kept for the operator to read. */
 export const ATTEMPTS_KEPT = 50;
 
-export class InvalidEventCursorError extends Error {
-  constructor() {
-    super('cursor is not one this list returned');
-  }
-}
+export class InvalidEventCursorError extends InvalidCursorError {}
 
-/** Event cursors are opaque: the position (createdAt, eventId) of the last event seen. */
+/** Event cursors: the position (createdAt, eventId) of the last event seen. */
 export const encodeEventCursor = (event: Pick<NewEvent, 'createdAt' | 'eventId'>): string =>
-  Buffer.from(`${event.createdAt}:${event.eventId}`).toString('base64url');
+  encodePosition(event.createdAt, event.eventId);
 
 export function decodeEventCursor(cursor: string): { createdAt: number; eventId: string } {
-  const match = /^(\d{1,16}):(evt_[A-Za-z0-9_-]{1,64})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw new InvalidEventCursorError();
-  return { createdAt: Number(match[1]), eventId: match[2]! };
+  const [createdAt, eventId] = decodePosition(cursor, 'evt_[A-Za-z0-9_-]{1,64}', InvalidEventCursorError);
+  return { createdAt, eventId };
 }

@@ -6,6 +6,7 @@
  * PostgreSQL, redis/purchases.ts).
  */
 import type { PurchaseState } from '../../schemas/onramp.ts';
+import { decodePosition, InvalidCursorError, pageAfter, type Page } from './cursors.ts';
 import type { NewEvent } from './outbox.ts';
 
 export interface QuoteRecord {
@@ -139,10 +140,7 @@ export type PurchaseUpdateOutcome =
   /** The transaction hash belongs to another purchase. */
   | { outcome: 'tx-taken' };
 
-export interface PurchasePage {
-  purchases: PurchaseRecord[];
-  nextCursor: string | null;
-}
+export type PurchasePage = Page<'purchases', PurchaseRecord>;
 
 /** Purchases that count against a wallet's limit: every one but those that took no money or gave it back. */
 export const COUNTS_AGAINST_LIMIT = (state: PurchaseState): boolean => state !== 'failed' && state !== 'refunded';
@@ -201,27 +199,15 @@ export interface PurchaseStore {
   audit(purchaseId: string): Promise<PurchaseAuditRecord[]>;
 }
 
-export class InvalidPurchaseCursorError extends Error {
-  constructor() {
-    super('cursor is not one this list returned');
-  }
-}
+export class InvalidPurchaseCursorError extends InvalidCursorError {}
 
-/** Purchase cursors are opaque: the position (createdAt, purchaseId) of the last purchase seen. */
-export const encodePurchaseCursor = (purchase: Pick<PurchaseRecord, 'createdAt' | 'purchaseId'>): string =>
-  Buffer.from(`${purchase.createdAt}:${purchase.purchaseId}`).toString('base64url');
-
-/** A page of a list read `limit + 1` deep: one more than the page says there is a next one. */
+/** A page of a list read `limit + 1` deep; its cursor, the position (createdAt, purchaseId) of the last purchase. */
 export function purchasePage(found: PurchaseRecord[], limit: number): PurchasePage {
-  const purchases = found.slice(0, limit);
-  return {
-    purchases,
-    nextCursor: found.length > limit ? encodePurchaseCursor(purchases[purchases.length - 1]!) : null,
-  };
+  const { items, nextCursor } = pageAfter(found, limit, false, (last) => [last.createdAt, last.purchaseId]);
+  return { purchases: items, nextCursor };
 }
 
 export function decodePurchaseCursor(cursor: string): { createdAt: number; purchaseId: string } {
-  const match = /^(\d{1,16}):(pur_[A-Za-z0-9_-]{1,64})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw new InvalidPurchaseCursorError();
-  return { createdAt: Number(match[1]), purchaseId: match[2]! };
+  const [createdAt, purchaseId] = decodePosition(cursor, 'pur_[A-Za-z0-9_-]{1,64}', InvalidPurchaseCursorError);
+  return { createdAt, purchaseId };
 }

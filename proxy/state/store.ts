@@ -7,6 +7,7 @@ import { compareDecimals } from '../../lib/money.ts';
 import { isTerminalStatus } from '../../schemas/pay.ts';
 import type { ApprovalStore } from './approvals.ts';
 import type { AuditStore } from './audit.ts';
+import { decodePosition, encodePosition, type Page } from './cursors.ts';
 import type { OperatorStore } from './operators.ts';
 import type { DestinationStore } from './destinations.ts';
 import type { LinkStore } from './links.ts';
@@ -73,10 +74,7 @@ export interface PaymentStats {
   pendingByAge: Record<(typeof PENDING_AGE_BUCKETS)[number]['label'], number>;
 }
 
-export interface PaymentPage {
-  payments: Payment[];
-  nextCursor: string | null;
-}
+export type PaymentPage = Page<'payments', Payment>;
 
 export interface Store {
   /**
@@ -90,14 +88,12 @@ export interface Store {
    * Claims an idempotency key and, for a checkout, the checkout itself, in one atomic step. An attempt
    * still pending after `staleAfterMs` belonged to a process that died mid-request and is discarded.
    */
-  beginAttempt(input: {
-    idempotencyKey: string;
-    fingerprint: string;
-    checkoutId: string | null;
-    statusToken: string;
-    now: number;
-    staleAfterMs: number;
-  }): Promise<BeginAttempt>;
+  beginAttempt(
+    input: Pick<Attempt, 'idempotencyKey' | 'fingerprint' | 'checkoutId' | 'statusToken'> & {
+      now: number;
+      staleAfterMs: number;
+    },
+  ): Promise<BeginAttempt>;
   getAttempt(idempotencyKey: string): Promise<Attempt | undefined>;
   /** Forgets a pending attempt that produced no payment, freeing its key and its checkout. */
   abandonAttempt(idempotencyKey: string): Promise<void>;
@@ -196,21 +192,15 @@ export class StoreUnavailableError extends Error {
   }
 }
 
-export class InvalidCursorError extends Error {
-  constructor() {
-    super('cursor is not one this list returned');
-  }
-}
+export { InvalidCursorError } from './cursors.ts';
 
-/** Cursors are opaque to clients: the position (createdAt, transactionId) of the last item seen. */
-export function encodeCursor(payment: Pick<Payment, 'createdAt' | 'transactionId'>): string {
-  return Buffer.from(`${payment.createdAt}:${payment.transactionId}`).toString('base64url');
-}
+/** Cursors of the payments: the position (createdAt, transactionId) of the last item seen. */
+export const encodeCursor = (payment: Pick<Payment, 'createdAt' | 'transactionId'>): string =>
+  encodePosition(payment.createdAt, payment.transactionId);
 
 export function decodeCursor(cursor: string): { createdAt: number; transactionId: string } {
-  const match = /^(\d{1,16}):([A-Za-z0-9-]{1,100})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw new InvalidCursorError();
-  return { createdAt: Number(match[1]), transactionId: match[2]! };
+  const [createdAt, transactionId] = decodePosition(cursor, '[A-Za-z0-9-]{1,100}');
+  return { createdAt, transactionId };
 }
 
 /**

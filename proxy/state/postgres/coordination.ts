@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CachedToken, Coordination, GateClaim, RateBudget, ReadGate, TokenStore } from '../coordination.ts';
+import type { CachedToken, Coordination, GateClaim, Grant, RateBudget, ReadGate, TokenStore } from '../coordination.ts';
 import { BUDGET_WINDOW_MS } from '../local-coordination.ts';
 import type { Sql } from '../sql/database.ts';
 import { FleetChangeSignal, FleetStatusBus, underLease } from '../fleet-coordination.ts';
@@ -13,7 +13,7 @@ class PostgresBudget implements RateBudget {
     readonly limit: number,
   ) {}
 
-  async tryTake(reserve = 0): Promise<{ ok: true } | { ok: false; retryInMs: number }> {
+  async tryTake(reserve = 0): Promise<Grant> {
     const { wait } = (await this.sql.row<{ wait: number }>('SELECT kassa_budget_take(?, ?, ?, ?) AS wait', [
       this.name,
       BUDGET_WINDOW_MS,
@@ -106,11 +106,7 @@ class PostgresReadGate implements ReadGate {
 
   constructor(private readonly sql: Sql) {}
 
-  async tryClaim(
-    transactionId: string,
-    intervalMs: number,
-    claim: GateClaim = 'routine',
-  ): Promise<{ ok: true } | { ok: false; retryInMs: number }> {
+  async tryClaim(transactionId: string, intervalMs: number, claim: GateClaim = 'routine'): Promise<Grant> {
     if (++this.claims % 10_000 === 0)
       await this.sql.run('DELETE FROM read_gate WHERE until < kassa_clock_ms() - ?', [GATE_KEPT_MS]);
     // The outer SELECT sees the row as it was before the claim: when the claim fails, how long it holds.

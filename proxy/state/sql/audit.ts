@@ -1,7 +1,9 @@
 import { AUDIT_SCAN_MAX, matchesAudit, sealAuditRecord } from '../audit.ts';
 import type { AuditEntry, AuditHead, AuditQuery, AuditRecord, AuditStore } from '../audit.ts';
 import type { Database, Sql } from './database.ts';
-import { recordsOf, type RecordRow } from './rows.ts';
+import { RecordTable } from './rows.ts';
+
+const LOG = new RecordTable<AuditRecord>('audit_log', 'seq at operatorId action targetId');
 
 /** Records read at a time when a filtered list looks for its page. */
 const SCAN_PAGE = 500;
@@ -20,17 +22,7 @@ export class SqlAudit implements AuditStore {
     return this.db.transaction(async (tx) => {
       await this.db.dialect.lock(tx, 'audit');
       const record = sealAuditRecord(entry, await headOf(tx));
-      await tx.run(
-        'INSERT INTO audit_log (seq, at, operator_id, action, target_id, record) VALUES (?, ?, ?, ?, ?, ?)',
-        [
-          record.seq,
-          record.at,
-          record.actor.operatorId,
-          record.action,
-          record.target?.id ?? null,
-          JSON.stringify(record),
-        ],
-      );
+      await LOG.insert(tx, record, { operatorId: record.actor.operatorId, targetId: record.target?.id ?? null });
       await tx.run(
         'INSERT INTO audit_head (id, seq, hash) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash',
         [record.seq, record.hash],
@@ -43,25 +35,15 @@ export class SqlAudit implements AuditStore {
     return headOf(this.db);
   }
 
-  async range(fromSeq: number, limit: number): Promise<AuditRecord[]> {
-    return recordsOf(
-      await this.db.rows<RecordRow>('SELECT record FROM audit_log WHERE seq >= ? AND seq < ? ORDER BY seq', [
-        fromSeq,
-        fromSeq + limit,
-      ]),
-    );
+  range(fromSeq: number, limit: number): Promise<AuditRecord[]> {
+    return LOG.all(this.db, 'WHERE seq >= ? AND seq < ? ORDER BY seq', [fromSeq, fromSeq + limit]);
   }
 
   async list(query: AuditQuery): Promise<AuditRecord[]> {
     const found: AuditRecord[] = [];
     let before = query.beforeSeq ?? Number.MAX_SAFE_INTEGER;
     for (let read = 0; found.length < query.limit && read < AUDIT_SCAN_MAX; read += SCAN_PAGE) {
-      const page = recordsOf<AuditRecord>(
-        await this.db.rows<RecordRow>('SELECT record FROM audit_log WHERE seq < ? ORDER BY seq DESC LIMIT ?', [
-          before,
-          SCAN_PAGE,
-        ]),
-      );
+      const page = await LOG.all(this.db, 'WHERE seq < ? ORDER BY seq DESC LIMIT ?', [before, SCAN_PAGE]);
       found.push(...page.filter((record) => matchesAudit(record, query)));
       if (page.length < SCAN_PAGE) break;
       before = page[page.length - 1]!.seq;

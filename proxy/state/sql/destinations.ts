@@ -4,7 +4,6 @@
  * out from the event in the transaction that writes it (`insertEvents` of outbox.ts).
  */
 import { randomBytes } from 'node:crypto';
-import type { DeliveryStatus } from '../../../schemas/event-destinations.ts';
 import {
   takes,
   type DeliveryPage,
@@ -14,20 +13,22 @@ import {
   type DestinationStore,
   type QueuedDelivery,
 } from '../destinations.ts';
-import {
-  decodeEventCursor,
-  encodeEventCursor,
-  type AttemptOutcome,
-  type EventAttemptRecord,
-  type NewEvent,
-} from '../outbox.ts';
+import { decodeEventCursor, type AttemptOutcome, type EventAttemptRecord, type NewEvent } from '../outbox.ts';
+import { pageAfter } from '../cursors.ts';
 import { fromJson, type Database, type Dialect, type Row, type Sql } from './database.ts';
-import { Columns, page } from './rows.ts';
+import { column, Columns } from './rows.ts';
 
 const DESTINATION = new Columns<Row>('url description enabledEvents secrets createdAt disabledAt disabledReason');
 const DESTINATIONS = `SELECT endpoint_id AS "destinationId", ${DESTINATION.select} FROM event_endpoints WHERE url IS NOT NULL`;
 const DELIVERY = new Columns<DeliveryRecord>(`createdAt status attempts nextAttemptAt deliveredAt lastAttemptAt
   lastStatusCode lastDurationMs lastError`);
+
+/** A destination's fields as their columns hold them: the lists as JSON. */
+const written = (fields: DestinationPatch): Row => ({
+  ...fields,
+  enabledEvents: fields.enabledEvents && JSON.stringify(fields.enabledEvents),
+  secrets: fields.secrets && JSON.stringify(fields.secrets),
+});
 
 /** A row of `DESTINATIONS` as its record: the JSON columns parsed. */
 const destinationOf = (row: Row): DestinationRecord => ({
@@ -75,16 +76,7 @@ export class SqlDestinations implements DestinationStore {
   async create(record: DestinationRecord): Promise<void> {
     await this.db.run(
       `INSERT INTO event_endpoints (endpoint_id, ${DESTINATION.names}) VALUES (?, ${DESTINATION.marks})`,
-      [
-        record.destinationId,
-        record.url,
-        record.description,
-        JSON.stringify(record.enabledEvents),
-        JSON.stringify(record.secrets),
-        record.createdAt,
-        record.disabledAt,
-        record.disabledReason,
-      ],
+      [record.destinationId, ...DESTINATION.values(written(record))],
     );
   }
 
@@ -98,26 +90,15 @@ export class SqlDestinations implements DestinationStore {
   }
 
   async update(destinationId: string, patch: DestinationPatch): Promise<DestinationRecord | undefined> {
-    const columns: Record<keyof DestinationPatch, string> = {
-      url: 'url',
-      description: 'description',
-      enabledEvents: 'enabled_events',
-      secrets: 'secrets',
-      disabledAt: 'disabled_at',
-      disabledReason: 'disabled_reason',
-    };
-    const keys = (Object.keys(patch) as Array<keyof DestinationPatch>).filter((key) => patch[key] !== undefined);
-    const values = keys.map((key) =>
-      key === 'enabledEvents' || key === 'secrets' ? JSON.stringify(patch[key]) : patch[key],
-    );
+    const given = Object.entries(written(patch)).filter(([, value]) => value !== undefined);
     // Enabling starts the run of 410 Gone answers over.
     const sets = [
-      ...keys.map((key) => `${columns[key]} = ?`),
+      ...given.map(([field]) => `${column(field)} = ?`),
       ...(patch.disabledAt === null ? ['gone_in_a_row = 0'] : []),
     ];
     if (sets.length > 0)
       await this.db.run(`UPDATE event_endpoints SET ${sets.join(', ')} WHERE endpoint_id = ? AND url IS NOT NULL`, [
-        ...values,
+        ...given.map(([, value]) => value),
         destinationId,
       ]);
     return this.get(destinationId);
@@ -200,10 +181,7 @@ export class SqlDestinations implements DestinationStore {
     );
   }
 
-  async deliveries(
-    destinationId: string,
-    query: { status?: DeliveryStatus | undefined; limit: number; cursor?: string | undefined },
-  ): Promise<DeliveryPage> {
+  async deliveries(destinationId: string, query: Parameters<DestinationStore['deliveries']>[1]): Promise<DeliveryPage> {
     const where = ['d.destination_id = ?'];
     const params: unknown[] = [destinationId];
     if (query.status) {
@@ -221,7 +199,10 @@ export class SqlDestinations implements DestinationStore {
          WHERE ${where.join(' AND ')} ORDER BY d.created_at DESC, d.event_id DESC LIMIT ?`,
       [...params, query.limit + 1],
     );
-    const { items: deliveries, nextCursor } = page(rows, query.limit, encodeEventCursor);
+    const { items: deliveries, nextCursor } = pageAfter(rows, query.limit, false, (last) => [
+      last.createdAt,
+      last.eventId,
+    ]);
     return { deliveries, nextCursor };
   }
 }

@@ -1,62 +1,39 @@
 import type { MerchantKeyRecord, MerchantKeyStore } from '../merchant-keys.ts';
 import type { Database } from './database.ts';
-import { recordOf, recordsOf, type RecordRow } from './rows.ts';
+import { RecordTable } from './rows.ts';
+
+const KEYS = new RecordTable<MerchantKeyRecord>('merchant_keys', 'keyId tokenHash createdAt');
 
 /** The merchant's keys in the database (table `merchant_keys`): JSON records beside the columns their lookups need. */
 export class SqlMerchantKeys implements MerchantKeyStore {
   constructor(private readonly db: Database) {}
 
   async createKey(record: MerchantKeyRecord): Promise<void> {
-    await this.db.run('INSERT INTO merchant_keys (key_id, token_hash, created_at, record) VALUES (?, ?, ?, ?)', [
-      record.keyId,
-      record.tokenHash,
-      record.createdAt,
-      JSON.stringify(record),
-    ]);
+    await KEYS.insert(this.db, record);
   }
 
-  async listKeys(): Promise<MerchantKeyRecord[]> {
-    return recordsOf(
-      await this.db.rows<RecordRow>('SELECT record FROM merchant_keys ORDER BY created_at DESC, key_id DESC'),
-    );
+  listKeys(): Promise<MerchantKeyRecord[]> {
+    return KEYS.all(this.db, 'ORDER BY created_at DESC, key_id DESC');
   }
 
-  async keyById(keyId: string): Promise<MerchantKeyRecord | undefined> {
-    return recordOf(await this.db.row<RecordRow>('SELECT record FROM merchant_keys WHERE key_id = ?', [keyId]));
+  keyById(keyId: string): Promise<MerchantKeyRecord | undefined> {
+    return KEYS.get(this.db, keyId);
   }
 
-  async keyByHash(tokenHash: string): Promise<MerchantKeyRecord | undefined> {
-    return recordOf(await this.db.row<RecordRow>('SELECT record FROM merchant_keys WHERE token_hash = ?', [tokenHash]));
+  keyByHash(tokenHash: string): Promise<MerchantKeyRecord | undefined> {
+    return KEYS.one(this.db, 'token_hash = ?', [tokenHash]);
   }
 
-  updateKey(
+  async updateKey(
     keyId: string,
     patch: Partial<Pick<MerchantKeyRecord, 'expiresAt' | 'revokedAt'>>,
   ): Promise<MerchantKeyRecord | undefined> {
-    return this.change(keyId, (record) => ({ ...record, ...patch }));
+    return (await KEYS.change(this.db, keyId, (record) => ({ ...record, ...patch })))[1];
   }
 
   async touchKey(keyId: string, at: number, everyMs: number): Promise<void> {
-    await this.change(keyId, (record) =>
+    await KEYS.change(this.db, keyId, (record) =>
       (record.lastUsedAt ?? 0) <= at - everyMs ? { ...record, lastUsedAt: at } : undefined,
     );
-  }
-
-  /** Reads a key's record with its row held, and writes what `next` makes of it (nothing when undefined). */
-  private change(
-    keyId: string,
-    next: (record: MerchantKeyRecord) => MerchantKeyRecord | undefined,
-  ): Promise<MerchantKeyRecord | undefined> {
-    return this.db.transaction(async (tx) => {
-      const record = recordOf<MerchantKeyRecord>(
-        await tx.row<RecordRow>(`SELECT record FROM merchant_keys WHERE key_id = ?${this.db.dialect.forUpdate}`, [
-          keyId,
-        ]),
-      );
-      const changed = record && next(record);
-      if (!changed) return record;
-      await tx.run('UPDATE merchant_keys SET record = ? WHERE key_id = ?', [JSON.stringify(changed), keyId]);
-      return changed;
-    });
   }
 }

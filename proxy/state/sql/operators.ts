@@ -3,9 +3,20 @@ import type { CreateOperatorOutcome, CredentialRecord, DeviceAuthorizationRecord
 import type { InvitationRecord, OperatorChange, OperatorRecord, OperatorStore, PasskeyRecord } from '../operators.ts';
 import type { OperatorUpdateOutcome, RemoveOperatorOutcome } from '../operators.ts';
 import { fromJson, type Database, type Sql } from './database.ts';
-import { recordOf, recordsOf, type RecordRow } from './rows.ts';
+import { atRevision, RecordTable } from './rows.ts';
 import { SqlSigninCeremonies } from './signin-ceremonies.ts';
 
+const OPERATORS = new RecordTable<OperatorRecord>('operators', 'operatorId email ssoSubject role state createdAt');
+const CREDENTIALS = new RecordTable<CredentialRecord>(
+  'operator_credentials',
+  'credentialId tokenHash operatorId createdAt',
+);
+const INVITATIONS = new RecordTable<InvitationRecord>('operator_invitations', 'tokenHash operatorId expiresAt');
+const PASSKEYS = new RecordTable<PasskeyRecord>('operator_passkeys', 'credentialId operatorId counter');
+const DEVICES = new RecordTable<DeviceAuthorizationRecord>(
+  'device_authorizations',
+  'deviceCodeHash userCode expiresAt',
+);
 /** The tables an operator's own rows are in, removed with the account. */
 const OWN_TABLES = ['operator_credentials', 'operator_invitations', 'operator_passkeys', 'operators'];
 const ACTIVE_ADMINS = "SELECT count(*) AS n FROM operators WHERE role = 'admin' AND state = 'active'";
@@ -30,41 +41,30 @@ export class SqlOperators implements OperatorStore {
       if (await tx.row('SELECT 1 FROM operators WHERE email = ?', [operator.email])) return 'email-taken';
       if (operator.ssoSubject && (await tx.row('SELECT 1 FROM operators WHERE sso_subject = ?', [operator.ssoSubject])))
         return 'sso-taken';
-      await tx.run(
-        'INSERT INTO operators (operator_id, email, sso_subject, role, state, created_at, record) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        [
-          operator.operatorId,
-          operator.email,
-          operator.ssoSubject,
-          operator.role,
-          operator.state,
-          operator.createdAt,
-          JSON.stringify(operator),
-        ],
-      );
+      await OPERATORS.insert(tx, operator);
       return 'created';
     });
   }
 
   operatorById(operatorId: string): Promise<OperatorRecord | undefined> {
-    return operatorOf(this.db, operatorId);
+    return OPERATORS.get(this.db, operatorId);
   }
 
-  async operatorByEmail(email: string): Promise<OperatorRecord | undefined> {
-    return recordOf(await this.db.row<RecordRow>('SELECT record FROM operators WHERE email = ?', [email]));
+  operatorByEmail(email: string): Promise<OperatorRecord | undefined> {
+    return OPERATORS.one(this.db, 'email = ?', [email]);
   }
 
-  async operatorBySsoSubject(ssoSubject: string): Promise<OperatorRecord | undefined> {
-    return recordOf(await this.db.row<RecordRow>('SELECT record FROM operators WHERE sso_subject = ?', [ssoSubject]));
+  operatorBySsoSubject(ssoSubject: string): Promise<OperatorRecord | undefined> {
+    return OPERATORS.one(this.db, 'sso_subject = ?', [ssoSubject]);
   }
 
-  async listOperators(): Promise<OperatorRecord[]> {
-    return recordsOf(await this.db.rows<RecordRow>('SELECT record FROM operators ORDER BY created_at, operator_id'));
+  listOperators(): Promise<OperatorRecord[]> {
+    return OPERATORS.all(this.db, 'ORDER BY created_at, operator_id');
   }
 
   updateOperator(operatorId: string, revision: number, change: OperatorChange): Promise<OperatorUpdateOutcome> {
     return this.accounts(async (tx): Promise<OperatorUpdateOutcome> => {
-      const before = await operatorOf(tx, operatorId);
+      const before = await OPERATORS.get(tx, operatorId);
       if (!before || before.revision !== revision) return { outcome: 'moved' };
       const after = changedOperator(before, change);
       if (leavesNoAdmin(before, after, await activeAdmins(tx))) return { outcome: 'last-admin' };
@@ -76,20 +76,14 @@ export class SqlOperators implements OperatorStore {
         ]))
       )
         return { outcome: 'sso-taken' };
-      await tx.run('UPDATE operators SET sso_subject = ?, role = ?, state = ?, record = ? WHERE operator_id = ?', [
-        after.ssoSubject,
-        after.role,
-        after.state,
-        JSON.stringify(after),
-        operatorId,
-      ]);
+      await OPERATORS.save(tx, after);
       return { outcome: 'updated', operator: after };
     });
   }
 
   removeOperator(operatorId: string): Promise<RemoveOperatorOutcome> {
     return this.accounts(async (tx): Promise<RemoveOperatorOutcome> => {
-      const before = await operatorOf(tx, operatorId);
+      const before = await OPERATORS.get(tx, operatorId);
       if (!before) return 'missing';
       if (leavesNoAdmin(before, undefined, await activeAdmins(tx))) return 'last-admin';
       for (const table of OWN_TABLES) await tx.run(`DELETE FROM ${table} WHERE operator_id = ?`, [operatorId]);
@@ -102,16 +96,7 @@ export class SqlOperators implements OperatorStore {
   }
 
   async insertCredential(credential: CredentialRecord): Promise<void> {
-    await this.db.run(
-      'INSERT INTO operator_credentials (credential_id, token_hash, operator_id, created_at, record) VALUES (?, ?, ?, ?, ?)',
-      [
-        credential.credentialId,
-        credential.tokenHash,
-        credential.operatorId,
-        credential.createdAt,
-        JSON.stringify(credential),
-      ],
-    );
+    await CREDENTIALS.insert(this.db, credential);
   }
 
   async credentialByHash(
@@ -126,102 +111,62 @@ export class SqlOperators implements OperatorStore {
   }
 
   credentialById(credentialId: string): Promise<CredentialRecord | undefined> {
-    return credentialOf(this.db, credentialId);
+    return CREDENTIALS.get(this.db, credentialId);
   }
 
-  async credentialsOf(operatorId: string): Promise<CredentialRecord[]> {
-    return recordsOf(
-      await this.db.rows<RecordRow>(
-        'SELECT record FROM operator_credentials WHERE operator_id = ? ORDER BY created_at DESC, credential_id DESC',
-        [operatorId],
-      ),
-    );
+  credentialsOf(operatorId: string): Promise<CredentialRecord[]> {
+    return CREDENTIALS.all(this.db, 'WHERE operator_id = ? ORDER BY created_at DESC, credential_id DESC', [operatorId]);
   }
 
   async touchCredential(credentialId: string, lastUsedAt: number, idleExpiresAt: number | null): Promise<void> {
-    await this.changeCredential(credentialId, () => ({ lastUsedAt, idleExpiresAt }));
+    await CREDENTIALS.change(this.db, credentialId, (credential) => ({ ...credential, lastUsedAt, idleExpiresAt }));
   }
 
   async revokeCredential(credentialId: string, at: number): Promise<CredentialRecord | undefined> {
-    let revoked: CredentialRecord | undefined;
-    await this.changeCredential(credentialId, (credential) => {
-      if (credential.revokedAt !== null) return undefined;
-      revoked = credential;
-      return { revokedAt: at };
-    });
-    return revoked;
+    const [live, revoked] = await CREDENTIALS.change(this.db, credentialId, (credential) =>
+      credential.revokedAt === null ? { ...credential, revokedAt: at } : undefined,
+    );
+    return revoked && live;
   }
 
   async insertInvitation(invitation: InvitationRecord): Promise<void> {
     await this.db.transaction(async (tx) => {
       await tx.run('DELETE FROM operator_invitations WHERE expires_at < ?', [invitation.createdAt]);
-      await tx.run(
-        'INSERT INTO operator_invitations (token_hash, operator_id, expires_at, record) VALUES (?, ?, ?, ?)',
-        [invitation.tokenHash, invitation.operatorId, invitation.expiresAt, JSON.stringify(invitation)],
-      );
+      await INVITATIONS.insert(tx, invitation);
     });
   }
 
-  async invitationByHash(tokenHash: string, now: number): Promise<InvitationRecord | undefined> {
-    return recordOf(
-      await this.db.row<RecordRow>('SELECT record FROM operator_invitations WHERE token_hash = ? AND expires_at > ?', [
-        tokenHash,
-        now,
-      ]),
-    );
+  invitationByHash(tokenHash: string, now: number): Promise<InvitationRecord | undefined> {
+    return INVITATIONS.one(this.db, 'token_hash = ? AND expires_at > ?', [tokenHash, now]);
   }
 
   async takeInvitation(tokenHash: string, now: number): Promise<InvitationRecord | undefined> {
     // One DELETE: of two racing takers, one gets the row.
-    return recordOf(
-      await this.db.row<RecordRow>(
-        'DELETE FROM operator_invitations WHERE token_hash = ? AND expires_at > ? RETURNING record',
-        [tokenHash, now],
-      ),
+    const row = await this.db.row<{ record: string }>(
+      'DELETE FROM operator_invitations WHERE token_hash = ? AND expires_at > ? RETURNING record',
+      [tokenHash, now],
     );
+    return row && INVITATIONS.read(row);
   }
 
   async insertPasskey(passkey: PasskeyRecord): Promise<boolean> {
-    const inserted = await this.db.run(
-      `INSERT INTO operator_passkeys (credential_id, operator_id, counter, record) VALUES (?, ?, ?, ?)
-         ON CONFLICT (credential_id) DO NOTHING`,
-      [passkey.credentialId, passkey.operatorId, passkey.counter, JSON.stringify(passkey)],
-    );
-    return inserted === 1;
+    return (await PASSKEYS.insert(this.db, passkey, {}, ' ON CONFLICT (credential_id) DO NOTHING')) === 1;
   }
 
-  async passkeyById(credentialId: string): Promise<PasskeyRecord | undefined> {
-    return recordOf(
-      await this.db.row<RecordRow>('SELECT record FROM operator_passkeys WHERE credential_id = ?', [credentialId]),
-    );
+  passkeyById(credentialId: string): Promise<PasskeyRecord | undefined> {
+    return PASSKEYS.get(this.db, credentialId);
   }
 
-  async passkeysOf(operatorId: string): Promise<PasskeyRecord[]> {
-    return recordsOf(
-      await this.db.rows<RecordRow>(
-        'SELECT record FROM operator_passkeys WHERE operator_id = ? ORDER BY credential_id',
-        [operatorId],
-      ),
-    );
+  passkeysOf(operatorId: string): Promise<PasskeyRecord[]> {
+    return PASSKEYS.all(this.db, 'WHERE operator_id = ? ORDER BY credential_id', [operatorId]);
   }
 
-  usePasskey(credentialId: string, expected: number, counter: number, at: number): Promise<boolean> {
+  async usePasskey(credentialId: string, expected: number, counter: number, at: number): Promise<boolean> {
     // Compare-and-set on the counter: of two sign-ins with one assertion, one moves it.
-    return this.db.transaction(async (tx) => {
-      const passkey = recordOf<PasskeyRecord>(
-        await tx.row<RecordRow>(
-          `SELECT record FROM operator_passkeys WHERE credential_id = ? AND counter = ?${this.db.dialect.forUpdate}`,
-          [credentialId, expected],
-        ),
-      );
-      if (!passkey) return false;
-      await tx.run('UPDATE operator_passkeys SET counter = ?, record = ? WHERE credential_id = ?', [
-        counter,
-        JSON.stringify({ ...passkey, counter, lastUsedAt: at }),
-        credentialId,
-      ]);
-      return true;
-    });
+    const [, used] = await PASSKEYS.change(this.db, credentialId, (passkey) =>
+      passkey.counter === expected ? { ...passkey, counter, lastUsedAt: at } : undefined,
+    );
+    return used !== undefined;
   }
 
   async deletePasskey(operatorId: string, credentialId: string): Promise<boolean> {
@@ -244,42 +189,25 @@ export class SqlOperators implements OperatorStore {
         ])
       )
         return false;
-      await tx.run(
-        'INSERT INTO device_authorizations (device_code_hash, user_code, expires_at, record) VALUES (?, ?, ?, ?)',
-        [device.deviceCodeHash, device.userCode, device.expiresAt, JSON.stringify(device)],
-      );
+      await DEVICES.insert(tx, device);
       return true;
     });
   }
 
   deviceByCodeHash(deviceCodeHash: string): Promise<DeviceAuthorizationRecord | undefined> {
-    return deviceOf(this.db, deviceCodeHash);
+    return DEVICES.get(this.db, deviceCodeHash);
   }
 
-  async deviceByUserCode(userCode: string, now: number): Promise<DeviceAuthorizationRecord | undefined> {
-    return recordOf(
-      await this.db.row<RecordRow>('SELECT record FROM device_authorizations WHERE user_code = ? AND expires_at > ?', [
-        userCode,
-        now,
-      ]),
-    );
+  deviceByUserCode(userCode: string, now: number): Promise<DeviceAuthorizationRecord | undefined> {
+    return DEVICES.one(this.db, 'user_code = ? AND expires_at > ?', [userCode, now]);
   }
 
-  updateDevice(
+  async updateDevice(
     deviceCodeHash: string,
     revision: number,
     change: DeviceChange,
   ): Promise<DeviceAuthorizationRecord | undefined> {
-    return this.db.transaction(async (tx) => {
-      const device = await deviceOf(tx, deviceCodeHash, this.db.dialect.forUpdate);
-      if (!device || device.revision !== revision) return undefined;
-      const next = { ...device, ...change, revision: revision + 1 };
-      await tx.run('UPDATE device_authorizations SET record = ? WHERE device_code_hash = ?', [
-        JSON.stringify(next),
-        deviceCodeHash,
-      ]);
-      return next;
-    });
+    return (await DEVICES.change(this.db, deviceCodeHash, atRevision(revision, change)))[1];
   }
 
   /** A change of accounts, one at a time across instances. */
@@ -289,41 +217,6 @@ export class SqlOperators implements OperatorStore {
       return work(tx);
     });
   }
-
-  /** Writes the fields `change` gives (none: nothing) over the credential as it is, in one transaction. */
-  private async changeCredential(
-    credentialId: string,
-    change: (credential: CredentialRecord) => Partial<CredentialRecord> | undefined,
-  ): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      const credential = await credentialOf(tx, credentialId, this.db.dialect.forUpdate);
-      const fields = credential && change(credential);
-      if (fields)
-        await tx.run('UPDATE operator_credentials SET record = ? WHERE credential_id = ?', [
-          JSON.stringify({ ...credential, ...fields }),
-          credentialId,
-        ]);
-    });
-  }
 }
-
-const operatorOf = async (sql: Sql, operatorId: string) =>
-  recordOf<OperatorRecord>(
-    await sql.row<RecordRow>('SELECT record FROM operators WHERE operator_id = ?', [operatorId]),
-  );
-
-const credentialOf = async (sql: Sql, credentialId: string, forUpdate = '') =>
-  recordOf<CredentialRecord>(
-    await sql.row<RecordRow>(`SELECT record FROM operator_credentials WHERE credential_id = ?${forUpdate}`, [
-      credentialId,
-    ]),
-  );
-
-const deviceOf = async (sql: Sql, deviceCodeHash: string, forUpdate = '') =>
-  recordOf<DeviceAuthorizationRecord>(
-    await sql.row<RecordRow>(`SELECT record FROM device_authorizations WHERE device_code_hash = ?${forUpdate}`, [
-      deviceCodeHash,
-    ]),
-  );
 
 const activeAdmins = async (sql: Sql) => (await sql.row<{ n: number }>(ACTIVE_ADMINS))!.n;

@@ -1,7 +1,6 @@
 import {
   ATTEMPTS_KEPT,
   decodeEventCursor,
-  encodeEventCursor,
   freshEndpoint,
   type AttemptOutcome,
   type EndpointState,
@@ -14,20 +13,11 @@ import {
   type Outbox,
   type StoredEvent,
 } from '../outbox.ts';
+import { pageAfter } from '../cursors.ts';
 import type { Checkout } from '../records.ts';
 import type { Database, Dialect, Sql } from './database.ts';
 import { destinationsTaking, insertDeliveries, NO_DELIVERY_PENDING } from './destinations.ts';
-import {
-  attemptOf,
-  CHECKOUT,
-  ENDPOINT,
-  EVENT,
-  EVENT_ATTEMPT,
-  NEW_EVENT,
-  NewestFirst,
-  page,
-  paymentOf,
-} from './rows.ts';
+import { attemptOf, CHECKOUT, ENDPOINT, EVENT, EVENT_ATTEMPT, NEW_EVENT, NewestFirst, paymentOf } from './rows.ts';
 
 const EVENTS = new NewestFirst<StoredEvent>(`SELECT ${EVENT.select} FROM events`, 'event_id');
 const ENDPOINT_BY_ID = `SELECT ${ENDPOINT.select} FROM event_endpoints WHERE endpoint_id = ?`;
@@ -113,7 +103,7 @@ export class SqlOutbox implements Outbox {
       'status = ?': query.status,
       'type = ?': query.type,
     });
-    const { items: events, nextCursor } = page(rows, query.limit, encodeEventCursor);
+    const { items: events, nextCursor } = pageAfter(rows, query.limit, false, (last) => [last.createdAt, last.eventId]);
     return { events, nextCursor };
   }
 

@@ -1,5 +1,5 @@
 import type { PurchaseState } from '../../../schemas/onramp.ts';
-import type { EventRouting, NewEvent } from '../outbox.ts';
+import type { EventRouting } from '../outbox.ts';
 import {
   COUNTS_AGAINST_LIMIT,
   decodePurchaseCursor,
@@ -18,19 +18,18 @@ import {
 } from '../purchases.ts';
 import { fromJson, type Database, type Sql } from './database.ts';
 import { insertEvents } from './outbox.ts';
-import { Columns, NewestFirst, PURCHASE_AUDIT } from './rows.ts';
+import { PURCHASE_AUDIT, RecordTable } from './rows.ts';
 
-const PURCHASES = new NewestFirst<{ record: unknown }>('SELECT record FROM purchases', 'purchase_id');
+const QUOTES = new RecordTable<QuoteRecord>('onramp_quotes', 'quoteId expiresAt');
+/** A purchase's row: the columns its lookups, limits and uniqueness rules need, and the whole record. */
+const PURCHASES = new RecordTable<PurchaseRecord>(
+  'purchases',
+  'purchaseId purchaseToken quoteId idempotencyKey checkoutId wallet symbol tokensCents state createdAt txHash revision dueAt',
+);
+const NEWEST = PURCHASES.newestFirst('purchase_id');
 
 /** A purchase's mint transaction is unique (`tx_hash`): the database's last word on a race. */
 class TxTaken extends Error {}
-
-/** A purchase's row: the columns its lookups, limits and uniqueness rules need, and the whole record. */
-const PURCHASE = new Columns<PurchaseRecord & { idempotencyKey: string | null; dueAt: number | null; record: string }>(
-  'purchaseId purchaseToken quoteId idempotencyKey checkoutId wallet symbol tokensCents state createdAt txHash revision dueAt record',
-);
-
-const records = (rows: Array<{ record: unknown }>) => rows.map((row) => fromJson<PurchaseRecord>(row.record));
 
 /**
  * Quotes and purchases in the database (tables `onramp_quotes`, `purchases`, `purchase_audit`): each
@@ -46,30 +45,18 @@ export class SqlPurchases implements PurchaseStore {
   ) {}
 
   async saveQuote(quote: QuoteRecord): Promise<void> {
-    await this.db.run('INSERT INTO onramp_quotes (quote_id, expires_at, record) VALUES (?, ?, ?)', [
-      quote.quoteId,
-      quote.expiresAt,
-      JSON.stringify(quote),
-    ]);
+    await QUOTES.insert(this.db, quote);
   }
 
-  async getQuote(quoteId: string): Promise<QuoteRecord | undefined> {
-    const row = await this.db.row<{ record: unknown }>('SELECT record FROM onramp_quotes WHERE quote_id = ?', [
-      quoteId,
-    ]);
-    return row && fromJson<QuoteRecord>(row.record);
+  getQuote(quoteId: string): Promise<QuoteRecord | undefined> {
+    return QUOTES.get(this.db, quoteId);
   }
 
   async forgetQuotes(before: number): Promise<void> {
     await this.db.run('DELETE FROM onramp_quotes WHERE expires_at < ?', [before]);
   }
 
-  create(input: {
-    purchase: PurchaseRecord;
-    idempotencyKey: string | null;
-    limitCents: number | null;
-    windowStart: number;
-  }): Promise<CreatePurchaseOutcome> {
+  create(input: Parameters<PurchaseStore['create']>[0]): Promise<CreatePurchaseOutcome> {
     const { purchase } = input;
     return this.db.transaction(async (tx): Promise<CreatePurchaseOutcome> => {
       await this.db.dialect.lock(tx, `wallet:${purchase.wallet}:${purchase.symbol}`);
@@ -90,15 +77,11 @@ export class SqlPurchases implements PurchaseStore {
         if (usedCents + purchase.tokensCents > input.limitCents) return { outcome: 'limit', usedCents };
       }
       // A quote is one wallet's, so its racing uses wait on the same lock; the unique index decides anyway.
-      const row = {
-        ...purchase,
-        idempotencyKey: input.idempotencyKey,
-        dueAt: dueAt(purchase),
-        record: JSON.stringify(purchase),
-      };
-      const inserted = await tx.run(
-        `INSERT INTO purchases (${PURCHASE.names}) VALUES (${PURCHASE.marks}) ON CONFLICT (quote_id) DO NOTHING`,
-        PURCHASE.values(row),
+      const inserted = await PURCHASES.insert(
+        tx,
+        purchase,
+        { idempotencyKey: input.idempotencyKey, dueAt: dueAt(purchase) },
+        ' ON CONFLICT (quote_id) DO NOTHING',
       );
       return inserted === 1 ? { outcome: 'created' } : ((await answerUsed()) ?? { outcome: 'quote-used' });
     });
@@ -109,60 +92,46 @@ export class SqlPurchases implements PurchaseStore {
   }
 
   byId(purchaseId: string): Promise<PurchaseRecord | undefined> {
-    return this.recordWhere('purchase_id', purchaseId);
+    return PURCHASES.get(this.db, purchaseId);
   }
 
   byToken(purchaseToken: string): Promise<PurchaseRecord | undefined> {
-    return this.recordWhere('purchase_token', purchaseToken);
+    return PURCHASES.one(this.db, 'purchase_token = ?', [purchaseToken]);
   }
 
   byCheckout(checkoutId: string): Promise<PurchaseRecord | undefined> {
-    return this.recordWhere('checkout_id', checkoutId);
+    return PURCHASES.one(this.db, 'checkout_id = ?', [checkoutId]);
   }
 
-  async list(query: {
-    state?: PurchaseState | undefined;
-    wallet?: string | undefined;
-    limit: number;
-    cursor?: string | undefined;
-  }): Promise<PurchasePage> {
+  async list(query: Parameters<PurchaseStore['list']>[0]): Promise<PurchasePage> {
     const after = query.cursor ? decodePurchaseCursor(query.cursor) : undefined;
-    const rows = await PURCHASES.rows(this.db, after && [after.createdAt, after.purchaseId], query.limit, {
+    const rows = await NEWEST.rows(this.db, after && [after.createdAt, after.purchaseId], query.limit, {
       'state = ?': query.state,
       'wallet = ?': query.wallet,
     });
-    return purchasePage(records(rows), query.limit);
+    return purchasePage(rows, query.limit);
   }
 
-  async unsettled(states: readonly PurchaseState[], limit: number): Promise<PurchaseRecord[]> {
-    const rows = await this.db.rows<{ record: unknown }>(
-      `SELECT record FROM purchases WHERE state IN (${states.map(() => '?').join(', ')}) ORDER BY created_at LIMIT ?`,
-      [...states, limit],
-    );
-    return records(rows);
+  unsettled(states: readonly PurchaseState[], limit: number): Promise<PurchaseRecord[]> {
+    return PURCHASES.all(this.db, `WHERE state IN (${states.map(() => '?').join(', ')}) ORDER BY created_at LIMIT ?`, [
+      ...states,
+      limit,
+    ]);
   }
 
-  async due(now: number, limit: number): Promise<PurchaseRecord[]> {
-    const rows = await this.db.rows<{ record: unknown }>(
-      'SELECT record FROM purchases WHERE due_at <= ? ORDER BY due_at, purchase_id LIMIT ?',
-      [now, limit],
-    );
-    return records(rows);
+  due(now: number, limit: number): Promise<PurchaseRecord[]> {
+    return PURCHASES.all(this.db, 'WHERE due_at <= ? ORDER BY due_at, purchase_id LIMIT ?', [now, limit]);
   }
 
   async update(
     purchaseId: string,
     expected: PurchaseExpectation,
     change: PurchaseChange,
-    effects: { events?: (next: PurchaseRecord) => NewEvent[]; audit?: PurchaseAuditRecord } = {},
+    effects: Parameters<PurchaseStore['update']>[3] = {},
   ): Promise<PurchaseUpdateOutcome> {
     try {
       return await this.db.transaction(async (tx): Promise<PurchaseUpdateOutcome> => {
-        const row = await tx.row<{ record: unknown }>(
-          `SELECT record FROM purchases WHERE purchase_id = ?${this.db.dialect.forUpdate}`,
-          [purchaseId],
-        );
-        const current = row && fromJson<PurchaseRecord>(row.record);
+        const current = await PURCHASES.get(tx, purchaseId, this.db.dialect.forUpdate);
         if (!current || !meetsExpectation(current, expected)) return { outcome: 'moved', purchase: current };
         const next: PurchaseRecord = { ...current, ...change, revision: current.revision + 1 };
         if (next.txHash && next.txHash !== current.txHash) {
@@ -222,14 +191,6 @@ export class SqlPurchases implements PurchaseStore {
       `SELECT ${PURCHASE_AUDIT.select} FROM purchase_audit WHERE purchase_id = ? ORDER BY at, ${this.db.dialect.rowId('audit_id')}`,
       [purchaseId],
     );
-  }
-
-  private async recordWhere(
-    column: 'purchase_id' | 'purchase_token' | 'checkout_id',
-    value: string,
-  ): Promise<PurchaseRecord | undefined> {
-    const row = await this.db.row<{ record: unknown }>(`SELECT record FROM purchases WHERE ${column} = ?`, [value]);
-    return row && fromJson<PurchaseRecord>(row.record);
   }
 }
 

@@ -1,6 +1,8 @@
 import type { CeremonyRecord, SigninCeremonies } from '../signin-ceremonies.ts';
 import type { Database } from './database.ts';
-import { recordOf, type RecordRow } from './rows.ts';
+import { RecordTable, type RecordRow } from './rows.ts';
+
+const CEREMONIES = new RecordTable<CeremonyRecord>('signin_ceremonies', 'keyHash expiresAt');
 
 /** Sign-in ceremonies in the database (table `signin_ceremonies`); expired ones go as new ones come. */
 export class SqlSigninCeremonies implements SigninCeremonies {
@@ -9,11 +11,7 @@ export class SqlSigninCeremonies implements SigninCeremonies {
   async put(ceremony: CeremonyRecord): Promise<void> {
     await this.db.transaction(async (tx) => {
       await tx.run('DELETE FROM signin_ceremonies WHERE expires_at <= ?', [Date.now()]);
-      await tx.run('INSERT INTO signin_ceremonies (key_hash, expires_at, record) VALUES (?, ?, ?)', [
-        ceremony.keyHash,
-        ceremony.expiresAt,
-        JSON.stringify(ceremony),
-      ]);
+      await CEREMONIES.insert(tx, ceremony);
     });
   }
 
@@ -23,6 +21,6 @@ export class SqlSigninCeremonies implements SigninCeremonies {
       'DELETE FROM signin_ceremonies WHERE key_hash = ? RETURNING expires_at AS "expiresAt", record',
       [keyHash],
     );
-    return row && row.expiresAt > now ? recordOf<CeremonyRecord>(row) : undefined;
+    return row && row.expiresAt > now ? CEREMONIES.read(row) : undefined;
   }
 }

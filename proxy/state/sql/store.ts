@@ -1,8 +1,8 @@
+import { pageAfter } from '../cursors.ts';
 import type { PaymentEventRule } from '../outbox.ts';
 import {
   decideAttempt,
   decodeCursor,
-  encodeCursor,
   mergeUpdate,
   type Attempt,
   type BeginAttempt,
@@ -28,7 +28,7 @@ import { SqlOperators } from './operators.ts';
 import { insertEvents, SqlOutbox } from './outbox.ts';
 import { SqlPurchases } from './purchases.ts';
 import { SqlReconciliation } from './reconciliation.ts';
-import { ATTEMPT, attemptOf, CHECKOUT, checkoutOf, Columns, NewestFirst, page, PAYMENT, paymentOf } from './rows.ts';
+import { ATTEMPT, attemptOf, CHECKOUT, checkoutOf, Columns, NewestFirst, PAYMENT, paymentOf } from './rows.ts';
 
 const OPEN = "status NOT IN ('COMPLETED', 'FAILED')";
 /** The status read's: a statement's text is built once. */
@@ -216,7 +216,10 @@ export class SqlStore implements Store {
       'CAST(amount AS NUMERIC) >= CAST(? AS NUMERIC)': query.minAmount,
       'CAST(amount AS NUMERIC) <= CAST(? AS NUMERIC)': query.maxAmount,
     });
-    const { items: payments, nextCursor } = page(rows, query.limit, encodeCursor);
+    const { items: payments, nextCursor } = pageAfter(rows, query.limit, false, (last) => [
+      last.createdAt,
+      last.transactionId,
+    ]);
     return { payments, nextCursor };
   }
 
