@@ -108,7 +108,11 @@ export const deliverySchema = z
     eventId: z.string(),
     type: z.enum(EVENT_TYPES),
     status: z.enum(DELIVERY_STATUSES),
-    createdAt: z.string(),
+    createdAt: z
+      .string()
+      .describe(
+        'Its place in the queue: when the event was made, or just after the delivery written before it when that one was written first though made later',
+      ),
     attempts: z.number().int(),
     nextAttemptAt: z.string().nullable(),
     deliveredAt: z.string().nullable(),

@@ -49,6 +49,7 @@ export interface DeliveryRecord {
   eventId: string;
   type: KassaEventType;
   status: DeliveryStatus;
+  /** Its place in the queue (`queuedAt`): the event's time, or just after a delivery committed before it. */
   createdAt: number;
   attempts: number;
   nextAttemptAt: number | null;
@@ -89,6 +90,18 @@ export interface DestinationStore {
     query: { status?: DeliveryStatus | undefined; limit: number; cursor?: string | undefined },
   ): Promise<DeliveryPage>;
 }
+
+/**
+ * A delivery's place in its destination's queue, the `createdAt` the queue and the log are ordered by
+ * (with the event's id): the event's own time, or a millisecond after the queue's last delivery
+ * (`last`, delivered ones included) where the event was made no later than that one. An event is made
+ * before the transaction writing it commits, so one made first may commit after another; by its own
+ * time it would join the queue ahead of a delivery already posted, and the receiver would get the two
+ * in an order the log does not show. Each store adds deliveries to a queue one transaction at a time,
+ * so the queue's order is the order they were committed in. The event keeps its own time.
+ */
+export const queuedAt = (createdAt: number, last: number | null | undefined): number =>
+  last == null || createdAt > last ? createdAt : last + 1;
 
 /** Whether a destination takes events of `type`. */
 export const takes = (enabledEvents: readonly string[], type: string): boolean =>

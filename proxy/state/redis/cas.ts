@@ -9,7 +9,10 @@ import type { Redis } from 'ioredis';
 const COMPARE_AND_SET = `
 local spec = cjson.decode(ARGV[1])
 for _, check in ipairs(spec.checks) do
-  if redis.call('GET', KEYS[check[1]]) ~= check[2] then return 0 end
+  local now
+  if check[3] then now = redis.call('ZRANGE', KEYS[check[1]], -1, -1)[1] or false
+  else now = redis.call('GET', KEYS[check[1]]) end
+  if now ~= check[2] then return 0 end
 end
 for _, op in ipairs(spec.ops) do
   op[2] = KEYS[op[2]]
@@ -33,14 +36,23 @@ function compareAndSet(redis: Redis): (...args: Array<string | number>) => Promi
 
 export class Cas {
   readonly keys: string[] = [];
-  /** `false` expects the key to be absent (what Lua sees for a missing value). */
-  private readonly checks: Array<[number, string | false]> = [];
+  /**
+   * `false` expects the key to be absent (what Lua sees for a missing value); with `last`, the last
+   * member of a sorted set (`false`: none).
+   */
+  private readonly checks: Array<[number, string | false] | [number, string | false, 'last']> = [];
   /** Commands, each with its key as an index into `keys`. */
   private readonly ops: Array<[string, number, ...Array<string | number>]> = [];
 
   /** The commit succeeds only if `key` still holds `value` (null: still absent). */
   expect(key: string, value: string | null): this {
     this.checks.push([this.slot(key), value ?? false]);
+    return this;
+  }
+
+  /** The commit succeeds only if the last member of the sorted set at `key` is still `member` (null: still empty). */
+  expectLast(key: string, member: string | null): this {
+    this.checks.push([this.slot(key), member ?? false, 'last']);
     return this;
   }
 

@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
-import { takes, type DeliveryRecord, type DestinationRecord } from '../destinations.ts';
+import { queuedAt, takes, type DeliveryRecord, type DestinationRecord } from '../destinations.ts';
 import type { NewEvent } from '../outbox.ts';
 import type { Cas } from './cas.ts';
-import { indexMember, parse, type RedisKeys } from './keys.ts';
+import { indexMember, parse, timeOfMember, type RedisKeys } from './keys.ts';
 
 /** A destination as the `eventDestinations` value holds it: whether it is disabled lives in its endpoint hash. */
 export type DestinationConfig = Omit<DestinationRecord, 'disabledAt' | 'disabledReason'>;
@@ -22,33 +22,60 @@ export async function readDestinations(redis: Redis, key: RedisKeys): Promise<De
 }
 
 /**
- * Adds to a transaction one delivery of the event per destination that takes its type, disabled ones
- * included (they keep their events until enabled or skipped); says whether any takes it. The commit
- * is to expect the destinations as read (`addEvents`): one added or changed meanwhile makes the
- * transaction read again, so none is missed.
+ * The fan-out of a transaction's events, for `addEvents`: reads the destinations, which the commit
+ * expects unchanged (one added or changed meanwhile makes the transaction read again, so none is
+ * missed), and the last member of each taking one's log, which it expects unchanged too: deliveries
+ * join a queue one commit at a time, each after the last (`queuedAt`), so the queue is in the order
+ * they were committed. Returns what adds one event's deliveries to the transaction, disabled
+ * destinations included (they keep their events until enabled or skipped), and says whether any takes it.
  */
-export function fanOut(cas: Cas, key: RedisKeys, destinations: Destinations, event: NewEvent): boolean {
-  const taking = destinations.configs.filter(({ enabledEvents }) => takes(enabledEvents, event.type));
-  for (const { destinationId } of taking) {
-    const member = indexMember(event.createdAt, event.eventId);
-    const delivery: StoredDelivery = {
-      eventId: event.eventId,
-      type: event.type,
-      status: 'pending',
-      createdAt: event.createdAt,
-      attempts: 0,
-      nextAttemptAt: event.createdAt,
-      deliveredAt: null,
-      lastAttemptAt: null,
-      lastStatusCode: null,
-      lastDurationMs: null,
-      lastError: null,
-      payload: event.payload,
-    };
-    cas
-      .set(key.destinationDelivery(destinationId, event.eventId), JSON.stringify(delivery))
-      .zadd(key.destinationQueue(destinationId), member)
-      .zadd(key.destinationLog(destinationId), member);
-  }
-  return taking.length > 0;
+export async function fanOutTo(
+  redis: Redis,
+  key: RedisKeys,
+  cas: Cas,
+  events: readonly NewEvent[],
+): Promise<(event: NewEvent) => boolean> {
+  const destinations = await readDestinations(redis, key);
+  cas.expect(key.eventDestinations(), destinations.raw);
+  const ids = destinations.configs
+    .filter(({ enabledEvents }) => events.some((event) => takes(enabledEvents, event.type)))
+    .map(({ destinationId }) => destinationId);
+  const pipeline = redis.pipeline();
+  for (const id of ids) pipeline.zrange(key.destinationLog(id), -1, -1);
+  const lasts = ids.length > 0 ? ((await pipeline.exec()) ?? []) : [];
+  /** The time of each destination's last delivery, this transaction's included. */
+  const tails = new Map(
+    ids.map((id, index) => {
+      const [last] = (lasts[index]?.[1] ?? []) as string[];
+      cas.expectLast(key.destinationLog(id), last ?? null);
+      return [id, last === undefined ? null : timeOfMember(last)];
+    }),
+  );
+  return (event) => {
+    const taking = destinations.configs.filter(({ enabledEvents }) => takes(enabledEvents, event.type));
+    for (const { destinationId } of taking) {
+      const createdAt = queuedAt(event.createdAt, tails.get(destinationId));
+      tails.set(destinationId, createdAt);
+      const member = indexMember(createdAt, event.eventId);
+      const delivery: StoredDelivery = {
+        eventId: event.eventId,
+        type: event.type,
+        status: 'pending',
+        createdAt,
+        attempts: 0,
+        nextAttemptAt: event.createdAt,
+        deliveredAt: null,
+        lastAttemptAt: null,
+        lastStatusCode: null,
+        lastDurationMs: null,
+        lastError: null,
+        payload: event.payload,
+      };
+      cas
+        .set(key.destinationDelivery(destinationId, event.eventId), JSON.stringify(delivery))
+        .zadd(key.destinationQueue(destinationId), member)
+        .zadd(key.destinationLog(destinationId), member);
+    }
+    return taking.length > 0;
+  };
 }

@@ -122,6 +122,8 @@ export type RedisKeys = ReturnType<typeof redisKeys>;
 export const indexMember = (createdAt: number, id: string): string => `${String(createdAt).padStart(16, '0')}:${id}`;
 /** The id in an index member. */
 export const idOfMember = (member: string): string => member.slice(17);
+/** The time in an index member. */
+export const timeOfMember = (member: string): number => Number(member.slice(0, 16));
 
 /** A JSON value as its record; a missing key as undefined. */
 export const parse = <T>(raw: string | null | undefined): T | undefined =>

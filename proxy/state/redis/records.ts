@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { EventRouting, NewEvent, StoredEvent } from '../outbox.ts';
 import { StoreUnavailableError } from '../store.ts';
 import { Cas } from './cas.ts';
-import { fanOut, readDestinations } from './destination-fan-out.ts';
+import { fanOutTo } from './destination-fan-out.ts';
 import { indexMember, parse, type RedisKeys } from './keys.ts';
 
 /** How long Redis keeps a delivered event and its attempts (the SQL outbox purges at the same age). */
@@ -58,10 +58,9 @@ export abstract class RedisRecords {
    */
   protected async addEvents(cas: Cas, events: readonly NewEvent[]): Promise<void> {
     if (events.length === 0) return;
-    const destinations = await readDestinations(this.redis, this.key);
-    cas.expect(this.key.eventDestinations(), destinations.raw);
+    const fanOut = await fanOutTo(this.redis, this.key, cas, events);
     for (const event of events) {
-      if (!fanOut(cas, this.key, destinations, event) && !this.routing.environment) continue;
+      if (!fanOut(event) && !this.routing.environment) continue;
       const stored: StoredEvent = {
         ...event,
         status: this.routing.environment ? 'pending' : 'delivered',

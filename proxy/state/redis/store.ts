@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { isTerminalStatus, PAYMENT_STATUSES } from '../../../schemas/pay.ts';
 import { Cas } from './cas.ts';
 import { RedisDestinations } from './destinations.ts';
-import { idOfMember, indexMember, parse, redisKeys } from './keys.ts';
+import { idOfMember, indexMember, parse, redisKeys, timeOfMember } from './keys.ts';
 import { RedisLinks } from './links.ts';
 import { RedisOutbox } from './outbox.ts';
 import { RedisApprovals } from './approvals.ts';
@@ -270,7 +270,7 @@ export class RedisStore extends RedisRecords implements Store {
         resumeAt === undefined
           ? null
           : typeof resumeAt === 'string'
-            ? encodeCursor({ createdAt: Number(resumeAt.slice(0, 16)), transactionId: idOfMember(resumeAt) })
+            ? encodeCursor({ createdAt: timeOfMember(resumeAt), transactionId: idOfMember(resumeAt) })
             : encodeCursor(resumeAt),
     };
   }

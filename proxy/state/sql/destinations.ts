@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
+  queuedAt,
   takes,
   type DeliveryPage,
   type DeliveryRecord,
@@ -53,14 +54,34 @@ export async function destinationsTaking(tx: Sql, dialect: Dialect): Promise<(ty
   return (type) => destinations.filter((destination) => takes(destination.enabledEvents, type)).map(({ id }) => id);
 }
 
-/** A pending delivery of the event to each of the destinations, in the transaction that writes it. */
+/**
+ * Holds the queues of the destinations until the transaction ends, so that deliveries join each queue
+ * in the order their transactions commit (`insertDeliveries`). Taken in one order, the ids sorted, so
+ * that two transactions fanning out to the same destinations never wait for each other in a circle.
+ * PostgreSQL's advisory locks; SQLite's transactions are serial already (BEGIN IMMEDIATE).
+ */
+export async function holdQueues(tx: Sql, dialect: Dialect, destinationIds: readonly string[]): Promise<void> {
+  for (const destinationId of [...new Set(destinationIds)].sort())
+    await dialect.lock(tx, `event-destination:${destinationId}`);
+}
+
+/**
+ * A pending delivery of the event to each of the destinations, in the transaction that writes it and
+ * holds their queues (`holdQueues`): each after the last delivery of its destination (`queuedAt`).
+ */
 export async function insertDeliveries(tx: Sql, event: NewEvent, destinationIds: readonly string[]): Promise<void> {
-  for (const destinationId of destinationIds)
+  for (const destinationId of destinationIds) {
+    // READ COMMITTED reads as of this statement: the deliveries of whoever held the queue before are there.
+    const { last } = (await tx.row<{ last: number | null }>(
+      'SELECT max(created_at) AS last FROM event_deliveries WHERE destination_id = ?',
+      [destinationId],
+    ))!;
     await tx.run(
       `INSERT INTO event_deliveries (destination_id, event_id, created_at, status, next_attempt_at)
          VALUES (?, ?, ?, 'pending', ?)`,
-      [destinationId, event.eventId, event.createdAt, event.createdAt],
+      [destinationId, event.eventId, queuedAt(event.createdAt, last), event.createdAt],
     );
+  }
 }
 
 /** Delivered events are purged only once no destination still waits for them. */

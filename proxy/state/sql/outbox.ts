@@ -16,16 +16,17 @@ import {
 import { pageAfter } from '../cursors.ts';
 import type { Checkout } from '../records.ts';
 import type { Database, Dialect, Sql } from './database.ts';
-import { destinationsTaking, insertDeliveries, NO_DELIVERY_PENDING } from './destinations.ts';
+import { destinationsTaking, holdQueues, insertDeliveries, NO_DELIVERY_PENDING } from './destinations.ts';
 import { attemptOf, CHECKOUT, ENDPOINT, EVENT, EVENT_ATTEMPT, NEW_EVENT, NewestFirst, paymentOf } from './rows.ts';
 
 const EVENTS = new NewestFirst<StoredEvent>(`SELECT ${EVENT.select} FROM events`, 'event_id');
 const ENDPOINT_BY_ID = `SELECT ${ENDPOINT.select} FROM event_endpoints WHERE endpoint_id = ?`;
 
 /**
- * Writes new events, and a delivery of each to every destination that takes it; called inside the
- * transaction of the change that causes them. Without KASSA_EVENTS_URL an event no destination takes
- * is not written, and one they take owes the outbox nothing (outbox.ts's `EventRouting`).
+ * Writes new events, and a delivery of each to every destination that takes it, at the end of its
+ * queue (held until the transaction ends); called inside the transaction of the change that causes
+ * them. Without KASSA_EVENTS_URL an event no destination takes is not written, and one they take owes
+ * the outbox nothing (outbox.ts's `EventRouting`).
  */
 export async function insertEvents(
   tx: Sql,
@@ -35,6 +36,11 @@ export async function insertEvents(
 ): Promise<void> {
   if (events.length === 0) return;
   const taking = await destinationsTaking(tx, dialect);
+  await holdQueues(
+    tx,
+    dialect,
+    events.flatMap((event) => taking(event.type)),
+  );
   for (const event of events) {
     const destinations = taking(event.type);
     if (!routing.environment && destinations.length === 0) continue;
