@@ -22,7 +22,8 @@ export interface LoggerOptions {
   secrets?: readonly string[];
 }
 
-const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+/** Levels in order: a logger writes what ranks at or above its own. */
+export const LEVEL_RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 const CREDENTIAL_FIELD = /authorization|secret|password|private.?key|mnemonic|api.?key|access.?token|cookie/i;
 const MASK = '[redacted]';
 
@@ -41,7 +42,7 @@ function standardOutput(line: string): void {
 }
 
 export function createLogger(options: LoggerOptions = {}, bound: LogFields = {}): Logger {
-  const threshold = RANK[options.level ?? 'info'];
+  const threshold = LEVEL_RANK[options.level ?? 'info'];
   const sink = options.sink ?? standardOutput;
   // A secret may sit in the line as written or JSON-escaped.
   const secrets = (options.secrets ?? [])
@@ -49,7 +50,7 @@ export function createLogger(options: LoggerOptions = {}, bound: LogFields = {})
     .flatMap((value) => [value, JSON.stringify(value).slice(1, -1)]);
 
   const write = (level: LogLevel, msg: string, fields: LogFields = {}) => {
-    if (RANK[level] < threshold) return;
+    if (LEVEL_RANK[level] < threshold) return;
     let line = JSON.stringify(
       { time: new Date().toISOString(), level, msg, ...bound, ...fields },
       (key, value: unknown) => {

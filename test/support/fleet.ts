@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../proxy/config.ts';
+import { LEVEL_RANK, type LogLevel } from '../../proxy/logger.ts';
 import { spawn } from 'node:child_process';
 import { startProxy, type RunningProxy, type StartProxyOptions } from '../../proxy/server.ts';
 import { startSandbox, type Sandbox } from '../../sandbox/server.ts';
@@ -10,9 +11,9 @@ import { unwatchAnswers, watchAnswers } from './api-conformance.ts';
 import { http } from './http.ts';
 import { startPostgres, type PostgresServer } from './postgres-server.ts';
 import { startRedis, type RedisServer } from './redis-server.ts';
-import { freePort } from './free-port.ts';
 import { addOperator, addOperatorByCommand, type TestOperator } from './operators.ts';
-import { eventually, proxyEnvFor, SHOP_ORIGIN } from './stack.ts';
+import { patiently } from './patience.ts';
+import { proxyEnvFor, SHOP_ORIGIN } from './stack.ts';
 
 export interface Instance {
   origin: string;
@@ -27,28 +28,47 @@ export interface Instance {
   services?: RunningProxy['services'];
 }
 
-/** An instance as its own process (`node proxy/main.ts`), as in a real deployment. */
+/** A line of the proxy's log; undefined for anything else on its standard output. */
+function logEntry(line: string): { level: LogLevel; msg: string; origin?: string } | undefined {
+  try {
+    return JSON.parse(line) as { level: LogLevel; msg: string; origin?: string };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An instance as its own process (`node proxy/main.ts`), as in a real deployment. It listens on a port
+ * of its own choosing (PORT=0) and is found by its "proxy listening" line: a port picked here and
+ * handed over could be taken by another suite's server meanwhile (EADDRINUSE, and the wait for it
+ * would last a whole patience). One that exits before it listens fails the test at once. It logs at
+ * info at least, for that line; `lines` get what the level asked for.
+ */
 export async function spawnInstance(env: Record<string, string>, lines: string[]): Promise<Instance> {
-  const port = await freePort();
+  const wanted = (env.KASSA_LOG_LEVEL ?? 'info') as LogLevel;
+  const level = LEVEL_RANK[wanted] > LEVEL_RANK.info ? 'info' : wanted;
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'proxy', 'main.ts')],
-    { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] },
+    { env: { ...process.env, ...env, KASSA_LOG_LEVEL: level, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  let buffered = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString();
-    const parts = buffered.split('\n');
-    buffered = parts.pop()!;
-    lines.push(...parts.filter(Boolean));
-  });
-  const origin = `http://127.0.0.1:${port}`;
-  await eventually(
-    () =>
-      http(`${origin}/healthz`).then(
-        (response) => (response.status === 200 ? true : undefined),
-        () => undefined,
-      ),
+  const origin = await patiently(
+    new Promise<string>((resolve, reject) => {
+      let buffered = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString();
+        const parts = buffered.split('\n');
+        buffered = parts.pop()!;
+        for (const line of parts.filter(Boolean)) {
+          const entry = logEntry(line);
+          if (entry?.msg === 'proxy listening' && entry.origin) resolve(entry.origin);
+          if (!entry || LEVEL_RANK[entry.level] >= LEVEL_RANK[wanted]) lines.push(line);
+        }
+      });
+      child.once('exit', (code, signal) =>
+        reject(new Error(`the proxy process ended before it listened (${signal ?? code})`)),
+      );
+    }),
     'a proxy process to listen',
   );
   const end = async (signal: NodeJS.Signals) => {

@@ -84,7 +84,6 @@ export async function startPostgres(options: { from?: { port: number } } = {}): 
   ownedDir(root);
   const data = join(root, 'data');
   const socketDir = ownedDir(join(root, 'socket'));
-  const port = await freePort();
   if (options.from) {
     // A streaming replica of `from`: its base backup, and a standby.signal with the primary's address (-R).
     ownedDir(data);
@@ -114,6 +113,9 @@ export async function startPostgres(options: { from?: { port: number } } = {}): 
       '--no-sync',
     ]);
   }
+  // Picked once the data directory is made (initdb takes seconds), so that the port is free as short
+  // a time as can be before the server takes it: another suite's server could take it meanwhile.
+  const port = await freePort();
   const settings = {
     port: String(port),
     listen_addresses: '127.0.0.1',
