@@ -40,14 +40,16 @@ async function signOut(): Promise<void> {
 }
 
 /**
- * Another proxy URL was saved: the device session of the old one is signed out there (the only place
- * its token may go; at most a few seconds, and forgotten whatever the answer) and a sign-in under way
- * with it stops.
+ * Another proxy URL was saved: the device session of the old one is forgotten here first, then signed
+ * out there (the only place its token may go; at most a few seconds, whatever the answer), and a
+ * sign-in under way with it stops. Forgotten first: a view's call still using the token would
+ * otherwise meet the revocation and end the session as refused, before this says why.
  */
 export async function leaveOtherProxy(proxyUrl: string | null): Promise<void> {
   const [session, pending] = await Promise.all([storedSession(), pendingSignIn()]);
   if (pending && pending.proxyUrl !== proxyUrl) await cancelSignIn();
   if (!session || session.proxyUrl === proxyUrl) return;
+  await endSession({ reason: 'proxy-changed', detail: null }, session.token);
   await fetch(`${session.proxyUrl}/api/operator/me/credential`, {
     method: 'DELETE',
     headers: { Authorization: `Bearer ${session.token}` },
@@ -55,7 +57,6 @@ export async function leaveOtherProxy(proxyUrl: string | null): Promise<void> {
     credentials: 'omit',
     signal: AbortSignal.timeout(5_000),
   }).catch(() => undefined);
-  await endSession({ reason: 'proxy-changed', detail: null }, session.token);
 }
 
 /** An action on an approval request: its new state, and the badge counted again. */
