@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
+import { connectRedis } from '../../proxy/state/redis/database.ts';
+import { redisKeys } from '../../proxy/state/redis/keys.ts';
+import { RedisStore } from '../../proxy/state/redis/store.ts';
+import { StoreUnavailableError } from '../../proxy/state/store.ts';
 import { http, type HttpResult } from '../support/http.ts';
 import { startRedis, type RedisOptions } from '../support/redis-server.ts';
 import { eventually, startStack } from '../support/stack.ts';
+import { destinationRecord } from '../support/store-records.ts';
 
 const onRedis = (url: string) => ({ KASSA_REDIS_URL: url, KASSA_REDIS_PREFIX: `r-${randomBytes(4).toString('hex')}:` });
 
@@ -79,4 +84,29 @@ describe('proxy on a Redis that may lose its data', () => {
       }
     });
   }
+});
+
+describe('proxy on a Redis whose command fails inside a pipeline', () => {
+  // A pipeline reports a command's failure beside the other replies instead of rejecting: read as an
+  // empty reply, a destination's waiting deliveries would show as none and a disabled one as enabled.
+  it('the read fails as the store unavailable (503), never as nothing waiting or nothing disabled', async () => {
+    const redis = await startRedis();
+    const connections = await connectRedis(redis.url);
+    const prefix = `pipeline-${randomBytes(4).toString('hex')}:`;
+    const { destinations } = new RedisStore(connections.command, prefix);
+    const key = redisKeys(prefix);
+    try {
+      const { destinationId } = destinationRecord();
+      await destinations.create(destinationRecord({ destinationId }));
+      assert.deepEqual(await destinations.pendingCounts(), new Map([[destinationId, 0]]));
+      // A key of another type under the prefix (written by something else): its command fails with WRONGTYPE.
+      await connections.command.set(key.destinationQueue(destinationId), 'not a queue');
+      await assert.rejects(destinations.pendingCounts(), StoreUnavailableError);
+      await connections.command.set(key.eventEndpoint(destinationId), 'not a hash');
+      await assert.rejects(destinations.list(), StoreUnavailableError);
+    } finally {
+      await connections.close();
+      await redis.stop();
+    }
+  });
 });

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { queuedAt, takes, type DeliveryRecord, type DestinationRecord } from '../destinations.ts';
 import type { NewEvent } from '../outbox.ts';
 import type { Cas } from './cas.ts';
+import { replies } from './faults.ts';
 import { indexMember, parse, timeOfMember, type RedisKeys } from './keys.ts';
 
 /** A destination as the `eventDestinations` value holds it: whether it is disabled lives in its endpoint hash. */
@@ -42,11 +43,11 @@ export async function fanOutTo(
     .map(({ destinationId }) => destinationId);
   const pipeline = redis.pipeline();
   for (const id of ids) pipeline.zrange(key.destinationLog(id), -1, -1);
-  const lasts = ids.length > 0 ? ((await pipeline.exec()) ?? []) : [];
+  const lasts = ids.length > 0 ? await replies(pipeline) : [];
   /** The time of each destination's last delivery, this transaction's included. */
   const tails = new Map(
     ids.map((id, index) => {
-      const [last] = (lasts[index]?.[1] ?? []) as string[];
+      const [last] = lasts[index] as string[];
       cas.expectLast(key.destinationLog(id), last ?? null);
       return [id, last === undefined ? null : timeOfMember(last)];
     }),

@@ -11,6 +11,7 @@ import type {
 import { decodeEventCursor, encodeEventCursor, type AttemptOutcome, type EventAttemptRecord } from '../outbox.ts';
 import { Cas } from './cas.ts';
 import { readDestinations, type DestinationConfig, type StoredDelivery } from './destination-fan-out.ts';
+import { replies } from './faults.ts';
 import { idOfMember, indexMember, parse } from './keys.ts';
 import { newestFirst } from './newest-first.ts';
 import { attempted } from './outbox.ts';
@@ -97,8 +98,8 @@ export class RedisDestinations extends RedisRecords implements DestinationStore 
     const { configs } = await readDestinations(this.redis, this.key);
     const pipeline = this.redis.pipeline();
     for (const config of configs) pipeline.zcard(this.key.destinationQueue(config.destinationId));
-    const counts = (await pipeline.exec()) ?? [];
-    return new Map(configs.map((config, index) => [config.destinationId, Number(counts[index]?.[1] ?? 0)]));
+    const counts = await replies(pipeline);
+    return new Map(configs.map((config, index) => [config.destinationId, Number(counts[index])]));
   }
 
   async claimHead(destinationId: string, now: number, limit: number, leaseMs: number): Promise<QueuedDelivery[]> {
@@ -217,9 +218,9 @@ export class RedisDestinations extends RedisRecords implements DestinationStore 
   private async withState(configs: DestinationConfig[]): Promise<DestinationRecord[]> {
     const pipeline = this.redis.pipeline();
     for (const config of configs) pipeline.hgetall(this.key.eventEndpoint(config.destinationId));
-    const states = (await pipeline.exec()) ?? [];
+    const states = await replies(pipeline);
     return configs.map((config, index) => {
-      const state = (states[index]?.[1] ?? {}) as Record<string, string>;
+      const state = states[index] as Record<string, string>;
       return {
         ...config,
         disabledAt: state.disabledAt === undefined ? null : Number(state.disabledAt),

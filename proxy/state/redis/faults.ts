@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import { StoreUnavailableError } from '../store.ts';
 
 /**
@@ -18,4 +18,15 @@ export function failAsUnavailable(redis: Redis): void {
     };
     return send(...args);
   };
+}
+
+/**
+ * A pipeline's replies in order. `exec` reports a command's failure beside the replies instead of
+ * rejecting, so without this a failed read would be taken for an empty one (a count of 0, no state).
+ */
+export async function replies(pipeline: ChainableCommander): Promise<unknown[]> {
+  return ((await pipeline.exec()) ?? []).map(([error, reply]) => {
+    if (error) throw error instanceof StoreUnavailableError ? error : new StoreUnavailableError(error);
+    return reply;
+  });
 }
