@@ -70,7 +70,11 @@ export async function spawnInstance(env: Record<string, string>, lines: string[]
       );
     }),
     'a proxy process to listen',
-  );
+  ).catch((error: unknown) => {
+    // One that never said it listens is not left running after the test.
+    child.kill('SIGKILL');
+    throw error;
+  });
   const end = async (signal: NodeJS.Signals) => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
