@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createApp } from '../../proxy/http/app.ts';
+import { Counter, COUNTER_TTL_MS } from '../../proxy/links/counter.ts';
 import { safeReturnPath } from '../../proxy/operator/signin/sso-signin.ts';
 import { http, type Json } from '../support/http.ts';
 import { as, type TestOperator } from '../support/operators.ts';
@@ -141,6 +142,24 @@ describe('proxy: counter mode', () => {
       ['counter.requested', 'Till Clerk'],
       ['counter.cancelled', 'Till Clerk'],
     ]);
+  });
+
+  it('left unpaid for its 15 minutes: expired, its stream says so and ends, and the customer’s phone is told it has ended', async () => {
+    // Asked 15 minutes and a second ago, through the proxy's own counter (its clock cannot be turned).
+    const { links, checkouts, config } = stack.proxy.services;
+    const counter = new Counter({ links, checkouts, terms: config.counterAmount });
+    const { code } = await counter.ask(
+      { amount: '4.20', note: 'Table 9' },
+      clerk.operatorId,
+      Date.now() - COUNTER_TTL_MS - 1_000,
+    );
+    assert.equal((await till(`/api/operator/counter/${code}`)).body.state, 'expired');
+    const stream = follow(code);
+    await stream.waitForClose();
+    assert.deepEqual(states(stream), ['expired'], 'a final state: the stream ends');
+    const late = await stack.browser(`/api/links/${code}/checkout`, { body: {} });
+    assert.equal(late.status, 410, late.text);
+    assert.equal((await till(`/api/operator/counter/${code}`)).body.state, 'expired', 'nobody opened it');
   });
 
   it('takes amounts within KASSA_COUNTER only, a clerk and up only, counter links only; nothing made when refused', async () => {
