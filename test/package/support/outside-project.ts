@@ -171,6 +171,24 @@ console.log(JSON.stringify({ exports: Object.keys(widget), window: typeof window
 `,
 };
 
+/**
+ * A folder holding better-sqlite3's prebuilt binary for this Node and platform, as its release on
+ * GitHub would: where a merchant's `npm install` downloads it, this machine has no internet, and would
+ * compile SQLite from source instead (a minute and a half of a busy CPU). The binary is the one this
+ * repository's own install built, packed under the name prebuild-install looks for.
+ */
+function betterSqlitePrebuilds(dir: string): string {
+  const folder = join(dir, 'prebuilds');
+  mkdirSync(folder, { recursive: true });
+  const name = `better-sqlite3-v${version('better-sqlite3')}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  const packed = spawnSync('tar', ['-czf', join(folder, name), 'build/Release/better_sqlite3.node'], {
+    cwd: join(root, 'node_modules', 'better-sqlite3'),
+    encoding: 'utf8',
+  });
+  if (packed.status !== 0) throw new Error(`packing better-sqlite3's binary failed: ${packed.stderr}`);
+  return folder;
+}
+
 /** Writes the project's package.json (the tarball as its dependency) and pages, then `npm install`. */
 export function installProject(dir: string, tarball: string): number {
   mkdirSync(dir, { recursive: true });
@@ -205,6 +223,7 @@ export function installProject(dir: string, tarball: string): number {
   const installed = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel', 'error'], {
     cwd: dir,
     encoding: 'utf8',
+    env: { ...process.env, npm_config_better_sqlite3_local_prebuilds: betterSqlitePrebuilds(join(dir, '..')) },
     timeout: FILE_TIMEOUT_MS / 2,
   });
   if (installed.status !== 0)
