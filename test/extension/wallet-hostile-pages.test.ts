@@ -29,67 +29,13 @@ import {
 import { HOST_RULES, startSites, type Sites } from '../support/sites.ts';
 import { SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
 import { PATIENCE_MS } from '../support/patience.ts';
+import { ARMING_PROBE, armedAfter, armingSteps, armingTimeline } from '../support/wallet/arming-probe.ts';
 
 const PASSWORD = 'a long enough password';
 const ACCOUNT = anvilAccount(3);
 const ONE = 31337;
 const TWO = 31338;
 const SANDBOXED = { body: '<!doctype html><title>Sandboxed</title><p>Served with CSP sandbox.</p>' };
-
-/**
- * Runs at the start of every page of the context (a script's text: no transpiler helpers); in an
- * approval window it records, as `window.armingProbe`, a timeline: the window's focus and blur events
- * (heard before the window's own listeners) and when the Approve / Connect button is inserted,
- * enabled and disabled, from the mutations of the approval's shadow root, watched from its creation.
- */
-const ARMING_PROBE = `(() => {
-  if (!location.pathname.endsWith('/ui/approval.html')) return;
-  const timeline = [];
-  window.armingProbe = timeline;
-  const note = (what) => timeline.push({ what, at: performance.now() });
-  window.addEventListener('focus', () => note('focus'));
-  window.addEventListener('blur', () => note('blur'));
-  let button = 'absent';
-  const attachShadow = Element.prototype.attachShadow;
-  Element.prototype.attachShadow = function (init) {
-    const root = attachShadow.call(this, init);
-    if (this.localName !== 'kassa-approval') return root;
-    new MutationObserver(() => {
-      const found = root.querySelector('.actions button:not(.secondary)');
-      const now = !found ? 'absent' : found.disabled ? 'disabled' : 'enabled';
-      if (now === button) return;
-      if (button === 'absent') note('shown');
-      if (now !== 'absent') note(now);
-      button = now;
-    }).observe(root, { subtree: true, childList: true, attributes: true });
-    return root;
-  };
-})();`;
-
-type ArmingStep = { what: 'focus' | 'blur' | 'shown' | 'enabled' | 'disabled'; at: number };
-
-/** The timeline the probe recorded in an approval window. */
-const armingTimeline = (approval: Page) =>
-  approval.evaluate(() => (window as unknown as { armingProbe: ArmingStep[] }).armingProbe);
-
-/**
- * Each time the button turned enabled: how long it had been on screen with no blur since, counted
- * from the later of when it showed and the last focus event (the window may have had the focus from
- * its start, with no event).
- */
-function armedAfter(timeline: ArmingStep[]): number[] {
-  const waits: number[] = [];
-  let shown = Number.NaN;
-  let focused = Number.NEGATIVE_INFINITY;
-  let blurred = false;
-  for (const step of timeline) {
-    if (step.what === 'shown') shown = step.at;
-    if (step.what === 'focus') [focused, blurred] = [step.at, false];
-    if (step.what === 'blur') blurred = true;
-    if (step.what === 'enabled') waits.push(blurred ? Number.NEGATIVE_INFINITY : step.at - Math.max(shown, focused));
-  }
-  return waits;
-}
 
 /** The approval windows open now. */
 const openWindows = (extension: LoadedExtension) =>
@@ -369,17 +315,7 @@ describe('extension: the wallet against hostile pages', () => {
       const approval = await opening;
       // The person looks at the window (on a busy machine another window may have taken the focus).
       await approval.bringToFront();
-      /** Waits for the timeline to have as many steps `what` as `count`. */
-      const reached = (what: ArmingStep['what'], count: number) =>
-        approval.waitForFunction(
-          ([what, count]) =>
-            (window as unknown as { armingProbe: ArmingStep[] }).armingProbe.filter((step) => step.what === what)
-              .length >= count,
-          [what, count] as const,
-          { timeout: PATIENCE_MS },
-        );
-      const count = async (what: ArmingStep['what']) =>
-        (await armingTimeline(approval)).filter((step) => step.what === what).length;
+      const { reached, count } = armingSteps(approval);
       await reached('enabled', 1);
       // Losing the focus disarms it; getting it back arms it again, after the same wait.
       const [disabled, enabled] = [await count('disabled'), await count('enabled')];
