@@ -16,6 +16,12 @@ declare global {
   }
 }
 
+/**
+ * The scopes ticked for a new key: what a shop's server needs to take payments. Making payment links
+ * is asked for by ticking it, so that a key handed to a checkout backend cannot make links by default.
+ */
+const TICKED: readonly MerchantScope[] = ['checkouts:create', 'checkouts:read'];
+
 /** How long a rolled key keeps working beside the new one, in seconds (24 hours first, the proxy's default). */
 const ROLL_OVERLAPS = [86_400, 3_600, 604_800, 2_592_000, 0] as const;
 
@@ -191,7 +197,8 @@ export class KassaMerchantKeysView extends LitElement {
           ${MERCHANT_SCOPES.map(
             (scope) =>
               html`<label class="choice"
-                ><input type="checkbox" name="scope" value=${scope} checked /> ${i.scopeNames[scope]}
+                ><input type="checkbox" name="scope" value=${scope} ?checked=${TICKED.includes(scope)} />
+                ${i.scopeNames[scope]}
                 <span class="mono muted">(${scope})</span></label
               >`,
           )}

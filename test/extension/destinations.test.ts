@@ -237,6 +237,9 @@ describe('extension: event destinations and merchant keys', () => {
         headers: { Authorization: `Bearer ${secret}` },
       });
     assert.equal((await withKey(first)).status, 201);
+    // Made with the scopes ticked by default: payments, not payment links (ticked only when asked for).
+    const made = (await stack.operator('/api/merchant-keys')).body.keys as Array<{ name: string; scopes: string[] }>;
+    assert.deepEqual(made.find((key) => key.name === 'Shop backend')?.scopes, ['checkouts:create', 'checkouts:read']);
     const oldRow = keys.locator('tr[data-key][data-state=active]', { hasText: 'Shop backend' });
     await oldRow.filter({ hasText: 'checkouts:create' }).filter({ hasText: 'checkouts:read' }).waitFor();
     const oldId = (await oldRow.getAttribute('data-key'))!;
