@@ -34,20 +34,24 @@ describe('proxy: fast-check on sign-in and device routes (no 5xx, nothing made b
   let assertion: Record<string, unknown>;
   let registration: Record<string, unknown>;
 
+  /** How many records of each kind there are, read one after another (one PostgreSQL client runs one query at a time). */
   const counts = async (): Promise<Record<keyof typeof RECORDS, number>> => {
-    const entries = await Promise.all(
-      Object.entries(RECORDS).map(async ([name, [table, key]]) => {
-        if (redis) return [name, (await redis.keys(`${stack.env.KASSA_REDIS_PREFIX}${key}*`)).length];
-        if (postgres) return [name, Number((await postgres.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n)];
+    const found: Partial<Record<keyof typeof RECORDS, number>> = {};
+    for (const [name, [table, key]] of Object.entries(RECORDS) as Array<
+      [keyof typeof RECORDS, readonly [string, string]]
+    >) {
+      if (redis) found[name] = (await redis.keys(`${stack.env.KASSA_REDIS_PREFIX}${key}*`)).length;
+      else if (postgres) found[name] = Number((await postgres.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
+      else {
         const db = new Database(stack.env.KASSA_DB, { readonly: true });
         try {
-          return [name, (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n];
+          found[name] = (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
         } finally {
           db.close();
         }
-      }),
-    );
-    return Object.fromEntries(entries) as Record<keyof typeof RECORDS, number>;
+      }
+    }
+    return found as Record<keyof typeof RECORDS, number>;
   };
   const states = async () =>
     (await stack.proxy.services.store.operators.listOperators()).map(
