@@ -93,6 +93,17 @@ for (const backend of STORE_BACKENDS) {
       await destinations.remove(destinationId);
     });
 
+    it('a burst of 500 payments’ events to one destination at once: every one is written, none refused as contention', async () => {
+      const { destinations } = store;
+      const { destinationId } = destinationRecord();
+      await destinations.create(destinationRecord({ destinationId }));
+      const t = Date.now();
+      const written = await Promise.all(Array.from({ length: 500 }, (_, i) => completedWithEvent(t - i)));
+      assert.equal(new Set(written).size, 500);
+      assert.equal((await destinations.pendingCounts()).get(destinationId), 500, 'each queued once');
+      await destinations.remove(destinationId);
+    });
+
     it('events written at once to two destinations: each receives its deliveries in the order its log shows, each once', async () => {
       const { destinations } = store;
       const ids = [destinationRecord().destinationId, destinationRecord().destinationId];

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { Turns } from './turns.ts';
 
 /**
  * Optimistic transactions on a shared connection: read in TypeScript, decide with the same rules as
@@ -43,6 +44,19 @@ export class Cas {
   private readonly checks: Array<[number, string | false] | [number, string | false, 'last']> = [];
   /** Commands, each with its key as an index into `keys`. */
   private readonly ops: Array<[string, number, ...Array<string | number>]> = [];
+  /** The turns this attempt holds, each given back when it ends (`end`), committed or not. */
+  private readonly held = new Map<Turns, () => void>();
+
+  /** Waits for a turn of `turns` (once per attempt), held until the attempt ends. */
+  async hold(turns: Turns): Promise<void> {
+    if (!this.held.has(turns)) this.held.set(turns, await turns.take());
+  }
+
+  /** The attempt is over: its turns are given back. */
+  end(): void {
+    for (const giveBack of this.held.values()) giveBack();
+    this.held.clear();
+  }
 
   /** The commit succeeds only if `key` still holds `value` (null: still absent). */
   expect(key: string, value: string | null): this {

@@ -4,6 +4,15 @@ import type { NewEvent } from '../outbox.ts';
 import type { Cas } from './cas.ts';
 import { replies } from './faults.ts';
 import { indexMember, parse, timeOfMember, type RedisKeys } from './keys.ts';
+import { Turns } from './turns.ts';
+
+/** The fan-outs' turns, one set per connection (every part of a store, and every store on it, shares it). */
+const turns = new WeakMap<Redis, Turns>();
+function fanOutTurns(redis: Redis): Turns {
+  let found = turns.get(redis);
+  if (!found) turns.set(redis, (found = new Turns()));
+  return found;
+}
 
 /** A destination as the `eventDestinations` value holds it: whether it is disabled lives in its endpoint hash. */
 export type DestinationConfig = Omit<DestinationRecord, 'disabledAt' | 'disabledReason'>;
@@ -41,6 +50,9 @@ export async function fanOutTo(
   const ids = destinations.configs
     .filter(({ enabledEvents }) => events.some((event) => takes(enabledEvents, event.type)))
     .map(({ destinationId }) => destinationId);
+  // Every writer to a destination expects its log's tail unchanged: on one connection they take turns
+  // from here to their commit, or a burst of them would retry against each other until some gave up.
+  if (ids.length > 0) await cas.hold(fanOutTurns(redis));
   const pipeline = redis.pipeline();
   for (const id of ids) pipeline.zrange(key.destinationLog(id), -1, -1);
   const lasts = ids.length > 0 ? await replies(pipeline) : [];

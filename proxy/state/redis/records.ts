@@ -86,9 +86,13 @@ export abstract class RedisRecords {
   protected async transact<T>(attempt: (cas: Cas) => Promise<T | Unchanged<T>>, rounds = 50): Promise<T> {
     for (let round = 0; round < rounds; round++) {
       const cas = new Cas();
-      const answer = await attempt(cas);
-      if (answer instanceof Unchanged) return answer.value;
-      if (await cas.commit(this.redis)) return answer;
+      try {
+        const answer = await attempt(cas);
+        if (answer instanceof Unchanged) return answer.value;
+        if (await cas.commit(this.redis)) return answer;
+      } finally {
+        cas.end();
+      }
       await sleep(Math.random() * Math.min(50, 2 ** round));
     }
     throw new StoreUnavailableError(new Error('too much contention on one record'));
