@@ -47,9 +47,9 @@ export class Cas {
   /** The turns this attempt holds, each given back when it ends (`end`), committed or not. */
   private readonly held = new Map<Turns, () => void>();
 
-  /** Waits for a turn of `turns` (once per attempt), held until the attempt ends. */
-  async hold(turns: Turns): Promise<void> {
-    if (!this.held.has(turns)) this.held.set(turns, await turns.take());
+  /** Waits for a turn of `turns` (once per attempt, within `withinMs`), held until the attempt ends. */
+  async hold(turns: Turns, withinMs: number): Promise<void> {
+    if (!this.held.has(turns)) this.held.set(turns, await turns.take(withinMs));
   }
 
   /** The attempt is over: its turns are given back. */

@@ -3,8 +3,12 @@ import { queuedAt, takes, type DeliveryRecord, type DestinationRecord } from '..
 import type { NewEvent } from '../outbox.ts';
 import type { Cas } from './cas.ts';
 import { replies } from './faults.ts';
+import { REDIS_COMMAND_TIMEOUT_MS } from './database.ts';
 import { indexMember, parse, timeOfMember, type RedisKeys } from './keys.ts';
 import { Turns } from './turns.ts';
+
+/** How long a fan-out waits for its turn: a burst of a thousand takes about one second on a local Redis. */
+const FAN_OUT_TURN_WAIT_MS = 5 * REDIS_COMMAND_TIMEOUT_MS;
 
 /** The fan-outs' turns, one set per connection (every part of a store, and every store on it, shares it). */
 const turns = new WeakMap<Redis, Turns>();
@@ -52,7 +56,7 @@ export async function fanOutTo(
     .map(({ destinationId }) => destinationId);
   // Every writer to a destination expects its log's tail unchanged: on one connection they take turns
   // from here to their commit, or a burst of them would retry against each other until some gave up.
-  if (ids.length > 0) await cas.hold(fanOutTurns(redis));
+  if (ids.length > 0) await cas.hold(fanOutTurns(redis), FAN_OUT_TURN_WAIT_MS);
   const pipeline = redis.pipeline();
   for (const id of ids) pipeline.zrange(key.destinationLog(id), -1, -1);
   const lasts = ids.length > 0 ? await replies(pipeline) : [];
