@@ -37,6 +37,10 @@ function compareAndSet(redis: Redis): (...args: Array<string | number>) => Promi
 
 export class Cas {
   readonly keys: string[] = [];
+
+  /** `lost`: how many attempts before this one lost their race to commit (`transact`). */
+  constructor(readonly lost = 0) {}
+
   /**
    * `false` expects the key to be absent (what Lua sees for a missing value); with `last`, the last
    * member of a sorted set (`false`: none).

@@ -85,7 +85,7 @@ export abstract class RedisRecords {
    */
   protected async transact<T>(attempt: (cas: Cas) => Promise<T | Unchanged<T>>, rounds = 50): Promise<T> {
     for (let round = 0; round < rounds; round++) {
-      const cas = new Cas();
+      const cas = new Cas(round);
       try {
         const answer = await attempt(cas);
         if (answer instanceof Unchanged) return answer.value;
