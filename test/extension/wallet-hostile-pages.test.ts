@@ -29,7 +29,7 @@ import {
 import { HOST_RULES, startSites, type Sites } from '../support/sites.ts';
 import { SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
 import { PATIENCE_MS } from '../support/patience.ts';
-import { ARMING_PROBE, armedAfter, armingSteps, armingTimeline } from '../support/wallet/arming-probe.ts';
+import { armedAfter, armingSteps, armingTimeline, extensionWithArmingProbe } from '../support/wallet/arming-probe.ts';
 
 const PASSWORD = 'a long enough password';
 const ACCOUNT = anvilAccount(3);
@@ -49,6 +49,7 @@ describe('extension: the wallet against hostile pages', () => {
   let sites: Sites;
   let stack: Stack;
   let extension: LoadedExtension;
+  let probed: ReturnType<typeof extensionWithArmingProbe>;
   let chains: ReturnType<typeof chainProviders>;
   let shop: Page;
   let friend: Page;
@@ -94,7 +95,9 @@ describe('extension: the wallet against hostile pages', () => {
       env: { KASSA_ALLOWED_ORIGINS: [SHOP_ORIGIN, sites.origin('wallets.localhost')].join(',') },
     });
     chains = chainProviders(stack.sandbox.chains);
-    extension = await launchExtension({ args: [HOST_RULES] });
+    // The approval page also records when Connect shows and arms; nothing else differs (arming-probe.ts).
+    probed = extensionWithArmingProbe();
+    extension = await launchExtension({ dir: probed.dir, args: [HOST_RULES] });
     await configure(extension, stack.proxy.origin);
     await importVaultKey(extension, ACCOUNT, PASSWORD);
     shop = await openDapp(extension, site('shop.localhost'));
@@ -115,6 +118,7 @@ describe('extension: the wallet against hostile pages', () => {
   after(async () => {
     chains?.destroy();
     await extension?.dispose();
+    probed?.remove();
     await stack?.stop();
     await sites?.close();
   });
@@ -305,10 +309,9 @@ describe('extension: the wallet against hostile pages', () => {
 
   describe('approval windows (defect 6)', () => {
     it('Connect answers only once the request has been on screen, focused, for 500 ms or more', async () => {
-      // In every approval window from its start: the focus and blur events, and when Connect is put on
-      // screen, enabled and disabled, as the DOM changes (a MutationObserver's record is taken in the
-      // task that rendered it).
-      await extension.context.addInitScript({ content: ARMING_PROBE });
+      // The approval window's timeline from its first script: the focus and blur events, and when
+      // Connect is put on screen, enabled and disabled, as the DOM changes (a MutationObserver's record
+      // is taken in the task that rendered it).
       const page = await openDapp(extension, site('hasty.localhost'));
       const opening = approvalWindow(extension);
       const asked = call(page, 'eth_requestAccounts');

@@ -1,14 +1,16 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright';
+import { ensureExtensionBuilt, EXTENSION_DIST } from '../extension.ts';
 import { PATIENCE_MS } from '../patience.ts';
 
 /**
- * Runs at the start of every page of the context (a script's text: no transpiler helpers); in an
- * approval window it records, as `window.armingProbe`, a timeline: the window's focus and blur events
- * (heard before the window's own listeners) and when the Approve / Connect button is inserted,
+ * Records in the approval window, as `window.armingProbe`, a timeline: the window's focus and blur
+ * events (heard before the window's own listeners) and when the Approve / Connect button is inserted,
  * enabled and disabled, from the mutations of the approval's shadow root, watched from its creation.
  */
-export const ARMING_PROBE = `(() => {
-  if (!location.pathname.endsWith('/ui/approval.html')) return;
+const ARMING_PROBE = `(() => {
   const timeline = [];
   window.armingProbe = timeline;
   const note = (what) => timeline.push({ what, at: performance.now() });
@@ -30,6 +32,23 @@ export const ARMING_PROBE = `(() => {
     return root;
   };
 })();`;
+
+/**
+ * A copy of the built extension whose approval page runs the probe as its first script, before the
+ * page's own module. Not an init script: Playwright may attach to a window the service worker opened
+ * only once it has loaded (seen on a busy machine), and an init script then runs too late to see it.
+ */
+export function extensionWithArmingProbe(): { dir: string; remove(): void } {
+  ensureExtensionBuilt();
+  const dir = mkdtempSync(join(tmpdir(), 'kassa-extension-probed-'));
+  cpSync(EXTENSION_DIST, dir, { recursive: true });
+  const page = join(dir, 'ui', 'approval.html');
+  const html = readFileSync(page, 'utf8');
+  if (!html.includes('<script ')) throw new Error(`no script in ${page} to put the probe before`);
+  writeFileSync(join(dir, 'ui', 'arming-probe.js'), ARMING_PROBE);
+  writeFileSync(page, html.replace('<script ', '<script src="arming-probe.js"></script>\n    <script '));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
 
 export type ArmingStep = { what: 'focus' | 'blur' | 'shown' | 'enabled' | 'disabled'; at: number };
 
