@@ -11,6 +11,7 @@ import { ask } from './client.ts';
 import { formValues } from './form-values.ts';
 import { outsideText } from './outside-text.ts';
 import { paneHeader } from './pane-header.ts';
+import { PagedReads } from './paged-reads.ts';
 import { refusalText } from './refusal.ts';
 import { SessionController } from './session-controller.ts';
 import './shown-once.ts';
@@ -64,45 +65,36 @@ export class KassaDestinationDetail extends LitElement {
 
   /** The destination, as the list has it; its log is read whenever it is another one. */
   @property({ attribute: false }) destination?: DestinationView;
-  @state() private deliveries?: DeliveryView[];
-  @state() private nextCursor: string | null = null;
   @state() private status: DeliveryStatus | '' = '';
   @state() private confirming?: 'skip' | 'remove';
   @state() private secret?: string;
   @state() private notice?: string;
   @state() private error?: string;
   @state() private busy = false;
-  /** Counts log reads: an answer for another destination or filter is dropped. */
-  private reads = 0;
   private readonly locale = new UiLocale(this);
   private readonly session = new SessionController(this);
+  /** The delivery log of an API destination, newest first, a page at a time, with the status chosen. */
+  private readonly deliveries = new PagedReads<DeliveryView>(this, {
+    read: (cursor) => {
+      const destination = this.destination;
+      if (destination?.kind !== 'api') return undefined;
+      return ask({
+        kind: 'destinations.deliveries',
+        id: destination.id,
+        status: this.status || undefined,
+        cursor,
+      }).then((page) => ({ items: page.deliveries, nextCursor: page.nextCursor }));
+    },
+    failed: (error) => (this.error = refusalText(error, this.locale)),
+  });
 
   protected override willUpdate(changed: Map<string, unknown>): void {
     const before = changed.get('destination') as DestinationView | undefined;
     if (changed.has('destination') && before?.id !== this.destination?.id) {
-      this.confirming = this.notice = this.error = this.secret = this.deliveries = undefined;
+      this.confirming = this.notice = this.error = this.secret = undefined;
       this.status = '';
-      void this.loadLog();
-    }
-  }
-
-  /** Reads the newest page of the log again (`more`: the page after the one shown). */
-  async loadLog(more = false): Promise<void> {
-    const destination = this.destination;
-    const read = ++this.reads;
-    if (!destination || destination.kind !== 'api') return;
-    try {
-      const page = await ask({
-        kind: 'destinations.deliveries',
-        id: destination.id,
-        status: this.status || undefined,
-        cursor: more ? (this.nextCursor ?? undefined) : undefined,
-      });
-      if (read !== this.reads) return;
-      this.deliveries = more ? [...(this.deliveries ?? []), ...page.deliveries] : page.deliveries;
-      this.nextCursor = page.nextCursor;
-    } catch (error) {
-      if (read === this.reads) this.error = refusalText(error, this.locale);
+      this.deliveries.clear();
+      void this.deliveries.load();
     }
   }
 
@@ -117,7 +109,7 @@ export class KassaDestinationDetail extends LitElement {
       this.confirming = undefined;
       const detail: DestinationChangedDetail = { id, ...(removes ? { removed: this.notice } : {}) };
       this.dispatchEvent(new CustomEvent('kassa-destination-changed', { detail, bubbles: true, composed: true }));
-      if (!removes) await this.loadLog();
+      if (!removes) await this.deliveries.load();
     } catch (error) {
       this.error = refusalText(error, this.locale);
     } finally {
@@ -284,7 +276,7 @@ export class KassaDestinationDetail extends LitElement {
 
   private log() {
     const { m, integrations: i } = this.locale;
-    const deliveries = this.deliveries;
+    const deliveries = this.deliveries.items;
     return html`<h3 id="log-heading">${i.deliveryLog}</h3>
       <div class="row">
         <label
@@ -292,7 +284,7 @@ export class KassaDestinationDetail extends LitElement {
           <select
             @change=${(event: Event) => {
               this.status = (event.target as HTMLSelectElement).value as DeliveryStatus | '';
-              void this.loadLog();
+              void this.deliveries.load();
             }}
           >
             <option value="" ?selected=${!this.status}>${i.allDeliveries}</option>
@@ -307,7 +299,7 @@ export class KassaDestinationDetail extends LitElement {
         <button
           class="secondary small"
           aria-label=${`${m.refresh}: ${i.deliveryLog}`}
-          @click=${() => void this.loadLog()}
+          @click=${() => void this.deliveries.load()}
         >
           ${m.refresh}
         </button>
@@ -332,8 +324,8 @@ export class KassaDestinationDetail extends LitElement {
             : html`<p class="muted">${i.noDeliveries}</p>`
       }
       ${
-        this.nextCursor
-          ? html`<button class="secondary small" @click=${() => void this.loadLog(true)}>${i.more}</button>`
+        this.deliveries.nextCursor
+          ? html`<button class="secondary small" @click=${() => void this.deliveries.load(true)}>${i.more}</button>`
           : nothing
       }`;
   }

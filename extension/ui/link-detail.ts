@@ -6,6 +6,7 @@ import type { LinkMove } from '../link-messages.ts';
 import { ask } from './client.ts';
 import { linkAmount, linkTotal, linkUses, shortTime } from './link-words.ts';
 import { outsideText } from './outside-text.ts';
+import { PagedReads } from './paged-reads.ts';
 import { paneHeader } from './pane-header.ts';
 import { refusalText } from './refusal.ts';
 import { saveFile } from './save-file.ts';
@@ -58,43 +59,48 @@ export class KassaLinkDetail extends LitElement {
 
   /** The link, as the list has it; its payments and QR code are read whenever it is another one. */
   @property({ attribute: false }) link?: LinkView;
-  @state() private payments?: LinkPaymentView[];
-  @state() private nextCursor: string | null = null;
   @state() private qr?: string;
   @state() private confirming = false;
   @state() private notice?: string;
   @state() private error?: string;
   @state() private busy = false;
-  /** Counts reads: an answer for another link is dropped. */
-  private reads = 0;
   private readonly locale = new UiLocale(this);
   private readonly session = new SessionController(this);
+  /** The link's payments, a page at a time. */
+  private readonly payments = new PagedReads<LinkPaymentView>(this, {
+    read: (cursor) => {
+      const link = this.link;
+      return (
+        link &&
+        ask({ kind: 'links.payments', code: link.code, cursor }).then((page) => ({
+          items: page.payments,
+          nextCursor: page.nextCursor,
+        }))
+      );
+    },
+    failed: (error) => (this.error = refusalText(error, this.locale)),
+  });
 
   protected override willUpdate(changed: Map<string, unknown>): void {
     const before = changed.get('link') as LinkView | undefined;
     if (changed.has('link') && before?.code !== this.link?.code) {
       this.confirming = false;
-      this.notice = this.error = this.payments = this.qr = undefined;
-      void this.load();
+      this.notice = this.error = this.qr = undefined;
+      this.payments.clear();
+      void this.payments.load();
+      void this.loadQr();
     }
   }
 
-  /** Reads the link's payments (`more`: the page after the one shown), and its QR code with the first. */
-  async load(more = false): Promise<void> {
+  /** Reads the QR code of a link with an address; an answer for a link no longer shown is dropped. */
+  private async loadQr(): Promise<void> {
     const link = this.link;
-    const read = ++this.reads;
-    if (!link) return;
+    if (!link?.url) return;
     try {
-      const [page, qr] = await Promise.all([
-        ask({ kind: 'links.payments', code: link.code, cursor: more ? (this.nextCursor ?? undefined) : undefined }),
-        more || !link.url ? undefined : ask({ kind: 'links.qr', code: link.code }),
-      ]);
-      if (read !== this.reads) return;
-      this.payments = more ? [...(this.payments ?? []), ...page.payments] : page.payments;
-      this.nextCursor = page.nextCursor;
-      if (qr) this.qr = qr.svg;
+      const { svg } = await ask({ kind: 'links.qr', code: link.code });
+      if (this.link?.code === link.code) this.qr = svg;
     } catch (error) {
-      if (read === this.reads) this.error = refusalText(error, this.locale);
+      if (this.link?.code === link.code) this.error = refusalText(error, this.locale);
     }
   }
 
@@ -204,8 +210,9 @@ export class KassaLinkDetail extends LitElement {
   private paymentRows() {
     const { links: w } = this.locale;
     const link = this.link!;
-    if (!this.payments) return html`<p class="muted">${this.locale.m.loading}</p>`;
-    if (!this.payments.length) return html`<p class="muted">${w.noPayments}</p>`;
+    const payments = this.payments.items;
+    if (!payments) return html`<p class="muted">${this.locale.m.loading}</p>`;
+    if (!payments.length) return html`<p class="muted">${w.noPayments}</p>`;
     return html`<table aria-label=${w.payments}>
         <thead>
           <tr>
@@ -215,7 +222,7 @@ export class KassaLinkDetail extends LitElement {
           </tr>
         </thead>
         <tbody>
-          ${this.payments.map(
+          ${payments.map(
             (payment) =>
               html`<tr data-payment=${payment.checkoutId} data-state=${payment.state}>
                 <td class="mono">${outsideText(payment.reference)}</td>
@@ -229,7 +236,11 @@ export class KassaLinkDetail extends LitElement {
           )}
         </tbody>
       </table>
-      ${this.nextCursor ? html`<button class="secondary small" @click=${() => void this.load(true)}>${w.more}</button>` : nothing}`;
+      ${
+        this.payments.nextCursor
+          ? html`<button class="secondary small" @click=${() => void this.payments.load(true)}>${w.more}</button>`
+          : nothing
+      }`;
   }
 
   override render() {
