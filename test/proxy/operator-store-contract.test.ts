@@ -4,15 +4,11 @@ import { after, before, describe, it } from 'node:test';
 import { AuditTrail } from '../../proxy/operator/audit-trail.ts';
 import type { ApprovalRecord } from '../../proxy/state/approvals.ts';
 import type { AuditEntry } from '../../proxy/state/audit.ts';
-import type {
-  CredentialRecord,
-  DeviceAuthorizationRecord,
-  OperatorRecord,
-  PasskeyRecord,
-} from '../../proxy/state/operators.ts';
+import type { CredentialRecord, DeviceAuthorizationRecord, OperatorRecord } from '../../proxy/state/operators.ts';
 import type { Store } from '../../proxy/state/store.ts';
 import type { Role } from '../../schemas/operators.ts';
 import { STORE_BACKENDS } from '../support/store-backends.ts';
+import { passkeyRecord } from '../support/store-records.ts';
 
 const id = (prefix: string) => `${prefix}${randomBytes(16).toString('base64url')}`;
 const hash = () => randomBytes(32).toString('hex');
@@ -46,19 +42,6 @@ const credential = (operatorId: string, overrides: Partial<CredentialRecord> = {
   ip: '127.0.0.1',
   userAgent: 'test',
   ...overrides,
-});
-
-const passkey = (operatorId: string): PasskeyRecord => ({
-  credentialId: id(''),
-  operatorId,
-  publicKey: randomBytes(40).toString('base64url'),
-  counter: 0,
-  transports: ['internal'],
-  deviceType: 'multiDevice',
-  backedUp: true,
-  name: 'Laptop',
-  createdAt: Date.now(),
-  lastUsedAt: null,
 });
 
 const USER_CODE = 'BCDFGHJKLMNPQRSTVWXZ';
@@ -176,7 +159,7 @@ for (const backend of STORE_BACKENDS) {
       await ops.createOperator(gone);
       const token = credential(gone.operatorId);
       await ops.insertCredential(token);
-      const key = passkey(gone.operatorId);
+      const key = passkeyRecord({ operatorId: gone.operatorId });
       assert.equal(await ops.insertPasskey(key), true);
       const invitation = hash();
       await ops.insertInvitation({
@@ -255,7 +238,7 @@ for (const backend of STORE_BACKENDS) {
       const ops = store.operators;
       const owner = operator('viewer');
       await ops.createOperator(owner);
-      const key = passkey(owner.operatorId);
+      const key = passkeyRecord({ operatorId: owner.operatorId });
       assert.equal(await ops.insertPasskey(key), true);
       assert.equal(await ops.insertPasskey({ ...key, operatorId: 'op_other' }), false);
       assert.deepEqual(await ops.passkeysOf(owner.operatorId), [key]);

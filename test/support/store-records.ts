@@ -2,6 +2,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { DestinationRecord } from '../../proxy/state/destinations.ts';
 import type { LinkRecord } from '../../proxy/state/links.ts';
+import type { PasskeyRecord } from '../../proxy/state/operators.ts';
 import type { Checkout, Payment } from '../../proxy/state/store.ts';
 
 export const checkout = (overrides: Partial<Checkout> = {}): Checkout => ({
@@ -81,5 +82,21 @@ export const link = (overrides: Partial<LinkRecord> = {}): LinkRecord => ({
   heldUses: 0,
   heldTotal: '0',
   lastPaidAt: null,
+  ...overrides,
+});
+
+/** A person's passkey as the sign-in page registers it (its public key random: never verified here). */
+export const passkeyRecord = (
+  overrides: Partial<PasskeyRecord> & Pick<PasskeyRecord, 'operatorId'>,
+): PasskeyRecord => ({
+  credentialId: randomBytes(16).toString('base64url'),
+  publicKey: randomBytes(40).toString('base64url'),
+  counter: 0,
+  transports: ['internal'],
+  deviceType: 'multiDevice',
+  backedUp: true,
+  name: 'Laptop',
+  createdAt: Date.now(),
+  lastUsedAt: null,
   ...overrides,
 });
