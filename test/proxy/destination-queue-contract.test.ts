@@ -2,15 +2,18 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { expiryRule } from '../../proxy/events/event-rules.ts';
 import type { QueuedDelivery } from '../../proxy/state/destinations.ts';
 import type { PaymentEventRule } from '../../proxy/state/outbox.ts';
 import type { Store } from '../../proxy/state/store.ts';
 import { STORE_BACKENDS, type OpenedStore } from '../support/store-backends.ts';
-import { destinationRecord, payment } from '../support/store-records.ts';
+import { checkout, destinationRecord, payment } from '../support/store-records.ts';
 
 /**
- * A destination's queue on every store: in the order its deliveries were committed, which is the order
- * its log shows and its receiver gets them in, though an event is made before its transaction commits.
+ * Event destinations on every store: an event fans out to each destination that takes it, and a
+ * destination's queue is delivered by one instance at a time (its lease), in the order its deliveries
+ * were committed, which is the order its log shows and its receiver gets them in, though an event is
+ * made before its transaction commits.
  */
 for (const backend of STORE_BACKENDS) {
   describe(`destination queue contract: ${backend.name}`, () => {
@@ -143,6 +146,148 @@ for (const backend of STORE_BACKENDS) {
           times.join(', '),
         );
         await destinations.remove(destinationId);
+      }
+    });
+
+    it('event destinations: an event fans out to each one that takes it, each queue is delivered in order by one instance at a time', async () => {
+      const { destinations } = store;
+      const now = Date.now();
+      const destination = (enabledEvents: string[], disabledAt: number | null = null) =>
+        destinationRecord({
+          enabledEvents,
+          createdAt: now,
+          disabledAt,
+          disabledReason: disabledAt === null ? null : 'Disabled by Test Admin',
+        });
+      const [all, other, paused] = [destination(['*']), destination(['payment.failed']), destination(['*'], now)];
+      for (const record of [all, other, paused]) await destinations.create(record);
+      assert.deepEqual(await destinations.get(paused.destinationId), paused);
+      const expired = [1, 2].map((i) => checkout({ createdAt: now - 60_000, expiresAt: now - 1_000 - i }));
+      for (const chk of expired) await store.insertCheckout(chk);
+      await store.outbox.expireCheckouts(now, 100, expiryRule('sandbox'));
+      const events = (await store.outbox.listEvents({ limit: 200 })).events;
+      // In the order written, whatever the events' times (of one millisecond, perhaps): the sweep takes
+      // the checkouts by expiry.
+      const written = [expired[1]!, expired[0]!].map(
+        (chk) => events.find((event) => event.checkoutId === chk.checkoutId)!.eventId,
+      );
+      const at = Date.now();
+      const pending = await destinations.pendingCounts();
+      assert.equal(pending.get(all.destinationId), 2);
+      assert.equal(pending.get(other.destinationId) ?? 0, 0, 'a type it does not take');
+      assert.equal(pending.get(paused.destinationId), 2, 'a disabled one keeps its events');
+      assert.deepEqual(await destinations.claimHead(paused.destinationId, at, 10, 30_000), [], 'nor is it delivered');
+      // The lease: while one instance delivers the queue, no other gets it.
+      const head = await destinations.claimHead(all.destinationId, at, 10, 30_000);
+      assert.deepEqual(
+        head.map((delivery) => delivery.eventId),
+        written,
+      );
+      assert.deepEqual(await destinations.claimHead(all.destinationId, at, 10, 30_000), [], 'leased');
+      const attempt = { at, durationMs: 12, statusCode: 503, error: null };
+      await destinations.settle(all.destinationId, written[0]!, attempt, { status: 'pending', retryAt: at + 60_000 });
+      await destinations.releaseLease(all.destinationId);
+      assert.deepEqual(
+        await destinations.claimHead(all.destinationId, at, 10, 30_000),
+        [],
+        'the head waits, and all behind it',
+      );
+      const retried = await destinations.claimHead(all.destinationId, at + 60_000, 10, 30_000);
+      assert.deepEqual(
+        retried.map((delivery) => [delivery.eventId, delivery.attempts]),
+        [
+          [written[0], 1],
+          [written[1], 0],
+        ],
+      );
+      for (const eventId of written)
+        await destinations.settle(all.destinationId, eventId, { ...attempt, statusCode: 200 }, { status: 'delivered' });
+      await destinations.releaseLease(all.destinationId);
+      const log = await destinations.deliveries(all.destinationId, { limit: 10 });
+      assert.deepEqual(
+        log.deliveries.map((delivery) => [
+          delivery.eventId,
+          delivery.status,
+          delivery.attempts,
+          delivery.lastStatusCode,
+        ]),
+        [
+          [written[1], 'delivered', 1, 200],
+          [written[0], 'delivered', 2, 200],
+        ],
+        'newest first',
+      );
+      assert.equal((await destinations.pendingCounts()).get(all.destinationId) ?? 0, 0);
+      // Skipping the disabled one's backlog; enabling it then sends nothing of it.
+      assert.equal(await destinations.skipPending(paused.destinationId), 2);
+      const enabled = await destinations.update(paused.destinationId, { disabledAt: null, disabledReason: null });
+      assert.equal(enabled?.disabledAt, null);
+      assert.deepEqual(await destinations.claimHead(paused.destinationId, at, 10, 30_000), []);
+      const skipped = await destinations.deliveries(paused.destinationId, { status: 'skipped', limit: 10 });
+      assert.equal(skipped.deliveries.length, 2);
+      for (const record of [all, other, paused]) assert.equal(await destinations.remove(record.destinationId), true);
+      assert.equal(await destinations.get(all.destinationId), undefined);
+      assert.deepEqual((await destinations.deliveries(all.destinationId, { limit: 10 })).deliveries, []);
+      assert.equal(await destinations.remove(all.destinationId), false);
+    });
+
+    it('without KASSA_EVENTS_URL an event no destination takes is not written, and one they take waits in their queues only', async () => {
+      const { outbox, destinations } = store;
+      const now = Date.now();
+      const expire = async () => {
+        const chk = checkout({ createdAt: now - 60_000, expiresAt: now - 1_000 });
+        await store.insertCheckout(chk);
+        assert.equal(await outbox.expireCheckouts(now, 100, expiryRule('sandbox')), 1);
+        return (await outbox.listEvents({ limit: 200 })).events.filter((event) => event.checkoutId === chk.checkoutId);
+      };
+      const depth = (await outbox.depth()).pending;
+      outbox.routeToEnvironment(false);
+      try {
+        assert.deepEqual(await expire(), [], 'settled, for no one');
+        const { destinationId } = destinationRecord();
+        await destinations.create(
+          destinationRecord({ destinationId, disabledAt: now, disabledReason: 'Disabled by Test Admin' }),
+        );
+        const [event] = await expire();
+        assert.equal(event?.status, 'delivered', 'the outbox owes it to no one');
+        assert.equal((await outbox.depth()).pending, depth, 'nothing more waits in the outbox');
+        assert.equal((await destinations.pendingCounts()).get(destinationId), 1, 'the disabled destination keeps it');
+        await destinations.remove(destinationId);
+      } finally {
+        outbox.routeToEnvironment(true);
+      }
+    });
+
+    it('a destination’s lease is one instance’s: another neither takes it nor ends it, even one that took it over once it ran out', async () => {
+      const other = await opened.fleetmate();
+      const [one, two] = [store.destinations, other.store.destinations];
+      const destinationId = `dest_${randomUUID()}`;
+      /** Whether `instance` takes the lease (a non-empty head). */
+      const takes = async (instance: typeof one, leaseMs = 30_000) =>
+        (await instance.claimHead(destinationId, Date.now(), 10, leaseMs)).length > 0;
+      try {
+        const now = Date.now();
+        await one.create(destinationRecord({ destinationId }));
+        await other.store.insertCheckout(checkout({ createdAt: now - 60_000, expiresAt: now - 1_000 }));
+        await other.store.outbox.expireCheckouts(now, 100, expiryRule('sandbox'));
+        assert.equal(await takes(one), true);
+        assert.equal(await takes(two), false);
+        await two.releaseLease(destinationId);
+        assert.equal(await takes(two), false, 'still the first one’s');
+        await one.releaseLease(destinationId);
+        // The second takes it for a moment only; once that has run out the first takes it over, and
+        // the second, ending a batch it was too slow for, leaves the first one's lease alone.
+        assert.equal(await takes(two, 100), true);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        assert.equal(await takes(one), true, 'ran out: taken over');
+        await two.releaseLease(destinationId);
+        assert.equal(await takes(two), false, 'the first one’s still');
+        await one.releaseLease(destinationId);
+        assert.equal(await takes(two), true);
+        await two.releaseLease(destinationId);
+        await one.remove(destinationId);
+      } finally {
+        await other.close();
       }
     });
   });
