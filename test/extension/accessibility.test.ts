@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { hexlify, toQuantity, toUtf8Bytes, Transaction, Wallet } from 'ethers';
+import { hexlify, toQuantity, toUtf8Bytes, Transaction } from 'ethers';
 import type { Page } from 'playwright';
 import { eventsSecret } from '../../demo/demo.ts';
 import { UI_CHANNEL, UI_LANGUAGES, type LanguageChoice } from '../../extension/channels.ts';
@@ -31,14 +31,14 @@ import {
   startSignIn,
   type LoadedExtension,
 } from '../support/extension.ts';
+import { seedOperatorViews } from '../support/operator-views-seed.ts';
 import { as, type TestOperator } from '../support/operators.ts';
-import { ONRAMP_ENV, onrampCustomer } from '../support/onramp.ts';
-import { eventually, SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
+import { ONRAMP_ENV } from '../support/onramp.ts';
+import { SHOP_ORIGIN, startStack, type Stack } from '../support/stack.ts';
 import { PATIENCE_MS } from '../support/patience.ts';
 
 const PASSWORD = 'an accessible password';
 const ACCOUNT = anvilAccount(5);
-const MINT_WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const THEMES = ['light', 'dark'] as const;
 
 /** What is wider than a 360 px side panel, as problems of `what`. */
@@ -154,64 +154,10 @@ describe('extension: axe in every view, five languages, light and dark', () => {
     );
     await importVaultKey(extension, ACCOUNT, PASSWORD);
 
-    // A destination besides KASSA_EVENTS_URL, whose delivery log the payment below fills, and a merchant key.
-    const destination = await stack.operator('/api/event-destinations', {
-      body: {
-        url: `${origin}/kassa/analytics`,
-        description: 'Analytics',
-        enabledEvents: ['checkout.paid', 'payment.completed'],
-      },
-    });
-    assert.equal(destination.status, 201, destination.text);
-    destinationId = destination.body.destination.id as string;
-    const key = await stack.operator('/api/merchant-keys', {
-      body: { name: 'Shop backend', scopes: ['checkouts:create', 'checkouts:read'], expiresInDays: 365 },
-    });
-    assert.equal(key.status, 201, key.text);
-
-    // A completed payment for the detail pane and the events, and a Processing order, whose delete
-    // the service refuses.
-    transactionId = (
-      (await stack.pay(await stack.checkout({ reference: 'A11Y-1', amount: '12.30' }))).body as {
-        transactionId: string;
-      }
-    ).transactionId;
-    await stack.control(`/payments/${transactionId}/outcome`, { status: 'COMPLETED' });
-    // The emulator's issuer processes every new order at once (the on-ramp's mints): it holds this one Processing.
-    await stack.control('/orders/faults', { kind: 'hold', times: 1 });
-    // Asked, and approved by a second person (dual control).
-    const order = await stack.approved(
-      stack.operator('/api/orders', {
-        body: {
-          customerName: 'Ada',
-          chainId: 31337,
-          amount: '25',
-          mintWallet: MINT_WALLET,
-          customerOrder: 'A11Y-ORDER',
-          stableCoin: 'eUSD',
-        },
-      }),
-    );
-    assert.equal(order.body.state, 'executed', order.text);
-    // A request another admin asks, for the Approvals view to show (and a person for the Team view).
-    colleague = await stack.addOperator('admin', 'Other Admin');
-    const asked = await as(stack.proxy.origin, colleague)('/api/orders', {
-      body: {
-        customerName: 'Grace',
-        chainId: 31338,
-        amount: '75',
-        mintWallet: MINT_WALLET,
-        customerOrder: 'A11Y-PENDING',
-        stableCoin: 'eEUR',
-      },
-    });
-    assert.equal(asked.status, 202, asked.text);
-    processingOrder = order.body.result.orderId as string;
-    await eventually(
-      async () =>
-        (await stack.operator(`/api/orders/${processingOrder}`)).body.orderStatus === 'Processing' || undefined,
-      'the order held Processing',
-    );
+    ({ destinationId, transactionId, processingOrder, colleague, delayedPurchase } = await seedOperatorViews(
+      stack,
+      origin,
+    ));
 
     // Locked, a site asks to connect: the window asks for the password (kept open to be checked).
     const wallet = await extension.openPage('ui/popup.html?tab=wallet');
@@ -283,13 +229,6 @@ describe('extension: axe in every view, five languages, light and dark', () => {
     await press(approval, 'Approve');
     assert.match(String((await signed).result), /^0x[0-9a-f]{130}$/);
     await dapp.close();
-
-    // A delayed purchase (its mint order failed) for the Purchases view.
-    await stack.control('/orders/faults', { kind: 'fail', times: 1 });
-    const customer = onrampCustomer(stack, Wallet.createRandom());
-    const bought = await customer.buyAndPay({ amount: '12' });
-    await customer.until(bought.purchaseToken, 'delayed');
-    delayedPurchase = bought.purchaseId;
   });
   after(async () => {
     await extension?.dispose();
